@@ -1,0 +1,53 @@
+// The expression tree: what Spark printed in a condition, a filter list, a join key or a hint,
+// parsed by grammar/expression.hpp. Shared by every input format; rules read only this.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace planlint {
+
+enum class ExprKind : std::uint8_t {
+  Attribute,       // name#12, name#12L, name#x, or a bare column name in pushed filters / profile SQL
+  Literal,         // 10, 10.5, 1.0E3, 2024-01-01, DATE '2024-01-01', unquoted strings, null, true
+  Function,        // f(a, b); also Spark's pushed-filter syntax GreaterThan(a,5), IsNotNull(a)
+  Cast,            // cast(x as date), try_cast(...); `type` holds the target type
+  Binary,          // AND, OR, =, <=>, !=, <>, <, <=, >, >=, +, -, *, /, %, LIKE, RLIKE, ||
+  Unary,           // NOT, unary minus, IS NULL, IS NOT NULL (op in `name`)
+  In,              // args[0] IN (args[1..]); `name` = "IN" or "NOT IN"
+  InSubquery,      // x IN dynamicpruning#5, x IN subquery#3 ; `name` holds the subquery name
+  Case,            // CASE WHEN c THEN v ... [ELSE e] END; args alternate when/then, last else
+  List,            // [a, b, c] (pushed filter In values, arrays)
+  Subquery,        // scalar-subquery#51, [id=#52] / Subquery subquery#7 / ScalarSubquery#7
+  Raw,             // text that the grammar did not understand (kept, never guessed at)
+};
+
+struct Expr {
+  ExprKind kind = ExprKind::Raw;
+  std::string name;          // attribute name, function name (as printed), operator, literal text
+  std::string expr_id;       // Attribute: "12", "12L" or "x"; Subquery: its id; empty otherwise
+  std::string type;          // Cast: target type ("date", "decimal(10,2)"); Literal: a guessed type
+  std::vector<Expr> args;
+  std::uint32_t begin = 0;   // byte offsets into ParsedExpr::text
+  std::uint32_t end = 0;
+};
+
+// One printed expression with its parse result. `root` is empty when the text did not parse;
+// `error` then says why and the text is still kept so messages can quote it.
+struct ParsedExpr {
+  std::string text;
+  std::optional<Expr> root;
+  std::string error;
+  std::uint32_t error_offset = 0;
+  bool truncated = false;    // contained Spark's "..." / "... N more fields" abbreviation
+};
+
+// Which of Spark's printed forms the text is in: Catalyst expressions (conditions, data and
+// partition filters), the v1 data-source Filter syntax used by PushedFilters, or the SQL-like
+// strings of a Databricks profile (`FILTERS`) and SQL text.
+enum class ExprDialect : std::uint8_t { Catalyst, PushedFilter, Sql };
+
+}  // namespace planlint

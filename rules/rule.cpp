@@ -1,0 +1,106 @@
+#include "rules/rule.hpp"
+
+#include <cmath>
+#include <cstdio>
+
+namespace planlint {
+
+std::string_view to_string(Severity s) {
+  switch (s) {
+    case Severity::Error: return "error";
+    case Severity::Warning: return "warning";
+    case Severity::Info: break;
+  }
+  return "info";
+}
+
+std::optional<Severity> severity_from_string(std::string_view s) {
+  if (s == "error") return Severity::Error;
+  if (s == "warning" || s == "warn") return Severity::Warning;
+  if (s == "info") return Severity::Info;
+  return std::nullopt;
+}
+
+double RuleContext::threshold(std::string_view name) const {
+  if (overrides_) {
+    auto it = overrides_->find(std::string(name));
+    if (it != overrides_->end()) return it->second;
+  }
+  for (const auto& t : doc_.thresholds)
+    if (t.name == name) return t.default_value;
+  return 0;
+}
+
+Diagnostic RuleContext::make(const Operator& op, std::string message) const {
+  return make_as(doc_.name, op, std::move(message));
+}
+
+Diagnostic RuleContext::make_as(std::string_view name, const Operator& op, std::string message) const {
+  Diagnostic d;
+  d.rule = std::string(name);
+  d.code = doc_.code;
+  d.severity = doc_.severity;
+  d.message = std::move(message);
+  d.plan_index = plan_index_;
+  d.op = op.index;
+  d.operator_id = op.id;
+  d.operator_name = op.name;
+  d.range = op.loc.known() ? op.loc : op.detail_loc;
+  return d;
+}
+
+const Rule* find_rule(std::string_view name_or_code) {
+  for (const auto& r : all_rules()) {
+    const RuleDoc& d = r->doc();
+    if (d.name == name_or_code || d.code == name_or_code) return r.get();
+    for (const auto& a : d.also_reports)
+      if (a == name_or_code) return r.get();
+  }
+  return nullptr;
+}
+
+std::string format_bytes(double bytes) {
+  static const char* units[] = {"B", "KiB", "MiB", "GiB", "TiB", "PiB", "EiB"};
+  int u = 0;
+  double v = bytes;
+  while (std::fabs(v) >= 1024.0 && u < 6) {
+    v /= 1024.0;
+    ++u;
+  }
+  char buf[64];
+  if (u == 0)
+    std::snprintf(buf, sizeof buf, "%.0f B", v);
+  else
+    std::snprintf(buf, sizeof buf, "%.1f %s", v, units[u]);
+  return buf;
+}
+
+std::string format_count(double n) {
+  char buf[64];
+  std::snprintf(buf, sizeof buf, "%.0f", n);
+  std::string s = buf;
+  std::string out;
+  std::size_t start = (!s.empty() && s[0] == '-') ? 1 : 0;
+  std::size_t digits = s.size() - start;
+  out = s.substr(0, start);
+  for (std::size_t i = 0; i < digits; ++i) {
+    if (i != 0 && (digits - i) % 3 == 0) out += ',';
+    out += s[start + i];
+  }
+  return out;
+}
+
+std::string format_millis(double ms) {
+  char buf[64];
+  if (ms < 1000)
+    std::snprintf(buf, sizeof buf, "%.0f ms", ms);
+  else if (ms < 60'000)
+    std::snprintf(buf, sizeof buf, "%.1f s", ms / 1000);
+  else if (ms < 3'600'000)
+    std::snprintf(buf, sizeof buf, "%.0f min %.0f s", std::floor(ms / 60'000), std::fmod(ms / 1000, 60));
+  else
+    std::snprintf(buf, sizeof buf, "%.0f h %.0f min", std::floor(ms / 3'600'000), std::fmod(ms / 60'000, 60));
+  return buf;
+}
+
+}  // namespace planlint

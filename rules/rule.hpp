@@ -1,0 +1,110 @@
+// The rule interface. One rule per file in rules/, each registered once in rules/registry.cpp.
+// A rule sees only the plan model (parser/plan.hpp), never raw text, and every Diagnostic it
+// reports names the operator, the evidence and the fix.
+#pragma once
+
+#include <cstdint>
+#include <functional>
+#include <map>
+#include <memory>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "parser/plan.hpp"
+
+namespace planlint {
+
+enum class Severity : std::uint8_t { Info = 0, Warning = 1, Error = 2 };
+std::string_view to_string(Severity s);
+std::optional<Severity> severity_from_string(std::string_view s);
+
+// A named number or text that supports a finding ("build side size" = 2.1 GiB).
+struct Evidence {
+  std::string name;
+  std::string value;                 // human-readable ("2.1 GiB", "LeftOuter")
+  std::optional<double> number;      // machine-readable value in `unit`
+  std::string unit;                  // "bytes", "rows", "ms", "ratio", ""
+};
+
+struct Diagnostic {
+  std::string rule;                  // kebab-case name, a public interface
+  std::string code;                  // short code ("PL001")
+  Severity severity = Severity::Warning;
+  std::string message;               // names the operator and the key numbers
+  std::string fix;                   // what to do instead
+  std::size_t plan_index = 0;        // index into ParseResult::plans
+  std::optional<std::size_t> op;     // index into Plan::ops
+  std::string operator_id;
+  std::string operator_name;
+  SourceRange range;
+  std::vector<Evidence> evidence;
+  std::optional<double> impact;      // estimated cost used for ordering (see impact_unit)
+  std::string impact_unit;           // "ms", "bytes", "rows"
+  std::string impact_text;           // "≈ 12 min of task time"
+};
+
+struct Threshold {
+  std::string name;                  // kebab-case option name ("broadcast-threshold")
+  double default_value = 0;
+  std::string unit;                  // "bytes", "ratio", "rows", "ms", "percent"
+  std::string description;           // why this default
+};
+
+// Self-description, used by `planlint rules`, `planlint rule NAME`, LSP hover and SARIF help.
+struct RuleDoc {
+  std::string name;
+  std::string code;
+  Severity severity = Severity::Warning;
+  std::string summary;               // one line
+  std::string what;                  // What it does
+  std::string why;                   // Why is this bad?
+  std::string example;               // a bad plan fragment / query
+  std::string use_instead;           // the better form
+  std::string evidence;              // what evidence the rule needs, per input format
+  std::vector<Threshold> thresholds;
+  std::vector<std::string> also_reports;  // secondary names this rule reports (e.g. oversized-broadcast)
+};
+
+class RuleContext {
+ public:
+  RuleContext(const Plan& plan, std::size_t plan_index, const RuleDoc& doc,
+              const std::map<std::string, double>* overrides, std::vector<Diagnostic>& out)
+      : plan_(plan), plan_index_(plan_index), doc_(doc), overrides_(overrides), out_(out) {}
+
+  [[nodiscard]] const Plan& plan() const { return plan_; }
+  // The configured value of one of the rule's thresholds (its default when not configured).
+  [[nodiscard]] double threshold(std::string_view name) const;
+  // Start a diagnostic for `op` with the rule's name, code, severity and the operator's location.
+  [[nodiscard]] Diagnostic make(const Operator& op, std::string message) const;
+  // As make(), under another name the rule also reports (RuleDoc::also_reports).
+  [[nodiscard]] Diagnostic make_as(std::string_view name, const Operator& op, std::string message) const;
+  void report(Diagnostic d) { out_.push_back(std::move(d)); }
+
+ private:
+  const Plan& plan_;
+  std::size_t plan_index_;
+  const RuleDoc& doc_;
+  const std::map<std::string, double>* overrides_;
+  std::vector<Diagnostic>& out_;
+};
+
+class Rule {
+ public:
+  virtual ~Rule() = default;
+  [[nodiscard]] virtual const RuleDoc& doc() const = 0;
+  virtual void check(RuleContext& ctx) const = 0;
+};
+
+// Every rule, in registration order (rules/registry.cpp).
+const std::vector<std::unique_ptr<Rule>>& all_rules();
+// By name, secondary name or code; nullptr when unknown.
+const Rule* find_rule(std::string_view name_or_code);
+
+// Formatting helpers for messages and evidence.
+std::string format_bytes(double bytes);     // "1.5 GiB"
+std::string format_count(double n);         // "1,234,567"
+std::string format_millis(double ms);       // "1.2 s", "3 min 20 s"
+
+}  // namespace planlint

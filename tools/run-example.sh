@@ -1,0 +1,8 @@
+#!/usr/bin/env bash
+# Build planlint (installing what is missing) and lint the bundled example plan.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+tools/setup-deps.sh
+cmake -S . -B build -G Ninja >/dev/null
+cmake --build build -j "$(nproc)" --target planlint
+build/planlint check corpus/examples/orders-by-region.explain.txt "$@"
