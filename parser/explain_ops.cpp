@@ -70,7 +70,9 @@ std::vector<std::string_view> split_top_level(std::string_view s, std::string_vi
     char c = s[i];
     if (c == '(' || c == '[' || c == '{') ++depth;
     else if (c == ')' || c == ']' || c == '}') depth = depth > 0 ? depth - 1 : 0;
-    else if (depth == 0 && c == sep[0] && s.substr(i, sep.size()) == sep) {
+    else if (depth == 0 && c == sep[0] && s.substr(i, sep.size()) == sep &&
+             // "Subquery scalar-subquery#2, [id=#3]" is one expression.
+             s.substr(i + sep.size(), 5) != "[id=#") {
       out.push_back(s.substr(start, i - start));
       start = i + sep.size();
       i = start - 1;
@@ -215,20 +217,37 @@ void apply_fields(Operator& op) {
   }
 }
 
+SourceRange LineLocator::of(std::string_view piece) const { return of(piece, piece); }
+
+SourceRange LineLocator::of(std::string_view first, std::string_view last) const {
+  const char* b = line.data();
+  const char* e = b + line.size();
+  auto inside = [&](const char* p) { return p >= b && p <= e; };
+  if (!norm || !inside(first.data()) || !inside(last.data() + last.size())) {
+    return norm ? norm->range(index, 0, line.size()) : SourceRange{};
+  }
+  return norm->range(index, static_cast<std::size_t>(first.data() - b),
+                     static_cast<std::size_t>(last.data() + last.size() - b));
+}
+
 namespace {
 
-Field make_field(std::string_view key, std::string_view value, SourceRange loc, std::vector<ParseMessage>& msgs) {
+// `key` may be a literal (synthetic key) or a view into the line; the range covers the key when
+// it is in the line, else the value.
+Field make_field(std::string_view key, std::string_view value, const LineLocator& at, std::vector<ParseMessage>& msgs) {
   Field f;
   f.key = std::string(key);
-  f.value = std::string(trim(value));
-  f.loc = loc;
+  value = trim(value);
+  f.value = std::string(value);
+  bool key_in_line = key.data() >= at.line.data() && key.data() < at.line.data() + at.line.size();
+  f.loc = at.of(key_in_line ? key : value, value);
   finish_field(f, msgs);
   return f;
 }
 
 // "Batched: true, DataFilters: [...], Format: Parquet, Location: ..." -> key/value pairs. Splits at
 // ", Key: " regardless of bracket depth, because values cut with "..." leave brackets open.
-void split_metadata(Operator& op, std::string_view s, SourceRange loc, std::vector<ParseMessage>& msgs) {
+void split_metadata(Operator& op, std::string_view s, const LineLocator& loc, std::vector<ParseMessage>& msgs) {
   auto is_key_at = [&](std::size_t i, std::size_t& key_end) {
     if (i >= s.size() || s[i] < 'A' || s[i] > 'Z') return false;
     std::size_t j = i;
@@ -268,7 +287,7 @@ bool is_bool(std::string_view s) { return s == "true" || s == "false"; }
 
 }  // namespace
 
-void describe_default_node(Operator& op, std::string_view text, SourceRange loc, std::vector<ParseMessage>& msgs) {
+void describe_default_node(Operator& op, std::string_view text, const LineLocator& loc, std::vector<ParseMessage>& msgs) {
   text = trim(text);
   op.label = std::string(text);
   // Name: up to the first space, '[' or '('; "FileScan fmt table", "Scan <rel>", "BatchScan <t>",
@@ -426,7 +445,18 @@ void describe_logical_node(Operator& op, std::string_view text, SourceRange loc)
       }
     }
   }
-  if (auto c = classify_operator(op.name); c.kind == OpKind::Join) op.join.strategy = JoinStrategy::None;
+  if (op.name == "Relation" || op.name == "LogicalRelation") {
+    // "Relation spark_catalog.db.t[a#1,b#2] parquet"
+    std::size_t b = args.find('[');
+    op.table = std::string(trim(args.substr(0, b)));
+    if (b != std::string_view::npos) {
+      std::size_t close = match_close(args, b);
+      if (close != std::string_view::npos) {
+        std::string_view fmt = trim(args.substr(close + 1));
+        if (!fmt.empty() && fmt.find(' ') == std::string_view::npos) op.scan_format = std::string(fmt);
+      }
+    }
+  }
 }
 
 }  // namespace planlint::explain

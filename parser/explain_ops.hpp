@@ -7,6 +7,7 @@
 #include <string_view>
 #include <vector>
 
+#include "parser/normalize.hpp"
 #include "parser/plan.hpp"
 
 namespace planlint::explain {
@@ -29,9 +30,18 @@ void finish_field(Field& f, std::vector<ParseMessage>& msgs);
 // Copy join keys / condition / type / Arguments from the fields into the operator.
 void apply_fields(Operator& op);
 
+// Maps a view into one normalised line to its range in the original input.
+struct LineLocator {
+  const Normalized* norm = nullptr;
+  std::size_t index = 0;        // line index in norm->lines
+  std::string_view line;        // norm->lines[index].text
+  [[nodiscard]] SourceRange of(std::string_view piece) const;
+  [[nodiscard]] SourceRange of(std::string_view first, std::string_view last) const;  // first.begin .. last.end
+};
+
 // Default-mode node text "Name args": name and the args split into Fields like formatted mode
 // (FileScan metadata, Filter condition, Project list, aggregate keys, join keys, Arguments).
-void describe_default_node(Operator& op, std::string_view text, SourceRange loc, std::vector<ParseMessage>& msgs);
+void describe_default_node(Operator& op, std::string_view text, const LineLocator& at, std::vector<ParseMessage>& msgs);
 
 // Logical node text (extended / cost modes): name, hints (ResolvedHint, leftHint= / rightHint=),
 // join type of a logical Join, arguments.

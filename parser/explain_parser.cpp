@@ -344,7 +344,7 @@ class Reader {
         SubqueryEntry e;
         e.number = static_cast<int>(p.subqueries.size()) + 1;
         e.hosting_op = parent;
-        e.hosting_expression = p.ops[op].arguments;
+        e.hosting_expression = p.ops[op].label;
         e.root = op;
         e.loc = p.ops[op].loc;
         p.subqueries.push_back(std::move(e));
@@ -441,9 +441,9 @@ class Reader {
     o.loc = n_.range(i, tl.column, t.size());
     o.codegen = tl.codegen;
     o.codegen_stage = tl.codegen_stage;
-    explain::describe_default_node(o, tl.label, o.loc, r_.messages);
+    explain::describe_default_node(o, tl.label, explain::LineLocator{&n_, i, t}, r_.messages);
     if (tl.has_stats) set_stats(o, tl.stats, i, tl);
-    if (o.kind == OpKind::AdaptivePlan) {
+    if (o.kind == OpKind::AdaptivePlan && stack_.empty() && base_section_ == Section::Main) {
       p.adaptive = true;
       if (o.arguments.find("isFinalPlan=true") != std::string::npos) p.is_final_plan = true;
       else if (o.arguments.find("isFinalPlan=false") != std::string::npos) p.is_final_plan = false;
@@ -702,8 +702,8 @@ class Reader {
     else if (kind_ == PhysKind::Default) p.format = InputFormat::ExplainDefault;
     else if (p.photon.present) p.format = InputFormat::PhotonExplanation;
     else p.format = InputFormat::ExplainFormatted;
-    for (const auto& o : p.ops)
-      if (o.kind == OpKind::AdaptivePlan && !p.is_final_plan) {
+    for (std::size_t root : p.roots)
+      if (const Operator& o = p.ops[root]; o.kind == OpKind::AdaptivePlan && !p.is_final_plan) {
         if (const Field* f = o.field("Arguments")) {
           if (f->value.find("isFinalPlan=true") != std::string::npos) p.is_final_plan = true;
           else if (f->value.find("isFinalPlan=false") != std::string::npos) p.is_final_plan = false;
