@@ -29,6 +29,7 @@
 //  - StageInfo::operators lists the operators linked to the stage through stageLinks (an
 //    operator without stageLinks inherits those of its stage container).
 #include <algorithm>
+#include <cctype>
 #include <map>
 #include <string>
 #include <unordered_map>
@@ -77,12 +78,27 @@ bool is_true(const std::string& s) {
          (s[2] == 'u' || s[2] == 'U') && (s[3] == 'e' || s[3] == 'E');
 }
 
+// snake_case -> camelCase ("total_time_ms" -> "totalTimeMs"); camelCase stays as it is.
+std::string camel_case(std::string_view name) {
+  std::string out;
+  bool up = false;
+  for (char c : name) {
+    if (c == '_') {
+      up = !out.empty();
+      continue;
+    }
+    out += up ? static_cast<char>(std::toupper(static_cast<unsigned char>(c))) : c;
+    up = false;
+  }
+  return out;
+}
+
 // The query-level metrics worth normalising; every other number in `query.metrics` is kept too,
 // as a Count unless its name says Ms / Bytes. Timestamps are points in time, not measures: skipped.
 MetricUnit query_metric_unit(std::string_view name) {
   auto ends = [&](std::string_view s) { return name.size() >= s.size() && name.substr(name.size() - s.size()) == s; };
-  if (ends("Ms") || ends("_ms")) return MetricUnit::Millis;
-  if (ends("Bytes") || ends("_bytes")) return MetricUnit::Bytes;
+  if (ends("Ms")) return MetricUnit::Millis;
+  if (ends("Bytes")) return MetricUnit::Bytes;
   return MetricUnit::Count;
 }
 
@@ -104,16 +120,16 @@ QueryInfo Reader::read_query(const json& root) {
         continue;
       const json& v = it.value();
       if (v.is_boolean()) {
-        if (name == "resultFromCache" || name == "result_from_cache") q.result_from_cache = v.get<bool>();
+        if (camel_case(name) == "resultFromCache") q.result_from_cache = v.get<bool>();
         continue;
       }
       if (!v.is_number() && !v.is_null() && !v.is_string()) continue;  // planningPhases[] and other lists
       std::optional<double> value = number(&v);
       if (v.is_string() && !value) continue;
       Metric metric;
-      metric.label = name;
+      metric.label = camel_case(name);  // total_time_ms -> totalTimeMs: one spelling for rules
       metric.value = value;
-      metric.unit = query_metric_unit(name);
+      metric.unit = query_metric_unit(metric.label);
       q.metrics.push_back(std::move(metric));
     }
   }
