@@ -93,3 +93,16 @@ std::vector<Diagnostic> parse_error_diagnostics(const ParseResult& parsed) {
 }
 
 }  // namespace planlint
+
+namespace planlint {
+
+bool is_reported(const Config& config, std::string_view name) {
+  const RuleDoc* doc = find_rule_doc(name);
+  if (!doc) return true;
+  if (is_builtin_rule(doc->name)) {
+    return !config.ignore.count(doc->name) && !config.ignore.count(doc->code);
+  }
+  return config.enabled(*doc, name);
+}
+
+}  // namespace planlint

@@ -35,3 +35,13 @@ bool is_builtin_rule(std::string_view name);
 std::vector<Diagnostic> parse_error_diagnostics(const ParseResult& parsed);
 
 }  // namespace planlint
+
+#include "lint/config.hpp"
+
+namespace planlint {
+
+// Whether findings reported under `name` are kept by `config` (select/ignore by name or code;
+// built-in findings only honour `ignore`). Unknown names are kept.
+bool is_reported(const Config& config, std::string_view name);
+
+}  // namespace planlint
