@@ -594,9 +594,9 @@ class Reader {
       o.codegen = true;
     }
     // The block header's bare name is the operator's name (no join type / build side).
+    // (only when it agrees with the outline label: a cut-off header must not rename the operator).
     std::string_view hn = trim(bh.name);
-    if (!hn.empty() && o.kind != OpKind::Join) o.name = std::string(hn);
-    else if (!hn.empty()) o.name = std::string(hn);
+    if (!hn.empty() && starts_with(o.label, hn)) o.name = std::string(hn);
     if (bh.has_reuses) {
       if (bh.reuses != "unknown") reuses_.push_back({*op, std::string(bh.reuses), o.detail_loc});
     }
