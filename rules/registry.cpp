@@ -14,6 +14,17 @@ std::unique_ptr<Rule> make_non_sargable_predicate();
 std::unique_ptr<Rule> make_photon_fallback();
 std::unique_ptr<Rule> make_truncated_metadata();
 
+// Troubleshooting-method rules (issue 8), after the mission rules.
+std::unique_ptr<Rule> make_slow_phase();
+std::unique_ptr<Rule> make_low_file_pruning();
+std::unique_ptr<Rule> make_small_files();
+std::unique_ptr<Rule> make_disk_spill();
+std::unique_ptr<Rule> make_python_udf();
+std::unique_ptr<Rule> make_duplicate_work();
+std::unique_ptr<Rule> make_wide_projection();
+std::unique_ptr<Rule> make_aqe_disabled();
+std::unique_ptr<Rule> make_single_partition_shuffle();
+
 const std::vector<std::unique_ptr<Rule>>& all_rules() {
   static const std::vector<std::unique_ptr<Rule>> rules = [] {
     std::vector<std::unique_ptr<Rule>> v;
@@ -25,6 +36,16 @@ const std::vector<std::unique_ptr<Rule>>& all_rules() {
     v.push_back(make_non_sargable_predicate());
     v.push_back(make_photon_fallback());
     v.push_back(make_truncated_metadata());
+    // Troubleshooting-method rules (issue 8), after the mission rules.
+    v.push_back(make_slow_phase());
+    v.push_back(make_low_file_pruning());
+    v.push_back(make_small_files());
+    v.push_back(make_disk_spill());
+    v.push_back(make_python_udf());
+    v.push_back(make_duplicate_work());
+    v.push_back(make_wide_projection());
+    v.push_back(make_aqe_disabled());
+    v.push_back(make_single_partition_shuffle());
     return v;
   }();
   return rules;
