@@ -13,6 +13,7 @@
 
 using namespace planlint;
 using json = nlohmann::json;
+using planlint::lsp::Linter;
 
 namespace {
 
@@ -131,10 +132,10 @@ struct Client {
   std::size_t consumed = 0;
   int next_id = 1;
 
-  explicit Client(std::size_t max_document_bytes = 64u << 20)
-      : server(out, options(max_document_bytes)) {}
+  explicit Client(std::size_t max_document_bytes = 64u << 20, Linter lint = {})
+      : server(out, options(max_document_bytes, std::move(lint))) {}
 
-  lsp::ServerOptions options(std::size_t max_document_bytes) {
+  lsp::ServerOptions options(std::size_t max_document_bytes, Linter lint) {
     lsp::ServerOptions o;
     auto l = linter;
     o.lint = [l](std::string_view t, const std::string& p, const Config& c) { return (*l)(t, p, c); };
@@ -144,6 +145,7 @@ struct Client {
       return config_to_return;
     };
     o.max_document_bytes = max_document_bytes;
+    if (lint) o.lint = std::move(lint);
     return o;
   }
 
@@ -377,11 +379,8 @@ TEST_CASE("lsp: documentSymbol returns the operator tree") {
 }
 
 TEST_CASE("lsp: a very deep plan gives a bounded symbol tree") {
-  Client c;
   constexpr std::size_t kDepth = 5000;
-  c.server.~Server();
-  lsp::ServerOptions o;
-  o.lint = [](std::string_view, const std::string& path, const Config&) {
+  auto deep = [](std::string_view, const std::string& path, const Config&) {
     LintResult r;
     r.parse.path = path;
     Plan plan;
@@ -395,7 +394,7 @@ TEST_CASE("lsp: a very deep plan gives a bounded symbol tree") {
     r.parse.plans.push_back(std::move(plan));
     return r;
   };
-  new (&c.server) lsp::Server(c.out, o);
+  Client c(64u << 20, deep);
   c.initialize();
   std::string text;
   for (std::size_t i = 0; i < kDepth; ++i) text += "Project\n";
