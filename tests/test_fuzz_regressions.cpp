@@ -1,0 +1,68 @@
+// Replays every input of tests/fuzz_regressions/<kind>/ through the code its fuzz target
+// exercises (see tests/fuzz_regressions/README.md). A crash here is a regression; under
+// `tools/test.sh --sanitize` so is any memory error or undefined behaviour.
+#include <algorithm>
+#include <filesystem>
+#include <string>
+#include <vector>
+
+#include "lint/engine.hpp"
+#include "tests/support.hpp"
+#include "tools/fuzz/plan_invariants.hpp"
+
+#if __has_include("lint/config_file.hpp")
+#include "lint/config_file.hpp"
+#define PLANLINT_TEST_HAVE_CONFIG_FILE 1
+#endif
+
+namespace {
+
+namespace fs = std::filesystem;
+
+void replay_plan(const planlint::ParseResult& r, const std::string& text) {
+  CHECK(planlint::fuzz::plan_invariant_violation(r, text) == "");
+  (void)planlint::run_rules(r, planlint::Config{});
+}
+
+void replay(const std::string& kind, const fs::path& file) {
+  const std::string text = planlint::test::read_file(file);
+  const std::string name = file.filename().string();
+  if (kind == "explain") {
+    replay_plan(planlint::parse_explain_text(text, name), text);
+  } else if (kind == "profile") {
+    replay_plan(planlint::parse_query_profile(text, name), text);
+  } else if (kind == "expression") {
+    for (auto d : {planlint::ExprDialect::Catalyst, planlint::ExprDialect::PushedFilter, planlint::ExprDialect::Sql}) {
+      auto e = planlint::parse_expression(text, d);
+      CHECK(e.text == text);
+    }
+  } else if (kind == "config") {
+#ifdef PLANLINT_TEST_HAVE_CONFIG_FILE
+    bool pyproject = text.find("[tool.") != std::string::npos;
+    planlint::ConfigError error;
+    auto project = planlint::parse_config_text(text, name, pyproject, error);
+    if (project) (void)planlint::config_for_path(*project, "plans/q1.explain.txt");
+    else CHECK(!error.message.empty());
+#endif
+  } else {
+    replay_plan(planlint::parse_input(text, name), text);
+  }
+}
+
+}  // namespace
+
+TEST_CASE("fuzz regressions replay without crashing") {
+  const fs::path dir = planlint::test::source_dir() / "tests" / "fuzz_regressions";
+  REQUIRE(fs::is_directory(dir));
+  std::vector<fs::path> files;
+  for (const auto& e : fs::recursive_directory_iterator(dir))
+    if (e.is_regular_file() && e.path().parent_path() != dir) files.push_back(e.path());
+  std::sort(files.begin(), files.end());
+  REQUIRE(!files.empty());
+  for (const auto& f : files) {
+    const std::string kind = f.parent_path().filename().string();
+    INFO("replaying " << kind << "/" << f.filename().string());
+    replay(kind, f);
+  }
+  MESSAGE("replayed " << files.size() << " fuzz regression inputs");
+}

@@ -1,0 +1,522 @@
+// planlint_bench: how fast planlint is, how much memory it takes, and how cost grows with input.
+//
+//   planlint_bench                 everything below with default sizes (what tools/bench.sh runs)
+//   planlint_bench throughput      MB/s and plans/s, parse alone and parse + all rules, 1 core and all cores
+//   planlint_bench startup         median ms of `planlint check <small plan>` (process start included)
+//   planlint_bench memory          peak RSS of a fresh process per input size, relative to the input
+//   planlint_bench scaling         ns/byte from 1 MB up to 256 MB (--gb: 1 GB) of plans
+//   planlint_bench lsp             the LSP benchmark (tools/bench/bench_lsp.cpp), when built
+//   planlint_bench gen KIND ...    write a large or extreme generated input (see `gen --help`)
+//
+// This is a measuring tool, not a test: it never fails on a slow figure, it prints the figures
+// next to the targets of issue 6 (>= 100 MB/s, < 5 ms, < 4x input).
+#include <CLI/CLI.hpp>
+
+#include <algorithm>
+#include <atomic>
+#include <chrono>
+#include <cstdio>
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <iostream>
+#include <numeric>
+#include <optional>
+#include <sstream>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include <fcntl.h>
+#include <spawn.h>
+#include <sys/resource.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "lint/engine.hpp"
+#include "lint/input.hpp"
+#include "parser/parse.hpp"
+#include "tools/gen/generate.hpp"
+
+extern char** environ;
+
+// Provided by tools/bench/bench_lsp.cpp when that file exists; weak so that this program links
+// without it.
+int bench_lsp(int argc, char** argv) __attribute__((weak));
+
+namespace {
+
+namespace fs = std::filesystem;
+using Clock = std::chrono::steady_clock;
+
+double seconds_since(Clock::time_point t0) { return std::chrono::duration<double>(Clock::now() - t0).count(); }
+
+constexpr double kMB = 1024.0 * 1024.0;
+
+struct Input {
+  std::string path;
+  std::string text;
+};
+
+struct Set {
+  std::string name;
+  std::vector<Input> inputs;
+  std::size_t bytes() const {
+    std::size_t n = 0;
+    for (const auto& i : inputs) n += i.text.size();
+    return n;
+  }
+};
+
+fs::path exe_dir() {
+  std::error_code ec;
+  auto p = fs::read_symlink("/proc/self/exe", ec);
+  return ec ? fs::current_path() : p.parent_path();
+}
+
+// ../shared beside the checkout: --shared, $PLANLINT_SHARED_DIR, or a `shared/` directory beside
+// the working directory or the build directory or any of their ancestors.
+std::optional<fs::path> find_shared(const std::string& given) {
+  std::vector<fs::path> candidates;
+  if (!given.empty()) candidates.emplace_back(given);
+  if (const char* env = std::getenv("PLANLINT_SHARED_DIR")) candidates.emplace_back(env);
+  for (fs::path start : {fs::current_path(), exe_dir()})
+    for (fs::path p = start; p.has_relative_path(); p = p.parent_path()) candidates.push_back(p.parent_path() / "shared");
+  for (const auto& c : candidates)
+    if (fs::is_directory(c / "corpus")) return c;
+  return std::nullopt;
+}
+
+Set load_files(const std::string& name, const fs::path& dir, const std::string& suffix) {
+  Set s{name, {}};
+  if (!fs::is_directory(dir)) return s;
+  std::vector<fs::path> files;
+  for (const auto& e : fs::recursive_directory_iterator(dir))
+    if (e.is_regular_file() && e.path().string().ends_with(suffix)) files.push_back(e.path());
+  std::sort(files.begin(), files.end());
+  for (const auto& f : files) {
+    std::string err;
+    if (auto t = planlint::read_input(f.string(), err)) s.inputs.push_back({f.string(), std::move(*t)});
+  }
+  return s;
+}
+
+// ---------------------------------------------------------------------------------------------
+// throughput
+
+struct Pass {
+  std::size_t bytes = 0;
+  std::size_t plans = 0;
+  std::size_t ops = 0;
+  std::size_t diagnostics = 0;
+};
+
+Pass run_once(const Set& set, bool rules) {
+  Pass p;
+  planlint::Config config;
+  for (const auto& in : set.inputs) {
+    if (rules) {
+      auto r = planlint::lint_text(in.text, in.path, config);
+      p.plans += r.parse.plans.size();
+      for (const auto& pl : r.parse.plans) p.ops += pl.ops.size();
+      p.diagnostics += r.diagnostics.size();
+    } else {
+      auto r = planlint::parse_input(in.text, in.path);
+      p.plans += r.plans.size();
+      for (const auto& pl : r.plans) p.ops += pl.ops.size();
+    }
+    p.bytes += in.text.size();
+  }
+  return p;
+}
+
+struct Rate {
+  double mb_s = 0;
+  double plans_s = 0;
+  double files_s = 0;
+};
+
+// Repeat whole passes over the set for at least `min_seconds` on each of `threads` threads;
+// rates are totals over all threads divided by wall time.
+Rate measure(const Set& set, bool rules, unsigned threads, double min_seconds, Pass* first = nullptr) {
+  Pass one = run_once(set, rules);  // warm-up, and the per-pass counts
+  if (first) *first = one;
+  std::atomic<std::size_t> passes{0};
+  auto t0 = Clock::now();
+  std::vector<std::thread> pool;
+  for (unsigned t = 0; t < threads; ++t)
+    pool.emplace_back([&] {
+      auto start = Clock::now();
+      do {
+        run_once(set, rules);
+        ++passes;
+      } while (seconds_since(start) < min_seconds);
+    });
+  for (auto& th : pool) th.join();
+  double secs = seconds_since(t0);
+  double n = static_cast<double>(passes.load());
+  return {n * static_cast<double>(one.bytes) / kMB / secs, n * static_cast<double>(one.plans) / secs,
+          n * static_cast<double>(set.inputs.size()) / secs};
+}
+
+void throughput_report(const Set& set, double min_seconds, unsigned cores) {
+  if (set.inputs.empty()) return;
+  Pass counts;
+  Rate parse1 = measure(set, false, 1, min_seconds, &counts);
+  Rate lint1 = measure(set, true, 1, min_seconds);
+  std::printf("%-34s %5zu files %8.2f MB %6zu plans %8zu ops %6zu findings\n", set.name.c_str(), set.inputs.size(),
+              static_cast<double>(counts.bytes) / kMB, counts.plans, counts.ops, run_once(set, true).diagnostics);
+  std::printf("  %-22s %10.1f MB/s %12.0f plans/s %10.0f files/s\n", "parse, 1 core", parse1.mb_s, parse1.plans_s,
+              parse1.files_s);
+  std::printf("  %-22s %10.1f MB/s %12.0f plans/s %10.0f files/s\n", "parse + rules, 1 core", lint1.mb_s,
+              lint1.plans_s, lint1.files_s);
+  if (cores > 1) {
+    Rate parseN = measure(set, false, cores, min_seconds);
+    Rate lintN = measure(set, true, cores, min_seconds);
+    std::string a = "parse, " + std::to_string(cores) + " cores";
+    std::string b = "parse + rules, " + std::to_string(cores) + " cores";
+    std::printf("  %-22s %10.1f MB/s %12.0f plans/s %10.0f files/s\n", a.c_str(), parseN.mb_s, parseN.plans_s,
+                parseN.files_s);
+    std::printf("  %-22s %10.1f MB/s %12.0f plans/s %10.0f files/s\n", b.c_str(), lintN.mb_s, lintN.plans_s,
+                lintN.files_s);
+  }
+  std::fflush(stdout);
+}
+
+int cmd_throughput(const std::string& shared_arg, double min_seconds, unsigned cores) {
+  std::printf("== throughput (each figure: repeated passes for >= %.1f s; target: parse + rules over the Spark "
+              "golden plans >= 100 MB/s on 1 core)\n",
+              min_seconds);
+  if (auto shared = find_shared(shared_arg)) {
+    throughput_report(load_files("Spark golden plans (v3.2 + v4.1)", *shared / "corpus" / "spark", ".explain.txt"),
+                      min_seconds, cores);
+    throughput_report(load_files("Databricks profiles", *shared / "corpus" / "databricks", ".json"), min_seconds,
+                      cores);
+    throughput_report(load_files("Spark event logs", *shared / "corpus" / "spark-eventlogs", ".eventlog"),
+                      min_seconds, cores);
+  } else {
+    std::printf("(../shared not found: skipping the Spark golden plans; set PLANLINT_SHARED_DIR or --shared)\n");
+  }
+  Set gen{"generated: 400 plans of ~40 ops", {}};
+  for (std::uint64_t i = 0; i < 400; ++i)
+    gen.inputs.push_back({"gen" + std::to_string(i) + ".txt", planlint::gen::formatted_plan(30 + i % 20, i)});
+  throughput_report(gen, min_seconds, cores);
+  Set big{"generated: one plan of 100,000 ops", {{"big.txt", planlint::gen::formatted_plan(100000)}}};
+  throughput_report(big, min_seconds, cores);
+  Set prof{"generated: profile of 10,000 nodes", {{"profile.json", planlint::gen::profile_json(10000)}}};
+  throughput_report(prof, min_seconds, cores);
+  return 0;
+}
+
+// ---------------------------------------------------------------------------------------------
+// process start-up
+
+// Run argv with stdout/stderr to /dev/null; return the exit status (or -1) and the wall time.
+int spawn_wait(const std::vector<std::string>& args, double& ms) {
+  std::vector<char*> argv;
+  for (const auto& a : args) argv.push_back(const_cast<char*>(a.c_str()));
+  argv.push_back(nullptr);
+  posix_spawn_file_actions_t fa;
+  posix_spawn_file_actions_init(&fa);
+  posix_spawn_file_actions_addopen(&fa, 1, "/dev/null", O_WRONLY, 0);
+  posix_spawn_file_actions_addopen(&fa, 2, "/dev/null", O_WRONLY, 0);
+  auto t0 = Clock::now();
+  pid_t pid = 0;
+  int rc = posix_spawn(&pid, argv[0], &fa, nullptr, argv.data(), environ);
+  posix_spawn_file_actions_destroy(&fa);
+  if (rc != 0) return -1;
+  int status = 0;
+  waitpid(pid, &status, 0);
+  ms = seconds_since(t0) * 1000.0;
+  return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+}
+
+struct Stats {
+  double median = 0, p90 = 0, min = 0;
+};
+
+Stats stats_of(std::vector<double> v) {
+  std::sort(v.begin(), v.end());
+  if (v.empty()) return {};
+  return {v[v.size() / 2], v[std::min(v.size() - 1, v.size() * 9 / 10)], v.front()};
+}
+
+fs::path temp_file(const std::string& name, const std::string& text) {
+  fs::path dir = fs::temp_directory_path() / ("planlint-bench-" + std::to_string(::getpid()));
+  fs::create_directories(dir);
+  fs::path p = dir / name;
+  std::ofstream(p, std::ios::binary) << text;
+  return p;
+}
+
+void remove_temp() {
+  std::error_code ec;
+  fs::remove_all(fs::temp_directory_path() / ("planlint-bench-" + std::to_string(::getpid())), ec);
+}
+
+int cmd_startup(std::string planlint, std::string plan, int runs) {
+  if (planlint.empty()) planlint = (exe_dir() / "planlint").string();
+  if (!fs::exists(planlint)) {
+    std::printf("== startup: %s not found (build it: ninja -C build planlint)\n", planlint.c_str());
+    return 1;
+  }
+  if (plan.empty()) plan = temp_file("small.explain.txt", planlint::gen::formatted_plan(8)).string();
+  std::printf("== startup: `planlint check %s`, %d runs (target: median < 5 ms, process start included)\n",
+              fs::path(plan).filename().c_str(), runs);
+  auto time_runs = [&](const std::vector<std::string>& args, int& rc) {
+    std::vector<double> ms;
+    for (int i = 0; i < runs + 3; ++i) {
+      double t = 0;
+      rc = spawn_wait(args, t);
+      if (i >= 3) ms.push_back(t);  // the first runs warm the page cache
+    }
+    return stats_of(ms);
+  };
+  int rc_true = 0, rc = 0;
+  Stats floor = time_runs({"/bin/true"}, rc_true);
+  Stats s = time_runs({planlint, "check", plan}, rc);
+  std::printf("  %-26s median %6.2f ms   p90 %6.2f ms   min %6.2f ms\n", "/bin/true (spawn floor)", floor.median,
+              floor.p90, floor.min);
+  std::printf("  %-26s median %6.2f ms   p90 %6.2f ms   min %6.2f ms   (exit %d)\n", "planlint check", s.median,
+              s.p90, s.min, rc);
+  if (rc == 2) std::printf("  note: exit 2 is a usage error: is `planlint check` implemented in this build?\n");
+  std::fflush(stdout);
+  return 0;
+}
+
+// ---------------------------------------------------------------------------------------------
+// memory
+
+long maxrss_kb() {
+  rusage ru{};
+  getrusage(RUSAGE_SELF, &ru);
+  return ru.ru_maxrss;
+}
+
+// Child side: print "<rss before read> <rss after read> <peak rss> <plans>" in KiB.
+int cmd_memory_child(const std::string& path) {
+  long before = maxrss_kb();
+  std::string err;
+  auto text = planlint::read_input(path, err);
+  if (!text) {
+    std::fprintf(stderr, "%s\n", err.c_str());
+    return 1;
+  }
+  long after_read = maxrss_kb();
+  std::size_t plans = 0;
+  {
+    auto r = planlint::lint_text(*text, path, planlint::Config{});
+    plans = r.parse.plans.size();
+  }
+  long peak = maxrss_kb();
+  std::printf("%ld %ld %ld %zu\n", before, after_read, peak, plans);
+  return 0;
+}
+
+struct MemResult {
+  bool ok = false;
+  long before = 0, after_read = 0, peak = 0;
+  std::size_t plans = 0;
+};
+
+MemResult run_memory_child(const fs::path& input) {
+  MemResult m;
+  std::string cmd = "'" + (exe_dir() / "planlint_bench").string() + "' memory-child '" + input.string() + "'";
+  FILE* pipe = ::popen(cmd.c_str(), "r");
+  if (!pipe) return m;
+  m.ok = std::fscanf(pipe, "%ld %ld %ld %zu", &m.before, &m.after_read, &m.peak, &m.plans) == 4;
+  m.ok = ::pclose(pipe) == 0 && m.ok;
+  return m;
+}
+
+void memory_line(const std::string& what, const std::string& text) {
+  fs::path f = temp_file("mem.txt", text);
+  MemResult m = run_memory_child(f);
+  fs::remove(f);
+  double in = static_cast<double>(text.size()) / 1024.0;
+  if (!m.ok) {
+    std::printf("  %-34s %8.1f MB   child failed\n", what.c_str(), in / 1024.0);
+    return;
+  }
+  std::printf("  %-34s %8.1f MB   peak %8.1f MB   (peak - start) / input %5.2fx   (peak - after read) / input %5.2fx\n",
+              what.c_str(), in / 1024.0, static_cast<double>(m.peak) / 1024.0,
+              static_cast<double>(m.peak - m.before) / in, static_cast<double>(m.peak - m.after_read) / in);
+  std::fflush(stdout);
+}
+
+int cmd_memory(std::size_t max_mb) {
+  std::printf("== memory: peak RSS (getrusage) of a fresh process that reads the input and runs parse + rules\n"
+              "   (target: (peak - start) / input < 4x; it counts the input buffer itself)\n");
+  for (std::size_t mb = 1; mb <= max_mb; mb *= 4)
+    memory_line("many plans, " + std::to_string(mb) + " MB", planlint::gen::formatted_plans(mb << 20));
+  memory_line("one plan of 100,000 ops", planlint::gen::formatted_plan(100000));
+  memory_line("profile of 10,000 nodes", planlint::gen::profile_json(10000));
+  return 0;
+}
+
+// ---------------------------------------------------------------------------------------------
+// scaling
+
+double ns_per_byte(const std::string& text, double min_seconds) {
+  planlint::Config config;
+  double best = 1e300;
+  auto start = Clock::now();
+  int reps = 0;
+  do {
+    auto t0 = Clock::now();
+    auto r = planlint::lint_text(text, "scale.txt", config);
+    double s = seconds_since(t0);
+    best = std::min(best, s);
+    ++reps;
+  } while (seconds_since(start) < min_seconds && reps < 50);
+  return best * 1e9 / static_cast<double>(text.size());
+}
+
+int cmd_scaling(std::size_t max_mb, std::size_t one_plan_max_mb) {
+  std::printf("== scaling: parse + rules, best of repeated runs, sizes doubling from 1 MB to %zu MB\n"
+              "   (linear = ns/byte stays flat; ratio = ns/byte / ns/byte at 1 MB)\n",
+              max_mb);
+  auto shape = [&](const char* name, std::size_t limit, auto make) {
+    std::printf("  %s\n", name);
+    double base = 0, worst = 0;
+    for (std::size_t mb = 1; mb <= limit; mb *= 2) {
+      std::string text = make(mb << 20);
+      double nsb = ns_per_byte(text, mb <= 16 ? 1.0 : 0.0);
+      if (base == 0) base = nsb;
+      worst = std::max(worst, nsb / base);
+      std::printf("    %6zu MB %10.2f ns/byte %8.1f MB/s  ratio %5.2f\n", mb, nsb, 1e9 / nsb / kMB, nsb / base);
+      std::fflush(stdout);
+    }
+    std::printf("    worst ratio %.2f: %s\n", worst, worst < 1.5 ? "linear" : "NOT linear (ratio >= 1.5)");
+  };
+  shape("many plans of ~40 operators", max_mb, [](std::size_t b) { return planlint::gen::formatted_plans(b); });
+  // About 2,900 operators per MB of formatted text (360 bytes each).
+  shape("one plan, operators growing with size", std::min(max_mb, one_plan_max_mb),
+        [](std::size_t b) { return planlint::gen::formatted_plan(b / 360); });
+  return 0;
+}
+
+// ---------------------------------------------------------------------------------------------
+// lsp
+
+int cmd_lsp(std::vector<std::string> args) {
+  if (!bench_lsp) {
+    std::printf("== lsp: not built (tools/bench/bench_lsp.cpp is absent)\n");
+    return 0;
+  }
+  args.insert(args.begin(), "planlint_bench lsp");
+  std::vector<char*> argv;
+  for (auto& a : args) argv.push_back(a.data());
+  argv.push_back(nullptr);
+  return bench_lsp(static_cast<int>(args.size()), argv.data());
+}
+
+// ---------------------------------------------------------------------------------------------
+// gen
+
+int cmd_gen(const std::string& kind, std::size_t n, const std::string& out_path, std::uint64_t seed) {
+  namespace g = planlint::gen;
+  std::string text;
+  if (kind == "formatted") text = g::formatted_plan(n ? n : 100000, seed);
+  else if (kind == "plans") text = g::formatted_plans(n ? n : (64u << 20), 40, seed);
+  else if (kind == "deep") text = g::deep_text_plan(n ? n : 2000);
+  else if (kind == "parens") text = g::nested_parens_plan(n ? n : 100000);
+  else if (kind == "long-line") text = g::long_line_plan(n ? n : (1u << 20));
+  else if (kind == "profile") text = g::profile_json(n ? n : 10000);
+  else if (kind == "profile-chain") text = g::profile_json(n ? n : 20000, true);
+  else if (kind == "deep-json") text = g::deep_json(n ? n : 100000);
+  else if (kind == "eventlog-deep") text = g::eventlog_deep(n ? n : 20000);
+  else {
+    std::fprintf(stderr, "planlint_bench gen: unknown kind '%s'\n", kind.c_str());
+    return 2;
+  }
+  if (out_path.empty() || out_path == "-") {
+    std::fwrite(text.data(), 1, text.size(), stdout);
+  } else {
+    std::ofstream(out_path, std::ios::binary) << text;
+    std::fprintf(stderr, "wrote %s (%zu bytes)\n", out_path.c_str(), text.size());
+  }
+  return 0;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  CLI::App app{"planlint_bench: throughput, start-up, memory and scaling of planlint; generator of large inputs"};
+  std::string shared;
+  double min_seconds = 1.0;
+  unsigned cores = std::max(1u, std::thread::hardware_concurrency());
+  app.add_option("--shared", shared, "the ../shared directory (default: $PLANLINT_SHARED_DIR, ../shared)");
+  app.add_option("--seconds", min_seconds, "minimum measuring time per throughput figure")->capture_default_str();
+  app.add_option("--threads", cores, "threads for the all-cores figures")->capture_default_str();
+
+  std::size_t max_mb = 256, one_plan_max_mb = 64, mem_max_mb = 64;
+  bool gb = false, quick = false;
+  app.add_flag("--gb", gb, "scaling up to 1 GB (default 256 MB; needs several GB of RAM)");
+  app.add_flag("--quick", quick, "small sizes and short runs (a smoke test of the benchmark itself)");
+
+  auto* thr = app.add_subcommand("throughput", "MB/s and plans/s, parse alone and parse + rules");
+  std::string planlint_path, plan;
+  int runs = 50;
+  auto* st = app.add_subcommand("startup", "median ms of one `planlint check` process on a small plan");
+  st->add_option("--planlint", planlint_path, "the planlint executable (default: beside planlint_bench)");
+  st->add_option("--plan", plan, "the plan file (default: a generated 8-operator plan)");
+  st->add_option("-n,--runs", runs, "runs (after 3 warm-up runs)")->capture_default_str();
+  auto* mem = app.add_subcommand("memory", "peak RSS relative to input size");
+  mem->add_option("--max-mb", mem_max_mb, "largest input (sizes 1, 4, 16, ... MB)")->capture_default_str();
+  std::string child_path;
+  auto* child = app.add_subcommand("memory-child", "(internal) measure one input in this process");
+  child->add_option("file", child_path)->required();
+  child->group("");
+  auto* sc = app.add_subcommand("scaling", "ns/byte from 1 MB to 256 MB (or --gb)");
+  sc->add_option("--max-mb", max_mb, "largest size")->capture_default_str();
+  sc->add_option("--one-plan-max-mb", one_plan_max_mb, "largest single-plan size")->capture_default_str();
+  std::vector<std::string> lsp_args;
+  auto* lsp = app.add_subcommand("lsp", "the LSP benchmark, when built");
+  lsp->add_option("args", lsp_args, "passed to bench_lsp");
+  lsp->allow_extras();
+  std::string kind, out_path;
+  std::size_t n = 0;
+  std::uint64_t seed = 1;
+  auto* gen = app.add_subcommand("gen", "write a generated input");
+  gen->add_option("kind", kind,
+                  "formatted (N ops, default 100000) | plans (N bytes of ~40-op plans) | deep (N-deep text tree, default "
+                  "2000) | parens (N nested parentheses, default 100000) | long-line (N-byte line, default 1 MB) | "
+                  "profile (N nodes, default 10000) | profile-chain (N-deep profile, default 20000) | deep-json (N nested "
+                  "arrays) | eventlog-deep (N-deep sparkPlanInfo, default 20000)")
+      ->required();
+  gen->add_option("-n,--size", n, "the size parameter of the kind");
+  gen->add_option("-o,--output", out_path, "output file (default: stdout)");
+  gen->add_option("--seed", seed, "random seed")->capture_default_str();
+
+  CLI11_PARSE(app, argc, argv);
+  if (gb) max_mb = 1024, one_plan_max_mb = 256;
+  if (quick) min_seconds = std::min(min_seconds, 0.2), max_mb = std::min<std::size_t>(max_mb, 8),
+             one_plan_max_mb = std::min<std::size_t>(one_plan_max_mb, 4), mem_max_mb = 4, runs = 10;
+
+  int rc = 0;
+  if (*child) rc = cmd_memory_child(child_path);
+  else if (*gen) rc = cmd_gen(kind, n, out_path, seed);
+  else if (*thr) rc = cmd_throughput(shared, min_seconds, cores);
+  else if (*st) rc = cmd_startup(planlint_path, plan, runs);
+  else if (*mem) rc = cmd_memory(mem_max_mb);
+  else if (*sc) rc = cmd_scaling(max_mb, one_plan_max_mb);
+  else if (*lsp) {
+    auto extra = lsp->remaining();
+    lsp_args.insert(lsp_args.end(), extra.begin(), extra.end());
+    rc = cmd_lsp(lsp_args);
+  } else {
+    std::printf("planlint_bench %s, %u hardware threads\n\n", PLANLINT_VERSION, std::thread::hardware_concurrency());
+    rc |= cmd_throughput(shared, min_seconds, cores);
+    std::printf("\n");
+    rc |= cmd_startup(planlint_path, plan, runs);
+    std::printf("\n");
+    rc |= cmd_memory(mem_max_mb);
+    std::printf("\n");
+    rc |= cmd_scaling(max_mb, one_plan_max_mb);
+    std::printf("\n");
+    rc |= cmd_lsp({});
+  }
+  remove_temp();
+  return rc;
+}

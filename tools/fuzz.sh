@@ -1,0 +1,133 @@
+#!/usr/bin/env bash
+# Build the libFuzzer targets (tools/fuzz/fuzz_*.cpp) with clang + ASan + UBSan and run each for a
+# bounded time, seeded from corpus/ files of the matching kind and from tests/fuzz_regressions/.
+# Fails on any crash, leak, timeout or out-of-memory, and prints the reproducer.
+#
+# Usage: tools/fuzz.sh [target ...]        (default: every tools/fuzz/fuzz_*.cpp)
+#   FUZZ_SECONDS=30    seconds per target
+#   FUZZ_WORK=DIR      where the growing corpora and crash files go (default build-fuzz/fuzz-work)
+#   FUZZ_JOBS=N        build parallelism (default: nproc)
+#
+# A crash file is an input: replay it with `build-fuzz/fuzz/<target> <file>`, then copy it to
+# tests/fuzz_regressions/<kind>/ (kind = target name without `fuzz_`) so that planlint_tests
+# replays it from then on.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+root=$(pwd)
+seconds=${FUZZ_SECONDS:-30}
+work=${FUZZ_WORK:-$root/build-fuzz/fuzz-work}
+jobs=${FUZZ_JOBS:-$(nproc)}
+
+if ! command -v clang++ >/dev/null 2>&1 || ! ls /usr/lib/llvm-*/lib/clang/*/lib/linux/libclang_rt.fuzzer-x86_64.a >/dev/null 2>&1; then
+  tools/setup-deps.sh clang libclang-rt-14-dev
+fi
+tools/setup-deps.sh
+
+targets=("$@")
+if [ ${#targets[@]} -eq 0 ]; then
+  for f in tools/fuzz/fuzz_*.cpp; do targets+=("$(basename "$f" .cpp)"); done
+fi
+
+echo "fuzz: building ${targets[*]} (clang, ASan+UBSan, libFuzzer)"
+CXX=clang++ cmake -S . -B build-fuzz -G Ninja -DPLANLINT_FUZZ=ON -DPLANLINT_SANITIZE=ON \
+  -DCMAKE_BUILD_TYPE=RelWithDebInfo -DCMAKE_CXX_FLAGS=-fsanitize=fuzzer-no-link >/dev/null
+cmake --build build-fuzz -j "$jobs" --target "${targets[@]}"
+
+# Seeds: files of the kind each target reads. Everything is copied into a scratch directory, so
+# nothing under corpus/ or tests/ is ever written.
+seed_files() {  # kind
+  case "$1" in
+    explain)
+      find corpus tests/fuzz_regressions/explain -type f \( -name '*.txt' -o -name '*.plan' \) 2>/dev/null ;;
+    profile)
+      find corpus tests/fuzz_regressions/profile -type f -name '*.json' 2>/dev/null ;;
+    config)
+      find corpus tests docs -type f \( -name '*.toml' -o -name '.planlint.toml' \) 2>/dev/null ;;
+    *) ;;
+  esac
+  find "tests/fuzz_regressions/$1" -type f 2>/dev/null || true
+}
+
+make_seeds() {  # kind dir
+  local kind=$1 dir=$2 i=0
+  rm -rf "$dir"
+  mkdir -p "$dir"
+  while IFS= read -r f; do
+    i=$((i + 1))
+    cp "$f" "$dir/seed-$i-$(basename "$f")"
+  done < <(seed_files "$kind" | sort -u)
+  case "$kind" in
+    expression)
+      # One seed per printed expression of the explain corpus: conditions, filters, keys.
+      find corpus -type f -name '*.txt' 2>/dev/null | sort | xargs -r grep -h -E \
+        '^(Condition :|Join condition:|PushedFilters:|PartitionFilters:|DataFilters:|Left keys|Right keys|Keys \[|Functions \[)' 2>/dev/null \
+        | sed -E 's/^[^:]*: ?//' | sort -u | head -n 600 | while IFS= read -r line; do
+          i=$((i + 1))
+          printf '%s' "$line" >"$dir/expr-$i"
+        done
+      printf '%s' '(isnotnull(a#1) AND (cast(b#2 as date) >= 2024-01-01))' >"$dir/expr-builtin-1"
+      printf '%s' '[IsNotNull(a), GreaterThan(a,5), In(b, [1,2,3])]' >"$dir/expr-builtin-2"
+      printf '%s' 'CASE WHEN (x#3 > 0) THEN 1 ELSE scalar-subquery#51 [] END' >"$dir/expr-builtin-3" ;;
+    config)
+      printf '%s\n' 'select = ["PL001", "exploding-join"]' 'ignore = []' '[severity]' 'skew-not-handled = "error"' \
+        '[thresholds]' 'broadcast-threshold = "30MB"' '[per-file-ignores]' '"legacy/**" = ["PL002"]' >"$dir/builtin.planlint.toml"
+      printf '%s\n' '[project]' 'name = "x"' '[tool.planlint]' 'select = ["PL001"]' '[tool.planlint.rules.exploding-join]' \
+        'min-output-rows = 5e6' >"$dir/builtin-pyproject.toml" ;;
+    lsp_framing)
+      local body='{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"capabilities":{}}}'
+      printf 'Content-Length: %d\r\n\r\n%s' "${#body}" "$body" >"$dir/lsp-initialize"
+      local open='{"jsonrpc":"2.0","method":"textDocument/didOpen","params":{"textDocument":{"uri":"file:///q.txt","languageId":"sparkplan","version":1,"text":"== Physical Plan ==\n* Project (2)\n+- Scan parquet t (1)\n"}}}'
+      printf 'Content-Length: %d\r\n\r\n%sContent-Length: %d\r\n\r\n%s' "${#body}" "$body" "${#open}" "$open" >"$dir/lsp-open"
+      printf 'Content-Length: 5\r\nContent-Type: application/vscode-jsonrpc; charset=utf-8\r\n\r\n{"a":' >"$dir/lsp-truncated" ;;
+    explain|profile) ;;
+    *)  # unknown kind: every corpus file
+      find corpus -type f 2>/dev/null | head -n 200 | while IFS= read -r f; do
+        i=$((i + 1)); cp "$f" "$dir/seed-$i"; done ;;
+  esac
+  # libFuzzer needs at least one input.
+  [ -n "$(ls -A "$dir")" ] || printf '\n' >"$dir/empty"
+}
+
+mkdir -p "$work"
+failed=()
+for t in "${targets[@]}"; do
+  kind=${t#fuzz_}
+  bin=build-fuzz/fuzz/$t
+  seeds=$work/seeds-$kind
+  corpus=$work/corpus-$kind
+  artifacts=$work/artifacts-$kind
+  make_seeds "$kind" "$seeds"
+  mkdir -p "$corpus" "$artifacts"
+  rm -f "$artifacts"/*
+  log=$work/$t.log
+  echo "fuzz: $t for ${seconds}s ($(ls "$seeds" | wc -l) seeds)"
+  set +e
+  ASAN_OPTIONS=${ASAN_OPTIONS:-detect_leaks=1:allocator_may_return_null=1} \
+  UBSAN_OPTIONS=${UBSAN_OPTIONS:-print_stacktrace=1:halt_on_error=1} \
+    "$bin" -max_total_time="$seconds" -timeout=10 -rss_limit_mb=2048 -max_len=262144 \
+      -print_final_stats=1 -artifact_prefix="$artifacts/" "$corpus" "$seeds" >"$log" 2>&1
+  rc=$?
+  set -e
+  crashes=$(find "$artifacts" -type f | sort)
+  if [ $rc -ne 0 ] || [ -n "$crashes" ]; then
+    failed+=("$t")
+    echo "fuzz: $t FAILED (exit $rc); last lines of $log:"
+    grep -v '^#[0-9]' "$log" | tail -n 40
+    for c in $crashes; do
+      echo "fuzz: reproducer $c ($(stat -c %s "$c") bytes); replay: $bin $c"
+      echo "fuzz: keep it as a regression: cp $c tests/fuzz_regressions/$kind/"
+      echo "----- first 1 KB, base64 -----"
+      head -c 1024 "$c" | base64
+      echo "-----"
+    done
+  else
+    stats=$(grep -E 'stat::number_of_executed_units|cov: ' "$log" | tail -n 2 | tr '\n' ' ')
+    echo "fuzz: $t clean ($stats)"
+  fi
+done
+
+if [ ${#failed[@]} -gt 0 ]; then
+  echo "fuzz: FAILED: ${failed[*]}" >&2
+  exit 1
+fi
+echo "fuzz: all ${#targets[@]} targets clean (${seconds}s each)"
