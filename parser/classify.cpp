@@ -119,6 +119,13 @@ constexpr std::array kEntries = {
     Entry{"DataSourceScan", OpKind::Scan, JoinStrategy::None},
     Entry{"RuntimeFilterSource", OpKind::Other, JoinStrategy::None},
     Entry{"CommandResult", OpKind::Command, JoinStrategy::None},
+    Entry{"AtomicReplaceTableAsSelect", OpKind::Command, JoinStrategy::None},
+    Entry{"AtomicCreateTableAsSelect", OpKind::Command, JoinStrategy::None},
+    Entry{"ReplaceTableAsSelect", OpKind::Command, JoinStrategy::None},
+    Entry{"CreateTableAsSelect", OpKind::Command, JoinStrategy::None},
+    Entry{"AppendData", OpKind::Command, JoinStrategy::None},
+    Entry{"OverwriteByExpression", OpKind::Command, JoinStrategy::None},
+    Entry{"OverwritePartitionsDynamic", OpKind::Command, JoinStrategy::None},
     Entry{"ParquetWriter", OpKind::Write, JoinStrategy::None},
     Entry{"WriteFiles", OpKind::Write, JoinStrategy::None},
     Entry{"ArrowBatchSink", OpKind::Other, JoinStrategy::None},
@@ -197,6 +204,14 @@ Classification classify_operator(std::string_view name) {
   // Transitions between engines belong to neither side; keep them Spark unless clearly native.
   if (c.kind == OpKind::Transition && c.engine == Engine::Gluten && starts_with(base, "Columnar")) c.engine = Engine::Spark;
   return c;
+}
+
+std::string_view canonical_operator_name(std::string_view name) {
+  std::string key = squash(name);
+  if (key.empty()) return {};
+  for (const Entry& e : kEntries)
+    if (squash(e.name) == key) return e.name;
+  return {};
 }
 
 JoinType parse_join_type(std::string_view text) {

@@ -23,4 +23,10 @@ Classification classify_operator(std::string_view name);
 // "ExistenceJoin(exists#1)", "Left Semi", ... Unknown for anything else.
 JoinType parse_join_type(std::string_view text);
 
+// The base operator name of the vocabulary above that equals `name` when case, spaces, '_', '.'
+// and '-' are ignored: "TOPK" -> "TopK", "shuffle_query_stage" -> "ShuffleQueryStage". Used to
+// turn profile tags (PHOTON_TOPK_EXEC, UNKNOWN.photonShuffleExchangeSink) into printed names.
+// Empty when no name matches. `name` must not carry a Photon prefix or an Exec suffix.
+std::string_view canonical_operator_name(std::string_view name);
+
 }  // namespace planlint

@@ -1,5 +1,6 @@
 #include "rules/rule.hpp"
 
+#include <algorithm>
 #include <cmath>
 #include <cstdio>
 
@@ -47,6 +48,32 @@ Diagnostic RuleContext::make_as(std::string_view name, const Operator& op, std::
   d.operator_name = op.name;
   d.range = op.loc.known() ? op.loc : op.detail_loc;
   return d;
+}
+
+Diagnostic RuleContext::make_plan(std::string message, SourceRange range) const {
+  Diagnostic d;
+  d.rule = doc_.name;
+  d.code = doc_.code;
+  d.severity = doc_.severity;
+  d.message = std::move(message);
+  d.plan_index = plan_index_;
+  d.range = range.known() ? range : plan_.loc;
+  return d;
+}
+
+void order_by_impact(std::vector<Diagnostic>& diagnostics) {
+  auto rank = [](const Diagnostic& d) {
+    if (!d.impact) return 3;
+    if (d.impact_unit == "ms") return 0;
+    if (d.impact_unit == "bytes") return 1;
+    return 2;
+  };
+  std::stable_sort(diagnostics.begin(), diagnostics.end(), [&](const Diagnostic& a, const Diagnostic& b) {
+    int ra = rank(a), rb = rank(b);
+    if (ra != rb) return ra < rb;
+    if (ra == 3) return false;
+    return *a.impact > *b.impact;
+  });
 }
 
 const Rule* find_rule(std::string_view name_or_code) {

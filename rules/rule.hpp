@@ -80,6 +80,8 @@ class RuleContext {
   [[nodiscard]] Diagnostic make(const Operator& op, std::string message) const;
   // As make(), under another name the rule also reports (RuleDoc::also_reports).
   [[nodiscard]] Diagnostic make_as(std::string_view name, const Operator& op, std::string message) const;
+  // A diagnostic about the plan as a whole (no operator), e.g. a `== Photon Explanation ==` reason.
+  [[nodiscard]] Diagnostic make_plan(std::string message, SourceRange range) const;
   void report(Diagnostic d) { out_.push_back(std::move(d)); }
 
  private:
@@ -101,6 +103,10 @@ class Rule {
 const std::vector<std::unique_ptr<Rule>>& all_rules();
 // By name, secondary name or code; nullptr when unknown.
 const Rule* find_rule(std::string_view name_or_code);
+
+// Impact ordering: findings with an impact estimate first (time, then bytes, then rows; larger
+// first), then the rest in their current order. Stable.
+void order_by_impact(std::vector<Diagnostic>& diagnostics);
 
 // Formatting helpers for messages and evidence.
 std::string format_bytes(double bytes);     // "1.5 GiB"

@@ -1,0 +1,163 @@
+// PL104 disk-spill: an operator (or, when no operator says, the query) spilled to disk because
+// its working set did not fit in memory.
+#include <set>
+
+#include "rules/method_util.hpp"
+#include "rules/rule.hpp"
+
+namespace planlint {
+namespace {
+
+// Spill-byte labels of every source: Photon aggregates/sorts, Photon shuffle sinks, Photon joins
+// (one per side), JVM operators in profiles and Spark's SQL metrics in event logs.
+constexpr std::string_view kSpillLabels[] = {
+    "Num bytes spilled to disk due to memory pressure",
+    "Sink - Num bytes spilled to disk due to memory pressure",
+    "Num bytes spilled from left side",
+    "Num bytes spilled from right side",
+    "Spill size",
+};
+
+double spill_bytes(const Operator& op) {
+  double sum = 0;
+  std::set<std::string_view> seen;
+  for (std::string_view l : kSpillLabels) {
+    for (const Metric& m : op.metrics) {
+      if (!m.value || *m.value <= 0 || !method::label_equals(m.label, l) || seen.count(l)) continue;
+      seen.insert(l);
+      sum += *m.value;
+    }
+  }
+  return sum;
+}
+
+std::string fix_for(const Operator& op) {
+  switch (op.kind) {
+    case OpKind::Aggregate:
+      return "Give each task less to hold: more shuffle partitions before the aggregation "
+             "(spark.sql.shuffle.partitions, or a smaller AQE advisory partition size), fewer and "
+             "narrower columns in the grouping keys and aggregated values, or a larger warehouse / "
+             "memory-optimised workers.";
+    case OpKind::Exchange:
+      return "Shuffle less: project only the columns needed after the shuffle (no SELECT * across a "
+             "join/aggregation), filter earlier, use more shuffle partitions, or a larger warehouse.";
+    case OpKind::Join:
+      return "Make the build side fit: broadcast it if it is small, otherwise more shuffle "
+             "partitions, fewer columns on the build side, and check the join key for skew; or a "
+             "larger warehouse.";
+    case OpKind::Sort:
+    case OpKind::Window:
+      return "Sort less per task: more shuffle partitions (or a finer PARTITION BY), fewer columns "
+             "carried through the sort, or a larger warehouse.";
+    default:
+      return "Reduce the data each task holds: project fewer columns before the shuffle, use more "
+             "shuffle partitions, or a larger warehouse.";
+  }
+}
+
+class DiskSpill final : public Rule {
+ public:
+  const RuleDoc& doc() const override {
+    static const RuleDoc d = [] {
+      RuleDoc r;
+      r.name = "disk-spill";
+      r.code = "PL104";
+      r.severity = Severity::Warning;
+      r.summary = "An operator spilled to disk because its data did not fit in memory";
+      r.what =
+          "Reports each operator whose spill metrics exceed the threshold, naming the operator, "
+          "the bytes spilled and the number of spills; when no operator carries spill metrics but "
+          "the query-level spill does, reports the query.";
+      r.why =
+          "When a hash aggregation, join build side, sort or shuffle buffer outgrows its memory, "
+          "the engine writes it to local disk and reads it back, often several times (recursive "
+          "spills). Spilling turns an in-memory operator into a disk-bound one: it is usually the "
+          "largest single cost of the queries where it happens. It is caused by too few shuffle "
+          "partitions for the data, wide rows (SELECT * through a shuffle), skew, or too little "
+          "memory per task.";
+      r.example =
+          "Grouping Aggregate: Num bytes spilled to disk due to memory pressure = 415 GiB,\n"
+          "                    Num spills to disk due to memory pressure = 1,182";
+      r.use_instead =
+          "SELECT key, sum(v) FROM (SELECT key, v FROM t) GROUP BY key   -- only the needed columns\n"
+          "SET spark.sql.shuffle.partitions = 2000;  -- or a larger warehouse";
+      r.evidence =
+          "Query Profile JSON: operator metrics `Num bytes spilled to disk due to memory pressure`, "
+          "`Sink - Num bytes spilled to disk due to memory pressure`, `Num bytes spilled from "
+          "left/right side`, `Spill size`, and query-level `spillToDiskBytes`; Spark event logs: "
+          "`spill size`. Explain text has no spill metrics: no finding.";
+      r.thresholds = {
+          {"min-spill-bytes", 1073741824, "bytes",
+           "below 1 GiB a spill costs seconds of local-disk I/O and is rarely worth a larger warehouse"},
+      };
+      return r;
+    }();
+    return d;
+  }
+
+  void check(RuleContext& ctx) const override {
+    const Plan& plan = ctx.plan();
+    double min = ctx.threshold("min-spill-bytes");
+    bool any_op_spill = false;
+    for (const Operator& op : plan.ops) {
+      if (!method::is_effective(plan, op)) continue;
+      double spilled = spill_bytes(op);
+      if (spilled > 0) any_op_spill = true;
+      if (spilled < min || spilled <= 0) continue;
+      std::string msg = method::describe(op) + " spilled " + format_bytes(spilled) + " to disk";
+      auto spills = method::op_metric(op, {"Num spills to disk due to memory pressure",
+                                           "Sink - Num spills to disk due to memory pressure"});
+      if (spills) msg += " in " + format_count(*spills) + " spills";
+      if (op.peak_memory_bytes) msg += " (peak memory " + format_bytes(*op.peak_memory_bytes) + ")";
+      Diagnostic d = ctx.make(op, std::move(msg));
+      d.evidence.push_back({"spilled bytes", format_bytes(spilled), spilled, "bytes"});
+      if (spills) d.evidence.push_back({"spills", format_count(*spills), *spills, ""});
+      if (auto rows = method::op_metric(op, {"Num rows spilled to disk due to memory pressure",
+                                             "Sink - Num rows spilled to disk due to memory pressure"}))
+        d.evidence.push_back({"rows spilled", format_count(*rows), *rows, "rows"});
+      if (auto depth = method::op_metric(op, {"Max spill recursion depth"}))
+        d.evidence.push_back({"max spill recursion depth", format_count(*depth), *depth, ""});
+      if (auto merge = method::op_metric(op, {"Sink - Time for merging spill files in shuffle"}))
+        d.evidence.push_back({"time merging spill files", format_millis(*merge), *merge, "ms"});
+      if (op.peak_memory_bytes)
+        d.evidence.push_back({"peak memory", format_bytes(*op.peak_memory_bytes), *op.peak_memory_bytes, "bytes"});
+      if (op.rows) d.evidence.push_back({"output rows", format_count(*op.rows), *op.rows, "rows"});
+      if (op.duration_ms) d.evidence.push_back({"operator time", format_millis(*op.duration_ms), *op.duration_ms, "ms"});
+      if (auto q = method::query_metric(plan, {"spillToDiskBytes", "spilled_local_bytes"}))
+        d.evidence.push_back({"query spill total", format_bytes(*q), *q, "bytes"});
+      d.fix = fix_for(op);
+      if (op.duration_ms) {
+        d.impact = *op.duration_ms;
+        d.impact_unit = "ms";
+        d.impact_text = format_millis(*op.duration_ms) + " of task time in an operator that spilled " +
+                        format_bytes(spilled);
+      } else {
+        d.impact = spilled;
+        d.impact_unit = "bytes";
+        d.impact_text = format_bytes(spilled) + " written to and read back from local disk";
+      }
+      ctx.report(std::move(d));
+    }
+    if (any_op_spill) return;
+    // No operator says where: report the query-level number.
+    auto q = method::query_metric(plan, {"spillToDiskBytes", "spilled_local_bytes"});
+    if (!q || *q < min) return;
+    std::string msg = "the query spilled " + format_bytes(*q) +
+                      " to disk; the plan does not say which operator (look for the largest aggregation, "
+                      "join or sort)";
+    const Operator* anchor = method::plan_anchor(plan);
+    Diagnostic d = anchor ? ctx.make(*anchor, std::move(msg)) : method::make_plan_diagnostic(ctx, std::move(msg));
+    d.evidence.push_back({"query spill total", format_bytes(*q), *q, "bytes"});
+    d.fix = fix_for(Operator{});
+    d.impact = *q;
+    d.impact_unit = "bytes";
+    d.impact_text = format_bytes(*q) + " written to and read back from local disk";
+    ctx.report(std::move(d));
+  }
+};
+
+}  // namespace
+
+std::unique_ptr<Rule> make_disk_spill() { return std::make_unique<DiskSpill>(); }
+
+}  // namespace planlint

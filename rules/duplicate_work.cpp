@@ -1,0 +1,197 @@
+// PL106 duplicate-work: the same scan-and-filter subtree is computed more than once in one plan
+// (no ReusedExchange / ReusedSubquery took its place): two actions on one DataFrame, a CTE or view
+// expanded twice, a self-union.
+#include <cctype>
+#include <map>
+
+#include "rules/method_util.hpp"
+#include "rules/rule.hpp"
+
+namespace planlint {
+namespace {
+
+// Drop expression ids and plan ids so that two instances of the same subtree compare equal:
+// "a#12L" -> "a", "[id=#45]" / "[plan_id=7]" -> "".
+std::string normalise(std::string_view s) {
+  std::string out;
+  out.reserve(s.size());
+  for (std::size_t i = 0; i < s.size(); ++i) {
+    if (s[i] == '#') {
+      std::size_t j = i + 1;
+      while (j < s.size() && (std::isdigit(static_cast<unsigned char>(s[j])) || s[j] == 'x')) ++j;
+      if (j < s.size() && s[j] == 'L') ++j;
+      if (j > i + 1) {
+        i = j - 1;
+        continue;
+      }
+    }
+    if (s.compare(i, 4, "[id=") == 0 || s.compare(i, 9, "[plan_id=") == 0) {
+      auto close = s.find(']', i);
+      if (close != std::string_view::npos) {
+        i = close;
+        continue;
+      }
+    }
+    out += s[i];
+  }
+  return out;
+}
+
+bool is_filter_field(std::string_view k) {
+  return k == "PushedFilters" || k == "DataFilters" || k == "PartitionFilters" || k == "RequiredDataFilters" ||
+         k == "OptionalDataFilters" || k == "DictionaryFilters" || k == "FILTERS" || k == "PARTITION_FILTERS" ||
+         k == "ReadSchema" || k == "Output" || k == "OUTPUT" || k == "Location";
+}
+
+std::string field_signature(const Operator& op) {
+  std::string sig;
+  for (const Field& f : op.fields) {
+    if (!is_filter_field(f.key)) continue;
+    sig += f.key + "=";
+    for (const std::string& t : method::field_texts(f)) sig += normalise(t) + ";";
+    sig += "|";
+  }
+  return sig;
+}
+
+struct Chain {
+  const Operator* scan = nullptr;
+  const Operator* top = nullptr;  // the highest Filter / transition of the scan-and-filter chain
+  std::string signature;
+  std::vector<std::string> filters;
+};
+
+Chain build_chain(const Plan& plan, const Operator& scan) {
+  Chain c;
+  c.scan = &scan;
+  c.top = &scan;
+  std::string table = scan.table.empty() ? scan.name : scan.table;
+  c.signature = normalise(table) + "|" + scan.scan_format + "|" + normalise(scan.arguments) + "|" +
+                field_signature(scan);
+  const Operator* cur = &scan;
+  while (cur->parents.size() == 1) {
+    const Operator& p = plan.ops[cur->parents[0]];
+    if (p.kind != OpKind::Filter && p.kind != OpKind::Transition && p.kind != OpKind::CodegenStage) break;
+    if (p.kind == OpKind::Filter) {
+      std::string cond;
+      if (const Field* f = p.field("Condition"))
+        for (const std::string& t : method::field_texts(*f)) cond += t;
+      if (cond.empty()) cond = p.arguments;
+      c.signature += "|filter:" + normalise(cond);
+      c.filters.push_back(cond);
+    }
+    cur = &p;
+    c.top = &p;
+  }
+  return c;
+}
+
+// The work one copy costs, when the source measured it.
+struct Cost {
+  std::optional<double> ms, bytes, rows;
+};
+Cost cost_of(const Chain& c) {
+  Cost k;
+  k.ms = c.scan->duration_ms;
+  k.bytes = method::op_metric(*c.scan, {"Size of files read", "size of files read"});
+  if (!k.bytes && c.scan->stats.size_bytes && !c.scan->stats.masked) k.bytes = c.scan->stats.size_bytes;
+  k.rows = method::op_metric(*c.scan, {"Rows scanned"});
+  if (!k.rows) k.rows = c.scan->rows;
+  return k;
+}
+
+class DuplicateWork final : public Rule {
+ public:
+  const RuleDoc& doc() const override {
+    static const RuleDoc d = [] {
+      RuleDoc r;
+      r.name = "duplicate-work";
+      r.code = "PL106";
+      r.severity = Severity::Warning;
+      r.summary = "The same scan and filter are computed more than once in one plan";
+      r.what =
+          "Finds table scans that appear more than once in the executed plan with the same table, "
+          "the same pushed / data / partition filters, the same columns and the same Filter "
+          "conditions above them, where no ReusedExchange or ReusedSubquery replaced the copy.";
+      r.why =
+          "Spark reuses an exchange or subquery only when the whole subtree below it is identical "
+          "and it ends in an exchange. A DataFrame used by two actions, a CTE or view referenced "
+          "twice with different downstream shapes, or a union of two aggregations of the same "
+          "input is read, decompressed and filtered once per reference: the I/O and CPU of that "
+          "scan are paid twice.";
+      r.example =
+          "WITH recent AS (SELECT * FROM events WHERE day >= '2024-01-01')\n"
+          "SELECT ... FROM recent GROUP BY user UNION ALL SELECT ... FROM recent GROUP BY page\n"
+          "-> two `Scan parquet events` with PartitionFilters [day >= 2024-01-01]";
+      r.use_instead =
+          "Compute the shared part once: CACHE TABLE recent / df.cache() (or persist()) when it is "
+          "reused by several actions, write it to a temporary table in a job, or compute both "
+          "results in one pass (GROUPING SETS, conditional aggregation).";
+      r.evidence =
+          "Any input format: the scans' table, filters and columns (expression ids ignored). "
+          "Profiles and event logs add the scan's bytes, rows and time, used for the impact and to "
+          "skip copies below the size threshold.";
+      r.thresholds = {
+          {"min-bytes", 134217728, "bytes",
+           "when the source measured the scan, copies reading under 128 MiB (one default file "
+           "split) are not worth caching"},
+      };
+      return r;
+    }();
+    return d;
+  }
+
+  void check(RuleContext& ctx) const override {
+    const Plan& plan = ctx.plan();
+    std::map<std::string, std::vector<Chain>> groups;
+    std::vector<std::string> order;
+    for (const Operator& op : plan.ops) {
+      if (op.kind != OpKind::Scan || !method::is_effective(plan, op)) continue;
+      Chain c = build_chain(plan, op);
+      auto [it, fresh] = groups.try_emplace(c.signature);
+      if (fresh) order.push_back(c.signature);
+      it->second.push_back(std::move(c));
+    }
+    for (const std::string& sig : order) {
+      const auto& copies = groups[sig];
+      if (copies.size() < 2) continue;
+      const Chain& first = copies[0];
+      const Chain& dup = copies[1];
+      Cost k = cost_of(dup);
+      double min = ctx.threshold("min-bytes");
+      if (k.bytes && *k.bytes < min) continue;
+      std::string table = first.scan->table.empty() ? first.scan->name : first.scan->table;
+      std::string msg = method::describe(*dup.scan) + " repeats " + method::describe(*first.scan) +
+                        ": the same scan" + (first.filters.empty() ? "" : " and filter") + " of " + table +
+                        " is computed " + std::to_string(copies.size()) +
+                        " times in this plan without ReusedExchange";
+      Diagnostic d = ctx.make(*dup.scan, std::move(msg));
+      d.evidence.push_back({"copies", std::to_string(copies.size()), static_cast<double>(copies.size()), ""});
+      for (const Chain& c : copies) d.evidence.push_back({"copy", method::describe(*c.scan), std::nullopt, ""});
+      for (const std::string& f : first.filters) d.evidence.push_back({"filter", f, std::nullopt, ""});
+      if (k.bytes) d.evidence.push_back({"bytes per copy", format_bytes(*k.bytes), *k.bytes, "bytes"});
+      if (k.rows) d.evidence.push_back({"rows per copy", format_count(*k.rows), *k.rows, "rows"});
+      if (k.ms) d.evidence.push_back({"scan time per copy", format_millis(*k.ms), *k.ms, "ms"});
+      d.fix = "Compute the shared scan once: cache it (CACHE TABLE / df.cache()) when several actions or "
+              "CTE references use it, materialise it in a temporary table, or produce the results in "
+              "one pass (GROUPING SETS, conditional aggregation, one aggregation feeding both branches).";
+      double extra = static_cast<double>(copies.size() - 1);
+      if (k.ms) {
+        d.impact = *k.ms * extra;
+        d.impact_unit = "ms";
+        d.impact_text = format_millis(*d.impact) + " of scan task time repeated";
+      } else if (k.bytes) {
+        d.impact = *k.bytes * extra;
+        d.impact_unit = "bytes";
+        d.impact_text = format_bytes(*d.impact) + " read again";
+      }
+      ctx.report(std::move(d));
+    }
+  }
+};
+
+}  // namespace
+
+std::unique_ptr<Rule> make_duplicate_work() { return std::make_unique<DuplicateWork>(); }
+
+}  // namespace planlint

@@ -1,0 +1,183 @@
+// filter-not-pushed-down (PL001): a simple predicate on a scan column that the scan did not get.
+#include <memory>
+
+#include "rules/plan_util.hpp"
+#include "rules/rule.hpp"
+
+namespace planlint {
+
+namespace {
+
+using namespace rules;
+
+RuleDoc make_doc() {
+  RuleDoc d;
+  d.name = "filter-not-pushed-down";
+  d.code = "PL001";
+  d.severity = Severity::Warning;
+  d.summary = "A simple predicate on a scan column is evaluated after the scan instead of inside it";
+  d.what =
+      "Finds a Filter directly above a file or DSv2 scan (only ColumnarToRow, InputAdapter or Photon / "
+      "Velox adapters in between) whose condition has a conjunct of the form `column <op> literal` "
+      "(=, <=>, <, <=, >, >=, IN, IS [NOT] NULL, StartsWith / EndsWith / Contains) on a data column of "
+      "that scan, where the scan's list of pushed predicates does not contain it: `PushedFilters` for "
+      "Spark scans, `DataFilters` / `RequiredDataFilters` for Photon scans, `FILTERS` in a Databricks "
+      "Query Profile.";
+  d.why =
+      "A predicate the scan receives is used to skip data before it is decoded: Parquet and ORC row "
+      "groups and Delta files whose min/max statistics exclude the value are never read, and JDBC or "
+      "other DSv2 sources filter on the remote side. A predicate that stays in the Filter above the scan "
+      "is evaluated only after every row has been read, decompressed and turned into a row, so the "
+      "query reads (and pays for) the whole table. A simple comparison of a column with a literal is "
+      "normally always pushed; when it is not, filter pushdown is disabled for the format "
+      "(`spark.sql.parquet.filterPushdown`, `spark.sql.orc.filterPushdown`, ...), the connector does not "
+      "support that predicate, or the literal's type does not match the column. Predicates that wrap "
+      "the column in a function are reported by `non-sargable-predicate` instead; runtime filters "
+      "(`dynamicpruningexpression`, bloom-filter `might_contain`) are never pushed and never reported.";
+  d.example =
+      "(1) Scan parquet spark_catalog.sales.orders\n"
+      "Output [3]: [id#1L, status#2, amount#3]\n"
+      "PushedFilters: [IsNotNull(status)]\n"
+      "ReadSchema: struct<id:bigint,status:string,amount:decimal(10,2)>\n"
+      "\n"
+      "(3) Filter [codegen id : 1]\n"
+      "Input [3]: [id#1L, status#2, amount#3]\n"
+      "Condition : (isnotnull(status#2) AND (status#2 = SHIPPED))";
+  d.use_instead =
+      "(1) Scan parquet spark_catalog.sales.orders\n"
+      "PushedFilters: [IsNotNull(status), EqualTo(status,SHIPPED)]\n"
+      "\n"
+      "-- re-enable pushdown for the format, or compare with a literal of the column's type:\n"
+      "SET spark.sql.parquet.filterPushdown = true;";
+  d.evidence =
+      "Explain text (formatted, default, extended, cost; Spark, Photon and Gluten): the Filter's "
+      "`Condition` and the scan's `PushedFilters` / `DataFilters` / `RequiredDataFilters`, `ReadSchema` "
+      "and `PartitionFilters` (partition columns are pruned, not pushed, and are skipped). Query Profile: "
+      "a filter node's condition and the scan's `FILTERS` metadata; `Size of files read` / `Rows scanned` "
+      "give the impact. A list that Spark abbreviated (`...`) is never used: `truncated-metadata` is "
+      "reported instead.";
+  return d;
+}
+
+struct PushedSet {
+  std::set<std::pair<std::string, std::string>> preds;  // (v1 name, column)
+  bool trusted = true;
+  bool present = false;
+  std::vector<std::string> texts;
+};
+
+PushedSet pushed_set(const Operator& scan) {
+  PushedSet ps;
+  for (const auto& f : scan.fields) {
+    if (f.key != "PushedFilters" && f.key != "DataFilters" && f.key != "RequiredDataFilters" && f.key != "FILTERS")
+      continue;
+    ps.present = true;
+    if (field_untrusted(f)) ps.trusted = false;
+    if (f.exprs.empty() && !(f.is_list && f.items.empty())) {
+      // A non-empty value that was not parsed: nothing can be said about it.
+      if (!f.value.empty() && f.value != "[]") ps.trusted = false;
+    }
+    for (const auto& pe : f.exprs) {
+      ps.texts.push_back(pe.text);
+      if (!pe.root) {
+        ps.trusted = false;
+        continue;
+      }
+      for (const Expr* c : conjuncts(*pe.root)) {
+        if (auto sp = simple_predicate(*c)) {
+          ps.preds.emplace(sp->op, sp->column);
+          if (sp->op == "In") ps.preds.emplace("EqualTo", sp->column);
+        }
+      }
+    }
+  }
+  return ps;
+}
+
+class FilterNotPushedDown final : public Rule {
+ public:
+  [[nodiscard]] const RuleDoc& doc() const override {
+    static const RuleDoc d = make_doc();
+    return d;
+  }
+
+  void check(RuleContext& ctx) const override {
+    const Plan& plan = ctx.plan();
+    for (const Operator* op : active_ops(plan)) {
+      if (op->kind != OpKind::Filter) continue;
+      const Operator* scan = scan_below(plan, *op);
+      if (!scan) continue;
+      PushedSet pushed = pushed_set(*scan);
+      if (!pushed.trusted) continue;
+      // Absent list: Spark drops empty metadata in formatted mode, so "nothing pushed" -- but only
+      // trust that for explain text where the scan printed its details.
+      if (!pushed.present) {
+        bool text = plan.format != InputFormat::QueryProfile && plan.format != InputFormat::EventLog;
+        if (!text || !scan->field("ReadSchema")) continue;
+      }
+      auto data = data_columns(*scan);
+      auto parts = partition_filter_columns(*scan);
+      auto outputs = output_columns(*scan);
+
+      std::vector<std::string> missing;
+      bool untrusted = false;
+      for (const auto& f : op->fields) {
+        if (f.key != "Condition" && f.key != "CONDITION") continue;
+        if (field_untrusted(f)) untrusted = true;
+        for (const auto& pe : f.exprs) {
+          if (!pe.root) continue;
+          for (const Expr* c : conjuncts(*pe.root)) {
+            auto sp = simple_predicate(*c);
+            if (!sp) continue;
+            if (data && !data->count(sp->column)) continue;   // partition or metadata column
+            if (parts.count(sp->column)) continue;
+            if (!outputs.empty() && !outputs.count(sp->column)) continue;
+            if (pushed.preds.count({sp->op, sp->column})) continue;
+            if (sp->op == "EqualTo" && pushed.preds.count({"EqualNullSafe", sp->column})) continue;
+            missing.push_back(expr_text(pe, *c));
+          }
+        }
+      }
+      if (untrusted || missing.empty()) continue;
+
+      std::string list;
+      for (std::size_t i = 0; i < missing.size(); ++i) list += (i ? ", `" : "`") + missing[i] + "`";
+      std::string where = pushed.present ? "is not in its pushed filters" : "was not pushed (the scan has no pushed filters)";
+      Diagnostic d = ctx.make(*op, op_ref(*op) + " evaluates " + list + " after " + op_ref(*scan) +
+                                       " has read every row: the predicate " + where);
+      for (const auto& m : missing) d.evidence.push_back(ev_text("predicate", m));
+      d.evidence.push_back(ev_text("scan", op_ref(*scan)));
+      std::string pushed_text;
+      for (std::size_t i = 0; i < pushed.texts.size(); ++i) pushed_text += (i ? ", " : "") + pushed.texts[i];
+      d.evidence.push_back(ev_text("pushed filters", "[" + pushed_text + "]"));
+      std::string which;
+      if (auto b = first_metric(*scan, {"Size of files read", "size of files read"}, &which)) {
+        d.evidence.push_back(ev_bytes(which, *b));
+        d.impact = b;
+        d.impact_unit = "bytes";
+        d.impact_text = format_bytes(*b) + " read before filtering";
+      } else if (auto r = first_metric(*scan, {"Rows scanned", "Number of output rows"}, &which)) {
+        d.evidence.push_back(ev_rows(which, *r));
+        d.impact = r;
+        d.impact_unit = "rows";
+        d.impact_text = format_count(*r) + " rows read before filtering";
+      }
+      std::string fmt = lower(scan->scan_format);
+      if (fmt == "jdbc" || scan->name.find("JDBC") != std::string::npos)
+        d.fix = "The JDBC source did not accept the predicate: check `pushDownPredicate` on the reader and that "
+                "the column type maps to a type the dialect can compare; otherwise filter in the source query.";
+      else
+        d.fix = "Make the scan evaluate the predicate: keep filter pushdown enabled for the format "
+                "(spark.sql.parquet.filterPushdown / spark.sql.orc.filterPushdown, enabled by default), compare the "
+                "bare column with a literal of the column's own type, and for DSv2 connectors check that the "
+                "connector supports this predicate.";
+      ctx.report(std::move(d));
+    }
+  }
+};
+
+}  // namespace
+
+std::unique_ptr<Rule> make_filter_not_pushed_down() { return std::make_unique<FilterNotPushedDown>(); }
+
+}  // namespace planlint

@@ -1,0 +1,193 @@
+// PL102 low-file-pruning: a selective scan (its filters keep a small fraction of the rows it
+// scanned) that still read nearly every file of the table: data skipping did not work for the
+// predicate, so the files are not clustered on the filtered column(s).
+#include <algorithm>
+#include <cctype>
+#include <cstdio>
+
+#include "rules/method_util.hpp"
+#include "rules/rule.hpp"
+
+namespace planlint {
+namespace {
+
+std::string percent(double share) {
+  char buf[32];
+  std::snprintf(buf, sizeof buf, share < 0.01 ? "%.2f%%" : "%.0f%%", share * 100);
+  return buf;
+}
+
+bool is_not_null_only(const std::string& t) {
+  // "(c IS NOT NULL)", "isnotnull(c#1)", "IsNotNull(c)": no selectivity to speak of.
+  std::string s;
+  for (char c : t) s += static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  return s.find("is not null") != std::string::npos || s.find("isnotnull(") != std::string::npos;
+}
+
+// The scan's own predicate lists and the conditions of Filters directly above it.
+std::vector<std::string> predicates(const Plan& plan, const Operator& scan) {
+  std::vector<std::string> out;
+  auto add = [&](const std::string& t) {
+    if (t.empty() || t == "[]" || is_not_null_only(t)) return;
+    if (std::find(out.begin(), out.end(), t) == out.end()) out.push_back(t);
+  };
+  for (const Field& f : scan.fields) {
+    if (f.key == "PushedFilters" || f.key == "DataFilters" || f.key == "PartitionFilters" ||
+        f.key == "RequiredDataFilters" || f.key == "FILTERS" || f.key == "PARTITION_FILTERS" ||
+        f.key == "Filters" || f.key == "Partition filters")
+      for (const std::string& t : method::field_texts(f)) add(t);
+  }
+  const Operator* cur = &scan;
+  while (cur->parents.size() == 1) {
+    const Operator& p = plan.ops[cur->parents[0]];
+    if (p.kind != OpKind::Filter && p.kind != OpKind::Transition && p.kind != OpKind::CodegenStage) break;
+    if (p.kind == OpKind::Filter) {
+      if (const Field* c = p.field("Condition")) {
+        for (const std::string& t : method::field_texts(*c)) add(t);
+      } else if (!p.arguments.empty()) {
+        add(p.arguments);
+      }
+    }
+    cur = &p;
+  }
+  return out;
+}
+
+// Rows that leave the scan's filter chain: the scan's output, or that of Filters directly above.
+std::optional<double> rows_after_filters(const Plan& plan, const Operator& scan) {
+  std::optional<double> rows = scan.rows;
+  const Operator* cur = &scan;
+  while (cur->parents.size() == 1) {
+    const Operator& p = plan.ops[cur->parents[0]];
+    if (p.kind != OpKind::Filter && p.kind != OpKind::Transition && p.kind != OpKind::CodegenStage) break;
+    if (p.kind == OpKind::Filter && p.rows) rows = rows ? std::min(*rows, *p.rows) : *p.rows;
+    cur = &p;
+  }
+  return rows;
+}
+
+class LowFilePruning final : public Rule {
+ public:
+  const RuleDoc& doc() const override {
+    static const RuleDoc d = [] {
+      RuleDoc r;
+      r.name = "low-file-pruning";
+      r.code = "PL102";
+      r.severity = Severity::Warning;
+      r.summary = "A selective scan read nearly every file: data skipping did not prune";
+      r.what =
+          "Reports a table scan whose filters keep only a small fraction of the rows it scanned, "
+          "while the scan still read nearly all of the table's files (files read versus files "
+          "pruned, and the bytes behind them).";
+      r.why =
+          "Delta and Parquet skip whole files using per-file min/max statistics, partition values "
+          "and dynamic file pruning. That only works when the rows matching the predicate are "
+          "concentrated in few files -- when the table is partitioned, Z-ordered or liquid-clustered "
+          "on the filtered column. Otherwise every file's min/max range contains the value and the "
+          "engine reads and decodes the whole table to keep a few rows: the scan costs as much as a "
+          "full scan. A function around the column (see non-sargable-predicate) has the same effect "
+          "even on a well-clustered table.";
+      r.example =
+          "SELECT * FROM sales WHERE customer_id = 42   -- table clustered by sale_date\n"
+          "Scan sales: Files read 1,950, Files pruned 50, Rows scanned 2.1 B, output 3,200 rows";
+      r.use_instead =
+          "ALTER TABLE sales CLUSTER BY (customer_id); OPTIMIZE sales;   -- liquid clustering\n"
+          "-- or OPTIMIZE sales ZORDER BY (customer_id), or a partition filter on a partition column";
+      r.evidence =
+          "Query Profile JSON: scan metrics `Files read`, `Files pruned`, `Size of files read`, "
+          "`Size of files pruned`, `Rows scanned` and output rows, the scan's FILTERS and "
+          "`Cluster attributes`. Explain text and Spark event logs carry no pruned-file count: no finding.";
+      r.thresholds = {
+          {"min-read-fraction", 0.9, "ratio",
+           "files read / (files read + files pruned) of at least 90% is 'nearly every file'"},
+          {"max-selectivity", 0.1, "ratio",
+           "the filters keep at most 10% of the scanned rows: with good clustering at most ~10% of "
+           "the files would need to be read"},
+          {"min-files", 32, "files", "a table of fewer files has little to prune"},
+          {"min-bytes", 1073741824, "bytes", "below 1 GiB read, a full scan costs seconds"},
+      };
+      return r;
+    }();
+    return d;
+  }
+
+  void check(RuleContext& ctx) const override {
+    const Plan& plan = ctx.plan();
+    for (const Operator& op : plan.ops) {
+      if (op.kind != OpKind::Scan || !method::is_effective(plan, op)) continue;
+      auto read = method::op_metric(op, {"Files read", "number of files read"});
+      auto pruned = method::op_metric(op, {"Files pruned", "number of files pruned"});
+      if (!read || !pruned) continue;
+      double total = *read + *pruned;
+      if (total < ctx.threshold("min-files") || total <= 0) continue;
+      double fraction = *read / total;
+      if (fraction < ctx.threshold("min-read-fraction")) continue;
+      auto bytes = method::op_metric(op, {"Size of files read", "size of files read"});
+      if (!bytes || *bytes < ctx.threshold("min-bytes")) continue;
+      auto scanned = method::op_metric(op, {"Rows scanned", "number of rows scanned"});
+      auto after = rows_after_filters(plan, op);
+      if (!scanned || !after || *scanned <= 0) continue;
+      double selectivity = *after / *scanned;
+      if (selectivity > ctx.threshold("max-selectivity")) continue;
+      std::vector<std::string> preds = predicates(plan, op);
+
+      std::string table = op.table.empty() ? describe_table(op) : op.table;
+      std::string msg = method::describe(op) + " read " + format_count(*read) + " of " + format_count(total) +
+                        " files (" + percent(fraction) + ", " + format_bytes(*bytes) + ") but its filters keep " +
+                        percent(selectivity) + " of the " + format_count(*scanned) +
+                        " rows scanned: file skipping did not work for this predicate";
+      Diagnostic d = ctx.make(op, std::move(msg));
+      d.evidence.push_back({"files read", format_count(*read), *read, "files"});
+      d.evidence.push_back({"files pruned", format_count(*pruned), *pruned, "files"});
+      d.evidence.push_back({"read fraction", percent(fraction), fraction, "ratio"});
+      d.evidence.push_back({"size of files read", format_bytes(*bytes), *bytes, "bytes"});
+      if (auto pb = method::op_metric(op, {"Size of files pruned"}))
+        d.evidence.push_back({"size of files pruned", format_bytes(*pb), *pb, "bytes"});
+      d.evidence.push_back({"rows scanned", format_count(*scanned), *scanned, "rows"});
+      d.evidence.push_back({"rows after filters", format_count(*after), *after, "rows"});
+      for (const std::string& p : preds) d.evidence.push_back({"predicate", p, std::nullopt, ""});
+      std::string clusters;
+      for (const Field& f : op.fields)
+        if (f.key == "SCAN_CLUSTERS" || f.key == "Cluster attributes" || f.key == "ClusteringColumns") {
+          clusters = f.is_list ? join(f.items) : f.value;
+          d.evidence.push_back({"clustering columns", clusters, std::nullopt, ""});
+        }
+      d.fix = "Cluster the table on the filtered column(s) so matching rows share few files: "
+              "`ALTER TABLE " + table + " CLUSTER BY (<filter column>)` then `OPTIMIZE " + table +
+              "` (liquid clustering), or OPTIMIZE ... ZORDER BY, or filter on a partition column. "
+              "If non-sargable-predicate is reported for this scan, rewrite that predicate as a range first: "
+              "a function around the column disables file skipping.";
+      if (!clusters.empty())
+        d.fix += " The table is clustered by " + clusters + ", which does not match this query's filter.";
+      double avoidable = 1.0 - selectivity;
+      if (op.duration_ms) {
+        d.impact = *op.duration_ms * avoidable;
+        d.impact_unit = "ms";
+        d.impact_text = "up to " + format_millis(*d.impact) + " of scan task time";
+      } else {
+        d.impact = *bytes * avoidable;
+        d.impact_unit = "bytes";
+        d.impact_text = "up to " + format_bytes(*d.impact) + " less read";
+      }
+      ctx.report(std::move(d));
+    }
+  }
+
+ private:
+  static std::string join(const std::vector<std::string>& v) {
+    std::string s;
+    for (const auto& x : v) s += (s.empty() ? "" : ", ") + x;
+    return s;
+  }
+  static std::string describe_table(const Operator& op) {
+    for (const Field& f : op.fields)
+      if (f.key == "SCAN_IDENTIFIER" || f.key == "Identifier") return f.value;
+    return "<table>";
+  }
+};
+
+}  // namespace
+
+std::unique_ptr<Rule> make_low_file_pruning() { return std::make_unique<LowFilePruning>(); }
+
+}  // namespace planlint

@@ -1,0 +1,147 @@
+#include "rules/method_util.hpp"
+
+#include <algorithm>
+#include <cctype>
+
+namespace planlint::method {
+
+bool label_equals(std::string_view a, std::string_view b) {
+  if (a.size() != b.size()) return false;
+  for (std::size_t i = 0; i < a.size(); ++i)
+    if (std::tolower(static_cast<unsigned char>(a[i])) != std::tolower(static_cast<unsigned char>(b[i])))
+      return false;
+  return true;
+}
+
+std::optional<double> op_metric(const Operator& op, std::initializer_list<std::string_view> labels) {
+  for (std::string_view l : labels)
+    for (const Metric& m : op.metrics)
+      if (m.value && label_equals(m.label, l)) return m.value;
+  return std::nullopt;
+}
+
+std::optional<double> query_metric(const Plan& plan, std::initializer_list<std::string_view> labels) {
+  for (std::string_view l : labels)
+    for (const Metric& m : plan.query.metrics)
+      if (m.value && label_equals(m.label, l)) return m.value;
+  return std::nullopt;
+}
+
+bool is_effective(const Plan& plan, const Operator& op) {
+  if (op.logical || op.kind == OpKind::Logical) return false;
+  switch (op.section) {
+    case Section::ParsedLogical:
+    case Section::AnalyzedLogical:
+    case Section::OptimizedLogical:
+    case Section::OptimizedOut:
+      return false;
+    case Section::AqeInitial: {
+      // The initial plan only counts when nothing newer was printed.
+      bool newer = std::any_of(plan.ops.begin(), plan.ops.end(), [](const Operator& o) {
+        return o.section == Section::AqeFinal || o.section == Section::AqeCurrent;
+      });
+      return !newer;
+    }
+    default:
+      return true;
+  }
+}
+
+std::string describe(const Operator& op) {
+  std::string s = op.name.empty() ? op.label : op.name;
+  if (s.empty()) s = std::string(to_string(op.kind));
+  if (!op.id.empty()) s += " (" + op.id + ")";
+  return s;
+}
+
+const Operator* plan_anchor(const Plan& plan) {
+  for (std::size_t r : plan.roots)
+    if (r < plan.ops.size() && is_effective(plan, plan.ops[r])) return &plan.ops[r];
+  for (const Operator& op : plan.ops)
+    if (is_effective(plan, op)) return &op;
+  return nullptr;
+}
+
+Diagnostic make_plan_diagnostic(const RuleContext& ctx, std::string message) {
+  const Plan& plan = ctx.plan();
+  Operator anchor;
+  anchor.name = "query";
+  anchor.loc = plan.query.sql_loc.known() ? plan.query.sql_loc : plan.loc;
+  Diagnostic d = ctx.make(anchor, std::move(message));
+  d.op.reset();
+  d.operator_id.clear();
+  return d;
+}
+
+double PhaseBreakdown::share(std::size_t i) const {
+  double total = total_ms.value_or(0);
+  if (total <= 0)
+    for (const Phase& p : phases) total += p.ms;
+  return (i < phases.size() && total > 0) ? phases[i].ms / total : 0;
+}
+
+PhaseBreakdown phase_breakdown(const Plan& plan) {
+  PhaseBreakdown b;
+  b.from_result_cache = plan.query.result_from_cache.value_or(false);
+  struct Source {
+    const char* name;
+    const char* title;
+    std::initializer_list<std::string_view> labels;
+  };
+  // Export labels first, then the system.query.history column names.
+  const Source sources[] = {
+      {"waiting-for-compute", "waiting for compute",
+       {"queuedProvisioningTimeMs", "waiting_for_compute_duration_ms"}},
+      {"queueing", "queued at capacity", {"queuedOverloadTimeMs", "waiting_at_capacity_duration_ms"}},
+      {"compilation", "compilation", {"compilationTimeMs", "compilation_duration_ms"}},
+      {"execution", "execution", {"executionTimeMs", "execution_duration_ms"}},
+      {"result-fetch", "result fetch", {"resultFetchTimeMs", "result_fetch_duration_ms"}},
+  };
+  for (const Source& s : sources)
+    if (auto v = query_metric(plan, s.labels); v && *v >= 0) b.phases.push_back({s.name, s.title, *v});
+  b.total_ms = query_metric(plan, {"totalTimeMs", "total_duration_ms"});
+  b.task_ms = query_metric(plan, {"taskTotalTimeMs", "total_task_duration_ms"});
+  bool has_exec = false;
+  double exec_ms = 0;
+  for (const Phase& p : b.phases)
+    if (p.name == "execution") {
+      has_exec = true;
+      exec_ms = p.ms;
+    }
+  b.known = has_exec || b.phases.size() >= 2;
+  if (b.task_ms && has_exec && exec_ms > 0) b.parallelism = *b.task_ms / exec_ms;
+  for (std::size_t i = 0; i < b.phases.size(); ++i)
+    if (!b.dominant || b.phases[i].ms > b.phases[*b.dominant].ms) b.dominant = i;
+  if (b.dominant && b.phases[*b.dominant].ms <= 0) b.dominant.reset();
+  return b;
+}
+
+bool is_pass_through(const Operator& op) {
+  switch (op.kind) {
+    case OpKind::Filter:
+    case OpKind::Transition:
+    case OpKind::CodegenStage:
+    case OpKind::Exchange:
+    case OpKind::ShuffleRead:
+    case OpKind::QueryStage:
+    case OpKind::Sort:
+    case OpKind::Limit:
+      return true;
+    default:
+      return false;
+  }
+}
+
+std::vector<std::string> field_texts(const Field& f) {
+  std::vector<std::string> out;
+  if (!f.exprs.empty()) {
+    for (const ParsedExpr& e : f.exprs) out.push_back(e.text);
+  } else if (f.is_list && !f.items.empty()) {
+    out = f.items;
+  } else if (!f.value.empty()) {
+    out.push_back(f.value);
+  }
+  return out;
+}
+
+}  // namespace planlint::method

@@ -1,0 +1,322 @@
+// non-sargable-predicate (PL006): a predicate that reaches a scan compares a function of a column.
+#include <cstdio>
+#include <memory>
+
+#include "rules/plan_util.hpp"
+#include "rules/rule.hpp"
+
+namespace planlint {
+
+namespace {
+
+using namespace rules;
+
+RuleDoc make_doc() {
+  RuleDoc d;
+  d.name = "non-sargable-predicate";
+  d.code = "PL006";
+  d.severity = Severity::Warning;
+  d.summary = "A filter on a scan compares a function of a column, so statistics and data skipping cannot be used";
+  d.what =
+      "Finds a predicate that reaches a scan (a Filter directly above it, the scan's `DataFilters` / "
+      "`RequiredDataFilters`, or a Query Profile scan's `FILTERS`) and compares a function of one data "
+      "column of that scan with a literal: `cast(ts as date) = ...` (what `DATE(ts)` becomes), `try_cast`, "
+      "`to_date`, `year` / `month` / `day`, `date_format`, `date_trunc`, `substr` / `substring`, `upper` / "
+      "`lower` / `trim`, and implicit type casts the analyzer added because the literal's type differs "
+      "from the column's. Join keys and values computed above the scan are not looked at; partition "
+      "columns are skipped (partition pruning still works on them).";
+  d.why =
+      "Parquet / ORC min-max statistics, Delta data skipping, Z-order and liquid clustering all work on "
+      "the stored column values. A predicate on `f(column)` cannot be checked against a file's or row "
+      "group's min/max of `column`, so Spark cannot push it into the scan and every file is read and "
+      "decoded to evaluate it row by row. Databricks' COVERAGE_STATS_DELTA insight calls such filters "
+      "\"Unused\". Rewriting the predicate as a range on the bare column (or comparing with a literal of "
+      "the column's own type) lets the scan skip everything outside the range.";
+  d.example =
+      "SELECT * FROM events WHERE DATE(event_ts) = '2024-03-01'\n"
+      "\n"
+      "Filter (3)\n"
+      "Condition : (isnotnull(event_ts#2) AND (cast(event_ts#2 as date) = 2024-03-01))";
+  d.use_instead =
+      "SELECT * FROM events\n"
+      "WHERE event_ts >= TIMESTAMP '2024-03-01 00:00:00' AND event_ts < TIMESTAMP '2024-03-02 00:00:00'\n"
+      "\n"
+      "-- year(d) = 2024        ->  d >= DATE '2024-01-01' AND d < DATE '2025-01-01'\n"
+      "-- substr(s, 1, 3) = 'ab' -> s LIKE 'ab%'\n"
+      "-- cast(s as int) = 5    ->  s = '5' (or store the column with the right type)";
+  d.evidence =
+      "The predicate text as printed (Filter `Condition`, scan `DataFilters` / `RequiredDataFilters`, "
+      "profile `FILTERS`), the scan's `ReadSchema` / `PartitionFilters` to tell data columns from partition "
+      "columns; `Size of files read` from a profile for the impact.";
+  return d;
+}
+
+struct FnInfo {
+  std::string_view name;
+  const char* kind;  // how the rewrite is built
+};
+constexpr FnInfo kFunctions[] = {
+    {"cast", "cast"},          {"try_cast", "cast"},          {"to_date", "to_date"},
+    {"year", "year"},          {"month", "month"},            {"day", "generic_date"},
+    {"dayofmonth", "generic_date"}, {"quarter", "generic_date"}, {"hour", "generic_date"},
+    {"date_format", "generic_date"}, {"date_trunc", "generic_date"}, {"trunc", "generic_date"},
+    {"to_timestamp", "generic_date"}, {"from_unixtime", "generic_date"}, {"unix_timestamp", "generic_date"},
+    {"substr", "substr"},      {"substring", "substr"},       {"left", "substr"},
+    {"upper", "case"},         {"lower", "case"},             {"ucase", "case"},   {"lcase", "case"},
+    {"trim", "trim"},          {"ltrim", "trim"},             {"rtrim", "trim"},   {"btrim", "trim"},
+    {"date", "to_date"},
+};
+
+const FnInfo* function_info(const Expr& e) {
+  std::string n;
+  if (e.kind == ExprKind::Cast) n = e.name.empty() ? "cast" : lower(e.name);
+  else if (e.kind == ExprKind::Function) n = lower(e.name);
+  else return nullptr;
+  for (const auto& f : kFunctions)
+    if (f.name == n) return &f;
+  return nullptr;
+}
+
+// Runtime filters and bloom filters are never reported.
+bool is_runtime_filter(const Expr& e) {
+  std::vector<const Expr*> stack{&e};
+  while (!stack.empty()) {
+    const Expr* x = stack.back();
+    stack.pop_back();
+    if (x->kind == ExprKind::Function) {
+      std::string n = lower(x->name);
+      if (n == "dynamicpruningexpression" || n == "might_contain" || n == "bloom_filter_might_contain" ||
+          n == "hashedrelationcontains")
+        return true;
+    }
+    if (x->kind == ExprKind::InSubquery || x->kind == ExprKind::Subquery) return true;
+    for (const auto& a : x->args) stack.push_back(&a);
+  }
+  return false;
+}
+
+// ---- a tiny civil calendar for the range rewrite ----
+long days_from_civil(long y, unsigned m, unsigned d) {
+  y -= m <= 2;
+  const long era = (y >= 0 ? y : y - 399) / 400;
+  const unsigned yoe = static_cast<unsigned>(y - era * 400);
+  const unsigned doy = (153 * (m + (m > 2 ? -3 : 9)) + 2) / 5 + d - 1;
+  const unsigned doe = yoe * 365 + yoe / 4 - yoe / 100 + doy;
+  return era * 146097 + static_cast<long>(doe) - 719468;
+}
+void civil_from_days(long z, long& y, unsigned& m, unsigned& d) {
+  z += 719468;
+  const long era = (z >= 0 ? z : z - 146096) / 146097;
+  const unsigned doe = static_cast<unsigned>(z - era * 146097);
+  const unsigned yoe = (doe - doe / 1460 + doe / 36524 - doe / 146096) / 365;
+  y = static_cast<long>(yoe) + era * 400;
+  const unsigned doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
+  const unsigned mp = (5 * doy + 2) / 153;
+  d = doy - (153 * mp + 2) / 5 + 1;
+  m = mp + (mp < 10 ? 3 : -9);
+  y += m <= 2;
+}
+
+// "2024-03-01", "DATE '2024-03-01'" -> days since epoch.
+std::optional<long> parse_date(std::string_view s) {
+  auto q = s.find_first_of("0123456789");
+  if (q == std::string_view::npos) return std::nullopt;
+  s = s.substr(q);
+  long y = 0;
+  unsigned m = 0, d = 0;
+  if (std::sscanf(std::string(s.substr(0, 10)).c_str(), "%4ld-%2u-%2u", &y, &m, &d) != 3) return std::nullopt;
+  if (m < 1 || m > 12 || d < 1 || d > 31) return std::nullopt;
+  return days_from_civil(y, m, d);
+}
+std::string format_date(long days) {
+  long y;
+  unsigned m, d;
+  civil_from_days(days, y, m, d);
+  char buf[32];
+  std::snprintf(buf, sizeof buf, "%04ld-%02u-%02u", y, m, d);
+  return buf;
+}
+std::optional<long> parse_int(std::string_view s) {
+  long v = 0;
+  if (std::sscanf(std::string(s).c_str(), "%ld", &v) != 1) return std::nullopt;
+  return v;
+}
+std::string strip_quotes(std::string_view s) {
+  if (s.size() >= 2 && (s.front() == '\'' || s.front() == '"') && s.back() == s.front()) s = s.substr(1, s.size() - 2);
+  return std::string(s);
+}
+
+struct Finding {
+  std::string predicate;
+  std::string column;
+  std::string function;
+  std::string rewrite;
+};
+
+// The rewrite of `f(col) op literal` as a predicate on the bare column, when the function allows one.
+std::string rewrite_for(const FnInfo& fn, const Expr& call, const std::string& col, std::string_view op,
+                        const Expr& lit) {
+  std::string kind = fn.kind;
+  std::string type = lower(call.type);
+  if (kind == "cast" && (type == "date")) kind = "to_date";
+  if (kind == "to_date") {
+    auto day = parse_date(lit.name);
+    if (!day) return "";
+    std::string a = "TIMESTAMP '" + format_date(*day) + " 00:00:00'";
+    std::string b = "TIMESTAMP '" + format_date(*day + 1) + " 00:00:00'";
+    if (op == "=") return col + " >= " + a + " AND " + col + " < " + b;
+    if (op == ">=") return col + " >= " + a;
+    if (op == ">") return col + " >= " + b;
+    if (op == "<") return col + " < " + a;
+    if (op == "<=") return col + " < " + b;
+    return "";
+  }
+  if (kind == "year") {
+    auto y = parse_int(lit.name);
+    if (!y) return "";
+    std::string a = "DATE '" + std::to_string(*y) + "-01-01'";
+    std::string b = "DATE '" + std::to_string(*y + 1) + "-01-01'";
+    if (op == "=") return col + " >= " + a + " AND " + col + " < " + b;
+    if (op == ">=") return col + " >= " + a;
+    if (op == ">") return col + " >= " + b;
+    if (op == "<") return col + " < " + a;
+    if (op == "<=") return col + " < " + b;
+    return "";
+  }
+  if (kind == "substr" && op == "=") {
+    // substr(col, 1, n) = 'abc' -> col LIKE 'abc%'
+    bool from_start = lower(call.name) == "left" ||
+                      (call.args.size() >= 2 && call.args[1].kind == ExprKind::Literal && call.args[1].name == "1");
+    if (from_start) return col + " LIKE '" + strip_quotes(lit.name) + "%'";
+    return "";
+  }
+  if (kind == "cast" && !type.empty()) return "compare " + col + " with a literal of its own type (not " + type + ")";
+  if (kind == "case") return "store " + col + " normalised (or add a generated column) and compare it directly";
+  if (kind == "trim") return "store " + col + " trimmed and compare it directly";
+  return "";
+}
+
+class NonSargablePredicate final : public Rule {
+ public:
+  [[nodiscard]] const RuleDoc& doc() const override {
+    static const RuleDoc d = make_doc();
+    return d;
+  }
+
+  // `(f(col) op literal)` / `f(col) IN (...)` on one data column of `scan`.
+  static std::optional<Finding> inspect(const ParsedExpr& pe, const Expr& c, const Operator& scan,
+                                        const std::optional<std::set<std::string>>& data,
+                                        const std::set<std::string>& parts, const std::set<std::string>& outputs) {
+    if (is_runtime_filter(c)) return std::nullopt;
+    const Expr* call = nullptr;
+    const Expr* lit = nullptr;
+    std::string op;
+    static constexpr std::string_view kOps[] = {"=", "==", "<=>", "<", "<=", ">", ">="};
+    static constexpr std::string_view kFlip[] = {"=", "==", "<=>", ">", ">=", "<", "<="};
+    if (c.kind == ExprKind::Binary && c.args.size() == 2) {
+      for (std::size_t i = 0; i < std::size(kOps); ++i) {
+        if (c.name != kOps[i]) continue;
+        if (is_constant(c.args[1]) && !is_constant(c.args[0])) {
+          call = &c.args[0];
+          lit = &c.args[1];
+          op = std::string(kOps[i]);
+        } else if (is_constant(c.args[0]) && !is_constant(c.args[1])) {
+          call = &c.args[1];
+          lit = &c.args[0];
+          op = std::string(kFlip[i]);
+        }
+      }
+    } else if (c.kind == ExprKind::In && c.args.size() >= 2) {
+      bool consts = true;
+      for (std::size_t i = 1; i < c.args.size(); ++i) consts = consts && is_constant(c.args[i]);
+      if (consts) {
+        call = &c.args[0];
+        lit = &c.args[1];
+        op = "IN";
+      }
+    }
+    if (!call || is_attribute(*call)) return std::nullopt;
+    const FnInfo* fn = function_info(*call);
+    if (!fn) return std::nullopt;
+    auto attrs = attributes_in(*call);
+    if (attrs.empty()) return std::nullopt;
+    for (const Expr* a : attrs)
+      if (a->name != attrs[0]->name || a->expr_id != attrs[0]->expr_id) return std::nullopt;  // one column only
+    std::string col = column_key(attrs[0]->name);
+    if (data && !data->count(col)) return std::nullopt;  // partition / metadata column
+    if (parts.count(col)) return std::nullopt;
+    if (!outputs.empty() && !outputs.count(col)) return std::nullopt;
+    (void)scan;
+    Finding f;
+    f.predicate = expr_text(pe, c);
+    f.column = attrs[0]->name;
+    f.function = call->kind == ExprKind::Cast ? (call->name.empty() ? std::string("cast") : call->name) : call->name;
+    // The rewrite names the column as the user wrote it (no #id).
+    std::string bare = attrs[0]->name;
+    if (op != "IN") f.rewrite = rewrite_for(*fn, *call, bare, op, *lit);
+    return f;
+  }
+
+  void check(RuleContext& ctx) const override {
+    const Plan& plan = ctx.plan();
+    std::set<std::pair<std::size_t, std::string>> seen;  // (scan, predicate) already reported
+    auto report = [&](const Operator& at, const Operator& scan, const Finding& f, bool from_filter) {
+      if (!seen.emplace(scan.index, f.predicate).second) return;
+      std::string msg = op_ref(at) + " filters " + op_ref(scan) + " on `" + f.predicate + "`: " + f.function +
+                        "(" + f.column + ") hides the column from " +
+                        (from_filter ? "the scan's statistics, so the predicate cannot skip files or row groups"
+                                     : "min/max statistics, so no file or row group can be skipped");
+      Diagnostic d = ctx.make(at, msg);
+      d.evidence.push_back(ev_text("predicate", f.predicate));
+      d.evidence.push_back(ev_text("column", f.column));
+      d.evidence.push_back(ev_text("function", f.function));
+      d.evidence.push_back(ev_text("scan", op_ref(scan)));
+      std::string which;
+      if (auto b = first_metric(scan, {"Size of files read", "size of files read"}, &which)) {
+        d.evidence.push_back(ev_bytes(which, *b));
+        d.impact = b;
+        d.impact_unit = "bytes";
+        d.impact_text = format_bytes(*b) + " read without data skipping";
+      }
+      if (!f.rewrite.empty()) {
+        d.evidence.push_back(ev_text("rewrite", f.rewrite));
+        if (f.rewrite.rfind("compare ", 0) == 0 || f.rewrite.rfind("store ", 0) == 0)
+          d.fix = "Apply no function to the column in the predicate: " + f.rewrite + ".";
+        else
+          d.fix = "Rewrite the predicate on the bare column: " + f.rewrite + ".";
+      } else {
+        d.fix = "Rewrite the predicate so that the bare column is compared with a literal of its own type (a range "
+                "on the column instead of a function of it), or materialise f(column) as its own column.";
+      }
+      ctx.report(std::move(d));
+    };
+
+    // Filters first, so a predicate both in a Filter and in the scan's DataFilters is reported on the Filter.
+    std::vector<const Operator*> order;
+    auto ops = active_ops(plan);
+    for (const Operator* op : ops)
+      if (op->kind == OpKind::Filter) order.push_back(op);
+    for (const Operator* op : ops)
+      if (op->kind == OpKind::Scan) order.push_back(op);
+    for (const Operator* op : order) {
+      const Operator* scan = op->kind == OpKind::Filter ? scan_below(plan, *op) : op;
+      if (!scan) continue;
+      auto data = data_columns(*scan);
+      auto parts = partition_filter_columns(*scan);
+      auto outputs = output_columns(*scan);
+      auto exprs = op->kind == OpKind::Scan ? field_exprs(*op, {"DataFilters", "RequiredDataFilters", "FILTERS"})
+                                            : field_exprs(*op, {"Condition", "CONDITION"});
+      for (const ParsedExpr* pe : exprs) {
+        if (!pe->root) continue;
+        for (const Expr* c : conjuncts(*pe->root))
+          if (auto f = inspect(*pe, *c, *scan, data, parts, outputs)) report(*op, *scan, *f, op->kind == OpKind::Filter);
+      }
+    }
+  }
+};
+
+}  // namespace
+
+std::unique_ptr<Rule> make_non_sargable_predicate() { return std::make_unique<NonSargablePredicate>(); }
+
+}  // namespace planlint

@@ -1,0 +1,287 @@
+// photon-fallback (PL007): operators of a Photon (or Gluten/Velox) plan that ran on the JVM engine.
+#include <algorithm>
+#include <map>
+#include <memory>
+#include <numeric>
+
+#include "rules/plan_util.hpp"
+#include "rules/rule.hpp"
+
+namespace planlint {
+
+namespace {
+
+using namespace rules;
+
+RuleDoc make_doc() {
+  RuleDoc d;
+  d.name = "photon-fallback";
+  d.code = "PL007";
+  d.severity = Severity::Warning;
+  d.summary = "Part of a Photon (or Gluten/Velox) plan fell back to the row-based JVM engine";
+  d.what =
+      "In a plan that runs on Photon (or on Apache Gluten with Velox), finds the operators that do real "
+      "work on the JVM engine on top of native operators: entered through `ColumnarToRow` (profile "
+      "`Columnar To Row`, Gluten `VeloxColumnarToRowExec`) and possibly left again through a "
+      "row-to-columnar transition. One finding per connected JVM region, on the operator where the "
+      "region starts, with its rows and time where known, the Photon share of task time and the "
+      "unsupported expression when the `== Photon Explanation ==` section names it (which is also "
+      "reported by itself when the plan has no operators). The final `ColumnarToRow` that returns "
+      "results, AQE wrappers (AdaptiveSparkPlan, query stages, shuffle reads) and reused exchanges are "
+      "not fallback.";
+  d.why =
+      "Photon and Velox process data in columnar batches with vectorised native code; the JVM engine "
+      "processes one row at a time. An unsupported expression (a Scala or Python UDF, some aggregate "
+      "functions, some types) or operator makes the plan convert every batch into rows, run the operator "
+      "row by row, and convert back: the conversion itself costs time, and the JVM operator is typically "
+      "several times slower than its native equivalent. On Databricks the Photon price is paid for the "
+      "whole cluster even for the part that did not run in Photon (COVERAGE_PHOTON insight).";
+  d.example =
+      "PhotonResultStage\n"
+      "+- ColumnarToRow\n"
+      "   +- Project [UDF(name#2964) AS clean_name#2989]     -- Scala UDF: JVM\n"
+      "      +- PhotonScan parquet db.customers\n"
+      "\n"
+      "== Photon Explanation ==\n"
+      "Photon does not fully support the query because:\n"
+      "\tUDF(name#2964) is not supported:";
+  d.use_instead =
+      "-- the same logic with built-in functions runs in Photon:\n"
+      "SELECT initcap(trim(regexp_replace(name, '[^A-Za-z ]', ''))) AS clean_name FROM db.customers";
+  d.evidence =
+      "Explain text: the operator names (`Photon*` vs vanilla operators; Gluten `*Transformer` vs vanilla) and "
+      "the `== Photon Explanation ==` section. Query Profile: `IS_PHOTON` metadata on each node, rows and "
+      "time per node, and the query's Photon and total task time. The rule needs no threshold: a JVM "
+      "operator between native ones is the evidence.";
+  return d;
+}
+
+bool does_work(const Operator& op) {
+  if (is_transparent(op)) return false;
+  switch (op.kind) {
+    case OpKind::ReusedExchange:
+    case OpKind::ReusedSubquery:
+    case OpKind::Subquery:
+    case OpKind::AdaptivePlan:
+    case OpKind::Command:
+    case OpKind::Logical:
+    case OpKind::Unknown:
+      return false;
+    default:
+      return true;
+  }
+}
+
+std::string base_name(std::string_view s) {
+  auto sp = s.find_first_of(" [(");
+  return std::string(s.substr(0, sp));
+}
+
+std::string udf_name(const Operator& op) {
+  for (const auto& f : op.fields)
+    for (const auto& pe : f.exprs) {
+      if (!pe.root) continue;
+      std::vector<const Expr*> stack{&*pe.root};
+      while (!stack.empty()) {
+        const Expr* x = stack.back();
+        stack.pop_back();
+        if (x->kind == ExprKind::Function && lower(x->name).find("udf") != std::string::npos)
+          return x->name + "(...)";
+        for (const auto& a : x->args) stack.push_back(&a);
+      }
+    }
+  return "";
+}
+
+std::string replacement_advice(const Operator& op, const std::string& reasons) {
+  std::string r = lower(reasons);
+  if (op.kind == OpKind::PythonEval || r.find("python") != std::string::npos)
+    return "Replace the Python UDF with built-in functions (or SQL higher-order functions such as transform / "
+           "filter / aggregate), which Photon runs natively.";
+  if (r.find("udf") != std::string::npos || !udf_name(op).empty())
+    return "Replace the UDF with built-in functions (string: regexp_replace / split / initcap; dates: date_trunc / "
+           "make_date; arrays: transform / filter), which Photon runs natively.";
+  if (op.kind == OpKind::Aggregate)
+    return "Use aggregate functions Photon supports (e.g. collect_list / approx_percentile instead of a UDAF or "
+           "percentile on unsupported types); the Photon Explanation names the unsupported function.";
+  return "Find the unsupported expression in the `== Photon Explanation ==` section of EXPLAIN and replace it with "
+         "a built-in function Photon supports.";
+}
+
+class PhotonFallback final : public Rule {
+ public:
+  [[nodiscard]] const RuleDoc& doc() const override {
+    static const RuleDoc d = make_doc();
+    return d;
+  }
+
+  void check(RuleContext& ctx) const override {
+    const Plan& plan = ctx.plan();
+    Engine target;
+    if (plan_has_engine(plan, Engine::Photon) || plan.photon.present) target = Engine::Photon;
+    else if (plan_has_engine(plan, Engine::Gluten)) target = Engine::Gluten;
+    else return;
+    const std::string engine_name = target == Engine::Photon ? "Photon" : "Gluten/Velox";
+    const std::string jvm = target == Engine::Photon ? "the JVM engine" : "vanilla Spark (JVM)";
+
+    const std::size_t n = plan.ops.size();
+    const bool fin = has_final_plan(plan);
+    // native_below[i]: some descendant of i (children, reused targets) is a native operator.
+    std::vector<char> native_below(n, 0), done(n, 0);
+    for (std::size_t root = 0; root < n; ++root) {
+      if (done[root]) continue;
+      std::vector<std::pair<std::size_t, bool>> stack{{root, false}};
+      while (!stack.empty()) {
+        auto [i, expanded] = stack.back();
+        stack.pop_back();
+        if (done[i]) continue;
+        const Operator& op = plan.ops[i];
+        std::vector<std::size_t> kids = op.children;
+        if (op.reuses && *op.reuses < n) kids.push_back(*op.reuses);
+        if (!expanded) {
+          stack.push_back({i, true});
+          for (std::size_t c : kids)
+            if (!done[c]) stack.push_back({c, false});
+          continue;
+        }
+        char v = 0;
+        for (std::size_t c : kids)
+          if (plan.ops[c].engine == target || native_below[c]) v = 1;
+        native_below[i] = v;
+        done[i] = 1;
+      }
+    }
+
+    std::vector<char> cand(n, 0);
+    for (const auto& op : plan.ops)
+      cand[op.index] = is_active(op, fin) && op.engine != target && does_work(op) && native_below[op.index];
+
+    // Union candidates connected directly or through non-native transparent operators.
+    std::vector<std::size_t> parent(n);
+    std::iota(parent.begin(), parent.end(), 0);
+    auto find = [&](std::size_t x) {
+      while (parent[x] != x) x = parent[x] = parent[parent[x]];
+      return x;
+    };
+    std::vector<char> has_cand_child(n, 0);
+    std::vector<std::size_t> entry_transition(n, n);
+    for (std::size_t i = 0; i < n; ++i) {
+      if (!cand[i]) continue;
+      for (std::size_t c : plan.ops[i].children) {
+        std::size_t x = c;
+        for (std::size_t steps = 0; steps <= n; ++steps) {
+          const Operator& o = plan.ops[x];
+          if (o.kind == OpKind::Transition && entry_transition[i] == n) entry_transition[i] = x;
+          if (!is_transparent(o) || o.engine == target || o.children.size() != 1) break;
+          x = o.children[0];
+        }
+        if (cand[x]) {
+          parent[find(i)] = find(x);
+          has_cand_child[i] = 1;
+        }
+      }
+    }
+    std::map<std::size_t, std::vector<std::size_t>> islands;  // root -> members (index order)
+    for (std::size_t i = 0; i < n; ++i)
+      if (cand[i]) islands[find(i)].push_back(i);
+
+    std::string reasons;
+    for (const auto& r : plan.photon.reasons) reasons += (reasons.empty() ? "" : "; ") + r;
+    bool explanation_used = false;
+
+    // Photon share of task time (profiles).
+    std::optional<double> photon_ms, task_ms;
+    for (auto l : {"photonTotalTimeMs", "Photon total time", "Photon time"})
+      if (!photon_ms) photon_ms = plan.query.metric_value(l);
+    for (auto l : {"taskTotalTimeMs", "Task total time", "Total task time"})
+      if (!task_ms) task_ms = plan.query.metric_value(l);
+
+    std::vector<std::vector<std::size_t>> ordered;
+    for (auto& [root, members] : islands) ordered.push_back(members);
+    std::sort(ordered.begin(), ordered.end(), [](const auto& a, const auto& b) { return a.front() < b.front(); });
+    for (const auto& members : ordered) {
+      // A LIMIT that returns results (CollectLimit above the final ColumnarToRow) moves a few rows.
+      if (std::all_of(members.begin(), members.end(), [&](std::size_t m) { return plan.ops[m].kind == OpKind::Limit; }))
+        continue;
+      // Entry: a member with no candidate below it; among several, the one with the most rows.
+      std::size_t entry = members.front();
+      bool have = false;
+      for (std::size_t m : members) {
+        if (has_cand_child[m]) continue;
+        if (!have || plan.ops[m].rows.value_or(-1) > plan.ops[entry].rows.value_or(-1)) entry = m;
+        have = true;
+      }
+      const Operator& e = plan.ops[entry];
+      double total_ms = 0;
+      bool any_ms = false;
+      std::string list;
+      for (std::size_t m : members) {
+        const Operator& o = plan.ops[m];
+        if (o.duration_ms) {
+          total_ms += *o.duration_ms;
+          any_ms = true;
+        }
+        list += (list.empty() ? "" : ", ") + op_ref(o);
+      }
+      std::string msg = op_ref(e) + " runs on " + jvm + ", not in " + engine_name;
+      if (entry_transition[entry] < n)
+        msg += ": it reads " + engine_name + " output through " + op_ref(plan.ops[entry_transition[entry]]);
+      if (e.rows) msg += " (" + format_count(*e.rows) + " rows" + (e.duration_ms ? ", " + format_millis(*e.duration_ms) : "") + ")";
+      if (members.size() > 1) msg += "; " + std::to_string(members.size()) + " operators run on the JVM in this part of the plan";
+      if (any_ms && members.size() > 1) msg += " (" + format_millis(total_ms) + ")";
+      Diagnostic d = ctx.make(e, msg);
+      d.evidence.push_back(ev_text("engine", engine_name));
+      d.evidence.push_back(ev_text("JVM operators", list));
+      if (e.rows) d.evidence.push_back(ev_rows("rows", *e.rows));
+      if (any_ms) d.evidence.push_back(ev_ms("JVM operator time", total_ms));
+      if (photon_ms && task_ms && *task_ms > 0)
+        d.evidence.push_back(ev_ratio("Photon share of task time", *photon_ms / *task_ms));
+      std::string udf;
+      for (std::size_t m : members)
+        if (udf.empty()) udf = udf_name(plan.ops[m]);
+      if (!udf.empty()) d.evidence.push_back(ev_text("unsupported expression", udf));
+      // The Photon Explanation's reference node, when it names an operator of this region.
+      bool matches = false;
+      for (const auto& ref : plan.photon.reference_nodes)
+        for (std::size_t m : members)
+          if (base_name(ref) == base_name(plan.ops[m].name)) matches = true;
+      if (matches && !reasons.empty()) {
+        d.evidence.push_back(ev_text("Photon Explanation", reasons));
+        explanation_used = true;
+      }
+      if (any_ms) {
+        d.impact = total_ms;
+        d.impact_unit = "ms";
+        d.impact_text = format_millis(total_ms) + " in JVM operators";
+      } else if (e.rows) {
+        d.impact = e.rows;
+        d.impact_unit = "rows";
+        d.impact_text = format_count(*e.rows) + " rows converted to JVM rows";
+      }
+      d.fix = target == Engine::Photon
+                  ? replacement_advice(e, reasons)
+                  : "Find the fallback reason (Spark UI 'Gluten SQL / DataFrame' tab, or the GlutenFallbackReporter "
+                    "log line 'Validation failed for plan: ...') and replace the unsupported expression or operator.";
+      ctx.report(std::move(d));
+    }
+
+    // The Photon Explanation alone (no operator of the plan to attach it to).
+    if (plan.photon.present && !plan.photon.fully_supported && !explanation_used && !plan.photon.reasons.empty()) {
+      std::string msg = "Photon does not fully support the query: " + reasons;
+      if (!plan.photon.reference_nodes.empty()) msg += " (reference node: " + plan.photon.reference_nodes.front() + ")";
+      Diagnostic d = ctx.make_plan(msg, plan.photon.loc);
+      d.evidence.push_back(ev_text("Photon Explanation", reasons));
+      for (const auto& r : plan.photon.reference_nodes) d.evidence.push_back(ev_text("reference node", r));
+      Operator dummy;
+      if (!plan.photon.reference_nodes.empty()) dummy.name = base_name(plan.photon.reference_nodes.front());
+      d.fix = replacement_advice(dummy, reasons);
+      ctx.report(std::move(d));
+    }
+  }
+};
+
+}  // namespace
+
+std::unique_ptr<Rule> make_photon_fallback() { return std::make_unique<PhotonFallback>(); }
+
+}  // namespace planlint

@@ -1,0 +1,570 @@
+#include "rules/plan_util.hpp"
+
+#include <algorithm>
+#include <cctype>
+#include <cmath>
+#include <cstdio>
+
+namespace planlint::rules {
+
+namespace {
+
+std::string_view trim(std::string_view s) {
+  while (!s.empty() && std::isspace(static_cast<unsigned char>(s.front()))) s.remove_prefix(1);
+  while (!s.empty() && std::isspace(static_cast<unsigned char>(s.back()))) s.remove_suffix(1);
+  return s;
+}
+
+// "(a = b)" -> "a = b" when the outer parentheses enclose the whole text.
+std::string_view strip_parens(std::string_view s) {
+  for (;;) {
+    s = trim(s);
+    if (s.size() < 2 || s.front() != '(' || s.back() != ')') return s;
+    int depth = 0;
+    bool encloses = true;
+    for (std::size_t i = 0; i < s.size(); ++i) {
+      if (s[i] == '(') ++depth;
+      else if (s[i] == ')') {
+        --depth;
+        if (depth == 0 && i + 1 != s.size()) {
+          encloses = false;
+          break;
+        }
+      }
+    }
+    if (!encloses) return s;
+    s = s.substr(1, s.size() - 2);
+  }
+}
+
+bool starts_with(std::string_view s, std::string_view p) { return s.substr(0, p.size()) == p; }
+
+}  // namespace
+
+// ---- operators -------------------------------------------------------------------------------
+
+bool is_transparent(const Operator& op) {
+  switch (op.kind) {
+    case OpKind::Transition:
+    case OpKind::CodegenStage:
+    case OpKind::QueryStage:
+    case OpKind::ShuffleRead:
+    case OpKind::AdaptivePlan:
+      return true;
+    default:
+      return false;
+  }
+}
+
+bool has_final_plan(const Plan& plan) {
+  return std::any_of(plan.ops.begin(), plan.ops.end(), [](const Operator& o) {
+    return o.section == Section::AqeFinal || o.section == Section::AqeCurrent;
+  });
+}
+
+bool is_active(const Operator& op, bool final_plan_exists) {
+  if (op.logical || op.kind == OpKind::Logical) return false;
+  switch (op.section) {
+    case Section::OptimizedOut:
+    case Section::ParsedLogical:
+    case Section::AnalyzedLogical:
+    case Section::OptimizedLogical:
+      return false;
+    case Section::AqeInitial:
+      return !final_plan_exists;
+    default:
+      return true;
+  }
+}
+
+std::vector<const Operator*> active_ops(const Plan& plan) {
+  bool fin = has_final_plan(plan);
+  std::vector<const Operator*> out;
+  for (const auto& op : plan.ops)
+    if (is_active(op, fin)) out.push_back(&op);
+  return out;
+}
+
+std::optional<std::size_t> skip_transparent_down(const Plan& plan, std::size_t idx) {
+  for (std::size_t steps = 0; steps <= plan.ops.size() && idx < plan.ops.size(); ++steps) {
+    const Operator& op = plan.ops[idx];
+    if (!is_transparent(op)) return idx;
+    if (op.children.size() != 1) return op.children.empty() ? std::nullopt : std::optional<std::size_t>(idx);
+    idx = op.children[0];
+  }
+  return std::nullopt;
+}
+
+const Operator* scan_below(const Plan& plan, const Operator& filter) {
+  if (filter.children.size() != 1) return nullptr;
+  auto s = skip_transparent_down(plan, filter.children[0]);
+  if (!s || plan.ops[*s].kind != OpKind::Scan) return nullptr;
+  return &plan.ops[*s];
+}
+
+const Operator* single_scan_under(const Plan& plan, std::size_t idx) {
+  for (std::size_t steps = 0; steps <= plan.ops.size() && idx < plan.ops.size(); ++steps) {
+    const Operator& op = plan.ops[idx];
+    if (op.kind == OpKind::Scan) return &op;
+    if (op.kind == OpKind::ReusedExchange && op.reuses) {
+      idx = *op.reuses;
+      continue;
+    }
+    bool pass = is_transparent(op) || op.kind == OpKind::Filter || op.kind == OpKind::Project ||
+                op.kind == OpKind::Exchange || op.kind == OpKind::BroadcastExchange || op.kind == OpKind::Sort;
+    if (!pass || op.children.size() != 1) return nullptr;
+    idx = op.children[0];
+  }
+  return nullptr;
+}
+
+bool plan_has_engine(const Plan& plan, Engine e) {
+  return std::any_of(plan.ops.begin(), plan.ops.end(), [e](const Operator& o) { return o.engine == e; });
+}
+
+std::string op_ref(const Operator& op) {
+  std::string name = op.name.empty() ? op.label : op.name;
+  if (op.id.empty()) return name;
+  return name + " (" + op.id + ")";
+}
+
+// ---- sizes -----------------------------------------------------------------------------------
+
+std::optional<double> first_metric(const Operator& op, std::initializer_list<std::string_view> labels,
+                                   std::string* which) {
+  for (auto l : labels) {
+    if (auto v = op.metric_value(l)) {
+      if (which) *which = std::string(l);
+      return v;
+    }
+  }
+  return std::nullopt;
+}
+
+namespace {
+
+constexpr std::string_view kShuffleBytes[] = {
+    "AQEShuffleRead - Partition data size", "Exchange - Data size", "Data size", "data size",
+    "Sink - Num uncompressed bytes written", "Sink - Num bytes written", "Exchange - Shuffle bytes written",
+    "Shuffle bytes written", "shuffle bytes written"};
+constexpr std::string_view kShuffleRows[] = {
+    "Sink - Number of output rows", "Exchange - Shuffle records written", "Shuffle records written",
+    "shuffle records written", "Source - Number of output rows"};
+
+// The largest byte count among the shuffle metrics of `op` (conservative for "small enough").
+std::optional<double> max_shuffle_bytes(const Operator& op, std::string* which) {
+  std::optional<double> best;
+  for (auto l : kShuffleBytes) {
+    auto v = op.metric_value(l);
+    if (v && (!best || *v > *best)) {
+      best = v;
+      if (which) *which = std::string(l);
+    }
+  }
+  return best;
+}
+
+}  // namespace
+
+SideSize input_size(const Plan& plan, std::size_t idx) {
+  SideSize s;
+  for (std::size_t steps = 0; steps <= plan.ops.size() && idx < plan.ops.size(); ++steps) {
+    const Operator& op = plan.ops[idx];
+    if (op.kind == OpKind::QueryStage && !op.stats.masked && op.stats.size_bytes &&
+        op.name.find("ResultQueryStage") == std::string::npos) {
+      s.bytes = op.stats.size_bytes;
+      s.rows = op.stats.row_count;
+      s.source = &op;
+      s.what = "Statistics(sizeInBytes=" + format_bytes(*op.stats.size_bytes) + ") of " + op_ref(op);
+      return s;
+    }
+    if (op.kind == OpKind::Exchange || op.kind == OpKind::BroadcastExchange || op.kind == OpKind::ShuffleRead ||
+        op.kind == OpKind::QueryStage) {
+      std::string which;
+      if (auto b = max_shuffle_bytes(op, &which)) {
+        s.bytes = b;
+        for (auto l : kShuffleRows)
+          if (!s.rows) s.rows = op.metric_value(l);
+        if (!s.rows) s.rows = op.rows;
+        s.source = &op;
+        s.what = "'" + which + "' of " + op_ref(op);
+        return s;
+      }
+    }
+    if (op.kind == OpKind::ReusedExchange && op.reuses) {
+      idx = *op.reuses;
+      continue;
+    }
+    bool pass = is_transparent(op) || op.kind == OpKind::Sort || op.kind == OpKind::Exchange ||
+                op.kind == OpKind::BroadcastExchange;
+    if (!pass || op.children.size() != 1) break;
+    idx = op.children[0];
+  }
+  return s;
+}
+
+std::optional<double> output_rows(const Plan& plan, std::size_t idx) {
+  for (std::size_t steps = 0; steps <= plan.ops.size() && idx < plan.ops.size(); ++steps) {
+    const Operator& op = plan.ops[idx];
+    if (op.rows) return op.rows;
+    if (auto v = first_metric(op, {"Number of output rows", "number of output rows"})) return v;
+    if (op.kind == OpKind::ReusedExchange && op.reuses) {
+      idx = *op.reuses;
+      continue;
+    }
+    bool pass = is_transparent(op) || op.kind == OpKind::Exchange || op.kind == OpKind::BroadcastExchange ||
+                op.kind == OpKind::Sort;
+    if (!pass || op.children.size() != 1) break;
+    idx = op.children[0];
+  }
+  return std::nullopt;
+}
+
+namespace {
+
+std::string attr_key(const Expr& e) { return e.name + "#" + e.expr_id; }
+
+void collect_key_attrs(const std::vector<ParsedExpr>& keys, std::set<std::string>& out, bool& usable) {
+  for (const auto& k : keys) {
+    if (!k.root) {
+      usable = false;
+      return;
+    }
+    for (const Expr* a : attributes_in(*k.root)) {
+      if (a->expr_id.empty() || a->expr_id == "x" || a->expr_id == "X") {
+        usable = false;
+        return;
+      }
+      out.insert(attr_key(*a));
+    }
+  }
+}
+
+}  // namespace
+
+const Operator* logical_join_for(const Plan& plan, const Operator& physical_join) {
+  std::set<std::string> keys;
+  bool usable = true;
+  collect_key_attrs(physical_join.join.left_keys, keys, usable);
+  collect_key_attrs(physical_join.join.right_keys, keys, usable);
+  if (!usable || keys.empty()) return nullptr;
+  const Operator* found = nullptr;
+  for (const auto& op : plan.ops) {
+    if (!(op.logical || op.kind == OpKind::Logical) || op.section != Section::OptimizedLogical) continue;
+    if (op.join.type == JoinType::None && op.name != "Join") continue;
+    std::set<std::string> cond;
+    if (op.join.condition && op.join.condition->root)
+      for (const Expr* a : attributes_in(*op.join.condition->root)) cond.insert(attr_key(*a));
+    if (cond.empty()) continue;
+    if (std::all_of(keys.begin(), keys.end(), [&](const std::string& k) { return cond.count(k) > 0; })) {
+      if (found) return nullptr;  // ambiguous
+      found = &op;
+    }
+  }
+  return found;
+}
+
+const Operator* logical_child(const Plan& plan, const Operator& logical, BuildSide side) {
+  std::size_t pos = side == BuildSide::Left ? 0 : 1;
+  if (logical.children.size() != 2) return nullptr;
+  return &plan.ops[logical.children[pos]];
+}
+
+// ---- expressions -----------------------------------------------------------------------------
+
+bool iequals(std::string_view a, std::string_view b) {
+  if (a.size() != b.size()) return false;
+  for (std::size_t i = 0; i < a.size(); ++i)
+    if (std::tolower(static_cast<unsigned char>(a[i])) != std::tolower(static_cast<unsigned char>(b[i])))
+      return false;
+  return true;
+}
+
+std::string lower(std::string_view s) {
+  std::string out(s);
+  for (char& c : out) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  return out;
+}
+
+std::vector<const Expr*> conjuncts(const Expr& e) {
+  std::vector<const Expr*> out;
+  std::vector<const Expr*> stack{&e};
+  while (!stack.empty()) {
+    const Expr* x = stack.back();
+    stack.pop_back();
+    if (x->kind == ExprKind::Binary && iequals(x->name, "AND") && x->args.size() == 2) {
+      stack.push_back(&x->args[1]);
+      stack.push_back(&x->args[0]);
+    } else {
+      out.push_back(x);
+    }
+  }
+  return out;
+}
+
+std::string expr_text(const ParsedExpr& pe, const Expr& e) {
+  if (e.end <= e.begin || e.end > pe.text.size()) return std::string(strip_parens(pe.text));
+  return std::string(strip_parens(std::string_view(pe.text).substr(e.begin, e.end - e.begin)));
+}
+
+bool is_attribute(const Expr& e) { return e.kind == ExprKind::Attribute; }
+bool is_literal(const Expr& e) { return e.kind == ExprKind::Literal; }
+
+bool is_constant(const Expr& e) {
+  std::vector<const Expr*> stack{&e};
+  while (!stack.empty()) {
+    const Expr* x = stack.back();
+    stack.pop_back();
+    switch (x->kind) {
+      case ExprKind::Literal: break;
+      case ExprKind::Cast:
+      case ExprKind::List:
+        for (const auto& a : x->args) stack.push_back(&a);
+        break;
+      case ExprKind::Unary:
+        if (x->name != "-") return false;
+        for (const auto& a : x->args) stack.push_back(&a);
+        break;
+      default: return false;
+    }
+  }
+  return true;
+}
+
+std::string column_key(std::string_view name) {
+  name = trim(name);
+  if (auto h = name.find('#'); h != std::string_view::npos) name = name.substr(0, h);
+  std::string s;
+  for (char c : name)
+    if (c != '`' && c != '"') s += c;
+  if (auto d = s.rfind('.'); d != std::string::npos) s = s.substr(d + 1);
+  return lower(s);
+}
+
+namespace {
+
+struct CmpName {
+  std::string_view op;
+  std::string_view v1;
+  std::string_view flipped;
+};
+constexpr CmpName kCmp[] = {
+    {"=", "EqualTo", "EqualTo"},       {"==", "EqualTo", "EqualTo"},
+    {"<=>", "EqualNullSafe", "EqualNullSafe"},
+    {"<", "LessThan", "GreaterThan"},  {"<=", "LessThanOrEqual", "GreaterThanOrEqual"},
+    {">", "GreaterThan", "LessThan"},  {">=", "GreaterThanOrEqual", "LessThanOrEqual"},
+};
+constexpr std::string_view kV1Names[] = {
+    "EqualTo", "EqualNullSafe", "GreaterThan", "GreaterThanOrEqual", "LessThan", "LessThanOrEqual", "In",
+    "IsNull", "IsNotNull", "StringStartsWith", "StringEndsWith", "StringContains"};
+
+}  // namespace
+
+std::optional<SimplePredicate> simple_predicate(const Expr& e) {
+  auto make = [](std::string_view op, const Expr& attr) {
+    return SimplePredicate{std::string(op), column_key(attr.name), &attr};
+  };
+  if (e.kind == ExprKind::Binary && e.args.size() == 2) {
+    for (const auto& c : kCmp) {
+      if (e.name != c.op) continue;
+      if (is_attribute(e.args[0]) && is_constant(e.args[1])) return make(c.v1, e.args[0]);
+      if (is_constant(e.args[0]) && is_attribute(e.args[1])) return make(c.flipped, e.args[1]);
+      return std::nullopt;
+    }
+    return std::nullopt;
+  }
+  if (e.kind == ExprKind::Unary && e.args.size() == 1 && is_attribute(e.args[0])) {
+    if (iequals(e.name, "IS NULL")) return make("IsNull", e.args[0]);
+    if (iequals(e.name, "IS NOT NULL")) return make("IsNotNull", e.args[0]);
+    return std::nullopt;
+  }
+  if (e.kind == ExprKind::In && iequals(e.name, "IN") && e.args.size() >= 2 && is_attribute(e.args[0])) {
+    for (std::size_t i = 1; i < e.args.size(); ++i)
+      if (!is_constant(e.args[i])) return std::nullopt;
+    return make("In", e.args[0]);
+  }
+  if (e.kind == ExprKind::Function && !e.args.empty() && is_attribute(e.args[0])) {
+    for (std::size_t i = 1; i < e.args.size(); ++i)
+      if (!is_constant(e.args[i])) return std::nullopt;
+    if (e.args.size() == 1) {
+      if (iequals(e.name, "isnotnull")) return make("IsNotNull", e.args[0]);
+      if (iequals(e.name, "isnull")) return make("IsNull", e.args[0]);
+    }
+    if (e.args.size() == 2) {
+      if (iequals(e.name, "startswith")) return make("StringStartsWith", e.args[0]);
+      if (iequals(e.name, "endswith")) return make("StringEndsWith", e.args[0]);
+      if (iequals(e.name, "contains")) return make("StringContains", e.args[0]);
+    }
+    std::string_view fname = e.name;
+    if (!fname.empty() && fname.front() == '*') fname.remove_prefix(1);  // JDBC marks handled filters "*EqualTo"
+    for (auto n : kV1Names)
+      if (fname == n) return make(n, e.args[0]);
+  }
+  return std::nullopt;
+}
+
+std::vector<const Expr*> attributes_in(const Expr& e) {
+  std::vector<const Expr*> out;
+  std::vector<const Expr*> stack{&e};
+  while (!stack.empty()) {
+    const Expr* x = stack.back();
+    stack.pop_back();
+    if (x->kind == ExprKind::Attribute) out.push_back(x);
+    for (auto it = x->args.rbegin(); it != x->args.rend(); ++it) stack.push_back(&*it);
+  }
+  return out;
+}
+
+std::optional<std::set<std::string>> data_columns(const Operator& scan) {
+  if (const Field* f = scan.field("DATA_COLUMNS"); f && f->is_list) {
+    std::set<std::string> out;
+    for (const auto& i : f->items) out.insert(column_key(i));
+    return out;
+  }
+  const Field* f = scan.field("ReadSchema");
+  if (!f) return std::nullopt;
+  std::string_view v = trim(f->value);
+  if (!starts_with(v, "struct<")) return std::nullopt;
+  v.remove_prefix(7);
+  std::set<std::string> out;
+  int depth = 0;
+  std::size_t start = 0;
+  bool in_name = true;
+  for (std::size_t i = 0; i < v.size(); ++i) {
+    char c = v[i];
+    if (c == '<' || c == '(') ++depth;
+    else if (c == '>' || c == ')') {
+      if (depth == 0) break;
+      --depth;
+    } else if (depth == 0 && c == ':' && in_name) {
+      out.insert(column_key(v.substr(start, i - start)));
+      in_name = false;
+    } else if (depth == 0 && c == ',') {
+      start = i + 1;
+      in_name = true;
+    }
+  }
+  return out;
+}
+
+std::set<std::string> output_columns(const Operator& scan) {
+  std::set<std::string> out;
+  for (std::string_view key : {"Output", "OUTPUT"}) {
+    const Field* f = scan.field(key);
+    if (!f) continue;
+    for (const auto& i : f->items) out.insert(column_key(i));
+  }
+  return out;
+}
+
+std::set<std::string> partition_filter_columns(const Operator& scan) {
+  std::set<std::string> out;
+  for (const ParsedExpr* pe : field_exprs(scan, {"PartitionFilters", "PARTITION_FILTERS"}))
+    if (pe->root)
+      for (const Expr* a : attributes_in(*pe->root)) out.insert(column_key(a->name));
+  return out;
+}
+
+std::vector<const ParsedExpr*> field_exprs(const Operator& op, std::initializer_list<std::string_view> keys) {
+  std::vector<const ParsedExpr*> out;
+  for (const auto& f : op.fields)
+    for (auto k : keys)
+      if (f.key == k)
+        for (const auto& e : f.exprs) out.push_back(&e);
+  return out;
+}
+
+bool field_untrusted(const Field& f) {
+  if (f.truncated || f.count_mismatch) return true;
+  return std::any_of(f.exprs.begin(), f.exprs.end(), [](const ParsedExpr& e) { return e.truncated; });
+}
+
+// ---- SQL text hints --------------------------------------------------------------------------
+
+std::vector<SqlHint> sql_hints(const QueryInfo& q) {
+  std::vector<SqlHint> out;
+  std::string_view s = q.sql_text;
+  std::size_t pos = 0;
+  while ((pos = s.find("/*+", pos)) != std::string_view::npos) {
+    std::size_t end = s.find("*/", pos + 3);
+    if (end == std::string_view::npos) break;
+    std::string_view body = s.substr(pos + 3, end - pos - 3);
+    pos = end + 2;
+    std::size_t i = 0;
+    while (i < body.size()) {
+      while (i < body.size() && (std::isspace(static_cast<unsigned char>(body[i])) || body[i] == ',')) ++i;
+      std::size_t ns = i;
+      while (i < body.size() && (std::isalnum(static_cast<unsigned char>(body[i])) || body[i] == '_')) ++i;
+      if (i == ns) {
+        ++i;
+        continue;
+      }
+      SqlHint h;
+      for (char c : body.substr(ns, i - ns)) h.name += static_cast<char>(std::toupper(static_cast<unsigned char>(c)));
+      while (i < body.size() && std::isspace(static_cast<unsigned char>(body[i]))) ++i;
+      if (i < body.size() && body[i] == '(') {
+        std::size_t close = body.find(')', i);
+        if (close == std::string_view::npos) close = body.size();
+        std::string_view args = body.substr(i + 1, close - i - 1);
+        std::size_t a = 0;
+        while (a <= args.size()) {
+          std::size_t c = args.find(',', a);
+          if (c == std::string_view::npos) c = args.size();
+          auto arg = trim(args.substr(a, c - a));
+          if (!arg.empty()) h.args.emplace_back(arg);
+          a = c + 1;
+        }
+        i = close + 1;
+      }
+      out.push_back(std::move(h));
+    }
+  }
+  return out;
+}
+
+bool is_broadcast_hint(std::string_view n) { return n == "BROADCAST" || n == "BROADCASTJOIN" || n == "MAPJOIN"; }
+bool is_shuffle_hint(std::string_view n) {
+  return n == "SHUFFLE_HASH" || n == "MERGE" || n == "SHUFFLE_MERGE" || n == "MERGEJOIN";
+}
+
+std::set<std::string> side_names(const Plan& plan, const Operator& join, std::size_t child_pos) {
+  std::set<std::string> out;
+  const auto& keys = child_pos == 0 ? join.join.left_keys : join.join.right_keys;
+  for (const auto& k : keys) {
+    if (!k.root) continue;
+    for (const Expr* a : attributes_in(*k.root)) {
+      std::string_view n = a->name;
+      if (auto d = n.rfind('.'); d != std::string_view::npos) out.insert(lower(n.substr(0, d)));
+    }
+  }
+  if (child_pos < join.children.size()) {
+    if (const Operator* scan = single_scan_under(plan, join.children[child_pos])) {
+      std::string t = scan->table;
+      if (t.empty())
+        if (const Field* f = scan->field("SCAN_IDENTIFIER")) t = f->value;
+      if (!t.empty()) {
+        out.insert(lower(t));
+        if (auto d = t.rfind('.'); d != std::string::npos) out.insert(lower(t.substr(d + 1)));
+      }
+    }
+  }
+  return out;
+}
+
+// ---- evidence helpers ------------------------------------------------------------------------
+
+std::string format_ratio(double r) {
+  char buf[64];
+  std::snprintf(buf, sizeof buf, r >= 100 ? "%.0f×" : "%.1f×", r);
+  return buf;
+}
+
+Evidence ev_bytes(std::string name, double bytes) {
+  return Evidence{std::move(name), format_bytes(bytes) + " (" + format_count(bytes) + " bytes)", bytes, "bytes"};
+}
+Evidence ev_rows(std::string name, double rows) { return Evidence{std::move(name), format_count(rows), rows, "rows"}; }
+Evidence ev_ms(std::string name, double ms) { return Evidence{std::move(name), format_millis(ms), ms, "ms"}; }
+Evidence ev_ratio(std::string name, double r) { return Evidence{std::move(name), format_ratio(r), r, "ratio"}; }
+Evidence ev_text(std::string name, std::string text) { return Evidence{std::move(name), std::move(text), std::nullopt, ""}; }
+
+}  // namespace planlint::rules

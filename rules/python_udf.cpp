@@ -1,0 +1,118 @@
+// PL105 python-udf: BatchEvalPython / ArrowEvalPython / MapInPandas and friends: rows leave the
+// JVM (or Photon) for a Python worker and come back.
+#include "rules/method_util.hpp"
+#include "rules/rule.hpp"
+
+namespace planlint {
+namespace {
+
+std::string base_name(const Operator& op) {
+  std::string n = op.name;
+  if (auto sp = n.find_first_of(" ["); sp != std::string::npos) n.resize(sp);
+  return n;
+}
+
+// The UDF call(s) as printed: the first bracketed argument list ("[my_udf(name#2)#5]").
+std::string udf_text(const Operator& op) {
+  std::string src;
+  if (const Field* f = op.field("Arguments")) src = f->value;
+  if (src.empty()) src = op.arguments;
+  if (src.empty()) src = op.label;
+  auto open = src.find('[');
+  if (open == std::string::npos) return {};
+  int depth = 0;
+  for (std::size_t i = open; i < src.size(); ++i) {
+    if (src[i] == '[') ++depth;
+    if (src[i] == ']' && --depth == 0) {
+      std::string t = src.substr(open, i - open + 1);
+      if (t.size() > 160) t = t.substr(0, 157) + "...";
+      return t;
+    }
+  }
+  return {};
+}
+
+class PythonUdf final : public Rule {
+ public:
+  const RuleDoc& doc() const override {
+    static const RuleDoc d = [] {
+      RuleDoc r;
+      r.name = "python-udf";
+      r.code = "PL105";
+      r.severity = Severity::Warning;
+      r.summary = "Rows are sent to a Python worker for a UDF";
+      r.what =
+          "Reports every Python evaluation operator in the physical plan: BatchEvalPython "
+          "(row-at-a-time @udf, warning), ArrowEvalPython / MapInPandas / MapInArrow / "
+          "FlatMapGroupsInPandas / AggregateInPandas / WindowInPandas (vectorised, info).";
+      r.why =
+          "A Python UDF runs outside the engine: every row is serialised in the JVM, piped to a "
+          "Python worker, evaluated by the interpreter and sent back. BatchEvalPython pickles rows "
+          "one at a time and is typically 10-100x slower than the same logic as a built-in "
+          "function; Arrow-based UDFs batch the transfer but still leave Photon / whole-stage "
+          "codegen, cannot be optimised (no predicate pushdown through them, no statistics) and "
+          "hold extra memory in the Python workers.";
+      r.example =
+          "@udf('string')\ndef clean(s): return s.strip().lower()\ndf.select(clean('name'))\n"
+          "-> BatchEvalPython [clean(name#2)#10], [pythonUDF0#11]";
+      r.use_instead =
+          "from pyspark.sql import functions as F\n"
+          "df.select(F.lower(F.trim('name')))       -- built-in: runs in the JVM / Photon\n"
+          "# no built-in? a vectorised @pandas_udf, or spark.sql.execution.pythonUDF.arrow.enabled=true";
+      r.evidence =
+          "Any input format: the operator itself (BatchEvalPython, ArrowEvalPython, MapInPandas, "
+          "...). Rows and time come from profiles / event logs when present.";
+      return r;
+    }();
+    return d;
+  }
+
+  void check(RuleContext& ctx) const override {
+    const Plan& plan = ctx.plan();
+    for (const Operator& op : plan.ops) {
+      if (op.kind != OpKind::PythonEval || !method::is_effective(plan, op)) continue;
+      std::string name = base_name(op);
+      bool row_at_a_time = name == "BatchEvalPython" || name == "BatchEvalPythonUDTF";
+      std::string udfs = udf_text(op);
+      std::string msg = method::describe(op);
+      if (row_at_a_time)
+        msg += " evaluates Python UDF" + (udfs.empty() ? std::string() : " " + udfs) +
+               " one row at a time in a Python worker: every row is pickled out of the JVM and back";
+      else
+        msg += " sends rows to a Python worker" + (udfs.empty() ? std::string() : " for " + udfs) +
+               " (Arrow batches): the work leaves the engine and cannot be optimised";
+      if (op.rows) msg += " (" + format_count(*op.rows) + " rows)";
+      Diagnostic d = ctx.make(op, std::move(msg));
+      if (!row_at_a_time) d.severity = Severity::Info;
+      d.evidence.push_back({"operator", name, std::nullopt, ""});
+      if (!udfs.empty()) d.evidence.push_back({"udf", udfs, std::nullopt, ""});
+      if (op.rows) d.evidence.push_back({"rows", format_count(*op.rows), *op.rows, "rows"});
+      if (op.duration_ms) d.evidence.push_back({"operator time", format_millis(*op.duration_ms), *op.duration_ms, "ms"});
+      if (row_at_a_time)
+        d.fix = "Rewrite the UDF with built-in functions (pyspark.sql.functions / SQL: string, date, "
+                "regexp, JSON, array and map functions, CASE WHEN), which run in the JVM or Photon. If no "
+                "built-in exists, make it a vectorised @pandas_udf or enable Arrow-optimised Python UDFs "
+                "(spark.sql.execution.pythonUDF.arrow.enabled=true, Spark 3.5+).";
+      else
+        d.fix = "Express the transformation with built-in DataFrame / SQL operations where possible "
+                "(groupBy().agg, window functions, higher-order functions like transform/filter on "
+                "arrays); keep the pandas function for logic that truly needs Python.";
+      if (op.duration_ms) {
+        d.impact = *op.duration_ms;
+        d.impact_unit = "ms";
+        d.impact_text = format_millis(*op.duration_ms) + " of task time in Python evaluation";
+      } else if (op.rows) {
+        d.impact = *op.rows;
+        d.impact_unit = "rows";
+        d.impact_text = format_count(*op.rows) + " rows through a Python worker";
+      }
+      ctx.report(std::move(d));
+    }
+  }
+};
+
+}  // namespace
+
+std::unique_ptr<Rule> make_python_udf() { return std::make_unique<PythonUdf>(); }
+
+}  // namespace planlint

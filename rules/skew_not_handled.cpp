@@ -1,0 +1,174 @@
+// skew-not-handled (PL003): a shuffle join ran on skewed partitions without AQE's skew handling.
+#include <memory>
+
+#include "rules/plan_util.hpp"
+#include "rules/rule.hpp"
+
+namespace planlint {
+
+namespace {
+
+using namespace rules;
+
+RuleDoc make_doc() {
+  RuleDoc d;
+  d.name = "skew-not-handled";
+  d.code = "PL003";
+  d.severity = Severity::Warning;
+  d.summary = "A shuffle join ran on skewed partitions without AQE skew-join handling";
+  d.what =
+      "Finds a SortMergeJoin or ShuffledHashJoin that ran without AQE's skew handling (no `(skew=true)` / "
+      "`isSkew=true` on the join, no `skewed` AQEShuffleRead below it, no skewed-partition counters on "
+      "the shuffles that feed it) while the run shows skew: a shuffle whose largest partition is at least "
+      "`skew-factor` times the median (`MapStage - Skew max to non-empty median ratio` in a Query "
+      "Profile), or a join stage whose slowest task took at least `skew-factor` times the median task "
+      "and at least `skew-min-task-time` (event logs, which carry task times).";
+  d.why =
+      "A shuffle join processes one key range per task. When a few keys hold much of the data, the tasks "
+      "that get them run for minutes while the others finish in seconds; the stage, and the query, take as "
+      "long as the slowest task, and that task may spill or run out of memory. AQE can split a skewed "
+      "partition into several tasks (spark.sql.adaptive.skewJoin.enabled) when the partition is larger "
+      "than `skewedPartitionFactor` (5) times the median and than `skewedPartitionThresholdInBytes` "
+      "(256 MB); it did not here, because AQE or skew-join handling is off, the thresholds were not met "
+      "by the size AQE saw, the join type cannot be split on that side (e.g. the right side of a left "
+      "outer join), or the split would have needed an extra shuffle.";
+  d.example =
+      "SortMergeJoin Inner (9)            -- no (skew=true)\n"
+      ":- Sort (4)\n"
+      ":  +- AQEShuffleRead (3)           -- Arguments: coalesced\n"
+      "...\n"
+      "profile: MapStage - Skew max to non-empty median ratio = 48";
+  d.use_instead =
+      "-- 1. remove or pre-aggregate the hot key (often NULL or a default value):\n"
+      "SELECT ... FROM fact f JOIN dim d ON f.k = d.k WHERE f.k IS NOT NULL\n"
+      "-- 2. broadcast the smaller side if it fits: /*+ BROADCAST(d) */\n"
+      "-- 3. let AQE split skewed partitions:\n"
+      "SET spark.sql.adaptive.enabled = true; SET spark.sql.adaptive.skewJoin.enabled = true;\n"
+      "-- 4. salt the hot key: join on (k, salt) with salt = rand() * n on the big side and the small side exploded n times";
+  d.evidence =
+      "Runtime evidence only: Query Profile skew metrics on the shuffles feeding the join "
+      "(`MapStage - Skew max to non-empty median ratio`, `MapStage - Skew num skewed partitions`) or, in "
+      "an event log, the task-time distribution of the stage that ran the join. Plans without runtime "
+      "metrics (explain text) never trigger it.";
+  d.thresholds = {
+      {"skew-factor", 5, "ratio",
+       "spark.sql.adaptive.skewJoin.skewedPartitionFactor (5): AQE itself calls a partition skewed at 5× the median."},
+      {"skew-threshold-bytes", 256.0 * 1024 * 1024, "bytes",
+       "spark.sql.adaptive.skewJoin.skewedPartitionThresholdInBytes (256 MB): a shuffle smaller than this in total "
+       "cannot hold a partition AQE would split, so its ratio is ignored."},
+      {"skew-min-task-time", 5000, "ms",
+       "5 s, as DataFlint's partition-skew alert: below it a straggler costs less than scheduling noise."}};
+  return d;
+}
+
+bool side_handles_skew(const Plan& plan, std::size_t idx) {
+  for (std::size_t steps = 0; steps <= plan.ops.size() && idx < plan.ops.size(); ++steps) {
+    const Operator& op = plan.ops[idx];
+    if (op.kind == OpKind::ShuffleRead) {
+      std::string args = op.arguments;
+      if (const Field* f = op.field("Arguments")) args += " " + f->value;
+      if (args.find("skewed") != std::string::npos && args.find("no skewed") == std::string::npos) return true;
+    }
+    for (auto l : {"AQEShuffleRead - Number of skewed partitions", "number of skewed partitions",
+                   "AQEShuffleRead - Number of skewed partition splits", "number of skewed partition splits"})
+      if (auto v = op.metric_value(l); v && *v > 0) return true;
+    bool pass = is_transparent(op) || op.kind == OpKind::Sort || op.kind == OpKind::Exchange;
+    if (!pass || op.children.size() != 1) return false;
+    idx = op.children[0];
+  }
+  return false;
+}
+
+// The exchange feeding one side of the join (through Sort and transparent operators).
+const Operator* side_exchange(const Plan& plan, std::size_t idx) {
+  for (std::size_t steps = 0; steps <= plan.ops.size() && idx < plan.ops.size(); ++steps) {
+    const Operator& op = plan.ops[idx];
+    if (op.kind == OpKind::Exchange) return &op;
+    bool pass = is_transparent(op) || op.kind == OpKind::Sort;
+    if (!pass || op.children.size() != 1) return nullptr;
+    idx = op.children[0];
+  }
+  return nullptr;
+}
+
+class SkewNotHandled final : public Rule {
+ public:
+  [[nodiscard]] const RuleDoc& doc() const override {
+    static const RuleDoc d = make_doc();
+    return d;
+  }
+
+  void check(RuleContext& ctx) const override {
+    const Plan& plan = ctx.plan();
+    const double factor = ctx.threshold("skew-factor");
+    const double min_bytes = ctx.threshold("skew-threshold-bytes");
+    const double min_task = ctx.threshold("skew-min-task-time");
+    for (const Operator* op : active_ops(plan)) {
+      if (op->kind != OpKind::Join || op->children.size() != 2 || op->join.skew) continue;
+      if (op->join.strategy != JoinStrategy::SortMerge && op->join.strategy != JoinStrategy::ShuffledHash) continue;
+      if (side_handles_skew(plan, op->children[0]) || side_handles_skew(plan, op->children[1])) continue;
+
+      std::optional<Diagnostic> found;
+      // 1. Profile skew metrics on the shuffles feeding the join.
+      for (std::size_t pos = 0; pos < 2 && !found; ++pos) {
+        const Operator* ex = side_exchange(plan, op->children[pos]);
+        if (!ex) continue;
+        auto ratio = first_metric(*ex, {"MapStage - Skew max to non-empty median ratio"});
+        if (!ratio || *ratio < factor) continue;
+        SideSize size = input_size(plan, op->children[pos]);
+        if (size.bytes && *size.bytes < min_bytes) continue;
+        const char* side = pos == 0 ? "left" : "right";
+        Diagnostic d = ctx.make(*op, op_ref(*op) + " ran without AQE skew handling although its " + side +
+                                         " input is skewed: the largest shuffle partition of " + op_ref(*ex) +
+                                         " is " + format_ratio(*ratio) + " the median");
+        d.evidence.push_back(ev_ratio("max to median partition ratio", *ratio));
+        if (auto n = first_metric(*ex, {"MapStage - Skew num skewed partitions"}))
+          d.evidence.push_back(ev_rows("skewed partitions", *n));
+        if (size.bytes) d.evidence.push_back(ev_bytes(std::string(side) + " side shuffle size", *size.bytes));
+        d.evidence.push_back(ev_ratio("skew factor", factor));
+        if (op->duration_ms) {
+          d.impact = op->duration_ms;
+          d.impact_unit = "ms";
+          d.impact_text = format_millis(*op->duration_ms) + " in the join";
+        }
+        found = std::move(d);
+      }
+      // 2. Task-time spread of the stage(s) that ran the join.
+      for (int sid : op->spark_stages) {
+        if (found) break;
+        for (const auto& st : plan.stages) {
+          if (st.id != std::to_string(sid) || !st.task_ms_max || !st.task_ms_median) continue;
+          double mx = *st.task_ms_max, med = *st.task_ms_median;
+          if (mx < min_task || med <= 0 || mx / med < factor) continue;
+          Diagnostic d = ctx.make(*op, op_ref(*op) + " ran without AQE skew handling although stage " + st.id +
+                                           " that ran it has stragglers: the slowest task took " + format_millis(mx) +
+                                           ", " + format_ratio(mx / med) + " the median task (" + format_millis(med) + ")");
+          d.evidence.push_back(ev_ms("slowest task", mx));
+          d.evidence.push_back(ev_ms("median task", med));
+          d.evidence.push_back(ev_ratio("max to median task time", mx / med));
+          if (st.num_tasks) d.evidence.push_back(ev_rows("tasks", *st.num_tasks));
+          d.evidence.push_back(ev_ratio("skew factor", factor));
+          d.impact = mx - med;
+          d.impact_unit = "ms";
+          d.impact_text = format_millis(mx - med) + " of straggler time";
+          found = std::move(d);
+          break;
+        }
+      }
+      if (!found) continue;
+      found->fix =
+          "In this order: (1) filter out or pre-aggregate the hot key(s) before the join (NULLs and default "
+          "values are the usual culprits); (2) broadcast the smaller side if it fits (/*+ BROADCAST(t) */); "
+          "(3) make sure spark.sql.adaptive.enabled and spark.sql.adaptive.skewJoin.enabled are true and lower "
+          "spark.sql.adaptive.skewJoin.skewedPartitionThresholdInBytes if the skewed partitions are smaller than "
+          "256 MB; (4) salt the key (add a random suffix on the large side and replicate the small side).";
+      ctx.report(std::move(*found));
+    }
+  }
+};
+
+}  // namespace
+
+std::unique_ptr<Rule> make_skew_not_handled() { return std::make_unique<SkewNotHandled>(); }
+
+}  // namespace planlint

@@ -1,0 +1,95 @@
+// PL103 small-files: a scan that read many files of a small average size. Each file costs a
+// listing entry, an open, a footer read and scheduling work whatever its size.
+#include "rules/method_util.hpp"
+#include "rules/rule.hpp"
+
+namespace planlint {
+namespace {
+
+class SmallFiles final : public Rule {
+ public:
+  const RuleDoc& doc() const override {
+    static const RuleDoc d = [] {
+      RuleDoc r;
+      r.name = "small-files";
+      r.code = "PL103";
+      r.severity = Severity::Warning;
+      r.summary = "A scan read many small files";
+      r.what = "Reports a table scan that read many files whose average size is small.";
+      r.why =
+          "Per-file costs do not shrink with the file: listing, opening, fetching and decoding the "
+          "Parquet footer, and one scheduling share per file split. Thousands of few-MB files spend "
+          "more time on that overhead and on cloud-storage latency than on reading data; they also "
+          "slow compilation (the driver lists them) and make min/max file skipping less effective. "
+          "Small files come from frequent small appends (streaming, micro-batches, row-by-row "
+          "INSERTs), over-partitioned tables, and writes with too many shuffle partitions.";
+      r.example = "Scan events: Files read 48,000, Size of files read 9.4 GiB (average 205 KiB)";
+      r.use_instead =
+          "OPTIMIZE events;  -- compacts to ~1 GB files\n"
+          "ALTER TABLE events SET TBLPROPERTIES ('delta.autoOptimize.optimizeWrite' = 'true',\n"
+          "                                      'delta.autoOptimize.autoCompact' = 'true');";
+      r.evidence =
+          "Query Profile JSON: scan metrics `Files read` and `Size of files read` (plus `Size of the "
+          "smallest file read`, file-listing and footer-fetch times when present); Spark event logs: "
+          "`number of files read` and `size of files read`. Explain text has no file counts: no finding.";
+      r.thresholds = {
+          {"min-files", 200, "files",
+           "fewer files cost at most a few seconds of per-file overhead in total"},
+          {"max-average-file-bytes", 33554432, "bytes",
+           "an average under 32 MiB is a quarter of the 128 MiB Spark reads per task "
+           "(spark.sql.files.maxPartitionBytes) and of Delta auto compaction's target; OPTIMIZE "
+           "writes ~1 GiB files"},
+      };
+      return r;
+    }();
+    return d;
+  }
+
+  void check(RuleContext& ctx) const override {
+    const Plan& plan = ctx.plan();
+    for (const Operator& op : plan.ops) {
+      if (op.kind != OpKind::Scan || !method::is_effective(plan, op)) continue;
+      auto files = method::op_metric(op, {"Files read", "number of files read"});
+      auto bytes = method::op_metric(op, {"Size of files read", "size of files read"});
+      if (!files || !bytes || *files < ctx.threshold("min-files") || *files <= 0) continue;
+      double avg = *bytes / *files;
+      if (avg >= ctx.threshold("max-average-file-bytes")) continue;
+      Diagnostic d = ctx.make(op, method::describe(op) + " read " + format_count(*files) + " files of " +
+                                      format_bytes(avg) + " on average (" + format_bytes(*bytes) +
+                                      " in total): per-file overhead dominates");
+      d.evidence.push_back({"files read", format_count(*files), *files, "files"});
+      d.evidence.push_back({"size of files read", format_bytes(*bytes), *bytes, "bytes"});
+      d.evidence.push_back({"average file size", format_bytes(avg), avg, "bytes"});
+      if (auto s = method::op_metric(op, {"Size of the smallest file read"}))
+        d.evidence.push_back({"smallest file", format_bytes(*s), *s, "bytes"});
+      if (auto l = method::op_metric(op, {"Time spent on fetching FileStatus"}))
+        d.evidence.push_back({"file listing time", format_millis(*l), *l, "ms"});
+      auto footers = method::op_metric(op, {"Executor time IO wait - fetch footers"});
+      if (footers) d.evidence.push_back({"footer fetch wait", format_millis(*footers), *footers, "ms"});
+      if (auto c = method::query_metric(plan, {"compilationTimeMs"}))
+        d.evidence.push_back({"query compilation time", format_millis(*c), *c, "ms"});
+      std::string table = op.table.empty() ? std::string("<table>") : op.table;
+      d.fix = "Compact the table: `OPTIMIZE " + table +
+              "` (Delta writes ~1 GiB files), and keep it compact with "
+              "`delta.autoOptimize.optimizeWrite` / `delta.autoOptimize.autoCompact` or predictive "
+              "optimization. Fix the writer too: fewer, larger appends (longer streaming triggers), "
+              "no partitioning on high-cardinality columns, and fewer output partitions on write.";
+      if (footers && *footers > 0) {
+        d.impact = *footers;
+        d.impact_unit = "ms";
+        d.impact_text = format_millis(*footers) + " of task time waiting for file footers";
+      } else {
+        d.impact = *files;
+        d.impact_unit = "files";
+        d.impact_text = format_count(*files) + " files opened";
+      }
+      ctx.report(std::move(d));
+    }
+  }
+};
+
+}  // namespace
+
+std::unique_ptr<Rule> make_small_files() { return std::make_unique<SmallFiles>(); }
+
+}  // namespace planlint

@@ -1,0 +1,181 @@
+// PL107 wide-projection: a scan reads many more columns than its consumers use. Spark's column
+// pruning normally prevents this; when a plan shows it, something blocked the pruning.
+#include <cctype>
+#include <cstdio>
+
+#include "rules/method_util.hpp"
+#include "rules/rule.hpp"
+
+namespace planlint {
+namespace {
+
+bool word_char(char c) { return std::isalnum(static_cast<unsigned char>(c)) || c == '_'; }
+
+// A scan column as printed: "ss_item_sk#12L" -> name "ss_item_sk", id "12"; profile "ss_item_sk" -> no id.
+struct Column {
+  std::string name, id;
+};
+
+Column parse_column(std::string_view item) {
+  Column c;
+  while (!item.empty() && item.front() == ' ') item.remove_prefix(1);
+  while (!item.empty() && item.back() == ' ') item.remove_suffix(1);
+  auto hash = item.rfind('#');
+  if (hash == std::string_view::npos) {
+    c.name = std::string(item);
+    return c;
+  }
+  c.name = std::string(item.substr(0, hash));
+  std::size_t j = hash + 1;
+  while (j < item.size() && std::isdigit(static_cast<unsigned char>(item[j]))) ++j;
+  c.id = std::string(item.substr(hash + 1, j - hash - 1));
+  return c;
+}
+
+// Is the column referenced in `text`? By expression id when it has one ("#12" not followed by a
+// digit), else by name with word boundaries ("c_birth_year" inside "customer.c_birth_year").
+bool referenced(const Column& c, const std::string& text) {
+  if (!c.id.empty()) {
+    std::string needle = "#" + c.id;
+    for (auto p = text.find(needle); p != std::string::npos; p = text.find(needle, p + 1)) {
+      std::size_t e = p + needle.size();
+      if (e >= text.size() || !std::isdigit(static_cast<unsigned char>(text[e]))) return true;
+    }
+    return false;
+  }
+  if (c.name.empty()) return true;
+  for (auto p = text.find(c.name); p != std::string::npos; p = text.find(c.name, p + 1)) {
+    std::size_t e = p + c.name.size();
+    bool left = p == 0 || !word_char(text[p - 1]);
+    bool right = e >= text.size() || !word_char(text[e]);
+    if (left && right) return true;
+  }
+  return false;
+}
+
+// Everything an operator's expressions mention, except the pass-through `Input` list.
+void add_refs(const Operator& op, std::string& refs, bool include_output) {
+  for (const Field& f : op.fields) {
+    if (f.key == "Input") continue;
+    if (!include_output && (f.key == "Output" || f.key == "OUTPUT")) continue;
+    for (const std::string& t : method::field_texts(f)) refs += t + "\n";
+  }
+  refs += op.arguments + "\n";
+  if (op.fields.empty()) refs += op.label + "\n";
+}
+
+std::string percent(double share) {
+  char buf[32];
+  std::snprintf(buf, sizeof buf, "%.0f%%", share * 100);
+  return buf;
+}
+
+class WideProjection final : public Rule {
+ public:
+  const RuleDoc& doc() const override {
+    static const RuleDoc d = [] {
+      RuleDoc r;
+      r.name = "wide-projection";
+      r.code = "PL107";
+      r.severity = Severity::Warning;
+      r.summary = "A scan reads many more columns than the query uses";
+      r.what =
+          "Compares the columns a table scan outputs with the columns its consumers reference (the "
+          "filters, exchanges and the first projection or aggregation above it) and reports scans "
+          "where most columns are read and then dropped.";
+      r.why =
+          "Parquet and Delta are columnar: each column read costs I/O, decompression and memory, and "
+          "wide rows make every later shuffle and spill larger. Spark normally prunes unused columns "
+          "before the scan; when a plan still reads them, the pruning was blocked -- typically by "
+          "SELECT * into a cached DataFrame, a typed Dataset / RDD step, a UDF over the whole row, or a "
+          "data source that cannot prune.";
+      r.example =
+          "Scan parquet sales  Output [40]: [...]\n"
+          "+- Project [sale_id#0, amount#7]          -- 38 columns read for nothing";
+      r.use_instead =
+          "Select the needed columns at the source: spark.table('sales').select('sale_id', 'amount') "
+          "before caching or before the typed / Python step; avoid SELECT * in views and CTEs that "
+          "feed narrow queries.";
+      r.evidence =
+          "Explain text: the scan's `Output` list and the expressions of the operators above it "
+          "(matched by expression id); Query Profile JSON: the scan's OUTPUT metadata and the "
+          "consumers' expressions (matched by column name). No finding when the columns pass "
+          "through a join, window, union, generator or any operator whose column use is unknown.";
+      r.thresholds = {
+          {"min-unused-columns", 5, "columns", "dropping fewer columns is rarely measurable"},
+          {"max-used-fraction", 0.5, "ratio", "the consumers use at most half of the columns read"},
+      };
+      return r;
+    }();
+    return d;
+  }
+
+  void check(RuleContext& ctx) const override {
+    const Plan& plan = ctx.plan();
+    for (const Operator& op : plan.ops) {
+      if (op.kind != OpKind::Scan || !method::is_effective(plan, op)) continue;
+      const Field* out = op.field("Output");
+      if (!out) out = op.field("OUTPUT");
+      if (!out || !out->is_list || out->count_mismatch || out->truncated || out->items.empty()) continue;
+      std::vector<Column> cols;
+      for (const std::string& it : out->items) cols.push_back(parse_column(it));
+
+      // Walk up to the first projecting consumer, collecting what the operators on the way use.
+      std::string refs;
+      const Operator* cur = &op;
+      const Operator* consumer = nullptr;
+      while (cur->parents.size() == 1) {
+        const Operator& p = plan.ops[cur->parents[0]];
+        if (p.kind == OpKind::Project || p.kind == OpKind::Aggregate) {
+          add_refs(p, refs, true);
+          consumer = &p;
+          break;
+        }
+        if (!method::is_pass_through(p)) break;
+        add_refs(p, refs, false);
+        cur = &p;
+      }
+      if (!consumer) continue;
+      std::vector<std::string> unused;
+      for (const Column& c : cols)
+        if (!referenced(c, refs)) unused.push_back(c.name);
+      double n = static_cast<double>(cols.size());
+      double used = n - static_cast<double>(unused.size());
+      if (static_cast<double>(unused.size()) < ctx.threshold("min-unused-columns")) continue;
+      if (used / n > ctx.threshold("max-used-fraction")) continue;
+
+      std::string list;
+      for (std::size_t i = 0; i < unused.size() && i < 8; ++i) list += (i ? ", " : "") + unused[i];
+      if (unused.size() > 8) list += ", ... " + std::to_string(unused.size() - 8) + " more";
+      Diagnostic d = ctx.make(op, method::describe(op) + " reads " + std::to_string(cols.size()) +
+                                      " columns but " + method::describe(*consumer) + " and the operators below it use " +
+                                      format_count(used) + " (" + percent(used / n) + "); unused: " + list);
+      d.evidence.push_back({"columns read", format_count(n), n, "columns"});
+      d.evidence.push_back({"columns used", format_count(used), used, "columns"});
+      d.evidence.push_back({"unused columns", list, static_cast<double>(unused.size()), "columns"});
+      d.evidence.push_back({"consumer", method::describe(*consumer), std::nullopt, ""});
+      auto bytes = method::op_metric(op, {"Size of files read", "size of files read"});
+      if (bytes) d.evidence.push_back({"size of files read", format_bytes(*bytes), *bytes, "bytes"});
+      d.fix = "Select only the needed columns before the step that blocks column pruning (cache, typed "
+              "Dataset or RDD operation, UDF over the whole row, non-pruning source): e.g. "
+              "spark.table(...).select(<used columns>), and avoid SELECT * in views and CTEs.";
+      double waste = static_cast<double>(unused.size()) / n;
+      if (op.duration_ms) {
+        d.impact = *op.duration_ms * waste;
+        d.impact_unit = "ms";
+        d.impact_text = "about " + format_millis(*d.impact) + " of scan task time on unused columns";
+      } else if (bytes) {
+        d.impact = *bytes * waste;
+        d.impact_unit = "bytes";
+        d.impact_text = "about " + format_bytes(*d.impact) + " read for unused columns";
+      }
+      ctx.report(std::move(d));
+    }
+  }
+};
+
+}  // namespace
+
+std::unique_ptr<Rule> make_wide_projection() { return std::make_unique<WideProjection>(); }
+
+}  // namespace planlint

@@ -1,0 +1,492 @@
+// Unit tests of the troubleshooting-method rules (PL101-PL109) and the per-plan summary, on plans
+// built by hand in the model (independent of the readers).
+#include <doctest/doctest.h>
+
+#include "lint/summary.hpp"
+#include "rules/rule.hpp"
+
+using namespace planlint;
+
+namespace {
+
+struct Builder {
+  Plan p;
+  std::size_t add(std::string name, OpKind kind, std::vector<std::size_t> children = {}) {
+    Operator op;
+    op.index = p.ops.size();
+    op.id = std::to_string(op.index + 1);
+    op.name = std::move(name);
+    op.label = op.name;
+    op.kind = kind;
+    op.children = std::move(children);
+    op.loc.line = static_cast<std::uint32_t>(op.index + 1);
+    op.loc.column = 1;
+    p.ops.push_back(std::move(op));
+    return p.ops.size() - 1;
+  }
+  Operator& op(std::size_t i) { return p.ops[i]; }
+  void metric(std::size_t i, std::string label, double v, MetricUnit u = MetricUnit::Count) {
+    Metric m;
+    m.label = std::move(label);
+    m.value = v;
+    m.unit = u;
+    p.ops[i].metrics.push_back(std::move(m));
+  }
+  void list(std::size_t i, std::string key, std::vector<std::string> items) {
+    Field f;
+    f.key = std::move(key);
+    f.is_list = true;
+    f.items = std::move(items);
+    f.count = f.items.size();
+    p.ops[i].fields.push_back(std::move(f));
+  }
+  void field(std::size_t i, std::string key, std::string value) {
+    Field f;
+    f.key = std::move(key);
+    f.value = std::move(value);
+    p.ops[i].fields.push_back(std::move(f));
+  }
+  void qmetric(std::string label, double v) {
+    Metric m;
+    m.label = std::move(label);
+    m.value = v;
+    m.unit = MetricUnit::Millis;
+    p.query.metrics.push_back(std::move(m));
+  }
+  Plan& done(std::size_t root) {
+    p.roots = {root};
+    p.link();
+    return p;
+  }
+};
+
+std::vector<Diagnostic> run(const Plan& plan, std::string_view rule_name,
+                            const std::map<std::string, double>& overrides = {}) {
+  const Rule* rule = find_rule(rule_name);
+  REQUIRE(rule != nullptr);
+  std::vector<Diagnostic> out;
+  RuleContext ctx(plan, 0, rule->doc(), &overrides, out);
+  rule->check(ctx);
+  for (const auto& d : out) {
+    CHECK(d.rule == rule_name);
+    CHECK(!d.message.empty());
+    CHECK(!d.fix.empty());
+    CHECK(!d.evidence.empty());
+  }
+  return out;
+}
+
+const Evidence* evidence(const Diagnostic& d, std::string_view name) {
+  for (const auto& e : d.evidence)
+    if (e.name == name) return &e;
+  return nullptr;
+}
+
+// A profile-like query with the given phase times.
+Builder phases(double total, double provisioning, double overload, double compile, double exec, double fetch,
+               double task) {
+  Builder b;
+  b.p.format = InputFormat::QueryProfile;
+  b.qmetric("totalTimeMs", total);
+  b.qmetric("queuedProvisioningTimeMs", provisioning);
+  b.qmetric("queuedOverloadTimeMs", overload);
+  b.qmetric("compilationTimeMs", compile);
+  b.qmetric("executionTimeMs", exec);
+  b.qmetric("resultFetchTimeMs", fetch);
+  b.qmetric("taskTotalTimeMs", task);
+  b.add("Adaptive Plan", OpKind::AdaptivePlan);
+  b.p.adaptive = true;
+  return b;
+}
+
+}  // namespace
+
+TEST_CASE("every method rule is registered with a complete doc") {
+  for (const char* name : {"slow-phase", "low-file-pruning", "small-files", "disk-spill", "python-udf",
+                           "duplicate-work", "wide-projection", "aqe-disabled", "single-partition-shuffle"}) {
+    const Rule* r = find_rule(name);
+    REQUIRE_MESSAGE(r != nullptr, name);
+    const RuleDoc& d = r->doc();
+    CHECK(d.code.substr(0, 3) == "PL1");
+    CHECK(!d.summary.empty());
+    CHECK(!d.what.empty());
+    CHECK(!d.why.empty());
+    CHECK(!d.example.empty());
+    CHECK(!d.use_instead.empty());
+    CHECK(!d.evidence.empty());
+    for (const auto& t : d.thresholds) CHECK(!t.description.empty());
+    CHECK(find_rule(d.code) == r);
+  }
+}
+
+TEST_CASE("slow-phase: cold start, queueing, compilation, result fetch, cache, low parallelism") {
+  SUBCASE("waiting for compute dominates") {
+    Builder b = phases(52000, 45000, 0, 400, 6500, 100, 60000);
+    auto ds = run(b.done(0), "slow-phase");
+    REQUIRE(ds.size() == 1);
+    CHECK(ds[0].message.find("waiting for compute took 45.0 s of 52.0 s (87%)") != std::string::npos);
+    CHECK(ds[0].fix.find("serverless") != std::string::npos);
+    CHECK(ds[0].impact == doctest::Approx(45000));
+    CHECK(!ds[0].op.has_value());
+  }
+  SUBCASE("queueing dominates") {
+    Builder b = phases(30000, 0, 20000, 300, 9600, 100, 90000);
+    auto ds = run(b.done(0), "slow-phase");
+    REQUIRE(ds.size() == 1);
+    CHECK(ds[0].message.find("queued at capacity") != std::string::npos);
+    CHECK(ds[0].fix.find("clusters") != std::string::npos);
+  }
+  SUBCASE("compilation dominates") {
+    Builder b = phases(14000, 0, 0, 12000, 1900, 100, 9000);
+    auto ds = run(b.done(0), "slow-phase");
+    REQUIRE(ds.size() == 1);
+    CHECK(ds[0].message.find("compilation took 12.0 s") != std::string::npos);
+    CHECK(ds[0].fix.find("OPTIMIZE") != std::string::npos);
+  }
+  SUBCASE("result fetch dominates") {
+    Builder b = phases(20000, 0, 0, 300, 4000, 15700, 30000);
+    auto ds = run(b.done(0), "slow-phase");
+    REQUIRE(ds.size() == 1);
+    CHECK(ds[0].message.find("client") != std::string::npos);
+  }
+  SUBCASE("near miss: execution dominates with good parallelism") {
+    Builder b = phases(22098, 0, 0, 512, 21504, 47, 1159125);
+    CHECK(run(b.done(0), "slow-phase").empty());
+  }
+  SUBCASE("near miss: a short compilation-dominated query") {
+    Builder b = phases(1500, 0, 0, 1000, 400, 100, 800);
+    CHECK(run(b.done(0), "slow-phase").empty());
+  }
+  SUBCASE("long execution with parallelism near 1") {
+    Builder b = phases(120000, 0, 0, 500, 119000, 500, 130000);
+    auto ds = run(b.done(0), "slow-phase");
+    REQUIRE(ds.size() == 1);
+    CHECK(ds[0].message.find("effective parallelism of 1.1") != std::string::npos);
+  }
+  SUBCASE("result cache") {
+    Builder b = phases(300, 0, 0, 0, 0, 300, 0);
+    b.p.query.result_from_cache = true;
+    auto ds = run(b.done(0), "slow-phase");
+    REQUIRE(ds.size() == 1);
+    CHECK(ds[0].severity == Severity::Info);
+    CHECK(ds[0].message.find("result cache") != std::string::npos);
+  }
+  SUBCASE("explain text: no timings, no finding") {
+    Builder b;
+    b.add("Project", OpKind::Project);
+    CHECK(run(b.done(0), "slow-phase").empty());
+  }
+}
+
+namespace {
+// Scan -> Filter -> Project with file and row metrics.
+Builder pruning_plan(double files_read, double files_pruned, double bytes, double scanned, double out_rows) {
+  Builder b;
+  b.p.format = InputFormat::QueryProfile;
+  auto scan = b.add("Scan db.sales", OpKind::Scan);
+  b.op(scan).table = "db.sales";
+  b.op(scan).rows = out_rows;
+  b.op(scan).duration_ms = 100000;
+  b.metric(scan, "Files read", files_read);
+  b.metric(scan, "Files pruned", files_pruned);
+  b.metric(scan, "Size of files read", bytes, MetricUnit::Bytes);
+  b.metric(scan, "Rows scanned", scanned);
+  b.list(scan, "FILTERS", {"(s.customer_id IS NOT NULL)", "(s.customer_id = 42)"});
+  b.list(scan, "SCAN_CLUSTERS", {"sale_date"});
+  b.add("Project", OpKind::Project, {scan});
+  return b;
+}
+}  // namespace
+
+TEST_CASE("low-file-pruning") {
+  SUBCASE("selective scan reading every file") {
+    Builder b = pruning_plan(1950, 50, 200e9, 2.1e9, 3200);
+    auto ds = run(b.done(1), "low-file-pruning");
+    REQUIRE(ds.size() == 1);
+    CHECK(ds[0].operator_id == "1");
+    CHECK(ds[0].message.find("read 1,950 of 2,000 files (98%") != std::string::npos);
+    CHECK(evidence(ds[0], "predicate")->value == "(s.customer_id = 42)");
+    CHECK(evidence(ds[0], "clustering columns")->value == "sale_date");
+    CHECK(ds[0].fix.find("CLUSTER BY") != std::string::npos);
+    CHECK(ds[0].impact_unit == "ms");
+  }
+  SUBCASE("near miss: the pruning worked") {
+    Builder b = pruning_plan(50, 1950, 5e9, 2.1e7, 3200);
+    CHECK(run(b.done(1), "low-file-pruning").empty());
+  }
+  SUBCASE("near miss: not selective (the filters keep most rows)") {
+    Builder b = pruning_plan(2000, 0, 200e9, 2.1e9, 2.0e9);
+    CHECK(run(b.done(1), "low-file-pruning").empty());
+  }
+  SUBCASE("near miss: no pruned-file count (explain text, event log)") {
+    Builder b;
+    auto scan = b.add("Scan parquet db.sales", OpKind::Scan);
+    b.metric(scan, "number of files read", 2000);
+    CHECK(run(b.done(scan), "low-file-pruning").empty());
+  }
+}
+
+TEST_CASE("small-files") {
+  Builder b;
+  auto scan = b.add("Scan db.events", OpKind::Scan);
+  b.op(scan).table = "db.events";
+  b.metric(scan, "Files read", 48000);
+  b.metric(scan, "Size of files read", 48000.0 * 200 * 1024, MetricUnit::Bytes);
+  b.metric(scan, "Executor time IO wait - fetch footers", 90000, MetricUnit::Millis);
+  auto ds = run(b.done(scan), "small-files");
+  REQUIRE(ds.size() == 1);
+  CHECK(ds[0].message.find("48,000 files of 200.0 KiB on average") != std::string::npos);
+  CHECK(ds[0].fix.find("OPTIMIZE db.events") != std::string::npos);
+  CHECK(ds[0].impact == doctest::Approx(90000));
+
+  SUBCASE("near miss: large files") {
+    Builder n;
+    auto s = n.add("Scan db.t", OpKind::Scan);
+    n.metric(s, "Files read", 2100);
+    n.metric(s, "Size of files read", 119364325312.0, MetricUnit::Bytes);  // ~54 MiB average
+    CHECK(run(n.done(s), "small-files").empty());
+  }
+  SUBCASE("near miss: few files") {
+    Builder n;
+    auto s = n.add("Scan db.t", OpKind::Scan);
+    n.metric(s, "number of files read", 150);
+    n.metric(s, "size of files read", 150.0 * 1024, MetricUnit::Bytes);
+    CHECK(run(n.done(s), "small-files").empty());
+  }
+}
+
+TEST_CASE("disk-spill") {
+  Builder b;
+  b.p.format = InputFormat::QueryProfile;
+  auto scan = b.add("Scan t", OpKind::Scan);
+  auto agg = b.add("Grouping Aggregate", OpKind::Aggregate, {scan});
+  b.op(agg).duration_ms = 39361779;
+  b.op(agg).peak_memory_bytes = 2367378423808;
+  b.metric(agg, "Num bytes spilled to disk due to memory pressure", 446081360034, MetricUnit::Bytes);
+  b.metric(agg, "Num spills to disk due to memory pressure", 1182);
+  auto join = b.add("Inner Join", OpKind::Join, {agg});
+  b.metric(join, "Num bytes spilled from left side", 600e6, MetricUnit::Bytes);
+  b.metric(join, "Num bytes spilled from right side", 600e6, MetricUnit::Bytes);
+  auto small = b.add("Sort", OpKind::Sort, {join});
+  b.metric(small, "Spill size", 10e6, MetricUnit::Bytes);
+  auto ds = run(b.done(small), "disk-spill");
+  REQUIRE(ds.size() == 2);
+  CHECK(ds[0].operator_name == "Grouping Aggregate");
+  CHECK(ds[0].message.find("spilled 415.4 GiB to disk in 1,182 spills") != std::string::npos);
+  CHECK(ds[0].impact == doctest::Approx(39361779));
+  CHECK(ds[0].fix.find("shuffle partitions") != std::string::npos);
+  CHECK(ds[1].operator_name == "Inner Join");  // left + right sides summed: 1.2 GB
+  CHECK(evidence(ds[1], "spilled bytes")->number == doctest::Approx(1.2e9));
+
+  SUBCASE("query-level spill without operator metrics") {
+    Builder q;
+    q.qmetric("spillToDiskBytes", 5e9);
+    q.add("Project", OpKind::Project);
+    auto qs = run(q.done(0), "disk-spill");
+    REQUIRE(qs.size() == 1);
+    CHECK(qs[0].message.find("the query spilled 4.7 GiB") != std::string::npos);
+  }
+  SUBCASE("near miss: a small spill") {
+    Builder q;
+    auto s = q.add("Sort", OpKind::Sort);
+    q.metric(s, "Spill size", 200e6, MetricUnit::Bytes);
+    CHECK(run(q.done(s), "disk-spill").empty());
+  }
+}
+
+TEST_CASE("python-udf") {
+  Builder b;
+  auto scan = b.add("Scan parquet db.people", OpKind::Scan);
+  auto py = b.add("BatchEvalPython", OpKind::PythonEval, {scan});
+  b.op(py).arguments = "[clean(name#2)#10], [pythonUDF0#11]";
+  auto arrow = b.add("ArrowEvalPython", OpKind::PythonEval, {py});
+  b.op(arrow).arguments = "[score(x#3)#12], [pythonUDF1#13], 200";
+  auto proj = b.add("Project", OpKind::Project, {arrow});
+  auto ds = run(b.done(proj), "python-udf");
+  REQUIRE(ds.size() == 2);
+  CHECK(ds[0].severity == Severity::Warning);
+  CHECK(ds[0].message.find("[clean(name#2)#10]") != std::string::npos);
+  CHECK(ds[0].message.find("one row at a time") != std::string::npos);
+  CHECK(ds[0].fix.find("built-in") != std::string::npos);
+  CHECK(ds[1].severity == Severity::Info);
+
+  SUBCASE("near miss: the AQE initial plan copy is not reported twice") {
+    Builder n;
+    auto a = n.add("BatchEvalPython", OpKind::PythonEval);
+    n.op(a).section = Section::AqeFinal;
+    auto c = n.add("BatchEvalPython", OpKind::PythonEval);
+    n.op(c).section = Section::AqeInitial;
+    CHECK(run(n.done(a), "python-udf").size() == 1);
+  }
+}
+
+TEST_CASE("duplicate-work") {
+  Builder b;
+  auto s1 = b.add("Scan parquet db.events", OpKind::Scan);
+  b.op(s1).table = "db.events";
+  b.list(s1, "Output", {"user#1", "day#2"});
+  b.list(s1, "PartitionFilters", {"isnotnull(day#2)", "(day#2 >= 2024-01-01)"});
+  auto f1 = b.add("Filter", OpKind::Filter, {s1});
+  b.field(f1, "Condition", "(user#1 = 5)");
+  auto a1 = b.add("HashAggregate", OpKind::Aggregate, {f1});
+  auto s2 = b.add("Scan parquet db.events", OpKind::Scan);
+  b.op(s2).table = "db.events";
+  b.list(s2, "Output", {"user#21", "day#22"});
+  b.list(s2, "PartitionFilters", {"isnotnull(day#22)", "(day#22 >= 2024-01-01)"});
+  auto f2 = b.add("Filter", OpKind::Filter, {s2});
+  b.field(f2, "Condition", "(user#21 = 5)");
+  auto a2 = b.add("HashAggregate", OpKind::Aggregate, {f2});
+  auto u = b.add("Union", OpKind::Union, {a1, a2});
+  Plan& plan = b.done(u);
+  auto ds = run(plan, "duplicate-work");
+  REQUIRE(ds.size() == 1);
+  CHECK(ds[0].operator_id == "4");
+  CHECK(ds[0].message.find("computed 2 times") != std::string::npos);
+
+  SUBCASE("near miss: different filter") {
+    plan.ops[f2].fields[0].value = "(user#21 = 6)";
+    CHECK(run(plan, "duplicate-work").empty());
+  }
+  SUBCASE("near miss: measured and small") {
+    Metric m;
+    m.label = "Size of files read";
+    m.value = 10e6;
+    plan.ops[s2].metrics.push_back(m);
+    CHECK(run(plan, "duplicate-work").empty());
+  }
+}
+
+TEST_CASE("wide-projection") {
+  Builder b;
+  auto scan = b.add("Scan parquet db.sales", OpKind::Scan);
+  std::vector<std::string> cols;
+  for (int i = 0; i < 12; ++i) cols.push_back("c" + std::to_string(i) + "#" + std::to_string(i + 100));
+  b.list(scan, "Output", cols);
+  auto filter = b.add("Filter", OpKind::Filter, {scan});
+  b.field(filter, "Condition", "(isnotnull(c1#101) AND (c1#101 > 5))");
+  auto proj = b.add("Project", OpKind::Project, {filter});
+  b.list(proj, "Output", {"c0#100", "(c2#102 * 2) AS x#200"});
+  b.list(proj, "Input", cols);
+  auto ds = run(b.done(proj), "wide-projection");
+  REQUIRE(ds.size() == 1);
+  CHECK(ds[0].message.find("reads 12 columns but Project (3)") != std::string::npos);
+  CHECK(evidence(ds[0], "columns used")->number == doctest::Approx(3));
+
+  SUBCASE("near miss: through a join the use is unknown") {
+    Builder n;
+    auto s = n.add("Scan parquet db.sales", OpKind::Scan);
+    n.list(s, "Output", cols);
+    auto other = n.add("Scan parquet db.x", OpKind::Scan);
+    auto j = n.add("BroadcastHashJoin", OpKind::Join, {s, other});
+    CHECK(run(n.done(j), "wide-projection").empty());
+  }
+  SUBCASE("near miss: profile names all used by the aggregate") {
+    Builder n;
+    auto s = n.add("Scan db.customer", OpKind::Scan);
+    std::vector<std::string> names;
+    for (int i = 0; i < 10; ++i) names.push_back("col_" + std::to_string(i));
+    n.list(s, "OUTPUT", names);
+    auto a = n.add("Grouping Aggregate", OpKind::Aggregate, {s});
+    std::vector<std::string> keys;
+    for (const auto& nm : names) keys.push_back("db.customer." + nm);
+    n.list(a, "GROUPING_EXPRESSIONS", keys);
+    CHECK(run(n.done(a), "wide-projection").empty());
+  }
+}
+
+TEST_CASE("aqe-disabled") {
+  Builder b;
+  auto scan = b.add("Scan parquet db.t", OpKind::Scan);
+  auto ex = b.add("Exchange", OpKind::Exchange, {scan});
+  auto agg = b.add("HashAggregate", OpKind::Aggregate, {ex});
+  Plan& plan = b.done(agg);
+  auto ds = run(plan, "aqe-disabled");
+  REQUIRE(ds.size() == 1);
+  CHECK(ds[0].operator_id == "3");
+  CHECK(ds[0].message.find("1 shuffle exchange but no AdaptiveSparkPlan") != std::string::npos);
+  SUBCASE("near miss: adaptive") {
+    plan.adaptive = true;
+    CHECK(run(plan, "aqe-disabled").empty());
+  }
+  SUBCASE("near miss: no shuffle") {
+    Builder n;
+    n.add("Scan parquet db.t", OpKind::Scan);
+    CHECK(run(n.done(0), "aqe-disabled").empty());
+  }
+  SUBCASE("near miss: streaming") {
+    plan.ops[agg].name = "StateStoreSave";
+    CHECK(run(plan, "aqe-disabled").empty());
+  }
+}
+
+TEST_CASE("single-partition-shuffle") {
+  Builder b;
+  auto scan = b.add("Scan db.events", OpKind::Scan);
+  auto ex = b.add("Shuffle", OpKind::Exchange, {scan});
+  b.field(ex, "PARTITIONING_TYPE", "Single");
+  b.metric(ex, "Sink - Num bytes written", 48e9, MetricUnit::Bytes);
+  b.op(ex).duration_ms = 600000;
+  auto win = b.add("Window", OpKind::Window, {ex});
+  b.op(win).duration_ms = 900000;
+  Plan& plan = b.done(win);
+  auto ds = run(plan, "single-partition-shuffle");
+  REQUIRE(ds.size() == 1);
+  CHECK(ds[0].message.find("moves 44.7 GiB into a single partition") != std::string::npos);
+  CHECK(ds[0].message.find("window function without PARTITION BY") != std::string::npos);
+  CHECK(ds[0].impact == doctest::Approx(1500000));
+  SUBCASE("near miss: small final merge") {
+    plan.ops[ex].metrics[0].value = 391;
+    CHECK(run(plan, "single-partition-shuffle").empty());
+  }
+  SUBCASE("near miss: text without size evidence") {
+    Builder n;
+    auto s = n.add("Scan parquet db.t", OpKind::Scan);
+    auto e = n.add("Exchange", OpKind::Exchange, {s});
+    n.op(e).arguments = "SinglePartition, ENSURE_REQUIREMENTS, [plan_id=40]";
+    CHECK(run(n.done(e), "single-partition-shuffle").empty());
+  }
+  SUBCASE("text with AQE statistics") {
+    Builder n;
+    auto s = n.add("Scan parquet db.t", OpKind::Scan);
+    auto e = n.add("Exchange", OpKind::Exchange, {s});
+    n.op(e).arguments = "SinglePartition, ENSURE_REQUIREMENTS, [plan_id=40]";
+    auto st = n.add("ShuffleQueryStage", OpKind::QueryStage, {e});
+    n.op(st).stats.size_bytes = 3.0 * 1024 * 1024 * 1024;
+    auto lim = n.add("GlobalLimit", OpKind::Limit, {st});
+    auto r = run(n.done(lim), "single-partition-shuffle");
+    REQUIRE(r.size() == 1);
+    CHECK(r[0].message.find("LIMIT") != std::string::npos);
+  }
+}
+
+TEST_CASE("summary: verdict and top findings by estimated cost") {
+  LintResult r;
+  Builder b = phases(342378, 0, 0, 1576, 340613, 60, 79678915);
+  r.parse.plans.push_back(b.done(0));
+  Builder t;
+  t.add("Project", OpKind::Project);
+  r.parse.plans.push_back(t.done(0));
+  auto diag = [](std::string rule, std::size_t plan, std::optional<double> impact, std::string unit) {
+    Diagnostic d;
+    d.rule = std::move(rule);
+    d.plan_index = plan;
+    d.impact = impact;
+    d.impact_unit = std::move(unit);
+    d.operator_name = "Op";
+    return d;
+  };
+  r.diagnostics = {diag("slow-phase", 0, 1e9, "ms"),        diag("small-files", 0, 5000, "files"),
+                   diag("disk-spill", 0, 39361779, "ms"),   diag("wide-projection", 0, 1e12, "bytes"),
+                   diag("python-udf", 0, std::nullopt, ""), diag("low-file-pruning", 0, 640223, "ms")};
+  auto s = summarize(r);
+  REQUIRE(s.size() == 2);
+  CHECK(s[0].phase == "execution");
+  CHECK(s[0].verdict.find("execution-bound: execution 5 min 41 s of 5 min 42 s (99%)") == 0);
+  REQUIRE(s[0].top.size() == 3);
+  CHECK(r.diagnostics[s[0].top[0]].rule == "disk-spill");
+  CHECK(r.diagnostics[s[0].top[1]].rule == "low-file-pruning");
+  CHECK(r.diagnostics[s[0].top[2]].rule == "wide-projection");
+  CHECK(s[0].line.find("top findings: 1. disk-spill at Op") != std::string::npos);
+  CHECK(s[1].phase == "unknown");
+  CHECK(s[1].line == "plan 2: no phase timings in this input; no findings");
+}

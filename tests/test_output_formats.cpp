@@ -1,0 +1,211 @@
+#include <doctest/doctest.h>
+#include <nlohmann/json.hpp>
+
+#include <sstream>
+
+#include "lint/known_rules.hpp"
+#include "lint/output.hpp"
+#include "tests/lint_fixtures.hpp"
+
+using namespace planlint;
+using planlint::test::sample_finding;
+using planlint::test::sample_report;
+
+namespace {
+std::string render(OutputFormat f, const std::vector<FileReport>& files, OutputOptions opt = {}) {
+  std::ostringstream out;
+  write_report(out, f, files, opt);
+  return out.str();
+}
+
+Diagnostic second_on_same_operator() {
+  Diagnostic d = sample_finding("skew-not-handled", "PL003");
+  d.severity = Severity::Error;
+  d.message = "SortMergeJoin (5) ran without skew handling; max partition is 9.1x the median";
+  d.evidence = {{"max / median partition", "", 9.1, "ratio"}};
+  d.fix = "filter the hot key, broadcast, or salt";
+  return d;
+}
+}  // namespace
+
+TEST_CASE("text: findings grouped by operator, plan line with caret, evidence, fix, summary") {
+  auto files = std::vector<FileReport>{sample_report({sample_finding(), second_on_same_operator()})};
+  CHECK(render(OutputFormat::Text, files) ==
+        "plans/q1.txt:5:6: warning: SortMergeJoin (5) shuffles both sides although the left side is 2.0 MiB "
+        "[shuffle-join-could-broadcast]\n"
+        "  |\n"
+        "5 |    * SortMergeJoin Inner (5)\n"
+        "  |      ^^^^^^^^^^^^^\n"
+        "  = evidence: left side size: 2.0 MiB\n"
+        "  = evidence: join keys: customer_id#12 = c_customer_id#40\n"
+        "  = fix: let Spark broadcast the left side: /*+ BROADCAST(c) */\n"
+        "plans/q1.txt:5:6: error: SortMergeJoin (5) ran without skew handling; max partition is 9.1x the median "
+        "[skew-not-handled]\n"
+        "  = evidence: max / median partition: 9.1\n"
+        "  = fix: filter the hot key, broadcast, or salt\n"
+        "\n"
+        "Found 2 findings (1 error, 1 warning) in 1 file.\n");
+}
+
+TEST_CASE("text: no colour unless asked, ANSI codes when asked") {
+  auto files = std::vector<FileReport>{sample_report({sample_finding()})};
+  CHECK(render(OutputFormat::Text, files).find('\x1b') == std::string::npos);
+  OutputOptions color;
+  color.color = true;
+  std::string c = render(OutputFormat::Text, files, color);
+  CHECK(c.find("\x1b[1;33mwarning\x1b[0m") != std::string::npos);
+}
+
+TEST_CASE("text: clean run, statistics, counts of suppressed and baselined findings") {
+  FileReport clean = sample_report({});
+  clean.suppressed = 2;
+  clean.baselined = 1;
+  CHECK(render(OutputFormat::Text, {clean}) == "No findings in 1 file (2 suppressed, 1 in the baseline).\n");
+  OutputOptions stats;
+  stats.statistics = true;
+  auto files = std::vector<FileReport>{sample_report({sample_finding(), sample_finding(), second_on_same_operator()})};
+  CHECK(render(OutputFormat::Text, files, stats) ==
+        "    2  PL002  shuffle-join-could-broadcast\n"
+        "    1  PL003  skew-not-handled\n"
+        "Found 3 findings (1 error, 2 warnings) in 1 file.\n");
+}
+
+TEST_CASE("text: a very long line (minified JSON) is cut around the column") {
+  FileReport r = sample_report({});
+  r.text = std::string(5000, 'x') + "SortMergeJoin" + std::string(5000, 'y');
+  Diagnostic d = sample_finding();
+  d.range = {1, 5001, 0, 0};
+  r.diagnostics = {d};
+  std::string out = render(OutputFormat::Text, {r});
+  std::istringstream lines(out);
+  std::string line;
+  std::size_t longest = 0;
+  while (std::getline(lines, line)) longest = std::max(longest, line.size());
+  CHECK(longest < 300);
+  CHECK(out.find("| ...xxxx") != std::string::npos);
+  CHECK(out.find("xSortMergeJoiny") != std::string::npos);
+  CHECK(out.find("yyy...\n") != std::string::npos);
+  CHECK(out.find("^^^^^^^^^^^^^\n") != std::string::npos);
+}
+
+TEST_CASE("concise: one line per finding") {
+  auto files = std::vector<FileReport>{sample_report({sample_finding(), second_on_same_operator()})};
+  CHECK(render(OutputFormat::Concise, files) ==
+        "plans/q1.txt:5:6: warning[shuffle-join-could-broadcast] SortMergeJoin (5) shuffles both sides although the "
+        "left side is 2.0 MiB\n"
+        "plans/q1.txt:5:6: error[skew-not-handled] SortMergeJoin (5) ran without skew handling; max partition is 9.1x "
+        "the median\n"
+        "Found 2 findings (1 error, 1 warning) in 1 file.\n");
+}
+
+TEST_CASE("json: the documented shape") {
+  FileReport unreadable;
+  unreadable.path = "missing.txt";
+  unreadable.error = "missing.txt: No such file or directory";
+  auto j = nlohmann::ordered_json::parse(render(OutputFormat::Json, {sample_report({sample_finding()}), unreadable}));
+  REQUIRE(j["files"].size() == 2);
+  const auto& f = j["files"][0];
+  CHECK(f["path"] == "plans/q1.txt");
+  CHECK(f["format"] == "explain-formatted");
+  REQUIRE(f["diagnostics"].size() == 1);
+  const auto& d = f["diagnostics"][0];
+  std::vector<std::string> keys;
+  for (auto it = d.begin(); it != d.end(); ++it) keys.push_back(it.key());
+  CHECK(keys == std::vector<std::string>{"rule", "code", "severity", "message", "line", "column", "operator_id",
+                                         "operator", "evidence", "fix"});
+  CHECK(d["rule"] == "shuffle-join-could-broadcast");
+  CHECK(d["code"] == "PL002");
+  CHECK(d["severity"] == "warning");
+  CHECK(d["line"] == 5);
+  CHECK(d["column"] == 6);
+  CHECK(d["operator_id"] == "5");
+  CHECK(d["operator"] == "SortMergeJoin");
+  CHECK(d["evidence"][0] == nlohmann::ordered_json{{"name", "left side size"}, {"value", "2.0 MiB"}, {"number", 2097152.0},
+                                            {"unit", "bytes"}});
+  CHECK(d["fix"] == "let Spark broadcast the left side: /*+ BROADCAST(c) */");
+  CHECK(j["files"][1]["error"] == "missing.txt: No such file or directory");
+  CHECK(j["files"][1]["diagnostics"].empty());
+}
+
+TEST_CASE("sarif: rules metadata, locations, logical location, fingerprints") {
+  Diagnostic parse_error;
+  parse_error.rule = "parse-error";
+  parse_error.code = "PL900";
+  parse_error.severity = Severity::Error;
+  parse_error.message = "expected ']' after the list";
+  parse_error.range = {8, 4, 0, 0};
+  auto j = nlohmann::json::parse(render(OutputFormat::Sarif, {sample_report({sample_finding(), parse_error})}));
+  CHECK(j["version"] == "2.1.0");
+  const auto& run = j["runs"][0];
+  const auto& rules = run["tool"]["driver"]["rules"];
+  // Every documented rule is described, built-in ones included.
+  std::size_t documented = 0;
+  for (const RuleDoc* d : all_rule_docs()) documented += 1 + d->also_reports.size();
+  CHECK(rules.size() >= documented);
+  const auto& results = run["results"];
+  REQUIRE(results.size() == 2);
+  const auto& r = results[0];
+  CHECK(r["ruleId"] == "shuffle-join-could-broadcast");
+  CHECK(rules[r["ruleIndex"].get<std::size_t>()]["id"] == "shuffle-join-could-broadcast");
+  CHECK(r["level"] == "warning");
+  CHECK(r["message"]["text"] ==
+        "SortMergeJoin (5) shuffles both sides although the left side is 2.0 MiB. Fix: let Spark broadcast the left "
+        "side: /*+ BROADCAST(c) */.");
+  const auto& loc = r["locations"][0];
+  CHECK(loc["physicalLocation"]["artifactLocation"]["uri"] == "plans/q1.txt");
+  CHECK(loc["physicalLocation"]["region"]["startLine"] == 5);
+  CHECK(loc["physicalLocation"]["region"]["startColumn"] == 6);
+  CHECK(loc["physicalLocation"]["region"]["endColumn"] == 19);
+  CHECK(loc["logicalLocations"][0]["name"] == "SortMergeJoin");
+  CHECK(loc["logicalLocations"][0]["fullyQualifiedName"] == "SortMergeJoin (5)");
+  CHECK(r["partialFingerprints"]["planlintFingerprint/v1"].get<std::string>().size() == 18);  // 16 hex + ":1"
+  const auto& p = results[1];
+  CHECK(p["ruleId"] == "parse-error");
+  CHECK(p["level"] == "error");
+  CHECK(rules[p["ruleIndex"].get<std::size_t>()]["defaultConfiguration"]["level"] == "error");
+  CHECK(rules[p["ruleIndex"].get<std::size_t>()]["help"]["markdown"].get<std::string>().find("## Why is this bad?") !=
+        std::string::npos);
+  CHECK(!p["locations"][0].contains("logicalLocations"));
+  CHECK(run["invocations"][0]["executionSuccessful"] == true);
+}
+
+TEST_CASE("sarif: uris are percent-encoded; an unreadable file is a tool notification") {
+  FileReport r = sample_report({sample_finding()});
+  r.path = "plans/my plan#1.txt";
+  FileReport bad;
+  bad.path = "gone.txt";
+  bad.error = "gone.txt: No such file or directory";
+  auto j = nlohmann::json::parse(render(OutputFormat::Sarif, {r, bad}));
+  CHECK(j["runs"][0]["results"][0]["locations"][0]["physicalLocation"]["artifactLocation"]["uri"] ==
+        "plans/my%20plan%231.txt");
+  CHECK(j["runs"][0]["invocations"][0]["executionSuccessful"] == false);
+  CHECK(j["runs"][0]["invocations"][0]["toolExecutionNotifications"][0]["level"] == "error");
+}
+
+TEST_CASE("github: workflow commands with escaped properties and data") {
+  Diagnostic d = sample_finding();
+  d.message = "100% of rows, a: b";
+  auto files = std::vector<FileReport>{sample_report({d})};
+  files[0].path = "plans/a,b.txt";
+  CHECK(render(OutputFormat::Github, files) ==
+        "::warning file=plans/a%2Cb.txt,line=5,col=6,endColumn=19,title=planlint shuffle-join-could-broadcast "
+        "(PL002)::100%25 of rows, a: b%0Afix: let Spark broadcast the left side: /*+ BROADCAST(c) */\n");
+  Diagnostic info = sample_finding();
+  info.severity = Severity::Info;
+  info.range = {};
+  info.fix.clear();
+  CHECK(render(OutputFormat::Github, {sample_report({info})}).rfind("::notice file=plans/q1.txt,line=1,col=1,", 0) == 0);
+}
+
+TEST_CASE("junit: one failed test case per finding, a passing one for a clean file") {
+  FileReport clean = sample_report({});
+  clean.path = "plans/clean.txt";
+  Diagnostic d = sample_finding();
+  d.message = "a < b & c";
+  std::string x = render(OutputFormat::Junit, {sample_report({d}), clean});
+  CHECK(x.rfind("<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<testsuites name=\"planlint\" tests=\"2\" failures=\"1\" errors=\"0\">", 0) == 0);
+  CHECK(x.find("<testsuite name=\"plans/q1.txt\" tests=\"1\" failures=\"1\" errors=\"0\">") != std::string::npos);
+  CHECK(x.find("<failure message=\"a &lt; b &amp; c\" type=\"shuffle-join-could-broadcast\">line 5, col 6, warning: a &lt; b &amp; c\noperator: SortMergeJoin (5)") != std::string::npos);
+  CHECK(x.find("<testcase name=\"planlint\" classname=\"plans/clean.txt\"/>") != std::string::npos);
+  CHECK(x.substr(x.size() - 14) == "</testsuites>\n");
+}

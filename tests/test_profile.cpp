@@ -1,0 +1,391 @@
+// Query Profile reader: tag vocabulary, the variants in corpus/profile (hand-written), bad input
+// (malformed JSON, cycles, dangling edges, deep nesting) and a 4 MB synthetic profile.
+#include <doctest/doctest.h>
+
+#include <algorithm>
+#include <chrono>
+#include <ctime>
+#include <string>
+
+#include "parser/classify.hpp"
+#include "parser/parse.hpp"
+#include "parser/profile_internal.hpp"
+#include "tests/support.hpp"
+
+using namespace planlint;
+
+namespace {
+
+ParseResult parse_case(const char* name) {
+  auto path = planlint::test::corpus_dir() / "profile" / name;
+  std::string text = planlint::test::read_file(path);
+  REQUIRE_MESSAGE(!text.empty(), "missing corpus file " << path.string());
+  return parse_input(text, std::string("corpus/profile/") + name);
+}
+
+const Operator& op_id(const Plan& p, std::string_view id) {
+  const Operator* o = p.find_id(id);
+  REQUIRE_MESSAGE(o != nullptr, "no operator with id " << id);
+  return *o;
+}
+
+bool has_message(const ParseResult& r, MessageSeverity sev, std::string_view part, std::uint32_t line = 0) {
+  return std::any_of(r.messages.begin(), r.messages.end(), [&](const ParseMessage& m) {
+    return m.severity == sev && m.message.find(part) != std::string::npos && (line == 0 || m.loc.line == line);
+  });
+}
+
+std::string messages_of(const ParseResult& r) {
+  std::string s;
+  for (const auto& m : r.messages)
+    s += std::to_string(m.loc.line) + ":" + std::to_string(m.loc.column) + ": " + m.message + "\n";
+  return s;
+}
+
+}  // namespace
+
+TEST_CASE("profile tags map onto the shared operator vocabulary in every spelling") {
+  struct Case {
+    const char* tag;
+    const char* name;
+    OpKind kind;
+  };
+  const Case cases[] = {
+      {"PHOTON_PROJECT_EXEC", "PhotonProject", OpKind::Project},
+      {"PHOTON_GROUPING_AGG_EXEC", "PhotonGroupingAgg", OpKind::Aggregate},
+      {"PHOTON_GROUPING_AGG_WITH_ROLLUP_EXEC", "PhotonGroupingAggWithRollup", OpKind::Aggregate},
+      {"PHOTON_AGG_EXEC", "PhotonAgg", OpKind::Aggregate},
+      {"PHOTON_FILTER_EXEC", "PhotonFilter", OpKind::Filter},
+      {"PHOTON_TOPK_EXEC", "PhotonTopK", OpKind::TopK},
+      {"PHOTON_BROADCAST_HASH_JOIN_EXEC", "PhotonBroadcastHashJoin", OpKind::Join},
+      {"PHOTON_SHUFFLED_HASH_JOIN_EXEC", "PhotonShuffledHashJoin", OpKind::Join},
+      {"PHOTON_BROADCAST_NESTED_LOOP_JOIN_EXEC", "PhotonBroadcastNestedLoopJoin", OpKind::Join},
+      {"PHOTON_SORT_MERGE_JOIN_EXEC", "PhotonSortMergeJoin", OpKind::Join},
+      {"PHOTON_SHUFFLE_EXCHANGE_SINK_EXEC", "PhotonShuffleExchangeSink", OpKind::Exchange},
+      {"UNKNOWN.PhotonShuffleExchangeSink", "PhotonShuffleExchangeSink", OpKind::Exchange},
+      {"PHOTON_SHUFFLE_MAP_STAGE_EXEC", "PhotonShuffleMapStage", OpKind::Exchange},
+      {"PHOTON_RESULT_STAGE_EXEC", "PhotonResultStage", OpKind::CodegenStage},
+      {"PHOTON_WRITE_STAGE_EXEC", "PhotonWriteStage", OpKind::CodegenStage},
+      {"PHOTON_ARROW_RESULT_STAGE_EXEC", "PhotonArrowResultStage", OpKind::CodegenStage},
+      {"PHOTON_NATIVE_UNION_EXEC", "PhotonNativeUnion", OpKind::Union},
+      {"PHOTON_PARQUET_WRITER_EXEC", "PhotonParquetWriter", OpKind::Write},
+      {"PHOTON_ROW_TO_COLUMNAR", "PhotonRowToColumnar", OpKind::Transition},
+      {"PHOTON_SORT_EXEC", "PhotonSort", OpKind::Sort},
+      {"PHOTON_RUNTIME_FILTER_SOURCE_EXEC", "PhotonRuntimeFilterSource", OpKind::Other},
+      {"UNKNOWN_PHOTONIZED_NODE.PhotonLocalLimit", "PhotonLocalLimit", OpKind::Limit},
+      {"UNKNOWN_SPARK_PLAN.PhotonMetadataSubquery", "PhotonMetadataSubquery", OpKind::Subquery},
+      {"HASH_AGGREGATE_EXEC", "HashAggregate", OpKind::Aggregate},
+      {"OBJECT_HASH_AGGREGATE_EXEC", "ObjectHashAggregate", OpKind::Aggregate},
+      {"PROJECT_EXEC", "Project", OpKind::Project},
+      {"WHOLE_STAGE_CODEGEN_EXEC", "WholeStageCodegen", OpKind::CodegenStage},
+      {"COLUMNAR_TO_ROW_EXEC", "ColumnarToRow", OpKind::Transition},
+      {"SHUFFLE_EXCHANGE_EXEC", "ShuffleExchange", OpKind::Exchange},
+      {"BROADCAST_HASH_JOIN_EXEC", "BroadcastHashJoin", OpKind::Join},
+      {"SORT_MERGE_JOIN_EXEC", "SortMergeJoin", OpKind::Join},
+      {"CARTESIAN_PRODUCT_EXEC", "CartesianProduct", OpKind::Join},
+      {"COLLECT_LIMIT_EXEC", "CollectLimit", OpKind::Limit},
+      {"REUSED_EXCHANGE_EXEC", "ReusedExchange", OpKind::ReusedExchange},
+      {"REUSED_SUBQUERY_EXEC", "ReusedSubquery", OpKind::ReusedSubquery},
+      {"SUBQUERY_BROADCAST_EXEC", "SubqueryBroadcast", OpKind::Subquery},
+      {"SUBQUERY_EXEC", "Subquery", OpKind::Subquery},
+      {"UNKNOWN_ADAPTIVE_SPARK_PLAN_EXEC", "AdaptiveSparkPlan", OpKind::AdaptivePlan},
+      {"UNKNOWN_SPARK_PLAN.ResultQueryStage", "ResultQueryStage", OpKind::QueryStage},
+      {"UNKNOWN_SPARK_PLAN.ShuffleQueryStage", "ShuffleQueryStage", OpKind::QueryStage},
+      {"UNKNOWN_SPARK_PLAN.TakeOrderedAndProject", "TakeOrderedAndProject", OpKind::TopK},
+      {"UNKNOWN_SPARK_PLAN.AtomicReplaceTableAsSelect", "AtomicReplaceTableAsSelect", OpKind::Command},
+      {"UNKNOWN_DATA_SOURCE_SCAN_EXEC", "DataSourceScan", OpKind::Scan},
+      {"BATCH_SCAN_EXEC", "BatchScan", OpKind::Scan},
+      {"FILE_SCAN_EXEC", "FileScan", OpKind::Scan},
+      {"LOCAL_TABLE_SCAN_EXEC", "LocalTableScan", OpKind::LocalData},
+      {"AQE_SHUFFLE_READ_EXEC", "AQEShuffleRead", OpKind::ShuffleRead},
+      {"photon_topk_exec", "PhotonTopK", OpKind::TopK},
+      {"unknown_spark_plan.shuffleQueryStage", "ShuffleQueryStage", OpKind::QueryStage},
+      {"UNKNOWN_SPARK_PLAN.SHUFFLE_QUERY_STAGE", "ShuffleQueryStage", OpKind::QueryStage},
+      {"UNKNOWN.PhotonTopk", "PhotonTopK", OpKind::TopK},
+  };
+  for (const Case& c : cases) {
+    INFO(std::string(c.tag));
+    auto tn = profile::tag_and_name(c.tag, "");
+    CHECK(tn.name == c.name);
+    CHECK(classify_operator(tn.name).kind == c.kind);
+  }
+  CHECK(profile::tag_and_name("UNKNOWN.PhotonShuffleExchangeSink", "").tag == "UNKNOWN.PhotonShuffleExchangeSink");
+  CHECK(profile::tag_and_name("photon_topk_exec", "").tag == "PHOTON_TOPK_EXEC");
+  CHECK(profile::tag_and_name("", "Hash Aggregate").name == "HashAggregate");
+}
+
+TEST_CASE("corpus/profile v1.2: Photon broadcast join, executor broadcast, sides, locations, stages") {
+  ParseResult r = parse_case("v12-photon-broadcast-join.json");
+  INFO(messages_of(r));
+  CHECK(r.format == InputFormat::QueryProfile);
+  CHECK(r.messages.empty());
+  REQUIRE(r.plans.size() == 1);
+  const Plan& p = r.plans[0];
+  CHECK(p.name == "graph 0");
+  CHECK(p.ops.size() == 14);
+  CHECK(p.roots == std::vector<std::size_t>{0});
+  CHECK(p.loc.line == 72);  // the graph object
+  CHECK(p.loc.column == 5);
+  CHECK(p.adaptive);
+
+  const Operator& join = op_id(p, "532");
+  CHECK(join.loc.line == 388);
+  CHECK(join.loc.column == 9);
+  CHECK(join.name == "PhotonBroadcastHashJoin");
+  CHECK(join.engine == Engine::Photon);
+  CHECK(join.join.strategy == JoinStrategy::BroadcastHash);
+  CHECK(join.join.build == BuildSide::Right);
+  CHECK(join.join.type == JoinType::Inner);
+  CHECK(join.rows == 249118004);
+  // The edges list the build side first; CHILD_TAG Left puts the orders scan first anyway.
+  REQUIRE(join.children.size() == 2);
+  CHECK(p.ops[join.children[0]].id == "521");
+  CHECK(p.ops[join.children[1]].id == "527");
+
+  const Operator& scan = op_id(p, "521");
+  CHECK(scan.table == "main.sales.orders");
+  CHECK(scan.scan_format == "parquet");
+  CHECK(scan.child_side == "Left");
+  CHECK(scan.metric_value("Files pruned") == 1184);
+  CHECK_FALSE(scan.metric_value("Peak reader threads utilized").has_value());
+  CHECK(scan.metric_value("Cumulative time") == 2875);
+  const Field* pf = scan.field("PARTITION_FILTERS");
+  REQUIRE(pf != nullptr);
+  CHECK(pf->is_list);
+  CHECK(pf->items == std::vector<std::string>{"(o.o_date >= DATE '2025-01-01')"});
+  REQUIRE(pf->exprs.size() == 1);
+  CHECK(pf->exprs[0].text == "(o.o_date >= DATE '2025-01-01')");
+  CHECK(pf->loc.line > scan.loc.line);
+  const Field* clusters = scan.field("SCAN_CLUSTERS");
+  REQUIRE(clusters != nullptr);
+  CHECK(clusters->is_list);
+  CHECK(clusters->items.empty());
+
+  const Operator& sink = op_id(p, "527");
+  CHECK(sink.kind == OpKind::Exchange);
+  CHECK(sink.metric_value("AQEShuffleRead - Number of skewed partitions") == 3);
+  CHECK(sink.metric_value("AQEShuffleRead - Number of skewed partition splits") == 48);
+  CHECK(sink.metric("AQEShuffleRead - Partition data size")->unit == MetricUnit::Bytes);
+  CHECK(p.ops[sink.children.at(0)].id == "524");
+  CHECK(p.ops[*sink.stage_parent].id == "537");
+  CHECK(op_id(p, "540").codegen);
+  CHECK_FALSE(op_id(p, "538").codegen);
+
+  REQUIRE(p.stages.size() == 3);
+  CHECK(p.stages[1].id == "414");
+  CHECK(p.stages[1].num_tasks == 96);
+  CHECK(p.stages[1].duration_ms == 7020);
+  CHECK(p.stages[1].peak_memory_bytes == 704643072);
+  std::vector<std::string> in414;
+  for (std::size_t i : p.stages[1].operators) in414.push_back(p.ops[i].id);
+  CHECK(in414 == std::vector<std::string>{"536", "534", "532", "527", "521", "537"});
+
+  const QueryInfo& q = p.query;
+  CHECK(q.statement_id == "01f0a1b2-0000-1111-2222-333344445555");
+  CHECK(q.sql_loc.line == 7);
+  CHECK(q.sql_loc.column == 19);
+  CHECK(q.metric_value("compilationTimeMs") == 612);
+  CHECK(q.metric_value("prunedBytes") == 39728447488.0);
+  CHECK_FALSE(q.metric_value("queuedProvisioningTimeMs").has_value());
+  CHECK(q.metric_value("queryCompilationStartTimestamp") == std::nullopt);
+  CHECK(q.result_from_cache == false);
+}
+
+TEST_CASE("corpus/profile v1.1 with planMetadata: JVM sort-merge join with Left/Right sides and a condition") {
+  ParseResult r = parse_case("v11-planmetadata-sort-merge-join.json");
+  INFO(messages_of(r));
+  CHECK(r.messages.empty());
+  REQUIRE(r.plans.size() == 1);
+  const Plan& p = r.plans[0];
+  const Operator& smj = op_id(p, "80");
+  CHECK(smj.name == "SortMergeJoin");
+  CHECK(smj.engine == Engine::Spark);
+  CHECK(smj.join.strategy == JoinStrategy::SortMerge);
+  CHECK(smj.join.type == JoinType::LeftOuter);
+  CHECK(smj.join.build == BuildSide::None);
+  REQUIRE(smj.join.condition.has_value());
+  CHECK(smj.join.condition->text == "(a.ts < b.ts)");
+  REQUIRE(smj.children.size() == 2);
+  CHECK(p.ops[smj.children[0]].id == "74");  // Left, although listed second
+  CHECK(p.ops[smj.children[1]].id == "78");
+  const Operator& scan_b = op_id(p, "75");
+  CHECK(scan_b.table == "db.b");  // from SCAN_DATABASE + SCAN_TABLE
+  CHECK(scan_b.engine == Engine::Photon);
+  CHECK(op_id(p, "77").metric_value("Exchange - Shuffle write time") == doctest::Approx(4.1));
+  CHECK(p.query.metric_value("photonTotalTimeMs") == 90);
+  // Stage containers are not roots.
+  CHECK(p.roots == std::vector<std::size_t>{0});
+}
+
+TEST_CASE("corpus/profile write: a 1-node command graph and the main graph, main first") {
+  ParseResult r = parse_case("write-two-graphs.json");
+  CHECK(r.messages.empty());
+  REQUIRE(r.plans.size() == 2);
+  CHECK(r.plans[0].name == "graph 1 (main)");
+  CHECK(r.plans[0].ops.size() == 6);
+  CHECK(r.plans[1].name == "graph 0");
+  REQUIRE(r.plans[1].ops.size() == 1);
+  CHECK(r.plans[1].ops[0].kind == OpKind::Command);
+  CHECK(r.plans[1].ops[0].table == "main.reporting.daily");
+  CHECK(r.plans[0].query.statement_type == "REPLACE");
+  CHECK(r.plans[1].query.statement_type == "REPLACE");
+  CHECK(op_id(r.plans[0], "3120").kind == OpKind::Write);
+  CHECK(op_id(r.plans[0], "3118").metric_value("Num spills to disk due to memory pressure") == 4);
+  CHECK(r.plans[0].query.metric_value("spillToDiskBytes") == 536870912);
+}
+
+TEST_CASE("corpus/profile no graphs: query-level facts only, said clearly") {
+  ParseResult r = parse_case("no-graphs.json");
+  CHECK_FALSE(r.has_errors());
+  REQUIRE(r.plans.size() == 1);
+  CHECK(r.plans[0].ops.empty());
+  CHECK(has_message(r, MessageSeverity::Note, "the export holds no plan (graphs missing); query-level facts only", 3));
+  const QueryInfo& q = r.plans[0].query;
+  CHECK(q.sql_text == "SELECT count(*) FROM main.sales.orders WHERE DATE(o_ts) = '2025-03-01'");
+  CHECK(q.metric_value("totalTimeMs") == 15230);
+  CHECK(q.metric_value("readFilesCount") == 1280);
+}
+
+TEST_CASE("corpus/profile snake_case keys and tag spellings") {
+  ParseResult r = parse_case("snake-case-keys.json");
+  INFO(messages_of(r));
+  CHECK(r.messages.empty());
+  REQUIRE(r.plans.size() == 1);
+  const Plan& p = r.plans[0];
+  CHECK(p.ops.size() == 6);
+  CHECK(p.roots == std::vector<std::size_t>{0});
+  const Operator& sink = op_id(p, "21");
+  CHECK(sink.name == "PhotonShuffleExchangeSink");
+  CHECK(sink.tag == "UNKNOWN.PhotonShuffleExchangeSink");
+  CHECK(sink.kind == OpKind::Exchange);
+  CHECK(sink.metric_value("Sink - Num bytes written") == 21504);
+  CHECK(sink.metric("Sink - Num bytes written")->unit == MetricUnit::Bytes);
+  CHECK(sink.spark_stages == std::vector<int>{52, 51});
+  const Operator& agg = op_id(p, "22");
+  CHECK(agg.tag == "PHOTON_GROUPING_AGG_EXEC");
+  CHECK(agg.name == "PhotonGroupingAgg");
+  CHECK(agg.rows == 672);
+  CHECK(agg.duration_ms == 2900);
+  CHECK(op_id(p, "20").peak_memory_bytes == 67108864);
+  CHECK(op_id(p, "20").metric_value("Cumulative time") == 310);
+  CHECK(p.ops[*agg.stage_parent].id == "24");
+  CHECK(op_id(p, "25").kind == OpKind::CodegenStage);
+  REQUIRE(p.stages.size() == 2);
+  CHECK(p.stages[0].num_tasks == 16);
+  CHECK(p.stages[0].duration_ms == 4700);
+  CHECK(p.query.sql_text == "SELECT k, count(*) FROM main.s.events GROUP BY k");
+  CHECK(p.query.sql_loc.line == 6);
+  CHECK(p.query.statement_type == "SELECT");
+  CHECK(p.query.metric_value("totalTimeMs") == 5120);
+  CHECK(p.query.metric_value("spillToDiskBytes") == 0);
+  CHECK(p.query.result_from_cache == false);
+}
+
+TEST_CASE("corpus/profile metrics without a value, empty metadata lists, photonExplain text") {
+  ParseResult r = parse_case("metrics-without-value.json");
+  INFO(messages_of(r));
+  CHECK(r.messages.empty());
+  const Plan& p = r.plans.at(0);
+  const Operator& proj = op_id(p, "10");
+  REQUIRE(proj.metric("Peak reader threads utilized") != nullptr);
+  CHECK_FALSE(proj.metric("Peak reader threads utilized")->value.has_value());
+  CHECK_FALSE(proj.metric("Max spill recursion depth")->value.has_value());
+  CHECK_FALSE(proj.metric("Max spill recursion depth")->hidden);
+  CHECK(proj.metric("Cumulative time")->unit == MetricUnit::Millis);
+  CHECK_FALSE(proj.metric_value("Cumulative time").has_value());
+  const Operator& scan = op_id(p, "11");
+  CHECK_FALSE(scan.rows.has_value());
+  REQUIRE(scan.field("FILTERS") != nullptr);
+  CHECK(scan.field("FILTERS")->is_list);
+  CHECK(scan.field("FILTERS")->exprs.empty());
+  CHECK(p.photon.present);
+  CHECK_FALSE(p.photon.fully_supported);
+  CHECK(p.photon.reasons ==
+        std::vector<std::string>{"UDF(a#1) is not supported:\nThe expression `scalaudf` is currently unimplemented."});
+  CHECK(p.photon.reference_nodes == std::vector<std::string>{"Project [UDF(a#1) AS b#2]"});
+}
+
+TEST_CASE("corpus/profile malformed JSON: a located error, no plan, no crash") {
+  ParseResult r = parse_case("malformed-truncated.json");
+  REQUIRE(r.messages.size() == 1);
+  CHECK(r.has_errors());
+  CHECK(r.plans.empty());
+  CHECK(r.messages[0].loc.line == 26);
+  CHECK(r.messages[0].message.rfind("invalid JSON: ", 0) == 0);
+  CHECK(r.messages[0].message.find("unexpected end of input") != std::string::npos);
+}
+
+TEST_CASE("corpus/profile cycle and dangling edge: reported, broken, no hang") {
+  ParseResult r = parse_case("cycle-and-dangling-edge.json");
+  INFO(messages_of(r));
+  CHECK_FALSE(r.has_errors());
+  CHECK(has_message(r, MessageSeverity::Warning, "edge from node '3' to node '2' closes a cycle", 26));
+  CHECK(has_message(r, MessageSeverity::Warning, "node id '999', which is not in the graph", 28));
+  CHECK(has_message(r, MessageSeverity::Warning, "edge from node '4' to itself", 29));
+  CHECK(has_message(r, MessageSeverity::Warning, "subgraphParent '4' is not another node", 18));
+  const Plan& p = r.plans.at(0);
+  CHECK(p.roots == std::vector<std::size_t>{0});
+  CHECK(op_id(p, "3").children.size() == 1);
+  CHECK(op_id(p, "2").parents.size() == 1);
+  CHECK(op_id(p, "2").field("CONDITION")->exprs.size() == 1);
+}
+
+TEST_CASE("profile reader: bad and odd inputs never crash") {
+  auto parse = [](std::string_view t) { return parse_query_profile(t, "x.json"); };
+  CHECK(parse("").has_errors());
+  CHECK(parse("[1,2]").has_errors());
+  CHECK(parse("{").has_errors());
+  CHECK(parse("{\"graphs\": 5}").plans.size() == 1);
+  CHECK(parse("{\"graphs\": [5, {\"nodes\": 7}]}").plans.size() == 1);
+  CHECK(parse("{\"graphs\": [{\"nodes\": [1, {\"id\": {}}, {\"id\": \"a\", \"metadata\": [7, {\"values\": [{}]}]}],"
+              " \"edges\": [3, {\"fromId\": [], \"toId\": null}]}]}")
+            .plans.size() == 1);
+  // Deep nesting is refused before the document is built (no stack or memory blow-up).
+  std::string deep(200000, '[');
+  ParseResult d = parse(deep);
+  REQUIRE(d.has_errors());
+  CHECK(d.messages[0].message.find("nested deeper") != std::string::npos);
+  // A UTF-8 BOM is skipped and positions still count it.
+  ParseResult b = parse("\xEF\xBB\xBF{\"graphs\": [{\"nodes\": [{\"id\": \"1\", \"tag\": \"PROJECT_EXEC\"}]}]}");
+  REQUIRE(b.plans.size() == 1);
+  REQUIRE(b.plans[0].ops.size() == 1);
+  CHECK(b.plans[0].ops[0].loc.column == 27);
+  // An unknown version is read, with a note.
+  CHECK(parse("{\"version\": \"2.0\", \"graphs\": []}").messages.size() == 2);
+  // A chain of subgraphParent that loops is cut.
+  ParseResult loop = parse(
+      "{\"graphs\": [{\"nodes\": [{\"id\": \"1\", \"subgraphParent\": \"2\"}, {\"id\": \"2\", \"subgraphParent\": \"1\"}]}]}");
+  CHECK(std::any_of(loop.plans[0].ops.begin(), loop.plans[0].ops.end(), [](const Operator& o) { return !o.stage_parent; }));
+}
+
+TEST_CASE("profile reader: a 4 MB synthetic profile parses (time reported, not asserted)") {
+  std::string s = "{\"version\":\"1.2\",\"query\":{\"id\":\"q\",\"queryText\":\"SELECT 1\"},\"graphs\":[{\"nodes\":[";
+  std::string edges;
+  std::size_t n = 0;
+  while (s.size() < 4u * 1024 * 1024) {
+    if (n) s += ',';
+    s += "{\"id\":\"" + std::to_string(n) + "\",\"name\":\"Grouping Aggregate\",\"tag\":\"PHOTON_GROUPING_AGG_EXEC\","
+         "\"keyMetrics\":{\"rowsNum\":" + std::to_string(n * 7) + ",\"durationMs\":12},"
+         "\"metadata\":[{\"key\":\"IS_PHOTON\",\"label\":\"Photonized\",\"value\":\"true\",\"values\":[]},"
+         "{\"key\":\"CHILD_TAG\",\"label\":\"Child tag\",\"value\":\"Child\",\"values\":[]}],\"metrics\":[";
+    for (int m = 0; m < 12; ++m)
+      s += std::string(m ? "," : "") + "{\"label\":\"Metric number " + std::to_string(m) +
+           "\",\"key\":\"UNKNOWN_KEY\",\"metricType\":\"TIMING_METRIC_NS\",\"value\":123456789,\"hidden\":true}";
+    s += "],\"hidden\":false,\"stageLinks\":[]}";
+    if (n) edges += std::string(n > 1 ? "," : "") + "{\"fromId\":\"" + std::to_string(n - 1) + "\",\"toId\":\"" + std::to_string(n) + "\"}";
+    ++n;
+  }
+  s += "],\"edges\":[" + edges + "]}]}";
+  auto t0 = std::chrono::steady_clock::now();
+  std::clock_t c0 = std::clock();
+  ParseResult r = parse_input(s, "synthetic.json");
+  double cpu_ms = 1000.0 * static_cast<double>(std::clock() - c0) / CLOCKS_PER_SEC;
+  auto ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
+  MESSAGE("synthetic profile: " << s.size() / 1024 << " KiB, " << n << " nodes parsed in " << ms << " ms wall, "
+                                << cpu_ms << " ms CPU");
+  CHECK(r.messages.empty());
+  REQUIRE(r.plans.size() == 1);
+  CHECK(r.plans[0].ops.size() == n);
+  CHECK(r.plans[0].roots.size() == 1);
+  CHECK(r.plans[0].ops.back().metric_value("Metric number 3") == doctest::Approx(123.456789));
+}
