@@ -149,7 +149,8 @@ struct kw_reused_subquery : kw<TAO_PEGTL_STRING("ReusedSubquery")> {};
 // Words that end an operand; they are never read as a bare literal or column.
 struct reserved : sor<kw_and, kw_or, kw_not, kw_in, kw_is, kw_like, kw_ilike, kw_rlike, kw_regexp,
                       kw_between, kw_case, kw_when, kw_then, kw_else, kw_end, kw_as, kw_asc,
-                      kw_desc, kw_nulls, kw_escape, kw_div, kw_distinct> {};
+                      kw_desc, kw_nulls, kw_escape, kw_div, kw_distinct,
+                      kw<TAO_PEGTL_ISTRING("INSET")>> {};
 
 // ---------------------------------------------------------------- nesting guard
 // Rules deriving from `nesting` count one level each; the control class raises
@@ -180,9 +181,10 @@ struct dq_string_char : sor<seq<one<'\\'>, any>, not_one<'"'>> {};
 struct dq_string : seq<one<'"'>, star<dq_string_char>, must<one<'"'>>> {};
 struct quoted_string : sor<sql_string, dq_string> {};
 struct interval_unit : word {};
-struct typed_literal : sor<seq<sor<kw_date, kw_timestamp>, ws, sql_string>,
-                           seq<kw_interval, ws, sor<sql_string, number>, ws, interval_unit,
-                               opt<ws, TAO_PEGTL_ISTRING("TO"), ws, interval_unit>>> {};
+struct typed_literal : seq<sor<kw_date, kw_timestamp>, ws, sql_string> {};
+// INTERVAL '30' DAY, INTERVAL '1-2' YEAR TO MONTH (Catalyst prints ANSI intervals this way too)
+struct interval_literal : seq<kw_interval, ws, sor<sql_string, number>, ws, interval_unit,
+                              opt<ws, kw<TAO_PEGTL_ISTRING("TO")>, ws, interval_unit>> {};
 struct sql_literal : seq<dialect_gate<kSqlLiterals>, sor<typed_literal, quoted_string>> {};
 
 struct bool_literal : sor<kw_true, kw_false> {};
@@ -257,7 +259,11 @@ struct raw_literal : seq<dialect_gate<kRawLiterals>, raw_value> {};
 // One element of an argument list or IN list: an expression, or (Catalyst) raw literal text.
 struct list_item : sor<seq<expression, at<ws, one<',', ')', ']'>>>, raw_literal> {};
 struct list_sep : seq<ws, one<','>, ws> {};
-struct item_list : seq<list_item, star<list_sep, list_item>> {};
+// Catalyst prints the empty string as nothing: `coalesce(c_last_name#8, )`.
+struct empty_literal : seq<dialect_gate<kRawLiterals>, at<one<',', ')', ']'>>> {};
+struct first_item : sor<list_item, seq<empty_literal, at<one<','>>>> {};
+struct next_item : sor<list_item, empty_literal> {};
+struct item_list : seq<first_item, star<list_sep, next_item>> {};
 
 struct paren_close : one<')'> {};
 struct bracket_close : one<']'> {};
@@ -297,7 +303,8 @@ struct list_expr : nesting<one<'['>, ws, call_args, ws, must<bracket_close>> {};
 
 struct literal : sor<date_literal, number, bool_literal, null_literal> {};
 
-struct primary : sor<paren_expr, case_expr, cast_expr, subquery_expr, sql_literal, bound_reference,
+struct primary : sor<paren_expr, case_expr, cast_expr, subquery_expr, sql_literal, interval_literal,
+                     bound_reference,
                      ellipsis, literal, attribute, function_call, list_expr, bare_name,
                      bare_word> {};
 
@@ -305,7 +312,10 @@ struct primary : sor<paren_expr, case_expr, cast_expr, subquery_expr, sql_litera
 // `a#1.field` (struct field).
 struct index_suffix : nesting<one<'['>, ws, must<expression>, ws, must<bracket_close>> {};
 struct field_suffix : seq<one<'.'>, name_segment> {};
-struct postfix : seq<primary, star<sor<attr_suffix, index_suffix, field_suffix>>> {};
+// rank(x#1) windowspecdefinition(...): a window function followed by its window spec.
+struct window_spec : function_call {};
+struct window_suffix : seq<plus<blank_char>, at<TAO_PEGTL_STRING("windowspecdefinition(")>, window_spec> {};
+struct postfix : seq<primary, star<sor<attr_suffix, index_suffix, field_suffix, window_suffix>>> {};
 
 struct unary_rec;
 struct unary : sor<unary_rec, postfix> {};
@@ -325,12 +335,16 @@ struct compare_tail : seq<ws, op_compare, ws, must<comparand>> {};
 struct is_null_tail : seq<ws, op_is_null> {};
 struct in_list : nesting<one<'('>, ws, call_args, ws, must<in_close>> {};
 struct in_list_tail : seq<ws, op_in, ws, in_list> {};
+// Spark 3.x InSet (more than 10 literals): `x INSET 1200, 1201, 1202` without parentheses.
+struct kw_inset : kw<TAO_PEGTL_ISTRING("INSET")> {};
+struct inset_item : sor<seq<additive, at<operand_end>>, raw_literal> {};
+struct inset_tail : seq<ws, kw_inset, ws, inset_item, star<list_sep, inset_item>> {};
 struct in_subquery_tail : seq<ws, op_in, plus<blank_char>, sor<subquery_expr, attribute>> {};
 struct escape_clause : seq<ws, kw_escape, ws, sor<sql_string, raw_text>> {};
 struct like_tail : seq<ws, op_like, ws, must<comparand>, opt<escape_clause>> {};
 struct between_tail : seq<ws, op_between, ws, must<additive>, ws, must<kw_and>, ws, must<additive>> {};
-struct predicate_tail : sor<compare_tail, is_null_tail, in_list_tail, in_subquery_tail, like_tail,
-                            between_tail> {};
+struct predicate_tail : sor<compare_tail, is_null_tail, in_list_tail, inset_tail, in_subquery_tail,
+                            like_tail, between_tail> {};
 struct predicate : seq<additive, star<predicate_tail>> {};
 
 struct not_rec;
