@@ -459,6 +459,16 @@ struct action<g::bare_word> {
 };
 
 template <>
+struct action<g::alias_text> {
+  template <typename ActionInput>
+  static void apply(const ActionInput& in, State& st) {
+    Expr e = make(ExprKind::Attribute, "", in, st);
+    split_attribute(in.string_view(), e.name, e.expr_id);
+    push(st, std::move(e));
+  }
+};
+
+template <>
 struct action<g::subquery_expr> {
   template <typename ActionInput>
   static void apply(const ActionInput& in, State& st) {

@@ -244,6 +244,11 @@ TEST_CASE("catalyst: CASE, aliases, sort orders, lists") {
         "(CASE (= x#1 '1':int) 'a':string (= x#1 '2':int) 'b':string 'c':string)");
   CHECK(cat("sum(ss_ext_sales_price#3)#10 AS sum(ss_ext_sales_price)#11") ==
         "(AS sum(ss_ext_sales_price#3)#10 sum(ss_ext_sales_price)#11)");
+  CHECK(cat("sum(x#1)#25 AS 30 days #31") == "(AS sum(x#1)#25 30 days #31)");
+  CHECK(cat("count(key#x)#xL AS count(key) FILTER (WHERE (val > 1))#xL") ==
+        "(AS count(key#x)#xL count(key) FILTER (WHERE (val > 1))#xL)");
+  CHECK(cat("CASE WHEN (Subquery scalar-subquery#2, [id=#1].count(1) > 5) THEN 1 END") ==
+        "(CASE (> (. {scalar-subquery#2} 'count(1)':string) '5':int) '1':int)");
   CHECK(cat("(a#1 + 1) AS total#12") == "(AS (+ a#1 '1':int) total#12)");
   CHECK(cat("a#1 ASC NULLS FIRST") == "(ASC NULLS FIRST a#1)");
   CHECK(cat("b#2 DESC NULLS LAST") == "(DESC NULLS LAST b#2)");
