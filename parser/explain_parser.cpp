@@ -2,6 +2,7 @@
 // that runs the PEGTL line grammars (grammar/explain.hpp via parser/explain_lines) and builds the
 // operator DAG. Formatted, default, extended and cost modes; several plans per input.
 // Parent finding uses the column-stack rule (spark-explain-format.md §2.1): no recursion, linear.
+#include <algorithm>
 #include <string>
 #include <unordered_map>
 #include <vector>
@@ -132,6 +133,8 @@ class Reader {
     finish_plan();
     reset_plan_state();
     r_.plans.emplace_back();
+    // About one operator per 7 lines in formatted output: avoid moving big Operators around.
+    r_.plans.back().ops.reserve(std::min<std::size_t>((n_.lines.size() - i) / 7 + 8, 1u << 16));
     have_plan_ = true;
     plan().name = "plan " + std::to_string(r_.plans.size());
     plan().loc = n_.range(i, 0, n_.lines[i].text.size());
@@ -588,6 +591,7 @@ class Reader {
       return;
     }
     block_op_ = op;
+    o.fields.reserve(6);
     o.detail_loc = n_.range(i, 0, n_.lines[i].text.size());
     if (bh.codegen_stage) {
       o.codegen_stage = bh.codegen_stage;
