@@ -158,8 +158,11 @@ class Reader {
 
   void header(std::size_t i, std::string_view title) {
     bool same_plan_ok = have_plan_ && has_logical_ && !has_physical_ && region_ != Region::Trailer;
-    if (title == "Physical Plan") {
-      if (!same_plan_ok) new_plan(i);
+    // EXPLAIN CODEGEN: "== Subtree 1 / 2 (maxMethodCodeSize:...) ==" then a default-mode tree and the
+    // generated Java source, which is skipped (it belongs to no block).
+    bool codegen_subtree = starts_with(title, "Subtree ") && title.find(" / ") != std::string_view::npos;
+    if (title == "Physical Plan" || codegen_subtree) {
+      if (!same_plan_ok || codegen_subtree) new_plan(i);
       end_block();
       region_ = Region::Physical;
       mode_ = PhysMode::Start;
@@ -234,6 +237,12 @@ class Reader {
           mode_ = PhysMode::Outline;
           base_section_ = Section::Main;
           formatted_node(i, tl);
+          return;
+        }
+        if (starts_with(t, "Truncated plan of ")) {
+          error(i, 0, "Spark printed no plan ('" + std::string(t) + "', spark.sql.maxPlanStringLength)",
+                MessageSeverity::Warning);
+          mode_ = PhysMode::Details;
           return;
         }
         if (t.find("Exception") != std::string_view::npos || starts_with(t, "Error occurred")) {
