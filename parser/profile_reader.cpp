@@ -511,7 +511,9 @@ ParseResult parse_query_profile(std::string_view text_in, const std::string& pat
 
   // graphs[] (or a single `graph` object).
   std::vector<const json*> graphs;
+  const char* why_none = "graphs missing";
   if (const json* gs = member(root, "graphs"); gs && gs->is_array()) {
+    why_none = "graphs is empty";
     for (const auto& g : *gs) graphs.push_back(&g);
   } else if (const json* g1 = member(root, "graph"); g1 && g1->is_object()) {
     graphs.push_back(g1);
@@ -531,7 +533,7 @@ ParseResult parse_query_profile(std::string_view text_in, const std::string& pat
     plan.query = std::move(query);
     plan.loc = reader.at(reader.pos.query != kNoOffset ? reader.pos.query : bom);
     reader.message(MessageSeverity::Note, plan.loc,
-                   "the export holds no plan (graphs missing); query-level facts only");
+                   std::string("the export holds no plan (") + why_none + "); query-level facts only");
     result.plans.push_back(std::move(plan));
     return result;
   }

@@ -351,8 +351,11 @@ TEST_CASE("profile reader: bad and odd inputs never crash") {
   REQUIRE(b.plans.size() == 1);
   REQUIRE(b.plans[0].ops.size() == 1);
   CHECK(b.plans[0].ops[0].loc.column == 27);
-  // An unknown version is read, with a note.
-  CHECK(parse("{\"version\": \"2.0\", \"graphs\": []}").messages.size() == 2);
+  // An unknown version is read, with a note; an empty graphs array is said as such.
+  ParseResult v2 = parse("{\"version\": \"2.0\", \"graphs\": []}");
+  REQUIRE(v2.messages.size() == 2);
+  CHECK(v2.messages[0].message.find("version 2.0 has not been seen before") != std::string::npos);
+  CHECK(v2.messages[1].message == "the export holds no plan (graphs is empty); query-level facts only");
   // A chain of subgraphParent that loops is cut.
   ParseResult loop = parse(
       "{\"graphs\": [{\"nodes\": [{\"id\": \"1\", \"subgraphParent\": \"2\"}, {\"id\": \"2\", \"subgraphParent\": \"1\"}]}]}");
