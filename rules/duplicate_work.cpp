@@ -5,6 +5,7 @@
 #include <map>
 
 #include "rules/method_util.hpp"
+#include "rules/plan_util.hpp"
 #include "rules/rule.hpp"
 
 namespace planlint {
@@ -93,9 +94,9 @@ struct Cost {
 Cost cost_of(const Chain& c) {
   Cost k;
   k.ms = c.scan->duration_ms;
-  k.bytes = method::op_metric(*c.scan, {"Size of files read", "size of files read"});
+  k.bytes = rules::first_metric(*c.scan, {"Size of files read", "size of files read"});
   if (!k.bytes && c.scan->stats.size_bytes && !c.scan->stats.masked) k.bytes = c.scan->stats.size_bytes;
-  k.rows = method::op_metric(*c.scan, {"Rows scanned"});
+  k.rows = rules::first_metric(*c.scan, {"Rows scanned"});
   if (!k.rows) k.rows = c.scan->rows;
   return k;
 }
@@ -143,10 +144,11 @@ class DuplicateWork final : public Rule {
 
   void check(RuleContext& ctx) const override {
     const Plan& plan = ctx.plan();
+    const bool final_plan = rules::has_final_plan(plan);
     std::map<std::string, std::vector<Chain>> groups;
     std::vector<std::string> order;
     for (const Operator& op : plan.ops) {
-      if (op.kind != OpKind::Scan || !method::is_effective(plan, op)) continue;
+      if (op.kind != OpKind::Scan || !rules::is_active(op, final_plan)) continue;
       Chain c = build_chain(plan, op);
       auto [it, fresh] = groups.try_emplace(c.signature);
       if (fresh) order.push_back(c.signature);
@@ -161,13 +163,13 @@ class DuplicateWork final : public Rule {
       double min = ctx.threshold("min-bytes");
       if (k.bytes && *k.bytes < min) continue;
       std::string table = first.scan->table.empty() ? first.scan->name : first.scan->table;
-      std::string msg = method::describe(*dup.scan) + " repeats " + method::describe(*first.scan) +
+      std::string msg = method::scan_ref(*dup.scan) + " repeats " + method::scan_ref(*first.scan) +
                         ": the same scan" + (first.filters.empty() ? "" : " and filter") + " of " + table +
                         " is computed " + std::to_string(copies.size()) +
                         " times in this plan without ReusedExchange";
       Diagnostic d = ctx.make(*dup.scan, std::move(msg));
       d.evidence.push_back({"copies", std::to_string(copies.size()), static_cast<double>(copies.size()), ""});
-      for (const Chain& c : copies) d.evidence.push_back({"copy", method::describe(*c.scan), std::nullopt, ""});
+      for (const Chain& c : copies) d.evidence.push_back({"copy", method::scan_ref(*c.scan), std::nullopt, ""});
       for (const std::string& f : first.filters) d.evidence.push_back({"filter", f, std::nullopt, ""});
       if (k.bytes) d.evidence.push_back({"bytes per copy", format_bytes(*k.bytes), *k.bytes, "bytes"});
       if (k.rows) d.evidence.push_back({"rows per copy", format_count(*k.rows), *k.rows, "rows"});
