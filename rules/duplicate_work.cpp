@@ -13,11 +13,19 @@ namespace {
 
 // Drop expression ids and plan ids so that two instances of the same subtree compare equal:
 // "a#12L" -> "a", "[id=#45]" / "[plan_id=7]" -> "".
+// Subquery references keep their ids: two scans pruned by different dynamic-pruning subqueries
+// (`dynamicpruning#5` vs `dynamicpruning#9`, e.g. d_year = 2001 vs 2002) read different files.
+bool keeps_id(const std::string& out) {
+  for (std::string_view w : {"dynamicpruning", "subquery", "scalar-subquery", "ScalarSubquery"})
+    if (out.size() >= w.size() && out.compare(out.size() - w.size(), w.size(), w) == 0) return true;
+  return false;
+}
+
 std::string normalise(std::string_view s) {
   std::string out;
   out.reserve(s.size());
   for (std::size_t i = 0; i < s.size(); ++i) {
-    if (s[i] == '#') {
+    if (s[i] == '#' && !keeps_id(out)) {
       std::size_t j = i + 1;
       while (j < s.size() && (std::isdigit(static_cast<unsigned char>(s[j])) || s[j] == 'x')) ++j;
       if (j < s.size() && s[j] == 'L') ++j;
@@ -129,9 +137,11 @@ class DuplicateWork final : public Rule {
           "reused by several actions, write it to a temporary table in a job, or compute both "
           "results in one pass (GROUPING SETS, conditional aggregation).";
       r.evidence =
-          "Any input format: the scans' table, filters and columns (expression ids ignored). "
-          "Profiles and event logs add the scan's bytes, rows and time, used for the impact and to "
-          "skip copies below the size threshold.";
+          "Any input format: the scans' table, filters and columns (expression ids ignored; "
+          "dynamic-pruning and subquery ids kept, since different pruning subqueries read different "
+          "files). Profiles and event logs add the scan's bytes, rows and time, used for the impact "
+          "and to skip copies below the size threshold; without any measurement (explain text) the "
+          "finding is reported as info, because the cost of the repeated scan is unknown.";
       r.thresholds = {
           {"min-bytes", 134217728, "bytes",
            "when the source measured the scan, copies reading under 128 MiB (one default file "
@@ -168,6 +178,8 @@ class DuplicateWork final : public Rule {
                         " is computed " + std::to_string(copies.size()) +
                         " times in this plan without ReusedExchange";
       Diagnostic d = ctx.make(*dup.scan, std::move(msg));
+      // Without a measured size the cost is unknown (a repeated dimension scan is cheap): info.
+      if (!k.bytes && !k.ms && !k.rows) d.severity = Severity::Info;
       d.evidence.push_back({"copies", std::to_string(copies.size()), static_cast<double>(copies.size()), ""});
       for (const Chain& c : copies) d.evidence.push_back({"copy", method::scan_ref(*c.scan), std::nullopt, ""});
       for (const std::string& f : first.filters) d.evidence.push_back({"filter", f, std::nullopt, ""});
