@@ -51,6 +51,13 @@ void write_source(std::ostream& out, const FileReport& f, const Diagnostic& d, c
   if (!d.range.known() || f.text.empty()) return;
   std::string_view line = line_at(f.text, d.range.line);
   if (line.empty()) return;
+  if (!d.operator_name.empty() && line.find(d.operator_name) == std::string_view::npos) {
+    // JSON inputs (profiles, event logs): the line is the node's `{`; name the operator instead.
+    std::string gutter(std::to_string(d.range.line).size(), ' ');
+    out << gutter << " " << st.wrap("34", "=") << " operator: " << d.operator_name
+        << (d.operator_id.empty() ? "" : " (" + d.operator_id + ")") << "\n";
+    return;
+  }
   std::size_t col = d.range.column ? d.range.column - 1 : 0;
   if (col > line.size()) col = line.size();
   std::size_t width = 1;
