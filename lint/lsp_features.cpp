@@ -83,11 +83,11 @@ bool overlaps(const Range& a, const Range& b) {
 
 json rule_diagnostic_json(const DocumentView& doc, const Diagnostic& d) {
   Range range = diagnostic_range(doc, d);
-  json j = {{"range", to_json(range)},
-            {"severity", lsp_severity(d.severity)},
-            {"source", "planlint"},
-            {"code", d.rule},
-            {"codeDescription", {{"href", rule_doc_url(d.rule)}}}};
+  json j = {{"range", to_json(range)}, {"severity", lsp_severity(d.severity)}, {"source", "planlint"}};
+  if (!d.rule.empty()) {
+    j["code"] = d.rule;
+    j["codeDescription"] = {{"href", rule_doc_url(d.rule)}};
+  }
   std::string message = d.message;
   if (!d.fix.empty()) message += "\nFix: " + d.fix;
   j["message"] = message;
@@ -409,6 +409,7 @@ json code_actions_json(const DocumentView& doc, Range range) {
   for (const auto& d : doc.lint.diagnostics) {
     Range r = diagnostic_range(doc, d);
     if (!overlaps(r, range)) continue;
+    if (d.rule.empty()) continue;  // a notice from the server, not a finding
     json diag = rule_diagnostic_json(doc, d);
     if (d.rule == kUnusedSuppressionRule) {
       // The directive suppresses nothing: offer to delete its line when it names only this rule.

@@ -420,21 +420,28 @@ const ConfigLookup& Server::config_for(const std::string& path) {
 void Server::lint(Document& doc) {
   doc.dirty = false;
   doc.result = LintResult{};
+  doc.result.parse.path = doc.path;
   doc.too_large = doc.text.size() > options_.max_document_bytes;
-  json diagnostics = json::array();
+  // A notice from the server itself (no rule, so no code or documentation link).
+  auto notice = [&doc](Severity severity, std::string message) {
+    Diagnostic d;
+    d.severity = severity;
+    d.message = std::move(message);
+    d.range = {1, 1, 1, 1};
+    doc.result.diagnostics.push_back(std::move(d));
+  };
   if (doc.too_large) {
-    doc.result.parse.path = doc.path;
-    doc.result.parse.messages.push_back(
-        {MessageSeverity::Warning, {1, 1, 1, 1},
-         "document is " + format_bytes(static_cast<double>(doc.text.size())) + "; planlint lints documents up to " +
-             format_bytes(static_cast<double>(options_.max_document_bytes)) + " in the editor (use the CLI)"});
+    notice(Severity::Warning, "document is " + format_bytes(static_cast<double>(doc.text.size())) +
+                                  "; planlint lints documents up to " +
+                                  format_bytes(static_cast<double>(options_.max_document_bytes)) +
+                                  " in the editor (use the CLI)");
   } else {
     Config config = apply_overrides(config_for_path(config_for(doc.path).project, doc.path), overrides_);
     try {
       doc.result = options_.lint(doc.text, doc.path, config);
     } catch (const std::exception& e) {
       doc.result = LintResult{};
-      doc.result.parse.messages.push_back({MessageSeverity::Error, {1, 1, 1, 1}, std::string("planlint failed: ") + e.what()});
+      notice(Severity::Error, std::string("planlint failed: ") + e.what());
     }
   }
   json params = {{"uri", doc.uri}, {"diagnostics", diagnostics_json(doc.view())}};

@@ -543,7 +543,7 @@ TEST_CASE("lsp: invalid UTF-8 in a document never produces invalid JSON") {
   c.initialize();
   json d = diagnostics_of(c.open(kUri, kPlan));
   REQUIRE(d.is_object());
-  CHECK(d["diagnostics"][1]["code"] == "bad\xEF\xBF\xBD\xEF\xBF\xBD-rule");
+  CHECK(d["diagnostics"][0]["code"] == "bad\xEF\xBF\xBD\xEF\xBF\xBD-rule");
   // Invalid UTF-8 inside a message is a JSON parse error.
   c.raw("{\"jsonrpc\":\"2.0\",\"id\":9,\"method\":\"textDocument/hover\",\"params\":\"\xC3(\"}");
   auto m = c.take();
@@ -559,6 +559,7 @@ TEST_CASE("lsp: a document over the size limit is kept but not linted") {
   CHECK(c.linter->calls == 0);
   REQUIRE(d["diagnostics"].size() == 1);
   CHECK(d["diagnostics"][0]["severity"] == 2);
+  CHECK_FALSE(d["diagnostics"][0].contains("code"));  // a notice, not a rule finding
   CHECK(d["diagnostics"][0]["message"] ==
         "document is 2.2 KiB; planlint lints documents up to 1000 B in the editor (use the CLI)");
   CHECK(c.request("textDocument/hover", doc_pos(2, 5))["result"].is_null());
@@ -704,7 +705,7 @@ TEST_CASE("lsp: the real engine publishes its messages for a document") {
   std::ostringstream out;
   lsp::Server s(out);
   s.handle(R"({"jsonrpc":"2.0","id":1,"method":"initialize","params":{}})");
-  s.handle(R"({"jsonrpc":"2.0","method":"textDocument/didOpen","params":{"textDocument":{"uri":"file:///tmp/x.txt","version":1,"text":"== Physical Plan ==\n* Project (1\n"}}})");
+  s.handle(R"({"jsonrpc":"2.0","method":"textDocument/didOpen","params":{"textDocument":{"uri":"file:///tmp/x.txt","version":1,"text":"this is not a plan\n"}}})");
   s.flush();
   std::istringstream in(out.str());
   lsp::FrameReader r(in);
@@ -714,8 +715,12 @@ TEST_CASE("lsp: the real engine publishes its messages for a document") {
   json d = json::parse(f.body);
   CHECK(d["method"] == "textDocument/publishDiagnostics");
   REQUIRE(!d["params"]["diagnostics"].empty());
-  CHECK(d["params"]["diagnostics"][0]["source"] == "planlint");
-  CHECK(d["params"]["diagnostics"][0]["severity"] == 1);
+  const json& first = d["params"]["diagnostics"][0];
+  CHECK(first["source"] == "planlint");
+  CHECK(first["severity"] == 1);
+  CHECK(first["code"] == "parse-error");
+  CHECK(first["message"] == "expected '== Physical Plan ==' or an explain plan tree");
+  CHECK(first["range"]["start"] == json{{"line", 0}, {"character", 0}});
 }
 
 TEST_CASE("lsp: the real config file is found from the document's folder and re-read on change") {
