@@ -136,9 +136,12 @@ template <> inline constexpr const char* error_message<hosting_id> = "expected a
 template <> inline constexpr const char* error_message<hosting_expr_kw> = "expected ' Hosting Expression = '";
 template <> inline constexpr const char* error_message<eof> = "expected end of line";
 
+// Only explicit must<> raises (with the message); a rule that fails inside not_at<> / sor<> just fails.
 struct errors {
   template <typename Rule>
   static constexpr const char* message = error_message<Rule>;
+  template <typename Rule>
+  static constexpr bool raise_on_failure = false;
 };
 
 template <typename Rule>

@@ -282,7 +282,9 @@ std::optional<ProjectConfig> parse_config_text(std::string_view text, const fs::
     error.file = file.string();
     error.line = e.source().begin.line;
     error.column = e.source().begin.column;
-    error.message = std::string(e.description());
+    std::string what(e.description());
+    if (what.rfind("Error while ", 0) == 0) what.erase(0, 12);
+    error.message = "invalid TOML: " + what;
     return std::nullopt;
   }
   const toml::table* t = &doc;

@@ -160,7 +160,7 @@ std::string operator_hover(const DocumentView& doc, const OperatorRef& ref) {
   if (op.kind == OpKind::Join) {
     std::string j = "Join: " + (op.join.type_text.empty() ? std::string(to_string(op.join.type)) : op.join.type_text);
     if (op.join.strategy != JoinStrategy::None) j += ", " + std::string(to_string(op.join.strategy));
-    if (op.join.build != BuildSide::None) j += ", build " + std::string(to_string(op.join.build));
+    if (op.join.build != BuildSide::None) j += ", " + std::string(to_string(op.join.build));
     if (op.join.skew) j += ", skew";
     details.push_back(j);
   }

@@ -37,7 +37,7 @@ void print_tree(const Plan& p, std::size_t root, std::vector<char>& printed, std
     if (f.depth > 0) line += f.last ? "+- " : ":- ";
     if (f.depth > kMaxIndentLevels) line += "[depth " + std::to_string(f.depth) + "] ";
     const Operator& op = p.ops[f.op];
-    line += operator_summary(op);
+    line += operator_summary(p, op);
     if (printed[f.op] && !op.children.empty()) {
       line += " (shown above)";
       out += line;
@@ -58,7 +58,7 @@ void print_tree(const Plan& p, std::size_t root, std::vector<char>& printed, std
 
 }  // namespace
 
-std::string operator_summary(const Operator& op) {
+std::string operator_summary(const Plan& p, const Operator& op) {
   std::string s = op.name.empty() ? op.label : op.name;
   if (!op.id.empty()) s += " (" + op.id + ")";
   std::string facts;
@@ -76,7 +76,10 @@ std::string operator_summary(const Operator& op) {
   }
   if (!op.table.empty()) add(op.table);
   if (op.codegen_stage) add("codegen " + std::to_string(*op.codegen_stage));
-  if (op.reuses) add("reuses #" + std::to_string(*op.reuses));
+  if (op.reuses && *op.reuses < p.ops.size()) {
+    const Operator& t = p.ops[*op.reuses];
+    add("reuses " + (t.id.empty() ? t.name : t.name + " (" + t.id + ")"));
+  }
   if (op.stats.size_bytes) add("size=" + fmt_number(*op.stats.size_bytes) + "B");
   if (op.stats.row_count) add("rows=" + fmt_number(*op.stats.row_count));
   if (op.rows) add("rows=" + fmt_number(*op.rows));
@@ -102,7 +105,7 @@ std::string plan_tree_text(const Plan& p) {
     if (r < p.ops.size()) print_tree(p, r, printed, out);
   for (const auto& s : p.subqueries) {
     out += "-- subquery " + std::to_string(s.number);
-    if (s.hosting_op && *s.hosting_op < p.ops.size()) out += " in " + operator_summary(p.ops[*s.hosting_op]);
+    if (s.hosting_op && *s.hosting_op < p.ops.size()) out += " in " + operator_summary(p, p.ops[*s.hosting_op]);
     out += ": " + s.hosting_expression + (s.root ? "" : " (reused)") + '\n';
     if (s.root && *s.root < p.ops.size()) print_tree(p, *s.root, printed, out);
   }

@@ -10,7 +10,7 @@
 
 namespace planlint {
 
-std::string operator_summary(const Operator& op);  // "BroadcastHashJoin (8) [join Inner BuildRight]"
+std::string operator_summary(const Plan& plan, const Operator& op);  // "BroadcastHashJoin (8) [join Inner BuildRight]"
 std::string plan_tree_text(const Plan& plan);
 std::string parse_result_tree_text(const ParseResult& r);
 

@@ -594,9 +594,12 @@ class Reader {
       o.codegen = true;
     }
     // The block header's bare name is the operator's name (no join type / build side).
+    // (only when it agrees with the outline label: a cut-off header must not rename the operator).
     std::string_view hn = trim(bh.name);
-    if (!hn.empty() && o.kind != OpKind::Join) o.name = std::string(hn);
-    else if (!hn.empty()) o.name = std::string(hn);
+    if (!hn.empty() && starts_with(o.label, hn)) o.name = std::string(hn);
+    else if (!hn.empty())
+      error(i, 4, "detail block (" + o.id + ") '" + std::string(hn) + "' does not match the outline's '" + o.label + "'",
+            MessageSeverity::Warning);
     if (bh.has_reuses) {
       if (bh.reuses != "unknown") reuses_.push_back({*op, std::string(bh.reuses), o.detail_loc});
     }
@@ -688,7 +691,7 @@ class Reader {
       if (!o.logical || o.name != "Join") continue;
       for (std::size_t k = 0; k < o.children.size() && k < 2; ++k) {
         const Operator& c = p.ops[o.children[k]];
-        if (c.name != "ResolvedHint") continue;
+        if (c.name != "ResolvedHint" && c.name != "UnresolvedHint") continue;
         for (const Hint& h : c.hints) {
           Hint h2 = h;
           h2.side = k == 0 ? BuildSide::Left : BuildSide::Right;

@@ -488,6 +488,9 @@ ParseResult parse_query_profile(std::string_view text_in, const std::string& pat
   } catch (const json::parse_error& e) {
     std::size_t off = e.byte == 0 ? 0 : e.byte - 1;
     off = std::min(off + bom, input.size());
+    // "unexpected end of input": point just after the last token, on a line that has text.
+    if (off >= input.size())
+      while (off > bom && std::isspace(static_cast<unsigned char>(input[off - 1]))) --off;
     reader.message(MessageSeverity::Error, reader.at(off), json_error_text(e.what()));
     return result;
   } catch (const json::exception& e) {
@@ -540,6 +543,9 @@ ParseResult parse_query_profile(std::string_view text_in, const std::string& pat
   std::rotate(plans.begin(), plans.begin() + static_cast<std::ptrdiff_t>(main),
               plans.begin() + static_cast<std::ptrdiff_t>(main) + 1);
   result.plans = std::move(plans);
+  std::stable_sort(result.messages.begin(), result.messages.end(), [](const ParseMessage& a, const ParseMessage& b) {
+    return a.loc.line != b.loc.line ? a.loc.line < b.loc.line : a.loc.column < b.loc.column;
+  });
   return result;
 }
 

@@ -99,11 +99,13 @@ class DiskSpill final : public Rule {
     const Plan& plan = ctx.plan();
     double min = ctx.threshold("min-spill-bytes");
     bool any_op_spill = false;
+    bool reported = false;
     for (const Operator& op : plan.ops) {
       if (!method::is_effective(plan, op)) continue;
       double spilled = spill_bytes(op);
       if (spilled > 0) any_op_spill = true;
       if (spilled < min || spilled <= 0) continue;
+      reported = true;
       std::string msg = method::describe(op) + " spilled " + format_bytes(spilled) + " to disk";
       auto spills = method::op_metric(op, {"Num spills to disk due to memory pressure",
                                            "Sink - Num spills to disk due to memory pressure"});
@@ -138,13 +140,14 @@ class DiskSpill final : public Rule {
       }
       ctx.report(std::move(d));
     }
-    if (any_op_spill) return;
-    // No operator says where: report the query-level number.
+    if (reported || !method::owns_query_metrics(plan)) return;
+    // No operator spilled enough on its own: report the query-level number.
     auto q = method::query_metric(plan, {"spillToDiskBytes", "spilled_local_bytes"});
     if (!q || *q < min) return;
-    std::string msg = "the query spilled " + format_bytes(*q) +
-                      " to disk; the plan does not say which operator (look for the largest aggregation, "
-                      "join or sort)";
+    std::string msg = "the query spilled " + format_bytes(*q) + " to disk; " +
+                      (any_op_spill ? std::string("spread over several operators, none above the threshold")
+                                    : std::string("the plan does not say which operator (look for the largest "
+                                                  "aggregation, join or sort)"));
     const Operator* anchor = method::plan_anchor(plan);
     Diagnostic d = anchor ? ctx.make(*anchor, std::move(msg)) : method::make_plan_diagnostic(ctx, std::move(msg));
     d.evidence.push_back({"query spill total", format_bytes(*q), *q, "bytes"});

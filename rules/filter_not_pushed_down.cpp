@@ -1,4 +1,5 @@
 // filter-not-pushed-down (PL001): a simple predicate on a scan column that the scan did not get.
+#include <algorithm>
 #include <memory>
 
 #include "rules/plan_util.hpp"
@@ -68,9 +69,13 @@ struct PushedSet {
 
 PushedSet pushed_set(const Operator& scan) {
   PushedSet ps;
+  // Spark scans print what the source accepted as PushedFilters (their DataFilters are only what it
+  // was offered); Photon scans evaluate DataFilters / RequiredDataFilters themselves; profiles FILTERS.
+  std::vector<std::string_view> keys = {"FILTERS"};
+  if (scan.field("PushedFilters")) keys = {"PushedFilters"};
+  else if (scan.engine == Engine::Photon) keys = {"DataFilters", "RequiredDataFilters", "FILTERS"};
   for (const auto& f : scan.fields) {
-    if (f.key != "PushedFilters" && f.key != "DataFilters" && f.key != "RequiredDataFilters" && f.key != "FILTERS")
-      continue;
+    if (std::find(keys.begin(), keys.end(), f.key) == keys.end()) continue;
     ps.present = true;
     if (field_untrusted(f)) ps.trusted = false;
     if (f.exprs.empty() && !(f.is_list && f.items.empty())) {

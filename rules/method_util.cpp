@@ -62,6 +62,14 @@ const Operator* plan_anchor(const Plan& plan) {
   return nullptr;
 }
 
+bool owns_query_metrics(const Plan& plan) {
+  if (plan.format != InputFormat::QueryProfile || plan.ops.empty() || plan.ops.size() > 2) return true;
+  return !std::all_of(plan.ops.begin(), plan.ops.end(), [](const Operator& op) {
+    return op.kind == OpKind::Command || op.kind == OpKind::Write || op.kind == OpKind::Other ||
+           op.kind == OpKind::Unknown;
+  });
+}
+
 Diagnostic make_plan_diagnostic(const RuleContext& ctx, std::string message) {
   const Plan& plan = ctx.plan();
   Operator anchor;

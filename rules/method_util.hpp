@@ -33,6 +33,10 @@ std::string describe(const Operator& op);
 // effective operator; nullptr when the plan has none.
 const Operator* plan_anchor(const Plan& plan);
 
+// False for the tiny extra graph a Databricks profile carries for a write statement (one command
+// node, e.g. AtomicReplaceTableAsSelect): the query-level metrics are reported with the main graph.
+bool owns_query_metrics(const Plan& plan);
+
 // A diagnostic not tied to an operator (a profile without graphs): location = SQL text or plan.
 Diagnostic make_plan_diagnostic(const RuleContext& ctx, std::string message);
 

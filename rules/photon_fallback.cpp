@@ -187,6 +187,12 @@ class PhotonFallback final : public Rule {
 
     std::string reasons;
     for (const auto& r : plan.photon.reasons) reasons += (reasons.empty() ? "" : "; ") + r;
+    // Reason headlines carry their indented detail lines: one line for messages.
+    for (std::size_t p = reasons.find('\n'); p != std::string::npos; p = reasons.find('\n', p)) {
+      std::size_t e = p;
+      while (e < reasons.size() && (reasons[e] == '\n' || reasons[e] == '\t' || reasons[e] == ' ')) ++e;
+      reasons.replace(p, e - p, " ");
+    }
     bool explanation_used = false;
 
     // Photon share of task time (profiles).

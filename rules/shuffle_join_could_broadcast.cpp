@@ -138,6 +138,14 @@ class ShuffleJoinCouldBroadcast final : public Rule {
         break;
       }
 
+      if (forced.empty())
+        if (const Operator* lj = logical_join_for(plan, *op))
+          for (const auto& h : lj->hints) {
+            std::string st = lower(h.strategy);
+            if (st == "shuffle_hash" || st == "merge" || st == "shuffle_merge")
+              forced = std::string(h.side == BuildSide::Left ? "leftHint" : "rightHint") + "=(strategy=" + st + ")";
+          }
+
       std::string join_name = op->join.strategy == JoinStrategy::SortMerge ? "shuffles and sorts both sides"
                                                                            : "shuffles both sides";
       std::string msg = op_ref(*op) + " " + join_name + " although the " + side + " side is " +
@@ -145,7 +153,9 @@ class ShuffleJoinCouldBroadcast final : public Rule {
                         (small.estimate ? ", estimated" : "") + ", below the " + format_bytes(threshold) +
                         " broadcast threshold)";
       if (other.bytes) msg += " and the other side is " + format_bytes(*other.bytes);
-      if (!forced.empty()) msg += "; the " + forced + " hint in the SQL text forces the shuffle";
+      if (!forced.empty())
+        msg += "; the " + forced + " hint" + (forced.find('=') == std::string::npos ? " in the SQL text" : "") +
+               " forces the shuffle";
       Diagnostic d = ctx.make(*op, msg);
       d.evidence.push_back(ev_bytes(std::string(side) + " side size", *small.bytes));
       if (small.rows) d.evidence.push_back(ev_rows(std::string(side) + " side rows", *small.rows));

@@ -79,6 +79,7 @@ class SlowPhase final : public Rule {
 
   void check(RuleContext& ctx) const override {
     const Plan& plan = ctx.plan();
+    if (!method::owns_query_metrics(plan)) return;
     method::PhaseBreakdown b = method::phase_breakdown(plan);
     if (b.from_result_cache) {
       Diagnostic d = method::make_plan_diagnostic(

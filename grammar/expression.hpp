@@ -1,0 +1,397 @@
+// PEGTL grammar for the expressions Spark prints: Catalyst expressions (Filter conditions, join
+// keys, DataFilters / PartitionFilters, sort orders, project lists), the v1 data-source Filter
+// syntax of PushedFilters, and the SQL-like strings of Databricks Query Profiles (`FILTERS`).
+//
+// Grammar structs only: nothing here builds data. The actions live in parser/expr_parser.cpp.
+// Format notes: ../shared/docs/spark-explain-format.md §3, §8, §10 (literals are printed raw,
+// attribute names may contain spaces and parentheses, `... N more fields` abbreviations).
+//
+// The same structs serve the Catalyst and the SQL dialect. Two alternatives depend on the
+// dialect and are guarded by `dialect_gate<Flag>`, which asks the first parse state for
+// `bool allows(unsigned flag) const`:
+//   - unquoted multi-word literals (`(c#1 = abc def)`, `IN (Bronx County, Orange County)`),
+//     only in Catalyst text, where every binary operator is wrapped in parentheses;
+//   - quoted SQL strings and typed literals (`'x'`, DATE '2024-01-01'), in SQL text.
+// Nesting is bounded by the control class (see `nesting` below): every recursive path passes a
+// rule derived from `nesting`, so the depth of PEGTL's recursion is bounded too.
+#pragma once
+
+#include <tao/pegtl.hpp>
+#include <tao/pegtl/contrib/analyze_traits.hpp>
+
+namespace planlint::grammar::expr {
+
+namespace pegtl = tao::pegtl;
+using namespace tao::pegtl;  // NOLINT: grammar DSL
+
+// Flags a state can allow (see dialect_gate).
+inline constexpr unsigned kRawLiterals = 1u;    // Catalyst: unquoted literal text up to , ) ]
+inline constexpr unsigned kSqlLiterals = 2u;    // SQL: 'quoted', DATE '...', TIMESTAMP '...'
+inline constexpr unsigned kBareIsColumn = 4u;   // SQL / pushed filters: a bare word names a column
+
+// Matches the empty string when the state allows `Flag`, fails otherwise.
+template <unsigned Flag>
+struct dialect_gate {
+  using rule_t = dialect_gate;
+  using subs_t = empty_list;
+  template <apply_mode, rewind_mode, template <typename...> class, template <typename...> class,
+            typename ParseInput, typename State, typename... States>
+  static bool match(ParseInput&, State& st, States&&...) {
+    return st.allows(Flag);
+  }
+};
+
+// Unquoted literal text as Spark prints it (`Books   `, `>10000`, `Bronx County`, `2001Q1`):
+// everything up to a `,` `)` or `]` that is not inside brackets opened in the text itself.
+// Scans iteratively (no recursion, linear), so 100,000 nested parentheses cannot blow the stack.
+// At least one character; never starts at a delimiter.
+struct raw_text {
+  using rule_t = raw_text;
+  using subs_t = empty_list;
+  template <typename ParseInput>
+  static bool match(ParseInput& in) {
+    std::size_t depth = 0;
+    std::size_t n = 0;
+    const std::size_t size = in.size(std::size_t(-1) / 2);
+    const char* p = in.current();
+    for (; n < size; ++n) {
+      const char c = p[n];
+      if (c == '(' || c == '[') {
+        ++depth;
+      } else if (c == ')' || c == ']' || c == ',') {
+        if (depth == 0) break;
+        if (c != ',') --depth;
+      }
+    }
+    if (depth != 0) return false;  // unbalanced: let the structured rules report the error
+    // Trailing blanks belong to the surrounding syntax, not to the value.
+    std::size_t len = n;
+    while (len > 0 && (p[len - 1] == ' ' || p[len - 1] == '\t')) --len;
+    if (len == 0) return false;
+    in.bump(len);
+    return true;
+  }
+};
+
+// A type name as printed after `cast(x as`: `date`, `decimal(10,2)`, `struct<a:int,b:string>`,
+// up to the `)` that closes the cast. Iterative like raw_text.
+struct type_text {
+  using rule_t = type_text;
+  using subs_t = empty_list;
+  template <typename ParseInput>
+  static bool match(ParseInput& in) {
+    std::size_t depth = 0;
+    std::size_t n = 0;
+    const std::size_t size = in.size(std::size_t(-1) / 2);
+    const char* p = in.current();
+    for (; n < size; ++n) {
+      const char c = p[n];
+      if (c == '(' || c == '[' || c == '<') {
+        ++depth;
+      } else if (c == ')' || c == ']' || c == '>') {
+        if (depth == 0) break;
+        --depth;
+      }
+    }
+    std::size_t len = n;
+    while (len > 0 && (p[len - 1] == ' ' || p[len - 1] == '\t')) --len;
+    if (depth != 0 || len == 0) return false;
+    in.bump(len);
+    return true;
+  }
+};
+
+// ---------------------------------------------------------------- lexical pieces
+struct blank_char : one<' ', '\t', '\r', '\n'> {};
+struct ws : star<blank_char> {};
+struct ident_first : ranges<'a', 'z', 'A', 'Z', '_', '_'> {};
+struct ident_other : ranges<'a', 'z', 'A', 'Z', '0', '9', '_', '_', '$', '$'> {};
+struct word : seq<ident_first, star<ident_other>> {};
+
+template <typename Str>
+struct kw : seq<Str, not_at<ident_other>> {};
+
+struct kw_and : kw<TAO_PEGTL_ISTRING("AND")> {};
+struct kw_or : kw<TAO_PEGTL_ISTRING("OR")> {};
+struct kw_not : kw<TAO_PEGTL_ISTRING("NOT")> {};
+struct kw_in : kw<TAO_PEGTL_ISTRING("IN")> {};
+struct kw_is : kw<TAO_PEGTL_ISTRING("IS")> {};
+struct kw_null : kw<TAO_PEGTL_ISTRING("NULL")> {};
+struct kw_like : kw<TAO_PEGTL_ISTRING("LIKE")> {};
+struct kw_ilike : kw<TAO_PEGTL_ISTRING("ILIKE")> {};
+struct kw_rlike : kw<TAO_PEGTL_ISTRING("RLIKE")> {};
+struct kw_regexp : kw<TAO_PEGTL_ISTRING("REGEXP")> {};
+struct kw_escape : kw<TAO_PEGTL_ISTRING("ESCAPE")> {};
+struct kw_between : kw<TAO_PEGTL_ISTRING("BETWEEN")> {};
+struct kw_case : kw<TAO_PEGTL_ISTRING("CASE")> {};
+struct kw_when : kw<TAO_PEGTL_ISTRING("WHEN")> {};
+struct kw_then : kw<TAO_PEGTL_ISTRING("THEN")> {};
+struct kw_else : kw<TAO_PEGTL_ISTRING("ELSE")> {};
+struct kw_end : kw<TAO_PEGTL_ISTRING("END")> {};
+struct kw_as : kw<TAO_PEGTL_ISTRING("AS")> {};
+struct kw_asc : kw<TAO_PEGTL_ISTRING("ASC")> {};
+struct kw_desc : kw<TAO_PEGTL_ISTRING("DESC")> {};
+struct kw_nulls : kw<TAO_PEGTL_ISTRING("NULLS")> {};
+struct kw_first : kw<TAO_PEGTL_ISTRING("FIRST")> {};
+struct kw_last : kw<TAO_PEGTL_ISTRING("LAST")> {};
+struct kw_true : kw<TAO_PEGTL_ISTRING("true")> {};
+struct kw_false : kw<TAO_PEGTL_ISTRING("false")> {};
+struct kw_div : kw<TAO_PEGTL_ISTRING("DIV")> {};
+struct kw_distinct : kw<TAO_PEGTL_ISTRING("DISTINCT")> {};
+struct kw_cast : kw<sor<TAO_PEGTL_ISTRING("try_cast"), TAO_PEGTL_ISTRING("cast")>> {};
+struct kw_date : kw<TAO_PEGTL_ISTRING("DATE")> {};
+struct kw_timestamp : kw<sor<TAO_PEGTL_ISTRING("TIMESTAMP_NTZ"), TAO_PEGTL_ISTRING("TIMESTAMP_LTZ"),
+                             TAO_PEGTL_ISTRING("TIMESTAMP")>> {};
+struct kw_interval : kw<TAO_PEGTL_ISTRING("INTERVAL")> {};
+struct kw_subquery : kw<TAO_PEGTL_STRING("Subquery")> {};
+struct kw_reused_subquery : kw<TAO_PEGTL_STRING("ReusedSubquery")> {};
+
+// Words that end an operand; they are never read as a bare literal or column.
+struct reserved : sor<kw_and, kw_or, kw_not, kw_in, kw_is, kw_like, kw_ilike, kw_rlike, kw_regexp,
+                      kw_between, kw_case, kw_when, kw_then, kw_else, kw_end, kw_as, kw_asc,
+                      kw_desc, kw_nulls, kw_escape, kw_div, kw_distinct> {};
+
+// ---------------------------------------------------------------- nesting guard
+// Rules deriving from `nesting` count one level each; the control class raises
+// "expression nested too deeply" past the limit (see parser/expr_parser.cpp).
+struct nesting_tag {};
+template <typename... Rules>
+struct nesting : seq<Rules...>, nesting_tag {};
+
+// ---------------------------------------------------------------- literals
+struct digits : plus<digit> {};
+struct exponent : seq<one<'e', 'E'>, opt<one<'+', '-'>>, must<digits>> {};
+struct number_suffix : sor<TAO_PEGTL_STRING("BD"), one<'L', 'S', 'Y', 'D', 'F'>> {};
+struct number : seq<sor<seq<digits, opt<one<'.'>, star<digit>>>, seq<one<'.'>, digits>>,
+                    opt<exponent>, opt<number_suffix>, not_at<ident_other>> {};
+
+// 2024-01-01, 2024-01-01 12:30:00.123, 2024-01-01T12:30:00Z (Catalyst prints dates unquoted)
+struct two_digits : rep<2, digit> {};
+struct date_part : seq<rep<4, digit>, one<'-'>, two_digits, one<'-'>, two_digits> {};
+struct time_part : seq<two_digits, one<':'>, two_digits, one<':'>, two_digits,
+                       opt<one<'.'>, digits>> {};
+struct zone_part : sor<one<'Z'>, seq<one<'+', '-'>, two_digits, one<':'>, two_digits>> {};
+struct date_literal : seq<date_part, opt<one<' ', 'T'>, time_part, opt<zone_part>>,
+                          not_at<ident_other>> {};
+
+struct sql_string_char : sor<seq<one<'\\'>, any>, two<'\''>, not_one<'\''>> {};
+struct sql_string : seq<one<'\''>, star<sql_string_char>, must<one<'\''>>> {};
+struct dq_string_char : sor<seq<one<'\\'>, any>, not_one<'"'>> {};
+struct dq_string : seq<one<'"'>, star<dq_string_char>, must<one<'"'>>> {};
+struct quoted_string : sor<sql_string, dq_string> {};
+struct interval_unit : word {};
+struct typed_literal : sor<seq<sor<kw_date, kw_timestamp>, ws, sql_string>,
+                           seq<kw_interval, ws, sor<sql_string, number>, ws, interval_unit,
+                               opt<ws, TAO_PEGTL_ISTRING("TO"), ws, interval_unit>>> {};
+struct sql_literal : seq<dialect_gate<kSqlLiterals>, sor<typed_literal, quoted_string>> {};
+
+struct bool_literal : sor<kw_true, kw_false> {};
+struct null_literal : kw_null {};
+// `...` and `... 12 more fields`: Spark's abbreviation of long lists.
+struct more_fields : seq<digits, ws, TAO_PEGTL_STRING("more"), ws,
+                         sor<TAO_PEGTL_STRING("fields"), TAO_PEGTL_STRING("entries")>> {};
+struct ellipsis : seq<TAO_PEGTL_STRING("..."), opt<ws, more_fields>> {};
+
+// ---------------------------------------------------------------- attributes and names
+// Expression id after `#`: 12, 12L, x, xL, optionally a watermark delay `-T10000ms`.
+struct watermark : seq<TAO_PEGTL_STRING("-T"), digits, TAO_PEGTL_STRING("ms")> {};
+struct expr_id : seq<sor<digits, one<'x'>>, opt<one<'L'>>, not_at<ident_other>, opt<watermark>> {};
+struct hash_id : seq<one<'#'>, expr_id> {};
+
+// An attribute whose name is one or more words (`Temperature difference#2212`, `ss_item_sk#1`,
+// `#12L`). Words in the name are plain (letters, digits, `_ $ . -`); names with parentheses
+// (`sum(x)#40L`, `(avg(x) * 1.2)#31`) are read as an expression followed by `#id` (attr_suffix).
+struct name_char : sor<ident_other, one<'.', '-', ':', '/', '@'>> {};
+struct name_word : seq<not_at<reserved>, plus<name_char>> {};
+struct attr_name : seq<name_word, star<one<' '>, name_word>> {};
+struct attribute : seq<opt<attr_name>, hash_id> {};
+struct attr_suffix : hash_id {};
+
+struct backquoted : seq<one<'`'>, star<sor<two<'`'>, not_one<'`'>>>, must<one<'`'>>> {};
+struct name_segment : sor<backquoted, word> {};
+// A bare (possibly qualified) name: a column in SQL text, an unquoted literal in Catalyst text.
+struct bare_name : seq<not_at<reserved>, name_segment, star<one<'.'>, name_segment>> {};
+// Words that start with a digit (`2001Q1`): unquoted literals.
+struct bare_word : seq<not_at<reserved>, plus<ident_other>> {};
+
+// ---------------------------------------------------------------- subqueries
+// Subquery scalar-subquery#51, [id=#52] / ReusedSubquery Subquery subquery#7, [id=#8] /
+// scalar-subquery#51, [id=#52] / ScalarSubquery#7 / dynamicpruning#5 / exists#9 are recognised
+// by their names; the `[id=#N]` / `[plan_id=N]` tag is kept in the span only.
+struct subquery_name : sor<TAO_PEGTL_STRING("scalar-subquery"), TAO_PEGTL_STRING("subquery"),
+                           TAO_PEGTL_STRING("ScalarSubquery"), TAO_PEGTL_STRING("dynamicpruning"),
+                           TAO_PEGTL_STRING("listquery"), TAO_PEGTL_STRING("exists")> {};
+struct plan_tag : seq<one<'['>, sor<TAO_PEGTL_STRING("id=#"), TAO_PEGTL_STRING("plan_id=")>,
+                      sor<digits, one<'x'>>, one<']'>> {};
+struct subquery_ref : seq<subquery_name, hash_id, opt<one<','>, ws, plan_tag>> {};
+struct reused_mark : seq<kw_reused_subquery, plus<blank_char>> {};
+struct subquery_expr : sor<seq<opt<reused_mark>, kw_subquery, plus<blank_char>, subquery_ref>,
+                           subquery_ref> {};
+
+// ---------------------------------------------------------------- operators
+struct op_or : kw_or {};
+struct op_and : kw_and {};
+struct op_not : kw_not {};
+struct op_compare : sor<TAO_PEGTL_STRING("<=>"), TAO_PEGTL_STRING("<="), TAO_PEGTL_STRING("<>"),
+                        TAO_PEGTL_STRING(">="), TAO_PEGTL_STRING("!="), TAO_PEGTL_STRING("=="),
+                        one<'=', '<', '>'>> {};
+struct op_additive : sor<TAO_PEGTL_STRING("||"), one<'+'>, seq<one<'-'>, not_at<one<'>'>>>> {};
+struct op_multiplicative : sor<one<'*', '/', '%', '&', '^'>, seq<one<'|'>, not_at<one<'|'>>>, kw_div> {};
+struct op_unary : sor<one<'-'>, one<'~'>, one<'+'>> {};
+struct op_is_null : seq<kw_is, ws, opt<kw_not, ws>, kw_null> {};
+struct op_in : seq<opt<kw_not, ws>, kw_in> {};
+struct op_like : seq<opt<kw_not, ws>, sor<kw_like, kw_ilike, kw_rlike, kw_regexp>> {};
+struct op_between : seq<opt<kw_not, ws>, kw_between> {};
+struct op_sort_direction : sor<kw_asc, kw_desc> {};
+struct op_nulls_order : seq<kw_nulls, ws, sor<kw_first, kw_last>> {};
+
+// ---------------------------------------------------------------- expressions
+struct expression;
+
+// Where an operand may end: `)` `,` `]`, the end of text, or a keyword of the enclosing syntax.
+struct operand_end : seq<ws, sor<one<')', ',', ']'>, eof, kw_and, kw_or, kw_then, kw_else,
+                                 kw_when, kw_end, kw_as, kw_asc, kw_desc>> {};
+struct raw_value : raw_text {};
+struct raw_literal : seq<dialect_gate<kRawLiterals>, raw_value> {};
+
+// One element of an argument list or IN list: an expression, or (Catalyst) raw literal text.
+struct list_item : sor<seq<expression, at<ws, one<',', ')', ']'>>>, raw_literal> {};
+struct list_sep : seq<ws, one<','>, ws> {};
+struct item_list : seq<list_item, star<list_sep, list_item>> {};
+
+struct paren_close : one<')'> {};
+struct bracket_close : one<']'> {};
+struct call_close : one<')'> {};
+struct in_close : one<')'> {};
+struct cast_close : one<')'> {};
+
+struct paren_expr : nesting<one<'('>, ws, expression, ws, must<paren_close>> {};
+
+struct or_expr;
+struct cast_operand : seq<or_expr> {};
+struct cast_as : kw_as {};
+struct cast_type : type_text {};
+struct cast_expr : nesting<kw_cast, one<'('>, ws, must<cast_operand>, ws, must<cast_as>, ws,
+                           must<cast_type>, ws, must<cast_close>> {};
+
+struct case_operand : seq<or_expr> {};
+struct case_condition : seq<or_expr> {};
+struct case_value : seq<or_expr> {};
+struct case_then : kw_then {};
+struct case_end : kw_end {};
+struct case_when : seq<kw_when, ws, must<case_condition>, ws, must<case_then>, ws, must<case_value>, ws> {};
+struct case_else : seq<kw_else, ws, must<case_value>, ws> {};
+struct case_expr : nesting<kw_case, ws, opt<not_at<kw_when>, case_operand, ws>, plus<case_when>,
+                           opt<case_else>, must<case_end>> {};
+
+struct function_name : seq<name_segment, star<one<'.'>, name_segment>> {};
+struct call_args : opt<item_list> {};
+// count(DISTINCT x#1)
+struct distinct_mark : seq<kw_distinct, plus<blank_char>> {};
+struct function_call : nesting<function_name, one<'('>, ws, opt<distinct_mark>, call_args, ws,
+                               must<call_close>> {};
+// input[0, int, false] (BoundReference)
+struct bound_reference : nesting<TAO_PEGTL_STRING("input"), one<'['>, ws, call_args, ws,
+                                 must<bracket_close>> {};
+struct list_expr : nesting<one<'['>, ws, call_args, ws, must<bracket_close>> {};
+
+struct literal : sor<date_literal, number, bool_literal, null_literal> {};
+
+struct primary : sor<paren_expr, case_expr, cast_expr, subquery_expr, sql_literal, bound_reference,
+                     ellipsis, literal, attribute, function_call, list_expr, bare_name,
+                     bare_word> {};
+
+// Postfix forms: `(expr)#31` (an attribute named by an expression), `a#1[0]` (element access),
+// `a#1.field` (struct field).
+struct index_suffix : nesting<one<'['>, ws, must<expression>, ws, must<bracket_close>> {};
+struct field_suffix : seq<one<'.'>, name_segment> {};
+struct postfix : seq<primary, star<sor<attr_suffix, index_suffix, field_suffix>>> {};
+
+struct unary_rec;
+struct unary : sor<unary_rec, postfix> {};
+struct unary_rec : nesting<op_unary, ws, unary> {};
+
+// No must<> after an arithmetic operator: in Catalyst text `a%` may be an unquoted literal.
+struct mul_tail : seq<ws, op_multiplicative, ws, unary> {};
+struct multiplicative : seq<unary, star<mul_tail>> {};
+struct add_tail : seq<ws, op_additive, ws, multiplicative> {};
+struct additive : seq<multiplicative, star<add_tail>> {};
+
+// Right side of a comparison or LIKE: an expression, or (Catalyst) unquoted literal text such as
+// `Books   ` or `>10000`.
+struct comparand : sor<seq<dialect_gate<kRawLiterals>, sor<seq<additive, at<operand_end>>, raw_value>>,
+                       seq<not_at<dialect_gate<kRawLiterals>>, additive>> {};
+struct compare_tail : seq<ws, op_compare, ws, must<comparand>> {};
+struct is_null_tail : seq<ws, op_is_null> {};
+struct in_list : nesting<one<'('>, ws, call_args, ws, must<in_close>> {};
+struct in_list_tail : seq<ws, op_in, ws, in_list> {};
+struct in_subquery_tail : seq<ws, op_in, plus<blank_char>, sor<subquery_expr, attribute>> {};
+struct escape_clause : seq<ws, kw_escape, ws, sor<sql_string, raw_text>> {};
+struct like_tail : seq<ws, op_like, ws, must<comparand>, opt<escape_clause>> {};
+struct between_tail : seq<ws, op_between, ws, must<additive>, ws, must<kw_and>, ws, must<additive>> {};
+struct predicate_tail : sor<compare_tail, is_null_tail, in_list_tail, in_subquery_tail, like_tail,
+                            between_tail> {};
+struct predicate : seq<additive, star<predicate_tail>> {};
+
+struct not_rec;
+struct not_expr : sor<not_rec, predicate> {};
+struct not_rec : nesting<op_not, ws, not_expr> {};
+
+struct and_tail : seq<ws, op_and, ws, must<not_expr>> {};
+struct and_expr : seq<not_expr, star<and_tail>> {};
+struct or_tail : seq<ws, op_or, ws, must<and_expr>> {};
+struct or_expr : seq<and_expr, star<or_tail>> {};
+
+// `expr AS name#12` (aliases in project lists) and `a#1 ASC NULLS FIRST` (sort orders).
+struct alias_name : postfix {};
+struct alias_tail : seq<ws, kw_as, ws, must<alias_name>> {};
+struct sort_tail : sor<seq<ws, op_sort_direction, opt<ws, op_nulls_order>>, seq<ws, op_nulls_order>> {};
+struct expression : seq<or_expr, opt<alias_tail>, opt<sort_tail>> {};
+
+struct trailing_garbage : any {};
+// A whole Catalyst / SQL text: one expression, or a top-level list `[a, b]` (PartitionFilters).
+struct catalyst_text : seq<ws, expression, ws, must<eof>> {};
+
+// ---------------------------------------------------------------- v1 pushed filters
+// [IsNotNull(a), GreaterThan(a,5), In(c, [1,2,3]), *EqualTo(b,x), ScalarSubquery#7 ...]
+// Values are raw text (`EqualTo(s,a,b)` reads as three arguments; the actions rejoin them).
+struct pf_filter;
+struct pf_value : sor<subquery_expr, raw_value> {};
+struct pf_value_list : nesting<one<'['>, ws, opt<pf_value, star<list_sep, pf_value>>, ws,
+                               must<bracket_close>> {};
+struct pf_known_name
+    : sor<kw<TAO_PEGTL_STRING("And")>, kw<TAO_PEGTL_STRING("Or")>, kw<TAO_PEGTL_STRING("Not")>,
+          kw<TAO_PEGTL_STRING("EqualTo")>, kw<TAO_PEGTL_STRING("EqualNullSafe")>,
+          kw<TAO_PEGTL_STRING("GreaterThan")>, kw<TAO_PEGTL_STRING("GreaterThanOrEqual")>,
+          kw<TAO_PEGTL_STRING("LessThan")>, kw<TAO_PEGTL_STRING("LessThanOrEqual")>,
+          kw<TAO_PEGTL_STRING("In")>, kw<TAO_PEGTL_STRING("IsNull")>,
+          kw<TAO_PEGTL_STRING("IsNotNull")>, kw<TAO_PEGTL_STRING("StringStartsWith")>,
+          kw<TAO_PEGTL_STRING("StringEndsWith")>, kw<TAO_PEGTL_STRING("StringContains")>,
+          kw<TAO_PEGTL_STRING("AlwaysTrue")>, kw<TAO_PEGTL_STRING("AlwaysFalse")>> {};
+// Only the v1 Filter names nest (And(Or(..), ..)); any other `x(...)` argument is a value.
+struct pf_nested : seq<at<pf_known_name, one<'('>>, pf_filter> {};
+struct pf_arg : sor<seq<pf_nested, at<ws, one<',', ')'>>>, pf_value_list, pf_value> {};
+struct pf_name : word {};
+struct pf_close : one<')'> {};
+struct pf_filter : nesting<pf_name, one<'('>, ws, opt<pf_arg, star<list_sep, pf_arg>>, ws,
+                           must<pf_close>> {};
+struct pf_handled : one<'*'> {};
+// An element that is not v1 syntax (DSv2 predicates print as SQL, `a > 5`) falls back to the
+// expression grammar.
+struct pf_item : sor<seq<opt<pf_handled>, pf_filter, at<ws, one<',', ']'>>>,
+                     seq<opt<pf_handled>, subquery_expr, at<ws, one<',', ']'>>>,
+                     expression> {};
+struct pf_list : seq<one<'['>, ws, opt<pf_item, star<list_sep, pf_item>>, ws, must<bracket_close>> {};
+struct pushed_filter_text : seq<ws, sor<pf_list, seq<opt<pf_handled>, pf_filter>, expression>, ws,
+                                must<eof>> {};
+
+}  // namespace planlint::grammar::expr
+
+namespace tao::pegtl {
+template <typename Name, unsigned Flag>
+struct analyze_traits<Name, planlint::grammar::expr::dialect_gate<Flag>> : analyze_opt_traits<> {};
+template <typename Name>
+struct analyze_traits<Name, planlint::grammar::expr::raw_text> : analyze_any_traits<> {};
+template <typename Name>
+struct analyze_traits<Name, planlint::grammar::expr::type_text> : analyze_any_traits<> {};
+}  // namespace tao::pegtl

@@ -1,0 +1,122 @@
+#!/usr/bin/env bash
+# `planlint lsp` driven by a real editor: Neovim's built-in LSP client (headless) opens a plan
+# from corpus/, waits for the diagnostics, checks them, then checks hover and the outline.
+# Usage: tests/lsp_neovim.sh path/to/planlint     (exit 77 = skipped: no Neovim)
+set -euo pipefail
+planlint=$(realpath "${1:?usage: lsp_neovim.sh PLANLINT}")
+cd "$(dirname "$0")/.."
+
+if ! command -v nvim >/dev/null 2>&1; then
+  if [ "$(id -u)" -eq 0 ] && command -v apt-get >/dev/null 2>&1; then
+    echo "lsp_neovim: installing Debian package neovim" >&2
+    export DEBIAN_FRONTEND=noninteractive
+    apt-get install -y -qq --no-install-recommends neovim >/dev/null 2>&1 ||
+      { apt-get update -qq >/dev/null 2>&1 && apt-get install -y -qq --no-install-recommends neovim >/dev/null 2>&1; } || true
+  fi
+fi
+if ! command -v nvim >/dev/null 2>&1; then
+  echo "SKIP: Neovim is not installed and could not be installed (apt-get install neovim)"
+  exit 77
+fi
+
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+# A copy, so that nothing the editor does can touch the corpus.
+plan="$work/broken-tree-line.explain.txt"
+cp corpus/lsp/broken-tree-line.explain.txt "$plan"
+
+cat > "$work/check.lua" <<'LUA'
+-- Runs inside `nvim --headless`; every failure ends Neovim with a non-zero exit code.
+local env = vim.env
+local function fail(msg)
+  io.stderr:write('lsp_neovim: FAIL: ' .. msg .. '\n')
+  vim.cmd('cquit 1')
+end
+local function log(msg) io.stdout:write(msg .. '\n') end
+local function check(cond, msg) if not cond then fail(msg) end return cond end
+
+local ok, err = pcall(function()
+  local buf = vim.api.nvim_get_current_buf()
+  local config = {
+    name = 'planlint',
+    cmd = { env.PLANLINT, 'lsp' },
+    root_dir = vim.fn.fnamemodify(vim.api.nvim_buf_get_name(buf), ':h'),
+  }
+  local client_id
+  if vim.lsp.start then            -- Neovim >= 0.8
+    client_id = vim.lsp.start(config)
+  else                             -- Neovim 0.7 (Debian 12)
+    client_id = vim.lsp.start_client(config)
+    vim.lsp.buf_attach_client(buf, client_id)
+  end
+  if not check(client_id, 'the language server did not start') then return end
+
+  -- 1. Diagnostics arrive after didOpen.
+  local got = vim.wait(15000, function() return #vim.diagnostic.get(buf) > 0 end, 50)
+  if not check(got, 'no diagnostics within 15 s') then return end
+  local want_line = tonumber(env.EXPECT_LINE) - 1
+  local found = false
+  for _, d in ipairs(vim.diagnostic.get(buf)) do
+    log(string.format('diagnostic %d:%d severity=%s code=%s: %s', d.lnum + 1, d.col + 1, tostring(d.severity),
+      tostring(d.code or (d.user_data and d.user_data.lsp and d.user_data.lsp.code)), d.message))
+    if d.lnum == want_line and d.severity == vim.diagnostic.severity.ERROR and d.source == 'planlint'
+        and d.message:find(env.EXPECT_MESSAGE, 1, true) then
+      found = true
+    end
+  end
+  if not check(found, 'no planlint error on line ' .. env.EXPECT_LINE .. ' containing "' .. env.EXPECT_MESSAGE .. '"') then return end
+
+  -- 2. Hover on an operator line.
+  local hover_line = tonumber(env.HOVER_LINE) - 1
+  local text = vim.api.nvim_buf_get_lines(buf, hover_line, hover_line + 1, false)[1]
+  local col = (text:find('%a') or 1) - 1
+  local params = { textDocument = { uri = vim.uri_from_bufnr(buf) }, position = { line = hover_line, character = col } }
+  local responses = vim.lsp.buf_request_sync(buf, 'textDocument/hover', params, 10000)
+  local value
+  for _, r in pairs(responses or {}) do
+    if r.result and r.result.contents then value = r.result.contents.value end
+  end
+  if not check(value, 'no hover on line ' .. env.HOVER_LINE) then return end
+  log('hover: ' .. (value:gsub('\n', ' | ')))
+  for want in string.gmatch(env.HOVER_EXPECT, '[^;]+') do
+    if not check(value:find(want, 1, true), 'hover lacks "' .. want .. '"') then return end
+  end
+
+  -- 3. The outline (documentSymbol) has the operator tree.
+  responses = vim.lsp.buf_request_sync(buf, 'textDocument/documentSymbol',
+    { textDocument = { uri = vim.uri_from_bufnr(buf) } }, 10000)
+  local symbols
+  for _, r in pairs(responses or {}) do symbols = r.result end
+  if not check(symbols and #symbols > 0, 'no document symbols') then return end
+  local names = {}
+  local stack = {}
+  for _, s in ipairs(symbols) do table.insert(stack, s) end
+  while #stack > 0 do
+    local s = table.remove(stack)
+    names[#names + 1] = s.name
+    for _, c in ipairs(s.children or {}) do table.insert(stack, c) end
+  end
+  local all = table.concat(names, ', ')
+  log('symbols: ' .. all)
+  if not check(all:find(env.SYMBOL_EXPECT, 1, true), 'outline lacks "' .. env.SYMBOL_EXPECT .. '"') then return end
+
+  vim.lsp.stop_client(client_id)
+  vim.wait(2000, function() return vim.lsp.get_client_by_id(client_id) == nil end, 50)
+  vim.cmd('qall!')
+end)
+if not ok then fail(tostring(err)) end
+LUA
+
+# Expected: the broken tree line 9 ("Filter (3" without ')') is a parse error; line 7 is the join.
+export PLANLINT="$planlint" EXPECT_LINE=9 EXPECT_MESSAGE="expected" HOVER_LINE=7 \
+  HOVER_EXPECT="**BroadcastHashJoin**;operator 9;join" SYMBOL_EXPECT="BroadcastHashJoin (9)"
+export XDG_CONFIG_HOME="$work/config" XDG_DATA_HOME="$work/data" XDG_STATE_HOME="$work/state" XDG_CACHE_HOME="$work/cache"
+if timeout 60 nvim --headless --clean -n "$plan" -c "luafile $work/check.lua" </dev/null >"$work/out.txt" 2>&1; then
+  cat "$work/out.txt"
+  echo "lsp_neovim: OK ($(nvim --version | head -1))"
+else
+  rc=$?
+  cat "$work/out.txt"
+  echo "lsp_neovim: FAILED (exit $rc)" >&2
+  exit 1
+fi

@@ -1,0 +1,66 @@
+#!/usr/bin/env bash
+# planlint's SARIF output passes Microsoft's SARIF validator (`sarif-multitool validate`).
+# The validator comes from npm (@microsoft/sarif-multitool-linux, a self-contained Linux x64 build;
+# @microsoft/sarif-multitool is only a wrapper that pulls it in) and is installed once into
+# <build>/.sarif-multitool. Skips (exit 77) with a message when npm or the network is unavailable.
+# Usage: tests/sarif_validate.sh path/to/planlint   (run from the source folder)
+set -u
+planlint=$(realpath "$1")
+build=$(dirname "$planlint")
+version=5.7.0
+cache="$build/.sarif-multitool"
+tool="$cache/node_modules/@microsoft/sarif-multitool-linux/Sarif.Multitool"
+
+if [ ! -e "$tool" ]; then
+  if [ "$(uname -s)-$(uname -m)" != "Linux-x86_64" ]; then
+    echo "SKIP: the SARIF validator package is built for Linux x64 only"; exit 77
+  fi
+  if ! command -v npm >/dev/null 2>&1; then
+    echo "SKIP: npm is not available to install @microsoft/sarif-multitool-linux"; exit 77
+  fi
+  mkdir -p "$cache"
+  echo "installing @microsoft/sarif-multitool-linux@$version into $cache"
+  # --ignore-scripts: the package's only script is the chmod below.
+  if ! timeout 900 npm install --no-audit --no-fund --ignore-scripts --prefix "$cache" \
+      "@microsoft/sarif-multitool-linux@$version" >"$cache/npm.log" 2>&1; then
+    echo "SKIP: npm could not install the SARIF validator (offline?); see $cache/npm.log"
+    tail -5 "$cache/npm.log"
+    exit 77
+  fi
+fi
+chmod u+x "$tool" 2>/dev/null
+if ! "$tool" --version >/dev/null 2>&1; then
+  echo "SKIP: the SARIF validator does not start on this machine ($tool --version failed)"; exit 77
+fi
+
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+# A parse error, an unused and an unknown suppression (results with and without an operator),
+# a file name that needs percent-encoding, and every plan of the corpus (rule findings).
+cat >"$work/broken plan.txt" <<'PLAN'
+# planlint: disable=no-such-rule
+# planlint: disable=parse-error operator=7
+== Physical Plan ==
+AdaptiveSparkPlan (9)
++- SortMergeJoin Inner (8
+PLAN
+inputs=("$work/broken plan.txt")
+[ -d corpus ] && inputs+=(corpus)
+"$planlint" check --no-config --exit-zero --format sarif -o "$work/planlint.sarif" "${inputs[@]}"
+rc=$?
+if [ $rc -ne 0 ]; then echo "FAIL: planlint check exited $rc"; exit 1; fi
+results=$(grep -c '"ruleId"' "$work/planlint.sarif")
+echo "planlint wrote $results results"
+if [ "$results" -lt 2 ]; then echo "FAIL: expected results in the SARIF log"; exit 1; fi
+
+"$tool" validate "$work/planlint.sarif" -o "$work/validation.sarif" >"$work/validate.log" 2>&1
+rc=$?
+cat "$work/validate.log"
+# SARIF2005 asks for the tool's informationUri: planlint has no public home page yet.
+problems=$(grep -E ': (error|warning) [A-Z]+[0-9]+:' "$work/validate.log" | grep -v ' SARIF2005: ')
+if [ $rc -ne 0 ] || [ -n "$problems" ]; then
+  echo "FAIL: the SARIF validator reported problems (exit $rc):"
+  echo "$problems"
+  exit 1
+fi
+echo "OK: SARIF output is valid"

@@ -1,0 +1,96 @@
+#include <doctest/doctest.h>
+#include <nlohmann/json.hpp>
+
+#include "lint/baseline.hpp"
+#include "lint/fingerprint.hpp"
+#include "tests/lint_fixtures.hpp"
+#include "tests/support.hpp"
+
+using namespace planlint;
+using planlint::test::sample_finding;
+using planlint::test::sample_report;
+
+TEST_CASE("fingerprint: normalise ids, plan_id and measured numbers away") {
+  CHECK(normalise_plan_text("customer_id#12L = c_customer_id#4031") == "customer_id = c_customer_id");
+  CHECK(normalise_plan_text("Scan parquet  spark_catalog.db.t2\n") == "Scan parquet spark_catalog.db.t2");
+  CHECK(normalise_plan_text("ReusedExchange [id=#57], plan_id=1234") == "ReusedExchange [id=], plan_id=");
+  CHECK(normalise_plan_text("ShuffleQueryStage 3, 2.5 GiB") == "ShuffleQueryStage N, N GiB");
+  CHECK(normalise_plan_text("col1 > 10") == "col1 > N");
+}
+
+TEST_CASE("fingerprint: stable across a re-captured plan, different for another finding") {
+  Diagnostic a = sample_finding();
+  Diagnostic b = sample_finding();  // the same finding after capturing the plan again
+  b.operator_id = "17";
+  b.range = {42, 9, 42, 22};
+  b.message = "SortMergeJoin (17) shuffles both sides although the left side is 2.3 MiB";
+  b.evidence[0] = {"left side size", "2.3 MiB", 2411724.0, "bytes"};
+  b.evidence[1].value = "customer_id#901 = c_customer_id#977";
+  CHECK(fingerprint(a) == fingerprint(b));
+  CHECK(fingerprint(a).size() == 16);
+
+  Diagnostic other_keys = sample_finding();
+  other_keys.evidence[1].value = "order_id#12 = o_order_id#40";
+  CHECK(fingerprint(a) != fingerprint(other_keys));
+  CHECK(fingerprint(a) != fingerprint(sample_finding("skew-not-handled")));
+
+  auto occ = fingerprints_with_occurrence({a, b, other_keys});
+  CHECK(occ[0] == fingerprint(a) + ":1");
+  CHECK(occ[1] == fingerprint(a) + ":2");
+  CHECK(occ[2] == fingerprint(other_keys) + ":1");
+}
+
+TEST_CASE("baseline: recorded findings are hidden after a re-capture, new ones are reported") {
+  namespace fs = std::filesystem;
+  fs::path dir = fs::temp_directory_path() / "planlint_test_baseline";
+  fs::remove_all(dir);
+  fs::create_directories(dir);
+  fs::path file = dir / "baseline.json";
+
+  FileReport before = sample_report({sample_finding()});
+  before.path = (dir / "plans" / "q1.txt").string();
+  std::string error;
+  REQUIRE(write_baseline(file, {before}, error));
+  auto j = nlohmann::json::parse(planlint::test::read_file(file));
+  CHECK(j["version"] == 1);
+  REQUIRE(j["findings"].size() == 1);
+  CHECK(j["findings"][0]["path"] == "plans/q1.txt");  // relative to the baseline's folder
+  CHECK(j["findings"][0]["rule"] == "shuffle-join-could-broadcast");
+  CHECK(j["findings"][0]["fingerprint"] == fingerprint(sample_finding()));
+
+  // Re-captured: new ids and lines; plus one new finding and a second copy of the old one.
+  Diagnostic recaptured = sample_finding();
+  recaptured.operator_id = "23";
+  recaptured.range = {30, 7, 30, 20};
+  recaptured.evidence[1].value = "customer_id#512 = c_customer_id#513";
+  Diagnostic twin = recaptured;
+  twin.range.line = 50;
+  Diagnostic fresh = sample_finding("exploding-join", "PL005");
+  FileReport after = sample_report({recaptured, fresh, twin});
+  after.path = before.path;
+
+  auto baseline = read_baseline(file, error);
+  REQUIRE(baseline);
+  CHECK(apply_baseline(*baseline, after, file) == 1);
+  REQUIRE(after.diagnostics.size() == 2);
+  CHECK(after.diagnostics[0].rule == "exploding-join");
+  CHECK(after.diagnostics[1].range.line == 50);  // the baseline had only one of them
+  CHECK(after.baselined == 1);
+
+  // Another file with the same finding is not covered.
+  FileReport elsewhere = sample_report({sample_finding()});
+  elsewhere.path = (dir / "plans" / "q2.txt").string();
+  auto fresh_baseline = read_baseline(file, error);
+  CHECK(apply_baseline(*fresh_baseline, elsewhere, file) == 0);
+  fs::remove_all(dir);
+}
+
+TEST_CASE("baseline: a file that is not a baseline is an error") {
+  std::string error;
+  CHECK(!parse_baseline("{\"files\": []}", error));
+  CHECK(error.find("not a planlint baseline") != std::string::npos);
+  CHECK(!parse_baseline("{\"version\": 2, \"findings\": []}", error));
+  CHECK(error.find("version 2") != std::string::npos);
+  CHECK(!parse_baseline("{\"version\": 1, \"findings\": [{\"path\": 1}]}", error));
+  CHECK(parse_baseline("{\"version\": 1, \"findings\": []}", error));
+}

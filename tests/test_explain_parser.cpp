@@ -1,0 +1,436 @@
+// The explain-text reader builds the right model: AQE sections merged by id, reuse links (also
+// forward), subqueries, unknown ids, list counts, truncation, join facts, default / extended /
+// cost modes, and source locations in the ORIGINAL text after paste-damage repair.
+#include <doctest/doctest.h>
+
+#include <string>
+
+#include "parser/parse.hpp"
+
+using namespace planlint;
+
+namespace {
+
+ParseResult parse(const std::string& text) { return parse_explain_text(text, "t.txt"); }
+
+const Operator& op_by_id(const Plan& p, const char* id) {
+  const Operator* o = p.find_id(id);
+  REQUIRE_MESSAGE(o != nullptr, "operator " << id);
+  return *o;
+}
+
+const char* kAqe = R"(== Physical Plan ==
+AdaptiveSparkPlan (11)
++- == Final Plan ==
+   ResultQueryStage (8), Statistics(sizeInBytes=8.0 EiB)
+   +- * HashAggregate (7)
+      +- AQEShuffleRead (6)
+         +- ShuffleQueryStage (5), Statistics(sizeInBytes=240.0 B, rowCount=10)
+            +- Exchange (4)
+               +- * HashAggregate (3)
+                  +- * Project (2)
+                     +- * Range (1)
++- == Initial Plan ==
+   HashAggregate (10)
+   +- Exchange (9)
+      +- HashAggregate (3)
+         +- Project (2)
+            +- Range (1)
+
+
+(1) Range [codegen id : 1]
+Output [1]: [id#0L]
+Arguments: Range (0, 100, step=1, splits=Some(4))
+
+(2) Project [codegen id : 1]
+Output [1]: [(id#0L % 10) AS k#2L]
+Input [1]: [id#0L]
+
+(3) HashAggregate [codegen id : 1]
+Input [1]: [k#2L]
+Keys [1]: [k#2L]
+Functions [1]: [partial_count(1)]
+Aggregate Attributes [1]: [count#9L]
+Results [2]: [k#2L, count#10L]
+
+(4) Exchange
+Input [2]: [k#2L, count#10L]
+Arguments: hashpartitioning(k#2L, 200), ENSURE_REQUIREMENTS, [plan_id=31]
+
+(5) ShuffleQueryStage
+Output [2]: [k#2L, count#10L]
+Arguments: 0
+
+(6) AQEShuffleRead
+Input [2]: [k#2L, count#10L]
+Arguments: coalesced
+
+(7) HashAggregate [codegen id : 2]
+Input [2]: [k#2L, count#10L]
+Keys [1]: [k#2L]
+Functions [1]: [count(1)]
+Aggregate Attributes [1]: [count(1)#5L]
+Results [2]: [k#2L, count(1)#5L AS count#6L]
+
+(8) ResultQueryStage
+Output [2]: [k#2L, count#6L]
+Arguments: 1
+
+(9) Exchange
+Input [2]: [k#2L, count#10L]
+Arguments: hashpartitioning(k#2L, 200), ENSURE_REQUIREMENTS, [plan_id=20]
+
+(10) HashAggregate
+Input [2]: [k#2L, count#10L]
+Keys [1]: [k#2L]
+Functions [1]: [count(1)]
+Aggregate Attributes [1]: [count(1)#5L]
+Results [2]: [k#2L, count(1)#5L AS count#6L]
+
+(11) AdaptiveSparkPlan
+Output [2]: [k#2L, count#6L]
+Arguments: isFinalPlan=true
+
+)";
+
+}  // namespace
+
+TEST_CASE("formatted AQE: Final and Initial sections form one DAG, shared nodes merged by id") {
+  auto r = parse(kAqe);
+  REQUIRE_FALSE(r.has_errors());
+  REQUIRE(r.plans.size() == 1);
+  const Plan& p = r.plans[0];
+  CHECK(p.format == InputFormat::ExplainFormatted);
+  CHECK(p.ops.size() == 11);
+  CHECK(p.adaptive);
+  CHECK(p.is_final_plan == true);
+  const Operator& root = op_by_id(p, "11");
+  REQUIRE(p.roots.size() == 1);
+  CHECK(p.roots[0] == root.index);
+  REQUIRE(root.children.size() == 2);
+  CHECK(p.ops[root.children[0]].id == "8");
+  CHECK(p.ops[root.children[1]].id == "10");
+  const Operator& stage = op_by_id(p, "8");
+  CHECK(stage.kind == OpKind::QueryStage);
+  CHECK(stage.section == Section::AqeFinal);
+  CHECK(stage.stats.size_bytes == doctest::Approx(8.0 * 1152921504606846976.0));
+  const Operator& sqs = op_by_id(p, "5");
+  CHECK(sqs.stats.row_count == doctest::Approx(10));
+  CHECK(sqs.stats.size_bytes == doctest::Approx(240));
+  // HashAggregate (3) is shared: one operator with two consumers (Exchange 4 and Exchange 9).
+  const Operator& agg = op_by_id(p, "3");
+  CHECK(agg.codegen);
+  CHECK(agg.codegen_stage == 1);
+  CHECK(agg.section == Section::AqeFinal);
+  CHECK(agg.parents.size() == 2);
+  CHECK(op_by_id(p, "10").section == Section::AqeInitial);
+  // Detail fields are attached, with counts checked.
+  const Field* keys = agg.field("Keys");
+  REQUIRE(keys);
+  CHECK(keys->count == 1u);
+  CHECK(keys->items.size() == 1);
+  CHECK_FALSE(keys->count_mismatch);
+  CHECK(op_by_id(p, "4").arguments == "hashpartitioning(k#2L, 200), ENSURE_REQUIREMENTS, [plan_id=31]");
+  // Locations: outline line of (7) and its detail block header.
+  const Operator& final_agg = op_by_id(p, "7");
+  CHECK(final_agg.loc.line == 5);
+  CHECK(final_agg.loc.column == 7);
+  CHECK(final_agg.detail_loc.line == 47);
+}
+
+TEST_CASE("formatted: reuse links, forward references, unknown ids") {
+  auto r = parse(R"(== Physical Plan ==
+SortMergeJoin Inner (3)
+:- ReusedExchange (1)
++- ReusedExchange (2)
+   +- Project (unknown)
+      +- Project (unknown)
+
+
+(1) ReusedExchange [Reuses operator id: 5]
+Output [1]: [v#3L]
+
+(2) ReusedExchange [Reuses operator id: unknown]
+Output [1]: [v#4L]
+
+(3) SortMergeJoin
+Left keys [1]: [v#3L]
+Right keys [1]: [v#4L]
+Join type: Inner
+Join condition: None
+
+===== Adaptively Optimized Out Exchanges =====
+
+Subplan:1
+Exchange (5)
++- Range (4)
+
+
+(4) Range
+Output [1]: [v#1L]
+
+(5) Exchange
+Input [1]: [v#1L]
+Arguments: RoundRobinPartitioning(4), ENSURE_REQUIREMENTS, [plan_id=9]
+)");
+  REQUIRE_FALSE(r.has_errors());
+  const Plan& p = r.plans[0];
+  CHECK(p.ops.size() == 7);
+  const Operator& re1 = op_by_id(p, "1");
+  REQUIRE(re1.reuses);
+  CHECK(p.ops[*re1.reuses].id == "5");
+  CHECK(p.ops[*re1.reuses].section == Section::OptimizedOut);
+  CHECK_FALSE(op_by_id(p, "2").reuses);
+  int unknown = 0;
+  for (const auto& o : p.ops) unknown += o.id.empty() ? 1 : 0;
+  CHECK(unknown == 2);
+  const Operator& smj = op_by_id(p, "3");
+  CHECK(smj.join.type == JoinType::Inner);
+  CHECK(smj.join.strategy == JoinStrategy::SortMerge);
+  CHECK(smj.join.left_keys.size() == 1);
+  CHECK(smj.join.left_keys[0].text == "v#3L");
+  CHECK_FALSE(smj.join.condition);
+}
+
+TEST_CASE("formatted: join labels, list counts, truncation, multi-line values, masked locations") {
+  auto r = parse(R"(== Physical Plan ==
+BroadcastNestedLoopJoin LeftAnti BuildRight (5)
+:- ShuffledHashJoin(skew=true) Inner BuildLeft (3)
+:  :- Scan JDBCRelation(sales.orders) [numPartitions=4] (1)
+:  +- Scan parquet  (2)
++- BroadcastHashJoin ExistenceJoin(exists#12) BuildRight (4)
+
+
+(1) Scan JDBCRelation(sales.orders) [numPartitions=4]
+Output [3]: [a#1, b#2]
+PushedFilters: [*IsNotNull(a), *GreaterThan(a,5)]
+ReadSchema: struct<a:int,b:string>
+
+(2) Scan parquet
+Output [1]: [c#3]
+Location [not included in comparison]/{warehouse_dir}/t]
+PushedJoins:
+  [L]: Relation: t1
+  [R]: Relation: t2
+
+ReadSchema: struct<c:int>
+
+(3) ShuffledHashJoin
+Left keys [1]: [a#1]
+Right keys [1]: [c#3]
+Join condition: (concat(b#2, x
+y) = z)
+
+(4) BroadcastHashJoin
+Arguments: [a#1, b#2, c#3, d#4, e#5, f#6, g#7, h#8, i#9, j#10, k#11, l#12, m#13, n#14, o#15, p#16, q#17, r#18, s#19, t#20, u#21, v#22, w#23, x#24, y#25, ... 7 more fields]
+
+(5) BroadcastNestedLoopJoin
+Join type: LeftAnti
+Join condition: None
+)");
+  REQUIRE_FALSE(r.has_errors());
+  const Plan& p = r.plans[0];
+  REQUIRE(p.ops.size() == 5);
+  const Operator& bnlj = op_by_id(p, "5");
+  CHECK(bnlj.join.strategy == JoinStrategy::BroadcastNestedLoop);
+  CHECK(bnlj.join.type == JoinType::LeftAnti);
+  CHECK(bnlj.join.build == BuildSide::Right);
+  const Operator& shj = op_by_id(p, "3");
+  CHECK(shj.name == "ShuffledHashJoin");
+  CHECK(shj.join.skew);
+  CHECK(shj.join.build == BuildSide::Left);
+  REQUIRE(shj.join.condition);
+  CHECK(shj.join.condition->text == "(concat(b#2, x\ny) = z)");
+  CHECK(shj.field("Join condition")->loc.line == 26);
+  CHECK(shj.field("Join condition")->loc.end_line == 27);
+  const Operator& ex = op_by_id(p, "4");
+  CHECK(ex.join.type == JoinType::ExistenceJoin);
+  CHECK(ex.join.type_text == "ExistenceJoin(exists#12)");
+  CHECK(ex.field("Arguments")->truncated);
+  const Operator& jdbc = op_by_id(p, "1");
+  CHECK(jdbc.scan_format == "jdbc");
+  CHECK(jdbc.table == "sales.orders");
+  const Field* out = jdbc.field("Output");
+  REQUIRE(out);
+  CHECK(out->count_mismatch);
+  CHECK(jdbc.field("PushedFilters")->items.size() == 2);
+  const Operator& path_scan = op_by_id(p, "2");
+  CHECK(path_scan.scan_format == "parquet");
+  CHECK(path_scan.table.empty());
+  REQUIRE(path_scan.field("Location"));
+  CHECK(path_scan.field("PushedJoins")->value == "\n  [L]: Relation: t1\n  [R]: Relation: t2");
+  CHECK(path_scan.field("ReadSchema")->value == "struct<c:int>");
+}
+
+TEST_CASE("default mode: one-line arguments become the same fields as formatted mode") {
+  auto r = parse(R"(== Physical Plan ==
+*(2) SortMergeJoin(skew=true) [k#2L], [k#7L], LeftOuter, (v#3 > 1)
+:- *(1) Filter (isnotnull(k#2L) AND (k#2L > Subquery scalar-subquery#9, [id=#41]))
+:  :  +- Subquery scalar-subquery#9, [id=#41]
+:  :     +- LocalTableScan [m#10L]
+:  +- FileScan parquet db.t[k#2L,v#3] Batched: true, DataFilters: [isnotnull(k#2L)], Format: Parquet, Location: InMemoryFileIndex(2 paths)[file:/a, file:/b], PartitionFilters: [], PushedFilters: [IsNotNull(k), GreaterThan(k,1), EqualTo(s,a,b), In(c, [1,2,3]), StringStartsWith(n,abcdefghij..., ReadSchema: struct<k:bigint,v:int>
++- ReusedExchange [k#7L], Exchange hashpartitioning(k#2L, 200), ENSURE_REQUIREMENTS, [plan_id=31]
+)");
+  REQUIRE_FALSE(r.has_errors());
+  const Plan& p = r.plans[0];
+  CHECK(p.format == InputFormat::ExplainDefault);
+  REQUIRE(p.ops.size() == 6);  // with the inline Subquery and its LocalTableScan
+  const Operator& smj = p.ops[0];
+  CHECK(smj.kind == OpKind::Join);
+  CHECK(smj.join.skew);
+  CHECK(smj.join.type == JoinType::LeftOuter);
+  CHECK(smj.codegen_stage == 2);
+  REQUIRE(smj.join.condition);
+  CHECK(smj.join.condition->text == "(v#3 > 1)");
+  CHECK(smj.children.size() == 2);
+  const Operator& filter = p.ops[1];
+  CHECK(filter.field("Condition"));
+  // The inline subquery is not a child of the filter: it is a subquery entry.
+  REQUIRE(p.subqueries.size() == 1);
+  CHECK(p.subqueries[0].hosting_op == filter.index);
+  CHECK(filter.children.size() == 1);
+  const Operator& scan = p.ops[filter.children[0]];
+  CHECK(scan.name == "FileScan parquet db.t");
+  CHECK(scan.table == "db.t");
+  CHECK(scan.scan_format == "parquet");
+  CHECK(scan.field("Output")->items.size() == 2);
+  const Field* pushed = scan.field("PushedFilters");
+  REQUIRE(pushed);
+  CHECK(pushed->truncated);
+  CHECK(scan.field("ReadSchema")->value == "struct<k:bigint,v:int>");
+  CHECK_FALSE(scan.field("Location")->truncated);
+  CHECK(scan.field("Location")->loc.column > 100);
+  const Operator& reused = p.ops[5];
+  CHECK(reused.kind == OpKind::ReusedExchange);
+  CHECK_FALSE(reused.reuses);  // the exchange it reuses is not printed in this plan
+}
+
+TEST_CASE("extended mode: four trees in one plan, hints on the join side") {
+  auto r = parse(R"(== Parsed Logical Plan ==
+'Join Inner, ('a = 'b)
+:- 'UnresolvedRelation [t1], [], false
++- 'UnresolvedHint broadcast, ['t2]
+   +- 'UnresolvedRelation [t2], [], false
+
+== Analyzed Logical Plan ==
+a: int, b: int
+Join Inner, (a#1 = b#2)
+:- SubqueryAlias spark_catalog.default.t1
+:  +- Relation spark_catalog.default.t1[a#1] parquet
++- ResolvedHint (strategy=broadcast)
+   +- SubqueryAlias spark_catalog.default.t2
+      +- Relation spark_catalog.default.t2[b#2] parquet
+
+== Optimized Logical Plan ==
+Join Inner, (a#1 = b#2), leftHint=(strategy=shuffle_hash), rightHint=(strategy=broadcast)
+:- Relation spark_catalog.default.t1[a#1] parquet
++- Relation spark_catalog.default.t2[b#2] parquet
+
+== Physical Plan ==
+*(1) BroadcastHashJoin [a#1], [b#2], Inner, BuildRight, false
+:- *(1) ColumnarToRow
+:  +- FileScan parquet spark_catalog.default.t1[a#1] Batched: true, DataFilters: [], Format: Parquet, Location: InMemoryFileIndex(1 paths)[file:/t1], PartitionFilters: [], PushedFilters: [], ReadSchema: struct<a:int>
++- BroadcastExchange HashedRelationBroadcastMode(List(cast(input[0, int, false] as bigint)),false), [plan_id=20]
+   +- *(1) ColumnarToRow
+      +- FileScan parquet spark_catalog.default.t2[b#2] Batched: true, DataFilters: [], Format: Parquet, Location: InMemoryFileIndex(1 paths)[file:/t2], PartitionFilters: [], PushedFilters: [], ReadSchema: struct<b:int>
+)");
+  REQUIRE_FALSE(r.has_errors());
+  REQUIRE(r.plans.size() == 1);
+  const Plan& p = r.plans[0];
+  CHECK(p.format == InputFormat::ExplainExtended);
+  REQUIRE(p.logical_roots.size() == 3);
+  REQUIRE(p.roots.size() == 1);
+  const Operator& analyzed = p.ops[p.logical_roots[1]];
+  CHECK(analyzed.section == Section::AnalyzedLogical);
+  CHECK(analyzed.logical);
+  REQUIRE(analyzed.hints.size() == 1);
+  CHECK(analyzed.hints[0].strategy == "broadcast");
+  CHECK(analyzed.hints[0].side == BuildSide::Right);
+  const Operator& optimized = p.ops[p.logical_roots[2]];
+  REQUIRE(optimized.hints.size() == 2);
+  CHECK(optimized.hints[0].strategy == "shuffle_hash");
+  CHECK(optimized.hints[0].side == BuildSide::Left);
+  CHECK(optimized.hints[1].side == BuildSide::Right);
+  CHECK(optimized.join.type == JoinType::Inner);
+  CHECK(p.ops[optimized.children[0]].table == "spark_catalog.default.t1");
+  const Operator& bhj = p.ops[p.roots[0]];
+  CHECK(bhj.kind == OpKind::Join);
+  CHECK_FALSE(bhj.logical);
+  CHECK(bhj.join.build == BuildSide::Right);
+}
+
+TEST_CASE("cost mode and several plans in one input") {
+  auto r = parse(R"(== Optimized Logical Plan ==
+Filter (isnotnull(a#1) AND (a#1 > 5)), Statistics(sizeInBytes=1.5 MiB, rowCount=2.0E+4)
++- Relation default.t[a#1] parquet, Statistics(sizeInBytes=3.0 MiB)
+
+== Physical Plan ==
+*(1) Filter (isnotnull(a#1) AND (a#1 > 5))
++- *(1) ColumnarToRow
+   +- FileScan parquet default.t[a#1] Batched: true, DataFilters: [isnotnull(a#1), (a#1 > 5)], Format: Parquet, Location: InMemoryFileIndex(1 paths)[file:/t], PartitionFilters: [], PushedFilters: [IsNotNull(a), GreaterThan(a,5)], ReadSchema: struct<a:int>
+
+and the second one:
+
+== Physical Plan ==
+LocalTableScan (1)
+
+
+(1) LocalTableScan
+Output [1]: [x#1]
+Arguments: [x#1]
+)");
+  REQUIRE_FALSE(r.has_errors());
+  REQUIRE(r.plans.size() == 2);
+  const Plan& cost = r.plans[0];
+  CHECK(cost.format == InputFormat::ExplainCost);
+  REQUIRE(cost.logical_roots.size() == 1);
+  const Operator& f = cost.ops[cost.logical_roots[0]];
+  CHECK(f.stats.size_bytes == doctest::Approx(1.5 * 1024 * 1024));
+  CHECK(f.stats.row_count == doctest::Approx(2.0e4));
+  CHECK(f.name == "Filter");
+  CHECK(r.plans[1].format == InputFormat::ExplainFormatted);
+  CHECK(r.plans[1].ops.size() == 1);
+  CHECK(r.plans[1].ops[0].loc.line == 13);
+}
+
+TEST_CASE("paste damage: locations point at the ORIGINAL text") {
+  // stripMargin margins and a common indent; tabs inside the indent.
+  auto r = parse("  \"\"\"|== Physical Plan ==\n"
+                 "     |* Project (2)\n"
+                 "     |+- Scan parquet t (1)\n"
+                 "     |\n"
+                 "     |\n"
+                 "     |(1) Scan parquet t\n"
+                 "     |Output [1]: [a#1]\n"
+                 "     |\n"
+                 "     |(2) Project [codegen id : 1]\n"
+                 "     |Output [1]: [a#1]\n"
+                 "     |Input [1]: [a#1]\"\"\".stripMargin\n");
+  REQUIRE_FALSE(r.has_errors());
+  REQUIRE(r.plans.size() == 1);
+  const Plan& p = r.plans[0];
+  REQUIRE(p.ops.size() == 2);
+  const Operator& scan = op_by_id(p, "1");
+  CHECK(scan.loc.line == 3);
+  CHECK(scan.loc.column == 10);
+  CHECK(scan.field("Output")->loc.line == 7);
+  CHECK(scan.field("Output")->loc.column == 7);
+  CHECK(op_by_id(p, "2").field("Input")->value == "[a#1]");
+
+  auto t = parse("\t== Physical Plan ==\r\n\t* Project (2)\r\n\t+- Scan parquet t (1)\r\n");
+  REQUIRE_FALSE(t.has_errors());
+  REQUIRE(t.plans.size() == 1);
+  const Operator& s2 = op_by_id(t.plans[0], "1");
+  CHECK(s2.loc.line == 3);
+  CHECK(s2.loc.column == 5);  // the 'S' after "\t+- "
+}
+
+TEST_CASE("not a plan: a clear error") {
+  auto r = parse("hello world\nthis is not a plan\n");
+  CHECK(r.has_errors());
+  CHECK(r.plans.empty());
+  REQUIRE_FALSE(r.messages.empty());
+  CHECK(r.messages[0].message == "expected '== Physical Plan ==' or an explain plan tree");
+  auto e = parse("");
+  CHECK(e.has_errors());
+}

@@ -1,0 +1,593 @@
+// Unit tests for grammar/expression.hpp + parser/expr_parser.cpp + parser/expr_util.cpp.
+// Trees are compared through `sexp()`, a compact S-expression of the whole tree:
+//   Attribute name#id (no id: col:name) · Literal 'text':type · Function (f a b) · Cast (cast:type x)
+//   Binary (op l r) · Unary (op x) · In (IN x v..) · InSubquery (IN? name#id x) · Case (CASE ..)
+//   List [a b] · Subquery {name#id} · Raw raw:text
+#include <doctest/doctest.h>
+
+#include <tao/pegtl.hpp>
+#include <tao/pegtl/contrib/analyze.hpp>
+
+#include <chrono>
+#include <filesystem>
+#include <string>
+#include <vector>
+
+#include "grammar/expression.hpp"
+#include "parser/expr_util.hpp"
+#include "parser/parse.hpp"
+#include "tests/support.hpp"
+
+using namespace planlint;
+
+namespace {
+
+void sexp_into(const Expr& e, std::string& out) {
+  auto args = [&](std::size_t from) {
+    for (std::size_t i = from; i < e.args.size(); ++i) {
+      out += ' ';
+      sexp_into(e.args[i], out);
+    }
+  };
+  switch (e.kind) {
+    case ExprKind::Attribute:
+      if (e.expr_id.empty()) out += "col:" + e.name;
+      else out += e.name + "#" + e.expr_id;
+      return;
+    case ExprKind::Literal:
+      out += "'" + e.name + "':" + e.type;
+      return;
+    case ExprKind::Function:
+      out += "(" + e.name;
+      if (!e.type.empty()) out += ":" + e.type;
+      args(0);
+      out += ")";
+      return;
+    case ExprKind::Cast:
+      out += "(" + e.name + ":" + e.type;
+      args(0);
+      out += ")";
+      return;
+    case ExprKind::Binary:
+    case ExprKind::Unary:
+    case ExprKind::In:
+      out += "(" + e.name;
+      args(0);
+      out += ")";
+      return;
+    case ExprKind::InSubquery:
+      out += "(IN? " + e.name + "#" + e.expr_id;
+      args(0);
+      out += ")";
+      return;
+    case ExprKind::Case:
+      out += "(CASE";
+      args(0);
+      out += ")";
+      return;
+    case ExprKind::List:
+      out += "[";
+      for (std::size_t i = 0; i < e.args.size(); ++i) {
+        if (i) out += ' ';
+        sexp_into(e.args[i], out);
+      }
+      out += "]";
+      return;
+    case ExprKind::Subquery:
+      out += "{" + e.name + "#" + e.expr_id + (e.type.empty() ? "" : ":" + e.type) + "}";
+      return;
+    case ExprKind::Raw:
+      out += "raw:" + e.name;
+      return;
+  }
+}
+
+std::string sexp(const ParsedExpr& p) {
+  if (!p.root) return "ERROR: " + p.error + " @" + std::to_string(p.error_offset);
+  std::string out;
+  sexp_into(*p.root, out);
+  return out;
+}
+
+std::string cat(std::string_view s) { return sexp(parse_expression(s, ExprDialect::Catalyst)); }
+std::string pf(std::string_view s) { return sexp(parse_expression(s, ExprDialect::PushedFilter)); }
+std::string sql(std::string_view s) { return sexp(parse_expression(s, ExprDialect::Sql)); }
+
+}  // namespace
+
+TEST_CASE("expression grammar: pegtl::analyze finds no issues") {
+  CHECK(tao::pegtl::analyze<grammar::expr::catalyst_text>(1) == 0);
+  CHECK(tao::pegtl::analyze<grammar::expr::pushed_filter_text>(1) == 0);
+}
+
+TEST_CASE("catalyst: attribute references") {
+  CHECK(cat("ss_item_sk#12") == "ss_item_sk#12");
+  CHECK(cat("#12L") == "#12L");
+  CHECK(cat("key#x") == "key#x");
+  CHECK(cat("#xL") == "#xL");
+  CHECK(cat("cnt#5L") == "cnt#5L");
+  CHECK(cat("sum(x)#40L") == "sum(x)#40L");
+  CHECK(cat("Temperature difference#2212") == "Temperature difference#2212");
+  CHECK(cat("(avg(ctr_total_return) * 1.2)#31") == "(avg(ctr_total_return) * 1.2)#31");
+  CHECK(cat("sum(CASE WHEN (a#1 > 0) THEN 1 END)#40L") == "sum(CASE WHEN (a#1 > 0) THEN 1 END)#40L");
+  CHECK(cat("eventTime#5-T10000ms") == "eventTime#5");
+  CHECK(cat("isnotnull((avg(ctr_total_return) * 1.2)#31)") ==
+        "(isnotnull (avg(ctr_total_return) * 1.2)#31)");
+  auto p = parse_expression("  a#1  ");
+  REQUIRE(p.root);
+  CHECK(p.root->begin == 2);
+  CHECK(p.root->end == 5);
+}
+
+TEST_CASE("catalyst: literals") {
+  CHECK(cat("10") == "'10':int");
+  CHECK(cat("10.0") == "'10.0':decimal");
+  CHECK(cat("1.0E3") == "'1.0E3':double");
+  CHECK(cat("12L") == "'12L':bigint");
+  CHECK(cat("2.5BD") == "'2.5BD':decimal");
+  CHECK(cat("-5") == "'-5':int");
+  CHECK(cat("2024-01-01") == "'2024-01-01':date");
+  CHECK(cat("2024-01-01 12:30:00") == "'2024-01-01 12:30:00':timestamp");
+  CHECK(cat("null") == "'null':null");
+  CHECK(cat("true") == "'true':boolean");
+  CHECK(cat("false") == "'false':boolean");
+  CHECK(cat("(c#1 = abc def)") == "(= c#1 'abc def':string)");
+  CHECK(cat("(i_category#11 = Books                                             )") ==
+        "(= i_category#11 'Books':string)");
+  CHECK(cat("(hd_buy_potential#11 = >10000         )") == "(= hd_buy_potential#11 '>10000':string)");
+  CHECK(cat("(d_date#1 >= 2000-02-01)") == "(>= d_date#1 '2000-02-01':date)");
+  CHECK(cat("(d_quarter#1 = 2001Q1)") == "(= d_quarter#1 '2001Q1':string)");
+}
+
+TEST_CASE("catalyst: casts") {
+  CHECK(cat("cast(x#1 as date)") == "(cast:date x#1)");
+  CHECK(cat("cast(x#1 as decimal(10,2))") == "(cast:decimal(10,2) x#1)");
+  CHECK(cat("try_cast(s#2 as int)") == "(try_cast:int s#2)");
+  CHECK(cat("CAST(s#2 AS BIGINT)") == "(cast:BIGINT s#2)");
+  CHECK(cat("cast(x#1 as struct<a:int,b:array<string>>)") == "(cast:struct<a:int,b:array<string>> x#1)");
+  CHECK(cat("cast(Subquery scalar-subquery#47, [id=#48] as decimal(33,8))") ==
+        "(cast:decimal(33,8) {scalar-subquery#47})");
+  auto p = parse_expression("cast(x#1 as date");
+  CHECK_FALSE(p.root);
+  CHECK(p.error == "expected ')' after cast type");
+  p = parse_expression("cast(x#1 date)");
+  CHECK(p.error == "expected 'as' after the cast operand");
+  CHECK(p.error_offset == 9);
+}
+
+TEST_CASE("catalyst: function calls") {
+  CHECK(cat("isnotnull(ss_addr_sk#1)") == "(isnotnull ss_addr_sk#1)");
+  CHECK(cat("current_date()") == "(current_date)");
+  CHECK(cat("coalesce(a#1, 0)") == "(coalesce a#1 '0':int)");
+  CHECK(cat("substr(ca_zip#18, 1, 5)") == "(substr ca_zip#18 '1':int '5':int)");
+  CHECK(cat("abs((a#1 - b#2))") == "(abs (- a#1 b#2))");
+  CHECK(cat("named_struct(a, a#1, b, b#2)") == "(named_struct 'a':string a#1 'b':string b#2)");
+  CHECK(cat("StartsWith(hd_buy_potential#9, Unknown)") == "(StartsWith hd_buy_potential#9 'Unknown':string)");
+  CHECK(cat("concat(c, cast(id#5L as string))") == "(concat 'c':string (cast:string id#5L))");
+  CHECK(cat("count(DISTINCT x#1)") == "(count:distinct x#1)");
+  CHECK(sql("count(DISTINCT a, b)") == "(count:distinct col:a col:b)");
+  CHECK(cat("input[0, int, false]") == "(input '0':int 'int':string 'false':boolean)");
+  CHECK(cat("specifiedwindowframe(RowFrame, unboundedpreceding$(), currentrow$())") ==
+        "(specifiedwindowframe 'RowFrame':string (unboundedpreceding$) (currentrow$))");
+  CHECK(cat("HashedRelationBroadcastMode(List(cast(input[0, int, false] as bigint)),false)") ==
+        "(HashedRelationBroadcastMode (List (cast:bigint (input '0':int 'int':string 'false':boolean))) "
+        "'false':boolean)");
+  CHECK(cat("xxhash64(c#1, 42)") == "(xxhash64 c#1 '42':int)");
+  auto p = parse_expression("f(a#1, b#2");
+  CHECK(p.error == "expected ')' after function arguments");
+  CHECK(p.error_offset == 10);
+}
+
+TEST_CASE("catalyst: boolean logic and comparisons") {
+  CHECK(cat("(isnotnull(a#1) AND (a#1 > 5))") == "(AND (isnotnull a#1) (> a#1 '5':int))");
+  CHECK(cat("((a#1 = 1) OR NOT (b#2 <=> c#3))") == "(OR (= a#1 '1':int) (NOT (<=> b#2 c#3)))");
+  CHECK(cat("(a#1 != 2)") == "(!= a#1 '2':int)");
+  CHECK(cat("(a#1 <> 2)") == "(<> a#1 '2':int)");
+  CHECK(cat("(a#1 < 2)") == "(< a#1 '2':int)");
+  CHECK(cat("(a#1 <= 2)") == "(<= a#1 '2':int)");
+  CHECK(cat("(a#1 >= 2)") == "(>= a#1 '2':int)");
+  CHECK(cat("((a#1 + b#2) * 2)") == "(* (+ a#1 b#2) '2':int)");
+  CHECK(cat("((a#1 - 1) / (b#2 % 3))") == "(/ (- a#1 '1':int) (% b#2 '3':int))");
+  CHECK(cat("a#1 + b#2 * 2") == "(+ a#1 (* b#2 '2':int))");
+  CHECK(cat("a#1 OR b#2 AND c#3") == "(OR a#1 (AND b#2 c#3))");
+  CHECK(cat("NOT NOT a#1") == "(NOT (NOT a#1))");
+  CHECK(cat("a#1 IS NULL") == "(IS NULL a#1)");
+  CHECK(cat("a#1 IS NOT NULL") == "(IS NOT NULL a#1)");
+  CHECK(cat("isnull(a#1)") == "(isnull a#1)");
+  CHECK(cat("name#1 LIKE %abc%") == "(LIKE name#1 '%abc%':string)");
+  CHECK(cat("name#1 RLIKE ^a.*") == "(RLIKE name#1 '^a.*':string)");
+  CHECK(cat("NOT name#1 LIKE a%") == "(NOT (LIKE name#1 'a%':string))");
+  CHECK(cat("-a#1") == "(- a#1)");
+  CHECK(cat("(a#1 || b#2)") == "(|| a#1 b#2)");
+  CHECK(cat("(((((isnotnull(d_qoy#7) AND isnotnull(d_year#6)) AND (d_qoy#7 = 1)) AND (d_year#6 = 2000)) "
+            "AND isnotnull(d_date_sk#5)))") ==
+        "(AND (AND (AND (AND (isnotnull d_qoy#7) (isnotnull d_year#6)) (= d_qoy#7 '1':int)) "
+        "(= d_year#6 '2000':int)) (isnotnull d_date_sk#5))");
+}
+
+TEST_CASE("catalyst: IN, subqueries, dynamic pruning, bloom filters") {
+  CHECK(cat("i_item_sk#20 IN (2,3,5)") == "(IN i_item_sk#20 '2':int '3':int '5':int)");
+  CHECK(cat("s_county#9 IN (Williamson County,Franklin Parish)") ==
+        "(IN s_county#9 'Williamson County':string 'Franklin Parish':string)");
+  CHECK(cat("sm_carrier#24 IN (DHL                 ,BARIAN              )") ==
+        "(IN sm_carrier#24 'DHL':string 'BARIAN':string)");
+  CHECK(cat("a#1 NOT IN (1, 2)") == "(NOT IN a#1 '1':int '2':int)");
+  CHECK(cat("NOT a#1 IN (1,2)") == "(NOT (IN a#1 '1':int '2':int))");
+  CHECK(cat("ss_sold_date_sk#3 IN dynamicpruning#4") == "(IN? dynamicpruning#4 ss_sold_date_sk#3)");
+  CHECK(cat("dynamicpruningexpression(ss_sold_date_sk#3 IN dynamicpruning#4)") ==
+        "(dynamicpruningexpression (IN? dynamicpruning#4 ss_sold_date_sk#3))");
+  CHECK(cat("dynamicpruningexpression(true)") == "(dynamicpruningexpression 'true':boolean)");
+  CHECK(cat("might_contain(Subquery scalar-subquery#3, [id=#4], xxhash64(c#1, 42))") ==
+        "(might_contain {scalar-subquery#3} (xxhash64 c#1 '42':int))");
+  CHECK(cat("(d_week_seq#41 = Subquery scalar-subquery#51, [id=#52])") ==
+        "(= d_week_seq#41 {scalar-subquery#51})");
+  CHECK(cat("(d_week_seq#41 = ReusedSubquery Subquery scalar-subquery#42, [id=#7])") ==
+        "(= d_week_seq#41 {scalar-subquery#42:reused})");
+  CHECK(cat("(key#x = Subquery subquery#x, [id=#x])") == "(= key#x {subquery#x})");
+  CHECK(cat("(substr(ca_zip#14, 1, 5) IN (85669,86197) OR exists#1)") ==
+        "(OR (IN (substr ca_zip#14 '1':int '5':int) '85669':int '86197':int) {exists#1})");
+  CHECK(cat("(0.9 * Subquery scalar-subquery#12, [plan_id=2])") ==
+        "(* '0.9':decimal {scalar-subquery#12})");
+}
+
+TEST_CASE("catalyst: CASE, aliases, sort orders, lists") {
+  CHECK(cat("CASE WHEN (mean#47 = 0.0) THEN false ELSE ((stdev#46 / mean#47) > 1.0) END") ==
+        "(CASE (= mean#47 '0.0':decimal) 'false':boolean (> (/ stdev#46 mean#47) '1.0':decimal))");
+  CHECK(cat("(CASE WHEN (a#1 > 0) THEN (b#2 / a#1) END > 1)") ==
+        "(> (CASE (> a#1 '0':int) (/ b#2 a#1)) '1':int)");
+  CHECK(cat("CASE x#1 WHEN 1 THEN a WHEN 2 THEN b ELSE c END") ==
+        "(CASE (= x#1 '1':int) 'a':string (= x#1 '2':int) 'b':string 'c':string)");
+  CHECK(cat("sum(ss_ext_sales_price#3)#10 AS sum(ss_ext_sales_price)#11") ==
+        "(AS sum(ss_ext_sales_price#3)#10 sum(ss_ext_sales_price)#11)");
+  CHECK(cat("(a#1 + 1) AS total#12") == "(AS (+ a#1 '1':int) total#12)");
+  CHECK(cat("a#1 ASC NULLS FIRST") == "(ASC NULLS FIRST a#1)");
+  CHECK(cat("b#2 DESC NULLS LAST") == "(DESC NULLS LAST b#2)");
+  CHECK(cat("rangepartitioning(a#1 ASC NULLS FIRST, 200)") ==
+        "(rangepartitioning (ASC NULLS FIRST a#1) '200':int)");
+  CHECK(cat("[isnotnull(ss_sold_date_sk#3), dynamicpruningexpression(ss_sold_date_sk#3 IN dynamicpruning#4)]") ==
+        "[(isnotnull ss_sold_date_sk#3) (dynamicpruningexpression (IN? dynamicpruning#4 ss_sold_date_sk#3))]");
+  CHECK(cat("[]") == "[]");
+  CHECK(cat("a#1[0]") == "([] a#1 '0':int)");
+  CHECK(cat("s#1.field") == "(. s#1 'field':string)");
+}
+
+TEST_CASE("catalyst: truncated text") {
+  auto p = parse_expression("[a#1, b#2, ..., ... 12 more fields]");
+  REQUIRE(p.root);
+  CHECK(p.truncated);
+  CHECK(sexp(p) == "[a#1 b#2 raw:... raw:... 12 more fields]");
+  p = parse_expression("f(a#1, ... 3 more fields)");
+  CHECK(p.root);
+  CHECK(p.truncated);
+  p = parse_expression("(a#1 = 5)");
+  CHECK_FALSE(p.truncated);
+}
+
+TEST_CASE("pushed filters: v1 Filter syntax") {
+  CHECK(pf("IsNotNull(c)") == "(IsNotNull col:c)");
+  CHECK(pf("EqualTo(c,5)") == "(EqualTo col:c '5':int)");
+  CHECK(pf("GreaterThan(amount,50.00)") == "(GreaterThan col:amount '50.00':decimal)");
+  CHECK(pf("In(c, [1,2,3])") == "(In col:c ['1':int '2':int '3':int])");
+  CHECK(pf("In(ca_county, [Dona Ana County,Jefferson County])") ==
+        "(In col:ca_county ['Dona Ana County':string 'Jefferson County':string])");
+  CHECK(pf("StringStartsWith(c,ab)") == "(StringStartsWith col:c 'ab':string)");
+  CHECK(pf("Or(EqualTo(a,1),And(GreaterThan(b,2),Not(IsNull(c))))") ==
+        "(Or (EqualTo col:a '1':int) (And (GreaterThan col:b '2':int) (Not (IsNull col:c))))");
+  CHECK(pf("EqualTo(s,a,b)") == "(EqualTo col:s 'a,b':string)");
+  CHECK(pf("EqualTo(key,ScalarSubquery#7)") == "(EqualTo col:key {ScalarSubquery#7})");
+  CHECK(pf("EqualTo(i_category,Books                                             )") ==
+        "(EqualTo col:i_category 'Books':string)");
+  CHECK(pf("IsNotNull(`a.b`)") == "(IsNotNull col:a.b)");
+  CHECK(pf("[IsNotNull(val), GreaterThan(val,0)]") == "[(IsNotNull col:val) (GreaterThan col:val '0':int)]");
+  CHECK(pf("[*IsNotNull(id), *GreaterThan(id,5), StringContains(name,x)]") ==
+        "[(IsNotNull:handled col:id) (GreaterThan:handled col:id '5':int) (StringContains col:name 'x':string)]");
+  CHECK(pf("[]") == "[]");
+  // DSv2 predicates print as SQL
+  CHECK(pf("[id IS NOT NULL, id > 5]") == "[(IS NOT NULL col:id) (> col:id '5':int)]");
+  auto p = parse_expression("[IsNotNull(a), GreaterThan(a,5]", ExprDialect::PushedFilter);
+  CHECK_FALSE(p.root);
+  CHECK(p.error == "expected ')' after filter arguments");
+}
+
+TEST_CASE("sql dialect: Databricks profile FILTERS and WHERE text") {
+  CHECK(sql("(cs.cs_bill_customer_sk IS NOT NULL)") == "(IS NOT NULL col:cs.cs_bill_customer_sk)");
+  CHECK(sql("(to_date(t.ts) = DATE '2024-01-01')") == "(= (to_date col:t.ts) '2024-01-01':date)");
+  CHECK(sql("(d.d_year >= 1995)") == "(>= col:d.d_year '1995':int)");
+  CHECK(sql("in(c.c_email_address, 'a@x.edu', 'it''s')") ==
+        "(in col:c.c_email_address 'a@x.edu':string 'it's':string)");
+  CHECK(sql("`my col` = 'x' AND b BETWEEN 1 AND 10") ==
+        "(AND (= col:my col 'x':string) (BETWEEN col:b '1':int '10':int))");
+  CHECK(sql("ts >= TIMESTAMP '2024-01-01 00:00:00' OR name NOT LIKE 'a%'") ==
+        "(OR (>= col:ts '2024-01-01 00:00:00':timestamp) (NOT (LIKE col:name 'a%':string)))");
+  CHECK(sql("x IN ('a', 'b') AND y IS NULL") == "(AND (IN col:x 'a':string 'b':string) (IS NULL col:y))");
+  CHECK(sql("CAST(a AS INT) = 5") == "(= (cast:INT col:a) '5':int)");
+  CHECK(sql("tpcds.sf1.date_dim.d_month_seq <= 1293") == "(<= col:tpcds.sf1.date_dim.d_month_seq '1293':int)");
+  auto p = parse_expression("a = 'abc", ExprDialect::Sql);
+  CHECK_FALSE(p.root);
+  CHECK(p.error == "unterminated string literal");
+}
+
+TEST_CASE("bad input: errors, never exceptions") {
+  for (auto d : {ExprDialect::Catalyst, ExprDialect::PushedFilter, ExprDialect::Sql}) {
+    const std::vector<std::string_view> inputs = {"",      "(", ")",      "((a#1)", "a#1 AND", "cast(",
+                                                  "CASE WHEN", "f(", "[", "'", "a#1 = ", "#", "IN (1)",
+                                                  std::string_view("\0\0", 2), "...", ",,,"};
+    for (std::string_view s : inputs) {
+      ParsedExpr p;
+      CHECK_NOTHROW(p = parse_expression(s, d));
+      if (!p.root) CHECK_FALSE(p.error.empty());
+    }
+  }
+  auto p = parse_expression("(a#1 = 5) garbage (");
+  CHECK_FALSE(p.root);
+  CHECK_FALSE(p.error.empty());
+  p = parse_expression("CASE WHEN a#1 THEN 1");
+  CHECK(p.error == "expected END to close CASE");
+}
+
+TEST_CASE("bad input: deep nesting is refused quickly, without stack overflow") {
+  const auto t0 = std::chrono::steady_clock::now();
+  for (auto d : {ExprDialect::Catalyst, ExprDialect::PushedFilter, ExprDialect::Sql}) {
+    const std::string open(100000, '(');
+    auto p = parse_expression(open + "a#1" + std::string(100000, ')'), d);
+    CHECK_FALSE(p.root);
+    CHECK(p.error == "expression nested too deeply");
+    p = parse_expression(open, d);
+    CHECK_FALSE(p.root);
+    std::string calls;
+    for (int i = 0; i < 50000; ++i) calls += d == ExprDialect::PushedFilter ? "Not(" : "f(";
+    p = parse_expression(calls, d);
+    CHECK(p.error == "expression nested too deeply");
+    std::string nots;
+    for (int i = 0; i < 50000; ++i) nots += "NOT ";
+    p = parse_expression(nots + "a", d);
+    CHECK(p.error == "expression nested too deeply");
+    std::string minus(100000, '-');
+    p = parse_expression(minus + "1", d);
+    CHECK_FALSE(p.root);
+    std::string lists(100000, '[');
+    p = parse_expression(lists, d);
+    CHECK_FALSE(p.root);
+    p = parse_expression("In(a, " + lists, ExprDialect::PushedFilter);
+    CHECK_FALSE(p.root);
+  }
+  // nesting under the limit works
+  std::string ok = "a#1";
+  for (int i = 0; i < 100; ++i) ok = "(" + ok + " AND b#2)";
+  CHECK(parse_expression(ok).root);
+  // a long flat chain (SQL text) is bounded by the tree height
+  std::string chain = "a = 1";
+  for (int i = 0; i < 100000; ++i) chain += " OR a = 1";
+  auto p = parse_expression(chain, ExprDialect::Sql);
+  CHECK(p.error == "expression nested too deeply");
+  std::string shorter = "a = 1";
+  for (int i = 0; i < 500; ++i) shorter += " OR a = 1";
+  CHECK(parse_expression(shorter, ExprDialect::Sql).root);
+  const auto ms = std::chrono::duration_cast<std::chrono::milliseconds>(std::chrono::steady_clock::now() - t0).count();
+  CHECK(ms < 5000);
+}
+
+TEST_CASE("expr_util: conjuncts, attributes, names") {
+  auto p = parse_expression("((isnotnull(a#1) AND (a#1 > 5)) AND (b#2 = x))");
+  REQUIRE(p.root);
+  auto cs = split_conjuncts(*p.root);
+  REQUIRE(cs.size() == 3);
+  CHECK(to_string(*cs[0]) == "isnotnull(a#1)");
+  CHECK(to_string(*cs[1]) == "(a#1 > 5)");
+  CHECK(to_string(*cs[2]) == "(b#2 = x)");
+  auto attrs = collect_attributes(*p.root);
+  REQUIRE(attrs.size() == 3);
+  CHECK(column_name(*attrs[0]) == "a");
+  CHECK(attrs[0]->expr_id == "1");
+  CHECK(column_name(*attrs[2]) == "b");
+
+  auto q = parse_expression("(cs.cs_item_sk IS NOT NULL)", ExprDialect::Sql);
+  REQUIRE(q.root);
+  CHECK(column_name(q.root->args[0]) == "cs.cs_item_sk");
+  CHECK(column_name(q.root->args[0], true) == "cs_item_sk");
+
+  auto f = parse_expression("[IsNotNull(a), And(EqualTo(b,1),LessThan(c,2))]", ExprDialect::PushedFilter);
+  REQUIRE(f.root);
+  CHECK(split_conjuncts(*f.root).size() == 3);
+  // (a#1 = 5) OR ... is one conjunct
+  auto o = parse_expression("((a#1 = 5) OR (b#2 = 6))");
+  REQUIRE(o.root);
+  CHECK(split_conjuncts(*o.root).size() == 1);
+}
+
+TEST_CASE("expr_util: to_string round-trips Catalyst text") {
+  for (std::string_view s :
+       {"(isnotnull(a#1) AND (a#1 > 5))", "cast(x#1 as decimal(10,2))", "i_item_sk#20 IN (2,3,5)",
+        "CASE WHEN (a#1 > 0) THEN b#2 ELSE c#3 END", "ss_sold_date_sk#3 IN dynamicpruning#4",
+        "NOT (ca_city#6 = bought_city#34)", "sum(x#1)#5 AS total#6", "a#1 ASC NULLS FIRST",
+        "(a#1 IS NULL OR isnull(b#2))", "[a#1, b#2]", "input[0, int, false]",
+        "(d_date#1 >= 2000-02-01)", "name#1 LIKE a%", "(x#1 + -5)"}) {
+    auto p = parse_expression(s);
+    REQUIRE_MESSAGE(p.root, s);
+    std::string expect(s);
+    if (s == "(a#1 IS NULL OR isnull(b#2))") expect = "(a#1 IS NULL OR isnull(b#2))";
+    CHECK(to_string(*p.root) == expect);
+  }
+}
+
+TEST_CASE("expr_util: literals and v1 filter mapping") {
+  CHECK(is_literal(*parse_expression("5").root));
+  CHECK(is_literal(*parse_expression("cast(2024-01-01 as date)").root));
+  CHECK(is_literal(*parse_expression("abc").root));
+  CHECK_FALSE(is_literal(*parse_expression("a#1").root));
+  CHECK_FALSE(is_literal(*parse_expression("f(a#1)").root));
+
+  CHECK(v1_filter_name("=") == "EqualTo");
+  CHECK(v1_filter_name("<=>") == "EqualNullSafe");
+  CHECK(v1_filter_name(">") == "GreaterThan");
+  CHECK(v1_filter_name(">=") == "GreaterThanOrEqual");
+  CHECK(v1_filter_name("<") == "LessThan");
+  CHECK(v1_filter_name("<=") == "LessThanOrEqual");
+  CHECK(v1_filter_name("+").empty());
+
+  auto pushed = parse_expression("GreaterThan(amount,50.00)", ExprDialect::PushedFilter);
+  REQUIRE(pushed.root);
+  auto parts = pushed_filter_parts(*pushed.root);
+  REQUIRE(parts);
+  CHECK(parts->op == "GreaterThan");
+  CHECK(parts->column == "amount");
+  REQUIRE(parts->value);
+  CHECK(parts->value->name == "50.00");
+  auto in = parse_expression("In(c, [a,b])", ExprDialect::PushedFilter);
+  parts = pushed_filter_parts(*in.root);
+  REQUIRE(parts);
+  CHECK(parts->op == "In");
+  CHECK(parts->column == "c");
+  CHECK(parts->value->kind == ExprKind::List);
+  CHECK(pushed_filter_parts(*parse_expression("IsNotNull(c)", ExprDialect::PushedFilter).root)->column == "c");
+  CHECK(pushed_filter_parts(*parse_expression("StringStartsWith(c,x)", ExprDialect::PushedFilter).root)->op ==
+        "StringStartsWith");
+  CHECK_FALSE(pushed_filter_parts(*parse_expression("Or(IsNull(a),IsNull(b))", ExprDialect::PushedFilter).root));
+
+  auto c = catalyst_filter_parts(*parse_expression("(5 < a#1)").root);
+  REQUIRE(c);
+  CHECK(c->op == "GreaterThan");
+  CHECK(c->column == "a");
+  CHECK(catalyst_filter_parts(*parse_expression("isnotnull(a#1)").root)->op == "IsNotNull");
+  CHECK(catalyst_filter_parts(*parse_expression("a#1 IN (1,2)").root)->op == "In");
+  CHECK(catalyst_filter_parts(*parse_expression("StartsWith(a#1, x)").root)->op == "StringStartsWith");
+  CHECK_FALSE(catalyst_filter_parts(*parse_expression("(year(a#1) = 2020)").root));
+  CHECK_FALSE(catalyst_filter_parts(*parse_expression("(a#1 = b#2)").root));
+
+  auto cond = parse_expression("((isnotnull(d_year#6) AND (d_year#6 = 2000)) AND (year(d_date#7) = 2020))");
+  auto list = parse_expression("[IsNotNull(d_year), EqualTo(d_year,2000)]", ExprDialect::PushedFilter);
+  REQUIRE(cond.root);
+  REQUIRE(list.root);
+  auto conj = split_conjuncts(*cond.root);
+  REQUIRE(conj.size() == 3);
+  std::vector<const Expr*> pushed_list{&*list.root};
+  CHECK(was_pushed(*conj[0], pushed_list));
+  CHECK(was_pushed(*conj[1], pushed_list));
+  CHECK_FALSE(was_pushed(*conj[2], pushed_list));
+}
+
+TEST_CASE("expr_util: functions applied to columns (non-sargable)") {
+  std::string fn;
+  CHECK(is_function_of_column(*parse_expression("year(d#1)").root, &fn));
+  CHECK(fn == "year");
+  CHECK(is_function_of_column(*parse_expression("cast(x#1 as date)").root, &fn));
+  CHECK(fn == "cast");
+  CHECK(is_function_of_column(*parse_expression("upper(trim(name#2))").root));
+  CHECK(is_function_of_column(*parse_expression("date_trunc(MONTH, ts#3)").root));
+  CHECK(is_function_of_column(*parse_expression("promote_precision(cast(x#1 as decimal(12,2)))").root));
+  CHECK_FALSE(is_function_of_column(*parse_expression("isnotnull(x#1)").root));
+  CHECK_FALSE(is_function_of_column(*parse_expression("cast(5 as bigint)").root));
+  CHECK_FALSE(is_function_of_column(*parse_expression("x#1").root));
+  auto cmp = parse_expression("(to_date(ts#1) = 2024-01-01)");
+  REQUIRE(cmp.root);
+  const Expr* side = non_sargable_side(*cmp.root);
+  REQUIRE(side);
+  CHECK(side->name == "to_date");
+  CHECK_FALSE(non_sargable_side(*parse_expression("(ts#1 = 2024-01-01)").root));
+  auto sq = parse_expression("(substr(zip, 1, 5) = '12345')", ExprDialect::Sql);
+  REQUIRE(sq.root);
+  CHECK(non_sargable_side(*sq.root));
+}
+
+// Every Condition / PushedFilters / PartitionFilters / DataFilters value of the Spark golden plans.
+TEST_CASE("corpus: Spark plan expressions parse") {
+  auto shared = test::shared_dir();
+  if (!shared) {
+    MESSAGE("skipped: ../shared not present");
+    return;
+  }
+  const auto root = *shared / "corpus" / "spark";
+  struct Key {
+    std::string_view prefix;
+    ExprDialect dialect;
+  };
+  const Key keys[] = {{"Condition : ", ExprDialect::Catalyst},
+                      {"PushedFilters: ", ExprDialect::PushedFilter},
+                      {"PartitionFilters: ", ExprDialect::Catalyst},
+                      {"DataFilters: ", ExprDialect::Catalyst},
+                      {"Join condition: ", ExprDialect::Catalyst},
+                      {"Left keys [", ExprDialect::Catalyst},
+                      {"Right keys [", ExprDialect::Catalyst}};
+  std::size_t total = 0, ok = 0;
+  std::vector<std::string> failures;
+  const auto t0 = std::chrono::steady_clock::now();
+  for (const auto& entry : std::filesystem::recursive_directory_iterator(root)) {
+    const auto name = entry.path().filename().string();
+    if (!entry.is_regular_file() || name.size() < 12 || name.substr(name.size() - 12) != ".explain.txt")
+      continue;
+    const std::string text = test::read_file(entry.path());
+    std::size_t pos = 0;
+    while (pos < text.size()) {
+      std::size_t eol = text.find('\n', pos);
+      if (eol == std::string::npos) eol = text.size();
+      std::string_view line(text.data() + pos, eol - pos);
+      pos = eol + 1;
+      if (!line.empty() && line.back() == '\r') line.remove_suffix(1);
+      for (const auto& k : keys) {
+        if (line.substr(0, k.prefix.size()) != k.prefix) continue;
+        std::string_view value = line.substr(k.prefix.size());
+        if (k.prefix.back() == '[') {  // Left keys [1]: [a#1]
+          const auto colon = value.find("]: ");
+          if (colon == std::string_view::npos) break;
+          value = value.substr(colon + 3);
+        }
+        if (value == "None") break;
+        ++total;
+        auto p = parse_expression(value, k.dialect);
+        if (p.root) {
+          ++ok;
+        } else if (failures.size() < 40) {
+          failures.push_back(entry.path().filename().string() + ": " + std::string(line) + "\n    -> " +
+                             p.error + " @" + std::to_string(p.error_offset));
+        }
+        break;
+      }
+    }
+  }
+  const auto ms = std::chrono::duration_cast<std::chrono::milliseconds>(std::chrono::steady_clock::now() - t0).count();
+  for (const auto& f : failures) MESSAGE(f);
+  MESSAGE("corpus expressions: " << ok << " / " << total << " parsed in " << ms << " ms");
+  CHECK(total > 5000);
+  CHECK(ok * 100 >= total * 99);
+}
+
+// Databricks profile FILTERS strings (SQL dialect).
+TEST_CASE("corpus: Databricks profile FILTERS parse") {
+  auto shared = test::shared_dir();
+  if (!shared) {
+    MESSAGE("skipped: ../shared not present");
+    return;
+  }
+  std::size_t total = 0, ok = 0;
+  for (const auto& entry : std::filesystem::directory_iterator(*shared / "corpus" / "databricks")) {
+    if (entry.path().extension() != ".json") continue;
+    const std::string text = test::read_file(entry.path());
+    // "key":"FILTERS","label":"Filters","values":["...","..."]
+    std::size_t pos = 0;
+    while ((pos = text.find("\"FILTERS\"", pos)) != std::string::npos) {
+      pos += 9;
+      const auto vals = text.find("\"values\":[", pos);
+      if (vals == std::string::npos || vals > pos + 80) continue;
+      std::size_t i = vals + 10;
+      while (i < text.size() && text[i] == '"') {
+        std::string value;
+        ++i;
+        while (i < text.size() && text[i] != '"') {
+          if (text[i] == '\\' && i + 1 < text.size()) {
+            ++i;
+          }
+          value.push_back(text[i++]);
+        }
+        ++i;  // closing quote
+        ++total;
+        auto p = parse_expression(value, ExprDialect::Sql);
+        if (p.root) ++ok;
+        else MESSAGE(value << "\n    -> " << p.error << " @" << p.error_offset);
+        if (i < text.size() && text[i] == ',') ++i;
+      }
+    }
+  }
+  MESSAGE("profile FILTERS: " << ok << " / " << total);
+  CHECK(total > 0);
+  CHECK(ok == total);
+}

@@ -1,0 +1,695 @@
+// Protocol-level tests of `planlint lsp`, driven in-process through lsp::Server. Most tests use
+// a stand-in linter that returns a hand-built plan model, so positions, hover, symbols and code
+// actions are checked against known operators independently of the parsers' progress.
+#include <doctest/doctest.h>
+
+#include <nlohmann/json.hpp>
+
+#include <sstream>
+
+#include "lint/lsp_features.hpp"
+#include "lint/lsp_framing.hpp"
+#include "lint/lsp_server.hpp"
+
+using namespace planlint;
+using json = nlohmann::json;
+using planlint::lsp::Linter;
+
+namespace {
+
+// Line numbers (1-based) of the operators in kPlan.
+const std::string kPlan =
+    "== Physical Plan ==\n"                          // 1
+    "AdaptiveSparkPlan (5)\n"                        // 2
+    "+- BroadcastHashJoin Inner BuildRight (4)\n"    // 3
+    "   :- Scan parquet db.sales (1)\n"              // 4
+    "   +- BroadcastExchange (3)\n"                  // 5
+    "      +- Scan parquet db.caf\xC3\xA9 (2)\n"     // 6
+    "\n"                                             // 7
+    "(4) BroadcastHashJoin\n"                        // 8
+    "Left keys [1]: [k#1]\n";                        // 9
+
+// The range of `name` on line `line` of kPlan (1-based) within `text`, as a parser would report it.
+SourceRange locate(const std::string& text, std::uint32_t line, const std::string& name) {
+  std::size_t header = text.find("== Physical Plan ==");
+  for (std::size_t i = 0; i < header; ++i)
+    if (text[i] == '\n') ++line;
+  std::size_t start = 0;
+  for (std::uint32_t l = 1; l < line; ++l) start = text.find('\n', start) + 1;
+  std::size_t eol = text.find('\n', start);
+  std::size_t at = text.find(name, start);
+  REQUIRE(at < eol);
+  auto col = static_cast<std::uint32_t>(at - start + 1);
+  auto end = static_cast<std::uint32_t>(eol - start + 1);
+  return {line, col, line, end};
+}
+
+Operator make_op(std::size_t index, std::string id, std::string name, OpKind kind, SourceRange loc) {
+  Operator op;
+  op.index = index;
+  op.id = std::move(id);
+  op.name = std::move(name);
+  op.kind = kind;
+  op.loc = loc;
+  return op;
+}
+
+struct FakeLinter {
+  int calls = 0;
+  Config last_config;
+  std::string last_path;
+  std::string rule = "test-broadcast";
+
+  LintResult operator()(std::string_view text_view, const std::string& path, const Config& config) {
+    ++calls;
+    last_config = config;
+    last_path = path;
+    std::string text(text_view);
+    LintResult r;
+    r.parse.path = path;
+    r.parse.format = text.rfind("{", 0) == 0 ? InputFormat::QueryProfile : InputFormat::ExplainFormatted;
+    if (text.find("AdaptiveSparkPlan (5)") == std::string::npos) return r;
+    Plan plan;
+    plan.name = "plan 1";
+    plan.format = InputFormat::ExplainFormatted;
+    plan.loc = {1, 1, 1, 20};
+    plan.ops.push_back(make_op(0, "1", "Scan parquet db.sales", OpKind::Scan, locate(text, 4, "Scan")));
+    plan.ops.push_back(make_op(1, "2", "Scan parquet db.caf\xC3\xA9", OpKind::Scan, locate(text, 6, "Scan")));
+    plan.ops.push_back(make_op(2, "3", "BroadcastExchange", OpKind::BroadcastExchange, locate(text, 5, "Broadcast")));
+    plan.ops.push_back(make_op(3, "4", "BroadcastHashJoin", OpKind::Join, locate(text, 3, "Broadcast")));
+    plan.ops.push_back(make_op(4, "5", "AdaptiveSparkPlan", OpKind::AdaptivePlan, locate(text, 2, "Adaptive")));
+    plan.ops[1].table = "db.caf\xC3\xA9";
+    plan.ops[1].scan_format = "parquet";
+    Operator& join = plan.ops[3];
+    join.join.type = JoinType::Inner;
+    join.join.strategy = JoinStrategy::BroadcastHash;
+    join.join.build = BuildSide::Right;
+    join.detail_loc = locate(text, 8, "(4)");
+    Field keys;
+    keys.key = "Left keys";
+    keys.value = "[k#1]";
+    join.fields.push_back(keys);
+    join.rows = 1234567;
+    join.duration_ms = 65'000;
+    join.peak_memory_bytes = 2.0 * 1024 * 1024 * 1024;
+    Metric size;
+    size.label = "data size";
+    size.unit = MetricUnit::Bytes;
+    size.value = 3.0 * 1024 * 1024 * 1024;
+    plan.ops[2].metrics.push_back(size);
+    plan.ops[4].children = {3};
+    plan.ops[3].children = {0, 2};
+    plan.ops[2].children = {1};
+    plan.roots = {4};
+    plan.link();
+    r.parse.plans.push_back(plan);
+    r.parse.messages.push_back({MessageSeverity::Warning, {9, 1, 9, 10}, "unparsed detail line"});
+
+    Diagnostic d;
+    d.rule = rule;
+    d.code = "PLT01";
+    d.severity = Severity::Error;
+    d.message = "BroadcastExchange (3) broadcasts 3.0 GiB";
+    d.fix = "Raise spark.sql.autoBroadcastJoinThreshold no further; let the join shuffle";
+    d.op = 2;
+    d.operator_id = "3";
+    d.operator_name = "BroadcastExchange";
+    d.range = plan.ops[2].loc;
+    d.evidence.push_back({"broadcast size", "3.0 GiB", 3.0 * 1024 * 1024 * 1024, "bytes"});
+    r.diagnostics.push_back(d);
+    return r;
+  }
+};
+
+// A test client: sends messages to an in-process server and reads what it writes back.
+struct Client {
+  std::ostringstream out;
+  std::shared_ptr<FakeLinter> linter = std::make_shared<FakeLinter>();
+  int config_loads = 0;
+  std::string config_dir;
+  lsp::ConfigLookup config_to_return;
+  lsp::Server server;
+  std::size_t consumed = 0;
+  int next_id = 1;
+
+  explicit Client(std::size_t max_document_bytes = 64u << 20, Linter lint = {})
+      : server(out, options(max_document_bytes, std::move(lint))) {}
+
+  lsp::ServerOptions options(std::size_t max_document_bytes, Linter lint) {
+    lsp::ServerOptions o;
+    auto l = linter;
+    o.lint = [l](std::string_view t, const std::string& p, const Config& c) { return (*l)(t, p, c); };
+    o.load_config = [this](const std::filesystem::path& dir) {
+      ++config_loads;
+      config_dir = dir.string();
+      return config_to_return;
+    };
+    o.max_document_bytes = max_document_bytes;
+    if (lint) o.lint = std::move(lint);
+    return o;
+  }
+
+  // Everything the server wrote since the last call.
+  std::vector<json> take() {
+    std::string all = out.str();
+    std::istringstream in(all.substr(consumed));
+    consumed = all.size();
+    lsp::FrameReader reader(in);
+    std::vector<json> msgs;
+    for (;;) {
+      lsp::Frame f = reader.read();
+      if (f.status != lsp::FrameStatus::Message) break;
+      msgs.push_back(json::parse(f.body));
+    }
+    return msgs;
+  }
+
+  void raw(const std::string& body) {
+    server.handle(body);
+    server.flush();
+  }
+  void notify(const std::string& method, json params) {
+    raw(json{{"jsonrpc", "2.0"}, {"method", method}, {"params", std::move(params)}}.dump());
+  }
+  // Sends a request; returns its response (notifications written before it go to `notes`).
+  json request(const std::string& method, json params, std::vector<json>* notes = nullptr) {
+    int id = next_id++;
+    raw(json{{"jsonrpc", "2.0"}, {"id", id}, {"method", method}, {"params", std::move(params)}}.dump());
+    json response;
+    for (auto& m : take()) {
+      if (m.contains("id") && m["id"] == id && !m.contains("method"))
+        response = m;
+      else if (notes)
+        notes->push_back(m);
+    }
+    return response;
+  }
+  json initialize(json init_options = nullptr, json capabilities = json::object()) {
+    json r = request("initialize", {{"processId", nullptr}, {"rootUri", nullptr}, {"capabilities", capabilities},
+                                    {"initializationOptions", init_options}});
+    notify("initialized", json::object());
+    return r;
+  }
+  std::vector<json> open(const std::string& uri, const std::string& text, int version = 1) {
+    notify("textDocument/didOpen",
+           {{"textDocument", {{"uri", uri}, {"languageId", "spark-plan"}, {"version", version}, {"text", text}}}});
+    return take();
+  }
+};
+
+const std::string kUri = "file:///work/plans/q1.txt";
+
+json diagnostics_of(const std::vector<json>& msgs, const std::string& uri = kUri) {
+  for (auto it = msgs.rbegin(); it != msgs.rend(); ++it)
+    if ((*it)["method"] == "textDocument/publishDiagnostics" && (*it)["params"]["uri"] == uri) return (*it)["params"];
+  return nullptr;
+}
+
+json pos(int line, int character) { return {{"line", line}, {"character", character}}; }
+json doc_pos(int line, int character) { return {{"textDocument", {{"uri", kUri}}}, {"position", pos(line, character)}}; }
+
+}  // namespace
+
+TEST_CASE("lsp: initialize advertises the features; requests before it are refused") {
+  Client c;
+  json early = c.request("textDocument/hover", doc_pos(0, 0));
+  CHECK(early["error"]["code"] == -32002);
+  json init = c.request("initialize", {{"capabilities", json::object()}});
+  const json& caps = init["result"]["capabilities"];
+  CHECK(caps["textDocumentSync"]["change"] == 1);
+  CHECK(caps["textDocumentSync"]["openClose"] == true);
+  CHECK(caps["hoverProvider"] == true);
+  CHECK(caps["documentSymbolProvider"] == true);
+  CHECK(caps["codeActionProvider"]["codeActionKinds"] == json::array({"quickfix"}));
+  CHECK(caps["positionEncoding"] == "utf-16");
+  CHECK(init["result"]["serverInfo"]["name"] == "planlint");
+  CHECK(c.request("initialize", json::object())["error"]["code"] == -32600);
+}
+
+TEST_CASE("lsp: initialized registers config-file watching when the client allows it") {
+  Client c;
+  c.request("initialize", {{"capabilities", {{"workspace", {{"didChangeWatchedFiles", {{"dynamicRegistration", true}}}}}}}});
+  c.notify("initialized", json::object());
+  auto msgs = c.take();
+  REQUIRE(msgs.size() == 1);
+  CHECK(msgs[0]["method"] == "client/registerCapability");
+  const json& reg = msgs[0]["params"]["registrations"][0];
+  CHECK(reg["method"] == "workspace/didChangeWatchedFiles");
+  CHECK(reg["registerOptions"]["watchers"][0]["globPattern"] == "**/.planlint.toml");
+  // The client's answer to our request is accepted silently.
+  c.raw(json{{"jsonrpc", "2.0"}, {"id", msgs[0]["id"]}, {"result", nullptr}}.dump());
+  CHECK(c.take().empty());
+}
+
+TEST_CASE("lsp: didOpen publishes diagnostics on the operator's text") {
+  Client c;
+  c.initialize();
+  json d = diagnostics_of(c.open(kUri, kPlan, 7));
+  REQUIRE(d.is_object());
+  CHECK(d["version"] == 7);
+  REQUIRE(d["diagnostics"].size() == 2);
+  const json& parse = d["diagnostics"][0];
+  CHECK(parse["message"] == "unparsed detail line");
+  CHECK(parse["severity"] == 2);
+  CHECK(parse["range"] == json{{"start", pos(8, 0)}, {"end", pos(8, 9)}});
+  const json& rule = d["diagnostics"][1];
+  CHECK(rule["code"] == "test-broadcast");
+  CHECK(rule["source"] == "planlint");
+  CHECK(rule["severity"] == 1);
+  CHECK(rule["codeDescription"]["href"] ==
+        "https://github.com/planlint/planlint/blob/main/docs/rules/test-broadcast.md");
+  // "   +- BroadcastExchange (3)": the operator starts at column 6 (0-based) of line 4.
+  CHECK(rule["range"] == json{{"start", pos(4, 6)}, {"end", pos(4, 27)}});
+  CHECK(rule["message"] ==
+        "BroadcastExchange (3) broadcasts 3.0 GiB\nFix: Raise spark.sql.autoBroadcastJoinThreshold no further; let the "
+        "join shuffle");
+  REQUIRE(rule["relatedInformation"].size() == 1);
+  CHECK(rule["relatedInformation"][0]["message"] == "broadcast size: 3.0 GiB");
+  CHECK(rule["relatedInformation"][0]["location"]["uri"] == kUri);
+  CHECK(c.linter->last_path == "/work/plans/q1.txt");
+  CHECK(c.config_dir == "/work/plans");
+}
+
+TEST_CASE("lsp: didChange re-lints with the new version; didClose clears the diagnostics") {
+  Client c;
+  c.initialize();
+  c.open(kUri, kPlan);
+  c.notify("textDocument/didChange", {{"textDocument", {{"uri", kUri}, {"version", 2}}},
+                                      {"contentChanges", json::array({{{"text", "nothing here\n"}}})}});
+  json d = diagnostics_of(c.take());
+  REQUIRE(d.is_object());
+  CHECK(d["version"] == 2);
+  CHECK(d["diagnostics"].empty());
+  // An incremental change (range given) is applied too: restore the plan by replacing line 0.
+  c.notify("textDocument/didChange",
+           {{"textDocument", {{"uri", kUri}, {"version", 3}}},
+            {"contentChanges", json::array({{{"range", {{"start", pos(0, 0)}, {"end", pos(1, 0)}}}, {"text", kPlan}}})}});
+  d = diagnostics_of(c.take());
+  CHECK(d["version"] == 3);
+  CHECK(d["diagnostics"].size() == 2);
+  c.notify("textDocument/didClose", {{"textDocument", {{"uri", kUri}}}});
+  d = diagnostics_of(c.take());
+  REQUIRE(d.is_object());
+  CHECK(d["diagnostics"].empty());
+  CHECK(c.request("textDocument/hover", doc_pos(2, 5))["error"]["code"] == -32602);
+}
+
+TEST_CASE("lsp: hover shows kind, engine, details, metrics and the findings on the operator") {
+  Client c;
+  c.initialize();
+  c.open(kUri, kPlan);
+  json h = c.request("textDocument/hover", doc_pos(2, 10))["result"];
+  REQUIRE(h.is_object());
+  std::string md = h["contents"]["value"];
+  CHECK(h["contents"]["kind"] == "markdown");
+  CHECK(md.find("**BroadcastHashJoin** · operator 4") == 0);
+  CHECK(md.find("join · spark") != std::string::npos);
+  CHECK(md.find("Join: Inner, broadcast-hash, BuildRight") != std::string::npos);
+  CHECK(md.find("Left keys: [k#1]") != std::string::npos);
+  CHECK(md.find("| Rows | 1,234,567 |") != std::string::npos);
+  CHECK(md.find("| Time | 1 min 5 s |") != std::string::npos);
+  CHECK(md.find("| Peak memory | 2.0 GiB |") != std::string::npos);
+  CHECK(md.find("test-broadcast") == std::string::npos);  // the finding is on another operator
+  CHECK(h["range"] == json{{"start", pos(2, 3)}, {"end", pos(2, 41)}});
+
+  // The detail header "(4) BroadcastHashJoin" is the same operator; the range follows it.
+  json detail = c.request("textDocument/hover", doc_pos(7, 2))["result"];
+  CHECK(std::string(detail["contents"]["value"]).find("**BroadcastHashJoin**") == 0);
+  CHECK(detail["range"]["start"] == pos(7, 0));
+
+  // Hover on the tree drawing before the operator name still finds it.
+  std::string ex = c.request("textDocument/hover", doc_pos(4, 1))["result"]["contents"]["value"];
+  CHECK(ex.find("**BroadcastExchange** · operator 3") == 0);
+  CHECK(ex.find("| data size | 3.0 GiB |") != std::string::npos);
+  CHECK(ex.find("### test-broadcast (PLT01) · error") != std::string::npos);
+  CHECK(ex.find("BroadcastExchange (3) broadcasts 3.0 GiB") != std::string::npos);
+  CHECK(ex.find("- broadcast size: 3.0 GiB") != std::string::npos);
+  CHECK(ex.find("**Fix**: Raise spark.sql.autoBroadcastJoinThreshold") != std::string::npos);
+
+  std::string scan = c.request("textDocument/hover", doc_pos(5, 12))["result"]["contents"]["value"];
+  CHECK(scan.find("Table: db.caf\xC3\xA9") != std::string::npos);
+  CHECK(scan.find("Format: parquet") != std::string::npos);
+
+  CHECK(c.request("textDocument/hover", doc_pos(6, 0))["result"].is_null());    // blank line
+  CHECK(c.request("textDocument/hover", doc_pos(500, 3))["result"].is_null());  // past the end
+  CHECK(c.request("textDocument/hover", {{"textDocument", {{"uri", kUri}}}})["error"]["code"] == -32602);
+}
+
+TEST_CASE("lsp: hover includes the full rule documentation when the rule is registered") {
+  if (all_rules().empty()) {
+    MESSAGE("no rules registered yet: rule-doc hover not checked");
+    return;
+  }
+  const RuleDoc& doc = all_rules().front()->doc();
+  Client c;
+  c.linter->rule = doc.name;
+  c.initialize();
+  c.open(kUri, kPlan);
+  std::string ex = c.request("textDocument/hover", doc_pos(4, 8))["result"]["contents"]["value"];
+  CHECK(ex.find("### " + doc.name) != std::string::npos);
+  if (!doc.what.empty()) CHECK(ex.find(doc.what) != std::string::npos);
+  if (!doc.why.empty()) CHECK(ex.find(doc.why) != std::string::npos);
+  CHECK(ex.find(lsp::rule_doc_url(doc.name)) != std::string::npos);
+}
+
+TEST_CASE("lsp: documentSymbol returns the operator tree") {
+  Client c;
+  c.initialize();
+  c.open(kUri, kPlan);
+  json syms = c.request("textDocument/documentSymbol", {{"textDocument", {{"uri", kUri}}}})["result"];
+  REQUIRE(syms.size() == 1);
+  const json& root = syms[0];
+  CHECK(root["name"] == "AdaptiveSparkPlan (5)");
+  REQUIRE(root["children"].size() == 1);
+  const json& join = root["children"][0];
+  CHECK(join["name"] == "BroadcastHashJoin (4)");
+  CHECK(join["detail"] == "join · 1,234,567 rows · 1 min 5 s");
+  CHECK(join["kind"] == 25);
+  CHECK(join["selectionRange"] == json{{"start", pos(2, 3)}, {"end", pos(2, 41)}});
+  // The range spans the operator's subtree (lines 2..5), so breadcrumbs follow the cursor.
+  CHECK(join["range"] == json{{"start", pos(2, 3)}, {"end", pos(5, 33)}});
+  REQUIRE(join["children"].size() == 2);
+  CHECK(join["children"][0]["name"] == "Scan parquet db.sales (1)");
+  const json& ex = join["children"][1];
+  CHECK(ex["name"] == "BroadcastExchange (3)");
+  REQUIRE(ex["children"].size() == 1);
+  CHECK(ex["children"][0]["name"] == "Scan parquet db.caf\xC3\xA9 (2)");
+  // "      +- Scan parquet db.café (2)" is 34 bytes but 33 UTF-16 units (é is one unit).
+  CHECK(ex["children"][0]["selectionRange"] == json{{"start", pos(5, 9)}, {"end", pos(5, 33)}});
+}
+
+TEST_CASE("lsp: a very deep plan gives a bounded symbol tree") {
+  constexpr std::size_t kDepth = 5000;
+  auto deep = [](std::string_view, const std::string& path, const Config&) {
+    LintResult r;
+    r.parse.path = path;
+    Plan plan;
+    for (std::size_t i = 0; i < kDepth; ++i) {
+      plan.ops.push_back(make_op(i, std::to_string(i), "Project", OpKind::Project,
+                                 SourceRange{static_cast<std::uint32_t>(i + 1), 1, static_cast<std::uint32_t>(i + 1), 8}));
+      if (i + 1 < kDepth) plan.ops[i].children = {i + 1};
+    }
+    plan.roots = {0};
+    plan.link();
+    r.parse.plans.push_back(std::move(plan));
+    return r;
+  };
+  Client c(64u << 20, deep);
+  c.initialize();
+  std::string text;
+  for (std::size_t i = 0; i < kDepth; ++i) text += "Project\n";
+  c.open(kUri, text);
+  json syms = c.request("textDocument/documentSymbol", {{"textDocument", {{"uri", kUri}}}})["result"];
+  std::size_t depth = 0, count = 0;
+  std::vector<std::pair<const json*, std::size_t>> stack;
+  for (const auto& s : syms) stack.push_back({&s, 1});
+  while (!stack.empty()) {
+    auto [s, d] = stack.back();
+    stack.pop_back();
+    ++count;
+    depth = std::max(depth, d);
+    if (s->contains("children"))
+      for (const auto& k : (*s)["children"]) stack.push_back({&k, d + 1});
+  }
+  CHECK(count == kDepth);
+  CHECK(depth == 129);
+}
+
+TEST_CASE("lsp: codeAction offers the suppression directive and the suggested fix") {
+  Client c;
+  c.initialize();
+  c.open(kUri, kPlan);
+  json params = {{"textDocument", {{"uri", kUri}}},
+                 {"range", {{"start", pos(4, 8)}, {"end", pos(4, 8)}}},
+                 {"context", {{"diagnostics", json::array()}}}};
+  json actions = c.request("textDocument/codeAction", params)["result"];
+  REQUIRE(actions.size() == 2);
+  CHECK(actions[0]["title"] == "Suppress test-broadcast on operator 3");
+  CHECK(actions[0]["kind"] == "quickfix");
+  CHECK(actions[0]["diagnostics"][0]["code"] == "test-broadcast");
+  const json& edit = actions[0]["edit"]["changes"][kUri][0];
+  CHECK(edit["newText"] == "# planlint: disable=test-broadcast operator=3\n");
+  CHECK(edit["range"] == json{{"start", pos(0, 0)}, {"end", pos(0, 0)}});
+  CHECK(actions[1]["command"]["command"] == "planlint.showFix");
+  CHECK(actions[1]["command"]["arguments"][0]["fix"] ==
+        "Raise spark.sql.autoBroadcastJoinThreshold no further; let the join shuffle");
+
+  // Running the command shows the fix.
+  std::vector<json> notes;
+  json r = c.request("workspace/executeCommand", actions[1]["command"], &notes);
+  CHECK(r["result"].is_null());
+  REQUIRE(notes.size() == 1);
+  CHECK(notes[0]["method"] == "window/showMessage");
+  CHECK(notes[0]["params"]["message"] ==
+        "planlint test-broadcast (operator 3): Raise spark.sql.autoBroadcastJoinThreshold no further; let the join "
+        "shuffle");
+  CHECK(c.request("workspace/executeCommand", {{"command", "nope"}})["error"]["code"] == -32602);
+
+  // Elsewhere: nothing. context.only filters by kind.
+  params["range"] = {{"start", pos(0, 0)}, {"end", pos(0, 3)}};
+  CHECK(c.request("textDocument/codeAction", params)["result"].empty());
+  params["range"] = {{"start", pos(4, 0)}, {"end", pos(4, 1)}};
+  params["context"]["only"] = json::array({"refactor"});
+  CHECK(c.request("textDocument/codeAction", params)["result"].empty());
+
+  // Once the directive is in the document it is not offered again.
+  c.notify("textDocument/didChange",
+           {{"textDocument", {{"uri", kUri}, {"version", 2}}},
+            {"contentChanges", json::array({{{"text", "# planlint: disable=test-broadcast operator=3\n" + kPlan}}})}});
+  params["context"].erase("only");
+  params["range"] = {{"start", pos(5, 8)}, {"end", pos(5, 8)}};
+  json again = c.request("textDocument/codeAction", params)["result"];
+  REQUIRE(again.size() == 1);
+  CHECK(again[0]["command"]["command"] == "planlint.showFix");
+}
+
+TEST_CASE("lsp: no suppression directive is offered for JSON inputs (they have no comments)") {
+  Client c;
+  c.initialize();
+  c.open(kUri, "{\n" + kPlan);
+  json params = {{"textDocument", {{"uri", kUri}}}, {"range", {{"start", pos(5, 8)}, {"end", pos(5, 8)}}}};
+  json actions = c.request("textDocument/codeAction", params)["result"];
+  REQUIRE(actions.size() == 1);
+  CHECK(actions[0].contains("command"));
+}
+
+TEST_CASE("lsp: bad input gets JSON-RPC errors and the server keeps serving") {
+  Client c;
+  c.initialize();
+  c.raw("{\"jsonrpc\": \"2.0\", \"id\": 1, \"method\": ");
+  auto m = c.take();
+  REQUIRE(m.size() == 1);
+  CHECK(m[0]["error"]["code"] == -32700);
+  CHECK(m[0]["id"].is_null());
+  c.raw("[1, 2]");
+  m = c.take();
+  REQUIRE(m.size() == 1);
+  CHECK(m[0]["error"]["code"] == -32600);
+  c.raw(R"({"jsonrpc":"2.0","id":"x7","method":42})");
+  m = c.take();
+  REQUIRE(m.size() == 1);
+  CHECK(m[0]["error"]["code"] == -32600);
+  CHECK(m[0]["id"] == "x7");
+  json unknown = c.request("textDocument/formatting", {{"textDocument", {{"uri", kUri}}}});
+  CHECK(unknown["error"]["code"] == -32601);
+  CHECK(unknown["error"]["message"] == "method not found: textDocument/formatting");
+  c.notify("$/cancelRequest", {{"id", 3}});
+  c.notify("workspace/somethingElse", json::object());
+  CHECK(c.take().empty());
+  // Requests and notifications for documents that are not open.
+  CHECK(c.request("textDocument/documentSymbol", {{"textDocument", {{"uri", "file:///nope"}}}})["error"]["code"] ==
+        -32602);
+  CHECK(c.request("textDocument/codeAction", {{"textDocument", {{"uri", "file:///nope"}}}})["error"]["code"] == -32602);
+  c.notify("textDocument/didChange", {{"textDocument", {{"uri", "file:///nope"}, {"version", 2}}},
+                                      {"contentChanges", json::array({{{"text", "x"}}})}});
+  m = c.take();
+  REQUIRE(m.size() == 1);
+  CHECK(m[0]["method"] == "window/logMessage");
+  // Malformed parameters.
+  c.notify("textDocument/didOpen", {{"textDocument", {{"uri", 5}}}});
+  CHECK(c.take().size() == 1);
+  // Still serving.
+  CHECK(diagnostics_of(c.open(kUri, kPlan))["diagnostics"].size() == 2);
+  CHECK(c.request("textDocument/hover", doc_pos(2, 5))["result"].is_object());
+}
+
+TEST_CASE("lsp: invalid UTF-8 in a document never produces invalid JSON") {
+  Client c;
+  c.linter->rule = "bad\xFF\xFE-rule";
+  c.initialize();
+  json d = diagnostics_of(c.open(kUri, kPlan));
+  REQUIRE(d.is_object());
+  CHECK(d["diagnostics"][1]["code"] == "bad\xEF\xBF\xBD\xEF\xBF\xBD-rule");
+  // Invalid UTF-8 inside a message is a JSON parse error.
+  c.raw("{\"jsonrpc\":\"2.0\",\"id\":9,\"method\":\"textDocument/hover\",\"params\":\"\xC3(\"}");
+  auto m = c.take();
+  REQUIRE(m.size() == 1);
+  CHECK(m[0]["error"]["code"] == -32700);
+}
+
+TEST_CASE("lsp: a document over the size limit is kept but not linted") {
+  Client c(1000);
+  c.initialize();
+  std::string big = kPlan + std::string(2000, 'x');
+  json d = diagnostics_of(c.open(kUri, big));
+  CHECK(c.linter->calls == 0);
+  REQUIRE(d["diagnostics"].size() == 1);
+  CHECK(d["diagnostics"][0]["severity"] == 2);
+  CHECK(d["diagnostics"][0]["message"] ==
+        "document is 2.2 KiB; planlint lints documents up to 1000 B in the editor (use the CLI)");
+  CHECK(c.request("textDocument/hover", doc_pos(2, 5))["result"].is_null());
+  c.notify("textDocument/didChange", {{"textDocument", {{"uri", kUri}, {"version", 2}}},
+                                      {"contentChanges", json::array({{{"text", kPlan}}})}});
+  CHECK(diagnostics_of(c.take())["diagnostics"].size() == 2);
+}
+
+TEST_CASE("lsp: a linter exception becomes a diagnostic, not a crash") {
+  std::ostringstream out;
+  lsp::ServerOptions o;
+  o.lint = [](std::string_view, const std::string&, const Config&) -> LintResult {
+    throw std::runtime_error("boom");
+  };
+  lsp::Server s(out, o);
+  s.handle(R"({"jsonrpc":"2.0","id":1,"method":"initialize","params":{}})");
+  s.handle(R"({"jsonrpc":"2.0","method":"textDocument/didOpen","params":{"textDocument":{"uri":"file:///a.txt","version":1,"text":"x"}}})");
+  s.flush();
+  CHECK(out.str().find("planlint failed: boom") != std::string::npos);
+}
+
+TEST_CASE("lsp: shutdown and exit; exit code 0 only after shutdown") {
+  Client c;
+  c.initialize();
+  CHECK(c.request("shutdown", nullptr)["result"].is_null());
+  CHECK(c.request("textDocument/hover", doc_pos(0, 0))["error"]["code"] == -32600);
+  CHECK_FALSE(c.server.exited());
+  c.notify("exit", nullptr);
+  CHECK(c.server.exited());
+  CHECK(c.server.exit_code() == 0);
+
+  Client d;
+  d.initialize();
+  d.notify("exit", nullptr);
+  CHECK(d.server.exited());
+  CHECK(d.server.exit_code() == 1);
+}
+
+TEST_CASE("lsp: run() over a framed stream coalesces buffered edits into one lint") {
+  auto frame = [](const json& j) {
+    std::string b = j.dump();
+    return "Content-Length: " + std::to_string(b.size()) + "\r\n\r\n" + b;
+  };
+  std::string input;
+  input += frame({{"jsonrpc", "2.0"}, {"id", 1}, {"method", "initialize"}, {"params", {{"capabilities", json::object()}}}});
+  input += frame({{"jsonrpc", "2.0"}, {"method", "initialized"}, {"params", json::object()}});
+  input += frame({{"jsonrpc", "2.0"},
+                  {"method", "textDocument/didOpen"},
+                  {"params", {{"textDocument", {{"uri", kUri}, {"version", 1}, {"text", "x"}}}}}});
+  for (int v = 2; v <= 4; ++v)
+    input += frame({{"jsonrpc", "2.0"},
+                    {"method", "textDocument/didChange"},
+                    {"params", {{"textDocument", {{"uri", kUri}, {"version", v}}},
+                                {"contentChanges", json::array({{{"text", v == 4 ? kPlan : "y"}}})}}}});
+  input += "Content-Length: nope\r\n\r\n";  // a malformed frame in the middle
+  input += frame({{"jsonrpc", "2.0"}, {"id", 2}, {"method", "textDocument/hover"}, {"params", doc_pos(2, 5)}});
+  input += frame({{"jsonrpc", "2.0"}, {"id", 3}, {"method", "shutdown"}});
+  input += frame({{"jsonrpc", "2.0"}, {"method", "exit"}});
+  input += frame({{"jsonrpc", "2.0"}, {"id", 4}, {"method", "shutdown"}});  // after exit: never read
+
+  Client c;
+  std::istringstream in(input);
+  CHECK(c.server.run(in) == 0);
+  auto msgs = c.take();
+  std::vector<json> published;
+  json hover, shutdown, frame_error;
+  for (auto& m : msgs) {
+    if (m.value("method", "") == "textDocument/publishDiagnostics") published.push_back(m["params"]);
+    if (m.contains("id") && m["id"] == 2) hover = m;
+    if (m.contains("id") && m["id"] == 3) shutdown = m;
+    if (m.contains("error") && m["id"].is_null()) frame_error = m;
+  }
+  CHECK(c.linter->calls == 1);
+  REQUIRE(published.size() == 1);
+  CHECK(published[0]["version"] == 4);
+  CHECK(published[0]["diagnostics"].size() == 2);
+  CHECK(frame_error["error"]["message"] == "invalid Content-Length 'nope'");
+  CHECK(std::string(hover["result"]["contents"]["value"]).find("BroadcastHashJoin") != std::string::npos);
+  CHECK(shutdown["result"].is_null());
+}
+
+TEST_CASE("lsp: config from the document's folder, editor overrides, reload on change") {
+  Client c;
+  c.config_to_return.config.ignore = {"from-file"};
+  c.config_to_return.config.thresholds["r1"]["a"] = 1;
+  c.config_to_return.file = "/work/plans/.planlint.toml";
+  c.initialize({{"select", {"test-broadcast"}}, {"thresholds", {{"r1", {{"b", 2}}}, {"broadcast-threshold", 1e9}}}});
+  c.open(kUri, kPlan);
+  CHECK(c.config_loads == 1);
+  CHECK(c.config_dir == "/work/plans");
+  const Config& cfg = c.linter->last_config;
+  CHECK(cfg.select == std::set<std::string>{"test-broadcast"});
+  CHECK(cfg.ignore == std::set<std::string>{"from-file"});
+  CHECK(cfg.thresholds.at("r1").at("a") == 1);
+  CHECK(cfg.thresholds.at("r1").at("b") == 2);
+  CHECK(cfg.global_thresholds.at("broadcast-threshold") == 1e9);
+  // A second document in the same folder reuses the cached config.
+  c.open("file:///work/plans/q2.txt", kPlan);
+  CHECK(c.config_loads == 1);
+  // The config file changed: read again, and every open document is re-linted.
+  c.config_to_return.config.ignore = {"changed"};
+  c.notify("workspace/didChangeWatchedFiles",
+           {{"changes", json::array({{{"uri", "file:///work/plans/.planlint.toml"}, {"type", 2}}})}});
+  auto msgs = c.take();
+  CHECK(c.config_loads == 2);
+  CHECK(c.linter->last_config.ignore == std::set<std::string>{"changed"});
+  CHECK(diagnostics_of(msgs, kUri).is_object());
+  CHECK(diagnostics_of(msgs, "file:///work/plans/q2.txt").is_object());
+  // Unrelated files do not trigger a reload; saving the plan re-reads its folder's config.
+  c.notify("workspace/didChangeWatchedFiles", {{"changes", json::array({{{"uri", "file:///work/x.py"}, {"type", 2}}})}});
+  CHECK(c.config_loads == 2);
+  c.notify("textDocument/didSave", {{"textDocument", {{"uri", kUri}}}});
+  CHECK(c.config_loads == 3);
+  // didChangeConfiguration replaces the overrides.
+  c.notify("workspace/didChangeConfiguration", {{"settings", {{"planlint", {{"ignore", {"x"}}}}}}});
+  CHECK(c.linter->last_config.ignore == std::set<std::string>{"x"});
+  CHECK(c.linter->last_config.select.empty());
+  // Bad settings are reported, not fatal.
+  std::vector<json> notes;
+  c.notify("workspace/didChangeConfiguration", {{"settings", {{"select", "oops"}, {"severity", {{"r", "loud"}}}}}});
+  msgs = c.take();
+  int warnings = 0;
+  for (auto& m : msgs)
+    if (m.value("method", "") == "window/showMessage") ++warnings;
+  CHECK(warnings == 2);
+}
+
+TEST_CASE("lsp: a config error is shown once, and linting goes on with defaults") {
+  Client c;
+  c.config_to_return.file = "/work/plans/.planlint.toml";
+  c.config_to_return.error = "line 3: unknown rule 'nope'";
+  c.initialize();
+  auto msgs = c.open(kUri, kPlan);
+  REQUIRE(msgs.size() == 2);
+  CHECK(msgs[0]["method"] == "window/showMessage");
+  CHECK(msgs[0]["params"]["message"] == "planlint: /work/plans/.planlint.toml: line 3: unknown rule 'nope'");
+  CHECK(msgs[1]["method"] == "textDocument/publishDiagnostics");
+  msgs = c.open("file:///work/plans/q3.txt", kPlan);
+  REQUIRE(msgs.size() == 1);
+}
+
+TEST_CASE("lsp: the real engine publishes its messages for a document") {
+  std::ostringstream out;
+  lsp::Server s(out);
+  s.handle(R"({"jsonrpc":"2.0","id":1,"method":"initialize","params":{}})");
+  s.handle(R"({"jsonrpc":"2.0","method":"textDocument/didOpen","params":{"textDocument":{"uri":"file:///tmp/x.txt","version":1,"text":"== Physical Plan ==\n* Project (1\n"}}})");
+  s.flush();
+  std::istringstream in(out.str());
+  lsp::FrameReader r(in);
+  r.read();
+  lsp::Frame f = r.read();
+  REQUIRE(f.status == lsp::FrameStatus::Message);
+  json d = json::parse(f.body);
+  CHECK(d["method"] == "textDocument/publishDiagnostics");
+  REQUIRE(!d["params"]["diagnostics"].empty());
+  CHECK(d["params"]["diagnostics"][0]["source"] == "planlint");
+  CHECK(d["params"]["diagnostics"][0]["severity"] == 1);
+}

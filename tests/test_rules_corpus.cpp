@@ -1,0 +1,68 @@
+// Rule corpus: plans we wrote under corpus/rules/<rule>/, each with an expected diagnostics file
+// `<file>.expected` (one line per diagnostic: `line:col rule operator_id message`). Files named
+// `trigger-*` must produce at least one finding of the directory's rule, `near-miss-*` none.
+// Regenerate the expected files with PLANLINT_UPDATE_GOLDENS=1, then read them.
+#include <doctest/doctest.h>
+
+#include <algorithm>
+#include <filesystem>
+
+#include "lint/engine.hpp"
+#include "rules/rule.hpp"
+#include "tests/support.hpp"
+
+using namespace planlint;
+namespace fs = std::filesystem;
+
+namespace {
+
+std::string format_diagnostics(const std::vector<Diagnostic>& ds) {
+  std::string out;
+  for (const auto& d : ds)
+    out += std::to_string(d.range.line) + ":" + std::to_string(d.range.column) + " " + d.rule + " " +
+           (d.operator_id.empty() ? "-" : d.operator_id) + " " + d.message + "\n";
+  return out;
+}
+
+bool is_input(const fs::path& p) {
+  auto ext = p.extension().string();
+  return ext == ".txt" || ext == ".json" || ext == ".log";
+}
+
+}  // namespace
+
+TEST_CASE("corpus/rules: expected diagnostics per plan") {
+  fs::path root = test::corpus_dir() / "rules";
+  REQUIRE(fs::is_directory(root));
+  std::vector<fs::path> files;
+  for (const auto& e : fs::recursive_directory_iterator(root))
+    if (e.is_regular_file() && is_input(e.path())) files.push_back(e.path());
+  std::sort(files.begin(), files.end());
+  REQUIRE(files.size() >= 16);
+  for (const auto& f : files) {
+    std::string rel = fs::relative(f, test::source_dir()).string();
+    CAPTURE(rel);
+    std::string rule_dir = f.parent_path().filename().string();
+    const Rule* rule = find_rule(rule_dir);
+    REQUIRE_MESSAGE(rule != nullptr, "directory is not a rule name: " << rule_dir);
+    Config mission;  // the mission rules only: other rules have their own corpus
+    for (const char* c : {"PL001", "PL002", "PL003", "PL004", "PL005", "PL006", "PL007", "PL008"}) mission.select.insert(c);
+    LintResult r = lint_text(test::read_file(f), rel, mission);
+    CHECK_FALSE(r.parse.has_errors());
+    std::string stem = f.filename().string();
+    std::size_t of_rule = 0;
+    for (const auto& d : r.diagnostics)
+      if (d.rule == rule_dir || (rule->doc().name == rule_dir && d.code == rule->doc().code)) ++of_rule;
+    if (stem.rfind("trigger", 0) == 0) CHECK(of_rule >= 1);
+    if (stem.rfind("near-miss", 0) == 0) CHECK(of_rule == 0);
+    for (const auto& d : r.diagnostics) {
+      // Every finding names its operator (or the plan section) and gives evidence and a fix.
+      CHECK(d.range.known());
+      CHECK_FALSE(d.evidence.empty());
+      CHECK_FALSE(d.fix.empty());
+    }
+    fs::path expected = f;
+    expected += ".expected";
+    test::check_golden(expected, format_diagnostics(r.diagnostics));
+  }
+}
