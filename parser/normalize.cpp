@@ -44,6 +44,8 @@ bool is_noise(std::string_view s) {
     return true;
   static constexpr std::string_view kPrompts[] = {">>> ", "scala> ", "spark-sql> ", "spark-sql (", "In [", "Out[",
                                                   "$ ", "sql> "};
+  // Hot path (every input line): only lines starting like a prompt are compared.
+  if (s.empty() || (s[0] != '>' && s[0] != 's' && s[0] != 'I' && s[0] != 'O' && s[0] != '$')) return false;
   for (auto p : kPrompts)
     if (starts_with(s, p)) return true;
   return s == ">>>" || s == "scala>";

@@ -34,7 +34,7 @@ std::string normalise(std::string_view s) {
         continue;
       }
     }
-    if (s.compare(i, 4, "[id=") == 0 || s.compare(i, 9, "[plan_id=") == 0) {
+    if (s[i] == '[' && (s.compare(i, 4, "[id=") == 0 || s.compare(i, 9, "[plan_id=") == 0)) {
       auto close = s.find(']', i);
       if (close != std::string_view::npos) {
         i = close;
