@@ -178,6 +178,12 @@ void Reader::read_node(const json& n, Operator& op, const profile::GraphPosition
       if (!e.is_object()) continue;
       Field f = profile::read_field(e);
       if (md_pos && idx < md_pos->size()) f.loc = at((*md_pos)[idx]);
+      // Like the explain reader: one warning per field whose expression did not parse (kept raw).
+      for (const auto& x : f.exprs)
+        if (!x.root && !x.error.empty() && x.error != "expression parser not available") {
+          message(MessageSeverity::Warning, f.loc, "could not parse expression in '" + f.key + "': " + x.error);
+          break;
+        }
       if (f.key == "IS_PHOTON") photon = is_true(f.value);
       else if (f.key == "CHILD_TAG") op.child_side = f.value;
       op.fields.push_back(std::move(f));

@@ -155,6 +155,9 @@ TEST_CASE("corpus/profile v1.2: Photon broadcast join, executor broadcast, sides
   CHECK(pf->items == std::vector<std::string>{"(o.o_date >= DATE '2025-01-01')"});
   REQUIRE(pf->exprs.size() == 1);
   CHECK(pf->exprs[0].text == "(o.o_date >= DATE '2025-01-01')");
+  REQUIRE(pf->exprs[0].root.has_value());
+  CHECK(pf->exprs[0].root->kind == ExprKind::Binary);
+  CHECK(pf->exprs[0].root->name == ">=");
   CHECK(pf->loc.line > scan.loc.line);
   const Field* clusters = scan.field("SCAN_CLUSTERS");
   REQUIRE(clusters != nullptr);
@@ -356,6 +359,19 @@ TEST_CASE("profile reader: bad and odd inputs never crash") {
   REQUIRE(v2.messages.size() == 2);
   CHECK(v2.messages[0].message.find("version 2.0 has not been seen before") != std::string::npos);
   CHECK(v2.messages[1].message == "the export holds no plan (graphs is empty); query-level facts only");
+  // An expression that does not parse is kept raw, with one warning at its metadata entry.
+  ParseResult bad_expr = parse("{\"graphs\": [{\"nodes\": [{\"id\": \"1\", \"metadata\": [\n"
+                               "  {\"key\": \"FILTERS\", \"values\": [\"(a >\", \"((\"]}]}]}]}");
+  REQUIRE(bad_expr.plans.size() == 1);
+  const Field* bf = bad_expr.plans[0].ops[0].field("FILTERS");
+  REQUIRE(bf != nullptr);
+  CHECK(bf->exprs.size() == 2);
+  CHECK_FALSE(bf->exprs[0].root.has_value());
+  REQUIRE(bad_expr.messages.size() == 1);
+  CHECK(bad_expr.messages[0].severity == MessageSeverity::Warning);
+  CHECK(bad_expr.messages[0].loc.line == 2);
+  CHECK(bad_expr.messages[0].loc.column == 3);
+  CHECK(bad_expr.messages[0].message.rfind("could not parse expression in 'FILTERS': ", 0) == 0);
   // Stage ids that are not whole numbers in int range are dropped, not cast.
   ParseResult st = parse("{\"graphs\": [{\"nodes\": [{\"id\": \"1\", \"stageLinks\": [1e300, -1, 3.5, \"7\", 12]}],"
                          " \"stageData\": [{\"stageId\": \"1e300\"}, {\"stageId\": \"12\"}]}]}");
