@@ -240,6 +240,14 @@ class Reader {
           formatted_node(i, tl);
           return;
         }
+        if (looks_formatted(t)) {
+          // A formatted outline line that is broken (cut before its id): report it as such.
+          kind_ = PhysKind::Formatted;
+          mode_ = PhysMode::Outline;
+          base_section_ = Section::Main;
+          formatted_outline(i);
+          return;
+        }
         if (starts_with(t, "Truncated plan of ")) {
           error(i, 0, "Spark printed no plan ('" + std::string(t) + "', spark.sql.maxPlanStringLength)",
                 MessageSeverity::Warning);
@@ -284,6 +292,17 @@ class Reader {
         return;
       case PhysMode::Details: details(i); return;
     }
+  }
+
+  // `* Name` (formatted codegen marker; default mode prints `*(n) `) or a line ending in an
+  // unfinished ` (<digits>` id.
+  static bool looks_formatted(std::string_view t) {
+    std::size_t k = 0;
+    while (k < t.size() && (t[k] == ' ' || t[k] == ':' || t[k] == '+' || t[k] == '-')) ++k;
+    if (t.substr(k, 2) == "* ") return true;
+    std::size_t e = t.size();
+    while (e > 0 && t[e - 1] >= '0' && t[e - 1] <= '9') --e;
+    return e >= 2 && e < t.size() + 1 && t.substr(e - 2, 2) == " (" && t.find('(') == e - 1;
   }
 
   void formatted_outline(std::size_t i) {
