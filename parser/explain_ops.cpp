@@ -48,13 +48,24 @@ constexpr ExprKey kExprKeys[] = {
     {"Keys", ExprDialect::Catalyst},
 };
 
-void parse_into(Field& f, std::string_view text, ExprDialect d, std::vector<ParseMessage>& msgs) {
+// `offset`: where `text` starts inside f.value; `value_at`: where f.value starts in the input.
+void parse_into(Field& f, std::string_view text, std::size_t offset, ExprDialect d, std::vector<ParseMessage>& msgs,
+                const SourceRange& value_at) {
   ParsedExpr e = parse_expression(text, d);
   if (!e.root && !e.error.empty() && e.error != "expression parser not available") {
     // One warning per field is enough to point at the text.
     bool seen = false;
     for (const auto& x : f.exprs) seen = seen || (!x.root && !x.error.empty());
-    if (!seen) msgs.push_back({MessageSeverity::Warning, f.loc, "could not parse expression in '" + f.key + "': " + e.error});
+    if (!seen) {
+      SourceRange at = f.loc;
+      std::size_t pos = offset + std::min<std::size_t>(e.error_offset, text.size());
+      if (value_at.known() && f.value.find('\n') >= pos) {
+        at.line = at.end_line = value_at.line;
+        at.column = value_at.column + static_cast<std::uint32_t>(pos);
+        at.end_column = at.column + 1;
+      }
+      msgs.push_back({MessageSeverity::Warning, at, "could not parse expression in '" + f.key + "': " + e.error});
+    }
   }
   if (is_truncated_value(text)) e.truncated = true;
   f.exprs.push_back(std::move(e));
@@ -198,15 +209,16 @@ void describe_operator(Operator& op, std::string_view label, std::string_view he
   }
 }
 
-void finish_field(Field& f, std::vector<ParseMessage>& msgs) {
+void finish_field(Field& f, std::vector<ParseMessage>& msgs, const SourceRange& value_at) {
   std::string_view v = f.value;
   f.truncated = is_truncated_value(v);
+  thread_local std::vector<std::string_view> parts;
+  parts.clear();
   if (v.size() >= 2 && v.front() == '[' && v.back() == ']' && v.find('\n') == std::string_view::npos) {
     std::string_view inner = v.substr(1, v.size() - 2);
     f.is_list = true;
     f.items.clear();
     if (!inner.empty()) {
-      thread_local std::vector<std::string_view> parts;
       split_top_level(inner, ", ", parts);
       f.items.reserve(parts.size());
       for (auto it : parts) f.items.emplace_back(it);
@@ -219,9 +231,13 @@ void finish_field(Field& f, std::vector<ParseMessage>& msgs) {
   for (const auto& k : kExprKeys) {
     if (f.key != k.key) continue;
     if (f.is_list) {
-      for (const auto& it : f.items) parse_into(f, it, k.dialect, msgs);
+      // Offsets first: parse_expression must not see `parts` change under it.
+      std::vector<std::pair<std::size_t, std::size_t>> spans;
+      spans.reserve(parts.size());
+      for (auto it : parts) spans.emplace_back(static_cast<std::size_t>(it.data() - v.data()), it.size());
+      for (const auto& [off, len] : spans) parse_into(f, v.substr(off, len), off, k.dialect, msgs, value_at);
     } else if (!v.empty() && v != "None") {
-      parse_into(f, v, k.dialect, msgs);
+      parse_into(f, v, 0, k.dialect, msgs, value_at);
     }
     break;
   }
@@ -272,7 +288,7 @@ Field make_field(std::string_view key, std::string_view value, const LineLocator
   f.value = std::string(value);
   bool key_in_line = key.data() >= at.line.data() && key.data() < at.line.data() + at.line.size();
   f.loc = at.of(key_in_line ? key : value, value);
-  finish_field(f, msgs);
+  finish_field(f, msgs, at.of(value));
   return f;
 }
 

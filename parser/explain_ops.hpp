@@ -26,7 +26,8 @@ void describe_operator(Operator& op, std::string_view label, std::string_view he
 
 // After all lines of a field are in: split `[...]` lists, check `[N]`, flag truncation, parse the
 // expressions of expression-bearing keys. Messages for expressions that did not parse go to `msgs`.
-void finish_field(Field& f, std::vector<ParseMessage>& msgs);
+// `value_at`: where the value starts in the input (for messages), unknown if not given.
+void finish_field(Field& f, std::vector<ParseMessage>& msgs, const SourceRange& value_at = {});
 
 // Copy join keys / condition / type / Arguments from the fields into the operator.
 void apply_fields(Operator& op);

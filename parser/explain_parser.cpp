@@ -95,6 +95,7 @@ class Reader {
   bool in_block_ = false;                // inside a block (even for an id missing from the outline)
   std::optional<std::size_t> last_field_;
   std::size_t last_field_first_line_ = 0;
+  SourceRange last_value_at_;  // where the current field's value starts
   bool blank_ = true;
   std::vector<PendingReuse> reuses_;
   std::vector<std::pair<std::size_t, std::string>> hosting_;  // subquery entry -> hosting id
@@ -239,6 +240,14 @@ class Reader {
           formatted_node(i, tl);
           return;
         }
+        if (looks_formatted(t)) {
+          // A formatted outline line that is broken (cut before its id): report it as such.
+          kind_ = PhysKind::Formatted;
+          mode_ = PhysMode::Outline;
+          base_section_ = Section::Main;
+          formatted_outline(i);
+          return;
+        }
         if (starts_with(t, "Truncated plan of ")) {
           error(i, 0, "Spark printed no plan ('" + std::string(t) + "', spark.sql.maxPlanStringLength)",
                 MessageSeverity::Warning);
@@ -283,6 +292,17 @@ class Reader {
         return;
       case PhysMode::Details: details(i); return;
     }
+  }
+
+  // `* Name` (formatted codegen marker; default mode prints `*(n) `) or a line ending in an
+  // unfinished ` (<digits>` id.
+  static bool looks_formatted(std::string_view t) {
+    std::size_t k = 0;
+    while (k < t.size() && (t[k] == ' ' || t[k] == ':' || t[k] == '+' || t[k] == '-')) ++k;
+    if (t.substr(k, 2) == "* ") return true;
+    std::size_t e = t.size();
+    while (e > 0 && t[e - 1] >= '0' && t[e - 1] <= '9') --e;
+    return e >= 2 && e < t.size() + 1 && t.substr(e - 2, 2) == " (" && t.find('(') == e - 1;
   }
 
   void formatted_outline(std::size_t i) {
@@ -480,7 +500,7 @@ class Reader {
   void end_block() {
     if (last_field_ && block_op_) {
       Field& f = plan().ops[*block_op_].fields[*last_field_];
-      explain::finish_field(f, r_.messages);
+      explain::finish_field(f, r_.messages, last_value_at_);
     }
     if (block_op_) explain::apply_fields(plan().ops[*block_op_]);
     block_op_.reset();
@@ -558,7 +578,8 @@ class Reader {
     }
     explain::FieldLine fl;
     if (explain::match_field_line(t, fl)) {
-      if (last_field_ && block_op_) explain::finish_field(plan().ops[*block_op_].fields[*last_field_], r_.messages);
+      if (last_field_ && block_op_)
+        explain::finish_field(plan().ops[*block_op_].fields[*last_field_], r_.messages, last_value_at_);
       last_field_.reset();
       if (!block_op_) return;
       Operator& o = plan().ops[*block_op_];
@@ -570,6 +591,7 @@ class Reader {
       o.fields.push_back(std::move(f));
       last_field_ = o.fields.size() - 1;
       last_field_first_line_ = i;
+      last_value_at_ = n_.range(i, fl.value_column, fl.value_column + 1);
       return;
     }
     // Continuation of the previous value (a literal with a newline, PushedJoins lines), or a bare line.
@@ -588,6 +610,7 @@ class Reader {
     o.fields.push_back(std::move(f));
     last_field_ = o.fields.size() - 1;
     last_field_first_line_ = i;
+    last_value_at_ = n_.range(i, 0, 1);
   }
 
   void block_header(std::size_t i, const explain::BlockHeader& bh, std::optional<std::size_t> op) {
