@@ -258,7 +258,7 @@ void register_check(CLI::App& app, int& exit_code) {
   cmd->add_option("--write-baseline", opt->write_baseline, "Record the current findings in FILE (exit 0)");
   cmd->add_option("--baseline", opt->baseline, "Report only findings that FILE does not have");
   cmd->add_option("--include", opt->include,
-                  "Globs of files a folder walk picks up (default: *.plan,*.explain,*.txt,*.json,*.jsonl)")
+                  "Globs of files a folder walk picks up (default: *.plan,*.explain,*.txt,*.json,*.jsonl,*.eventlog)")
       ->delimiter(',')->allow_extra_args(false);
   cmd->add_option("--exclude", opt->exclude, "Globs of files and folders to skip")->delimiter(',')->allow_extra_args(false);
   cmd->add_option("-j,--jobs", opt->jobs, "Files checked in parallel (default: one per core)");
