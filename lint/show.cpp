@@ -7,12 +7,12 @@
 
 namespace planlint {
 
-namespace {
-
 bool counts_for_time(const Operator& op) {
   // Wrappers whose time includes their members' would count the same work twice.
   return op.kind != OpKind::CodegenStage && op.kind != OpKind::AdaptivePlan && op.kind != OpKind::QueryStage;
 }
+
+namespace {
 
 std::string compact(double v) {
   char buf[32];

@@ -17,4 +17,8 @@ struct ShowOptions {
 std::string show_text(const LintResult& result, const ShowOptions& options);
 std::string show_dot(const LintResult& result);
 
+// Whether the operator's time counts toward the plan's operator time (wrappers such as codegen
+// stages include their members' time and would count it twice). Shared with the HTML report.
+bool counts_for_time(const Operator& op);
+
 }  // namespace planlint

@@ -1,8 +1,86 @@
-// Placeholder: the 'report' command is not registered yet.
+// `planlint report FILE... -o report.html`: one self-contained HTML page with each plan's DAG,
+// operators coloured by share of time, findings linked to their operator, the phase summary and
+// the docs of the rules that fired (lint/report_html.hpp).
+#include <filesystem>
+#include <fstream>
+#include <iostream>
+#include <memory>
+
+#include "lint/check.hpp"
+#include "lint/config_file.hpp"
+#include "lint/input.hpp"
+#include "lint/report_html.hpp"
 #include "tools/cli/commands.hpp"
 
 namespace planlint::cli {
 
-void register_report(CLI::App&, int&) {}
+namespace {
+struct ReportArgs {
+  std::vector<std::string> paths;
+  std::string output = "report.html";
+  bool no_config = false;
+};
+
+int run_report(const ReportArgs& a) {
+  int rc = 0;
+  std::vector<LintResult> results;
+  std::vector<std::string> paths = a.paths.empty() ? std::vector<std::string>{"-"} : a.paths;
+  for (const auto& path : paths) {
+    std::string error;
+    auto text = read_input(path, error);
+    if (!text) {
+      std::cerr << "planlint: error: " << error << "\n";
+      rc = 2;
+      continue;
+    }
+    Config config;
+    if (!a.no_config && path != "-") {
+      auto dir = std::filesystem::absolute(path).parent_path();
+      if (auto file = find_config_file(dir)) {
+        ConfigError ce;
+        if (auto project = load_config_file(*file, ce)) {
+          config = config_for_path(*project, std::filesystem::absolute(path));
+        } else {
+          std::cerr << ce.str() << "\n";
+          return 2;
+        }
+      }
+    }
+    LintResult r = lint_text(*text, path, config);
+    finish_diagnostics(r, *text, config);  // parse errors as findings, `planlint: disable=` directives
+    if (r.parse.has_errors() && rc == 0) rc = 1;
+    results.push_back(std::move(r));
+  }
+  std::string html = report_html(results);
+  if (a.output == "-") {
+    std::cout << html;
+    return rc;
+  }
+  std::ofstream out(a.output, std::ios::binary | std::ios::trunc);
+  out << html;
+  out.close();
+  if (!out) {
+    std::cerr << "planlint: error: cannot write " << a.output << "\n";
+    return 2;
+  }
+  std::size_t ops = 0, findings = 0;
+  for (const auto& r : results) {
+    for (const auto& p : r.parse.plans) ops += p.ops.size();
+    findings += r.diagnostics.size();
+  }
+  std::cerr << "planlint: wrote " << a.output << " (" << results.size() << " file(s), " << ops << " operators, "
+            << findings << " finding(s))\n";
+  return rc;
+}
+}  // namespace
+
+void register_report(CLI::App& app, int& exit_code) {
+  auto args = std::make_shared<ReportArgs>();
+  CLI::App* cmd = app.add_subcommand("report", "Write a self-contained HTML report: the plan graph, time shares, findings, rule docs");
+  cmd->add_option("files", args->paths, "Plan files (explain text, Query Profile JSON, event log); '-' or none: stdin");
+  cmd->add_option("-o,--output", args->output, "The HTML file to write (default report.html; '-': stdout)");
+  cmd->add_flag("--no-config", args->no_config, "Ignore .planlint.toml / pyproject.toml");
+  cmd->callback([args, &exit_code] { exit_code = run_report(*args); });
+}
 
 }  // namespace planlint::cli

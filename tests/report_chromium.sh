@@ -1,0 +1,104 @@
+#!/usr/bin/env bash
+# `planlint report` renders in headless Chromium: the page's script runs without errors, draws
+# every operator of the profile and lists its findings (the script writes data-ok, data-ops and
+# data-findings on <body> after rendering). Also times opening a report of a generated
+# 1,000-operator plan (printed, not asserted). Installs Debian `chromium` when missing; skips
+# (exit 77) with a message when that is impossible.
+# Usage: tests/report_chromium.sh path/to/planlint   (run from the source folder)
+set -u
+planlint=$(realpath "$1")
+build=$(dirname "$planlint")
+
+browser=$(command -v chromium || command -v chromium-browser || true)
+if [ -z "$browser" ]; then
+  if [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then
+    echo "installing Debian chromium (apt-get)"
+    DEBIAN_FRONTEND=noninteractive timeout 900 apt-get install -y chromium >/tmp/planlint-chromium-apt.log 2>&1 ||
+      { DEBIAN_FRONTEND=noninteractive apt-get update >/dev/null 2>&1 &&
+        DEBIAN_FRONTEND=noninteractive timeout 900 apt-get install -y chromium >/tmp/planlint-chromium-apt.log 2>&1; }
+  fi
+  browser=$(command -v chromium || command -v chromium-browser || true)
+  if [ -z "$browser" ]; then
+    echo "SKIP: chromium is not installed and could not be installed (needs root and apt-get)"; exit 77
+  fi
+fi
+
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+chrome() {  # chrome OUT ERR ARGS...: headless, no network services, a fresh profile
+  local out=$1 err=$2; shift 2
+  timeout 120 "$browser" --headless --no-sandbox --disable-gpu --disable-background-networking \
+    --disable-component-update --disable-sync --no-first-run --user-data-dir="$(mktemp -d -p "$work")" \
+    --enable-logging=stderr --v=0 "$@" >"$out" 2>"$err"
+}
+fail=0
+attr() { sed -n "s/.*<body[^>]*\b$1=\"\([^\"]*\)\".*/\1/p" "$2" | head -1; }
+
+# 1. A profile with metrics, Photon and JVM operators and findings.
+profile=corpus/rules/photon-fallback/trigger-profile-jvm-aggregate.json
+"$planlint" report "$profile" -o "$work/profile.html" 2>/dev/null
+expected_ops=$("$planlint" parse --format json "$profile" 2>/dev/null |
+  python3 -c 'import json,sys; d=json.load(sys.stdin); print(len(d["plans"][0]["operators"]))' 2>/dev/null)
+expected_findings=$("$planlint" check --format json "$profile" 2>/dev/null |
+  python3 -c 'import json,sys; d=json.load(sys.stdin); f=d["files"][0] if "files" in d else d; print(len(f.get("diagnostics", f.get("findings", []))))' 2>/dev/null)
+chrome "$work/profile.dom" "$work/profile.err" --dump-dom "file://$work/profile.html"
+ok=$(attr data-ok "$work/profile.dom"); ops=$(attr data-ops "$work/profile.dom"); findings=$(attr data-findings "$work/profile.dom")
+echo "profile: data-ok=$ok data-ops=$ops (expected ${expected_ops:-?}) data-findings=$findings (expected ${expected_findings:-?})"
+[ "$ok" = 1 ] || { echo "FAIL: the page's script did not finish"; fail=1; }
+[ -n "$ops" ] && [ "$ops" -gt 0 ] || { echo "FAIL: no operator drawn"; fail=1; }
+[ -n "$findings" ] && [ "$findings" -gt 0 ] || { echo "FAIL: no finding listed"; fail=1; }
+if [ -n "$expected_ops" ] && [ "$ops" != "$expected_ops" ]; then echo "FAIL: drew $ops operators, the plan has $expected_ops"; fail=1; fi
+if [ -n "$expected_findings" ] && [ "$findings" != "$expected_findings" ]; then echo "FAIL: listed $findings findings, check reports $expected_findings"; fail=1; fi
+grep -q 'class="n ' "$work/profile.dom" || { echo "FAIL: no operator box in the DOM"; fail=1; }
+grep -q 'photon-fallback' "$work/profile.dom" || { echo "FAIL: the finding is not shown"; fail=1; }
+if grep -E 'Uncaught|SyntaxError|TypeError|ReferenceError' "$work/profile.err"; then echo "FAIL: script errors"; fail=1; fi
+
+# 2. A text plan (structure only).
+plan=corpus/rules/exploding-join/trigger-formatted-cartesian.txt
+"$planlint" report "$plan" -o "$work/plan.html" 2>/dev/null
+chrome "$work/plan.dom" "$work/plan.err" --dump-dom "file://$work/plan.html"
+ok=$(attr data-ok "$work/plan.dom"); ops=$(attr data-ops "$work/plan.dom")
+echo "text plan: data-ok=$ok data-ops=$ops"
+[ "$ok" = 1 ] && [ "$ops" = 5 ] || { echo "FAIL: the text plan's 5 operators are not drawn"; fail=1; }
+if grep -E 'Uncaught' "$work/plan.err"; then echo "FAIL: script errors"; fail=1; fi
+
+# 3. Time to open a report of 1,000 operators (not asserted: machines differ).
+if [ -x "$build/planlint_bench" ]; then
+  "$build/planlint_bench" gen formatted 1000 -o "$work/big.txt" 2>/dev/null
+else
+  python3 - "$work/big.txt" <<'PY'
+import sys
+# A left-deep join tree of 1,000 operators: each join takes the tree so far and a scan.
+n, lines, details, ident = 1000, [], [], [0]
+def nid():
+    ident[0] += 1
+    return ident[0]
+joins = (n - 1) // 2
+ids = []
+for d in range(joins):
+    ids.append(nid())
+scans = [nid() for _ in range(joins + 1)]
+out = ["== Physical Plan =="]
+for d, j in enumerate(ids):
+    out.append(("" if d == 0 else ":  " * (d - 1) + ":- ") + f"BroadcastHashJoin Inner BuildRight ({j})")
+out.append(":  " * (joins - 1) + ":- " + f"Scan parquet t{scans[0]} ({scans[0]})")
+for d in range(joins, 0, -1):
+    out.append(":  " * (d - 1) + "+- " + f"Scan parquet t{scans[d]} ({scans[d]})")
+out.append("")
+for j in ids:
+    out += ["", f"({j}) BroadcastHashJoin", "Left keys [1]: [k#1]", "Right keys [1]: [k#1]", "Join type: Inner", "Join condition: None"]
+for s in scans:
+    out += ["", f"({s}) Scan parquet t{s}", "Output [1]: [k#1]", "ReadSchema: struct<k:int>"]
+open(sys.argv[1], "w").write("\n".join(out) + "\n")
+PY
+fi
+fi
+"$planlint" report "$work/big.txt" -o "$work/big.html" 2>/dev/null
+start=$(date +%s.%N)
+chrome "$work/big.dom" "$work/big.err" --dump-dom "file://$work/big.html"
+end=$(date +%s.%N)
+bigops=$(attr data-ops "$work/big.dom")
+echo "1,000-operator report: $(wc -c <"$work/big.html") bytes, drew ${bigops:-?} operators, headless open+render+dump $(python3 -c "print(f'{$end-$start:.2f}')") s"
+[ "$(attr data-ok "$work/big.dom")" = 1 ] || { echo "FAIL: the large report did not render"; fail=1; }
+if grep -E 'Uncaught' "$work/big.err"; then echo "FAIL: script errors in the large report"; fail=1; fi
+exit $fail
