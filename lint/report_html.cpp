@@ -35,7 +35,10 @@ json op_json(const Operator& op, double total) {
   if (!op.table.empty()) o["table"] = op.table;
   o["children"] = op.children;
   if (op.reuses) o["reuses"] = *op.reuses;
-  if (op.rows) o["rows"] = format_count(*op.rows);
+  if (op.rows) {
+    o["rows"] = format_count(*op.rows);
+    o["nrows"] = *op.rows;
+  }
   if (op.duration_ms) o["time"] = format_millis(*op.duration_ms);
   if (op.peak_memory_bytes) o["memory"] = format_bytes(*op.peak_memory_bytes);
   if (total > 0 && op.duration_ms && counts_for_time(op)) o["share"] = *op.duration_ms / total;

@@ -96,10 +96,11 @@ inline constexpr const char* report_template_tail = R"PLHTML(</script>
 <script>
 (function () {
 'use strict';
+var t0 = performance.now();
 var D = JSON.parse(document.getElementById('planlint-data').textContent);
 var svg = document.getElementById('graph');
 var NS = svg.namespaceURI;
-var W = 190, H = 44, GX = 18, GY = 38;
+var W = 210, H = 44, GX = 18, GY = 38;
 var plans = [];
 D.files.forEach(function (f, fi) { f.plans.forEach(function (p, pi) { plans.push({file: f, fi: fi, plan: p, pi: pi}); }); });
 var cur = null, nodesEl = [], sel = -1, pos = null, vb = {x: 0, y: 0, w: 1000, h: 600}, bounds = null;
@@ -118,6 +119,9 @@ function sv(tag, attrs, parent) {
   return e;
 }
 function cut(s, n) { s = String(s); return s.length > n ? s.slice(0, n - 1) + '\u2026' : s; }
+function compact(v) {
+  return v >= 1e9 ? (v / 1e9).toFixed(1) + 'G' : v >= 1e6 ? (v / 1e6).toFixed(1) + 'M' : v >= 1e4 ? (v / 1e3).toFixed(1) + 'K' : String(Math.round(v));
+}
 function pct(x) { return (x * 100).toFixed(x < 0.1 ? 1 : 0) + '%'; }
 function band(op, hasTime) {
   if (!hasTime) return '';
@@ -174,15 +178,15 @@ function edgePath(c, p) {
 function setVB() { svg.setAttribute('viewBox', vb.x + ' ' + vb.y + ' ' + vb.w + ' ' + vb.h); }
 function aspect() { var r = svg.getBoundingClientRect(); return r.width > 0 ? r.height / r.width : 0.6; }
 function fit() {
-  var a = aspect(), w = bounds.w + 40, h = bounds.h + 40, rw = svg.getBoundingClientRect().width || 1000;
+  var a = aspect(), w = bounds.w + 40, h = bounds.h + 70, rw = svg.getBoundingClientRect().width || 1000;
   if (h / a > w) w = h / a;
   if (rw / w < 0.35) {  // too large to read whole: start at a readable zoom on the top of the tree
     w = rw / 0.8;
     var root = (cur.plan.roots && cur.plan.roots.length) ? cur.plan.roots[0] : 0;
     var cx = pos.x.length ? pos.x[root] + W / 2 : 0;
-    vb = {x: cx - w / 2, y: -20, w: w, h: w * a};
+    vb = {x: cx - w / 2, y: -50, w: w, h: w * a};
   } else {
-    vb = {x: -20 - (w - bounds.w - 40) / 2, y: -20, w: w, h: w * a};
+    vb = {x: -20 - (w - bounds.w - 40) / 2, y: -50, w: w, h: w * a};
   }
   setVB();
 }
@@ -207,7 +211,7 @@ function render(k) {
   pos = layout(p);
   bounds = {w: pos.w, h: pos.h};
   var hasTime = p.ops.some(function (o) { return o.share !== undefined; });
-  var photon = p.ops.some(function (o) { return o.engine !== 'Spark'; });
+  var photon = p.ops.some(function (o) { return o.engine !== 'spark'; });
   var edges = document.getElementById('edges'), nodes = document.getElementById('nodes');
   edges.textContent = ''; nodes.textContent = '';
   var d = [], dr = [];
@@ -225,16 +229,16 @@ function render(k) {
     var op = p.ops[i], nf = op.findings ? op.findings.length : 0;
     var g = sv('g', {'class': 'n ' + band(op, hasTime) + (nf ? ' f' : ''), transform: 'translate(' + pos.x[i] + ',' + pos.y[i] + ')', 'data-i': i}, frag);
     sv('rect', {'class': 'box', width: W, height: H, rx: 4}, g);
-    if (photon) sv('rect', {'class': 'eng' + (op.engine === 'Spark' ? ' j' : ''), x: 0, y: 0, width: 5, height: H}, g);
+    if (photon) sv('rect', {'class': 'eng' + (op.engine === 'spark' ? ' j' : ''), x: 0, y: 0, width: 5, height: H}, g);
     var t1 = sv('text', {'class': 't1', x: 9, y: 17}, g);
-    t1.textContent = cut(op.name + (op.id ? ' (' + op.id + ')' : ''), nf ? 25 : 29);
+    t1.textContent = cut(op.name + (op.id ? ' (' + op.id + ')' : ''), nf ? 26 : 30);
     var line2 = [];
     if (op.share !== undefined) line2.push(pct(op.share));
-    if (op.rows !== undefined) line2.push(op.rows + ' rows');
+    if (op.nrows !== undefined) line2.push(compact(op.nrows) + ' rows');
     if (op.time !== undefined) line2.push(op.time);
     if (!line2.length) line2.push(op.kind + (op.table ? ' ' + op.table : ''));
     var t2 = sv('text', {x: 9, y: 35}, g);
-    t2.textContent = cut(line2.join(' \u00b7 '), 32);
+    t2.textContent = cut(line2.join(' \u00b7 '), 36);
     if (nf) { var b = sv('text', {'class': 'badge', x: W - 6, y: 16, 'text-anchor': 'end'}, g); b.textContent = '\u26a0' + nf; }
     nodesEl[i] = g;
   }
@@ -279,6 +283,7 @@ function render(k) {
   });
   document.getElementById('details').innerHTML = '<p class="muted">Click an operator or a finding to see its details.</p>';
   fit();
+  for (i = 0; i < p.diags.length; i++) if (p.diags[i].op !== undefined) { select(p.diags[i].op, false); break; }
   document.body.setAttribute('data-plan', String(k));
   document.body.setAttribute('data-ops', String(nodes.querySelectorAll('g.n').length));
   document.body.setAttribute('data-findings', String(ol.children.length));
@@ -311,7 +316,7 @@ function select(i, focus) {
   el('h2', '', o.name + (o.id ? ' (' + o.id + ')' : ''), dt);
   var t = el('table', '', null, dt);
   row(t, 'kind', o.kind);
-  row(t, 'engine', o.engine === 'Spark' ? 'JVM (Spark)' : o.engine);
+  row(t, 'engine', o.engine === 'spark' ? 'JVM (Spark)' : o.engine);
   row(t, 'section', o.section);
   if (o.codegen) row(t, 'codegen', 'whole-stage');
   if (o.table) row(t, 'table', o.table);
@@ -404,6 +409,7 @@ if (plans.length) {
   document.body.setAttribute('data-findings', '0');
 }
 document.body.setAttribute('data-plans', String(plans.length));
+document.body.setAttribute('data-render-ms', String(Math.round(performance.now() - t0)));
 document.body.setAttribute('data-ok', '1');
 })();
 </script>

@@ -1,6 +1,7 @@
 // `planlint report`: the self-contained HTML page (lint/report_html.hpp).
 #include <doctest/doctest.h>
 
+#include <algorithm>
 #include <regex>
 
 #include "lint/engine.hpp"
@@ -75,8 +76,8 @@ TEST_CASE("report: a Query Profile with metrics, shares and Photon/JVM engines")
       any_share = true;
       sum += op["share"].get<double>();
     }
-    photon = photon || op["engine"] == "Photon";
-    jvm = jvm || op["engine"] == "Spark";
+    photon = photon || op["engine"] == "photon";
+    jvm = jvm || op["engine"] == "spark";
   }
   CHECK(any_share);
   CHECK(sum == doctest::Approx(1.0));
@@ -87,7 +88,7 @@ TEST_CASE("report: a Query Profile with metrics, shares and Photon/JVM engines")
   for (std::size_t i = 0; i < plan["diags"].size(); ++i) {
     const auto& d = plan["diags"][i];
     if (!d.contains("op")) continue;
-    const auto& f = plan["ops"][d["op"].get<std::size_t>()]["findings"];
+    const auto& f = plan.at("ops").at(d.at("op").get<std::size_t>()).at("findings");
     CHECK(std::find(f.begin(), f.end(), i) != f.end());
   }
 }
