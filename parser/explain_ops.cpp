@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cctype>
+#include <cstdint>
 
 #include "parser/classify.hpp"
 #include "parser/parse.hpp"
@@ -63,23 +64,49 @@ void parse_into(Field& f, std::string_view text, ExprDialect d, std::vector<Pars
 
 std::vector<std::string_view> split_top_level(std::string_view s, std::string_view sep) {
   std::vector<std::string_view> out;
-  if (s.empty()) return out;
+  split_top_level(s, sep, out);
+  return out;
+}
+
+void split_top_level(std::string_view s, std::string_view sep, std::vector<std::string_view>& out) {
+  out.clear();
+  if (s.empty() || sep.empty()) return;
+  const char s0 = sep[0];
+  const bool two = sep.size() == 2;
+  const char s1 = two ? sep[1] : '\0';
+  const std::size_t n = s.size();
+  const char* d = s.data();
+  // 1 opens, 2 closes, 3 is the separator's first byte, 0 anything else.
+  std::uint8_t cls[256] = {};
+  cls[static_cast<unsigned char>('(')] = cls[static_cast<unsigned char>('[')] = cls[static_cast<unsigned char>('{')] = 1;
+  cls[static_cast<unsigned char>(')')] = cls[static_cast<unsigned char>(']')] = cls[static_cast<unsigned char>('}')] = 2;
+  cls[static_cast<unsigned char>(s0)] = 3;
   int depth = 0;
   std::size_t start = 0;
-  for (std::size_t i = 0; i < s.size(); ++i) {
-    char c = s[i];
-    if (c == '(' || c == '[' || c == '{') ++depth;
-    else if (c == ')' || c == ']' || c == '}') depth = depth > 0 ? depth - 1 : 0;
-    else if (depth == 0 && c == sep[0] && s.substr(i, sep.size()) == sep &&
-             // "Subquery scalar-subquery#2, [id=#3]" is one expression.
-             s.substr(i + sep.size(), 5) != "[id=#") {
-      out.push_back(s.substr(start, i - start));
-      start = i + sep.size();
-      i = start - 1;
+  for (std::size_t i = 0; i < n; ++i) {
+    const char c = d[i];
+    const std::uint8_t k = cls[static_cast<unsigned char>(c)];
+    if (k == 0) continue;
+    if (k == 1) {
+      ++depth;
+      continue;
     }
+    if (k == 2) {
+      depth = depth > 0 ? depth - 1 : 0;
+      continue;
+    }
+    if (c != s0 || depth != 0) continue;
+    if (two && (i + 1 >= n || d[i + 1] != s1)) continue;
+    const std::size_t next = i + sep.size();
+    // "Subquery scalar-subquery#2, [id=#3]" is one expression.
+    if (next + 5 <= n && d[next] == '[' && d[next + 1] == 'i' && d[next + 2] == 'd' && d[next + 3] == '=' &&
+        d[next + 4] == '#')
+      continue;
+    out.push_back(s.substr(start, i - start));
+    start = next;
+    i = next - 1;
   }
   out.push_back(s.substr(start));
-  return out;
 }
 
 bool is_truncated_value(std::string_view v) {
@@ -141,7 +168,7 @@ void describe_operator(Operator& op, std::string_view label, std::string_view he
   }
   std::string_view name = header_name.empty() ? label : trim(header_name);
   op.name = std::string(name);
-  c = classify_operator(name);
+  if (name != base) c = classify_operator(name);
   op.kind = c.kind;
   op.engine = c.engine;
   if (c.kind == OpKind::Scan || c.kind == OpKind::InMemoryScan) {
@@ -178,8 +205,12 @@ void finish_field(Field& f, std::vector<ParseMessage>& msgs) {
     std::string_view inner = v.substr(1, v.size() - 2);
     f.is_list = true;
     f.items.clear();
-    if (!inner.empty())
-      for (auto it : split_top_level(inner)) f.items.emplace_back(it);
+    if (!inner.empty()) {
+      thread_local std::vector<std::string_view> parts;
+      split_top_level(inner, ", ", parts);
+      f.items.reserve(parts.size());
+      for (auto it : parts) f.items.emplace_back(it);
+    }
     if (f.count && *f.count != f.items.size()) f.count_mismatch = true;
   } else if (f.count) {
     // `Key [N]: text` whose value is not a bracketed list.

@@ -14,6 +14,7 @@ namespace planlint::explain {
 
 // Split at top-level `sep` (", " or ","), ignoring separators inside () [] {}. Views into `s`.
 std::vector<std::string_view> split_top_level(std::string_view s, std::string_view sep = ", ");
+void split_top_level(std::string_view s, std::string_view sep, std::vector<std::string_view>& out);  // reuses `out`
 
 // Spark abbreviated the value: "...", "... N more fields", "[p, ... k entries]", "(k paths)[...]".
 bool is_truncated_value(std::string_view v);

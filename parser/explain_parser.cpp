@@ -2,6 +2,7 @@
 // that runs the PEGTL line grammars (grammar/explain.hpp via parser/explain_lines) and builds the
 // operator DAG. Formatted, default, extended and cost modes; several plans per input.
 // Parent finding uses the column-stack rule (spark-explain-format.md §2.1): no recursion, linear.
+#include <algorithm>
 #include <string>
 #include <unordered_map>
 #include <vector>
@@ -132,6 +133,8 @@ class Reader {
     finish_plan();
     reset_plan_state();
     r_.plans.emplace_back();
+    // About one operator per 7 lines in formatted output: avoid moving big Operators around.
+    r_.plans.back().ops.reserve(std::min<std::size_t>((n_.lines.size() - i) / 7 + 8, 1u << 16));
     have_plan_ = true;
     plan().name = "plan " + std::to_string(r_.plans.size());
     plan().loc = n_.range(i, 0, n_.lines[i].text.size());
@@ -155,8 +158,11 @@ class Reader {
 
   void header(std::size_t i, std::string_view title) {
     bool same_plan_ok = have_plan_ && has_logical_ && !has_physical_ && region_ != Region::Trailer;
-    if (title == "Physical Plan") {
-      if (!same_plan_ok) new_plan(i);
+    // EXPLAIN CODEGEN: "== Subtree 1 / 2 (maxMethodCodeSize:...) ==" then a default-mode tree and the
+    // generated Java source, which is skipped (it belongs to no block).
+    bool codegen_subtree = starts_with(title, "Subtree ") && title.find(" / ") != std::string_view::npos;
+    if (title == "Physical Plan" || codegen_subtree) {
+      if (!same_plan_ok || codegen_subtree) new_plan(i);
       end_block();
       region_ = Region::Physical;
       mode_ = PhysMode::Start;
@@ -231,6 +237,12 @@ class Reader {
           mode_ = PhysMode::Outline;
           base_section_ = Section::Main;
           formatted_node(i, tl);
+          return;
+        }
+        if (starts_with(t, "Truncated plan of ")) {
+          error(i, 0, "Spark printed no plan ('" + std::string(t) + "', spark.sql.maxPlanStringLength)",
+                MessageSeverity::Warning);
+          mode_ = PhysMode::Details;
           return;
         }
         if (t.find("Exception") != std::string_view::npos || starts_with(t, "Error occurred")) {
@@ -588,6 +600,7 @@ class Reader {
       return;
     }
     block_op_ = op;
+    o.fields.reserve(6);
     o.detail_loc = n_.range(i, 0, n_.lines[i].text.size());
     if (bh.codegen_stage) {
       o.codegen_stage = bh.codegen_stage;
