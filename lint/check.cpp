@@ -65,7 +65,7 @@ bool GlobSet::matches(const fs::path& p) const {
 }
 
 const std::vector<std::string>& default_include() {
-  static const std::vector<std::string> v{"*.plan", "*.explain", "*.txt", "*.json", "*.jsonl"};
+  static const std::vector<std::string> v{"*.plan", "*.explain", "*.txt", "*.json", "*.jsonl", "*.eventlog"};
   return v;
 }
 

@@ -7,6 +7,7 @@
 //   planlint_bench scaling         ns/byte from 1 MB up to 256 MB (--gb: 1 GB) of plans
 //   planlint_bench lsp             the LSP benchmark (tools/bench/bench_lsp.cpp), when built
 //   planlint_bench gen KIND ...    write a large or extreme generated input (see `gen --help`)
+//   planlint_bench run PATH...     a fixed load (parse + rules over files N times) for profilers
 //
 // This is a measuring tool, not a test: it never fails on a slow figure, it prints the figures
 // next to the targets of issue 6 (>= 100 MB/s, < 5 ms, < 4x input).
@@ -417,6 +418,31 @@ int cmd_scaling(std::size_t max_mb, std::size_t one_plan_max_mb) {
 }
 
 // ---------------------------------------------------------------------------------------------
+// run: a fixed amount of work, for profilers (perf record / valgrind --tool=callgrind)
+
+int cmd_run(const std::vector<std::string>& paths, int repeat, bool parse_only) {
+  Set set{"run", {}};
+  for (const auto& p : paths) {
+    if (fs::is_directory(p)) {
+      Set d = load_files(p, p, "");
+      for (auto& in : d.inputs) set.inputs.push_back(std::move(in));
+    } else {
+      std::string err;
+      if (auto t = planlint::read_input(p, err)) set.inputs.push_back({p, std::move(*t)});
+      else std::fprintf(stderr, "%s\n", err.c_str());
+    }
+  }
+  double c0 = thread_cpu_seconds();
+  Pass last;
+  for (int i = 0; i < repeat; ++i) last = run_once(set, !parse_only);
+  double cpu = thread_cpu_seconds() - c0;
+  std::printf("%zu inputs, %.2f MB x %d: %.3f s CPU, %.1f MB/s; %zu plans, %zu operators, %zu findings per pass\n",
+              set.inputs.size(), static_cast<double>(last.bytes) / kMB, repeat, cpu,
+              static_cast<double>(last.bytes) * repeat / kMB / cpu, last.plans, last.ops, last.diagnostics);
+  return 0;
+}
+
+// ---------------------------------------------------------------------------------------------
 // lsp
 
 int cmd_lsp(std::vector<std::string> args) {
@@ -495,6 +521,13 @@ int main(int argc, char** argv) {
   auto* lsp = app.add_subcommand("lsp", "the LSP benchmark, when built");
   lsp->add_option("args", lsp_args, "passed to bench_lsp");
   lsp->allow_extras();
+  std::vector<std::string> run_paths;
+  int repeat = 1;
+  bool parse_only = false;
+  auto* run = app.add_subcommand("run", "parse (+ rules) the given files or folders N times: a fixed load for profilers");
+  run->add_option("paths", run_paths, "files or folders")->required();
+  run->add_option("-n,--repeat", repeat, "passes")->capture_default_str();
+  run->add_flag("--parse-only", parse_only, "no rules");
   std::string kind, out_path;
   std::size_t n = 0;
   std::uint64_t seed = 1;
@@ -517,6 +550,7 @@ int main(int argc, char** argv) {
   int rc = 0;
   if (*child) rc = cmd_memory_child(child_path);
   else if (*gen) rc = cmd_gen(kind, n, out_path, seed);
+  else if (*run) rc = cmd_run(run_paths, repeat, parse_only);
   else if (*thr) rc = cmd_throughput(shared, min_seconds, cores);
   else if (*st) rc = cmd_startup(planlint_path, plan, runs);
   else if (*mem) rc = cmd_memory(mem_max_mb);
