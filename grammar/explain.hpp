@@ -49,10 +49,11 @@ struct stats_list : seq<sor<stat_pair, stat_masked>, star<one<','>, star<sp>, so
 // ---- outline tree lines (§2.1) --------------------------------------------------------------
 
 struct connector : sor<TAO_PEGTL_STRING("+- "), TAO_PEGTL_STRING(":- ")> {};
-struct guide : sor<TAO_PEGTL_STRING("   "), TAO_PEGTL_STRING(":  ")> {};
-// Guides, an optional connector, and stray spaces left by paste damage (columns that are not a
-// multiple of 3 still work with the column-stack rule).
-struct lead : seq<star<guide>, opt<connector>, star<sp>> {};
+struct guide : seq<one<':'>, at<sp>> {};
+// Spaces, `:` guides and connectors in any mix: paste damage can leave columns that are not a
+// multiple of 3, and the column-stack rule only needs the label's column. A label never starts
+// with a space, `: ` or a connector.
+struct lead : star<sor<connector, sp, guide>> {};
 
 // `* ` (formatted codegen), `*(3) ` (default-mode codegen), `^ ` (Gluten offloaded).
 struct codegen_stage : digits {};

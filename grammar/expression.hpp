@@ -101,15 +101,54 @@ struct type_text {
   }
 };
 
+// Rules tagged `token` only match text: no action runs inside them, so the actions' control
+// class does not need to track them (a large share of all rule invocations).
+struct token {};
+
+// A keyword from the list below, case-insensitive, as a whole word. One scan instead of one
+// rule per keyword: `reserved` is checked before every bare word.
+struct reserved {
+  using rule_t = reserved;
+  using subs_t = empty_list;
+  template <typename ParseInput>
+  static bool match(ParseInput& in) {
+    static constexpr const char* kWords[] = {"AND", "OR", "NOT", "IN", "IS", "LIKE", "ILIKE", "RLIKE",
+                                             "REGEXP", "BETWEEN", "CASE", "WHEN", "THEN", "ELSE", "END",
+                                             "AS", "ASC", "DESC", "NULLS", "ESCAPE", "DIV", "DISTINCT",
+                                             "INSET"};
+    const std::size_t size = in.size(16);
+    const char* p = in.current();
+    std::size_t n = 0;
+    char up[12];
+    while (n < size && n < sizeof(up)) {
+      const char c = p[n];
+      const bool alpha = (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z');
+      if (!alpha && !(c >= '0' && c <= '9') && c != '_' && c != '$') break;
+      up[n] = (c >= 'a' && c <= 'z') ? static_cast<char>(c - 'a' + 'A') : c;
+      ++n;
+    }
+    if (n < 2 || n > 8) return false;
+    for (const char* w : kWords) {
+      std::size_t i = 0;
+      while (i < n && w[i] == up[i]) ++i;
+      if (i == n && w[i] == '\0') {
+        in.bump(n);
+        return true;
+      }
+    }
+    return false;
+  }
+};
+
 // ---------------------------------------------------------------- lexical pieces
-struct blank_char : one<' ', '\t', '\r', '\n'> {};
-struct ws : star<blank_char> {};
-struct ident_first : ranges<'a', 'z', 'A', 'Z', '_', '_'> {};
-struct ident_other : ranges<'a', 'z', 'A', 'Z', '0', '9', '_', '_', '$', '$'> {};
-struct word : seq<ident_first, star<ident_other>> {};
+struct blank_char : one<' ', '\t', '\r', '\n'>, token {};
+struct ws : star<blank_char>, token {};
+struct ident_first : ranges<'a', 'z', 'A', 'Z', '_', '_'>, token {};
+struct ident_other : ranges<'a', 'z', 'A', 'Z', '0', '9', '_', '_', '$', '$'>, token {};
+struct word : seq<ident_first, star<ident_other>>, token {};
 
 template <typename Str>
-struct kw : seq<Str, not_at<ident_other>> {};
+struct kw : seq<Str, not_at<ident_other>>, token {};
 
 struct kw_and : kw<TAO_PEGTL_ISTRING("AND")> {};
 struct kw_or : kw<TAO_PEGTL_ISTRING("OR")> {};
@@ -146,10 +185,6 @@ struct kw_interval : kw<TAO_PEGTL_ISTRING("INTERVAL")> {};
 struct kw_subquery : kw<TAO_PEGTL_STRING("Subquery")> {};
 struct kw_reused_subquery : kw<TAO_PEGTL_STRING("ReusedSubquery")> {};
 
-// Words that end an operand; they are never read as a bare literal or column.
-struct reserved : sor<kw_and, kw_or, kw_not, kw_in, kw_is, kw_like, kw_ilike, kw_rlike, kw_regexp,
-                      kw_between, kw_case, kw_when, kw_then, kw_else, kw_end, kw_as, kw_asc,
-                      kw_desc, kw_nulls, kw_escape, kw_div, kw_distinct> {};
 
 // ---------------------------------------------------------------- nesting guard
 // Rules deriving from `nesting` count one level each; the control class raises
@@ -159,56 +194,57 @@ template <typename... Rules>
 struct nesting : seq<Rules...>, nesting_tag {};
 
 // ---------------------------------------------------------------- literals
-struct digits : plus<digit> {};
-struct exponent : seq<one<'e', 'E'>, opt<one<'+', '-'>>, must<digits>> {};
-struct number_suffix : sor<TAO_PEGTL_STRING("BD"), one<'L', 'S', 'Y', 'D', 'F'>> {};
+struct digits : plus<digit>, token {};
+struct exponent : seq<one<'e', 'E'>, opt<one<'+', '-'>>, must<digits>>, token {};
+struct number_suffix : sor<TAO_PEGTL_STRING("BD"), one<'L', 'S', 'Y', 'D', 'F'>>, token {};
 struct number : seq<sor<seq<digits, opt<one<'.'>, star<digit>>>, seq<one<'.'>, digits>>,
                     opt<exponent>, opt<number_suffix>, not_at<ident_other>> {};
 
 // 2024-01-01, 2024-01-01 12:30:00.123, 2024-01-01T12:30:00Z (Catalyst prints dates unquoted)
-struct two_digits : rep<2, digit> {};
-struct date_part : seq<rep<4, digit>, one<'-'>, two_digits, one<'-'>, two_digits> {};
+struct two_digits : rep<2, digit>, token {};
+struct date_part : seq<rep<4, digit>, one<'-'>, two_digits, one<'-'>, two_digits>, token {};
 struct time_part : seq<two_digits, one<':'>, two_digits, one<':'>, two_digits,
-                       opt<one<'.'>, digits>> {};
-struct zone_part : sor<one<'Z'>, seq<one<'+', '-'>, two_digits, one<':'>, two_digits>> {};
+                       opt<one<'.'>, digits>>, token {};
+struct zone_part : sor<one<'Z'>, seq<one<'+', '-'>, two_digits, one<':'>, two_digits>>, token {};
 struct date_literal : seq<date_part, opt<one<' ', 'T'>, time_part, opt<zone_part>>,
                           not_at<ident_other>> {};
 
-struct sql_string_char : sor<seq<one<'\\'>, any>, two<'\''>, not_one<'\''>> {};
-struct sql_string : seq<one<'\''>, star<sql_string_char>, must<one<'\''>>> {};
-struct dq_string_char : sor<seq<one<'\\'>, any>, not_one<'"'>> {};
-struct dq_string : seq<one<'"'>, star<dq_string_char>, must<one<'"'>>> {};
-struct quoted_string : sor<sql_string, dq_string> {};
+struct sql_string_char : sor<seq<one<'\\'>, any>, two<'\''>, not_one<'\''>>, token {};
+struct sql_string : seq<one<'\''>, star<sql_string_char>, must<one<'\''>>>, token {};
+struct dq_string_char : sor<seq<one<'\\'>, any>, not_one<'"'>>, token {};
+struct dq_string : seq<one<'"'>, star<dq_string_char>, must<one<'"'>>>, token {};
+struct quoted_string : sor<sql_string, dq_string>, token {};
 struct interval_unit : word {};
-struct typed_literal : sor<seq<sor<kw_date, kw_timestamp>, ws, sql_string>,
-                           seq<kw_interval, ws, sor<sql_string, number>, ws, interval_unit,
-                               opt<ws, TAO_PEGTL_ISTRING("TO"), ws, interval_unit>>> {};
+struct typed_literal : seq<sor<kw_date, kw_timestamp>, ws, sql_string> {};
+// INTERVAL '30' DAY, INTERVAL '1-2' YEAR TO MONTH (Catalyst prints ANSI intervals this way too)
+struct interval_literal : seq<kw_interval, ws, sor<sql_string, number>, ws, interval_unit,
+                              opt<ws, kw<TAO_PEGTL_ISTRING("TO")>, ws, interval_unit>> {};
 struct sql_literal : seq<dialect_gate<kSqlLiterals>, sor<typed_literal, quoted_string>> {};
 
 struct bool_literal : sor<kw_true, kw_false> {};
 struct null_literal : kw_null {};
 // `...` and `... 12 more fields`: Spark's abbreviation of long lists.
 struct more_fields : seq<digits, ws, TAO_PEGTL_STRING("more"), ws,
-                         sor<TAO_PEGTL_STRING("fields"), TAO_PEGTL_STRING("entries")>> {};
+                         sor<TAO_PEGTL_STRING("fields"), TAO_PEGTL_STRING("entries")>>, token {};
 struct ellipsis : seq<TAO_PEGTL_STRING("..."), opt<ws, more_fields>> {};
 
 // ---------------------------------------------------------------- attributes and names
 // Expression id after `#`: 12, 12L, x, xL, optionally a watermark delay `-T10000ms`.
-struct watermark : seq<TAO_PEGTL_STRING("-T"), digits, TAO_PEGTL_STRING("ms")> {};
-struct expr_id : seq<sor<digits, one<'x'>>, opt<one<'L'>>, not_at<ident_other>, opt<watermark>> {};
-struct hash_id : seq<one<'#'>, expr_id> {};
+struct watermark : seq<TAO_PEGTL_STRING("-T"), digits, TAO_PEGTL_STRING("ms")>, token {};
+struct expr_id : seq<sor<digits, one<'x'>>, opt<one<'L'>>, not_at<ident_other>, opt<watermark>>, token {};
+struct hash_id : seq<one<'#'>, expr_id>, token {};
 
 // An attribute whose name is one or more words (`Temperature difference#2212`, `ss_item_sk#1`,
 // `#12L`). Words in the name are plain (letters, digits, `_ $ . -`); names with parentheses
 // (`sum(x)#40L`, `(avg(x) * 1.2)#31`) are read as an expression followed by `#id` (attr_suffix).
-struct name_char : sor<ident_other, one<'.', '-', ':', '/', '@'>> {};
-struct name_word : seq<not_at<reserved>, plus<name_char>> {};
-struct attr_name : seq<name_word, star<one<' '>, name_word>> {};
+struct name_char : sor<ident_other, one<'.', '-', ':', '/', '@'>>, token {};
+struct name_word : seq<not_at<reserved>, plus<name_char>>, token {};
+struct attr_name : seq<name_word, star<one<' '>, name_word>>, token {};
 struct attribute : seq<opt<attr_name>, hash_id> {};
 struct attr_suffix : hash_id {};
 
-struct backquoted : seq<one<'`'>, star<sor<two<'`'>, not_one<'`'>>>, must<one<'`'>>> {};
-struct name_segment : sor<backquoted, word> {};
+struct backquoted : seq<one<'`'>, star<sor<two<'`'>, not_one<'`'>>>, must<one<'`'>>>, token {};
+struct name_segment : sor<backquoted, word>, token {};
 // A bare (possibly qualified) name: a column in SQL text, an unquoted literal in Catalyst text.
 struct bare_name : seq<not_at<reserved>, name_segment, star<one<'.'>, name_segment>> {};
 // Words that start with a digit (`2001Q1`): unquoted literals.
@@ -220,11 +256,11 @@ struct bare_word : seq<not_at<reserved>, plus<ident_other>> {};
 // by their names; the `[id=#N]` / `[plan_id=N]` tag is kept in the span only.
 struct subquery_name : sor<TAO_PEGTL_STRING("scalar-subquery"), TAO_PEGTL_STRING("subquery"),
                            TAO_PEGTL_STRING("ScalarSubquery"), TAO_PEGTL_STRING("dynamicpruning"),
-                           TAO_PEGTL_STRING("listquery"), TAO_PEGTL_STRING("exists")> {};
+                           TAO_PEGTL_STRING("listquery"), TAO_PEGTL_STRING("exists")>, token {};
 struct plan_tag : seq<one<'['>, sor<TAO_PEGTL_STRING("id=#"), TAO_PEGTL_STRING("plan_id=")>,
-                      sor<digits, one<'x'>>, one<']'>> {};
+                      sor<digits, one<'x'>>, one<']'>>, token {};
 struct subquery_ref : seq<subquery_name, hash_id, opt<one<','>, ws, plan_tag>> {};
-struct reused_mark : seq<kw_reused_subquery, plus<blank_char>> {};
+struct reused_mark : seq<kw_reused_subquery, plus<blank_char>>, token {};
 struct subquery_expr : sor<seq<opt<reused_mark>, kw_subquery, plus<blank_char>, subquery_ref>,
                            subquery_ref> {};
 
@@ -250,14 +286,18 @@ struct expression;
 
 // Where an operand may end: `)` `,` `]`, the end of text, or a keyword of the enclosing syntax.
 struct operand_end : seq<ws, sor<one<')', ',', ']'>, eof, kw_and, kw_or, kw_then, kw_else,
-                                 kw_when, kw_end, kw_as, kw_asc, kw_desc>> {};
+                                 kw_when, kw_end, kw_as, kw_asc, kw_desc>>, token {};
 struct raw_value : raw_text {};
 struct raw_literal : seq<dialect_gate<kRawLiterals>, raw_value> {};
 
 // One element of an argument list or IN list: an expression, or (Catalyst) raw literal text.
 struct list_item : sor<seq<expression, at<ws, one<',', ')', ']'>>>, raw_literal> {};
-struct list_sep : seq<ws, one<','>, ws> {};
-struct item_list : seq<list_item, star<list_sep, list_item>> {};
+struct list_sep : seq<ws, one<','>, ws>, token {};
+// Catalyst prints the empty string as nothing: `coalesce(c_last_name#8, )`.
+struct empty_literal : seq<dialect_gate<kRawLiterals>, at<one<',', ')', ']'>>> {};
+struct first_item : sor<list_item, seq<empty_literal, at<one<','>>>> {};
+struct next_item : sor<list_item, empty_literal> {};
+struct item_list : seq<first_item, star<list_sep, next_item>> {};
 
 struct paren_close : one<')'> {};
 struct bracket_close : one<']'> {};
@@ -284,10 +324,10 @@ struct case_else : seq<kw_else, ws, must<case_value>, ws> {};
 struct case_expr : nesting<kw_case, ws, opt<not_at<kw_when>, case_operand, ws>, plus<case_when>,
                            opt<case_else>, must<case_end>> {};
 
-struct function_name : seq<name_segment, star<one<'.'>, name_segment>> {};
+struct function_name : seq<name_segment, star<one<'.'>, name_segment>>, token {};
 struct call_args : opt<item_list> {};
 // count(DISTINCT x#1)
-struct distinct_mark : seq<kw_distinct, plus<blank_char>> {};
+struct distinct_mark : seq<kw_distinct, plus<blank_char>>, token {};
 struct function_call : nesting<function_name, one<'('>, ws, opt<distinct_mark>, call_args, ws,
                                must<call_close>> {};
 // input[0, int, false] (BoundReference)
@@ -297,25 +337,38 @@ struct list_expr : nesting<one<'['>, ws, call_args, ws, must<bracket_close>> {};
 
 struct literal : sor<date_literal, number, bool_literal, null_literal> {};
 
-struct primary : sor<paren_expr, case_expr, cast_expr, subquery_expr, sql_literal, bound_reference,
-                     ellipsis, literal, attribute, function_call, list_expr, bare_name,
-                     bare_word> {};
+// Order matters: subqueries before attributes (`Subquery scalar-subquery#1` is not an attribute
+// named "Subquery scalar-subquery"); attributes, the most common leaf, early.
+struct subquery_start : one<'R', 'S', 's', 'd', 'e', 'l'> {};
+struct primary : sor<paren_expr, seq<at<subquery_start>, subquery_expr>, attribute, case_expr, cast_expr,
+                     sql_literal, interval_literal, bound_reference, ellipsis, literal, function_call,
+                     list_expr, bare_name, bare_word> {};
 
 // Postfix forms: `(expr)#31` (an attribute named by an expression), `a#1[0]` (element access),
 // `a#1.field` (struct field).
 struct index_suffix : nesting<one<'['>, ws, must<expression>, ws, must<bracket_close>> {};
-struct field_suffix : seq<one<'.'>, name_segment> {};
-struct postfix : seq<primary, star<sor<attr_suffix, index_suffix, field_suffix>>> {};
+// `.count(1)` after `Subquery scalar-subquery#2, [id=#1]`: struct field names are printed raw.
+struct field_args : seq<one<'('>, opt<type_text>, one<')'>> {};
+struct field_suffix : seq<one<'.'>, name_segment, opt<field_args>> {};
+// rank(x#1) windowspecdefinition(...): a window function followed by its window spec.
+struct window_spec : function_call {};
+struct window_suffix : seq<plus<blank_char>, at<TAO_PEGTL_STRING("windowspecdefinition(")>, window_spec> {};
+struct postfix_start : one<'#', '[', '.', ' '> {};
+struct postfix : seq<primary, star<at<postfix_start>, sor<attr_suffix, index_suffix, field_suffix,
+                                                          window_suffix>>> {};
 
 struct unary_rec;
-struct unary : sor<unary_rec, postfix> {};
+struct unary_start : one<'-', '~', '+'> {};
+struct unary : sor<seq<at<unary_start>, unary_rec>, postfix> {};
 struct unary_rec : nesting<op_unary, ws, unary> {};
 
 // No must<> after an arithmetic operator: in Catalyst text `a%` may be an unquoted literal.
 struct mul_tail : seq<ws, op_multiplicative, ws, unary> {};
-struct multiplicative : seq<unary, star<mul_tail>> {};
+struct mul_start : seq<ws, one<'*', '/', '%', '&', '^', '|', 'd', 'D'>>, token {};
+struct multiplicative : seq<unary, star<at<mul_start>, mul_tail>> {};
 struct add_tail : seq<ws, op_additive, ws, multiplicative> {};
-struct additive : seq<multiplicative, star<add_tail>> {};
+struct add_start : seq<ws, one<'+', '-', '|'>>, token {};
+struct additive : seq<multiplicative, star<at<add_start>, add_tail>> {};
 
 // Right side of a comparison or LIKE: an expression, or (Catalyst) unquoted literal text such as
 // `Books   ` or `>10000`.
@@ -325,28 +378,65 @@ struct compare_tail : seq<ws, op_compare, ws, must<comparand>> {};
 struct is_null_tail : seq<ws, op_is_null> {};
 struct in_list : nesting<one<'('>, ws, call_args, ws, must<in_close>> {};
 struct in_list_tail : seq<ws, op_in, ws, in_list> {};
+// Spark 3.x InSet (more than 10 literals): `x INSET 1200, 1201, 1202` without parentheses.
+struct kw_inset : kw<TAO_PEGTL_ISTRING("INSET")> {};
+struct inset_item : sor<seq<additive, at<operand_end>>, raw_literal> {};
+struct inset_tail : seq<ws, kw_inset, ws, inset_item, star<list_sep, inset_item>> {};
 struct in_subquery_tail : seq<ws, op_in, plus<blank_char>, sor<subquery_expr, attribute>> {};
-struct escape_clause : seq<ws, kw_escape, ws, sor<sql_string, raw_text>> {};
+struct escape_clause : seq<ws, kw_escape, ws, sor<sql_string, raw_text>>, token {};
 struct like_tail : seq<ws, op_like, ws, must<comparand>, opt<escape_clause>> {};
 struct between_tail : seq<ws, op_between, ws, must<additive>, ws, must<kw_and>, ws, must<additive>> {};
-struct predicate_tail : sor<compare_tail, is_null_tail, in_list_tail, in_subquery_tail, like_tail,
-                            between_tail> {};
-struct predicate : seq<additive, star<predicate_tail>> {};
+struct predicate_tail : sor<compare_tail, is_null_tail, in_list_tail, inset_tail, in_subquery_tail,
+                            like_tail, between_tail> {};
+struct predicate_start
+    : seq<ws, one<'=', '<', '>', '!', 'I', 'i', 'N', 'n', 'L', 'l', 'R', 'r', 'B', 'b'>>, token {};
+struct predicate : seq<additive, star<at<predicate_start>, predicate_tail>> {};
 
 struct not_rec;
-struct not_expr : sor<not_rec, predicate> {};
+struct not_expr : sor<seq<at<kw_not>, not_rec>, predicate> {};
 struct not_rec : nesting<op_not, ws, not_expr> {};
 
 struct and_tail : seq<ws, op_and, ws, must<not_expr>> {};
-struct and_expr : seq<not_expr, star<and_tail>> {};
+struct and_expr : seq<not_expr, star<at<ws, kw_and>, and_tail>> {};
 struct or_tail : seq<ws, op_or, ws, must<and_expr>> {};
-struct or_expr : seq<and_expr, star<or_tail>> {};
+struct or_expr : seq<and_expr, star<at<ws, kw_or>, or_tail>> {};
 
 // `expr AS name#12` (aliases in project lists) and `a#1 ASC NULLS FIRST` (sort orders).
-struct alias_name : postfix {};
+// `AS 30 days #31`: an alias whose name is not an expression (spaces before `#`).
+// `AS count(key) FILTER (WHERE (val > 1))#12`: name text with balanced parentheses up to `#`.
+struct alias_chars {
+  using rule_t = alias_chars;
+  using subs_t = empty_list;
+  template <typename ParseInput>
+  static bool match(ParseInput& in) {
+    std::size_t depth = 0;
+    const std::size_t size = in.size(std::size_t(-1) / 2);
+    const char* p = in.current();
+    for (std::size_t n = 0; n < size; ++n) {
+      const char c = p[n];
+      if (c == '(' || c == '[') {
+        ++depth;
+      } else if (c == ')' || c == ']') {
+        if (depth == 0) return false;
+        --depth;
+      } else if (depth == 0 && c == ',') {
+        return false;
+      } else if (depth == 0 && c == '#') {
+        if (n == 0) return false;
+        in.bump(n);
+        return true;
+      }
+    }
+    return false;
+  }
+};
+struct alias_text : seq<alias_chars, hash_id> {};
+struct alias_name : sor<seq<postfix, at<operand_end>>, alias_text> {};
 struct alias_tail : seq<ws, kw_as, ws, must<alias_name>> {};
 struct sort_tail : sor<seq<ws, op_sort_direction, opt<ws, op_nulls_order>>, seq<ws, op_nulls_order>> {};
-struct expression : seq<or_expr, opt<alias_tail>, opt<sort_tail>> {};
+struct alias_start : seq<ws, one<'A', 'a'>>, token {};
+struct sort_start : seq<ws, one<'A', 'a', 'D', 'd', 'N', 'n'>>, token {};
+struct expression : seq<or_expr, opt<at<alias_start>, alias_tail>, opt<at<sort_start>, sort_tail>> {};
 
 struct trailing_garbage : any {};
 // A whole Catalyst / SQL text: one expression, or a top-level list `[a, b]` (PartitionFilters).
@@ -367,7 +457,7 @@ struct pf_known_name
           kw<TAO_PEGTL_STRING("In")>, kw<TAO_PEGTL_STRING("IsNull")>,
           kw<TAO_PEGTL_STRING("IsNotNull")>, kw<TAO_PEGTL_STRING("StringStartsWith")>,
           kw<TAO_PEGTL_STRING("StringEndsWith")>, kw<TAO_PEGTL_STRING("StringContains")>,
-          kw<TAO_PEGTL_STRING("AlwaysTrue")>, kw<TAO_PEGTL_STRING("AlwaysFalse")>> {};
+          kw<TAO_PEGTL_STRING("AlwaysTrue")>, kw<TAO_PEGTL_STRING("AlwaysFalse")>>, token {};
 // Only the v1 Filter names nest (And(Or(..), ..)); any other `x(...)` argument is a value.
 struct pf_nested : seq<at<pf_known_name, one<'('>>, pf_filter> {};
 struct pf_arg : sor<seq<pf_nested, at<ws, one<',', ')'>>>, pf_value_list, pf_value> {};
@@ -394,4 +484,8 @@ template <typename Name>
 struct analyze_traits<Name, planlint::grammar::expr::raw_text> : analyze_any_traits<> {};
 template <typename Name>
 struct analyze_traits<Name, planlint::grammar::expr::type_text> : analyze_any_traits<> {};
+template <typename Name>
+struct analyze_traits<Name, planlint::grammar::expr::reserved> : analyze_any_traits<> {};
+template <typename Name>
+struct analyze_traits<Name, planlint::grammar::expr::alias_chars> : analyze_any_traits<> {};
 }  // namespace tao::pegtl

@@ -15,24 +15,29 @@ namespace planlint {
 
 namespace fs = std::filesystem;
 
-FileReport check_text(std::string text, const std::string& path, const Config& config) {
-  FileReport report;
-  report.path = path;
-  LintResult lint = lint_text(text, path, config);
-  report.format = lint.parse.format;
-  std::vector<Diagnostic> diags = std::move(lint.diagnostics);
+std::size_t finish_diagnostics(LintResult& lint, std::string_view text, const Config& config) {
+  std::vector<Diagnostic>& diags = lint.diagnostics;
   if (is_reported(config, kParseErrorRule)) {
     for (auto& d : parse_error_diagnostics(lint.parse)) {
       if (auto s = config.severity.find(d.rule); s != config.severity.end()) d.severity = s->second;
       diags.push_back(std::move(d));
     }
   }
-  report.suppressed = apply_suppressions(find_suppressions(text), diags, config);
+  std::size_t suppressed = apply_suppressions(find_suppressions(text), diags, config);
   // Reading order; findings on one operator stay together (same position, stable order).
   std::stable_sort(diags.begin(), diags.end(), [](const Diagnostic& a, const Diagnostic& b) {
     return std::tie(a.range.line, a.range.column) < std::tie(b.range.line, b.range.column);
   });
-  report.diagnostics = std::move(diags);
+  return suppressed;
+}
+
+FileReport check_text(std::string text, const std::string& path, const Config& config) {
+  FileReport report;
+  report.path = path;
+  LintResult lint = lint_text(text, path, config);
+  report.format = lint.parse.format;
+  report.suppressed = finish_diagnostics(lint, text, config);
+  report.diagnostics = std::move(lint.diagnostics);
   report.text = std::move(text);
   return report;
 }
@@ -60,7 +65,7 @@ bool GlobSet::matches(const fs::path& p) const {
 }
 
 const std::vector<std::string>& default_include() {
-  static const std::vector<std::string> v{"*.plan", "*.explain", "*.txt", "*.json", "*.jsonl"};
+  static const std::vector<std::string> v{"*.plan", "*.explain", "*.txt", "*.json", "*.jsonl", "*.eventlog"};
   return v;
 }
 

@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "lint/config.hpp"
+#include "lint/engine.hpp"
 #include "lint/output.hpp"
 
 namespace planlint {
@@ -16,6 +17,11 @@ namespace planlint {
 // ignored), apply the file's `planlint: disable=` directives and report the unused ones. The
 // result is in reading order. `path` is what the report shows.
 FileReport check_text(std::string text, const std::string& path, const Config& config);
+
+// check_text's steps after lint_text, for front ends that also keep the plans (the LSP): adds the
+// `parse-error` findings, applies the directives in `text` (reporting unused ones) and puts
+// `lint.diagnostics` in reading order. Returns how many findings the directives removed.
+std::size_t finish_diagnostics(LintResult& lint, std::string_view text, const Config& config);
 
 // read_input + check_text; an unreadable input gives a report with `error` set.
 // `display` is the path shown (defaults to `path`; used for stdin with --stdin-filename).

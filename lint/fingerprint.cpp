@@ -3,6 +3,7 @@
 #include <cstdint>
 #include <cstdio>
 #include <map>
+#include <string_view>
 
 namespace planlint {
 
@@ -38,11 +39,37 @@ std::string normalise_plan_text(std::string_view text) {
       continue;
     }
     if (is_digit(c) && (out.empty() || !is_word(out.back()))) {  // a free-standing number
-      while (i < text.size() && (is_digit(text[i]) || text[i] == '.')) ++i;
+      // 1,234,567.5: thousands separators and decimals belong to the number.
+      while (i < text.size() && (is_digit(text[i]) || ((text[i] == '.' || text[i] == ',') && i + 1 < text.size() &&
+                                                       is_digit(text[i + 1]))))
+        ++i;
       if (!out.empty() && out.back() == '=' && out.size() >= 8 &&
           out.compare(out.size() - 8, 8, "plan_id=") == 0)
         continue;  // plan_id=42 -> plan_id=
-      out += 'N';
+      // "3 min 20 s" and "45 s" are one quantity each: N N -> N.
+      if (out.size() >= 2 && out.back() == ' ' && out[out.size() - 2] == 'N' &&
+          (out.size() == 2 || !is_word(out[out.size() - 3])))
+        out.pop_back();
+      else
+        out += 'N';
+      // A measured quantity: its unit changes with the number (980.0 KiB -> 1.1 MiB).
+      std::size_t j = i;
+      while (j < text.size() && text[j] == ' ') ++j;
+      std::size_t k = j;
+      while (k < text.size() && is_word(text[k]) && !is_digit(text[k])) ++k;
+      static constexpr std::string_view kUnits[] = {"B", "KiB", "MiB", "GiB", "TiB", "PiB", "KB", "MB", "GB", "TB",
+                                                   "ms", "s", "min", "h", "E"};
+      std::string_view word = text.substr(j, k - j);
+      for (auto u : kUnits)
+        if (word == u) {
+          i = k;
+          // 1.52E+8: the exponent belongs to the number.
+          if (u == "E") {
+            if (i < text.size() && (text[i] == '+' || text[i] == '-')) ++i;
+            while (i < text.size() && is_digit(text[i])) ++i;
+          }
+          break;
+        }
       continue;
     }
     if (is_blank(c)) {
@@ -60,6 +87,11 @@ std::string normalise_plan_text(std::string_view text) {
 std::string fingerprint(const Diagnostic& d) {
   std::string key = d.rule;
   key += '\x1f';
+  // The message and the fix name tables, columns and sides; their numbers are normalised away.
+  key += normalise_plan_text(d.message);
+  key += '\x1f';
+  key += normalise_plan_text(d.fix);
+  key += '\x1f';
   if (!d.operator_name.empty()) {
     key += normalise_plan_text(d.operator_name);
     for (const auto& e : d.evidence) {
@@ -72,8 +104,6 @@ std::string fingerprint(const Diagnostic& d) {
         key += normalise_plan_text(e.value);
       }
     }
-  } else {
-    key += normalise_plan_text(d.message);  // parse errors, directives: no operator to name
   }
   char buf[17];
   std::snprintf(buf, sizeof buf, "%016llx", static_cast<unsigned long long>(fnv1a(key)));

@@ -1,8 +1,8 @@
 // Stable identities for findings, shared by the SARIF partialFingerprints and the baseline.
 // A fingerprint must survive capturing the same plan again: Spark renumbers expression ids
 // (`#123`), `plan_id=`, operator ids and moves lines, and measured numbers change from run to run.
-// So it is built from the rule, the operator name and the textual evidence with all of those
-// normalised away, never from line numbers or ids.
+// So it is built from the rule, the message, the fix, the operator name and the textual evidence,
+// with all of those normalised away, never from line numbers or ids.
 #pragma once
 
 #include <string>
@@ -13,8 +13,8 @@
 
 namespace planlint {
 
-// `customer_id#12L` -> `customer_id`, `plan_id=42` -> `plan_id=`, free-standing numbers -> `N`,
-// runs of blanks -> one space.
+// `customer_id#12L` -> `customer_id`, `plan_id=42` -> `plan_id=`, free-standing numbers with their
+// unit (`1,234 B`, `2.1 GiB`, `3 min 20 s`, `1.5E+8`) -> `N`, runs of blanks -> one space.
 std::string normalise_plan_text(std::string_view text);
 
 // 16 hex digits (FNV-1a 64 over the normalised identity).

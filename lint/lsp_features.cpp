@@ -4,6 +4,9 @@
 #include <cstdint>
 #include <vector>
 
+#include "lint/known_rules.hpp"
+#include "lint/suppress.hpp"
+
 namespace planlint::lsp {
 
 namespace {
@@ -14,15 +17,6 @@ int lsp_severity(Severity s) {
     case Severity::Error: return 1;
     case Severity::Warning: return 2;
     case Severity::Info: break;
-  }
-  return 3;
-}
-
-int lsp_severity(MessageSeverity s) {
-  switch (s) {
-    case MessageSeverity::Error: return 1;
-    case MessageSeverity::Warning: return 2;
-    case MessageSeverity::Note: break;
   }
   return 3;
 }
@@ -89,11 +83,11 @@ bool overlaps(const Range& a, const Range& b) {
 
 json rule_diagnostic_json(const DocumentView& doc, const Diagnostic& d) {
   Range range = diagnostic_range(doc, d);
-  json j = {{"range", to_json(range)},
-            {"severity", lsp_severity(d.severity)},
-            {"source", "planlint"},
-            {"code", d.rule},
-            {"codeDescription", {{"href", rule_doc_url(d.rule)}}}};
+  json j = {{"range", to_json(range)}, {"severity", lsp_severity(d.severity)}, {"source", "planlint"}};
+  if (!d.rule.empty()) {
+    j["code"] = d.rule;
+    j["codeDescription"] = {{"href", rule_doc_url(d.rule)}};
+  }
   std::string message = d.message;
   if (!d.fix.empty()) message += "\nFix: " + d.fix;
   j["message"] = message;
@@ -126,9 +120,9 @@ void append_rule_doc(std::string& md, const Diagnostic& d) {
     md += "\n";
   }
   if (!d.fix.empty()) md += "**Fix**: " + d.fix + "\n\n";
-  const Rule* rule = find_rule(d.rule);
-  if (!rule) return;
-  const RuleDoc& rd = rule->doc();
+  const RuleDoc* found = find_rule_doc(d.rule);
+  if (!found) return;
+  const RuleDoc& rd = *found;
   if (!rd.summary.empty()) md += "*" + rd.summary + "*\n\n";
   auto section = [&md](const char* title, const std::string& body, bool code) {
     if (body.empty()) return;
@@ -240,12 +234,6 @@ std::optional<Range> range_from_json(const json& j) {
 
 json diagnostics_json(const DocumentView& doc) {
   json out = json::array();
-  for (const auto& m : doc.lint.parse.messages) {
-    out.push_back({{"range", to_json(doc.lines.to_range(m.loc))},
-                   {"severity", lsp_severity(m.severity)},
-                   {"source", "planlint"},
-                   {"message", m.message}});
-  }
   for (const auto& d : doc.lint.diagnostics) out.push_back(rule_diagnostic_json(doc, d));
   return out;
 }
@@ -393,19 +381,54 @@ std::string suppression_directive(std::string_view rule, std::string_view operat
   return s;
 }
 
+namespace {
+
+bool names_rule(const Suppression& s, const Diagnostic& d) {
+  for (const auto& e : s.rules)
+    if (e.rule == d.rule || (!d.code.empty() && e.rule == d.code)) return true;
+  return false;
+}
+
+// A directive in the text already covers `d` (the document changed since it was linted).
+bool already_suppressed(const std::vector<Suppression>& found, const Diagnostic& d) {
+  for (const auto& s : found) {
+    if (!names_rule(s, d)) continue;
+    if (s.operator_ids.empty()) return true;
+    if (std::find(s.operator_ids.begin(), s.operator_ids.end(), d.operator_id) != s.operator_ids.end()) return true;
+  }
+  return false;
+}
+
+}  // namespace
+
 json code_actions_json(const DocumentView& doc, Range range) {
   json out = json::array();
   bool is_json = doc.lint.parse.format == InputFormat::QueryProfile || doc.lint.parse.format == InputFormat::EventLog;
+  std::vector<Suppression> directives = find_suppressions(doc.text);
   std::vector<std::string> offered;
   for (const auto& d : doc.lint.diagnostics) {
     Range r = diagnostic_range(doc, d);
     if (!overlaps(r, range)) continue;
+    if (d.rule.empty()) continue;  // a notice from the server, not a finding
     json diag = rule_diagnostic_json(doc, d);
+    if (d.rule == kUnusedSuppressionRule) {
+      // The directive suppresses nothing: offer to delete its line when it names only this rule.
+      for (const auto& s : directives) {
+        if (s.loc.line != d.range.line || s.rules.size() != 1) continue;
+        Range line{{s.loc.line - 1, 0}, {s.loc.line, 0}};
+        json edit = {{"range", to_json(line)}, {"newText", ""}};
+        out.push_back({{"title", "Remove the unused planlint directive"},
+                       {"kind", "quickfix"},
+                       {"isPreferred", true},
+                       {"diagnostics", json::array({diag})},
+                       {"edit", {{"changes", {{doc.uri, json::array({edit})}}}}}});
+      }
+      continue;
+    }
     std::string directive = suppression_directive(d.rule, d.operator_id);
     // JSON inputs have no comments: a directive would break the file; use the config there.
-    bool present = doc.text.find(directive + "\n") != std::string_view::npos ||
-                   doc.text.find(directive + "\r\n") != std::string_view::npos;
-    if (!is_json && !present && std::find(offered.begin(), offered.end(), directive) == offered.end()) {
+    if (!is_json && !already_suppressed(directives, d) &&
+        std::find(offered.begin(), offered.end(), directive) == offered.end()) {
       offered.push_back(directive);
       std::string title = "Suppress " + d.rule + (d.operator_id.empty() ? "" : " on operator " + d.operator_id);
       json edit = {{"range", to_json(Range{})}, {"newText", directive + "\n"}};
@@ -416,8 +439,7 @@ json code_actions_json(const DocumentView& doc, Range range) {
     }
     if (!d.fix.empty()) {
       json args = {{"rule", d.rule}, {"operator", d.operator_id}, {"fix", d.fix}};
-      if (const Rule* rule = find_rule(d.rule); rule && !rule->doc().use_instead.empty())
-        args["useInstead"] = rule->doc().use_instead;
+      if (const RuleDoc* rd = find_rule_doc(d.rule); rd && !rd->use_instead.empty()) args["useInstead"] = rd->use_instead;
       std::string title = "Show fix for " + d.rule + ": " + truncate(one_line(d.fix), 80);
       out.push_back({{"title", title},
                      {"kind", "quickfix"},

@@ -2,6 +2,7 @@
 
 #include <exception>
 
+#include "lint/check.hpp"
 #include "lint/lsp_features.hpp"
 
 namespace planlint::lsp {
@@ -38,7 +39,7 @@ std::string uri_of(const json& params) { return string_member(member(params, "te
 bool is_config_file(std::string_view path) {
   auto slash = path.find_last_of('/');
   std::string_view name = slash == std::string_view::npos ? path : path.substr(slash + 1);
-  return name == ".planlint.toml" || name == "planlint.toml" || name == "pyproject.toml";
+  return name == ".planlint.toml" || name == "pyproject.toml";
 }
 
 std::string folder_of(const std::string& path) {
@@ -69,9 +70,24 @@ struct Server::Document {
 
 // --- configuration --------------------------------------------------------------------------
 
-ConfigLookup load_config_for(const std::filesystem::path&) {
-  // The config-file reader (lint/config_file.hpp) plugs in here; until then: defaults.
-  return {};
+ConfigLookup load_config_for(const std::filesystem::path& dir) {
+  ConfigLookup out;
+  auto file = find_config_file(dir);
+  if (!file) return out;
+  ConfigError error;
+  if (auto project = load_config_file(*file, error)) {
+    out.project = std::move(*project);
+  } else {
+    out.project.file = *file;
+    out.error = error.str();
+  }
+  return out;
+}
+
+LintResult lint_document(std::string_view text, const std::string& path, const Config& config) {
+  LintResult r = lint_text(text, path, config);
+  finish_diagnostics(r, text, config);
+  return r;
 }
 
 ConfigOverrides parse_overrides(const json& options, std::vector<std::string>& errors) {
@@ -280,7 +296,7 @@ json Server::on_initialize(const json& params) {
 void Server::on_initialized() {
   if (!watch_dynamic_) return;
   json watchers = json::array();
-  for (const char* glob : {"**/.planlint.toml", "**/planlint.toml", "**/pyproject.toml"})
+  for (const char* glob : {"**/.planlint.toml", "**/pyproject.toml"})
     watchers.push_back({{"globPattern", glob}});
   send({{"jsonrpc", "2.0"},
         {"id", "planlint-" + std::to_string(next_request_id_++)},
@@ -396,29 +412,36 @@ const ConfigLookup& Server::config_for(const std::string& path) {
   } catch (const std::exception& e) {
     found.error = e.what();
   }
-  if (!found.error.empty() && reported_config_errors_.insert(found.file + found.error).second)
-    show_message(kMessageError, "planlint: " + (found.file.empty() ? "" : found.file + ": ") + found.error);
+  if (!found.error.empty() && reported_config_errors_.insert(found.error).second)
+    show_message(kMessageError, "planlint: " + found.error);
   return config_cache_.emplace(dir, std::move(found)).first->second;
 }
 
 void Server::lint(Document& doc) {
   doc.dirty = false;
   doc.result = LintResult{};
+  doc.result.parse.path = doc.path;
   doc.too_large = doc.text.size() > options_.max_document_bytes;
-  json diagnostics = json::array();
+  // A notice from the server itself (no rule, so no code or documentation link).
+  auto notice = [&doc](Severity severity, std::string message) {
+    Diagnostic d;
+    d.severity = severity;
+    d.message = std::move(message);
+    d.range = {1, 1, 1, 1};
+    doc.result.diagnostics.push_back(std::move(d));
+  };
   if (doc.too_large) {
-    doc.result.parse.path = doc.path;
-    doc.result.parse.messages.push_back(
-        {MessageSeverity::Warning, {1, 1, 1, 1},
-         "document is " + format_bytes(static_cast<double>(doc.text.size())) + "; planlint lints documents up to " +
-             format_bytes(static_cast<double>(options_.max_document_bytes)) + " in the editor (use the CLI)"});
+    notice(Severity::Warning, "document is " + format_bytes(static_cast<double>(doc.text.size())) +
+                                  "; planlint lints documents up to " +
+                                  format_bytes(static_cast<double>(options_.max_document_bytes)) +
+                                  " in the editor (use the CLI)");
   } else {
-    Config config = apply_overrides(config_for(doc.path).config, overrides_);
+    Config config = apply_overrides(config_for_path(config_for(doc.path).project, doc.path), overrides_);
     try {
       doc.result = options_.lint(doc.text, doc.path, config);
     } catch (const std::exception& e) {
       doc.result = LintResult{};
-      doc.result.parse.messages.push_back({MessageSeverity::Error, {1, 1, 1, 1}, std::string("planlint failed: ") + e.what()});
+      notice(Severity::Error, std::string("planlint failed: ") + e.what());
     }
   }
   json params = {{"uri", doc.uri}, {"diagnostics", diagnostics_json(doc.view())}};

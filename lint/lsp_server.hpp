@@ -18,6 +18,7 @@
 #include <string_view>
 
 #include "lint/config.hpp"
+#include "lint/config_file.hpp"
 #include "lint/engine.hpp"
 #include "lint/lsp_framing.hpp"
 #include "lint/lsp_text.hpp"
@@ -37,14 +38,13 @@ inline constexpr int ServerNotInitialized = -32002;
 inline constexpr int RequestFailed = -32803;
 }  // namespace error_code
 
-// The configuration that applies to documents in one folder.
+// The project configuration that applies to documents in one folder.
 struct ConfigLookup {
-  Config config;
-  std::string file;   // the config file that was read; empty when none was found
-  std::string error;  // why it could not be read (shown to the user); empty when fine
+  ProjectConfig project;  // project.file is empty when no config file was found (defaults)
+  std::string error;      // why the file could not be read (shown to the user); empty when fine
 };
-// Finds and reads the configuration for documents in `dir`, walking up to the filesystem root
-// as the CLI does.
+// Finds and reads the configuration for documents in `dir`, walking up as the CLI does
+// (lint/config_file.hpp).
 using ConfigLoader = std::function<ConfigLookup(const std::filesystem::path& dir)>;
 ConfigLookup load_config_for(const std::filesystem::path& dir);
 
@@ -62,10 +62,13 @@ struct ConfigOverrides {
 ConfigOverrides parse_overrides(const json& options, std::vector<std::string>& errors);
 Config apply_overrides(Config config, const ConfigOverrides& o);
 
+// Lints one document. `diagnostics` must be what `planlint check` reports for it.
 using Linter = std::function<LintResult(std::string_view text, const std::string& path, const Config& config)>;
+// The CLI's pipeline (lint_text + finish_diagnostics), keeping the plans for hover and outline.
+LintResult lint_document(std::string_view text, const std::string& path, const Config& config);
 
 struct ServerOptions {
-  Linter lint = lint_text;
+  Linter lint = lint_document;
   ConfigLoader load_config = load_config_for;
   std::size_t max_document_bytes = 64u << 20;  // larger documents are kept but not linted
   std::size_t max_message_bytes = FrameReader::kDefaultMaxBody;

@@ -3,6 +3,7 @@
 #include <map>
 #include <ostream>
 #include <tuple>
+#include <vector>
 
 #include "lint/output.hpp"
 
@@ -25,19 +26,29 @@ struct Style {
   }
 };
 
-// The n-th line (1-based) of `text` without its line break; empty when out of range.
-std::string_view line_at(std::string_view text, std::uint32_t n) {
-  std::size_t start = 0;
-  for (std::uint32_t i = 1; i < n; ++i) {
-    std::size_t nl = text.find('\n', start);
-    if (nl == std::string_view::npos) return {};
-    start = nl + 1;
+// Lines of one input, indexed once (a big event log may have many findings).
+class Lines {
+ public:
+  explicit Lines(std::string_view text) : text_(text) {}
+  // The n-th line (1-based) without its line break; empty when out of range.
+  std::string_view at(std::uint32_t n) {
+    if (starts_.empty()) {
+      starts_.push_back(0);
+      for (std::size_t i = text_.find('\n'); i != std::string_view::npos; i = text_.find('\n', i + 1))
+        starts_.push_back(i + 1);
+    }
+    if (n == 0 || n > starts_.size()) return {};
+    std::size_t start = starts_[n - 1];
+    std::size_t end = n < starts_.size() ? starts_[n] - 1 : text_.size();
+    std::string_view line = text_.substr(start, end - start);
+    if (!line.empty() && line.back() == '\r') line.remove_suffix(1);
+    return line;
   }
-  std::size_t end = text.find('\n', start);
-  std::string_view line = text.substr(start, end == std::string_view::npos ? std::string_view::npos : end - start);
-  if (!line.empty() && line.back() == '\r') line.remove_suffix(1);
-  return line;
-}
+
+ private:
+  std::string_view text_;
+  std::vector<std::size_t> starts_;
+};
 
 std::string location(const FileReport& f, const Diagnostic& d) {
   std::string s = f.path;
@@ -47,10 +58,17 @@ std::string location(const FileReport& f, const Diagnostic& d) {
 
 // The plan line of a finding and a caret under the operator name. Long lines (minified JSON)
 // are cut to a window around the column.
-void write_source(std::ostream& out, const FileReport& f, const Diagnostic& d, const Style& st) {
-  if (!d.range.known() || f.text.empty()) return;
-  std::string_view line = line_at(f.text, d.range.line);
+void write_source(std::ostream& out, Lines& lines, const Diagnostic& d, const Style& st) {
+  if (!d.range.known()) return;
+  std::string_view line = lines.at(d.range.line);
   if (line.empty()) return;
+  if (!d.operator_name.empty() && line.find(d.operator_name) == std::string_view::npos) {
+    // JSON inputs (profiles, event logs): the line is the node's `{`; name the operator instead.
+    std::string gutter(std::to_string(d.range.line).size(), ' ');
+    out << gutter << " " << st.wrap("34", "=") << " operator: " << d.operator_name
+        << (d.operator_id.empty() ? "" : " (" + d.operator_id + ")") << "\n";
+    return;
+  }
   std::size_t col = d.range.column ? d.range.column - 1 : 0;
   if (col > line.size()) col = line.size();
   std::size_t width = 1;
@@ -115,13 +133,14 @@ void write_text(std::ostream& out, const std::vector<FileReport>& files, const O
     write_statistics(out, files);
   } else {
     for (const auto& f : files) {
+      Lines lines(f.text);
       const Diagnostic* prev = nullptr;
       for (const auto& d : f.diagnostics) {
         bool grouped = prev && same_operator(*prev, d);
         if (prev && !grouped) out << "\n";
         out << st.wrap("1", location(f, d) + ":") << " " << st.severity(d.severity) << ": " << d.message << " "
             << st.wrap("2", "[" + d.rule + "]") << "\n";
-        if (!grouped) write_source(out, f, d, st);
+        if (!grouped) write_source(out, lines, d, st);
         write_notes(out, d, d.range.known() ? std::to_string(d.range.line).size() : 1, st);
         prev = &d;
       }

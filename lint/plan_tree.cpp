@@ -21,39 +21,38 @@ struct Frame {
   bool last;
 };
 
-void print_tree(const Plan& p, std::size_t root, std::vector<char>& printed, std::string& out) {
+void tree_rows(const Plan& p, std::size_t root, std::vector<char>& printed, std::vector<TreeRow>& rows) {
   std::vector<Frame> stack{{root, 0, true}};
-  std::string prefix;            // guides of the ancestors (capped)
-  std::vector<bool> last_at;     // per depth: was that ancestor the last child
+  std::vector<bool> last_at;  // per depth: was that ancestor the last child
   while (!stack.empty()) {
     Frame f = stack.back();
     stack.pop_back();
-    // Rebuild the guides for this depth.
     last_at.resize(f.depth + 1);
     last_at[f.depth] = f.last;
-    std::string line;
+    TreeRow row;
+    row.op = f.op;
+    row.depth = f.depth;
     std::size_t shown = f.depth < kMaxIndentLevels ? f.depth : kMaxIndentLevels;
-    for (std::size_t d = 1; d < shown; ++d) line += last_at[d] ? "   " : ":  ";
-    if (f.depth > 0) line += f.last ? "+- " : ":- ";
-    if (f.depth > kMaxIndentLevels) line += "[depth " + std::to_string(f.depth) + "] ";
+    for (std::size_t d = 1; d < shown; ++d) row.guide += last_at[d] ? "   " : ":  ";
+    if (f.depth > 0) row.guide += f.last ? "+- " : ":- ";
+    if (f.depth > kMaxIndentLevels) row.guide += "[depth " + std::to_string(f.depth) + "] ";
     const Operator& op = p.ops[f.op];
-    line += operator_summary(p, op);
-    if (printed[f.op] && !op.children.empty()) {
-      line += " (shown above)";
-      out += line;
-      out += '\n';
-      continue;
-    }
+    row.repeated = printed[f.op] && !op.children.empty();
+    rows.push_back(std::move(row));
+    if (rows.back().repeated) continue;
     printed[f.op] = 1;
-    out += line;
-    out += '\n';
     for (std::size_t k = op.children.size(); k-- > 0;) {
       std::size_t c = op.children[k];
       if (c >= p.ops.size()) continue;
       stack.push_back({c, f.depth + 1, k + 1 == op.children.size()});
     }
   }
-  (void)prefix;
+}
+
+void heading(std::vector<TreeRow>& rows, std::string text) {
+  TreeRow r;
+  r.heading = std::move(text);
+  rows.push_back(std::move(r));
 }
 
 }  // namespace
@@ -89,33 +88,45 @@ std::string operator_summary(const Plan& p, const Operator& op) {
   return s + " [" + facts + "]";
 }
 
-std::string plan_tree_text(const Plan& p) {
-  std::string out;
-  out += p.name + " (" + std::string(to_string(p.format)) + ", " + std::to_string(p.ops.size()) + " operators";
-  if (p.adaptive) out += p.is_final_plan.value_or(false) ? ", AQE final plan" : ", AQE";
-  out += ")\n";
+std::vector<TreeRow> plan_tree_rows(const Plan& p) {
+  std::vector<TreeRow> rows;
   std::vector<char> printed(p.ops.size(), 0);
   for (std::size_t r : p.logical_roots) {
     if (r >= p.ops.size()) continue;
-    out += "-- " + std::string(to_string(p.ops[r].section)) + " --\n";
-    print_tree(p, r, printed, out);
+    heading(rows, std::string(to_string(p.ops[r].section)));
+    tree_rows(p, r, printed, rows);
   }
-  if (!p.logical_roots.empty() && !p.roots.empty()) out += "-- physical --\n";
+  if (!p.logical_roots.empty() && !p.roots.empty()) heading(rows, "physical");
   for (std::size_t r : p.roots)
-    if (r < p.ops.size()) print_tree(p, r, printed, out);
+    if (r < p.ops.size()) tree_rows(p, r, printed, rows);
   for (const auto& s : p.subqueries) {
-    out += "-- subquery " + std::to_string(s.number);
-    if (s.hosting_op && *s.hosting_op < p.ops.size()) out += " in " + operator_summary(p, p.ops[*s.hosting_op]);
-    out += ": " + s.hosting_expression + (s.root ? "" : " (reused)") + '\n';
-    if (s.root && *s.root < p.ops.size()) print_tree(p, *s.root, printed, out);
+    std::string h = "subquery " + std::to_string(s.number);
+    if (s.hosting_op && *s.hosting_op < p.ops.size()) h += " in " + operator_summary(p, p.ops[*s.hosting_op]);
+    heading(rows, h + ": " + s.hosting_expression + (s.root ? "" : " (reused)"));
+    if (s.root && *s.root < p.ops.size()) tree_rows(p, *s.root, printed, rows);
   }
   // Anything not reached (optimized-out exchanges, detached parts).
   bool header = false;
   for (std::size_t i = 0; i < p.ops.size(); ++i) {
     if (printed[i] || !p.ops[i].parents.empty()) continue;
-    if (!header) out += "-- other --\n";
+    if (!header) heading(rows, "other");
     header = true;
-    print_tree(p, i, printed, out);
+    tree_rows(p, i, printed, rows);
+  }
+  return rows;
+}
+
+std::string plan_tree_text(const Plan& p) {
+  std::string out;
+  out += p.name + " (" + std::string(to_string(p.format)) + ", " + std::to_string(p.ops.size()) + " operators";
+  if (p.adaptive) out += p.is_final_plan.value_or(false) ? ", AQE final plan" : ", AQE";
+  out += ")\n";
+  for (const TreeRow& row : plan_tree_rows(p)) {
+    if (!row.heading.empty()) {
+      out += "-- " + row.heading + " --\n";
+      continue;
+    }
+    out += row.guide + operator_summary(p, p.ops[row.op]) + (row.repeated ? " (shown above)" : "") + '\n';
   }
   if (p.photon.present)
     out += std::string("-- photon explanation: ") + (p.photon.fully_supported ? "fully supported" : "not fully supported") +

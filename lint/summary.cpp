@@ -1,6 +1,5 @@
 #include "lint/summary.hpp"
 
-#include <algorithm>
 #include <cstdio>
 
 #include "rules/method_util.hpp"
@@ -8,14 +7,6 @@
 namespace planlint {
 
 namespace {
-
-int unit_rank(const Diagnostic& d) {
-  if (!d.impact) return 4;
-  if (d.impact_unit == "ms") return 0;
-  if (d.impact_unit == "bytes") return 1;
-  if (d.impact_unit == "rows") return 2;
-  return 3;
-}
 
 std::string percent(double share) {
   char buf[32];
@@ -30,13 +21,6 @@ std::string one_decimal(double v) {
 }
 
 }  // namespace
-
-bool costlier(const Diagnostic& a, const Diagnostic& b) {
-  int ra = unit_rank(a), rb = unit_rank(b);
-  if (ra != rb) return ra < rb;
-  if (a.impact && b.impact && *a.impact != *b.impact) return *a.impact > *b.impact;
-  return static_cast<int>(a.severity) > static_cast<int>(b.severity);
-}
 
 std::vector<PlanSummary> summarize(const LintResult& result, std::size_t top_n) {
   std::vector<PlanSummary> out;
@@ -66,13 +50,9 @@ std::vector<PlanSummary> summarize(const LintResult& result, std::size_t top_n) 
       s.verdict = "no phase timings in this input";
     }
 
-    for (std::size_t i = 0; i < result.diagnostics.size(); ++i) {
-      const Diagnostic& d = result.diagnostics[i];
-      if (d.plan_index == p && d.rule != "slow-phase") s.top.push_back(i);
-    }
-    std::stable_sort(s.top.begin(), s.top.end(), [&](std::size_t a, std::size_t c) {
-      return costlier(result.diagnostics[a], result.diagnostics[c]);
-    });
+    for (const Diagnostic& d : result.diagnostics)
+      if (d.plan_index == p && d.rule != "slow-phase") s.top.push_back(d);
+    order_by_impact(s.top);
     if (s.top.size() > top_n) s.top.resize(top_n);
 
     std::string name = plan.name.empty() ? "plan " + std::to_string(p + 1) : plan.name;
@@ -82,7 +62,7 @@ std::vector<PlanSummary> summarize(const LintResult& result, std::size_t top_n) 
     } else {
       s.line += "top findings: ";
       for (std::size_t k = 0; k < s.top.size(); ++k) {
-        const Diagnostic& d = result.diagnostics[s.top[k]];
+        const Diagnostic& d = s.top[k];
         if (k) s.line += "; ";
         s.line += std::to_string(k + 1) + ". " + d.rule;
         if (!d.operator_name.empty())

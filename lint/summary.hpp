@@ -20,16 +20,14 @@ struct PlanSummary {
   std::optional<double> phase_ms;       // time of the dominant phase
   std::optional<double> total_ms;       // the query's wall-clock time
   std::optional<double> parallelism;    // task time / execution time
-  std::vector<std::size_t> top;         // indices into LintResult::diagnostics, costliest first
+  std::vector<Diagnostic> top;          // the costliest findings of this plan, costliest first
   std::string line;                     // one line: "<plan>: <verdict>; top: 1. ..., 2. ..."
 };
 
-// One summary per plan of `result.parse.plans`, in plan order. `top_n` findings by estimated cost
-// (Diagnostic::impact): time first, then bytes, then rows, then other units, then findings without
-// an estimate (by severity); slow-phase is the verdict itself and never listed among them.
+// One summary per plan of `result.parse.plans`, in plan order. `top_n` findings by estimated cost,
+// in order_by_impact's order (rules/rule.hpp: time, then bytes, then other units, larger first,
+// then findings without an estimate in reading order); slow-phase is the verdict itself and never
+// listed among them.
 std::vector<PlanSummary> summarize(const LintResult& result, std::size_t top_n = 3);
-
-// The ordering used for `top`: true when `a` is estimated to cost more than `b`.
-bool costlier(const Diagnostic& a, const Diagnostic& b);
 
 }  // namespace planlint

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cctype>
+#include <cstdint>
 
 #include "parser/classify.hpp"
 #include "parser/parse.hpp"
@@ -47,13 +48,24 @@ constexpr ExprKey kExprKeys[] = {
     {"Keys", ExprDialect::Catalyst},
 };
 
-void parse_into(Field& f, std::string_view text, ExprDialect d, std::vector<ParseMessage>& msgs) {
+// `offset`: where `text` starts inside f.value; `value_at`: where f.value starts in the input.
+void parse_into(Field& f, std::string_view text, std::size_t offset, ExprDialect d, std::vector<ParseMessage>& msgs,
+                const SourceRange& value_at) {
   ParsedExpr e = parse_expression(text, d);
   if (!e.root && !e.error.empty() && e.error != "expression parser not available") {
     // One warning per field is enough to point at the text.
     bool seen = false;
     for (const auto& x : f.exprs) seen = seen || (!x.root && !x.error.empty());
-    if (!seen) msgs.push_back({MessageSeverity::Warning, f.loc, "could not parse expression in '" + f.key + "': " + e.error});
+    if (!seen) {
+      SourceRange at = f.loc;
+      std::size_t pos = offset + std::min<std::size_t>(e.error_offset, text.size());
+      if (value_at.known() && f.value.find('\n') >= pos) {
+        at.line = at.end_line = value_at.line;
+        at.column = value_at.column + static_cast<std::uint32_t>(pos);
+        at.end_column = at.column + 1;
+      }
+      msgs.push_back({MessageSeverity::Warning, at, "could not parse expression in '" + f.key + "': " + e.error});
+    }
   }
   if (is_truncated_value(text)) e.truncated = true;
   f.exprs.push_back(std::move(e));
@@ -63,23 +75,49 @@ void parse_into(Field& f, std::string_view text, ExprDialect d, std::vector<Pars
 
 std::vector<std::string_view> split_top_level(std::string_view s, std::string_view sep) {
   std::vector<std::string_view> out;
-  if (s.empty()) return out;
+  split_top_level(s, sep, out);
+  return out;
+}
+
+void split_top_level(std::string_view s, std::string_view sep, std::vector<std::string_view>& out) {
+  out.clear();
+  if (s.empty() || sep.empty()) return;
+  const char s0 = sep[0];
+  const bool two = sep.size() == 2;
+  const char s1 = two ? sep[1] : '\0';
+  const std::size_t n = s.size();
+  const char* d = s.data();
+  // 1 opens, 2 closes, 3 is the separator's first byte, 0 anything else.
+  std::uint8_t cls[256] = {};
+  cls[static_cast<unsigned char>('(')] = cls[static_cast<unsigned char>('[')] = cls[static_cast<unsigned char>('{')] = 1;
+  cls[static_cast<unsigned char>(')')] = cls[static_cast<unsigned char>(']')] = cls[static_cast<unsigned char>('}')] = 2;
+  cls[static_cast<unsigned char>(s0)] = 3;
   int depth = 0;
   std::size_t start = 0;
-  for (std::size_t i = 0; i < s.size(); ++i) {
-    char c = s[i];
-    if (c == '(' || c == '[' || c == '{') ++depth;
-    else if (c == ')' || c == ']' || c == '}') depth = depth > 0 ? depth - 1 : 0;
-    else if (depth == 0 && c == sep[0] && s.substr(i, sep.size()) == sep &&
-             // "Subquery scalar-subquery#2, [id=#3]" is one expression.
-             s.substr(i + sep.size(), 5) != "[id=#") {
-      out.push_back(s.substr(start, i - start));
-      start = i + sep.size();
-      i = start - 1;
+  for (std::size_t i = 0; i < n; ++i) {
+    const char c = d[i];
+    const std::uint8_t k = cls[static_cast<unsigned char>(c)];
+    if (k == 0) continue;
+    if (k == 1) {
+      ++depth;
+      continue;
     }
+    if (k == 2) {
+      depth = depth > 0 ? depth - 1 : 0;
+      continue;
+    }
+    if (c != s0 || depth != 0) continue;
+    if (two && (i + 1 >= n || d[i + 1] != s1)) continue;
+    const std::size_t next = i + sep.size();
+    // "Subquery scalar-subquery#2, [id=#3]" is one expression.
+    if (next + 5 <= n && d[next] == '[' && d[next + 1] == 'i' && d[next + 2] == 'd' && d[next + 3] == '=' &&
+        d[next + 4] == '#')
+      continue;
+    out.push_back(s.substr(start, i - start));
+    start = next;
+    i = next - 1;
   }
   out.push_back(s.substr(start));
-  return out;
 }
 
 bool is_truncated_value(std::string_view v) {
@@ -141,7 +179,7 @@ void describe_operator(Operator& op, std::string_view label, std::string_view he
   }
   std::string_view name = header_name.empty() ? label : trim(header_name);
   op.name = std::string(name);
-  c = classify_operator(name);
+  if (name != base) c = classify_operator(name);
   op.kind = c.kind;
   op.engine = c.engine;
   if (c.kind == OpKind::Scan || c.kind == OpKind::InMemoryScan) {
@@ -171,15 +209,20 @@ void describe_operator(Operator& op, std::string_view label, std::string_view he
   }
 }
 
-void finish_field(Field& f, std::vector<ParseMessage>& msgs) {
+void finish_field(Field& f, std::vector<ParseMessage>& msgs, const SourceRange& value_at) {
   std::string_view v = f.value;
   f.truncated = is_truncated_value(v);
+  thread_local std::vector<std::string_view> parts;
+  parts.clear();
   if (v.size() >= 2 && v.front() == '[' && v.back() == ']' && v.find('\n') == std::string_view::npos) {
     std::string_view inner = v.substr(1, v.size() - 2);
     f.is_list = true;
     f.items.clear();
-    if (!inner.empty())
-      for (auto it : split_top_level(inner)) f.items.emplace_back(it);
+    if (!inner.empty()) {
+      split_top_level(inner, ", ", parts);
+      f.items.reserve(parts.size());
+      for (auto it : parts) f.items.emplace_back(it);
+    }
     if (f.count && *f.count != f.items.size()) f.count_mismatch = true;
   } else if (f.count) {
     // `Key [N]: text` whose value is not a bracketed list.
@@ -188,9 +231,13 @@ void finish_field(Field& f, std::vector<ParseMessage>& msgs) {
   for (const auto& k : kExprKeys) {
     if (f.key != k.key) continue;
     if (f.is_list) {
-      for (const auto& it : f.items) parse_into(f, it, k.dialect, msgs);
+      // Offsets first: parse_expression must not see `parts` change under it.
+      std::vector<std::pair<std::size_t, std::size_t>> spans;
+      spans.reserve(parts.size());
+      for (auto it : parts) spans.emplace_back(static_cast<std::size_t>(it.data() - v.data()), it.size());
+      for (const auto& [off, len] : spans) parse_into(f, v.substr(off, len), off, k.dialect, msgs, value_at);
     } else if (!v.empty() && v != "None") {
-      parse_into(f, v, k.dialect, msgs);
+      parse_into(f, v, 0, k.dialect, msgs, value_at);
     }
     break;
   }
@@ -241,7 +288,7 @@ Field make_field(std::string_view key, std::string_view value, const LineLocator
   f.value = std::string(value);
   bool key_in_line = key.data() >= at.line.data() && key.data() < at.line.data() + at.line.size();
   f.loc = at.of(key_in_line ? key : value, value);
-  finish_field(f, msgs);
+  finish_field(f, msgs, at.of(value));
   return f;
 }
 

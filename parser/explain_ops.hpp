@@ -14,6 +14,7 @@ namespace planlint::explain {
 
 // Split at top-level `sep` (", " or ","), ignoring separators inside () [] {}. Views into `s`.
 std::vector<std::string_view> split_top_level(std::string_view s, std::string_view sep = ", ");
+void split_top_level(std::string_view s, std::string_view sep, std::vector<std::string_view>& out);  // reuses `out`
 
 // Spark abbreviated the value: "...", "... N more fields", "[p, ... k entries]", "(k paths)[...]".
 bool is_truncated_value(std::string_view v);
@@ -25,7 +26,8 @@ void describe_operator(Operator& op, std::string_view label, std::string_view he
 
 // After all lines of a field are in: split `[...]` lists, check `[N]`, flag truncation, parse the
 // expressions of expression-bearing keys. Messages for expressions that did not parse go to `msgs`.
-void finish_field(Field& f, std::vector<ParseMessage>& msgs);
+// `value_at`: where the value starts in the input (for messages), unknown if not given.
+void finish_field(Field& f, std::vector<ParseMessage>& msgs, const SourceRange& value_at = {});
 
 // Copy join keys / condition / type / Arguments from the fields into the operator.
 void apply_fields(Operator& op);

@@ -2,6 +2,7 @@
 // that runs the PEGTL line grammars (grammar/explain.hpp via parser/explain_lines) and builds the
 // operator DAG. Formatted, default, extended and cost modes; several plans per input.
 // Parent finding uses the column-stack rule (spark-explain-format.md §2.1): no recursion, linear.
+#include <algorithm>
 #include <string>
 #include <unordered_map>
 #include <vector>
@@ -94,6 +95,7 @@ class Reader {
   bool in_block_ = false;                // inside a block (even for an id missing from the outline)
   std::optional<std::size_t> last_field_;
   std::size_t last_field_first_line_ = 0;
+  SourceRange last_value_at_;  // where the current field's value starts
   bool blank_ = true;
   std::vector<PendingReuse> reuses_;
   std::vector<std::pair<std::size_t, std::string>> hosting_;  // subquery entry -> hosting id
@@ -132,6 +134,8 @@ class Reader {
     finish_plan();
     reset_plan_state();
     r_.plans.emplace_back();
+    // About one operator per 7 lines in formatted output: avoid moving big Operators around.
+    r_.plans.back().ops.reserve(std::min<std::size_t>((n_.lines.size() - i) / 7 + 8, 1u << 16));
     have_plan_ = true;
     plan().name = "plan " + std::to_string(r_.plans.size());
     plan().loc = n_.range(i, 0, n_.lines[i].text.size());
@@ -155,8 +159,11 @@ class Reader {
 
   void header(std::size_t i, std::string_view title) {
     bool same_plan_ok = have_plan_ && has_logical_ && !has_physical_ && region_ != Region::Trailer;
-    if (title == "Physical Plan") {
-      if (!same_plan_ok) new_plan(i);
+    // EXPLAIN CODEGEN: "== Subtree 1 / 2 (maxMethodCodeSize:...) ==" then a default-mode tree and the
+    // generated Java source, which is skipped (it belongs to no block).
+    bool codegen_subtree = starts_with(title, "Subtree ") && title.find(" / ") != std::string_view::npos;
+    if (title == "Physical Plan" || codegen_subtree) {
+      if (!same_plan_ok || codegen_subtree) new_plan(i);
       end_block();
       region_ = Region::Physical;
       mode_ = PhysMode::Start;
@@ -233,6 +240,20 @@ class Reader {
           formatted_node(i, tl);
           return;
         }
+        if (looks_formatted(t)) {
+          // A formatted outline line that is broken (cut before its id): report it as such.
+          kind_ = PhysKind::Formatted;
+          mode_ = PhysMode::Outline;
+          base_section_ = Section::Main;
+          formatted_outline(i);
+          return;
+        }
+        if (starts_with(t, "Truncated plan of ")) {
+          error(i, 0, "Spark printed no plan ('" + std::string(t) + "', spark.sql.maxPlanStringLength)",
+                MessageSeverity::Warning);
+          mode_ = PhysMode::Details;
+          return;
+        }
         if (t.find("Exception") != std::string_view::npos || starts_with(t, "Error occurred")) {
           error(i, 0, "the plan is an error message, not a plan", MessageSeverity::Warning);
           mode_ = PhysMode::Details;
@@ -271,6 +292,17 @@ class Reader {
         return;
       case PhysMode::Details: details(i); return;
     }
+  }
+
+  // `* Name` (formatted codegen marker; default mode prints `*(n) `) or a line ending in an
+  // unfinished ` (<digits>` id.
+  static bool looks_formatted(std::string_view t) {
+    std::size_t k = 0;
+    while (k < t.size() && (t[k] == ' ' || t[k] == ':' || t[k] == '+' || t[k] == '-')) ++k;
+    if (t.substr(k, 2) == "* ") return true;
+    std::size_t e = t.size();
+    while (e > 0 && t[e - 1] >= '0' && t[e - 1] <= '9') --e;
+    return e >= 2 && e < t.size() + 1 && t.substr(e - 2, 2) == " (" && t.find('(') == e - 1;
   }
 
   void formatted_outline(std::size_t i) {
@@ -468,7 +500,7 @@ class Reader {
   void end_block() {
     if (last_field_ && block_op_) {
       Field& f = plan().ops[*block_op_].fields[*last_field_];
-      explain::finish_field(f, r_.messages);
+      explain::finish_field(f, r_.messages, last_value_at_);
     }
     if (block_op_) explain::apply_fields(plan().ops[*block_op_]);
     block_op_.reset();
@@ -546,7 +578,8 @@ class Reader {
     }
     explain::FieldLine fl;
     if (explain::match_field_line(t, fl)) {
-      if (last_field_ && block_op_) explain::finish_field(plan().ops[*block_op_].fields[*last_field_], r_.messages);
+      if (last_field_ && block_op_)
+        explain::finish_field(plan().ops[*block_op_].fields[*last_field_], r_.messages, last_value_at_);
       last_field_.reset();
       if (!block_op_) return;
       Operator& o = plan().ops[*block_op_];
@@ -558,6 +591,7 @@ class Reader {
       o.fields.push_back(std::move(f));
       last_field_ = o.fields.size() - 1;
       last_field_first_line_ = i;
+      last_value_at_ = n_.range(i, fl.value_column, fl.value_column + 1);
       return;
     }
     // Continuation of the previous value (a literal with a newline, PushedJoins lines), or a bare line.
@@ -576,6 +610,7 @@ class Reader {
     o.fields.push_back(std::move(f));
     last_field_ = o.fields.size() - 1;
     last_field_first_line_ = i;
+    last_value_at_ = n_.range(i, 0, 1);
   }
 
   void block_header(std::size_t i, const explain::BlockHeader& bh, std::optional<std::size_t> op) {
@@ -588,6 +623,7 @@ class Reader {
       return;
     }
     block_op_ = op;
+    o.fields.reserve(6);
     o.detail_loc = n_.range(i, 0, n_.lines[i].text.size());
     if (bh.codegen_stage) {
       o.codegen_stage = bh.codegen_stage;

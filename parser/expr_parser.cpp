@@ -379,15 +379,20 @@ struct action<g::sql_literal> {
       e.type = "string";
     } else {
       const std::string prefix = normalise_op(t.substr(0, q == std::string_view::npos ? t.size() : q));
-      if (prefix.rfind("INTERVAL", 0) == 0) {
-        e.name = std::string(t);
-        e.type = "interval";
-      } else {
-        const std::size_t end = t.rfind(t[q]);
-        e.name = unquote(t.substr(q, end - q + 1));
-        e.type = prefix == "DATE" ? "date" : prefix == "TIMESTAMP_NTZ" ? "timestamp_ntz" : "timestamp";
-      }
+      const std::size_t end = t.rfind(t[q]);
+      e.name = unquote(t.substr(q, end - q + 1));
+      e.type = prefix == "DATE" ? "date" : prefix == "TIMESTAMP_NTZ" ? "timestamp_ntz" : "timestamp";
     }
+    push(st, std::move(e));
+  }
+};
+
+template <>
+struct action<g::interval_literal> {
+  template <typename ActionInput>
+  static void apply(const ActionInput& in, State& st) {
+    Expr e = make(ExprKind::Literal, in.string(), in, st);
+    e.type = "interval";
     push(st, std::move(e));
   }
 };
@@ -449,6 +454,16 @@ struct action<g::bare_word> {
   static void apply(const ActionInput& in, State& st) {
     Expr e = make(ExprKind::Literal, in.string(), in, st);
     e.type = guess_literal_type(e.name);
+    push(st, std::move(e));
+  }
+};
+
+template <>
+struct action<g::alias_text> {
+  template <typename ActionInput>
+  static void apply(const ActionInput& in, State& st) {
+    Expr e = make(ExprKind::Attribute, "", in, st);
+    split_attribute(in.string_view(), e.name, e.expr_id);
     push(st, std::move(e));
   }
 };
@@ -584,6 +599,37 @@ struct action<g::in_list_tail> {
 };
 
 template <>
+struct action<g::empty_literal> {
+  template <typename ActionInput>
+  static void apply(const ActionInput& in, State& st) {
+    Expr e = make(ExprKind::Literal, "", in, st);
+    e.type = "string";
+    push(st, std::move(e));
+  }
+};
+
+// x INSET a, b, c -> In "IN" like x IN (a,b,c)
+template <>
+struct action<g::inset_tail> {
+  template <typename ActionInput>
+  static void apply(const ActionInput& in, State& st) {
+    std::vector<Item> items = take_since_mark(st);
+    if (st.stack.empty()) return;
+    Item lhs = pop(st);
+    Expr e;
+    e.kind = ExprKind::In;
+    e.name = "IN";
+    e.begin = lhs.e.begin;
+    e.end = st.offset(in.end());
+    std::vector<Item> kids;
+    kids.reserve(items.size() + 1);
+    kids.push_back(std::move(lhs));
+    for (auto& i : items) kids.push_back(std::move(i));
+    push_node(st, in, std::move(e), std::move(kids));
+  }
+};
+
+template <>
 struct action<g::in_subquery_tail> {
   template <typename ActionInput>
   static void apply(const ActionInput& in, State& st) {
@@ -656,6 +702,26 @@ struct action<g::paren_expr> {
   }
 };
 
+// `rank(x#1) windowspecdefinition(...)` -> Function "windowexpression" {function, spec}
+template <>
+struct action<g::window_suffix> {
+  template <typename ActionInput>
+  static void apply(const ActionInput& in, State& st) {
+    if (st.stack.size() < 2) return;
+    Item spec = pop(st);
+    Item fn = pop(st);
+    Expr e;
+    e.kind = ExprKind::Function;
+    e.name = "windowexpression";
+    e.begin = fn.e.begin;
+    e.end = st.offset(in.end());
+    std::vector<Item> kids;
+    kids.push_back(std::move(fn));
+    kids.push_back(std::move(spec));
+    push_node(st, in, std::move(e), std::move(kids));
+  }
+};
+
 template <>
 struct action<g::bound_reference> {
   template <typename ActionInput>
@@ -664,6 +730,9 @@ struct action<g::bound_reference> {
     push_node(st, in, make(ExprKind::Function, "input", in, st), std::move(args));
   }
 };
+
+template <>
+struct action<g::window_spec> : action<g::function_call> {};
 
 template <>
 struct action<g::list_expr> {

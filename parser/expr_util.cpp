@@ -93,6 +93,12 @@ void print(const Expr& e, std::string& out) {
         out += ")";
         return;
       }
+      if (e.name == "windowexpression" && e.args.size() == 2) {
+        print(e.args[0], out);
+        out += " ";
+        print(e.args[1], out);
+        return;
+      }
       if (e.name == "input") {
         out += "input[";
         print_args(e.args, 0, ", ", out);

@@ -67,15 +67,6 @@ bool is_mode_header(std::string_view s) {
   return s.size() >= 7 && starts_with(s, "== ") && s.substr(s.size() - 3) == " ==";
 }
 
-struct Work {
-  std::string_view text;        // current content (view into input, or into `owned`)
-  std::string owned;            // when tabs had to be expanded
-  std::uint32_t line = 0;
-  std::uint32_t col_base = 1;
-  std::uint32_t shift = 0;
-  std::uint32_t tab_norm_end = 0;
-  std::uint32_t tab_orig_end = 0;
-};
 
 std::size_t leading_spaces(std::string_view s) {
   std::size_t i = 0;
@@ -110,188 +101,171 @@ SourceRange Normalized::range(std::size_t first_idx, std::size_t begin, std::siz
 Normalized normalize(std::string_view input) {
   Normalized out;
   if (starts_with(input, "\xEF\xBB\xBF")) input.remove_prefix(3);
+  auto& lines = out.lines;
 
-  // 1. Split, strip CR and trailing blanks, drop fences / borders / noise.
-  std::vector<Work> work;
-  work.reserve(static_cast<std::size_t>(std::count(input.begin(), input.end(), '\n')) + 1);
+  // 1. Split, strip CR and trailing blanks, drop fences / borders / noise. Lines are views into
+  //    `input`; only the few rewritten lines (tabs) are stored in `out.owned`.
+  lines.reserve(input.size() / 48 + 16);
   std::size_t pos = 0;
   std::uint32_t lineno = 0;
-  bool any_table = false, any_noise = false, any_fence = false, any_crlf = false;
+  bool any_table = false, any_noise = false, any_fence = false, any_crlf = false, any_tab = false;
+  std::size_t nonempty = 0, margin = 0;
+  std::vector<std::size_t> borders;
   while (pos <= input.size()) {
     std::size_t nl = input.find('\n', pos);
     if (nl == std::string_view::npos) nl = input.size();
     std::string_view raw = input.substr(pos, nl - pos);
     ++lineno;
     if (!raw.empty() && raw.back() == '\r') any_crlf = true;
-    Work w;
-    w.line = lineno;
-    w.text = rtrim(raw);
-    if (is_fence(w.text)) {
-      w.text = {};
-      any_fence = true;
-    } else if (is_table_border(w.text)) {
-      w.text = "\x01";  // border marker, removed below
-      any_table = true;
-    } else if (is_noise(w.text)) {
-      w.text = {};
-      any_noise = true;
+    NormLine l;
+    l.line = lineno;
+    l.text = rtrim(raw);
+    std::size_t f = 0;
+    while (f < l.text.size() && is_blank(l.text[f])) ++f;
+    if (f < l.text.size()) {
+      char c = l.text[f];
+      if ((c == '`' || c == '~') && is_fence(l.text)) {
+        l.text = {};
+        any_fence = true;
+      } else if (c == '+' && is_table_border(l.text)) {
+        l.text = {};
+        borders.push_back(lines.size());
+        any_table = true;
+      } else if ((is_digit(c) || c == '>' || c == 's' || c == 'I' || c == 'O' || c == '$') && f == 0 && is_noise(l.text)) {
+        l.text = {};
+        any_noise = true;
+      } else {
+        ++nonempty;
+        if (c == '|' || ((c == '"' || c == 's') && (starts_with(l.text.substr(f), "\"\"\"|") || starts_with(l.text.substr(f), "s\"\"\"|"))))
+          ++margin;
+        if (!any_tab && l.text.find('\t') != std::string_view::npos) any_tab = true;
+      }
     }
-    work.push_back(std::move(w));
+    lines.push_back(l);
     if (nl == input.size()) break;
     pos = nl + 1;
   }
   // A trailing newline gives one empty last line: drop it.
-  if (!work.empty() && work.back().text.empty() && !input.empty() && input.back() == '\n') work.pop_back();
+  if (!lines.empty() && lines.back().text.empty() && !input.empty() && input.back() == '\n') lines.pop_back();
   if (any_crlf) out.repairs.emplace_back("converted CRLF line ends");
   if (any_fence) out.repairs.emplace_back("removed markdown fences");
   if (any_noise) out.repairs.emplace_back("removed log or prompt lines");
 
-  auto strip_front = [](Work& w, std::size_t n) {
-    w.text.remove_prefix(n);
-    w.col_base += static_cast<std::uint32_t>(n);
+  auto strip_front = [](NormLine& l, std::size_t n) {
+    l.text.remove_prefix(n);
+    l.col_base += static_cast<std::uint32_t>(n);
   };
 
   // 2. ASCII table of Dataset.show(truncate=False): `|plan|` header row, `|` on the first content
   //    line, `   |` padding on the last.
   if (any_table) {
     out.repairs.emplace_back("removed the ASCII table of .show()");
-    int borders_seen = 0;
-    for (auto& w : work) {
-      if (w.text == "\x01") {
-        ++borders_seen;
-        w.text = {};
+    std::size_t b = 0;
+    for (std::size_t i = borders.front() + 1; i < lines.size(); ++i) {
+      while (b < borders.size() && borders[b] < i) ++b;
+      NormLine& l = lines[i];
+      std::string_view t = ltrim(l.text);
+      if (b == 1 && !t.empty() && t.front() == '|' && t.size() >= 2 && t.back() == '|' &&
+          t.find("==") == std::string_view::npos && (i == 0 || lines[i - 1].text.empty())) {
+        l.text = {};  // column header row
         continue;
       }
-      if (borders_seen == 0) continue;
-      std::string_view t = ltrim(w.text);
-      if (borders_seen == 1 && !t.empty() && t.front() == '|' && t.size() >= 2 && t.back() == '|' &&
-          t.find("==") == std::string_view::npos) {
-        w.text = {};  // column header row
-        continue;
-      }
-      if (!t.empty() && t.front() == '|') strip_front(w, static_cast<std::size_t>(t.data() - w.text.data()) + 1);
-      if (!w.text.empty() && w.text.back() == '|') w.text = rtrim(w.text.substr(0, w.text.size() - 1));
+      if (!t.empty() && t.front() == '|') strip_front(l, static_cast<std::size_t>(t.data() - l.text.data()) + 1);
+      if (!l.text.empty() && l.text.back() == '|') l.text = rtrim(l.text.substr(0, l.text.size() - 1));
     }
   }
 
   // 3. Scala stripMargin: most non-empty lines start with optional blanks and `|`.
-  {
-    std::size_t nonempty = 0, margin = 0;
-    for (const auto& w : work) {
-      if (w.text.empty()) continue;
-      ++nonempty;
-      std::string_view t = ltrim(w.text);
-      if (starts_with(t, "|") || starts_with(t, "\"\"\"|") || starts_with(t, "s\"\"\"|")) ++margin;
-    }
-    if (margin >= 2 && margin * 10 >= nonempty * 8) {
-      out.repairs.emplace_back("removed '|' stripMargin margins");
-      for (auto& w : work) {
-        std::string_view t = ltrim(w.text);
-        std::size_t bar = t.find('|');
-        if (t.empty() || bar > 4 || (bar > 0 && !starts_with(t, "\"\"\"") && !starts_with(t, "s\"\"\""))) continue;
-        strip_front(w, static_cast<std::size_t>(t.data() - w.text.data()) + bar + 1);
-        for (std::string_view tail : {std::string_view("\"\"\".stripMargin"), std::string_view("\"\"\"")})
-          if (w.text.size() >= tail.size() && w.text.substr(w.text.size() - tail.size()) == tail) {
-            w.text = rtrim(w.text.substr(0, w.text.size() - tail.size()));
-            break;
-          }
-      }
+  if (margin >= 2 && margin * 10 >= nonempty * 8) {
+    out.repairs.emplace_back("removed '|' stripMargin margins");
+    for (auto& l : lines) {
+      std::string_view t = ltrim(l.text);
+      std::size_t bar = t.find('|');
+      if (t.empty() || bar > 4 || (bar > 0 && !starts_with(t, "\"\"\"") && !starts_with(t, "s\"\"\""))) continue;
+      strip_front(l, static_cast<std::size_t>(t.data() - l.text.data()) + bar + 1);
+      for (std::string_view tail : {std::string_view("\"\"\".stripMargin"), std::string_view("\"\"\"")})
+        if (l.text.size() >= tail.size() && l.text.substr(l.text.size() - tail.size()) == tail) {
+          l.text = rtrim(l.text.substr(0, l.text.size() - tail.size()));
+          break;
+        }
     }
   }
 
   // 4. Tabs: leading tabs to 8-column stops, other tabs to one space (keeps columns 1:1).
-  bool any_tab = false;
-  for (auto& w : work) {
-    if (w.text.find('\t') == std::string_view::npos) continue;
-    any_tab = true;
-    std::string s;
-    s.reserve(w.text.size() + 16);
-    std::size_t i = 0;
-    for (; i < w.text.size() && is_blank(w.text[i]); ++i) {
-      if (w.text[i] == '\t')
-        s.append(8 - s.size() % 8, ' ');
-      else
-        s += ' ';
+  if (any_tab) {
+    out.repairs.emplace_back("expanded tabs");
+    for (auto& l : lines) {
+      if (l.text.find('\t') == std::string_view::npos) continue;
+      std::string s;
+      s.reserve(l.text.size() + 16);
+      std::size_t i = 0;
+      for (; i < l.text.size() && is_blank(l.text[i]); ++i) {
+        if (l.text[i] == '\t')
+          s.append(8 - s.size() % 8, ' ');
+        else
+          s += ' ';
+      }
+      if (i > 0 && s.size() != i) {
+        l.tab_norm_end = static_cast<std::uint32_t>(s.size());
+        l.tab_orig_end = static_cast<std::uint32_t>(i);
+      }
+      for (; i < l.text.size(); ++i) s += l.text[i] == '\t' ? ' ' : l.text[i];
+      out.owned.push_back(std::move(s));
+      l.text = out.owned.back();
     }
-    if (i > 0 && s.size() != i) {
-      w.tab_norm_end = static_cast<std::uint32_t>(s.size());
-      w.tab_orig_end = static_cast<std::uint32_t>(i);
-    }
-    for (; i < w.text.size(); ++i) s += w.text[i] == '\t' ? ' ' : w.text[i];
-    w.owned = std::move(s);
-    w.text = w.owned;
   }
-  if (any_tab) out.repairs.emplace_back("expanded tabs");
 
   // 5. Spark's own cut: "... N more characters" (no newline before it).
-  for (std::size_t i = 0; i < work.size(); ++i) {
-    std::size_t c = find_cut(work[i].text);
-    if (c == std::string_view::npos) continue;
-    out.cut = true;
-    out.cut_line = i;
-    out.cut_text = std::string(work[i].text.substr(c));
-    work[i].text = rtrim(work[i].text.substr(0, c));
+  for (std::size_t i = lines.size(); i-- > 0;) {
+    if (lines[i].text.empty()) continue;
+    std::size_t c = find_cut(lines[i].text);
+    if (c != std::string_view::npos) {
+      out.cut = true;
+      out.cut_line = i;
+      out.cut_text = std::string(lines[i].text.substr(c));
+      lines[i].text = rtrim(lines[i].text.substr(0, c));
+    }
     break;
   }
 
   // 6. Common indent, per region: a `== Title ==` header fixes the indent of the lines after it;
   //    before the first header the smallest indent of the non-empty lines is used.
   {
-    std::size_t region_start = 0;
     bool any_indent = false;
     auto apply = [&](std::size_t b, std::size_t e, std::size_t indent) {
       if (indent == 0) return;
       for (std::size_t i = b; i < e; ++i) {
-        std::size_t n = std::min(indent, leading_spaces(work[i].text));
+        std::size_t n = std::min(indent, leading_spaces(lines[i].text));
         if (n == 0) continue;
         any_indent = true;
-        work[i].text.remove_prefix(n);
-        work[i].shift += static_cast<std::uint32_t>(n);
+        lines[i].text.remove_prefix(n);
+        lines[i].shift += static_cast<std::uint32_t>(n);
       }
     };
-    std::size_t first_header = work.size();
-    for (std::size_t i = 0; i < work.size(); ++i)
-      if (is_mode_header(work[i].text)) {
+    auto header_at = [&](std::size_t i) {
+      std::string_view t = lines[i].text;
+      std::size_t k = leading_spaces(t);
+      return k < t.size() && t[k] == '=' && is_mode_header(t);
+    };
+    std::size_t first_header = lines.size();
+    std::size_t m = std::string_view::npos;
+    for (std::size_t i = 0; i < lines.size(); ++i) {
+      if (header_at(i)) {
         first_header = i;
         break;
       }
-    {
-      std::size_t m = std::string_view::npos;
-      for (std::size_t i = 0; i < first_header; ++i)
-        if (!work[i].text.empty()) m = std::min(m, leading_spaces(work[i].text));
-      if (m != std::string_view::npos) apply(0, first_header, m);
+      if (!lines[i].text.empty()) m = std::min(m, leading_spaces(lines[i].text));
     }
-    region_start = first_header;
-    while (region_start < work.size()) {
-      std::size_t indent = leading_spaces(work[region_start].text);
+    if (m != std::string_view::npos) apply(0, first_header, m);
+    std::size_t region_start = first_header;
+    while (region_start < lines.size()) {
+      std::size_t indent = leading_spaces(lines[region_start].text);
       std::size_t e = region_start + 1;
-      while (e < work.size() && !is_mode_header(work[e].text)) ++e;
+      while (e < lines.size() && !header_at(e)) ++e;
       apply(region_start, e, indent);
       region_start = e;
     }
     if (any_indent) out.repairs.emplace_back("removed a common indent");
-  }
-
-  // 7. Build the buffer and the views.
-  std::size_t total = 0;
-  for (const auto& w : work) total += w.text.size() + 1;
-  out.buffer.reserve(total);
-  std::vector<std::size_t> offsets;
-  offsets.reserve(work.size());
-  for (const auto& w : work) {
-    offsets.push_back(out.buffer.size());
-    out.buffer.append(w.text);
-    out.buffer += '\n';
-  }
-  out.lines.resize(work.size());
-  for (std::size_t i = 0; i < work.size(); ++i) {
-    NormLine& l = out.lines[i];
-    l.text = std::string_view(out.buffer).substr(offsets[i], work[i].text.size());
-    l.line = work[i].line;
-    l.col_base = work[i].col_base;
-    l.shift = work[i].shift;
-    l.tab_norm_end = work[i].tab_norm_end;
-    l.tab_orig_end = work[i].tab_orig_end;
   }
   return out;
 }

@@ -5,6 +5,7 @@
 #pragma once
 
 #include <cstdint>
+#include <deque>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -14,7 +15,7 @@
 namespace planlint {
 
 struct NormLine {
-  std::string_view text;          // normalised content (a view into Normalized::buffer)
+  std::string_view text;          // normalised content: a view into the input or into Normalized::owned
   std::uint32_t line = 0;         // 1-based line in the original input
   std::uint32_t col_base = 1;     // original 1-based column where the kept text starts (after margins)
   std::uint32_t shift = 0;        // normalised columns removed as common indent (after tab expansion)
@@ -22,8 +23,9 @@ struct NormLine {
   std::uint32_t tab_orig_end = 0; //   came from original bytes [0, tab_orig_end) after col_base
 };
 
+// Holds views into the input: the input must outlive it.
 struct Normalized {
-  std::string buffer;
+  std::deque<std::string> owned;         // rewritten lines (tab expansion)
   std::vector<NormLine> lines;
   std::vector<std::string> repairs;     // what was repaired ("removed a common indent of 4 columns")
   bool cut = false;                      // `... N more characters` (spark.sql.maxPlanStringLength)

@@ -1,11 +1,14 @@
 #include "parser/parse.hpp"
 
+#include "parser/eventlog.hpp"
+
 namespace planlint {
 
 InputFormat detect_format(std::string_view text) {
   std::size_t i = 0;
   if (text.substr(0, 3) == "\xEF\xBB\xBF") i = 3;  // UTF-8 BOM
   while (i < text.size() && (text[i] == ' ' || text[i] == '\t' || text[i] == '\r' || text[i] == '\n')) ++i;
+  if (looks_compressed_event_log(text.substr(0, 16))) return InputFormat::EventLog;
   if (i >= text.size() || text[i] != '{') return InputFormat::Unknown;  // explain text
   std::size_t eol = text.find('\n', i);
   std::string_view first = text.substr(i, eol == std::string_view::npos ? std::string_view::npos : eol - i);

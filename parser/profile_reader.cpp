@@ -73,6 +73,12 @@ struct Reader {
   void break_cycles(Plan& plan, const std::map<std::pair<std::size_t, std::size_t>, std::size_t>& edge_at);
 };
 
+// A Spark stage id: a whole number that fits an int (anything else is not a stage id).
+std::optional<int> stage_number(std::optional<double> v) {
+  if (!v || !(*v >= 0 && *v <= 2147483647.0) || *v != static_cast<double>(static_cast<long long>(*v))) return std::nullopt;
+  return static_cast<int>(*v);
+}
+
 bool is_true(const std::string& s) {
   return s.size() == 4 && (s[0] == 't' || s[0] == 'T') && (s[1] == 'r' || s[1] == 'R') &&
          (s[2] == 'u' || s[2] == 'U') && (s[3] == 'e' || s[3] == 'E');
@@ -158,7 +164,7 @@ void Reader::read_node(const json& n, Operator& op, const profile::GraphPosition
 
   if (const json* links = member(n, "stageLinks"); links && links->is_array()) {
     for (const auto& l : *links)
-      if (auto v = number(&l)) op.spark_stages.push_back(static_cast<int>(*v));
+      if (auto v = stage_number(number(&l))) op.spark_stages.push_back(*v);
   }
 
   // Metadata -> fields.
@@ -172,6 +178,12 @@ void Reader::read_node(const json& n, Operator& op, const profile::GraphPosition
       if (!e.is_object()) continue;
       Field f = profile::read_field(e);
       if (md_pos && idx < md_pos->size()) f.loc = at((*md_pos)[idx]);
+      // Like the explain reader: one warning per field whose expression did not parse (kept raw).
+      for (const auto& x : f.exprs)
+        if (!x.root && !x.error.empty() && x.error != "expression parser not available") {
+          message(MessageSeverity::Warning, f.loc, "could not parse expression in '" + f.key + "': " + x.error);
+          break;
+        }
       if (f.key == "IS_PHOTON") photon = is_true(f.value);
       else if (f.key == "CHILD_TAG") op.child_side = f.value;
       op.fields.push_back(std::move(f));
@@ -404,7 +416,7 @@ Plan Reader::read_graph(const json& g, std::size_t gi, const QueryInfo& query) {
         st.duration_ms = number(member(*km, "durationMs"));
         st.peak_memory_bytes = number(member(*km, "peakMemoryBytes"));
       }
-      if (auto idn = number(member(s, "stageId"))) stage_index.emplace(static_cast<int>(*idn), plan.stages.size());
+      if (auto idn = stage_number(number(member(s, "stageId")))) stage_index.emplace(*idn, plan.stages.size());
       plan.stages.push_back(std::move(st));
     }
     for (const auto& op : plan.ops) {
@@ -511,7 +523,9 @@ ParseResult parse_query_profile(std::string_view text_in, const std::string& pat
 
   // graphs[] (or a single `graph` object).
   std::vector<const json*> graphs;
+  const char* why_none = "graphs missing";
   if (const json* gs = member(root, "graphs"); gs && gs->is_array()) {
+    why_none = "graphs is empty";
     for (const auto& g : *gs) graphs.push_back(&g);
   } else if (const json* g1 = member(root, "graph"); g1 && g1->is_object()) {
     graphs.push_back(g1);
@@ -531,7 +545,7 @@ ParseResult parse_query_profile(std::string_view text_in, const std::string& pat
     plan.query = std::move(query);
     plan.loc = reader.at(reader.pos.query != kNoOffset ? reader.pos.query : bom);
     reader.message(MessageSeverity::Note, plan.loc,
-                   "the export holds no plan (graphs missing); query-level facts only");
+                   std::string("the export holds no plan (") + why_none + "); query-level facts only");
     result.plans.push_back(std::move(plan));
     return result;
   }

@@ -3,6 +3,7 @@
 #include <algorithm>
 
 #include "rules/method_util.hpp"
+#include "rules/plan_util.hpp"
 #include "rules/rule.hpp"
 
 namespace planlint {
@@ -47,7 +48,8 @@ class AqeDisabled final : public Rule {
           "== Physical Plan ==\nAdaptiveSparkPlan isFinalPlan=false\n+- SortMergeJoin ...";
       r.evidence =
           "Explain text, event logs and profiles: shuffle Exchange operators in the physical plan and "
-          "the absence of AdaptiveSparkPlan. Not reported for logical-only inputs or streaming plans.";
+          "the absence of AdaptiveSparkPlan. Not reported for Query Profiles (Databricks SQL always runs "
+          "adaptively), logical-only inputs or streaming plans.";
       r.thresholds = {
           {"min-shuffles", 1, "exchanges", "one shuffle is enough for partition coalescing to matter"},
       };
@@ -58,13 +60,16 @@ class AqeDisabled final : public Rule {
 
   void check(RuleContext& ctx) const override {
     const Plan& plan = ctx.plan();
-    if (plan.adaptive) return;
+    const bool final_plan = rules::has_final_plan(plan);
+    // Databricks SQL always runs adaptively (a profile graph without its Adaptive Plan node is a
+    // fragment, not evidence), so only explain text and event logs are judged.
+    if (plan.adaptive || plan.format == InputFormat::QueryProfile) return;
     std::size_t shuffles = 0;
     const Operator* first = nullptr;
     for (const Operator& op : plan.ops) {
       if (op.kind == OpKind::AdaptivePlan || op.kind == OpKind::QueryStage || op.kind == OpKind::ShuffleRead)
         return;  // adaptive after all (the flag was not set by the reader)
-      if (!method::is_effective(plan, op)) continue;
+      if (!rules::is_active(op, final_plan)) continue;
       if (is_streaming(op)) return;
       if (op.kind == OpKind::Exchange) {
         ++shuffles;
@@ -79,7 +84,7 @@ class AqeDisabled final : public Rule {
                                          " but no AdaptiveSparkPlan: adaptive query execution is off "
                                          "(no partition coalescing, no skew-join handling, no runtime broadcast)");
     d.evidence.push_back({"shuffle exchanges", std::to_string(shuffles), static_cast<double>(shuffles), ""});
-    d.evidence.push_back({"first exchange", method::describe(*first), std::nullopt, ""});
+    d.evidence.push_back({"first exchange", rules::op_ref(*first), std::nullopt, ""});
     d.evidence.push_back({"AdaptiveSparkPlan", "absent", std::nullopt, ""});
     d.fix = "Enable AQE: `SET spark.sql.adaptive.enabled = true` (default since Spark 3.2; remove any "
             "override in the job or cluster config), keeping spark.sql.adaptive.coalescePartitions.enabled "

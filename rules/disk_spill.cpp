@@ -1,33 +1,28 @@
 // PL104 disk-spill: an operator (or, when no operator says, the query) spilled to disk because
 // its working set did not fit in memory.
-#include <set>
-
 #include "rules/method_util.hpp"
+#include "rules/plan_util.hpp"
 #include "rules/rule.hpp"
 
 namespace planlint {
 namespace {
 
 // Spill-byte labels of every source: Photon aggregates/sorts, Photon shuffle sinks, Photon joins
-// (one per side), JVM operators in profiles and Spark's SQL metrics in event logs.
+// (one per side), JVM operators in profiles ("Spill size") and Spark's SQL metrics in event logs
+// ("spill size"). Each label counts once.
 constexpr std::string_view kSpillLabels[] = {
     "Num bytes spilled to disk due to memory pressure",
     "Sink - Num bytes spilled to disk due to memory pressure",
     "Num bytes spilled from left side",
     "Num bytes spilled from right side",
     "Spill size",
+    "spill size",
 };
 
 double spill_bytes(const Operator& op) {
   double sum = 0;
-  std::set<std::string_view> seen;
-  for (std::string_view l : kSpillLabels) {
-    for (const Metric& m : op.metrics) {
-      if (!m.value || *m.value <= 0 || !method::label_equals(m.label, l) || seen.count(l)) continue;
-      seen.insert(l);
-      sum += *m.value;
-    }
-  }
+  for (std::string_view l : kSpillLabels)
+    if (auto v = op.metric_value(l); v && *v > 0) sum += *v;
   return sum;
 }
 
@@ -97,29 +92,30 @@ class DiskSpill final : public Rule {
 
   void check(RuleContext& ctx) const override {
     const Plan& plan = ctx.plan();
+    const bool final_plan = rules::has_final_plan(plan);
     double min = ctx.threshold("min-spill-bytes");
     bool any_op_spill = false;
     bool reported = false;
     for (const Operator& op : plan.ops) {
-      if (!method::is_effective(plan, op)) continue;
+      if (!rules::is_active(op, final_plan)) continue;
       double spilled = spill_bytes(op);
       if (spilled > 0) any_op_spill = true;
       if (spilled < min || spilled <= 0) continue;
       reported = true;
-      std::string msg = method::describe(op) + " spilled " + format_bytes(spilled) + " to disk";
-      auto spills = method::op_metric(op, {"Num spills to disk due to memory pressure",
+      std::string msg = rules::op_ref(op) + " spilled " + format_bytes(spilled) + " to disk";
+      auto spills = rules::first_metric(op, {"Num spills to disk due to memory pressure",
                                            "Sink - Num spills to disk due to memory pressure"});
       if (spills) msg += " in " + format_count(*spills) + " spills";
       if (op.peak_memory_bytes) msg += " (peak memory " + format_bytes(*op.peak_memory_bytes) + ")";
       Diagnostic d = ctx.make(op, std::move(msg));
       d.evidence.push_back({"spilled bytes", format_bytes(spilled), spilled, "bytes"});
       if (spills) d.evidence.push_back({"spills", format_count(*spills), *spills, ""});
-      if (auto rows = method::op_metric(op, {"Num rows spilled to disk due to memory pressure",
+      if (auto rows = rules::first_metric(op, {"Num rows spilled to disk due to memory pressure",
                                              "Sink - Num rows spilled to disk due to memory pressure"}))
         d.evidence.push_back({"rows spilled", format_count(*rows), *rows, "rows"});
-      if (auto depth = method::op_metric(op, {"Max spill recursion depth"}))
+      if (auto depth = rules::first_metric(op, {"Max spill recursion depth"}))
         d.evidence.push_back({"max spill recursion depth", format_count(*depth), *depth, ""});
-      if (auto merge = method::op_metric(op, {"Sink - Time for merging spill files in shuffle"}))
+      if (auto merge = rules::first_metric(op, {"Sink - Time for merging spill files in shuffle"}))
         d.evidence.push_back({"time merging spill files", format_millis(*merge), *merge, "ms"});
       if (op.peak_memory_bytes)
         d.evidence.push_back({"peak memory", format_bytes(*op.peak_memory_bytes), *op.peak_memory_bytes, "bytes"});
@@ -149,7 +145,7 @@ class DiskSpill final : public Rule {
                                     : std::string("the plan does not say which operator (look for the largest "
                                                   "aggregation, join or sort)"));
     const Operator* anchor = method::plan_anchor(plan);
-    Diagnostic d = anchor ? ctx.make(*anchor, std::move(msg)) : method::make_plan_diagnostic(ctx, std::move(msg));
+    Diagnostic d = anchor ? ctx.make(*anchor, std::move(msg)) : ctx.make_plan(std::move(msg), plan.query.sql_loc);
     d.evidence.push_back({"query spill total", format_bytes(*q), *q, "bytes"});
     d.fix = fix_for(Operator{});
     d.impact = *q;

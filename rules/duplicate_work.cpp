@@ -5,6 +5,7 @@
 #include <map>
 
 #include "rules/method_util.hpp"
+#include "rules/plan_util.hpp"
 #include "rules/rule.hpp"
 
 namespace planlint {
@@ -12,11 +13,19 @@ namespace {
 
 // Drop expression ids and plan ids so that two instances of the same subtree compare equal:
 // "a#12L" -> "a", "[id=#45]" / "[plan_id=7]" -> "".
+// Subquery references keep their ids: two scans pruned by different dynamic-pruning subqueries
+// (`dynamicpruning#5` vs `dynamicpruning#9`, e.g. d_year = 2001 vs 2002) read different files.
+bool keeps_id(const std::string& out) {
+  for (std::string_view w : {"dynamicpruning", "subquery", "scalar-subquery", "ScalarSubquery"})
+    if (out.size() >= w.size() && out.compare(out.size() - w.size(), w.size(), w) == 0) return true;
+  return false;
+}
+
 std::string normalise(std::string_view s) {
   std::string out;
   out.reserve(s.size());
   for (std::size_t i = 0; i < s.size(); ++i) {
-    if (s[i] == '#') {
+    if (s[i] == '#' && !keeps_id(out)) {
       std::size_t j = i + 1;
       while (j < s.size() && (std::isdigit(static_cast<unsigned char>(s[j])) || s[j] == 'x')) ++j;
       if (j < s.size() && s[j] == 'L') ++j;
@@ -93,9 +102,9 @@ struct Cost {
 Cost cost_of(const Chain& c) {
   Cost k;
   k.ms = c.scan->duration_ms;
-  k.bytes = method::op_metric(*c.scan, {"Size of files read", "size of files read"});
+  k.bytes = rules::first_metric(*c.scan, {"Size of files read", "size of files read"});
   if (!k.bytes && c.scan->stats.size_bytes && !c.scan->stats.masked) k.bytes = c.scan->stats.size_bytes;
-  k.rows = method::op_metric(*c.scan, {"Rows scanned"});
+  k.rows = rules::first_metric(*c.scan, {"Rows scanned"});
   if (!k.rows) k.rows = c.scan->rows;
   return k;
 }
@@ -128,9 +137,11 @@ class DuplicateWork final : public Rule {
           "reused by several actions, write it to a temporary table in a job, or compute both "
           "results in one pass (GROUPING SETS, conditional aggregation).";
       r.evidence =
-          "Any input format: the scans' table, filters and columns (expression ids ignored). "
-          "Profiles and event logs add the scan's bytes, rows and time, used for the impact and to "
-          "skip copies below the size threshold.";
+          "Any input format: the scans' table, filters and columns (expression ids ignored; "
+          "dynamic-pruning and subquery ids kept, since different pruning subqueries read different "
+          "files). Profiles and event logs add the scan's bytes, rows and time, used for the impact "
+          "and to skip copies below the size threshold; without any measurement (explain text) the "
+          "finding is reported as info, because the cost of the repeated scan is unknown.";
       r.thresholds = {
           {"min-bytes", 134217728, "bytes",
            "when the source measured the scan, copies reading under 128 MiB (one default file "
@@ -143,10 +154,11 @@ class DuplicateWork final : public Rule {
 
   void check(RuleContext& ctx) const override {
     const Plan& plan = ctx.plan();
+    const bool final_plan = rules::has_final_plan(plan);
     std::map<std::string, std::vector<Chain>> groups;
     std::vector<std::string> order;
     for (const Operator& op : plan.ops) {
-      if (op.kind != OpKind::Scan || !method::is_effective(plan, op)) continue;
+      if (op.kind != OpKind::Scan || !rules::is_active(op, final_plan)) continue;
       Chain c = build_chain(plan, op);
       auto [it, fresh] = groups.try_emplace(c.signature);
       if (fresh) order.push_back(c.signature);
@@ -161,13 +173,15 @@ class DuplicateWork final : public Rule {
       double min = ctx.threshold("min-bytes");
       if (k.bytes && *k.bytes < min) continue;
       std::string table = first.scan->table.empty() ? first.scan->name : first.scan->table;
-      std::string msg = method::describe(*dup.scan) + " repeats " + method::describe(*first.scan) +
+      std::string msg = method::scan_ref(*dup.scan) + " repeats " + method::scan_ref(*first.scan) +
                         ": the same scan" + (first.filters.empty() ? "" : " and filter") + " of " + table +
                         " is computed " + std::to_string(copies.size()) +
                         " times in this plan without ReusedExchange";
       Diagnostic d = ctx.make(*dup.scan, std::move(msg));
+      // Without a measured size the cost is unknown (a repeated dimension scan is cheap): info.
+      if (!k.bytes && !k.ms && !k.rows) d.severity = Severity::Info;
       d.evidence.push_back({"copies", std::to_string(copies.size()), static_cast<double>(copies.size()), ""});
-      for (const Chain& c : copies) d.evidence.push_back({"copy", method::describe(*c.scan), std::nullopt, ""});
+      for (const Chain& c : copies) d.evidence.push_back({"copy", method::scan_ref(*c.scan), std::nullopt, ""});
       for (const std::string& f : first.filters) d.evidence.push_back({"filter", f, std::nullopt, ""});
       if (k.bytes) d.evidence.push_back({"bytes per copy", format_bytes(*k.bytes), *k.bytes, "bytes"});
       if (k.rows) d.evidence.push_back({"rows per copy", format_count(*k.rows), *k.rows, "rows"});

@@ -147,9 +147,11 @@ class FilterNotPushedDown final : public Rule {
 
       std::string list;
       for (std::size_t i = 0; i < missing.size(); ++i) list += (i ? ", `" : "`") + missing[i] + "`";
-      std::string where = pushed.present ? "is not in its pushed filters" : "was not pushed (the scan has no pushed filters)";
+      const bool many = missing.size() > 1;
+      std::string where = std::string(many ? "the predicates are" : "the predicate is") +
+                          (pushed.present ? " not in its pushed filters" : " not pushed (the scan has no pushed filters)");
       Diagnostic d = ctx.make(*op, op_ref(*op) + " evaluates " + list + " after " + op_ref(*scan) +
-                                       " has read every row: the predicate " + where);
+                                       " has read every row: " + where);
       for (const auto& m : missing) d.evidence.push_back(ev_text("predicate", m));
       d.evidence.push_back(ev_text("scan", op_ref(*scan)));
       std::string pushed_text;

@@ -6,6 +6,7 @@
 #include <cstdio>
 
 #include "rules/method_util.hpp"
+#include "rules/plan_util.hpp"
 #include "rules/rule.hpp"
 
 namespace planlint {
@@ -13,6 +14,7 @@ namespace {
 
 std::string percent(double share) {
   char buf[32];
+  if (share > 0 && share < 0.0001) return "<0.01%";
   std::snprintf(buf, sizeof buf, share < 0.01 ? "%.2f%%" : "%.0f%%", share * 100);
   return buf;
 }
@@ -113,18 +115,19 @@ class LowFilePruning final : public Rule {
 
   void check(RuleContext& ctx) const override {
     const Plan& plan = ctx.plan();
+    const bool final_plan = rules::has_final_plan(plan);
     for (const Operator& op : plan.ops) {
-      if (op.kind != OpKind::Scan || !method::is_effective(plan, op)) continue;
-      auto read = method::op_metric(op, {"Files read", "number of files read"});
-      auto pruned = method::op_metric(op, {"Files pruned", "number of files pruned"});
+      if (op.kind != OpKind::Scan || !rules::is_active(op, final_plan)) continue;
+      auto read = rules::first_metric(op, {"Files read", "number of files read"});
+      auto pruned = rules::first_metric(op, {"Files pruned", "number of files pruned"});
       if (!read || !pruned) continue;
       double total = *read + *pruned;
       if (total < ctx.threshold("min-files") || total <= 0) continue;
       double fraction = *read / total;
       if (fraction < ctx.threshold("min-read-fraction")) continue;
-      auto bytes = method::op_metric(op, {"Size of files read", "size of files read"});
+      auto bytes = rules::first_metric(op, {"Size of files read", "size of files read"});
       if (!bytes || *bytes < ctx.threshold("min-bytes")) continue;
-      auto scanned = method::op_metric(op, {"Rows scanned", "number of rows scanned"});
+      auto scanned = rules::first_metric(op, {"Rows scanned", "number of rows scanned"});
       auto after = rows_after_filters(plan, op);
       if (!scanned || !after || *scanned <= 0) continue;
       double selectivity = *after / *scanned;
@@ -132,16 +135,16 @@ class LowFilePruning final : public Rule {
       std::vector<std::string> preds = predicates(plan, op);
 
       std::string table = op.table.empty() ? describe_table(op) : op.table;
-      std::string msg = method::describe(op) + " read " + format_count(*read) + " of " + format_count(total) +
+      std::string msg = method::scan_ref(op) + " read " + format_count(*read) + " of " + format_count(total) +
                         " files (" + percent(fraction) + ", " + format_bytes(*bytes) + ") but its filters keep " +
-                        percent(selectivity) + " of the " + format_count(*scanned) +
-                        " rows scanned: file skipping did not work for this predicate";
+                        format_count(*after) + " of the " + format_count(*scanned) + " rows scanned (" +
+                        percent(selectivity) + "): file skipping did not work for this predicate";
       Diagnostic d = ctx.make(op, std::move(msg));
       d.evidence.push_back({"files read", format_count(*read), *read, "files"});
       d.evidence.push_back({"files pruned", format_count(*pruned), *pruned, "files"});
       d.evidence.push_back({"read fraction", percent(fraction), fraction, "ratio"});
       d.evidence.push_back({"size of files read", format_bytes(*bytes), *bytes, "bytes"});
-      if (auto pb = method::op_metric(op, {"Size of files pruned"}))
+      if (auto pb = rules::first_metric(op, {"Size of files pruned"}))
         d.evidence.push_back({"size of files pruned", format_bytes(*pb), *pb, "bytes"});
       d.evidence.push_back({"rows scanned", format_count(*scanned), *scanned, "rows"});
       d.evidence.push_back({"rows after filters", format_count(*after), *after, "rows"});

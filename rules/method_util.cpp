@@ -1,65 +1,31 @@
 #include "rules/method_util.hpp"
 
+#include "rules/plan_util.hpp"
+
 #include <algorithm>
-#include <cctype>
 
 namespace planlint::method {
 
-bool label_equals(std::string_view a, std::string_view b) {
-  if (a.size() != b.size()) return false;
-  for (std::size_t i = 0; i < a.size(); ++i)
-    if (std::tolower(static_cast<unsigned char>(a[i])) != std::tolower(static_cast<unsigned char>(b[i])))
-      return false;
-  return true;
-}
-
-std::optional<double> op_metric(const Operator& op, std::initializer_list<std::string_view> labels) {
-  for (std::string_view l : labels)
-    for (const Metric& m : op.metrics)
-      if (m.value && label_equals(m.label, l)) return m.value;
-  return std::nullopt;
-}
-
 std::optional<double> query_metric(const Plan& plan, std::initializer_list<std::string_view> labels) {
   for (std::string_view l : labels)
-    for (const Metric& m : plan.query.metrics)
-      if (m.value && label_equals(m.label, l)) return m.value;
+    if (auto v = plan.query.metric_value(l)) return v;
   return std::nullopt;
-}
-
-bool is_effective(const Plan& plan, const Operator& op) {
-  if (op.logical || op.kind == OpKind::Logical) return false;
-  switch (op.section) {
-    case Section::ParsedLogical:
-    case Section::AnalyzedLogical:
-    case Section::OptimizedLogical:
-    case Section::OptimizedOut:
-      return false;
-    case Section::AqeInitial: {
-      // The initial plan only counts when nothing newer was printed.
-      bool newer = std::any_of(plan.ops.begin(), plan.ops.end(), [](const Operator& o) {
-        return o.section == Section::AqeFinal || o.section == Section::AqeCurrent;
-      });
-      return !newer;
-    }
-    default:
-      return true;
-  }
-}
-
-std::string describe(const Operator& op) {
-  std::string s = op.name.empty() ? op.label : op.name;
-  if (s.empty()) s = std::string(to_string(op.kind));
-  if (!op.id.empty()) s += " (" + op.id + ")";
-  return s;
 }
 
 const Operator* plan_anchor(const Plan& plan) {
+  const bool final_plan = rules::has_final_plan(plan);
   for (std::size_t r : plan.roots)
-    if (r < plan.ops.size() && is_effective(plan, plan.ops[r])) return &plan.ops[r];
+    if (r < plan.ops.size() && rules::is_active(plan.ops[r], final_plan)) return &plan.ops[r];
   for (const Operator& op : plan.ops)
-    if (is_effective(plan, op)) return &op;
+    if (rules::is_active(op, final_plan)) return &op;
   return nullptr;
+}
+
+std::string scan_ref(const Operator& op) {
+  std::string ref = rules::op_ref(op);
+  if (op.table.empty() || op.name.find(op.table) != std::string::npos) return ref;
+  std::string name = op.name.empty() ? op.label : op.name;
+  return name + " " + op.table + (op.id.empty() ? "" : " (" + op.id + ")");
 }
 
 bool owns_query_metrics(const Plan& plan) {
@@ -68,17 +34,6 @@ bool owns_query_metrics(const Plan& plan) {
     return op.kind == OpKind::Command || op.kind == OpKind::Write || op.kind == OpKind::Other ||
            op.kind == OpKind::Unknown;
   });
-}
-
-Diagnostic make_plan_diagnostic(const RuleContext& ctx, std::string message) {
-  const Plan& plan = ctx.plan();
-  Operator anchor;
-  anchor.name = "query";
-  anchor.loc = plan.query.sql_loc.known() ? plan.query.sql_loc : plan.loc;
-  Diagnostic d = ctx.make(anchor, std::move(message));
-  d.op.reset();
-  d.operator_id.clear();
-  return d;
 }
 
 double PhaseBreakdown::share(std::size_t i) const {

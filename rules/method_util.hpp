@@ -1,6 +1,6 @@
-// Helpers shared by the troubleshooting-method rules (PL101-PL109) and lint/summary: metric
-// look-ups that accept every spelling the readers produce, the query's phase breakdown, and a
-// few walks over the operator DAG. Model only: nothing here reads raw input text.
+// Helpers shared by the troubleshooting-method rules (PL101-PL109) and lint/summary: the query's
+// phase breakdown and query-level metric look-ups. Operator-level helpers (is_active, op_ref,
+// first_metric, ...) are in rules/plan_util.hpp. Model only: nothing here reads raw input text.
 #pragma once
 
 #include <initializer_list>
@@ -14,20 +14,8 @@
 
 namespace planlint::method {
 
-// Case-insensitive equality of two labels ("Files read" == "files read").
-bool label_equals(std::string_view a, std::string_view b);
-
-// First of `labels` present on the operator with a value (case-insensitive label match).
-std::optional<double> op_metric(const Operator& op, std::initializer_list<std::string_view> labels);
-// The same over the query-level metrics.
+// First of `labels` present among the query-level metrics with a value.
 std::optional<double> query_metric(const Plan& plan, std::initializer_list<std::string_view> labels);
-
-// An operator of the plan that actually runs: physical, not the AQE initial plan when a final or
-// current plan is printed, not an optimized-out subquery.
-bool is_effective(const Plan& plan, const Operator& op);
-
-// "Scan parquet db.t (3)": name plus printed id, for messages.
-std::string describe(const Operator& op);
 
 // The operator to anchor a plan-level finding on: the first effective root, else the first
 // effective operator; nullptr when the plan has none.
@@ -37,8 +25,9 @@ const Operator* plan_anchor(const Plan& plan);
 // node, e.g. AtomicReplaceTableAsSelect): the query-level metrics are reported with the main graph.
 bool owns_query_metrics(const Plan& plan);
 
-// A diagnostic not tied to an operator (a profile without graphs): location = SQL text or plan.
-Diagnostic make_plan_diagnostic(const RuleContext& ctx, std::string message);
+// rules::op_ref plus the table for scans whose printed name does not carry it (profile scans are
+// named "DataSourceScan"): "DataSourceScan main.sales.orders (5)".
+std::string scan_ref(const Operator& op);
 
 // Where the wall-clock time of one query went (Databricks Query Profile / query history).
 struct Phase {

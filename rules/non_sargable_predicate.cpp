@@ -2,6 +2,7 @@
 #include <cstdio>
 #include <memory>
 
+#include "parser/expr_util.hpp"
 #include "rules/plan_util.hpp"
 #include "rules/rule.hpp"
 
@@ -237,7 +238,7 @@ class NonSargablePredicate final : public Rule {
     }
     if (!call || is_attribute(*call)) return std::nullopt;
     const FnInfo* fn = function_info(*call);
-    if (!fn) return std::nullopt;
+    if (!fn || !is_function_of_column(*call)) return std::nullopt;
     auto attrs = attributes_in(*call);
     if (attrs.empty()) return std::nullopt;
     for (const Expr* a : attrs)
@@ -254,18 +255,21 @@ class NonSargablePredicate final : public Rule {
     // The rewrite names the column as the user wrote it (no #id).
     std::string bare = attrs[0]->name;
     if (op != "IN") f.rewrite = rewrite_for(*fn, *call, bare, op, *lit);
+    else if (std::string(fn->kind) == "cast" && !call->type.empty())
+      f.rewrite = "compare " + bare + " with literals of its own type (not " + lower(call->type) + ")";
+    else if (std::string(fn->kind) == "substr" && call->args.size() >= 2 && call->args[1].name == "1")
+      f.rewrite = "one `" + bare + " LIKE 'prefix%'` per value, joined with OR";
     return f;
   }
 
   void check(RuleContext& ctx) const override {
     const Plan& plan = ctx.plan();
     std::set<std::pair<std::size_t, std::string>> seen;  // (scan, predicate) already reported
-    auto report = [&](const Operator& at, const Operator& scan, const Finding& f, bool from_filter) {
+    auto report = [&](const Operator& at, const Operator& scan, const Finding& f) {
       if (!seen.emplace(scan.index, f.predicate).second) return;
-      std::string msg = op_ref(at) + " filters " + op_ref(scan) + " on `" + f.predicate + "`: " + f.function +
-                        "(" + f.column + ") hides the column from " +
-                        (from_filter ? "the scan's statistics, so the predicate cannot skip files or row groups"
-                                     : "min/max statistics, so no file or row group can be skipped");
+      std::string msg = op_ref(at) + " evaluates `" + f.predicate + "`" +
+                        (&at == &scan ? std::string() : " on " + op_ref(scan)) + ": " + f.function + "(" + f.column +
+                        ") hides the column from min/max statistics, so the predicate cannot skip files or row groups";
       Diagnostic d = ctx.make(at, msg);
       d.evidence.push_back(ev_text("predicate", f.predicate));
       d.evidence.push_back(ev_text("column", f.column));
@@ -309,7 +313,7 @@ class NonSargablePredicate final : public Rule {
       for (const ParsedExpr* pe : exprs) {
         if (!pe->root) continue;
         for (const Expr* c : conjuncts(*pe->root))
-          if (auto f = inspect(*pe, *c, *scan, data, parts, outputs)) report(*op, *scan, *f, op->kind == OpKind::Filter);
+          if (auto f = inspect(*pe, *c, *scan, data, parts, outputs)) report(*op, *scan, *f);
       }
     }
   }

@@ -1,5 +1,6 @@
 // photon-fallback (PL007): operators of a Photon (or Gluten/Velox) plan that ran on the JVM engine.
 #include <algorithm>
+#include <cstdio>
 #include <map>
 #include <memory>
 #include <numeric>
@@ -221,10 +222,14 @@ class PhotonFallback final : public Rule {
       double total_ms = 0;
       bool any_ms = false;
       std::string list;
+      // An operator's own time: the profile's duration, or the JVM aggregate's build time.
+      auto own_ms = [](const Operator& o) {
+        return o.duration_ms ? o.duration_ms : o.metric_value("Time in aggregation build");
+      };
       for (std::size_t m : members) {
         const Operator& o = plan.ops[m];
-        if (o.duration_ms) {
-          total_ms += *o.duration_ms;
+        if (auto t = own_ms(o)) {
+          total_ms += *t;
           any_ms = true;
         }
         list += (list.empty() ? "" : ", ") + op_ref(o);
@@ -232,9 +237,14 @@ class PhotonFallback final : public Rule {
       std::string msg = op_ref(e) + " runs on " + jvm + ", not in " + engine_name;
       if (entry_transition[entry] < n)
         msg += ": it reads " + engine_name + " output through " + op_ref(plan.ops[entry_transition[entry]]);
-      if (e.rows) msg += " (" + format_count(*e.rows) + " rows" + (e.duration_ms ? ", " + format_millis(*e.duration_ms) : "") + ")";
+      if (e.rows) msg += " (" + format_count(*e.rows) + " rows" + (own_ms(e) ? ", " + format_millis(*own_ms(e)) : "") + ")";
       if (members.size() > 1) msg += "; " + std::to_string(members.size()) + " operators run on the JVM in this part of the plan";
       if (any_ms && members.size() > 1) msg += " (" + format_millis(total_ms) + ")";
+      if (photon_ms && task_ms && *task_ms > 0) {
+        char pct[32];
+        std::snprintf(pct, sizeof pct, "%.0f%%", 100.0 * *photon_ms / *task_ms);
+        msg += "; Photon ran " + std::string(pct) + " of the query's task time";
+      }
       Diagnostic d = ctx.make(e, msg);
       d.evidence.push_back(ev_text("engine", engine_name));
       d.evidence.push_back(ev_text("JVM operators", list));

@@ -1,5 +1,7 @@
 #include "rules/plan_util.hpp"
 
+#include "parser/expr_util.hpp"
+
 #include <algorithm>
 #include <cctype>
 #include <cmath>
@@ -124,6 +126,8 @@ bool plan_has_engine(const Plan& plan, Engine e) {
 
 std::string op_ref(const Operator& op) {
   std::string name = op.name.empty() ? op.label : op.name;
+  // Profile scans are all "DataSourceScan": their display name says which table.
+  if (op.kind == OpKind::Scan && name.find(' ') == std::string::npos && op.label.rfind("Scan ", 0) == 0) name = op.label;
   if (op.id.empty()) return name;
   return name + " (" + op.id + ")";
 }
@@ -243,25 +247,43 @@ void collect_key_attrs(const std::vector<ParsedExpr>& keys, std::set<std::string
 }  // namespace
 
 const Operator* logical_join_for(const Plan& plan, const Operator& physical_join) {
+  auto is_logical_join = [](const Operator& op) {
+    return (op.logical || op.kind == OpKind::Logical) && op.section == Section::OptimizedLogical &&
+           (op.join.type != JoinType::None || op.name == "Join");
+  };
   std::set<std::string> keys;
   bool usable = true;
   collect_key_attrs(physical_join.join.left_keys, keys, usable);
   collect_key_attrs(physical_join.join.right_keys, keys, usable);
-  if (!usable || keys.empty()) return nullptr;
-  const Operator* found = nullptr;
-  for (const auto& op : plan.ops) {
-    if (!(op.logical || op.kind == OpKind::Logical) || op.section != Section::OptimizedLogical) continue;
-    if (op.join.type == JoinType::None && op.name != "Join") continue;
-    std::set<std::string> cond;
-    if (op.join.condition && op.join.condition->root)
+  if (usable && !keys.empty()) {
+    const Operator* found = nullptr;
+    bool ambiguous = false;
+    for (const auto& op : plan.ops) {
+      if (!is_logical_join(op) || !op.join.condition || !op.join.condition->root) continue;
+      std::set<std::string> cond;
       for (const Expr* a : attributes_in(*op.join.condition->root)) cond.insert(attr_key(*a));
-    if (cond.empty()) continue;
-    if (std::all_of(keys.begin(), keys.end(), [&](const std::string& k) { return cond.count(k) > 0; })) {
-      if (found) return nullptr;  // ambiguous
-      found = &op;
+      if (std::all_of(keys.begin(), keys.end(), [&](const std::string& k) { return cond.count(k) > 0; })) {
+        ambiguous = ambiguous || found != nullptr;
+        found = &op;
+      }
     }
+    if (found && !ambiguous) return found;
   }
-  return found;
+  // Without parsed logical conditions: the optimized logical plan and the physical plan list their
+  // joins in the same (pre-order) order, so pair them by position when both have the same number.
+  std::vector<const Operator*> logical, physical;
+  for (const auto& op : plan.ops) {
+    if (is_logical_join(op)) logical.push_back(&op);
+    else if (op.kind == OpKind::Join && !op.logical && op.section == Section::Main) physical.push_back(&op);
+  }
+  if (logical.empty() || logical.size() != physical.size()) return nullptr;
+  for (std::size_t i = 0; i < physical.size(); ++i)
+    if (physical[i] == &physical_join) {
+      // The join types must agree.
+      if (logical[i]->join.type != JoinType::None && logical[i]->join.type != physical_join.join.type) return nullptr;
+      return logical[i];
+    }
+  return nullptr;
 }
 
 const Operator* logical_child(const Plan& plan, const Operator& logical, BuildSide side) {
@@ -286,21 +308,7 @@ std::string lower(std::string_view s) {
   return out;
 }
 
-std::vector<const Expr*> conjuncts(const Expr& e) {
-  std::vector<const Expr*> out;
-  std::vector<const Expr*> stack{&e};
-  while (!stack.empty()) {
-    const Expr* x = stack.back();
-    stack.pop_back();
-    if (x->kind == ExprKind::Binary && iequals(x->name, "AND") && x->args.size() == 2) {
-      stack.push_back(&x->args[1]);
-      stack.push_back(&x->args[0]);
-    } else {
-      out.push_back(x);
-    }
-  }
-  return out;
-}
+std::vector<const Expr*> conjuncts(const Expr& e) { return split_conjuncts(e); }
 
 std::string expr_text(const ParsedExpr& pe, const Expr& e) {
   if (e.end <= e.begin || e.end > pe.text.size()) return std::string(strip_parens(pe.text));
@@ -308,27 +316,11 @@ std::string expr_text(const ParsedExpr& pe, const Expr& e) {
 }
 
 bool is_attribute(const Expr& e) { return e.kind == ExprKind::Attribute; }
-bool is_literal(const Expr& e) { return e.kind == ExprKind::Literal; }
 
 bool is_constant(const Expr& e) {
-  std::vector<const Expr*> stack{&e};
-  while (!stack.empty()) {
-    const Expr* x = stack.back();
-    stack.pop_back();
-    switch (x->kind) {
-      case ExprKind::Literal: break;
-      case ExprKind::Cast:
-      case ExprKind::List:
-        for (const auto& a : x->args) stack.push_back(&a);
-        break;
-      case ExprKind::Unary:
-        if (x->name != "-") return false;
-        for (const auto& a : x->args) stack.push_back(&a);
-        break;
-      default: return false;
-    }
-  }
-  return true;
+  if (planlint::is_literal(e)) return true;
+  if (e.kind != ExprKind::List) return false;
+  return std::all_of(e.args.begin(), e.args.end(), [](const Expr& a) { return planlint::is_literal(a); });
 }
 
 std::string column_key(std::string_view name) {
@@ -343,17 +335,6 @@ std::string column_key(std::string_view name) {
 
 namespace {
 
-struct CmpName {
-  std::string_view op;
-  std::string_view v1;
-  std::string_view flipped;
-};
-constexpr CmpName kCmp[] = {
-    {"=", "EqualTo", "EqualTo"},       {"==", "EqualTo", "EqualTo"},
-    {"<=>", "EqualNullSafe", "EqualNullSafe"},
-    {"<", "LessThan", "GreaterThan"},  {"<=", "LessThanOrEqual", "GreaterThanOrEqual"},
-    {">", "GreaterThan", "LessThan"},  {">=", "GreaterThanOrEqual", "LessThanOrEqual"},
-};
 constexpr std::string_view kV1Names[] = {
     "EqualTo", "EqualNullSafe", "GreaterThan", "GreaterThanOrEqual", "LessThan", "LessThanOrEqual", "In",
     "IsNull", "IsNotNull", "StringStartsWith", "StringEndsWith", "StringContains"};
@@ -361,59 +342,15 @@ constexpr std::string_view kV1Names[] = {
 }  // namespace
 
 std::optional<SimplePredicate> simple_predicate(const Expr& e) {
-  auto make = [](std::string_view op, const Expr& attr) {
-    return SimplePredicate{std::string(op), column_key(attr.name), &attr};
-  };
-  if (e.kind == ExprKind::Binary && e.args.size() == 2) {
-    for (const auto& c : kCmp) {
-      if (e.name != c.op) continue;
-      if (is_attribute(e.args[0]) && is_constant(e.args[1])) return make(c.v1, e.args[0]);
-      if (is_constant(e.args[0]) && is_attribute(e.args[1])) return make(c.flipped, e.args[1]);
-      return std::nullopt;
-    }
-    return std::nullopt;
-  }
-  if (e.kind == ExprKind::Unary && e.args.size() == 1 && is_attribute(e.args[0])) {
-    if (iequals(e.name, "IS NULL")) return make("IsNull", e.args[0]);
-    if (iequals(e.name, "IS NOT NULL")) return make("IsNotNull", e.args[0]);
-    return std::nullopt;
-  }
-  if (e.kind == ExprKind::In && iequals(e.name, "IN") && e.args.size() >= 2 && is_attribute(e.args[0])) {
-    for (std::size_t i = 1; i < e.args.size(); ++i)
-      if (!is_constant(e.args[i])) return std::nullopt;
-    return make("In", e.args[0]);
-  }
-  if (e.kind == ExprKind::Function && !e.args.empty() && is_attribute(e.args[0])) {
-    for (std::size_t i = 1; i < e.args.size(); ++i)
-      if (!is_constant(e.args[i])) return std::nullopt;
-    if (e.args.size() == 1) {
-      if (iequals(e.name, "isnotnull")) return make("IsNotNull", e.args[0]);
-      if (iequals(e.name, "isnull")) return make("IsNull", e.args[0]);
-    }
-    if (e.args.size() == 2) {
-      if (iequals(e.name, "startswith")) return make("StringStartsWith", e.args[0]);
-      if (iequals(e.name, "endswith")) return make("StringEndsWith", e.args[0]);
-      if (iequals(e.name, "contains")) return make("StringContains", e.args[0]);
-    }
-    std::string_view fname = e.name;
-    if (!fname.empty() && fname.front() == '*') fname.remove_prefix(1);  // JDBC marks handled filters "*EqualTo"
+  if (auto cf = catalyst_filter_parts(e)) return SimplePredicate{cf->op, column_key(cf->column)};
+  if (auto pf = pushed_filter_parts(e)) {
     for (auto n : kV1Names)
-      if (fname == n) return make(n, e.args[0]);
+      if (pf->op == n) return SimplePredicate{pf->op, column_key(pf->column)};
   }
   return std::nullopt;
 }
 
-std::vector<const Expr*> attributes_in(const Expr& e) {
-  std::vector<const Expr*> out;
-  std::vector<const Expr*> stack{&e};
-  while (!stack.empty()) {
-    const Expr* x = stack.back();
-    stack.pop_back();
-    if (x->kind == ExprKind::Attribute) out.push_back(x);
-    for (auto it = x->args.rbegin(); it != x->args.rend(); ++it) stack.push_back(&*it);
-  }
-  return out;
-}
+std::vector<const Expr*> attributes_in(const Expr& e) { return collect_attributes(e); }
 
 std::optional<std::set<std::string>> data_columns(const Operator& scan) {
   if (const Field* f = scan.field("DATA_COLUMNS"); f && f->is_list) {

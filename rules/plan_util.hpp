@@ -79,15 +79,14 @@ std::optional<double> first_metric(const Operator& op, std::initializer_list<std
 
 // ---- expressions -----------------------------------------------------------------------------
 
-// The conjuncts of an expression (AND flattened, iteratively).
+// The conjuncts of an expression (parser/expr_util.hpp split_conjuncts).
 std::vector<const Expr*> conjuncts(const Expr& e);
 
 // The text of a sub-expression as printed (outer parentheses and spaces trimmed).
 std::string expr_text(const ParsedExpr& pe, const Expr& e);
 
 bool is_attribute(const Expr& e);
-bool is_literal(const Expr& e);
-// A literal or a list/cast of literals (IN lists, `cast(2024-01-01 as date)`).
+// A literal (also through casts and unary minus, parser/expr_util.hpp) or a list of literals.
 bool is_constant(const Expr& e);
 // Case-insensitive equality.
 bool iequals(std::string_view a, std::string_view b);
@@ -97,7 +96,6 @@ std::string lower(std::string_view s);
 struct SimplePredicate {
   std::string op;        // v1 filter name: EqualTo, GreaterThan, In, IsNotNull, StringStartsWith, ...
   std::string column;    // lower-case column name without qualifier
-  const Expr* attr = nullptr;
 };
 // Recognises Catalyst (`(a#1 = 5)`, `isnotnull(a#1)`, `a#1 IN (1,2)`), v1 pushed filters
 // (`EqualTo(a,5)`) and SQL (`(t.a IS NOT NULL)`) forms.
@@ -114,7 +112,7 @@ std::set<std::string> output_columns(const Operator& scan);
 // Columns that appear in PartitionFilters / PARTITION_FILTERS (partition columns).
 std::set<std::string> partition_filter_columns(const Operator& scan);
 
-// Every attribute under `e` (iterative walk).
+// Every attribute under `e` (parser/expr_util.hpp collect_attributes).
 std::vector<const Expr*> attributes_in(const Expr& e);
 
 // The parsed expressions of a field (empty when the field is missing).

@@ -1,6 +1,7 @@
 // PL105 python-udf: BatchEvalPython / ArrowEvalPython / MapInPandas and friends: rows leave the
 // JVM (or Photon) for a Python worker and come back.
 #include "rules/method_util.hpp"
+#include "rules/plan_util.hpp"
 #include "rules/rule.hpp"
 
 namespace planlint {
@@ -69,12 +70,13 @@ class PythonUdf final : public Rule {
 
   void check(RuleContext& ctx) const override {
     const Plan& plan = ctx.plan();
+    const bool final_plan = rules::has_final_plan(plan);
     for (const Operator& op : plan.ops) {
-      if (op.kind != OpKind::PythonEval || !method::is_effective(plan, op)) continue;
+      if (op.kind != OpKind::PythonEval || !rules::is_active(op, final_plan)) continue;
       std::string name = base_name(op);
       bool row_at_a_time = name == "BatchEvalPython" || name == "BatchEvalPythonUDTF";
       std::string udfs = udf_text(op);
-      std::string msg = method::describe(op);
+      std::string msg = rules::op_ref(op);
       if (row_at_a_time)
         msg += " evaluates Python UDF" + (udfs.empty() ? std::string() : " " + udfs) +
                " one row at a time in a Python worker: every row is pickled out of the JVM and back";

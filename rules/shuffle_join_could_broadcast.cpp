@@ -125,6 +125,7 @@ class ShuffleJoinCouldBroadcast final : public Rule {
 
       // A hint in the SQL text that forced this shuffle join.
       std::string forced;
+      std::string hinted_alias;  // the small side's name as the query's hint writes it
       std::set<std::string> names = side_names(plan, *op, 0);
       for (const auto& n : side_names(plan, *op, 1)) names.insert(n);
       for (const auto& h : hints) {
@@ -133,7 +134,10 @@ class ShuffleJoinCouldBroadcast final : public Rule {
         for (const auto& a : h.args) applies = applies || names.count(lower(a)) > 0;
         if (!applies) continue;
         forced = h.name + "(";
-        for (std::size_t i = 0; i < h.args.size(); ++i) forced += (i ? ", " : "") + h.args[i];
+        for (std::size_t i = 0; i < h.args.size(); ++i) {
+          forced += (i ? ", " : "") + h.args[i];
+          if (side_names(plan, *op, best).count(lower(h.args[i]))) hinted_alias = h.args[i];
+        }
         forced += ")";
         break;
       }
@@ -149,8 +153,9 @@ class ShuffleJoinCouldBroadcast final : public Rule {
       std::string join_name = op->join.strategy == JoinStrategy::SortMerge ? "shuffles and sorts both sides"
                                                                            : "shuffles both sides";
       std::string msg = op_ref(*op) + " " + join_name + " although the " + side + " side is " +
-                        format_bytes(*small.bytes) + " (" + (small.source ? op_ref(*small.source) : std::string("?")) +
-                        (small.estimate ? ", estimated" : "") + ", below the " + format_bytes(threshold) +
+                        format_bytes(*small.bytes) + " (" +
+                        (small.estimate ? "estimated by the logical " : "") +
+                        (small.source ? op_ref(*small.source) : std::string("?")) + ", below the " + format_bytes(threshold) +
                         " broadcast threshold)";
       if (other.bytes) msg += " and the other side is " + format_bytes(*other.bytes);
       if (!forced.empty())
@@ -173,6 +178,7 @@ class ShuffleJoinCouldBroadcast final : public Rule {
       std::string target = "the " + std::string(side) + " side";
       if (const Operator* scan = single_scan_under(plan, op->children[best]); scan && !scan->table.empty())
         target = scan->table;
+      if (!hinted_alias.empty()) target = hinted_alias;
       if (!forced.empty())
         d.fix = "Remove the " + forced + " hint: with it gone Spark (or AQE) broadcasts " + target +
                 " by itself; or replace it with /*+ BROADCAST(" + target + ") */.";

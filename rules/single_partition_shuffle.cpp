@@ -1,6 +1,7 @@
 // PL109 single-partition-shuffle: `Exchange SinglePartition`, `RoundRobinPartitioning(1)` or
 // `Coalesce 1` moves a large input into one partition, i.e. one task on one core.
 #include "rules/method_util.hpp"
+#include "rules/plan_util.hpp"
 #include "rules/rule.hpp"
 
 namespace planlint {
@@ -50,8 +51,12 @@ const Operator* consumer_of(const Plan& plan, const Operator& op) {
   while (cur->parents.size() == 1) {
     const Operator& p = plan.ops[cur->parents[0]];
     if (p.kind != OpKind::Exchange && p.kind != OpKind::QueryStage && p.kind != OpKind::ShuffleRead &&
-        p.kind != OpKind::Transition && p.kind != OpKind::CodegenStage)
+        p.kind != OpKind::Transition && p.kind != OpKind::CodegenStage) {
+      // A Sort that only orders rows for the Window above it: the Window is the consumer.
+      if (p.kind == OpKind::Sort && p.parents.size() == 1 && plan.ops[p.parents[0]].kind == OpKind::Window)
+        return &plan.ops[p.parents[0]];
       return &p;
+    }
     cur = &p;
   }
   return nullptr;
@@ -98,12 +103,13 @@ class SinglePartitionShuffle final : public Rule {
 
   void check(RuleContext& ctx) const override {
     const Plan& plan = ctx.plan();
+    const bool final_plan = rules::has_final_plan(plan);
     for (const Operator& op : plan.ops) {
-      if (!method::is_effective(plan, op)) continue;
+      if (!rules::is_active(op, final_plan)) continue;
       bool single = is_single(op);
       if (!single && op.kind == OpKind::Exchange) {
         // Profiles: partition count 1 on the writing side.
-        auto parts = method::op_metric(op, {"Sink - Number of partitions", "Exchange - Number of partitions"});
+        auto parts = rules::first_metric(op, {"Sink - Number of partitions", "Exchange - Number of partitions"});
         single = parts && *parts == 1;
       }
       if (!single) continue;
@@ -114,7 +120,7 @@ class SinglePartitionShuffle final : public Rule {
       if (child_single) continue;
       if (is_executor_broadcast(plan, op)) continue;
 
-      std::optional<double> bytes = method::op_metric(
+      std::optional<double> bytes = rules::first_metric(
           op, {"Sink - Num bytes written", "Exchange - Shuffle bytes written", "shuffle bytes written", "data size"});
       std::optional<double> rows = op.rows;
       if (!bytes) {
@@ -160,13 +166,13 @@ class SinglePartitionShuffle final : public Rule {
               "repartition(1)) and give it a partitioning key.";
       }
       std::string size = bytes ? format_bytes(*bytes) : format_count(*rows) + " rows";
-      std::string msg = method::describe(op) + " moves " + size + " into a single partition (one task)";
-      if (consumer) msg += " for " + method::describe(*consumer);
+      std::string msg = rules::op_ref(op) + " moves " + size + " into a single partition (one task)";
+      if (consumer) msg += " for " + rules::op_ref(*consumer);
       msg += ": " + cause;
       Diagnostic d = ctx.make(op, std::move(msg));
       if (bytes) d.evidence.push_back({"bytes into one partition", format_bytes(*bytes), *bytes, "bytes"});
       if (rows) d.evidence.push_back({"rows into one partition", format_count(*rows), *rows, "rows"});
-      if (consumer) d.evidence.push_back({"consumer", method::describe(*consumer), std::nullopt, ""});
+      if (consumer) d.evidence.push_back({"consumer", rules::op_ref(*consumer), std::nullopt, ""});
       d.fix = std::move(fix);
       double ms = op.duration_ms.value_or(0) + (consumer && consumer->duration_ms ? *consumer->duration_ms : 0);
       if (ms > 0) {

@@ -5,6 +5,7 @@
 #include <cstdio>
 
 #include "rules/method_util.hpp"
+#include "rules/plan_util.hpp"
 #include "rules/rule.hpp"
 
 namespace planlint {
@@ -82,10 +83,10 @@ class SlowPhase final : public Rule {
     if (!method::owns_query_metrics(plan)) return;
     method::PhaseBreakdown b = method::phase_breakdown(plan);
     if (b.from_result_cache) {
-      Diagnostic d = method::make_plan_diagnostic(
-          ctx, "served from the result cache" +
-                   (b.total_ms ? " in " + format_millis(*b.total_ms) : std::string()) +
-                   ": no execution to judge; profile the query with the cache disabled to tune it");
+      Diagnostic d = ctx.make_plan("served from the result cache" +
+                                       (b.total_ms ? " in " + format_millis(*b.total_ms) : std::string()) +
+                                       ": no execution to judge; profile the query with the cache disabled to tune it",
+                                   plan.query.sql_loc);
       d.severity = Severity::Info;
       d.evidence.push_back({"resultFromCache", "true", std::nullopt, ""});
       if (b.total_ms) d.evidence.push_back({"total time", format_millis(*b.total_ms), *b.total_ms, "ms"});
@@ -134,7 +135,7 @@ class SlowPhase final : public Rule {
         fix = "Return fewer rows (aggregate or LIMIT in SQL), use a driver with Cloud Fetch / Arrow "
               "result sets, or write large results to a table instead of pulling them through the client.";
       }
-      Diagnostic d = method::make_plan_diagnostic(ctx, std::move(msg));
+      Diagnostic d = ctx.make_plan(std::move(msg), plan.query.sql_loc);
       d.fix = std::move(fix);
       add_phases(d);
       d.evidence.push_back({"phase share", percent(share), share, "ratio"});
@@ -151,10 +152,10 @@ class SlowPhase final : public Rule {
     // Execution dominates: only a serialised execution is a finding here.
     if (!b.parallelism || p.ms < ctx.threshold("min-execution-ms")) return;
     if (*b.parallelism >= ctx.threshold("max-parallelism")) return;
-    Diagnostic d = method::make_plan_diagnostic(
-        ctx, "execution took " + format_millis(p.ms) + " of " + format_millis(total) +
-                 " with an effective parallelism of " + ratio_text(*b.parallelism) +
-                 " (task time / execution time): one task did most of the work");
+    Diagnostic d = ctx.make_plan("execution took " + format_millis(p.ms) + " of " + format_millis(total) +
+                                     " with an effective parallelism of " + ratio_text(*b.parallelism) +
+                                     " (task time / execution time): one task did most of the work",
+                                 plan.query.sql_loc);
     d.fix = "Look for a skewed join or aggregation key, a single large file or an unsplittable input "
             "(gzip CSV/JSON), a window without PARTITION BY, or a global ORDER BY / LIMIT; split the "
             "input (OPTIMIZE), salt or filter the hot key, or add a partitioning column.";

@@ -1,6 +1,7 @@
 // PL103 small-files: a scan that read many files of a small average size. Each file costs a
 // listing entry, an open, a footer read and scheduling work whatever its size.
 #include "rules/method_util.hpp"
+#include "rules/plan_util.hpp"
 #include "rules/rule.hpp"
 
 namespace planlint {
@@ -47,24 +48,25 @@ class SmallFiles final : public Rule {
 
   void check(RuleContext& ctx) const override {
     const Plan& plan = ctx.plan();
+    const bool final_plan = rules::has_final_plan(plan);
     for (const Operator& op : plan.ops) {
-      if (op.kind != OpKind::Scan || !method::is_effective(plan, op)) continue;
-      auto files = method::op_metric(op, {"Files read", "number of files read"});
-      auto bytes = method::op_metric(op, {"Size of files read", "size of files read"});
+      if (op.kind != OpKind::Scan || !rules::is_active(op, final_plan)) continue;
+      auto files = rules::first_metric(op, {"Files read", "number of files read"});
+      auto bytes = rules::first_metric(op, {"Size of files read", "size of files read"});
       if (!files || !bytes || *files < ctx.threshold("min-files") || *files <= 0) continue;
       double avg = *bytes / *files;
       if (avg >= ctx.threshold("max-average-file-bytes")) continue;
-      Diagnostic d = ctx.make(op, method::describe(op) + " read " + format_count(*files) + " files of " +
+      Diagnostic d = ctx.make(op, method::scan_ref(op) + " read " + format_count(*files) + " files of " +
                                       format_bytes(avg) + " on average (" + format_bytes(*bytes) +
                                       " in total): per-file overhead dominates");
       d.evidence.push_back({"files read", format_count(*files), *files, "files"});
       d.evidence.push_back({"size of files read", format_bytes(*bytes), *bytes, "bytes"});
       d.evidence.push_back({"average file size", format_bytes(avg), avg, "bytes"});
-      if (auto s = method::op_metric(op, {"Size of the smallest file read"}))
+      if (auto s = rules::first_metric(op, {"Size of the smallest file read"}))
         d.evidence.push_back({"smallest file", format_bytes(*s), *s, "bytes"});
-      if (auto l = method::op_metric(op, {"Time spent on fetching FileStatus"}))
+      if (auto l = rules::first_metric(op, {"Time spent on fetching FileStatus"}))
         d.evidence.push_back({"file listing time", format_millis(*l), *l, "ms"});
-      auto footers = method::op_metric(op, {"Executor time IO wait - fetch footers"});
+      auto footers = rules::first_metric(op, {"Executor time IO wait - fetch footers"});
       if (footers) d.evidence.push_back({"footer fetch wait", format_millis(*footers), *footers, "ms"});
       if (auto c = method::query_metric(plan, {"compilationTimeMs"}))
         d.evidence.push_back({"query compilation time", format_millis(*c), *c, "ms"});

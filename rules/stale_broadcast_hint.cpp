@@ -121,8 +121,8 @@ class StaleBroadcastHint final : public Rule {
       }
 
       const double bytes = *size.bytes;
-      std::string src = size.source ? op_ref(*size.source) : std::string("?");
-      if (size.estimate) src += ", estimated";
+      std::string src = std::string(size.estimate ? "estimated by the logical " : "") +
+                        (size.source ? op_ref(*size.source) : std::string("?"));
       Diagnostic d;
       if (!hint.empty()) {
         if (bytes <= stale_limit) continue;

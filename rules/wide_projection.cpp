@@ -4,6 +4,7 @@
 #include <cstdio>
 
 #include "rules/method_util.hpp"
+#include "rules/plan_util.hpp"
 #include "rules/rule.hpp"
 
 namespace planlint {
@@ -112,8 +113,9 @@ class WideProjection final : public Rule {
 
   void check(RuleContext& ctx) const override {
     const Plan& plan = ctx.plan();
+    const bool final_plan = rules::has_final_plan(plan);
     for (const Operator& op : plan.ops) {
-      if (op.kind != OpKind::Scan || !method::is_effective(plan, op)) continue;
+      if (op.kind != OpKind::Scan || !rules::is_active(op, final_plan)) continue;
       const Field* out = op.field("Output");
       if (!out) out = op.field("OUTPUT");
       if (!out || !out->is_list || out->count_mismatch || out->truncated || out->items.empty()) continue;
@@ -147,14 +149,14 @@ class WideProjection final : public Rule {
       std::string list;
       for (std::size_t i = 0; i < unused.size() && i < 8; ++i) list += (i ? ", " : "") + unused[i];
       if (unused.size() > 8) list += ", ... " + std::to_string(unused.size() - 8) + " more";
-      Diagnostic d = ctx.make(op, method::describe(op) + " reads " + std::to_string(cols.size()) +
-                                      " columns but " + method::describe(*consumer) + " and the operators below it use " +
+      Diagnostic d = ctx.make(op, method::scan_ref(op) + " reads " + std::to_string(cols.size()) +
+                                      " columns but " + rules::op_ref(*consumer) + " and the operators below it use " +
                                       format_count(used) + " (" + percent(used / n) + "); unused: " + list);
       d.evidence.push_back({"columns read", format_count(n), n, "columns"});
       d.evidence.push_back({"columns used", format_count(used), used, "columns"});
       d.evidence.push_back({"unused columns", list, static_cast<double>(unused.size()), "columns"});
-      d.evidence.push_back({"consumer", method::describe(*consumer), std::nullopt, ""});
-      auto bytes = method::op_metric(op, {"Size of files read", "size of files read"});
+      d.evidence.push_back({"consumer", rules::op_ref(*consumer), std::nullopt, ""});
+      auto bytes = rules::first_metric(op, {"Size of files read", "size of files read"});
       if (bytes) d.evidence.push_back({"size of files read", format_bytes(*bytes), *bytes, "bytes"});
       d.fix = "Select only the needed columns before the step that blocks column pruning (cache, typed "
               "Dataset or RDD operation, UDF over the whole row, non-pruning source): e.g. "

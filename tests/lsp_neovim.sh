@@ -21,9 +21,8 @@ fi
 
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
-# A copy, so that nothing the editor does can touch the corpus.
-plan="$work/broken-tree-line.explain.txt"
-cp corpus/lsp/broken-tree-line.explain.txt "$plan"
+# Copies, so that nothing the editor does can touch the corpus.
+cp corpus/lsp/small-side-sort-merge-join.explain.txt corpus/lsp/broken-tree-line.explain.txt "$work/"
 
 cat > "$work/check.lua" <<'LUA'
 -- Runs inside `nvim --headless`; every failure ends Neovim with a non-zero exit code.
@@ -59,17 +58,18 @@ local ok, err = pcall(function()
   for _, d in ipairs(vim.diagnostic.get(buf)) do
     log(string.format('diagnostic %d:%d severity=%s code=%s: %s', d.lnum + 1, d.col + 1, tostring(d.severity),
       tostring(d.code or (d.user_data and d.user_data.lsp and d.user_data.lsp.code)), d.message))
-    if d.lnum == want_line and d.severity == vim.diagnostic.severity.ERROR and d.source == 'planlint'
-        and d.message:find(env.EXPECT_MESSAGE, 1, true) then
+    if d.lnum == want_line and d.severity == vim.diagnostic.severity[env.EXPECT_SEVERITY] and d.source == 'planlint'
+        and d.code == env.EXPECT_CODE and d.message:find(env.EXPECT_MESSAGE, 1, true) then
       found = true
     end
   end
-  if not check(found, 'no planlint error on line ' .. env.EXPECT_LINE .. ' containing "' .. env.EXPECT_MESSAGE .. '"') then return end
+  if not check(found, 'no planlint ' .. env.EXPECT_SEVERITY .. ' [' .. env.EXPECT_CODE .. '] on line ' .. env.EXPECT_LINE
+      .. ' containing "' .. env.EXPECT_MESSAGE .. '"') then return end
 
   -- 2. Hover on an operator line.
   local hover_line = tonumber(env.HOVER_LINE) - 1
   local text = vim.api.nvim_buf_get_lines(buf, hover_line, hover_line + 1, false)[1]
-  local col = (text:find('%a') or 1) - 1
+  local col = (text:find('%a') or 1) - 1  -- on the operator name, after the tree drawing
   local params = { textDocument = { uri = vim.uri_from_bufnr(buf) }, position = { line = hover_line, character = col } }
   local responses = vim.lsp.buf_request_sync(buf, 'textDocument/hover', params, 10000)
   local value
@@ -82,7 +82,26 @@ local ok, err = pcall(function()
     if not check(value:find(want, 1, true), 'hover lacks "' .. want .. '"') then return end
   end
 
-  -- 3. The outline (documentSymbol) has the operator tree.
+  -- 3. Code actions on the finding: the suppression directive (and the fix, where the rule has one).
+  if (env.ACTION_EXPECT or '') ~= '' then
+    local line_text = vim.api.nvim_buf_get_lines(buf, want_line, want_line + 1, false)[1]
+    responses = vim.lsp.buf_request_sync(buf, 'textDocument/codeAction', {
+      textDocument = { uri = vim.uri_from_bufnr(buf) },
+      range = { start = { line = want_line, character = 0 }, ['end'] = { line = want_line, character = #line_text } },
+      context = { diagnostics = {} },
+    }, 10000)
+    local titles = {}
+    for _, r in pairs(responses or {}) do
+      for _, a in ipairs(r.result or {}) do titles[#titles + 1] = a.title end
+    end
+    local all_titles = table.concat(titles, ' | ')
+    log('code actions: ' .. all_titles)
+    for want in string.gmatch(env.ACTION_EXPECT, '[^;]+') do
+      if not check(all_titles:find(want, 1, true), 'code actions lack "' .. want .. '"') then return end
+    end
+  end
+
+  -- 4. The outline (documentSymbol) has the operator tree.
   responses = vim.lsp.buf_request_sync(buf, 'textDocument/documentSymbol',
     { textDocument = { uri = vim.uri_from_bufnr(buf) } }, 10000)
   local symbols
@@ -107,16 +126,33 @@ end)
 if not ok then fail(tostring(err)) end
 LUA
 
-# Expected: the broken tree line 9 ("Filter (3" without ')') is a parse error; line 7 is the join.
-export PLANLINT="$planlint" EXPECT_LINE=9 EXPECT_MESSAGE="expected" HOVER_LINE=7 \
-  HOVER_EXPECT="**BroadcastHashJoin**;operator 9;join" SYMBOL_EXPECT="BroadcastHashJoin (9)"
 export XDG_CONFIG_HOME="$work/config" XDG_DATA_HOME="$work/data" XDG_STATE_HOME="$work/state" XDG_CACHE_HOME="$work/cache"
-if timeout 60 nvim --headless --clean -n "$plan" -c "luafile $work/check.lua" </dev/null >"$work/out.txt" 2>&1; then
-  cat "$work/out.txt"
-  echo "lsp_neovim: OK ($(nvim --version | head -1))"
-else
-  rc=$?
-  cat "$work/out.txt"
-  echo "lsp_neovim: FAILED (exit $rc)" >&2
-  exit 1
-fi
+export PLANLINT="$planlint"
+failed=0
+run() {  # run NAME PLAN_FILE: the expectations come from the EXPECT_* / *_EXPECT variables
+  local name=$1 file=$2
+  if timeout 60 nvim --headless --clean -n "$work/$file" -c "luafile $work/check.lua" </dev/null >"$work/out.txt" 2>&1; then
+    sed "s/^/  /" "$work/out.txt"
+    echo "lsp_neovim: $name: OK"
+  else
+    local rc=$?
+    sed "s/^/  /" "$work/out.txt"
+    echo "lsp_neovim: $name: FAILED (exit $rc)" >&2
+    failed=1
+  fi
+}
+
+# A rule finding: the sort-merge join (line 10) whose right side is 512 KiB.
+EXPECT_LINE=10 EXPECT_SEVERITY=WARN EXPECT_CODE=shuffle-join-could-broadcast \
+  EXPECT_MESSAGE="SortMergeJoin (11) shuffles and sorts both sides" HOVER_LINE=10 \
+  HOVER_EXPECT="**SortMergeJoin** · operator 11;join · spark;### shuffle-join-could-broadcast;**Why is this bad?**" \
+  ACTION_EXPECT="Suppress shuffle-join-could-broadcast on operator 11;Show fix for shuffle-join-could-broadcast" \
+  SYMBOL_EXPECT="SortMergeJoin (11)" run finding small-side-sort-merge-join.explain.txt
+
+# A parse error: tree line 9 ("Filter (3" without ')'); line 7 is the join.
+EXPECT_LINE=9 EXPECT_SEVERITY=ERROR EXPECT_CODE=parse-error EXPECT_MESSAGE="expected" HOVER_LINE=7 \
+  HOVER_EXPECT="**BroadcastHashJoin** · operator 9;join · spark" ACTION_EXPECT="" \
+  SYMBOL_EXPECT="BroadcastHashJoin (9)" run parse-error broken-tree-line.explain.txt
+
+echo "lsp_neovim: $(nvim --version | head -1)"
+exit $failed

@@ -56,7 +56,14 @@ if [ "$results" -lt 2 ]; then echo "FAIL: expected results in the SARIF log"; ex
 "$tool" validate "$work/planlint.sarif" -o "$work/validation.sarif" >"$work/validate.log" 2>&1
 rc=$?
 cat "$work/validate.log"
-# SARIF2005 asks for the tool's informationUri: planlint has no public home page yet.
+# SARIF2005 asks for the tool's informationUri: planlint has no public home page yet. That warning
+# is also the proof that the validator analysed the log at all: sarif-multitool 5.7 says "Analysis
+# completed successfully" with no result for a log it cannot deserialize (e.g. a bad enum value).
+if ! grep -q 'planlint.sarif([0-9,]*): warning SARIF2005' "$work/validate.log"; then
+  echo "FAIL: the validator did not analyse planlint's log (no SARIF2005 result; if planlint now has an"
+  echo "informationUri, look for another sign that the log was read)"
+  exit 1
+fi
 problems=$(grep -E ': (error|warning) [A-Z]+[0-9]+:' "$work/validate.log" | grep -v ' SARIF2005: ')
 if [ $rc -ne 0 ] || [ -n "$problems" ]; then
   echo "FAIL: the SARIF validator reported problems (exit $rc):"

@@ -14,7 +14,10 @@ TEST_CASE("fingerprint: normalise ids, plan_id and measured numbers away") {
   CHECK(normalise_plan_text("customer_id#12L = c_customer_id#4031") == "customer_id = c_customer_id");
   CHECK(normalise_plan_text("Scan parquet  spark_catalog.db.t2\n") == "Scan parquet spark_catalog.db.t2");
   CHECK(normalise_plan_text("ReusedExchange [id=#57], plan_id=1234") == "ReusedExchange [id=], plan_id=");
-  CHECK(normalise_plan_text("ShuffleQueryStage 3, 2.5 GiB") == "ShuffleQueryStage N, N GiB");
+  CHECK(normalise_plan_text("ShuffleQueryStage 3, 2.5 GiB") == "ShuffleQueryStage N, N");
+  CHECK(normalise_plan_text("Statistics(sizeInBytes=980.0 KiB, rowCount=1.52E+8)") ==
+        "Statistics(sizeInBytes=N, rowCount=N)");
+  CHECK(normalise_plan_text("12 s of 3 min 20 s, 5 Bytes, 1,234,567 rows") == "N of N, N Bytes, N rows");
   CHECK(normalise_plan_text("col1 > 10") == "col1 > N");
 }
 
@@ -28,6 +31,10 @@ TEST_CASE("fingerprint: stable across a re-captured plan, different for another 
   b.evidence[1].value = "customer_id#901 = c_customer_id#977";
   CHECK(fingerprint(a) == fingerprint(b));
   CHECK(fingerprint(a).size() == 16);
+
+  Diagnostic other_table = sample_finding();
+  other_table.fix = "let Spark broadcast the left side: /*+ BROADCAST(r) */";
+  CHECK(fingerprint(a) != fingerprint(other_table));
 
   Diagnostic other_keys = sample_finding();
   other_keys.evidence[1].value = "order_id#12 = o_order_id#40";

@@ -1,6 +1,8 @@
 // Goldens: `planlint parse --format json corpus/parse/<case>` must equal corpus/parse/<case>.parse.json
 // (plans we wrote by hand for every explain mode and for damaged pastes). Regenerate with
-// PLANLINT_UPDATE_GOLDENS=1, then READ the diff before committing.
+// PLANLINT_UPDATE_GOLDENS=1, then READ the diff before committing. Warnings about expressions
+// the expression grammar does not understand are left out of the comparison: they belong to
+// that grammar's tests, and these goldens must not change whenever it learns a new form.
 #include <doctest/doctest.h>
 
 #include <algorithm>
@@ -8,6 +10,7 @@
 #include <string>
 #include <vector>
 
+#include "lint/plan_json.hpp"
 #include "support.hpp"
 
 namespace fs = std::filesystem;
@@ -26,6 +29,16 @@ std::vector<fs::path> cases() {
   return out;
 }
 
+std::string without_expression_warnings(const std::string& out) {
+  auto j = nlohmann::ordered_json::parse(out, nullptr, false);
+  if (j.is_discarded() || !j.is_object() || !j.contains("diagnostics")) return out;
+  auto kept = nlohmann::ordered_json::array();
+  for (auto& d : j["diagnostics"])
+    if (d.value("message", "").rfind("could not parse expression", 0) != 0) kept.push_back(d);
+  j["diagnostics"] = std::move(kept);
+  return planlint::dump_json(j);
+}
+
 }  // namespace
 
 TEST_CASE("corpus/parse: planlint parse --format json matches the goldens") {
@@ -38,7 +51,7 @@ TEST_CASE("corpus/parse: planlint parse --format json matches the goldens") {
     fs::path golden = f;
     golden.replace_extension();  // drop .txt
     golden.replace_extension(".parse.json");
-    planlint::test::check_golden(golden, r.out);
+    planlint::test::check_golden(golden, without_expression_warnings(r.out));
     // Exit 1 exactly when the output reports a syntax error.
     bool has_error = r.out.find("\"severity\": \"error\"") != std::string::npos;
     CHECK(r.exit_code == (has_error ? 1 : 0));

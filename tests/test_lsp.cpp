@@ -7,9 +7,13 @@
 
 #include <sstream>
 
+#include <unistd.h>
+
+#include "lint/check.hpp"
 #include "lint/lsp_features.hpp"
 #include "lint/lsp_framing.hpp"
 #include "lint/lsp_server.hpp"
+#include "tests/support.hpp"
 
 using namespace planlint;
 using json = nlohmann::json;
@@ -103,7 +107,7 @@ struct FakeLinter {
     plan.roots = {4};
     plan.link();
     r.parse.plans.push_back(plan);
-    r.parse.messages.push_back({MessageSeverity::Warning, {9, 1, 9, 10}, "unparsed detail line"});
+    r.parse.messages.push_back({MessageSeverity::Error, locate(text, 9, "Left"), "unparsed detail line"});
 
     Diagnostic d;
     d.rule = rule;
@@ -117,6 +121,7 @@ struct FakeLinter {
     d.range = plan.ops[2].loc;
     d.evidence.push_back({"broadcast size", "3.0 GiB", 3.0 * 1024 * 1024 * 1024, "bytes"});
     r.diagnostics.push_back(d);
+    finish_diagnostics(r, text, config);  // parse errors, directives, order: as the CLI does
     return r;
   }
 };
@@ -248,11 +253,7 @@ TEST_CASE("lsp: didOpen publishes diagnostics on the operator's text") {
   REQUIRE(d.is_object());
   CHECK(d["version"] == 7);
   REQUIRE(d["diagnostics"].size() == 2);
-  const json& parse = d["diagnostics"][0];
-  CHECK(parse["message"] == "unparsed detail line");
-  CHECK(parse["severity"] == 2);
-  CHECK(parse["range"] == json{{"start", pos(8, 0)}, {"end", pos(8, 9)}});
-  const json& rule = d["diagnostics"][1];
+  const json& rule = d["diagnostics"][0];
   CHECK(rule["code"] == "test-broadcast");
   CHECK(rule["source"] == "planlint");
   CHECK(rule["severity"] == 1);
@@ -266,6 +267,11 @@ TEST_CASE("lsp: didOpen publishes diagnostics on the operator's text") {
   REQUIRE(rule["relatedInformation"].size() == 1);
   CHECK(rule["relatedInformation"][0]["message"] == "broadcast size: 3.0 GiB");
   CHECK(rule["relatedInformation"][0]["location"]["uri"] == kUri);
+  const json& parse = d["diagnostics"][1];
+  CHECK(parse["message"] == "unparsed detail line");
+  CHECK(parse["code"] == "parse-error");
+  CHECK(parse["severity"] == 1);
+  CHECK(parse["range"] == json{{"start", pos(8, 0)}, {"end", pos(8, 20)}});
   CHECK(c.linter->last_path == "/work/plans/q1.txt");
   CHECK(c.config_dir == "/work/plans");
 }
@@ -452,15 +458,33 @@ TEST_CASE("lsp: codeAction offers the suppression directive and the suggested fi
   params["context"]["only"] = json::array({"refactor"});
   CHECK(c.request("textDocument/codeAction", params)["result"].empty());
 
-  // Once the directive is in the document it is not offered again.
+  // Applying the edit suppresses the finding (the CLI's directive handling).
   c.notify("textDocument/didChange",
            {{"textDocument", {{"uri", kUri}, {"version", 2}}},
             {"contentChanges", json::array({{{"text", "# planlint: disable=test-broadcast operator=3\n" + kPlan}}})}});
+  json d = diagnostics_of(c.take());
+  REQUIRE(d["diagnostics"].size() == 1);
+  CHECK(d["diagnostics"][0]["code"] == "parse-error");
   params["context"].erase("only");
   params["range"] = {{"start", pos(5, 8)}, {"end", pos(5, 8)}};
-  json again = c.request("textDocument/codeAction", params)["result"];
-  REQUIRE(again.size() == 1);
-  CHECK(again[0]["command"]["command"] == "planlint.showFix");
+  CHECK(c.request("textDocument/codeAction", params)["result"].empty());
+}
+
+TEST_CASE("lsp: an unused directive can be removed with a code action") {
+  Client c;
+  c.initialize();
+  json d = diagnostics_of(c.open(kUri, "# planlint: disable=no-such-rule\n" + kPlan));
+  json unused;
+  for (const auto& x : d["diagnostics"])
+    if (x["code"] == "unused-suppression") unused = x;
+  REQUIRE(unused.is_object());
+  CHECK(unused["range"]["start"]["line"] == 0);
+  json params = {{"textDocument", {{"uri", kUri}}}, {"range", unused["range"]}};
+  json actions = c.request("textDocument/codeAction", params)["result"];
+  REQUIRE(actions.size() == 1);
+  CHECK(actions[0]["title"] == "Remove the unused planlint directive");
+  CHECK(actions[0]["edit"]["changes"][kUri][0] ==
+        json{{"range", {{"start", pos(0, 0)}, {"end", pos(1, 0)}}}, {"newText", ""}});
 }
 
 TEST_CASE("lsp: no suppression directive is offered for JSON inputs (they have no comments)") {
@@ -519,7 +543,7 @@ TEST_CASE("lsp: invalid UTF-8 in a document never produces invalid JSON") {
   c.initialize();
   json d = diagnostics_of(c.open(kUri, kPlan));
   REQUIRE(d.is_object());
-  CHECK(d["diagnostics"][1]["code"] == "bad\xEF\xBF\xBD\xEF\xBF\xBD-rule");
+  CHECK(d["diagnostics"][0]["code"] == "bad\xEF\xBF\xBD\xEF\xBF\xBD-rule");
   // Invalid UTF-8 inside a message is a JSON parse error.
   c.raw("{\"jsonrpc\":\"2.0\",\"id\":9,\"method\":\"textDocument/hover\",\"params\":\"\xC3(\"}");
   auto m = c.take();
@@ -535,6 +559,7 @@ TEST_CASE("lsp: a document over the size limit is kept but not linted") {
   CHECK(c.linter->calls == 0);
   REQUIRE(d["diagnostics"].size() == 1);
   CHECK(d["diagnostics"][0]["severity"] == 2);
+  CHECK_FALSE(d["diagnostics"][0].contains("code"));  // a notice, not a rule finding
   CHECK(d["diagnostics"][0]["message"] ==
         "document is 2.2 KiB; planlint lints documents up to 1000 B in the editor (use the CLI)");
   CHECK(c.request("textDocument/hover", doc_pos(2, 5))["result"].is_null());
@@ -618,9 +643,9 @@ TEST_CASE("lsp: run() over a framed stream coalesces buffered edits into one lin
 
 TEST_CASE("lsp: config from the document's folder, editor overrides, reload on change") {
   Client c;
-  c.config_to_return.config.ignore = {"from-file"};
-  c.config_to_return.config.thresholds["r1"]["a"] = 1;
-  c.config_to_return.file = "/work/plans/.planlint.toml";
+  c.config_to_return.project.config.ignore = {"from-file"};
+  c.config_to_return.project.config.thresholds["r1"]["a"] = 1;
+  c.config_to_return.project.file = "/work/plans/.planlint.toml";
   c.initialize({{"select", {"test-broadcast"}}, {"thresholds", {{"r1", {{"b", 2}}}, {"broadcast-threshold", 1e9}}}});
   c.open(kUri, kPlan);
   CHECK(c.config_loads == 1);
@@ -635,7 +660,7 @@ TEST_CASE("lsp: config from the document's folder, editor overrides, reload on c
   c.open("file:///work/plans/q2.txt", kPlan);
   CHECK(c.config_loads == 1);
   // The config file changed: read again, and every open document is re-linted.
-  c.config_to_return.config.ignore = {"changed"};
+  c.config_to_return.project.config.ignore = {"changed"};
   c.notify("workspace/didChangeWatchedFiles",
            {{"changes", json::array({{{"uri", "file:///work/plans/.planlint.toml"}, {"type", 2}}})}});
   auto msgs = c.take();
@@ -664,13 +689,13 @@ TEST_CASE("lsp: config from the document's folder, editor overrides, reload on c
 
 TEST_CASE("lsp: a config error is shown once, and linting goes on with defaults") {
   Client c;
-  c.config_to_return.file = "/work/plans/.planlint.toml";
-  c.config_to_return.error = "line 3: unknown rule 'nope'";
+  c.config_to_return.project.file = "/work/plans/.planlint.toml";
+  c.config_to_return.error = "/work/plans/.planlint.toml:3:1: error: unknown rule 'nope'";
   c.initialize();
   auto msgs = c.open(kUri, kPlan);
   REQUIRE(msgs.size() == 2);
   CHECK(msgs[0]["method"] == "window/showMessage");
-  CHECK(msgs[0]["params"]["message"] == "planlint: /work/plans/.planlint.toml: line 3: unknown rule 'nope'");
+  CHECK(msgs[0]["params"]["message"] == "planlint: /work/plans/.planlint.toml:3:1: error: unknown rule 'nope'");
   CHECK(msgs[1]["method"] == "textDocument/publishDiagnostics");
   msgs = c.open("file:///work/plans/q3.txt", kPlan);
   REQUIRE(msgs.size() == 1);
@@ -680,7 +705,7 @@ TEST_CASE("lsp: the real engine publishes its messages for a document") {
   std::ostringstream out;
   lsp::Server s(out);
   s.handle(R"({"jsonrpc":"2.0","id":1,"method":"initialize","params":{}})");
-  s.handle(R"({"jsonrpc":"2.0","method":"textDocument/didOpen","params":{"textDocument":{"uri":"file:///tmp/x.txt","version":1,"text":"== Physical Plan ==\n* Project (1\n"}}})");
+  s.handle(R"({"jsonrpc":"2.0","method":"textDocument/didOpen","params":{"textDocument":{"uri":"file:///tmp/x.txt","version":1,"text":"this is not a plan\n"}}})");
   s.flush();
   std::istringstream in(out.str());
   lsp::FrameReader r(in);
@@ -690,6 +715,45 @@ TEST_CASE("lsp: the real engine publishes its messages for a document") {
   json d = json::parse(f.body);
   CHECK(d["method"] == "textDocument/publishDiagnostics");
   REQUIRE(!d["params"]["diagnostics"].empty());
-  CHECK(d["params"]["diagnostics"][0]["source"] == "planlint");
-  CHECK(d["params"]["diagnostics"][0]["severity"] == 1);
+  const json& first = d["params"]["diagnostics"][0];
+  CHECK(first["source"] == "planlint");
+  CHECK(first["severity"] == 1);
+  CHECK(first["code"] == "parse-error");
+  CHECK(first["message"] == "expected '== Physical Plan ==' or an explain plan tree");
+  CHECK(first["range"]["start"] == json{{"line", 0}, {"character", 0}});
+}
+
+TEST_CASE("lsp: the real config file is found from the document's folder and re-read on change") {
+  namespace fs = std::filesystem;
+  fs::path dir = fs::temp_directory_path() / ("planlint-lsp-config-" + std::to_string(::getpid()));
+  fs::create_directories(dir / "sub");
+  planlint::test::write_file(dir / ".planlint.toml", "ignore = [\"parse-error\"]\n");
+  std::string uri = lsp::path_to_uri((dir / "sub" / "broken.txt").string());
+  std::ostringstream out;
+  lsp::Server s(out);
+  s.handle(R"({"jsonrpc":"2.0","id":1,"method":"initialize","params":{}})");
+  auto publish = [&](const std::string& method, const json& params) {
+    out.str("");
+    s.handle(json{{"jsonrpc", "2.0"}, {"method", method}, {"params", params}}.dump());
+    s.flush();
+    std::istringstream in(out.str());
+    lsp::FrameReader r(in);
+    json last;
+    for (lsp::Frame f = r.read(); f.status == lsp::FrameStatus::Message; f = r.read()) {
+      json m = json::parse(f.body);
+      if (m.value("method", "") == "textDocument/publishDiagnostics") last = m["params"];
+    }
+    return last;
+  };
+  json d = publish("textDocument/didOpen",
+                   {{"textDocument", {{"uri", uri}, {"version", 1}, {"text", "this is not a plan\n"}}}});
+  REQUIRE(d.is_object());
+  CHECK(d["diagnostics"].empty());  // the parse error is ignored by the config file
+  planlint::test::write_file(dir / ".planlint.toml", "ignore = []\n");
+  d = publish("workspace/didChangeWatchedFiles",
+              {{"changes", json::array({{{"uri", lsp::path_to_uri((dir / ".planlint.toml").string())}, {"type", 2}}})}});
+  REQUIRE(d.is_object());
+  REQUIRE(d["diagnostics"].size() == 1);
+  CHECK(d["diagnostics"][0]["code"] == "parse-error");
+  fs::remove_all(dir);
 }

@@ -88,6 +88,17 @@ TEST_CASE("text: a very long line (minified JSON) is cut around the column") {
   CHECK(out.find("^^^^^^^^^^^^^\n") != std::string::npos);
 }
 
+TEST_CASE("text: a JSON input names the operator instead of showing its `{` line") {
+  FileReport r = sample_report({sample_finding()});
+  r.format = InputFormat::QueryProfile;
+  r.text = "{\n  \"graphs\": [{\"nodes\": [\n    {\n      \"id\": \"5\",\n      \"name\": \"SortMergeJoin\"\n";
+  r.diagnostics[0].range = {4, 5, 0, 0};
+  std::string out = render(OutputFormat::Text, {r});
+  CHECK(out.find("plans/q1.txt:4:5: warning: SortMergeJoin (5) shuffles") == 0);
+  CHECK(out.find("\n  = operator: SortMergeJoin (5)\n  = evidence: left side size: 2.0 MiB\n") != std::string::npos);
+  CHECK(out.find("^") == std::string::npos);
+}
+
 TEST_CASE("concise: one line per finding") {
   auto files = std::vector<FileReport>{sample_report({sample_finding(), second_on_same_operator()})};
   CHECK(render(OutputFormat::Concise, files) ==

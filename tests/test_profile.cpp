@@ -155,6 +155,9 @@ TEST_CASE("corpus/profile v1.2: Photon broadcast join, executor broadcast, sides
   CHECK(pf->items == std::vector<std::string>{"(o.o_date >= DATE '2025-01-01')"});
   REQUIRE(pf->exprs.size() == 1);
   CHECK(pf->exprs[0].text == "(o.o_date >= DATE '2025-01-01')");
+  REQUIRE(pf->exprs[0].root.has_value());
+  CHECK(pf->exprs[0].root->kind == ExprKind::Binary);
+  CHECK(pf->exprs[0].root->name == ">=");
   CHECK(pf->loc.line > scan.loc.line);
   const Field* clusters = scan.field("SCAN_CLUSTERS");
   REQUIRE(clusters != nullptr);
@@ -351,8 +354,32 @@ TEST_CASE("profile reader: bad and odd inputs never crash") {
   REQUIRE(b.plans.size() == 1);
   REQUIRE(b.plans[0].ops.size() == 1);
   CHECK(b.plans[0].ops[0].loc.column == 27);
-  // An unknown version is read, with a note.
-  CHECK(parse("{\"version\": \"2.0\", \"graphs\": []}").messages.size() == 2);
+  // An unknown version is read, with a note; an empty graphs array is said as such.
+  ParseResult v2 = parse("{\"version\": \"2.0\", \"graphs\": []}");
+  REQUIRE(v2.messages.size() == 2);
+  CHECK(v2.messages[0].message.find("version 2.0 has not been seen before") != std::string::npos);
+  CHECK(v2.messages[1].message == "the export holds no plan (graphs is empty); query-level facts only");
+  // An expression that does not parse is kept raw, with one warning at its metadata entry.
+  ParseResult bad_expr = parse("{\"graphs\": [{\"nodes\": [{\"id\": \"1\", \"metadata\": [\n"
+                               "  {\"key\": \"FILTERS\", \"values\": [\"(a >\", \"((\"]}]}]}]}");
+  REQUIRE(bad_expr.plans.size() == 1);
+  const Field* bf = bad_expr.plans[0].ops[0].field("FILTERS");
+  REQUIRE(bf != nullptr);
+  CHECK(bf->exprs.size() == 2);
+  CHECK_FALSE(bf->exprs[0].root.has_value());
+  REQUIRE(bad_expr.messages.size() == 1);
+  CHECK(bad_expr.messages[0].severity == MessageSeverity::Warning);
+  CHECK(bad_expr.messages[0].loc.line == 2);
+  CHECK(bad_expr.messages[0].loc.column == 3);
+  CHECK(bad_expr.messages[0].message.rfind("could not parse expression in 'FILTERS': ", 0) == 0);
+  // Stage ids that are not whole numbers in int range are dropped, not cast.
+  ParseResult st = parse("{\"graphs\": [{\"nodes\": [{\"id\": \"1\", \"stageLinks\": [1e300, -1, 3.5, \"7\", 12]}],"
+                         " \"stageData\": [{\"stageId\": \"1e300\"}, {\"stageId\": \"12\"}]}]}");
+  REQUIRE(st.plans.size() == 1);
+  CHECK(st.plans[0].ops[0].spark_stages == std::vector<int>{7, 12});
+  REQUIRE(st.plans[0].stages.size() == 2);
+  CHECK(st.plans[0].stages[0].operators.empty());
+  CHECK(st.plans[0].stages[1].operators == std::vector<std::size_t>{0});
   // A chain of subgraphParent that loops is cut.
   ParseResult loop = parse(
       "{\"graphs\": [{\"nodes\": [{\"id\": \"1\", \"subgraphParent\": \"2\"}, {\"id\": \"2\", \"subgraphParent\": \"1\"}]}]}");

@@ -363,8 +363,8 @@ TEST_CASE("non-sargable-predicate") {
     REQUIRE(ds.size() == 1);
     CHECK(ds[0].rule == "non-sargable-predicate");
     CHECK(ds[0].message ==
-          "Filter (3) filters Scan parquet spark_catalog.db.t (1) on `cast(ts#3 as date) = 2024-02-29`: cast(ts) hides "
-          "the column from the scan's statistics, so the predicate cannot skip files or row groups");
+          "Filter (3) evaluates `cast(ts#3 as date) = 2024-02-29` on Scan parquet spark_catalog.db.t (1): cast(ts) hides "
+          "the column from min/max statistics, so the predicate cannot skip files or row groups");
     CHECK(ds[0].fix ==
           "Rewrite the predicate on the bare column: ts >= TIMESTAMP '2024-02-29 00:00:00' AND ts < TIMESTAMP "
           "'2024-03-01 00:00:00'.");

@@ -244,23 +244,23 @@ void register_check(CLI::App& app, int& exit_code) {
       ->check(CLI::IsMember({"error", "warning", "info"}))
       ->capture_default_str();
   cmd->add_flag("--exit-zero", opt->exit_zero, "Exit 0 even when there are findings (not on errors)");
-  cmd->add_option("--select", opt->select, "Only these rules (names or codes, comma-separated)")->delimiter(',');
-  cmd->add_option("--ignore", opt->ignore, "Skip these rules (names or codes, comma-separated)")->delimiter(',');
+  cmd->add_option("--select", opt->select, "Only these rules (names or codes, comma-separated)")->delimiter(',')->allow_extra_args(false);
+  cmd->add_option("--ignore", opt->ignore, "Skip these rules (names or codes, comma-separated)")->delimiter(',')->allow_extra_args(false);
   cmd->add_option("--severity", opt->severity, "Override a rule's severity: RULE=error|warning|info")
-      ->delimiter(',');
+      ->delimiter(',')->allow_extra_args(false);
   cmd->add_option("--set", opt->set,
                   "Set a threshold: RULE.OPTION=VALUE or OPTION=VALUE for every rule that has it "
                   "(sizes like 10m / 30MB / 1GiB, counts like 2M, times like 30s)")
-      ->delimiter(',');
+      ->delimiter(',')->allow_extra_args(false);
   auto* config = cmd->add_option("--config", opt->config_file, "Use this config file instead of searching one");
   auto* no_config = cmd->add_flag("--no-config", opt->no_config, "Ignore config files");
   config->excludes(no_config);
   cmd->add_option("--write-baseline", opt->write_baseline, "Record the current findings in FILE (exit 0)");
   cmd->add_option("--baseline", opt->baseline, "Report only findings that FILE does not have");
   cmd->add_option("--include", opt->include,
-                  "Globs of files a folder walk picks up (default: *.plan,*.explain,*.txt,*.json,*.jsonl)")
-      ->delimiter(',');
-  cmd->add_option("--exclude", opt->exclude, "Globs of files and folders to skip")->delimiter(',');
+                  "Globs of files a folder walk picks up (default: *.plan,*.explain,*.txt,*.json,*.jsonl,*.eventlog)")
+      ->delimiter(',')->allow_extra_args(false);
+  cmd->add_option("--exclude", opt->exclude, "Globs of files and folders to skip")->delimiter(',')->allow_extra_args(false);
   cmd->add_option("-j,--jobs", opt->jobs, "Files checked in parallel (default: one per core)");
   cmd->add_option("--color", opt->color, "Colour the text output")
       ->check(CLI::IsMember({"auto", "always", "never"}))

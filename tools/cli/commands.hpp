@@ -11,5 +11,6 @@ void register_check(CLI::App& app, int& exit_code);
 void register_rules(CLI::App& app, int& exit_code);
 void register_lsp(CLI::App& app, int& exit_code);
 void register_show(CLI::App& app, int& exit_code);
+void register_report(CLI::App& app, int& exit_code);
 
 }  // namespace planlint::cli

@@ -1,0 +1,236 @@
+// `planlint check` end to end through the executable: exit codes, formats, config discovery,
+// suppressions, the baseline across a re-captured plan, folder walks and parallel runs.
+// Plans: corpus/check/orders-join.explain.txt (a SortMergeJoin whose right side is 1.2 MiB:
+// shuffle-join-could-broadcast) and orders-join.recaptured.explain.txt (the same query captured
+// again: new expression ids, plan_ids, operator numbers, a smaller size, a comment header).
+#include <doctest/doctest.h>
+#include <nlohmann/json.hpp>
+
+#include "tests/support.hpp"
+
+namespace fs = std::filesystem;
+using planlint::test::corpus_dir;
+using planlint::test::read_file;
+using planlint::test::run_planlint;
+using planlint::test::write_file;
+
+namespace {
+
+std::string q(const fs::path& p) { return "'" + p.string() + "'"; }
+fs::path plan() { return corpus_dir() / "check" / "orders-join.explain.txt"; }
+fs::path recaptured() { return corpus_dir() / "check" / "orders-join.recaptured.explain.txt"; }
+
+// A scratch folder, removed at the end of the test.
+struct Scratch {
+  fs::path dir;
+  explicit Scratch(const char* name) : dir(fs::temp_directory_path() / name) {
+    fs::remove_all(dir);
+    fs::create_directories(dir);
+  }
+  ~Scratch() { fs::remove_all(dir); }
+};
+
+std::size_t count_lines(const std::string& s, const std::string& needle) {
+  std::size_t n = 0;
+  for (std::size_t at = s.find(needle); at != std::string::npos; at = s.find(needle, at + 1)) ++n;
+  return n;
+}
+
+}  // namespace
+
+TEST_CASE("check: exit codes 0, 1 and 2") {
+  auto r = run_planlint("check --no-config " + q(plan()));
+  CHECK(r.exit_code == 1);
+  CHECK(r.out.find("[shuffle-join-could-broadcast]") != std::string::npos);
+  CHECK(r.out.find("Found 1 finding (1 warning) in 1 file.") != std::string::npos);
+  CHECK(run_planlint("check --no-config --exit-zero " + q(plan())).exit_code == 0);
+  CHECK(run_planlint("check --no-config --fail-on error " + q(plan())).exit_code == 0);
+  CHECK(run_planlint("check --no-config --fail-on error --severity shuffle-join-could-broadcast=error " + q(plan()))
+            .exit_code == 1);
+  CHECK(run_planlint("check --no-config --ignore PL002 " + q(plan())).exit_code == 0);
+  CHECK(run_planlint("check --no-config --select filter-not-pushed-down " + q(plan())).exit_code == 0);
+  CHECK(run_planlint("check --no-config --set broadcast-threshold=1m " + q(plan())).exit_code == 0);
+  CHECK(run_planlint("check --no-config --set shuffle-join-could-broadcast.broadcast-threshold=1m " + q(plan()))
+            .exit_code == 0);
+  // Usage errors, unreadable input.
+  auto bad = run_planlint("check --no-config --select no-such-rule " + q(plan()), true);
+  CHECK(bad.exit_code == 2);
+  CHECK(bad.out.find("unknown rule `no-such-rule`") != std::string::npos);
+  CHECK(run_planlint("check --no-config --set nope=3 " + q(plan())).exit_code == 2);
+  CHECK(run_planlint("check --no-config --set broadcast-threshold=huge " + q(plan())).exit_code == 2);
+  CHECK(run_planlint("check --no-config --format yaml " + q(plan())).exit_code == 2);
+  auto missing = run_planlint("check --no-config /nonexistent/plan.txt " + q(plan()), true);
+  CHECK(missing.exit_code == 2);
+  CHECK(missing.out.find("/nonexistent/plan.txt: No such file or directory") != std::string::npos);
+  CHECK(missing.out.find("[shuffle-join-could-broadcast]") != std::string::npos);  // the other file was checked
+}
+
+TEST_CASE("check: input that does not parse is a parse-error finding (severity error)") {
+  Scratch s("planlint_cli_parse");
+  write_file(s.dir / "notes.txt", "remember to capture the plan of q7\n");
+  auto r = run_planlint("check --no-config --format json " + q(s.dir / "notes.txt"));
+  CHECK(r.exit_code == 1);
+  auto j = nlohmann::json::parse(r.out);
+  REQUIRE(j["files"][0]["diagnostics"].size() == 1);
+  const auto& d = j["files"][0]["diagnostics"][0];
+  CHECK(d["rule"] == "parse-error");
+  CHECK(d["code"] == "PL900");
+  CHECK(d["severity"] == "error");
+  CHECK(d["line"] == 1);
+  CHECK(run_planlint("check --no-config --fail-on error " + q(s.dir / "notes.txt")).exit_code == 1);
+  CHECK(run_planlint("check --no-config --fail-on error --severity parse-error=warning " + q(s.dir / "notes.txt"))
+            .exit_code == 0);
+  CHECK(run_planlint("check --no-config --ignore parse-error " + q(s.dir / "notes.txt")).exit_code == 0);
+  // --select does not hide parse errors: a plan that cannot be read was not checked.
+  CHECK(run_planlint("check --no-config --select PL002 " + q(s.dir / "notes.txt")).exit_code == 1);
+  // Not a plan at all.
+  write_file(s.dir / "profile.json", "{\"graphs\": [{\"nodes\": [");
+  auto p = run_planlint("check --no-config --format concise " + q(s.dir / "profile.json"));
+  CHECK(p.exit_code == 1);
+  CHECK(p.out.find("error[parse-error]") != std::string::npos);
+}
+
+TEST_CASE("check: stdin, --stdin-filename, and every format through the executable") {
+  auto r = run_planlint("check --no-config --format concise --stdin-filename plans/q.txt < " + q(plan()));
+  CHECK(r.exit_code == 1);
+  CHECK(r.out.rfind("plans/q.txt:5:7: warning[shuffle-join-could-broadcast] SortMergeJoin (14) shuffles", 0) == 0);
+
+  auto j = nlohmann::json::parse(run_planlint("check --no-config --format json " + q(plan())).out);
+  const auto& d = j["files"][0]["diagnostics"][0];
+  CHECK(j["files"][0]["format"] == "explain-formatted");
+  CHECK(d["rule"] == "shuffle-join-could-broadcast");
+  CHECK(d["operator_id"] == "14");
+  CHECK(d["operator"] == "SortMergeJoin");
+  CHECK(d["line"] == 5);
+  CHECK(d["column"] == 7);
+
+  auto s = nlohmann::json::parse(run_planlint("check --no-config --format sarif " + q(plan())).out);
+  CHECK(s["runs"][0]["results"][0]["locations"][0]["logicalLocations"][0]["fullyQualifiedName"] == "SortMergeJoin (14)");
+  CHECK(run_planlint("check --no-config --format github " + q(plan())).out.rfind("::warning file=", 0) == 0);
+  CHECK(run_planlint("check --no-config --format junit " + q(plan())).out.find("<failure ") != std::string::npos);
+  CHECK(run_planlint("check --no-config --statistics " + q(plan())).out.find("    1  PL002  shuffle-join-could-broadcast\n") !=
+        std::string::npos);
+  // Never colour into a pipe unless asked.
+  CHECK(run_planlint("check --no-config " + q(plan())).out.find('\x1b') == std::string::npos);
+  CHECK(run_planlint("check --no-config --color always " + q(plan())).out.find('\x1b') != std::string::npos);
+}
+
+TEST_CASE("check: SARIF fingerprints survive a re-captured plan") {
+  auto a = nlohmann::json::parse(run_planlint("check --no-config --format sarif " + q(plan())).out);
+  auto b = nlohmann::json::parse(run_planlint("check --no-config --format sarif " + q(recaptured())).out);
+  const auto& ra = a["runs"][0]["results"][0];
+  const auto& rb = b["runs"][0]["results"][0];
+  CHECK(ra["locations"][0]["physicalLocation"]["region"]["startLine"] !=
+        rb["locations"][0]["physicalLocation"]["region"]["startLine"]);
+  CHECK(ra["partialFingerprints"] == rb["partialFingerprints"]);
+}
+
+TEST_CASE("check: config discovery from the file's folder, nearest wins, errors exit 2") {
+  Scratch s("planlint_cli_config");
+  std::string text = read_file(plan());
+  write_file(s.dir / "pyproject.toml", "[tool.planlint]\n[tool.planlint.severity]\nshuffle-join-could-broadcast = \"error\"\n");
+  write_file(s.dir / "a" / "q.txt", text);
+  write_file(s.dir / "b" / ".planlint.toml", "ignore = [\"shuffle-join-could-broadcast\"]\n");
+  write_file(s.dir / "b" / "q.txt", text);
+  write_file(s.dir / "c" / ".planlint.toml", "[per-file-ignores]\n\"old/*.txt\" = [\"PL002\"]\n");
+  write_file(s.dir / "c" / "old" / "q.txt", text);
+  write_file(s.dir / "c" / "new" / "q.txt", text);
+
+  auto a = run_planlint("check --format concise " + q(s.dir / "a" / "q.txt"));
+  CHECK(a.exit_code == 1);
+  CHECK(a.out.find("error[shuffle-join-could-broadcast]") != std::string::npos);  // pyproject's severity
+  CHECK(run_planlint("check " + q(s.dir / "b" / "q.txt")).exit_code == 0);          // nearest config ignores it
+  CHECK(run_planlint("check --no-config " + q(s.dir / "b" / "q.txt")).exit_code == 1);
+  CHECK(run_planlint("check --config " + q(s.dir / "b" / ".planlint.toml") + " " + q(s.dir / "a" / "q.txt")).exit_code == 0);
+  auto c = run_planlint("check --format concise " + q(s.dir / "c"));
+  CHECK(count_lines(c.out, "[shuffle-join-could-broadcast]") == 1);
+  CHECK(c.out.find("new/q.txt") != std::string::npos);
+
+  write_file(s.dir / "b" / ".planlint.toml", "[rules.shuffle-join-could-broadcast]\nbroadcast-treshold = \"1m\"\n");
+  auto bad = run_planlint("check " + q(s.dir / "b" / "q.txt"), true);
+  CHECK(bad.exit_code == 2);
+  CHECK(bad.out.find((s.dir / "b" / ".planlint.toml").string() +
+                     ":2:1: error: unknown option `broadcast-treshold` for rule `shuffle-join-could-broadcast`") !=
+        std::string::npos);
+  write_file(s.dir / "b" / ".planlint.toml", "[rules.shuffle-join-could-broadcast]\nbroadcast-threshold = \"1m\"\n");
+  CHECK(run_planlint("check " + q(s.dir / "b" / "q.txt")).exit_code == 0);  // 1.2 MiB is above 1 MiB
+  write_file(s.dir / "b" / ".planlint.toml", "select = \"PL002\"\n");
+  CHECK(run_planlint("check " + q(s.dir / "b" / "q.txt")).exit_code == 2);
+}
+
+TEST_CASE("check: suppression directives, used and unused") {
+  Scratch s("planlint_cli_suppress");
+  std::string text = read_file(plan());
+  write_file(s.dir / "file.txt", "# planlint: disable=shuffle-join-could-broadcast\n" + text);
+  write_file(s.dir / "op.txt", "-- planlint: disable=PL002 operator=14\n" + text);
+  write_file(s.dir / "wrong-op.txt", "// planlint: disable=shuffle-join-could-broadcast operator=3\n" + text);
+  write_file(s.dir / "unknown.txt", "# planlint: disable=shuffle-join-could-broadcast,no-such-rule\n" + text);
+
+  auto f = run_planlint("check --no-config " + q(s.dir / "file.txt"));
+  CHECK(f.exit_code == 0);
+  CHECK(f.out.find("No findings in 1 file (1 suppressed).") != std::string::npos);
+  CHECK(run_planlint("check --no-config " + q(s.dir / "op.txt")).exit_code == 0);
+
+  auto w = run_planlint("check --no-config --format concise " + q(s.dir / "wrong-op.txt"));
+  CHECK(w.exit_code == 1);
+  CHECK(w.out.find("wrong-op.txt:1:22: warning[unused-suppression] unused suppression: `shuffle-join-could-broadcast` "
+                   "reported nothing on operator 3") != std::string::npos);
+  CHECK(w.out.find("warning[shuffle-join-could-broadcast]") != std::string::npos);
+
+  auto u = run_planlint("check --no-config --format concise " + q(s.dir / "unknown.txt"));
+  CHECK(u.out.find("unknown.txt:1:50: warning[unused-suppression] unknown rule `no-such-rule` in suppression") !=
+        std::string::npos);
+  CHECK(count_lines(u.out, "[shuffle-join-could-broadcast]") == 0);
+  CHECK(run_planlint("check --no-config --ignore unused-suppression " + q(s.dir / "unknown.txt")).exit_code == 0);
+}
+
+TEST_CASE("check: the baseline hides known findings of a re-captured plan, not new ones") {
+  Scratch s("planlint_cli_baseline");
+  fs::create_directories(s.dir / "plans");
+  fs::copy_file(plan(), s.dir / "plans" / "q1.txt");
+  std::string base = q(s.dir / "baseline.json");
+  auto w = run_planlint("check --no-config --write-baseline " + base + " " + q(s.dir / "plans"), true);
+  CHECK(w.exit_code == 0);
+  CHECK(w.out.find("wrote 1 finding to the baseline") != std::string::npos);
+  auto j = nlohmann::json::parse(read_file(s.dir / "baseline.json"));
+  REQUIRE(j["findings"].size() == 1);
+  CHECK(j["findings"][0]["path"] == "plans/q1.txt");
+
+  // The plan is captured again: new ids, operator numbers, lines and sizes.
+  fs::copy_file(recaptured(), s.dir / "plans" / "q1.txt", fs::copy_options::overwrite_existing);
+  auto again = run_planlint("check --no-config --baseline " + base + " " + q(s.dir / "plans"));
+  CHECK(again.exit_code == 0);
+  CHECK(again.out.find("No findings in 1 file (1 in the baseline).") != std::string::npos);
+
+  // A new problem in another query is reported; so is the known one in a file the baseline lacks.
+  std::string other = read_file(plan());
+  for (std::size_t at; (at = other.find("shop.stores")) != std::string::npos;) other.replace(at, 11, "shop.region");
+  write_file(s.dir / "plans" / "q1.txt", other);
+  write_file(s.dir / "plans" / "q2.txt", read_file(plan()));
+  auto fresh = run_planlint("check --no-config --format concise --baseline " + base + " " + q(s.dir / "plans"));
+  CHECK(fresh.exit_code == 1);
+  CHECK(count_lines(fresh.out, "[shuffle-join-could-broadcast]") == 2);
+  CHECK(run_planlint("check --no-config --baseline " + q(s.dir / "missing.json") + " " + q(s.dir / "plans")).exit_code == 2);
+}
+
+TEST_CASE("check: folders in a fixed order, the same with one job or many") {
+  Scratch s("planlint_cli_folders");
+  std::string text = read_file(plan());
+  for (const char* f : {"z.txt", "a.explain", "sub/m.plan", "sub/skip.md", ".hidden/h.txt", "old/o.txt"})
+    write_file(s.dir / f, text);
+  auto one = run_planlint("check --no-config --format concise --jobs 1 --exclude old " + q(s.dir));
+  auto many = run_planlint("check --no-config --format concise --jobs 4 --exclude old " + q(s.dir));
+  CHECK(one.out == many.out);
+  auto a = one.out.find("a.explain:"), m = one.out.find("sub/m.plan:"), z = one.out.find("z.txt:");
+  CHECK(a != std::string::npos);
+  CHECK(m != std::string::npos);
+  CHECK(z != std::string::npos);
+  CHECK(a < m);
+  CHECK(m < z);
+  CHECK(one.out.find("skip.md") == std::string::npos);
+  CHECK(one.out.find(".hidden") == std::string::npos);
+  CHECK(one.out.find("o.txt") == std::string::npos);
+  CHECK(one.out.find("in 3 files.") != std::string::npos);
+  auto inc = run_planlint("check --no-config --format concise --include '*.plan' " + q(s.dir));
+  CHECK(inc.out.find("in 1 file.") != std::string::npos);
+}

@@ -1,0 +1,124 @@
+// `planlint_bench lsp`: how long an editor waits for planlint's diagnostics. Drives the language
+// server in-process (lsp::Server over string streams, JSON encoding and framing included) with a
+// generated EXPLAIN FORMATTED plan and a generated Query Profile of the given size, and reports
+// the median latency of didOpen -> publishDiagnostics, didChange -> publishDiagnostics, hover and
+// documentSymbol. Budget (issue 7): diagnostics for a 1 MB plan within 1 s on one core.
+#include <CLI/CLI.hpp>
+
+#include <algorithm>
+#include <chrono>
+#include <cstdio>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "lint/lsp_server.hpp"
+#include "tools/gen/generate.hpp"
+
+namespace {
+
+using Clock = std::chrono::steady_clock;
+using json = nlohmann::json;
+
+double median(std::vector<double> v) {
+  std::sort(v.begin(), v.end());
+  return v.empty() ? 0 : v[v.size() / 2];
+}
+
+struct Figures {
+  double open_ms = 0, change_ms = 0, hover_ms = 0, symbols_ms = 0;
+  std::size_t diagnostics = 0;
+};
+
+Figures measure(const std::string& text, const std::string& uri, int runs) {
+  std::vector<double> open, change, hover, symbols;
+  Figures f;
+  for (int run = 0; run < runs; ++run) {
+    std::ostringstream out;
+    planlint::lsp::Server server(out);
+    server.handle(R"({"jsonrpc":"2.0","id":1,"method":"initialize","params":{"capabilities":{}}})");
+    json open_msg = {{"jsonrpc", "2.0"},
+                     {"method", "textDocument/didOpen"},
+                     {"params", {{"textDocument", {{"uri", uri}, {"languageId", "sparkplan"}, {"version", 1}, {"text", text}}}}}};
+    std::string body = open_msg.dump();  // the client's encoding is not the server's time
+    auto t0 = Clock::now();
+    server.handle(body);
+    server.flush();
+    open.push_back(std::chrono::duration<double, std::milli>(Clock::now() - t0).count());
+
+    json change_msg = {{"jsonrpc", "2.0"},
+                       {"method", "textDocument/didChange"},
+                       {"params", {{"textDocument", {{"uri", uri}, {"version", 2}}},
+                                   {"contentChanges", json::array({{{"text", text + "\n"}}})}}}};
+    body = change_msg.dump();
+    t0 = Clock::now();
+    server.handle(body);
+    server.flush();
+    change.push_back(std::chrono::duration<double, std::milli>(Clock::now() - t0).count());
+
+    // Hover in the middle of the document.
+    std::size_t lines = static_cast<std::size_t>(std::count(text.begin(), text.end(), '\n'));
+    json hover_msg = {{"jsonrpc", "2.0"}, {"id", 2}, {"method", "textDocument/hover"},
+                      {"params", {{"textDocument", {{"uri", uri}}}, {"position", {{"line", lines / 2}, {"character", 8}}}}}};
+    t0 = Clock::now();
+    server.handle(hover_msg.dump());
+    hover.push_back(std::chrono::duration<double, std::milli>(Clock::now() - t0).count());
+
+    json sym_msg = {{"jsonrpc", "2.0"}, {"id", 3}, {"method", "textDocument/documentSymbol"},
+                    {"params", {{"textDocument", {{"uri", uri}}}}}};
+    t0 = Clock::now();
+    server.handle(sym_msg.dump());
+    symbols.push_back(std::chrono::duration<double, std::milli>(Clock::now() - t0).count());
+
+    // Count the published diagnostics once.
+    if (run == 0) {
+      std::istringstream in(out.str());
+      planlint::lsp::FrameReader reader(in);
+      for (;;) {
+        auto frame = reader.read();
+        if (frame.status != planlint::lsp::FrameStatus::Message) break;
+        json m = json::parse(frame.body, nullptr, false);
+        if (m.is_object() && m.value("method", "") == "textDocument/publishDiagnostics")
+          f.diagnostics = m["params"]["diagnostics"].size();
+      }
+    }
+  }
+  f.open_ms = median(open);
+  f.change_ms = median(change);
+  f.hover_ms = median(hover);
+  f.symbols_ms = median(symbols);
+  return f;
+}
+
+}  // namespace
+
+int bench_lsp(int argc, char** argv) {
+  CLI::App app{"LSP latency: didOpen/didChange -> publishDiagnostics, hover, documentSymbol"};
+  double size_mb = 1;
+  int runs = 5;
+  double budget_ms = 1000;
+  app.add_option("--size-mb", size_mb, "document size in MB")->check(CLI::PositiveNumber);
+  app.add_option("--runs", runs, "runs per figure (the median is shown)")->check(CLI::PositiveNumber);
+  app.add_option("--budget-ms", budget_ms, "diagnostics latency budget for the document");
+  CLI11_PARSE(app, argc, argv);
+
+  auto bytes = static_cast<std::size_t>(size_mb * 1024 * 1024);
+  std::string plan = planlint::gen::formatted_plan(std::max<std::size_t>(1, bytes / 360));
+  std::string profile = planlint::gen::profile_json(std::max<std::size_t>(1, bytes / 600));
+  std::printf("== lsp: median of %d runs, budget %.0f ms for diagnostics\n", runs, budget_ms);
+  bool over = false;
+  for (auto [name, text, uri] : {std::tuple{"explain", &plan, "file:///bench/plan.explain.txt"},
+                                 std::tuple{"profile", &profile, "file:///bench/profile.json"}}) {
+    Figures f = measure(*text, uri, runs);
+    bool ok = f.open_ms <= budget_ms && f.change_ms <= budget_ms;
+    over = over || !ok;
+    std::printf("%-8s %7.2f MB  didOpen->diagnostics %8.1f ms  didChange->diagnostics %8.1f ms  hover %6.2f ms  "
+                "documentSymbol %7.1f ms  (%zu diagnostics) %s\n",
+                name, static_cast<double>(text->size()) / (1024.0 * 1024.0), f.open_ms, f.change_ms, f.hover_ms,
+                f.symbols_ms, f.diagnostics, ok ? "within budget" : "OVER BUDGET");
+  }
+  if (over) std::printf("lsp: diagnostics latency is over the budget\n");
+  return 0;  // a measuring tool: the figure is reported, never a failure (see bench_main.cpp)
+}
