@@ -86,7 +86,8 @@ json rule_diagnostic_json(const DocumentView& doc, const Diagnostic& d) {
   json j = {{"range", to_json(range)}, {"severity", lsp_severity(d.severity)}, {"source", "planlint"}};
   if (!d.rule.empty()) {
     j["code"] = d.rule;
-    j["codeDescription"] = {{"href", rule_doc_url(d.rule)}};
+    // Built-in findings (parse-error, unused-suppression) have no page under docs/rules/.
+    if (!is_builtin_rule(d.rule)) j["codeDescription"] = {{"href", rule_doc_url(d.rule)}};
   }
   std::string message = d.message;
   if (!d.fix.empty()) message += "\nFix: " + d.fix;

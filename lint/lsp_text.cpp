@@ -37,8 +37,17 @@ std::uint32_t utf16_length(std::string_view s) {
 
 LineIndex::LineIndex(std::string_view text) : text_(text) {
   starts_.push_back(0);
-  for (std::size_t i = 0; i < text.size(); ++i)
-    if (text[i] == '\n') starts_.push_back(i + 1);
+  bool ascii = true;
+  for (std::size_t i = 0; i < text.size(); ++i) {
+    if (text[i] == '\n') {
+      starts_.push_back(i + 1);
+      ascii_.push_back(ascii);
+      ascii = true;
+    } else if (static_cast<unsigned char>(text[i]) >= 0x80) {
+      ascii = false;
+    }
+  }
+  ascii_.push_back(ascii);
 }
 
 std::string_view LineIndex::line_text(std::uint32_t line) const {
@@ -55,10 +64,11 @@ Position LineIndex::to_position(std::uint32_t line1, std::uint32_t column1) cons
   if (line >= starts_.size()) {
     // Past the end: the end of the last line.
     auto last = static_cast<std::uint32_t>(starts_.size() - 1);
-    return {last, utf16_length(line_text(last))};
+    return to_position(last + 1, UINT32_MAX);
   }
   std::string_view l = line_text(line);
   std::size_t bytes = column1 == 0 ? 0 : std::min<std::size_t>(column1 - 1, l.size());
+  if (ascii_[line]) return {line, static_cast<std::uint32_t>(bytes)};
   return {line, utf16_length(l.substr(0, bytes))};
 }
 
@@ -74,6 +84,7 @@ Range LineIndex::to_range(const SourceRange& r) const {
 std::size_t LineIndex::to_offset(const Position& p) const {
   if (p.line >= starts_.size()) return text_.size();
   std::string_view l = line_text(p.line);
+  if (ascii_[p.line]) return starts_[p.line] + std::min<std::size_t>(p.character, l.size());
   std::uint32_t units = 0;
   std::size_t i = 0;
   while (i < l.size() && units < p.character) {

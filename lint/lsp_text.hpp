@@ -45,6 +45,7 @@ class LineIndex {
  private:
   std::string_view text_;
   std::vector<std::size_t> starts_;
+  std::vector<bool> ascii_;  // per line: byte columns are UTF-16 columns (the common case, O(1))
 };
 
 // UTF-16 length of a UTF-8 byte sequence (invalid bytes count as one unit each).

@@ -267,7 +267,7 @@ class NonSargablePredicate final : public Rule {
     std::set<std::pair<std::size_t, std::string>> seen;  // (scan, predicate) already reported
     auto report = [&](const Operator& at, const Operator& scan, const Finding& f) {
       if (!seen.emplace(scan.index, f.predicate).second) return;
-      std::string msg = op_ref(at) + " evaluates `" + f.predicate + "`" +
+      std::string msg = op_ref(at) + " evaluates `" + abbreviate(f.predicate) + "`" +
                         (&at == &scan ? std::string() : " on " + op_ref(scan)) + ": " + f.function + "(" + f.column +
                         ") hides the column from min/max statistics, so the predicate cannot skip files or row groups";
       Diagnostic d = ctx.make(at, msg);

@@ -302,6 +302,13 @@ bool iequals(std::string_view a, std::string_view b) {
   return true;
 }
 
+std::string abbreviate(std::string_view text, std::size_t max) {
+  if (text.size() <= max) return std::string(text);
+  std::size_t cut = max;
+  while (cut > 0 && (static_cast<unsigned char>(text[cut]) & 0xC0) == 0x80) --cut;
+  return std::string(text.substr(0, cut)) + "…";
+}
+
 std::string lower(std::string_view s) {
   std::string out(s);
   for (char& c : out) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));

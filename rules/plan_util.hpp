@@ -91,6 +91,9 @@ bool is_constant(const Expr& e);
 // Case-insensitive equality.
 bool iequals(std::string_view a, std::string_view b);
 std::string lower(std::string_view s);
+// `text` cut to at most `max` bytes (at a UTF-8 boundary) with "…" appended, for quoting long
+// predicates or lists in a message; evidence keeps the full text.
+std::string abbreviate(std::string_view text, std::size_t max = 120);
 
 // A predicate in the form data sources accept: one bare column compared with constants.
 struct SimplePredicate {

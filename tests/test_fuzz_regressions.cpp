@@ -3,17 +3,15 @@
 // `tools/test.sh --sanitize` so is any memory error or undefined behaviour.
 #include <algorithm>
 #include <filesystem>
+#include <sstream>
 #include <string>
 #include <vector>
 
+#include "lint/config_file.hpp"
 #include "lint/engine.hpp"
+#include "lint/lsp_server.hpp"
 #include "tests/support.hpp"
 #include "tools/fuzz/plan_invariants.hpp"
-
-#if __has_include("lint/config_file.hpp")
-#include "lint/config_file.hpp"
-#define PLANLINT_TEST_HAVE_CONFIG_FILE 1
-#endif
 
 namespace {
 
@@ -37,13 +35,25 @@ void replay(const std::string& kind, const fs::path& file) {
       CHECK(e.text == text);
     }
   } else if (kind == "config") {
-#ifdef PLANLINT_TEST_HAVE_CONFIG_FILE
     bool pyproject = text.find("[tool.") != std::string::npos;
     planlint::ConfigError error;
     auto project = planlint::parse_config_text(text, name, pyproject, error);
     if (project) (void)planlint::config_for_path(*project, "plans/q1.explain.txt");
     else CHECK(!error.message.empty());
-#endif
+  } else if (kind == "lsp_framing") {
+    // As tools/fuzz/fuzz_lsp_framing.cpp: after an `initialize`, framed and unframed.
+    std::string body = R"({"jsonrpc":"2.0","id":0,"method":"initialize","params":{"capabilities":{}}})";
+    std::istringstream in("Content-Length: " + std::to_string(body.size()) + "\r\n\r\n" + body + text);
+    std::ostringstream out;
+    planlint::lsp::ServerOptions options;
+    options.max_message_bytes = 1u << 20;
+    options.max_document_bytes = 1u << 20;
+    planlint::lsp::Server server(out, options);
+    server.run(in);
+    planlint::lsp::Server direct(out, options);
+    direct.handle(text);
+    direct.flush();
+    CHECK(!out.str().empty());
   } else {
     replay_plan(planlint::parse_input(text, name), text);
   }

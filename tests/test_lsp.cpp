@@ -270,6 +270,7 @@ TEST_CASE("lsp: didOpen publishes diagnostics on the operator's text") {
   const json& parse = d["diagnostics"][1];
   CHECK(parse["message"] == "unparsed detail line");
   CHECK(parse["code"] == "parse-error");
+  CHECK_FALSE(parse.contains("codeDescription"));  // built-in: no docs/rules page
   CHECK(parse["severity"] == 1);
   CHECK(parse["range"] == json{{"start", pos(8, 0)}, {"end", pos(8, 20)}});
   CHECK(c.linter->last_path == "/work/plans/q1.txt");

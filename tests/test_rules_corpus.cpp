@@ -27,7 +27,7 @@ std::string format_diagnostics(const std::vector<Diagnostic>& ds) {
 
 bool is_input(const fs::path& p) {
   auto ext = p.extension().string();
-  return ext == ".txt" || ext == ".json" || ext == ".log";
+  return ext == ".txt" || ext == ".json" || ext == ".eventlog";
 }
 
 }  // namespace

@@ -342,7 +342,10 @@ struct MemResult {
 
 MemResult run_memory_child(const fs::path& input) {
   MemResult m;
-  std::string cmd = "'" + (exe_dir() / "planlint_bench").string() + "' memory-child '" + input.string() + "'";
+  std::error_code ec;
+  fs::path self = fs::read_symlink("/proc/self/exe", ec);
+  if (ec) self = exe_dir() / "planlint_bench";
+  std::string cmd = "'" + self.string() + "' memory-child '" + input.string() + "'";
   FILE* pipe = ::popen(cmd.c_str(), "r");
   if (!pipe) return m;
   m.ok = std::fscanf(pipe, "%ld %ld %ld %zu", &m.before, &m.after_read, &m.peak, &m.plans) == 4;

@@ -4,22 +4,14 @@
 #include <cstdint>
 #include <string_view>
 
-#if __has_include("lint/config_file.hpp")
 #include "lint/config_file.hpp"
-#define PLANLINT_FUZZ_HAVE_CONFIG_FILE 1
-#endif
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
   std::string_view text(reinterpret_cast<const char*>(data), size);
   bool pyproject = text.find("[tool.") != std::string_view::npos;
-#ifdef PLANLINT_FUZZ_HAVE_CONFIG_FILE
   planlint::ConfigError error;
   auto project = planlint::parse_config_text(text, pyproject ? "pyproject.toml" : ".planlint.toml", pyproject, error);
   if (project) (void)planlint::config_for_path(*project, "plans/q1.explain.txt");
   for (const char* unit : {"bytes", "rows", "ms", "percent"}) (void)planlint::parse_quantity(text.substr(0, 64), unit);
-#else
-  (void)pyproject;
-  (void)text;
-#endif
   return 0;
 }
