@@ -19,6 +19,8 @@ struct Config {
   std::map<std::string, std::map<std::string, double>> thresholds; // rule name -> option -> value
   // Thresholds shared by several rules (e.g. broadcast-threshold) can be given once here.
   std::map<std::string, double> global_thresholds;
+  // Event logs: read only this SQL execution id (`--execution N`).
+  std::optional<long long> execution;
 
   [[nodiscard]] bool enabled(const RuleDoc& doc, std::string_view reported_name) const;
 };

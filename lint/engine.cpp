@@ -1,5 +1,7 @@
 #include "lint/engine.hpp"
 
+#include "parser/eventlog.hpp"
+
 #include <algorithm>
 #include <tuple>
 
@@ -47,7 +49,13 @@ std::vector<Diagnostic> run_rules(const ParseResult& parsed, const Config& confi
 
 LintResult lint_text(std::string_view text, const std::string& path, const Config& config) {
   LintResult r;
-  r.parse = parse_input(text, path);
+  if (config.execution && detect_format(text) == InputFormat::EventLog) {
+    EventLogOptions opts;
+    opts.execution = config.execution;
+    r.parse = parse_event_log(text, path, opts);
+  } else {
+    r.parse = parse_input(text, path);
+  }
   r.diagnostics = run_rules(r.parse, config);
   return r;
 }

@@ -39,6 +39,7 @@ struct CheckOptions {
   std::string color = "auto";
   bool statistics = false;
   std::string stdin_filename;
+  long long execution = -1;  // -1: all executions
   std::string output;
 };
 
@@ -168,6 +169,7 @@ int run_check(const CheckOptions& opt) {
     const ProjectConfig* pc = configs.for_dir(dir);
     if (!pc) return 2;
     file_configs.push_back(merge(config_for_path(*pc, shown == "-" ? fs::path("stdin") : fs::path(shown)), cli));
+    if (opt.execution >= 0) file_configs.back().execution = opt.execution;
     displays.push_back(shown);
   }
 
@@ -266,6 +268,7 @@ void register_check(CLI::App& app, int& exit_code) {
       ->check(CLI::IsMember({"auto", "always", "never"}))
       ->capture_default_str();
   cmd->add_flag("--statistics", opt->statistics, "Count findings per rule instead of listing them");
+  cmd->add_option("--execution", opt->execution, "Event logs: check only this SQL execution id");
   cmd->add_option("--stdin-filename", opt->stdin_filename, "Name (and config location) of the plan read from stdin");
   cmd->add_option("-o,--output", opt->output, "Write the report to FILE instead of standard output");
   cmd->callback([opt, &exit_code] { exit_code = run_check(*opt); });
