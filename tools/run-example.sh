@@ -5,4 +5,7 @@ cd "$(dirname "$0")/.."
 tools/setup-deps.sh
 cmake -S . -B build -G Ninja >/dev/null
 cmake --build build -j "$(nproc)" --target planlint
-build/planlint check corpus/examples/orders-by-region.explain.txt "$@"
+# planlint exits 1 when it reports findings, which is what this example is for.
+status=0
+build/planlint check corpus/examples/orders-by-region.explain.txt "$@" || status=$?
+[ "$status" -le 1 ] || exit "$status"
