@@ -346,4 +346,14 @@ Config config_for_path(const ProjectConfig& project, const fs::path& file) {
   return c;
 }
 
+std::optional<Config> config_for_input(const std::string& path, bool use_files, ConfigError& error) {
+  if (!use_files || path == "-") return Config{};
+  auto abs = std::filesystem::absolute(path);
+  auto file = find_config_file(abs.parent_path());
+  if (!file) return Config{};
+  auto project = load_config_file(*file, error);
+  if (!project) return std::nullopt;
+  return config_for_path(*project, abs);
+}
+
 }  // namespace planlint

@@ -76,6 +76,10 @@ bool set_threshold(Config& config, std::string_view key, std::string_view value,
 // The configuration for one checked file: the project's, plus its per-file ignores that match.
 Config config_for_path(const ProjectConfig& project, const std::filesystem::path& file);
 
+// The config that applies to one input file: the nearest config file above it (none for stdin "-"
+// or when `use_files` is false: the defaults). nullopt with `error` set when that file is bad.
+std::optional<Config> config_for_input(const std::string& path, bool use_files, ConfigError& error);
+
 // `file` relative to `base` with '/' separators (both made absolute first); `file` itself
 // (generic form) when it is not below `base`.
 std::string relative_generic(const std::filesystem::path& file, const std::filesystem::path& base);

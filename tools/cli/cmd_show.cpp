@@ -45,19 +45,13 @@ int run_show(const ShowArgs& a) {
       rc = 2;
       continue;
     }
-    Config config;
-    if (!a.no_config && path != "-") {
-      auto dir = std::filesystem::absolute(path).parent_path();
-      if (auto file = find_config_file(dir)) {
-        ConfigError ce;
-        if (auto project = load_config_file(*file, ce)) {
-          config = config_for_path(*project, std::filesystem::absolute(path));
-        } else {
-          std::cerr << ce.str() << "\n";
-          return 2;
-        }
-      }
+    ConfigError ce;
+    std::optional<Config> found = config_for_input(path, !a.no_config, ce);
+    if (!found) {
+      std::cerr << ce.str() << "\n";
+      return 2;
     }
+    const Config& config = *found;
     LintResult r = lint_text(*text, path, config);
     std::cout << (a.format == "dot" ? show_dot(r) : show_text(r, opts));
     if (r.parse.has_errors() && rc == 0) rc = 1;
