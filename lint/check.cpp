@@ -10,6 +10,7 @@
 #include "lint/input.hpp"
 #include "lint/known_rules.hpp"
 #include "lint/suppress.hpp"
+#include "parser/eventlog.hpp"
 
 namespace planlint {
 
@@ -94,7 +95,8 @@ std::vector<std::string> collect_inputs(const std::vector<std::string>& args, co
       errors.push_back(arg + ": No such file or directory");
       continue;
     }
-    if (!fs::is_directory(st)) {
+    // A rolling event-log directory (eventlog_v2_<appId>/) is one input, not a folder of plans.
+    if (!fs::is_directory(st) || is_rolling_event_log_dir(arg)) {
       if (!excluded(exclude, arg)) add(arg);
       continue;
     }
@@ -114,6 +116,11 @@ std::vector<std::string> collect_inputs(const std::vector<std::string>& args, co
       bool dir = it->is_directory(ec);
       if ((!name.empty() && name[0] == '.') || excluded(exclude, p)) {
         if (dir) it.disable_recursion_pending();
+        continue;
+      }
+      if (dir && is_rolling_event_log_dir(p)) {
+        it.disable_recursion_pending();
+        found.push_back(p.generic_string());
         continue;
       }
       if (dir || !it->is_regular_file(ec)) continue;

@@ -37,7 +37,8 @@ struct GlobSet {
 // The files default folder walks pick up.
 const std::vector<std::string>& default_include();
 
-// Expand the command line's paths: "-" stays, a folder is walked recursively (hidden entries and
+// Expand the command line's paths: "-" stays, a rolling event-log folder (eventlog_v2_*) is one input
+// wherever it is found, any other folder is walked recursively (hidden entries and
 // excluded paths skipped, files kept when `include` matches their name or path), a file is kept
 // unless excluded. Order: arguments in order, each folder sorted; duplicates dropped.
 // Missing paths are appended to `errors`.

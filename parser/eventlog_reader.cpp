@@ -4,19 +4,26 @@
 // reader, attaches SQL metric values to operators through the accumulator ids of `sparkPlanInfo`,
 // and attaches each stage's task-time distribution. One Plan per execution.
 //
-// Streaming: lines are read one at a time and only the events that matter are parsed as JSON;
-// what is kept per execution is its last plan text, the plan-info tree (names + accumulator
-// ids) and, per stage, one number per task.
+// Streaming: lines are read one at a time (from a plain or compressed file, or the events files
+// of a rolling log directory) and only the events that matter are parsed as JSON; what is kept per
+// running execution is its last plan text, the plan-info tree (names + accumulator ids), its
+// accumulator values and, per stage, one number per task. An execution's plan is built when the
+// execution ends and its state is dropped, so memory follows the executions running at once, not
+// the length of the log.
 #include "parser/eventlog.hpp"
 
 #include <algorithm>
 #include <cmath>
+#include <fstream>
 #include <istream>
 #include <map>
 #include <nlohmann/json.hpp>
+#include <sstream>
+#include <system_error>
 #include <unordered_map>
 #include <unordered_set>
 
+#include "parser/eventlog_codec.hpp"
 #include "parser/parse.hpp"
 
 namespace planlint {
@@ -69,6 +76,7 @@ struct Execution {
   std::string plan_text;
   std::uint32_t plan_line = 0;   // the event line that carried plan_text
   std::vector<InfoNode> info;    // info[0] is the root
+  std::vector<long long> accs;   // every accumulator id of every plan version (for clean-up)
   std::vector<long long> stages;
   bool ended = false;
   double start_ms = 0, end_ms = 0;
@@ -154,7 +162,10 @@ bool is_hidden_in_text(std::string_view info_name) {
 
 class Builder {
  public:
-  explicit Builder(const std::string& path) { result_.path = path; result_.format = InputFormat::EventLog; }
+  Builder(const std::string& path, const EventLogOptions& opts, const EventLogSink& sink) : opts_(opts), sink_(sink) {
+    result_.path = path;
+    result_.format = InputFormat::EventLog;
+  }
 
   void feed(std::string_view line, std::uint32_t line_no) {
     while (!line.empty() && (line.back() == '\r' || line.back() == ' ')) line.remove_suffix(1);
@@ -188,35 +199,71 @@ class Builder {
     else if (ev == "SparkListenerStageCompleted") on_stage_completed(e);
   }
 
-  ParseResult finish(const EventLogOptions& opts) {
-    if (events_ == 0)
+  void message(MessageSeverity sev, std::uint32_t line_no, std::string text) {
+    line_no = std::max<std::uint32_t>(1, line_no);
+    result_.messages.push_back({sev, {line_no, 1, line_no, 2}, std::move(text)});
+  }
+
+  ParseResult finish() {
+    if (events_ == 0 && !result_.has_errors())
       result_.messages.push_back({MessageSeverity::Error, {1, 1, 1, 1}, "the event log is empty"});
+    // Executions that never ended (a log still being written, or cut): build them now.
     std::vector<long long> ids;
     for (const auto& [id, ex] : executions_) ids.push_back(id);
-    std::sort(ids.begin(), ids.end());
-    bool found = false;
-    for (long long id : ids) {
-      if (opts.execution && *opts.execution != id) continue;
-      found = true;
-      build_plan(executions_[id]);
-    }
-    if (opts.execution && !found)
+    for (long long id : ids) finalize(id);
+    if (opts_.execution && !selected_seen_)
       result_.messages.push_back({MessageSeverity::Error, {1, 1, 1, 1},
-                                  "the event log has no SQL execution " + std::to_string(*opts.execution)});
-    if (executions_.empty() && events_ > 0)
+                                  "the event log has no SQL execution " + std::to_string(*opts_.execution)});
+    if (!any_execution_ && events_ > 0)
       result_.messages.push_back({MessageSeverity::Note, {1, 1, 1, 1},
                                   "the event log holds no SQL execution (SparkListenerSQLExecutionStart)"});
+    std::stable_sort(collected_.begin(), collected_.end(),
+                     [](const auto& x, const auto& y) { return x.first < y.first; });
+    for (auto& [id, plan] : collected_) result_.plans.push_back(std::move(plan));
     return std::move(result_);
   }
 
  private:
+  EventLogOptions opts_;
+  const EventLogSink& sink_;
   ParseResult result_;
+  std::vector<std::pair<long long, Plan>> collected_;  // without a sink: (execution id, plan)
   std::size_t events_ = 0;
   std::size_t bad_lines_ = 0;
-  std::map<long long, Execution> executions_;
+  bool any_execution_ = false, selected_seen_ = false;
+  std::map<long long, Execution> executions_;             // running (or never ended) executions
   std::unordered_map<long long, StageTasks> stages_;
-  std::unordered_map<long long, long long> acc_owner_;  // accumulator id -> execution id
-  std::unordered_map<long long, double> acc_value_;     // accumulator id -> summed updates
+  std::unordered_map<long long, long long> stage_owner_;  // stage id -> execution id
+  std::unordered_map<long long, long long> acc_owner_;    // accumulator id -> execution id
+  std::unordered_map<long long, double> acc_value_;       // accumulator id -> summed updates
+
+  // Only the selected execution (or all) is followed.
+  bool wanted_execution(long long id) {
+    any_execution_ = true;
+    if (opts_.execution && *opts_.execution != id) return false;
+    selected_seen_ = true;
+    return true;
+  }
+
+  // Build the plan of a finished execution, hand it on and drop the execution's state.
+  void finalize(long long id) {
+    auto it = executions_.find(id);
+    if (it == executions_.end()) return;
+    Execution& ex = it->second;
+    std::optional<Plan> plan = build_plan(ex);
+    for (long long sid : ex.stages) {
+      stages_.erase(sid);
+      stage_owner_.erase(sid);
+    }
+    for (long long acc : ex.accs) {
+      acc_owner_.erase(acc);
+      acc_value_.erase(acc);
+    }
+    executions_.erase(it);
+    if (!plan) return;
+    if (sink_) sink_(std::move(*plan));
+    else collected_.emplace_back(id, std::move(*plan));
+  }
 
   static long long exec_id(const json& e) {
     auto it = e.find("executionId");
@@ -231,12 +278,14 @@ class Builder {
     if (auto it = e.find("sparkPlanInfo"); it != e.end()) {
       ex.info = flatten_info(*it);
       for (const auto& n : ex.info)
-        for (const auto& m : n.metrics) acc_owner_[m.acc] = ex.id;
+        for (const auto& m : n.metrics)
+          if (acc_owner_.emplace(m.acc, ex.id).second) ex.accs.push_back(m.acc);
     }
   }
 
   void on_start(const json& e, std::uint32_t line_no) {
     long long id = exec_id(e);
+    if (!wanted_execution(id)) return;
     Execution& ex = executions_[id];
     ex.id = id;
     if (auto it = e.find("description"); it != e.end() && it->is_string()) ex.description = it->get<std::string>();
@@ -246,6 +295,7 @@ class Builder {
 
   void on_update(const json& e, std::uint32_t line_no) {
     long long id = exec_id(e);
+    if (!wanted_execution(id)) return;
     Execution& ex = executions_[id];
     ex.id = id;
     set_plan(ex, e, line_no);
@@ -256,13 +306,17 @@ class Builder {
     if (it == executions_.end()) return;
     it->second.ended = true;
     if (auto t = e.find("time"); t != e.end()) it->second.end_ms = as_number(*t);
+    finalize(it->first);
   }
 
   void on_driver_accums(const json& e) {
     auto it = e.find("accumUpdates");
     if (it == e.end() || !it->is_array()) return;
     for (const auto& pair : *it)
-      if (pair.is_array() && pair.size() == 2) acc_value_[static_cast<long long>(as_number(pair[0]))] += as_number(pair[1]);
+      if (pair.is_array() && pair.size() == 2) {
+        auto acc = static_cast<long long>(as_number(pair[0]));
+        if (acc_owner_.count(acc)) acc_value_[acc] += as_number(pair[1]);
+      }
   }
 
   void on_job_start(const json& e) {
@@ -274,13 +328,19 @@ class Builder {
     auto ex = executions_.find(id);
     if (ex == executions_.end()) return;
     if (auto st = e.find("Stage IDs"); st != e.end() && st->is_array())
-      for (const auto& s : *st) ex->second.stages.push_back(static_cast<long long>(as_number(s)));
+      for (const auto& s : *st) {
+        auto sid = static_cast<long long>(as_number(s));
+        ex->second.stages.push_back(sid);
+        stage_owner_[sid] = id;
+      }
   }
 
   void on_task_end(const json& e) {
     auto sid = e.find("Stage ID");
     if (sid == e.end()) return;
-    StageTasks& st = stages_[static_cast<long long>(as_number(*sid))];
+    auto stage = static_cast<long long>(as_number(*sid));
+    if (!stage_owner_.count(stage)) return;  // not a stage of a followed SQL execution
+    StageTasks& st = stages_[stage];
     auto info = e.find("Task Info");
     if (info == e.end() || !info->is_object()) return;
     bool failed = info->value("Failed", false) || info->value("Killed", false);
@@ -312,7 +372,9 @@ class Builder {
     if (info == e.end() || !info->is_object()) return;
     auto sid = info->find("Stage ID");
     if (sid == info->end()) return;
-    StageTasks& st = stages_[static_cast<long long>(as_number(*sid))];
+    auto stage = static_cast<long long>(as_number(*sid));
+    if (!stage_owner_.count(stage)) return;
+    StageTasks& st = stages_[stage];
     if (auto n = info->find("Number of Tasks"); n != info->end()) st.num_tasks = as_number(*n);
     auto sub = info->find("Submission Time"), done = info->find("Completion Time");
     if (sub != info->end() && done != info->end()) st.duration_ms = as_number(*done) - as_number(*sub);
@@ -366,8 +428,8 @@ class Builder {
     return v[k];
   }
 
-  void build_plan(Execution& ex) {
-    if (ex.plan_text.empty()) return;
+  std::optional<Plan> build_plan(Execution& ex) {
+    if (ex.plan_text.empty()) return std::nullopt;
     ParseResult pr = parse_explain_text(ex.plan_text, result_.path);
     const SourceRange event_loc{ex.plan_line, 1, ex.plan_line, 2};
     for (auto& m : pr.messages) {
@@ -376,7 +438,7 @@ class Builder {
       m.loc = event_loc;
       result_.messages.push_back(std::move(m));
     }
-    if (pr.plans.empty()) return;
+    if (pr.plans.empty()) return std::nullopt;
     Plan plan = std::move(pr.plans.front());
     plan.format = InputFormat::EventLog;
     plan.name = "execution " + std::to_string(ex.id) + (ex.description.empty() ? "" : ": " + ex.description);
@@ -448,40 +510,169 @@ class Builder {
       plan.stages.push_back(std::move(si));
     }
     if (task_total > 0) plan.query.metrics.push_back({"taskTotalTimeMs", "", task_total, MetricUnit::Millis, false});
-    result_.plans.push_back(std::move(plan));
+    return plan;
   }
 };
 
-// Compressed logs: Spark's codecs each start with a magic number.
-std::optional<std::string> compression_of(std::string_view head) {
-  auto has = [&](std::string_view magic) { return head.substr(0, magic.size()) == magic; };
-  if (has("\x28\xB5\x2F\xFD")) return "zstd";
-  if (has("LZ4Block")) return "lz4";
-  if (has("\x04\x22\x4D\x18")) return "lz4";
-  if (has("\x82SNAPPY")) return "snappy";
-  if (has("\xff\x06\x00\x00sNaPpY")) return "snappy";
-  if (has("\x1f\x8b")) return "gzip";
-  return std::nullopt;
+// Splits decompressed pieces into lines for the Builder. A line is kept whole only when it spans
+// pieces; a line longer than kMaxLine is skipped with an error (no event is that long).
+class LineFeeder {
+ public:
+  explicit LineFeeder(Builder& b) : b_(b) {}
+
+  void feed(std::string_view data) {
+    std::size_t pos = 0;
+    while (pos < data.size()) {
+      std::size_t nl = data.find('\n', pos);
+      std::string_view piece = data.substr(pos, nl == std::string_view::npos ? std::string_view::npos : nl - pos);
+      if (nl == std::string_view::npos) {
+        append(piece);
+        return;
+      }
+      if (pending_.empty() && !skipping_) {
+        b_.feed(piece, ++line_);
+      } else {
+        append(piece);
+        finish_line();
+      }
+      pos = nl + 1;
+    }
+  }
+
+  // The end of one file: its last line ends here even without a line break.
+  void end_of_input() {
+    if (!pending_.empty() || skipping_) finish_line();
+  }
+
+  [[nodiscard]] std::uint32_t line() const { return line_; }
+
+ private:
+  static constexpr std::size_t kMaxLine = 256u << 20;
+
+  void append(std::string_view piece) {
+    if (skipping_) return;
+    if (pending_.size() + piece.size() > kMaxLine) {
+      skipping_ = true;
+      std::string().swap(pending_);
+      return;
+    }
+    pending_.append(piece);
+  }
+
+  void finish_line() {
+    ++line_;
+    if (skipping_) {
+      b_.message(MessageSeverity::Error, line_, "this event line is longer than 256 MiB: skipped");
+      skipping_ = false;
+    } else {
+      b_.feed(pending_, line_);
+    }
+    pending_.clear();
+    if (pending_.capacity() > (16u << 20)) std::string().swap(pending_);
+  }
+
+  Builder& b_;
+  std::string pending_;
+  std::uint32_t line_ = 0;
+  bool skipping_ = false;
+};
+
+// Reads one input (any codec) through the feeder; a decoding error ends that input with a message.
+void pump(std::istream& in, const std::string& name, Builder& b, LineFeeder& f) {
+  std::string error;
+  auto decoder = eventlog::make_decoder(in, error);
+  std::string prefix = name.empty() ? "" : name + ": ";
+  if (!decoder) {
+    b.message(MessageSeverity::Error, f.line() + 1, prefix + error);
+    return;
+  }
+  std::string_view piece;
+  while (decoder->next(piece)) f.feed(piece);
+  f.end_of_input();
+  if (!decoder->error().empty())
+    b.message(MessageSeverity::Error, f.line() + 1,
+              prefix + decoder->error() + "; nothing after line " + std::to_string(f.line()) + " is read");
 }
 
-ParseResult compressed_error(const std::string& path, const std::string& codec) {
-  ParseResult r;
-  r.path = path;
-  r.format = InputFormat::EventLog;
-  std::string tool = codec == "zstd" ? "zstd -d" : codec == "gzip" ? "gzip -d" : codec == "lz4" ? "lz4 -d" : "a snappy tool";
-  r.messages.push_back({MessageSeverity::Error, {1, 1, 1, 2},
-                        "this is a " + codec + "-compressed event log; planlint reads plain JSON-lines logs: "
-                        "decompress it first (" + tool + ") or write logs with spark.eventLog.compress=false"});
-  return r;
+bool starts_with(std::string_view s, std::string_view p) { return s.substr(0, p.size()) == p; }
+
+// A rolling log directory: events_<N>_<appId>[_<attempt>][.<codec>][.compact] in N order, from the
+// last compacted file on (older ones are folded into it), as Spark's RollingEventLogFilesFileReader.
+void read_rolling_dir(const std::filesystem::path& dir, Builder& b) {
+  namespace fs = std::filesystem;
+  struct EventsFile {
+    unsigned long long index;
+    fs::path path;
+    bool compact;
+  };
+  std::vector<EventsFile> files;
+  bool in_progress = false;
+  std::error_code ec;
+  for (fs::directory_iterator it(dir, ec), end; !ec && it != end; it.increment(ec)) {
+    std::string name = it->path().filename().string();
+    if (starts_with(name, "appstatus_") && ends_with(name, ".inprogress")) in_progress = true;
+    if (!starts_with(name, "events_")) continue;
+    std::size_t i = 7, digits = 0;
+    unsigned long long index = 0;
+    while (i < name.size() && name[i] >= '0' && name[i] <= '9' && digits < 18) index = index * 10 + static_cast<unsigned>(name[i++] - '0'), ++digits;
+    if (digits == 0 || i >= name.size() || name[i] != '_') continue;
+    files.push_back({index, it->path(), ends_with(name, ".compact")});
+  }
+  if (ec) {
+    b.message(MessageSeverity::Error, 1, dir.string() + ": " + ec.message());
+    return;
+  }
+  std::sort(files.begin(), files.end(), [](const auto& x, const auto& y) { return x.index < y.index; });
+  std::size_t first = 0;
+  for (std::size_t i = 0; i < files.size(); ++i)
+    if (files[i].compact) first = i;
+  if (files.empty()) {
+    b.message(MessageSeverity::Error, 1, "this rolling event-log directory has no events_<N>_<appId> file");
+    return;
+  }
+  if (in_progress)
+    b.message(MessageSeverity::Note, 1, "the application was still running when the log was read (appstatus_*.inprogress)");
+  LineFeeder f(b);
+  for (std::size_t i = first; i < files.size(); ++i) {
+    std::ifstream in(files[i].path, std::ios::binary);
+    std::string name = files[i].path.filename().string();
+    if (!in) {
+      b.message(MessageSeverity::Error, f.line() + 1, name + ": cannot be opened");
+      continue;
+    }
+    pump(in, name, b, f);
+  }
 }
 
 }  // namespace
 
-bool looks_compressed_event_log(std::string_view head) { return compression_of(head).has_value(); }
+bool looks_compressed_event_log(std::string_view head) { return !eventlog::codec_of(head).empty(); }
+
+bool is_rolling_event_log_dir(const std::filesystem::path& path) {
+  std::filesystem::path p = path;
+  if (p.filename().empty()) p = p.parent_path();  // "eventlog_v2_x/"
+  std::error_code ec;
+  return starts_with(p.filename().string(), "eventlog_v2_") && std::filesystem::is_directory(p, ec);
+}
+
+bool is_event_log_path(const std::filesystem::path& path) {
+  std::error_code ec;
+  if (std::filesystem::is_directory(path, ec)) return is_rolling_event_log_dir(path);
+  std::ifstream in(path, std::ios::binary);
+  if (!in) return false;
+  std::string head(4096, '\0');
+  in.read(head.data(), static_cast<std::streamsize>(head.size()));
+  head.resize(static_cast<std::size_t>(std::max<std::streamsize>(0, in.gcount())));
+  return detect_format(head) == InputFormat::EventLog;
+}
 
 ParseResult parse_event_log(std::string_view text, const std::string& path, const EventLogOptions& opts) {
-  if (auto codec = compression_of(text.substr(0, 16))) return compressed_error(path, *codec);
-  Builder b(path);
+  if (looks_compressed_event_log(text.substr(0, 16))) {
+    std::istringstream in{std::string(text)};
+    return parse_event_log_stream(in, path, opts);
+  }
+  EventLogSink none;
+  Builder b(path, opts, none);
   std::uint32_t line_no = 0;
   std::size_t pos = 0;
   while (pos < text.size()) {
@@ -490,44 +681,38 @@ ParseResult parse_event_log(std::string_view text, const std::string& path, cons
     b.feed(text.substr(pos, eol - pos), ++line_no);
     pos = eol + 1;
   }
-  return b.finish(opts);
+  return b.finish();
 }
 
 ParseResult parse_event_log(std::string_view text, const std::string& path) {
   return parse_event_log(text, path, EventLogOptions{});
 }
 
-ParseResult parse_event_log_stream(std::istream& in, const std::string& path, const EventLogOptions& opts) {
-  char head[16] = {};
-  in.read(head, sizeof head);
-  std::string first(head, static_cast<std::size_t>(in.gcount()));
-  if (auto codec = compression_of(first)) return compressed_error(path, *codec);
-  Builder b(path);
-  std::uint32_t line_no = 0;
-  std::string line = first;
-  std::string rest;
-  // Complete the first line, then read line by line: memory stays at one line plus the state.
-  std::size_t nl = line.find('\n');
-  std::string carry;
-  if (nl != std::string::npos) {
-    // The 16-byte head may hold a whole short line and the start of the next one.
-    std::size_t start = 0;
-    while (nl != std::string::npos) {
-      b.feed(std::string_view(line).substr(start, nl - start), ++line_no);
-      start = nl + 1;
-      nl = line.find('\n', start);
-    }
-    carry = line.substr(start);
-  } else {
-    carry = line;
+ParseResult parse_event_log_stream(std::istream& in, const std::string& path, const EventLogOptions& opts,
+                                   const EventLogSink& sink) {
+  Builder b(path, opts, sink);
+  LineFeeder f(b);
+  pump(in, "", b, f);
+  return b.finish();
+}
+
+ParseResult read_event_log(const std::filesystem::path& path, const std::string& display, const EventLogOptions& opts,
+                           const EventLogSink& sink) {
+  const std::string shown = display.empty() ? path.string() : display;
+  std::error_code ec;
+  if (std::filesystem::is_directory(path, ec)) {
+    Builder b(shown, opts, sink);
+    if (is_rolling_event_log_dir(path)) read_rolling_dir(path, b);
+    else b.message(MessageSeverity::Error, 1, "a directory that is not a rolling event log (eventlog_v2_<appId>)");
+    return b.finish();
   }
-  while (std::getline(in, rest)) {
-    carry += rest;
-    b.feed(carry, ++line_no);
-    carry.clear();
+  std::ifstream in(path, std::ios::binary);
+  if (!in) {
+    Builder b(shown, opts, sink);
+    b.message(MessageSeverity::Error, 1, "cannot be opened");
+    return b.finish();
   }
-  if (!carry.empty()) b.feed(carry, ++line_no);
-  return b.finish(opts);
+  return parse_event_log_stream(in, shown, opts, sink);
 }
 
 }  // namespace planlint

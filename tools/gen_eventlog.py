@@ -2,7 +2,13 @@
 """Write the event logs of corpus/eventlog/: Spark-shaped JSON lines (as Spark 3.3 writes them with
 spark.eventLog.enabled=true) for the cases Spark's own test logs lack.
 
-  tools/gen_eventlog.py corpus/eventlog    # rewrites skewed-join.eventlog and even-join.eventlog
+  tools/gen_eventlog.py corpus/eventlog    # rewrites every log below
+
+  skewed-join.eventlog, even-join.eventlog   one SQL execution each (a skewed / an even join stage)
+  multi-exec.eventlog                        execution 0 even, execution 1 skewed, in one application
+  eventlog_v2_app-20231114221320-0009/       multi-exec.eventlog as a rolling log directory
+                                             (spark.eventLog.rolling.enabled=true): events_1_..., events_2_...
+                                             and an empty appstatus_... file (the application finished)
 
 Deterministic: same output every run."""
 import json
@@ -132,8 +138,11 @@ Arguments: isFinalPlan=true
 """
 
 
+ACC_OFFSET = 0  # added to every accumulator id: each execution of one log gets its own ids
+
+
 def m(name, acc, typ="sum"):
-    return {"name": name, "accumulatorId": acc, "metricType": typ}
+    return {"name": name, "accumulatorId": acc + ACC_OFFSET, "metricType": typ}
 
 
 def node(name, simple, children=(), metrics=()):
@@ -172,7 +181,7 @@ def plan_info():
 
 
 def acc(i, name, update):
-    return {"ID": i, "Name": name, "Update": str(update), "Value": str(update), "Internal": True,
+    return {"ID": i + ACC_OFFSET, "Name": name, "Update": str(update), "Value": str(update), "Internal": True,
             "Count Failed Values": True, "Metadata": "sql"}
 
 
@@ -187,39 +196,40 @@ def task_end(stage, task_id, launch, ms, accs):
                              "JVM GC Time": 0, "Memory Bytes Spilled": 0, "Disk Bytes Spilled": 0}}
 
 
-def write(path, skewed):
-    t0 = 1700000000000
-    ev = [
-        {"Event": "SparkListenerLogStart", "Spark Version": "3.3.2"},
-        {"Event": "SparkListenerApplicationStart", "App Name": "nightly-sessions", "App ID": "app-20231114221320-0007",
-         "Timestamp": t0, "User": "etl"},
-        {"Event": "org.apache.spark.sql.execution.ui.SparkListenerSQLExecutionStart", "executionId": 0,
-         "description": "save at sessions.py:41", "details": "", "physicalPlanDescription": PLAN_FINAL.replace(
-             "isFinalPlan=true", "isFinalPlan=false"), "sparkPlanInfo": plan_info(), "time": t0 + 100},
-    ]
-    task = 0
-    clock = t0 + 1000
-    stages = [(0, 40, 100, 3000), (1, 10, 200, 1500)]
-    for job, (sid, ntasks, base, ms) in enumerate(stages):
-        ev.append({"Event": "SparkListenerJobStart", "Job ID": job, "Submission Time": clock, "Stage Infos": [],
-                   "Stage IDs": [sid], "Properties": {"spark.sql.execution.id": "0"}})
+def execution(exec_id, description, skewed, clock, ids):
+    """The events of one SQL execution (a join of events and users), starting at time `clock`;
+    `ids` holds the next job, stage and task ids of the application."""
+    global ACC_OFFSET
+    ACC_OFFSET = 1000 * exec_id
+    ev = [{"Event": "org.apache.spark.sql.execution.ui.SparkListenerSQLExecutionStart", "executionId": exec_id,
+           "description": description, "details": "", "physicalPlanDescription": PLAN_FINAL.replace(
+               "isFinalPlan=true", "isFinalPlan=false"), "sparkPlanInfo": plan_info(), "time": clock - 900}]
+    props = {"spark.sql.execution.id": str(exec_id)}
+    stage_name = description
+    s0 = ids["stage"]
+    stages = [(s0, 40, 100, 3000), (s0 + 1, 10, 200, 1500)]
+    for sid, ntasks, base, ms in stages:
+        ev.append({"Event": "SparkListenerJobStart", "Job ID": ids["job"], "Submission Time": clock, "Stage Infos": [],
+                   "Stage IDs": [sid], "Properties": props})
         for k in range(ntasks):
             dur = ms + (k * 37) % 400
             rows = 10_000_000 if base == 100 else 2_000_000
-            ev.append(task_end(sid, task, clock, dur, [acc(base + 1, "number of output rows", rows),
-                                                       acc(base + 7, "shuffle bytes written", 300 << 20 if base == 100 else 60 << 20),
-                                                       acc(base + 8, "shuffle records written", rows)]))
-            task += 1
+            ev.append(task_end(sid, ids["task"], clock, dur, [acc(base + 1, "number of output rows", rows),
+                                                              acc(base + 7, "shuffle bytes written", 300 << 20 if base == 100 else 60 << 20),
+                                                              acc(base + 8, "shuffle records written", rows)]))
+            ids["task"] += 1
         ev.append({"Event": "SparkListenerStageCompleted", "Stage Info": {
-            "Stage ID": sid, "Stage Attempt ID": 0, "Stage Name": "save at sessions.py:41", "Number of Tasks": ntasks,
+            "Stage ID": sid, "Stage Attempt ID": 0, "Stage Name": stage_name, "Number of Tasks": ntasks,
             "Submission Time": clock, "Completion Time": clock + ms + 400, "Accumulables": []}})
-        ev.append({"Event": "SparkListenerJobEnd", "Job ID": job, "Completion Time": clock + ms + 400,
+        ev.append({"Event": "SparkListenerJobEnd", "Job ID": ids["job"], "Completion Time": clock + ms + 400,
                    "Job Result": {"Result": "JobSucceeded"}})
+        ids["job"] += 1
         clock += ms + 500
-    ev.append({"Event": "org.apache.spark.sql.execution.ui.SparkListenerSQLAdaptiveExecutionUpdate", "executionId": 0,
+    ev.append({"Event": "org.apache.spark.sql.execution.ui.SparkListenerSQLAdaptiveExecutionUpdate", "executionId": exec_id,
                "physicalPlanDescription": PLAN_FINAL, "sparkPlanInfo": plan_info()})
-    ev.append({"Event": "SparkListenerJobStart", "Job ID": 2, "Submission Time": clock, "Stage Infos": [],
-               "Stage IDs": [2], "Properties": {"spark.sql.execution.id": "0"}})
+    join_stage = s0 + 2
+    ev.append({"Event": "SparkListenerJobStart", "Job ID": ids["job"], "Submission Time": clock, "Stage Infos": [],
+               "Stage IDs": [join_stage], "Properties": props})
     longest = 0
     for k in range(50):
         dur = 1200 + (k * 53) % 300
@@ -230,27 +240,61 @@ def write(path, skewed):
             rows = 900_000_000 // {7: 3, 19: 5, 33: 7}[k]
             spill = {7: 14 << 30, 19: 6 << 30, 33: 2 << 30}[k]
         longest = max(longest, dur)
-        ev.append(task_end(2, task, clock, dur, [acc(301, "number of output rows", rows),
-                                                 acc(117, "spill size", spill), acc(114, "sort time", dur // 3),
-                                                 acc(303, "duration", dur)]))
-        task += 1
+        ev.append(task_end(join_stage, ids["task"], clock, dur, [acc(301, "number of output rows", rows),
+                                                                 acc(117, "spill size", spill), acc(114, "sort time", dur // 3),
+                                                                 acc(303, "duration", dur)]))
+        ids["task"] += 1
     ev.append({"Event": "SparkListenerStageCompleted", "Stage Info": {
-        "Stage ID": 2, "Stage Attempt ID": 0, "Stage Name": "save at sessions.py:41", "Number of Tasks": 50,
+        "Stage ID": join_stage, "Stage Attempt ID": 0, "Stage Name": stage_name, "Number of Tasks": 50,
         "Submission Time": clock, "Completion Time": clock + longest + 100, "Accumulables": []}})
-    ev.append({"Event": "SparkListenerJobEnd", "Job ID": 2, "Completion Time": clock + longest + 100,
+    ev.append({"Event": "SparkListenerJobEnd", "Job ID": ids["job"], "Completion Time": clock + longest + 100,
                "Job Result": {"Result": "JobSucceeded"}})
-    ev.append({"Event": "org.apache.spark.sql.execution.ui.SparkListenerDriverAccumUpdates", "executionId": 0,
-               "accumUpdates": [[111, 50], [113, 150], [211, 50], [213, 150]]})
-    ev.append({"Event": "org.apache.spark.sql.execution.ui.SparkListenerSQLExecutionEnd", "executionId": 0,
+    ids["job"] += 1
+    ids["stage"] += 3
+    ev.append({"Event": "org.apache.spark.sql.execution.ui.SparkListenerDriverAccumUpdates", "executionId": exec_id,
+               "accumUpdates": [[a + ACC_OFFSET, v] for a, v in ((111, 50), (113, 150), (211, 50), (213, 150))]})
+    ev.append({"Event": "org.apache.spark.sql.execution.ui.SparkListenerSQLExecutionEnd", "executionId": exec_id,
                "time": clock + longest + 200})
-    ev.append({"Event": "SparkListenerApplicationEnd", "Timestamp": clock + longest + 300})
+    return ev, clock + longest + 300
+
+
+def application(app_id, runs):
+    """A whole log: `runs` is a list of (description, skewed), one SQL execution each."""
+    t0 = 1700000000000
+    ev = [
+        {"Event": "SparkListenerLogStart", "Spark Version": "3.3.2"},
+        {"Event": "SparkListenerApplicationStart", "App Name": "nightly-sessions", "App ID": app_id,
+         "Timestamp": t0, "User": "etl"},
+    ]
+    ids = {"job": 0, "stage": 0, "task": 0}
+    clock = t0 + 1000
+    for exec_id, (description, skewed) in enumerate(runs):
+        events, clock = execution(exec_id, description, skewed, clock, ids)
+        ev += events
+        clock += 1000
+    ev.append({"Event": "SparkListenerApplicationEnd", "Timestamp": clock - 1000})
+    return [json.dumps(e, separators=(",", ":")) + "\n" for e in ev]
+
+
+def write(path, lines):
     with open(path, "w") as f:
-        for e in ev:
-            f.write(json.dumps(e, separators=(",", ":")) + "\n")
+        f.writelines(lines)
 
 
 if __name__ == "__main__":
     out = sys.argv[1] if len(sys.argv) > 1 else "corpus/eventlog"
     os.makedirs(out, exist_ok=True)
-    write(os.path.join(out, "skewed-join.eventlog"), True)
-    write(os.path.join(out, "even-join.eventlog"), False)
+    write(os.path.join(out, "skewed-join.eventlog"),
+          application("app-20231114221320-0007", [("save at sessions.py:41", True)]))
+    write(os.path.join(out, "even-join.eventlog"),
+          application("app-20231114221320-0007", [("save at sessions.py:41", False)]))
+    multi = application("app-20231114221320-0009", [("save at sessions.py:41", False), ("save at sessions.py:58", True)])
+    write(os.path.join(out, "multi-exec.eventlog"), multi)
+    # Rolled over in the middle of execution 1 (after its first job), as a size limit would.
+    app = "app-20231114221320-0009"
+    rolling = os.path.join(out, "eventlog_v2_" + app)
+    os.makedirs(rolling, exist_ok=True)
+    cut = next(i for i, line in enumerate(multi) if '"Job ID":3,' in line and "JobEnd" in line) + 1
+    write(os.path.join(rolling, "events_1_" + app), multi[:cut])
+    write(os.path.join(rolling, "events_2_" + app), multi[cut:])
+    write(os.path.join(rolling, "appstatus_" + app), [])

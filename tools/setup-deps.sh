@@ -3,7 +3,7 @@
 # Usage: tools/setup-deps.sh [extra-package ...]
 set -euo pipefail
 pkgs=(g++ cmake ninja-build pkg-config tao-pegtl-dev nlohmann-json3-dev libre2-dev libcli11-dev
-      doctest-dev libtomlplusplus-dev "$@")
+      doctest-dev libtomlplusplus-dev libzstd-dev liblz4-dev libsnappy-dev "$@")
 missing=()
 for p in "${pkgs[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")

@@ -15,8 +15,10 @@
 #include "lint/baseline.hpp"
 #include "lint/check.hpp"
 #include "lint/config_file.hpp"
+#include "lint/eventlog_check.hpp"
 #include "lint/known_rules.hpp"
 #include "lint/output.hpp"
+#include "parser/eventlog.hpp"
 #include "tools/cli/commands.hpp"
 
 namespace planlint::cli {
@@ -179,7 +181,10 @@ int run_check(const CheckOptions& opt) {
   std::atomic<std::size_t> next{0};
   auto worker = [&] {
     for (std::size_t i = next++; i < inputs.size(); i = next++)
-      reports[i] = check_file(inputs[i], file_configs[i], displays[i]);
+      // Event logs (files of any codec, rolling directories) are streamed, never read whole.
+      reports[i] = inputs[i] != "-" && is_event_log_path(inputs[i])
+                       ? check_event_log(inputs[i], file_configs[i], displays[i])
+                       : check_file(inputs[i], file_configs[i], displays[i]);
   };
   if (jobs <= 1 || std::count(inputs.begin(), inputs.end(), "-")) {
     worker();

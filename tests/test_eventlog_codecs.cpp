@@ -1,0 +1,273 @@
+// Compressed event logs and rolling event-log directories. The compressed inputs are made here
+// from OUR corpus logs with small test-only writers that follow the formats Spark writes:
+// zstd frames (zstd-jni ZstdOutputStream), lz4-java LZ4BlockOutputStream blocks and snappy-java
+// SnappyOutputStream chunks, using the raw block APIs of libzstd, liblz4 and libsnappy.
+#include <doctest/doctest.h>
+
+#include <lz4.h>
+#include <lz4frame.h>
+#include <snappy.h>
+#include <zstd.h>
+
+#include <unistd.h>
+
+#include <filesystem>
+#include <sstream>
+
+#include "parser/eventlog.hpp"
+#include "parser/eventlog_codec.hpp"
+#include "parser/parse.hpp"
+#include "tests/support.hpp"
+
+using namespace planlint;
+using planlint::test::corpus_dir;
+using planlint::test::read_file;
+using planlint::test::write_file;
+namespace fs = std::filesystem;
+
+namespace {
+
+void put_le32(std::string& s, std::uint32_t v) {
+  for (int i = 0; i < 4; ++i) s += static_cast<char>((v >> (8 * i)) & 0xFF);
+}
+void put_be32(std::string& s, std::uint32_t v) {
+  for (int i = 3; i >= 0; --i) s += static_cast<char>((v >> (8 * i)) & 0xFF);
+}
+
+// lz4-java LZ4BlockOutputStream(out, block_size, fastCompressor, XXHash32(0x9747b28c), ...) + finish().
+std::string lz4_java(std::string_view text, std::size_t block_size = 32 * 1024) {
+  int level = 0;
+  while ((std::size_t{1} << (10 + level)) < block_size) ++level;
+  std::string out;
+  auto block = [&](std::string_view data) {
+    std::string comp(static_cast<std::size_t>(LZ4_compressBound(static_cast<int>(data.size()))), '\0');
+    int n = LZ4_compress_default(data.data(), comp.data(), static_cast<int>(data.size()), static_cast<int>(comp.size()));
+    bool raw = n <= 0 || static_cast<std::size_t>(n) >= data.size();
+    out += "LZ4Block";
+    out += static_cast<char>((raw ? 0x10 : 0x20) | level);
+    put_le32(out, static_cast<std::uint32_t>(raw ? data.size() : static_cast<std::size_t>(n)));
+    put_le32(out, static_cast<std::uint32_t>(data.size()));
+    put_le32(out, data.empty() ? 0 : eventlog::xxh32(data.data(), data.size(), eventlog::kLz4BlockSeed) & 0xFFFFFFFu);
+    out += raw ? std::string(data) : comp.substr(0, static_cast<std::size_t>(n));
+  };
+  for (std::size_t i = 0; i < text.size(); i += block_size) block(text.substr(i, block_size));
+  block({});  // the end mark
+  return out;
+}
+
+// snappy-java SnappyOutputStream(out, block_size).
+std::string snappy_java(std::string_view text, std::size_t block_size = 32 * 1024) {
+  std::string out("\x82SNAPPY\0", 8);
+  put_be32(out, 1);
+  put_be32(out, 1);
+  for (std::size_t i = 0; i < text.size(); i += block_size) {
+    std::string comp;
+    snappy::Compress(text.data() + i, std::min(block_size, text.size() - i), &comp);
+    put_be32(out, static_cast<std::uint32_t>(comp.size()));
+    out += comp;
+  }
+  return out;
+}
+
+// zstd frames, one per `frame_size` bytes (a stream flushed and restarted gives the same shape).
+std::string zstd_frames(std::string_view text, std::size_t frame_size = std::string::npos) {
+  std::string out;
+  for (std::size_t i = 0; i < text.size() || i == 0; i += frame_size) {
+    std::string_view part = text.substr(i, frame_size);
+    std::string comp(ZSTD_compressBound(part.size()), '\0');
+    std::size_t n = ZSTD_compress(comp.data(), comp.size(), part.data(), part.size(), 1);
+    REQUIRE_FALSE(ZSTD_isError(n));
+    out += comp.substr(0, n);
+    if (frame_size == std::string::npos) break;
+  }
+  return out;
+}
+
+ParseResult read_stream(const std::string& data, EventLogOptions opts = {}) {
+  std::istringstream in(data);
+  return parse_event_log_stream(in, "x", opts);
+}
+
+// What matters of a result, to compare the codecs with the plain log.
+std::string summary(const ParseResult& r) {
+  std::ostringstream s;
+  for (const Plan& p : r.plans) {
+    s << p.name << " ops=" << p.ops.size() << " stages=" << p.stages.size();
+    for (const auto& st : p.stages)
+      s << " [" << st.id << " max=" << st.task_ms_max.value_or(-1) << " med=" << st.task_ms_median.value_or(-1) << "]";
+    for (const auto& op : p.ops)
+      if (op.rows) s << " " << op.name << "=" << *op.rows;
+    s << "\n";
+  }
+  for (const auto& m : r.messages) s << "message: " << m.message << "\n";
+  return s.str();
+}
+
+bool mentions(const ParseResult& r, std::string_view what) {
+  for (const auto& m : r.messages)
+    if (m.message.find(what) != std::string::npos) return true;
+  return false;
+}
+
+fs::path temp_dir(const std::string& name) {
+  fs::path d = fs::temp_directory_path() / ("planlint-test-" + std::to_string(::getpid()) + "-" + name);
+  fs::remove_all(d);
+  fs::create_directories(d);
+  return d;
+}
+
+}  // namespace
+
+TEST_CASE("event log codecs: xxh32 agrees with liblz4's frame content checksum") {
+  for (std::size_t n : {0, 3, 15, 16, 17, 100, 100000}) {
+    std::string text;
+    for (std::size_t i = 0; i < n; ++i) text += static_cast<char>('a' + (i * 7) % 26);
+    LZ4F_preferences_t prefs{};
+    prefs.frameInfo.contentChecksumFlag = LZ4F_contentChecksumEnabled;
+    std::string frame(LZ4F_compressFrameBound(text.size(), &prefs), '\0');
+    std::size_t len = LZ4F_compressFrame(frame.data(), frame.size(), text.data(), text.size(), &prefs);
+    REQUIRE_FALSE(LZ4F_isError(len));
+    const auto* tail = reinterpret_cast<const unsigned char*>(frame.data() + len - 4);
+    std::uint32_t want = tail[0] | tail[1] << 8 | tail[2] << 16 | static_cast<std::uint32_t>(tail[3]) << 24;
+    CHECK(eventlog::xxh32(text.data(), text.size(), 0) == want);
+  }
+}
+
+TEST_CASE("event log codecs: zstd, lz4-java, snappy-java and lz4 frame logs read like the plain log") {
+  std::string plain = read_file(corpus_dir() / "eventlog/multi-exec.eventlog");
+  std::string expected = summary(read_stream(plain));
+  REQUIRE(expected.find("execution 1: save at sessions.py:58") != std::string::npos);
+  CHECK(expected.find("message:") == std::string::npos);
+
+  LZ4F_preferences_t prefs{};
+  std::string frame(LZ4F_compressFrameBound(plain.size(), &prefs), '\0');
+  frame.resize(LZ4F_compressFrame(frame.data(), frame.size(), plain.data(), plain.size(), &prefs));
+
+  struct Case {
+    const char* name;
+    std::string data;
+  };
+  for (const Case& c : {Case{"zstd", zstd_frames(plain)}, Case{"zstd, a frame per 10 KB", zstd_frames(plain, 10000)},
+                        Case{"lz4-java", lz4_java(plain)}, Case{"lz4-java, 64-byte blocks", lz4_java(plain, 64)},
+                        Case{"lz4-java, two streams", lz4_java(plain.substr(0, 5000)) + lz4_java(plain.substr(5000))},
+                        Case{"snappy-java", snappy_java(plain)},
+                        Case{"snappy-java, two streams", snappy_java(plain.substr(0, 7000)) + snappy_java(plain.substr(7000))},
+                        Case{"lz4 frame", frame}}) {
+    CAPTURE(c.name);
+    CHECK(c.data.size() < plain.size());
+    CHECK(detect_format(c.data) == InputFormat::EventLog);
+    CHECK(summary(read_stream(c.data)) == expected);
+    CHECK(summary(parse_input(c.data, "x")) == expected);  // in memory (show, report, LSP)
+  }
+}
+
+TEST_CASE("event log codecs: truncated and corrupt compressed logs give clear errors, never a crash") {
+  std::string plain = read_file(corpus_dir() / "eventlog/skewed-join.eventlog");
+  struct Case {
+    const char* name;
+    std::string data;
+  };
+  for (const Case& c : {Case{"zstd", zstd_frames(plain)}, Case{"lz4", lz4_java(plain, 4096)},
+                        Case{"snappy", snappy_java(plain, 4096)}}) {
+    CAPTURE(c.name);
+    // Cut anywhere: in the stream header, in a block header, in block data.
+    for (std::size_t cut : {std::size_t{4}, std::size_t{9}, std::size_t{15}, std::size_t{30}, c.data.size() / 3,
+                            c.data.size() / 2 + 1, c.data.size() - 1}) {
+      CAPTURE(cut);
+      ParseResult r = read_stream(c.data.substr(0, cut));
+      CHECK(r.has_errors());
+      CHECK((mentions(r, "ends inside") || mentions(r, "not valid JSON") || mentions(r, "empty")));
+    }
+    // Flip bytes in the middle: the codec's checks (or the JSON reader) report it.
+    for (std::size_t at : {c.data.size() / 4, c.data.size() / 2, c.data.size() * 3 / 4}) {
+      std::string bad = c.data;
+      for (std::size_t k = 0; k < 8 && at + k < bad.size(); ++k) bad[at + k] = static_cast<char>(bad[at + k] ^ 0x5A);
+      ParseResult r = read_stream(bad);
+      CHECK(r.has_errors());
+    }
+  }
+  // The lz4 checksum catches a block that still decompresses.
+  std::string lz = lz4_java(plain, 1024);
+  std::string bad = lz;
+  bad[21 + 2] = static_cast<char>(bad[21 + 2] ^ 1);  // a literal byte of the first block
+  ParseResult r = read_stream(bad);
+  CHECK(mentions(r, "lz4 data is corrupt"));
+  // Garbage behind each magic number.
+  for (std::string magic : {std::string("\x28\xB5\x2F\xFD", 4), std::string("LZ4Block"), std::string("\x82SNAPPY\0\0\0\0\1\0\0\0\1", 16),
+                            std::string("\x04\x22\x4D\x18", 4)}) {
+    std::string junk = magic;
+    for (int i = 0; i < 3000; ++i) junk += static_cast<char>((i * 131 + 7) % 251);
+    ParseResult g = read_stream(junk);
+    CHECK(g.has_errors());
+    CHECK(g.plans.empty());
+  }
+}
+
+TEST_CASE("event log codecs: codecs Spark does not write are refused plainly") {
+  ParseResult gz = read_stream(std::string("\x1f\x8b\x08\x00garbage", 11));
+  CHECK(mentions(gz, "gzip-compressed"));
+  ParseResult framed = read_stream(std::string("\xff\x06\x00\x00sNaPpY", 10) + "xxxx");
+  CHECK(mentions(framed, "snappy-framed"));
+}
+
+TEST_CASE("rolling event-log directory: events files in index order, each with its own codec") {
+  fs::path corpus_rolling = corpus_dir() / "eventlog/eventlog_v2_app-20231114221320-0009";
+  CHECK(is_rolling_event_log_dir(corpus_rolling));
+  CHECK(is_rolling_event_log_dir(corpus_rolling.string() + "/"));
+  CHECK(is_event_log_path(corpus_rolling));
+  CHECK_FALSE(is_rolling_event_log_dir(corpus_dir() / "eventlog"));
+  CHECK(is_event_log_path(corpus_dir() / "eventlog/multi-exec.eventlog"));
+
+  std::string plain = read_file(corpus_dir() / "eventlog/multi-exec.eventlog");
+  std::string expected = summary(read_stream(plain));
+  CHECK(summary(read_event_log(corpus_rolling, "x", {})) == expected);
+
+  // Three parts with three codecs; "10" sorts after "2" as a number.
+  std::size_t a = plain.find('\n', plain.size() / 3) + 1, b = plain.find('\n', plain.size() * 2 / 3) + 1;
+  fs::path dir = temp_dir("rolling");
+  fs::path rolling = dir / "eventlog_v2_app-1";
+  write_file(rolling / "events_1_app-1.zstd", zstd_frames(plain.substr(0, a)));
+  write_file(rolling / "events_2_app-1.lz4", lz4_java(plain.substr(a, b - a)));
+  write_file(rolling / "events_10_app-1.snappy", snappy_java(plain.substr(b)));
+  write_file(rolling / "appstatus_app-1", "");
+  write_file(rolling / "notes.txt", "not an events file");
+  CHECK(summary(read_event_log(rolling, "x", {})) == expected);
+
+  // A compacted file replaces the files before it.
+  fs::path compacted = dir / "eventlog_v2_app-2";
+  write_file(compacted / "events_1_app-2", "this would be an error\n");
+  write_file(compacted / "events_2_app-2.compact", plain.substr(0, a));
+  write_file(compacted / "events_3_app-2", plain.substr(a));
+  write_file(compacted / "appstatus_app-2.inprogress", "");
+  ParseResult c = read_event_log(compacted, "x", {});
+  CHECK_FALSE(c.has_errors());
+  CHECK(c.plans.size() == 2);
+  CHECK(mentions(c, "still running"));
+
+  // No events file.
+  fs::path empty = dir / "eventlog_v2_app-3";
+  fs::create_directories(empty);
+  CHECK(mentions(read_event_log(empty, "x", {}), "no events_"));
+  fs::remove_all(dir);
+}
+
+TEST_CASE("event log streaming: each execution goes to the sink when it ends, then its state is dropped") {
+  std::string plain = read_file(corpus_dir() / "eventlog/multi-exec.eventlog");
+  std::vector<std::string> seen;
+  std::istringstream in(plain);
+  ParseResult r = parse_event_log_stream(in, "x", {}, [&](Plan&& p) { seen.push_back(p.name); });
+  CHECK(r.plans.empty());
+  CHECK_FALSE(r.has_errors());
+  CHECK(seen == std::vector<std::string>{"execution 0: save at sessions.py:41", "execution 1: save at sessions.py:58"});
+  // The second execution is read the same whether the first one was followed or not.
+  EventLogOptions one;
+  one.execution = 1;
+  ParseResult only = read_stream(plain, one);
+  ParseResult all = read_stream(plain);
+  REQUIRE(only.plans.size() == 1);
+  REQUIRE(all.plans.size() == 2);
+  ParseResult a, b;
+  a.plans.push_back(std::move(only.plans[0]));
+  b.plans.push_back(std::move(all.plans[1]));
+  CHECK(summary(a) == summary(b));
+}
