@@ -27,6 +27,7 @@ std::string execution_label(const Plan& plan) {
 FileReport check_event_log(const std::string& path, const Config& config, const std::string& display) {
   FileReport report;
   report.path = display.empty() ? path : display;
+  while (report.path.size() > 1 && report.path.back() == '/') report.path.pop_back();  // "eventlog_v2_x/"
   report.format = InputFormat::EventLog;
   std::error_code ec;
   if (!std::filesystem::exists(path, ec)) {

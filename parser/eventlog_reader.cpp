@@ -591,7 +591,8 @@ void pump(std::istream& in, const std::string& name, Builder& b, LineFeeder& f) 
   f.end_of_input();
   if (!decoder->error().empty())
     b.message(MessageSeverity::Error, f.line() + 1,
-              prefix + decoder->error() + "; nothing after line " + std::to_string(f.line()) + " is read");
+              prefix + decoder->error() +
+                  (f.line() ? "; nothing after line " + std::to_string(f.line()) + " is read" : ""));
 }
 
 bool starts_with(std::string_view s, std::string_view p) { return s.substr(0, p.size()) == p; }

@@ -11,7 +11,9 @@
 
 #include <unistd.h>
 
+#include <algorithm>
 #include <filesystem>
+#include <nlohmann/json.hpp>
 #include <sstream>
 
 #include "parser/eventlog.hpp"
@@ -153,8 +155,8 @@ TEST_CASE("event log codecs: zstd, lz4-java, snappy-java and lz4 frame logs read
                         Case{"snappy-java", snappy_java(plain)},
                         Case{"snappy-java, two streams", snappy_java(plain.substr(0, 7000)) + snappy_java(plain.substr(7000))},
                         Case{"lz4 frame", frame}}) {
-    CAPTURE(c.name);
-    CHECK(c.data.size() < plain.size());
+    CAPTURE(std::string(c.name));
+    if (std::string_view(c.name).find("64-byte") == std::string_view::npos) CHECK(c.data.size() < plain.size());
     CHECK(detect_format(c.data) == InputFormat::EventLog);
     CHECK(summary(read_stream(c.data)) == expected);
     CHECK(summary(parse_input(c.data, "x")) == expected);  // in memory (show, report, LSP)
@@ -169,14 +171,16 @@ TEST_CASE("event log codecs: truncated and corrupt compressed logs give clear er
   };
   for (const Case& c : {Case{"zstd", zstd_frames(plain)}, Case{"lz4", lz4_java(plain, 4096)},
                         Case{"snappy", snappy_java(plain, 4096)}}) {
-    CAPTURE(c.name);
+    CAPTURE(std::string(c.name));
     // Cut anywhere: in the stream header, in a block header, in block data.
     for (std::size_t cut : {std::size_t{4}, std::size_t{9}, std::size_t{15}, std::size_t{30}, c.data.size() / 3,
                             c.data.size() / 2 + 1, c.data.size() - 1}) {
       CAPTURE(cut);
       ParseResult r = read_stream(c.data.substr(0, cut));
       CHECK(r.has_errors());
-      CHECK((mentions(r, "ends inside") || mentions(r, "not valid JSON") || mentions(r, "empty")));
+      // (Cut inside the magic number, the rest is not recognised and read as a broken plain log.)
+      CHECK((mentions(r, "ends inside") || mentions(r, "not valid JSON") || mentions(r, "empty") ||
+             mentions(r, "expected a JSON event")));
     }
     // Flip bytes in the middle: the codec's checks (or the JSON reader) report it.
     for (std::size_t at : {c.data.size() / 4, c.data.size() / 2, c.data.size() * 3 / 4}) {
@@ -270,4 +274,84 @@ TEST_CASE("event log streaming: each execution goes to the sink when it ends, th
   a.plans.push_back(std::move(only.plans[0]));
   b.plans.push_back(std::move(all.plans[1]));
   CHECK(summary(a) == summary(b));
+}
+
+namespace {
+using planlint::test::run_planlint;
+std::string q(const fs::path& p) { return "'" + p.string() + "'"; }
+
+// rule, line and message of every finding of `planlint check --format json ARGS`.
+std::vector<std::string> findings(const std::string& args, int* exit_code = nullptr) {
+  auto r = run_planlint("check --no-config --format json " + args);
+  if (exit_code) *exit_code = r.exit_code;
+  auto j = nlohmann::json::parse(r.out, nullptr, false);
+  std::vector<std::string> out;
+  if (j.is_discarded()) return {"not JSON: " + r.out};
+  for (const auto& f : j["files"])
+    for (const auto& d : f["diagnostics"])
+      out.push_back(d["rule"].get<std::string>() + ":" + std::to_string(d["line"].get<int>()) + ": " +
+                    d["message"].get<std::string>());
+  std::sort(out.begin(), out.end());
+  return out;
+}
+}  // namespace
+
+TEST_CASE("check on event logs: findings per execution, in every input shape") {
+  fs::path multi = corpus_dir() / "eventlog/multi-exec.eventlog";
+  int rc = 0;
+  auto expected = findings(q(multi), &rc);
+  CHECK(rc == 1);
+  REQUIRE(expected.size() == 3);
+  // Only the skewed execution 1 has findings, and each one says so.
+  for (const auto& f : expected) CHECK(f.find(":173: execution 1 (save at sessions.py:58): ") != std::string::npos);
+  CHECK(expected[0].rfind("disk-spill:", 0) == 0);
+  CHECK(expected[1].rfind("exploding-join:", 0) == 0);
+  CHECK(expected[2].rfind("skew-not-handled:", 0) == 0);
+
+  CHECK(findings("--execution 0 " + q(multi), &rc).empty());
+  CHECK(rc == 0);
+  CHECK(findings("--execution 1 " + q(multi)) == expected);
+  auto missing = findings("--execution 9 " + q(multi));
+  REQUIRE(missing.size() == 1);
+  CHECK(missing[0].find("no SQL execution 9") != std::string::npos);
+
+  // The rolling directory, with and without the trailing slash.
+  fs::path rolling = corpus_dir() / "eventlog/eventlog_v2_app-20231114221320-0009";
+  CHECK(findings(q(rolling)) == expected);
+  CHECK(findings(q(rolling.string() + "/")) == expected);
+
+  // Compressed, named as Spark names them or not at all (the codec is read from the bytes).
+  std::string plain = read_file(multi);
+  fs::path dir = temp_dir("check");
+  write_file(dir / "app-1.zstd", zstd_frames(plain, 50000));
+  write_file(dir / "app-2.lz4", lz4_java(plain));
+  write_file(dir / "app-3", snappy_java(plain));
+  for (const char* name : {"app-1.zstd", "app-2.lz4", "app-3"}) {
+    CAPTURE(std::string(name));
+    CHECK(findings(q(dir / name)) == expected);
+  }
+  // A cut log: a parse error, and the executions that ended before the cut are still checked.
+  std::string z = zstd_frames(plain, 20000);
+  write_file(dir / "cut.zstd", z.substr(0, z.size() - 100));
+  auto cut = findings(q(dir / "cut.zstd"), &rc);
+  CHECK(rc == 1);
+  bool parse_error = false;
+  for (const auto& f : cut) parse_error = parse_error || f.find("the zstd data ends inside a frame") != std::string::npos;
+  CHECK(parse_error);
+
+  // SARIF carries the execution in the message too.
+  auto sarif = run_planlint("check --no-config --format sarif " + q(multi));
+  CHECK(sarif.out.find("execution 1 (save at sessions.py:58)") != std::string::npos);
+  fs::remove_all(dir);
+}
+
+TEST_CASE("check walks a folder: a rolling event-log directory is one input") {
+  auto r = run_planlint("check --no-config --format json --exit-zero " + q(corpus_dir() / "eventlog"));
+  auto j = nlohmann::json::parse(r.out, nullptr, false);
+  REQUIRE_FALSE(j.is_discarded());
+  std::vector<std::string> paths;
+  for (const auto& f : j["files"]) paths.push_back(fs::path(f["path"].get<std::string>()).filename().string());
+  std::sort(paths.begin(), paths.end());
+  CHECK(paths == std::vector<std::string>{"even-join.eventlog", "eventlog_v2_app-20231114221320-0009",
+                                          "multi-exec.eventlog", "skewed-join.eventlog"});
 }

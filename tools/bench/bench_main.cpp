@@ -6,6 +6,7 @@
 //   planlint_bench memory          peak RSS of a fresh process per input size, relative to the input
 //   planlint_bench scaling         ns/byte from 1 MB up to 256 MB (--gb: 1 GB) of plans
 //   planlint_bench lsp             the LSP benchmark (tools/bench/bench_lsp.cpp), when built
+//   planlint_bench eventlog        a 1 GB event log in bounded memory (tools/bench/bench_eventlog.cpp)
 //   planlint_bench gen KIND ...    write a large or extreme generated input (see `gen --help`)
 //   planlint_bench run PATH...     a fixed load (parse + rules over files N times) for profilers
 //
@@ -46,6 +47,7 @@ extern char** environ;
 // Provided by tools/bench/bench_lsp.cpp when that file exists; weak so that this program links
 // without it.
 int bench_lsp(int argc, char** argv) __attribute__((weak));
+int bench_eventlog(int argc, char** argv) __attribute__((weak));
 
 namespace {
 
@@ -524,6 +526,11 @@ int main(int argc, char** argv) {
   auto* lsp = app.add_subcommand("lsp", "the LSP benchmark, when built");
   lsp->add_option("args", lsp_args, "passed to bench_lsp");
   lsp->allow_extras();
+  std::vector<std::string> evlog_args;
+  auto* evlog = app.add_subcommand("eventlog", "a generated event log (--mb, default 1024) read in bounded memory");
+  evlog->add_option("args", evlog_args, "passed to bench_eventlog");
+  evlog->allow_extras();
+  evlog->prefix_command();
   std::vector<std::string> run_paths;
   int repeat = 1;
   bool parse_only = false;
@@ -558,7 +565,15 @@ int main(int argc, char** argv) {
   else if (*st) rc = cmd_startup(planlint_path, plan, runs);
   else if (*mem) rc = cmd_memory(mem_max_mb);
   else if (*sc) rc = cmd_scaling(max_mb, one_plan_max_mb);
-  else if (*lsp) {
+  else if (*evlog) {
+    auto extra = evlog->remaining();
+    evlog_args.insert(evlog_args.end(), extra.begin(), extra.end());
+    evlog_args.insert(evlog_args.begin(), "planlint_bench eventlog");
+    std::vector<char*> av;
+    for (auto& a : evlog_args) av.push_back(a.data());
+    av.push_back(nullptr);
+    rc = bench_eventlog ? bench_eventlog(static_cast<int>(evlog_args.size()), av.data()) : 2;
+  } else if (*lsp) {
     auto extra = lsp->remaining();
     lsp_args.insert(lsp_args.end(), extra.begin(), extra.end());
     rc = cmd_lsp(lsp_args);
