@@ -528,9 +528,7 @@ int main(int argc, char** argv) {
   lsp->allow_extras();
   std::vector<std::string> evlog_args;
   auto* evlog = app.add_subcommand("eventlog", "a generated event log (--mb, default 1024) read in bounded memory");
-  evlog->add_option("args", evlog_args, "passed to bench_eventlog");
-  evlog->allow_extras();
-  evlog->prefix_command();
+  evlog->prefix_command();  // everything after `eventlog` goes to bench_eventlog (see `eventlog --help`)
   std::vector<std::string> run_paths;
   int repeat = 1;
   bool parse_only = false;
@@ -566,8 +564,7 @@ int main(int argc, char** argv) {
   else if (*mem) rc = cmd_memory(mem_max_mb);
   else if (*sc) rc = cmd_scaling(max_mb, one_plan_max_mb);
   else if (*evlog) {
-    auto extra = evlog->remaining();
-    evlog_args.insert(evlog_args.end(), extra.begin(), extra.end());
+    evlog_args = evlog->remaining();
     evlog_args.insert(evlog_args.begin(), "planlint_bench eventlog");
     std::vector<char*> av;
     for (auto& a : evlog_args) av.push_back(a.data());
