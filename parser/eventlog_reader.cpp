@@ -43,6 +43,20 @@ std::string_view event_name(std::string_view line) {
   return line.substr(p + 1, e - p - 1);
 }
 
+// The "Stage ID" of a task-end line, read without parsing the line (Spark writes it near the
+// start); nullopt when it is not a plain integer there.
+std::optional<long long> stage_id_of(std::string_view line) {
+  auto p = line.find("\"Stage ID\":");
+  if (p == std::string_view::npos || p > 64) return std::nullopt;
+  p += 11;
+  while (p < line.size() && line[p] == ' ') ++p;
+  long long v = 0;
+  std::size_t digits = 0;
+  for (; p < line.size() && line[p] >= '0' && line[p] <= '9' && digits < 18; ++p, ++digits) v = v * 10 + (line[p] - '0');
+  if (digits == 0 || p >= line.size() || (line[p] != ',' && line[p] != '}' && line[p] != ' ')) return std::nullopt;
+  return v;
+}
+
 bool ends_with(std::string_view s, std::string_view suffix) {
   return s.size() >= suffix.size() && s.substr(s.size() - suffix.size()) == suffix;
 }
@@ -183,6 +197,11 @@ class Builder {
                   ev == "SparkListenerJobStart" || ev == "SparkListenerTaskEnd" ||
                   ev == "SparkListenerStageCompleted";
     if (!wanted) return;
+    // Task-end events are most of a log: skip the JSON parse for stages no followed execution ran
+    // (jobs outside SQL, executions not selected with --execution, ones already finished).
+    if (ev == "SparkListenerTaskEnd") {
+      if (auto stage = stage_id_of(line); stage && !stage_owner_.count(*stage)) return;
+    }
     json e = json::parse(line.begin(), line.end(), nullptr, false);
     if (e.is_discarded() || !e.is_object()) {
       if (bad_lines_++ < 3)
