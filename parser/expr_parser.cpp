@@ -33,11 +33,30 @@ struct Item {
   std::uint32_t height = 1;
 };
 
+// Stack heights at the start of each rule being tried: pushed and popped for most rules the
+// parser tries, so kept as plain stores into a buffer that only grows.
+class MarkStack {
+ public:
+  void push(std::size_t height) {
+    if (n_ == buf_.size()) [[unlikely]]
+      grow();
+    buf_[n_++] = height;
+  }
+  void pop() { --n_; }
+  [[nodiscard]] std::size_t back() const { return buf_[n_ - 1]; }
+  [[nodiscard]] bool empty() const { return n_ == 0; }
+
+ private:
+  [[gnu::noinline]] void grow() { buf_.resize(n_ == 0 ? 256 : 2 * n_); }
+  std::vector<std::size_t> buf_;
+  std::size_t n_ = 0;
+};
+
 struct State {
   const char* base = nullptr;
   unsigned flags = 0;
   std::vector<Item> stack;
-  std::vector<std::size_t> marks;
+  MarkStack marks;
   std::size_t depth = 0;
   bool truncated = false;
 
@@ -234,25 +253,67 @@ void wrap_unary(State& st, const ParseInput& in, std::string name, std::uint32_t
 
 // ---------------------------------------------------------------- control
 template <typename Rule>
+struct control;
+
+// The control inside a `token` rule (a word, a number, a string): plain PEGTL matching with no
+// actions and no bookkeeping, keeping only the error messages of `must<>` failures.
+template <typename Rule>
+struct token_control : pegtl::normal<Rule> {
+  template <typename ParseInput, typename... States>
+  [[noreturn]] static void raise(const ParseInput& in, States&&...) {
+    throw pegtl::parse_error(control<Rule>::message(), in);
+  }
+};
+
+template <typename Rule>
 struct control : pegtl::normal<Rule> {
   static constexpr bool counts = std::is_base_of_v<g::nesting_tag, Rule>;
+  static constexpr bool is_token = std::is_base_of_v<g::token, Rule>;
+  // A rule without sub-rules (a character) or a token pushes nothing before it fails, and no
+  // action that collects items (take_since_mark) is attached to one: it needs no mark. Skipping
+  // them saves most of the bookkeeping, as they are most of the rules tried.
+  static constexpr bool marks = !is_token && !std::is_same_v<typename Rule::subs_t, pegtl::empty_list>;
+
+  // A token's sub-rules run under token_control with actions off (the token's own action, if
+  // any, still runs on the whole match).
+  template <pegtl::apply_mode A, pegtl::rewind_mode M, template <typename...> class Action,
+            template <typename...> class Control, typename ParseInput, typename... States>
+  [[nodiscard]] static bool match(ParseInput& in, States&&... st) {
+    if constexpr (is_token) {
+      constexpr bool has_action = A == pegtl::apply_mode::action && !std::is_base_of_v<pegtl::nothing<Rule>, Action<Rule>>;
+      const auto begin = in.iterator();
+      const bool ok = pegtl::match<Rule, pegtl::apply_mode::nothing, has_action ? pegtl::rewind_mode::required : M,
+                                   Action, token_control>(in, st...);
+      if constexpr (has_action) {
+        if (ok) {
+          const typename ParseInput::action_t whole(begin, in);
+          Action<Rule>::apply(whole, st...);
+        }
+      }
+      return ok;
+    } else {
+      return pegtl::normal<Rule>::template match<A, M, Action, Control>(in, st...);
+    }
+  }
 
   template <typename ParseInput, typename... States>
   static void start(const ParseInput& in, State& st, States&&...) {
-    st.marks.push_back(st.stack.size());
+    if constexpr (marks) st.marks.push(st.stack.size());
     if constexpr (counts) {
       if (++st.depth > kMaxNesting) too_deep(in);
     }
   }
   template <typename ParseInput, typename... States>
   static void success(const ParseInput&, State& st, States&&...) {
-    st.marks.pop_back();
+    if constexpr (marks) st.marks.pop();
     if constexpr (counts) --st.depth;
   }
   template <typename ParseInput, typename... States>
   static void failure(const ParseInput&, State& st, States&&...) {
-    if (st.stack.size() > st.marks.back()) st.stack.resize(st.marks.back());
-    st.marks.pop_back();
+    if constexpr (marks) {
+      if (st.stack.size() > st.marks.back()) st.stack.resize(st.marks.back());
+      st.marks.pop();
+    }
     if constexpr (counts) --st.depth;
   }
 
