@@ -2,10 +2,15 @@
 
 #include <filesystem>
 #include <fstream>
+#include <functional>
+#include <iostream>
+#include <sstream>
+#include <streambuf>
 
 #include "lint/check.hpp"
 #include "lint/engine.hpp"
 #include "parser/eventlog.hpp"
+#include "parser/parse.hpp"
 
 namespace planlint {
 
@@ -24,20 +29,12 @@ std::string execution_label(const Plan& plan) {
   return label;
 }
 
-FileReport check_event_log(const std::string& path, const Config& config, const std::string& display) {
-  FileReport report;
-  report.path = display.empty() ? path : display;
-  while (report.path.size() > 1 && report.path.back() == '/') report.path.pop_back();  // "eventlog_v2_x/"
-  report.format = InputFormat::EventLog;
-  std::error_code ec;
-  if (!std::filesystem::exists(path, ec)) {
-    report.error = path + ": No such file or directory";
-    return report;
-  }
-  if (!std::filesystem::is_directory(path, ec) && !std::ifstream(path, std::ios::binary)) {
-    report.error = path + ": cannot be opened";
-    return report;
-  }
+namespace {
+
+using Reader = std::function<ParseResult(const EventLogOptions&, const EventLogSink&)>;
+
+// Lint each plan `read` hands to the sink, keep only the findings.
+FileReport check_plans(FileReport report, const Config& config, const Reader& read) {
   EventLogOptions opts;
   opts.execution = config.execution;
   std::vector<Diagnostic> found;
@@ -56,11 +53,75 @@ FileReport check_event_log(const std::string& path, const Config& config, const 
     ++index;
   };
   LintResult lint;
-  lint.parse = read_event_log(path, report.path, opts, sink);
+  lint.parse = read(opts, sink);
   lint.diagnostics = std::move(found);
   report.suppressed = finish_diagnostics(lint, "", config);
   report.diagnostics = std::move(lint.diagnostics);
   return report;
+}
+
+// The bytes already read to look at the input, then the rest of the stream.
+class HeadThenRest : public std::streambuf {
+ public:
+  HeadThenRest(std::string head, std::streambuf& rest) : head_(std::move(head)), rest_(rest) {
+    setg(head_.data(), head_.data(), head_.data() + head_.size());
+  }
+
+ protected:
+  int_type underflow() override {
+    if (gptr() < egptr()) return traits_type::to_int_type(*gptr());
+    std::streamsize n = rest_.sgetn(buf_, sizeof buf_);
+    if (n <= 0) return traits_type::eof();
+    setg(buf_, buf_, buf_ + n);
+    return traits_type::to_int_type(*gptr());
+  }
+
+ private:
+  std::string head_;
+  std::streambuf& rest_;
+  char buf_[1 << 16];
+};
+
+}  // namespace
+
+FileReport check_event_log(const std::string& path, const Config& config, const std::string& display) {
+  FileReport report;
+  report.path = display.empty() ? path : display;
+  while (report.path.size() > 1 && report.path.back() == '/') report.path.pop_back();  // "eventlog_v2_x/"
+  report.format = InputFormat::EventLog;
+  std::error_code ec;
+  if (!std::filesystem::exists(path, ec)) {
+    report.error = path + ": No such file or directory";
+    return report;
+  }
+  if (!std::filesystem::is_directory(path, ec) && !std::ifstream(path, std::ios::binary)) {
+    report.error = path + ": cannot be opened";
+    return report;
+  }
+  std::string shown = report.path;
+  return check_plans(std::move(report), config, [&](const EventLogOptions& opts, const EventLogSink& sink) {
+    return read_event_log(path, shown, opts, sink);
+  });
+}
+
+FileReport check_stdin(const Config& config, const std::string& display) {
+  std::string head(4096, '\0');
+  std::cin.read(head.data(), static_cast<std::streamsize>(head.size()));
+  head.resize(static_cast<std::size_t>(std::max<std::streamsize>(0, std::cin.gcount())));
+  const std::string shown = display.empty() ? "-" : display;
+  if (detect_format(head) != InputFormat::EventLog) {
+    std::ostringstream rest;
+    if (std::cin) rest << std::cin.rdbuf();
+    return check_text(head + rest.str(), shown, config);
+  }
+  FileReport report;
+  report.path = shown;
+  report.format = InputFormat::EventLog;
+  HeadThenRest buf(std::move(head), *std::cin.rdbuf());
+  std::istream in(&buf);
+  return check_plans(std::move(report), config, [&](const EventLogOptions& opts, const EventLogSink& sink) {
+    return parse_event_log_stream(in, shown, opts, sink);
+  });
 }
 
 }  // namespace planlint

@@ -15,6 +15,10 @@ namespace planlint {
 // one execution.
 FileReport check_event_log(const std::string& path, const Config& config, const std::string& display = "");
 
+// Standard input ("-"): streamed like a file when it starts like an event log, else read whole
+// and checked as check_file("-") does.
+FileReport check_stdin(const Config& config, const std::string& display = "-");
+
 // "execution 3 (save at etl.py:41)": the execution of an event-log plan, as findings name it.
 std::string execution_label(const Plan& plan);
 

@@ -339,6 +339,10 @@ TEST_CASE("check on event logs: findings per execution, in every input shape") {
   for (const auto& f : cut) parse_error = parse_error || f.find("the zstd data ends inside a frame") != std::string::npos;
   CHECK(parse_error);
 
+  // Standard input is streamed the same way, compressed or not.
+  CHECK(findings("- < " + q(multi)) == expected);
+  CHECK(findings("- < " + q(dir / "app-2.lz4")) == expected);
+
   // SARIF carries the execution in the message too.
   auto sarif = run_planlint("check --no-config --format sarif " + q(multi));
   CHECK(sarif.out.find("execution 1 (save at sessions.py:58)") != std::string::npos);
