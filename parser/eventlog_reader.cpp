@@ -72,6 +72,130 @@ double as_number(const json& v) {
   return 0;
 }
 
+// The fields of a task-end event that matter, read with nlohmann's SAX interface: task-end lines
+// are most of a log (~1.5 KB each, mostly task metrics), and building a DOM for each was most of
+// the reading time.
+struct TaskEnd {
+  std::optional<double> stage, run_time, launch, finish;
+  bool has_info = false, failed = false, has_accs = false;
+  std::vector<std::pair<long long, std::optional<double>>> accs;  // (id, update) of Accumulables entries with an ID
+};
+
+class TaskEndSax {
+ public:
+  explicit TaskEndSax(TaskEnd& out) : t_(out) {}
+  using number_integer_t = json::number_integer_t;
+  using number_unsigned_t = json::number_unsigned_t;
+  using number_float_t = json::number_float_t;
+  using string_t = json::string_t;
+  using binary_t = json::binary_t;
+
+  bool null() { return value(0, true); }
+  bool boolean(bool b) {
+    if (ctx() == Ctx::Info && (key_ == Key::Failed || key_ == Key::Killed)) t_.failed = t_.failed || b;
+    return value(0, true);
+  }
+  bool number_integer(number_integer_t v) { return value(static_cast<double>(v), true); }
+  bool number_unsigned(number_unsigned_t v) { return value(static_cast<double>(v), true); }
+  bool number_float(number_float_t v, const string_t&) { return value(v, true); }
+  bool string(string_t& s) {
+    char* end = nullptr;
+    double d = std::strtod(s.c_str(), &end);
+    return value(end != s.c_str() ? d : 0, true);
+  }
+  bool binary(binary_t&) { return value(0, true); }
+  bool start_object(std::size_t) {
+    Ctx c = Ctx::Other;
+    if (stack_.empty()) c = Ctx::Root;
+    else if (ctx() == Ctx::Root && key_ == Key::TaskInfo) c = Ctx::Info, t_.has_info = true;
+    else if (ctx() == Ctx::Root && key_ == Key::TaskMetrics) c = Ctx::Metrics;
+    else if (ctx() == Ctx::Accs) c = Ctx::Acc, acc_id_.reset(), acc_update_.reset();
+    stack_.push_back(c);
+    key_ = Key::None;
+    return true;
+  }
+  bool end_object() {
+    if (ctx() == Ctx::Acc && acc_id_) t_.accs.emplace_back(static_cast<long long>(*acc_id_), acc_update_);
+    stack_.pop_back();
+    key_ = Key::None;
+    return true;
+  }
+  bool start_array(std::size_t) {
+    Ctx c = ctx() == Ctx::Info && key_ == Key::Accumulables ? Ctx::Accs : Ctx::Other;
+    if (c == Ctx::Accs) t_.has_accs = true;
+    stack_.push_back(c);
+    return true;
+  }
+  bool end_array() {
+    stack_.pop_back();
+    key_ = Key::None;
+    return true;
+  }
+  bool key(string_t& k) {
+    key_ = Key::None;
+    switch (ctx()) {
+      case Ctx::Root:
+        if (k == "Stage ID") key_ = Key::StageId;
+        else if (k == "Task Info") key_ = Key::TaskInfo;
+        else if (k == "Task Metrics") key_ = Key::TaskMetrics;
+        break;
+      case Ctx::Info:
+        if (k == "Failed") key_ = Key::Failed;
+        else if (k == "Killed") key_ = Key::Killed;
+        else if (k == "Launch Time") key_ = Key::Launch;
+        else if (k == "Finish Time") key_ = Key::Finish;
+        else if (k == "Accumulables") key_ = Key::Accumulables;
+        break;
+      case Ctx::Metrics:
+        if (k == "Executor Run Time") key_ = Key::RunTime;
+        break;
+      case Ctx::Acc:
+        if (k == "ID") key_ = Key::Id;
+        else if (k == "Update") key_ = Key::Update;
+        break;
+      default:
+        break;
+    }
+    return true;
+  }
+  bool parse_error(std::size_t, const std::string&, const nlohmann::detail::exception&) { return false; }
+
+ private:
+  enum class Ctx { Root, Info, Metrics, Accs, Acc, Other };
+  enum class Key { None, StageId, TaskInfo, TaskMetrics, Failed, Killed, Launch, Finish, Accumulables, RunTime, Id, Update };
+
+  [[nodiscard]] Ctx ctx() const { return stack_.empty() ? Ctx::Other : stack_.back(); }
+
+  // A scalar value: numbers as as_number reads them (strings parsed, anything else 0).
+  bool value(double v, bool) {
+    switch (ctx()) {
+      case Ctx::Root:
+        if (key_ == Key::StageId) t_.stage = v;
+        break;
+      case Ctx::Info:
+        if (key_ == Key::Launch) t_.launch = v;
+        else if (key_ == Key::Finish) t_.finish = v;
+        break;
+      case Ctx::Metrics:
+        if (key_ == Key::RunTime) t_.run_time = v;
+        break;
+      case Ctx::Acc:
+        if (key_ == Key::Id) acc_id_ = v;
+        else if (key_ == Key::Update) acc_update_ = v;
+        break;
+      default:
+        break;
+    }
+    key_ = Key::None;
+    return true;
+  }
+
+  TaskEnd& t_;
+  std::vector<Ctx> stack_;
+  Key key_ = Key::None;
+  std::optional<double> acc_id_, acc_update_;
+};
+
 // One node of `sparkPlanInfo`: the name and the SQL metrics with their accumulator ids.
 struct InfoMetric {
   long long acc = 0;
@@ -202,6 +326,15 @@ class Builder {
     if (ev == "SparkListenerTaskEnd") {
       if (auto stage = stage_id_of(line); stage && !stage_owner_.count(*stage)) return;
     }
+    if (ev == "SparkListenerTaskEnd") {
+      TaskEnd t;
+      TaskEndSax sax(t);
+      if (json::sax_parse(line.begin(), line.end(), &sax)) on_task_end(t);
+      else if (bad_lines_++ < 3)
+        result_.messages.push_back({MessageSeverity::Error, {line_no, 1, line_no, 2},
+                                    "this event line is not valid JSON (truncated log?)"});
+      return;
+    }
     json e = json::parse(line.begin(), line.end(), nullptr, false);
     if (e.is_discarded() || !e.is_object()) {
       if (bad_lines_++ < 3)
@@ -214,7 +347,6 @@ class Builder {
     else if (ends_with(ev, "SQLExecutionEnd")) on_end(e);
     else if (ends_with(ev, "SparkListenerDriverAccumUpdates")) on_driver_accums(e);
     else if (ev == "SparkListenerJobStart") on_job_start(e);
-    else if (ev == "SparkListenerTaskEnd") on_task_end(e);
     else if (ev == "SparkListenerStageCompleted") on_stage_completed(e);
   }
 
@@ -354,35 +486,21 @@ class Builder {
       }
   }
 
-  void on_task_end(const json& e) {
-    auto sid = e.find("Stage ID");
-    if (sid == e.end()) return;
-    auto stage = static_cast<long long>(as_number(*sid));
+  void on_task_end(const TaskEnd& t) {
+    if (!t.stage) return;
+    auto stage = static_cast<long long>(*t.stage);
     if (!stage_owner_.count(stage)) return;  // not a stage of a followed SQL execution
     StageTasks& st = stages_[stage];
-    auto info = e.find("Task Info");
-    if (info == e.end() || !info->is_object()) return;
-    bool failed = info->value("Failed", false) || info->value("Killed", false);
-    if (!failed) {
-      double ms = -1;
-      if (auto tm = e.find("Task Metrics"); tm != e.end() && tm->is_object())
-        if (auto rt = tm->find("Executor Run Time"); rt != tm->end()) ms = as_number(*rt);
-      if (ms < 0) {
-        auto l = info->find("Launch Time"), f = info->find("Finish Time");
-        if (l != info->end() && f != info->end()) ms = as_number(*f) - as_number(*l);
-      }
+    if (!t.has_info) return;
+    if (!t.failed) {
+      double ms = t.run_time.value_or(-1);
+      if (ms < 0 && t.launch && t.finish) ms = *t.finish - *t.launch;
       if (ms >= 0) st.task_ms.push_back(ms);
     }
-    auto accs = info->find("Accumulables");
-    if (accs == info->end() || !accs->is_array()) return;
-    for (const auto& a : *accs) {
-      if (!a.is_object()) continue;
-      auto idit = a.find("ID");
-      if (idit == a.end()) continue;
-      long long id = static_cast<long long>(as_number(*idit));
+    for (const auto& [id, update] : t.accs) {
       if (!acc_owner_.count(id)) continue;  // not a SQL metric of a known plan
       st.accumulators.insert(id);
-      if (auto u = a.find("Update"); u != a.end()) acc_value_[id] += as_number(*u);
+      if (update) acc_value_[id] += *update;
     }
   }
 

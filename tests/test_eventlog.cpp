@@ -131,3 +131,26 @@ TEST_CASE("event log: Spark's own test logs") {
   CHECK(c.plans.size() == 1);
   for (const auto* r : {&a, &b, &c}) CHECK_FALSE(r->has_errors());
 }
+
+TEST_CASE("event log: task-end fields of unexpected types are read as numbers or ignored, never thrown on") {
+  // "Failed" as a string made the DOM reader's value() throw (and planlint abort).
+  std::string log =
+      R"({"Event":"org.apache.spark.sql.execution.ui.SparkListenerSQLExecutionStart","executionId":0,"description":"d",)"
+      R"("physicalPlanDescription":"== Physical Plan ==\n* Project (2)\n+- Scan parquet t (1)\n",)"
+      R"("sparkPlanInfo":{"nodeName":"Project","children":[],"metrics":[]},"time":1})"
+      "\n"
+      R"({"Event":"SparkListenerJobStart","Job ID":0,"Stage IDs":[0],"Properties":{"spark.sql.execution.id":"0"}})"
+      "\n"
+      R"({"Event":"SparkListenerTaskEnd","Stage ID":0,"Task Info":{"Failed":"yes","Killed":7,)"
+      R"("Accumulables":[{"ID":{"x":1},"Update":[1]},5,{"ID":"3"}]},"Task Metrics":{"Executor Run Time":"12"}})"
+      "\n"
+      R"({"Event":"SparkListenerTaskEnd","Stage ID":0,"Task Info":{"Failed":false},"Task Metrics":{"Executor Run Time":"30"}})"
+      "\n";
+  ParseResult r = parse_event_log(log, "x", EventLogOptions{});
+  CHECK_FALSE(r.has_errors());
+  REQUIRE(r.plans.size() == 1);
+  REQUIRE(r.plans[0].stages.size() == 1);
+  // Both tasks count ("yes" is not true); run times given as strings are read as numbers.
+  CHECK(r.plans[0].stages[0].task_ms_max == std::optional<double>(30));
+  CHECK(r.plans[0].stages[0].task_ms_min == std::optional<double>(12));
+}
