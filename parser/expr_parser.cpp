@@ -219,6 +219,20 @@ void split_attribute(std::string_view text, std::string& name, std::string& id) 
   id = std::string(rest);
 }
 
+// A node `kind` `name` over two items, spanning from the first to the end of `in`.
+template <typename ParseInput>
+void combine_two(State& st, const ParseInput& in, ExprKind kind, std::string name, Item first, Item second) {
+  Expr e;
+  e.kind = kind;
+  e.name = std::move(name);
+  e.begin = first.e.begin;
+  e.end = st.offset(in.end());
+  std::vector<Item> kids;
+  kids.push_back(std::move(first));
+  kids.push_back(std::move(second));
+  push_node(st, in, std::move(e), std::move(kids));
+}
+
 // A binary reduction: the stack holds lhs, op (a Raw node), rhs.
 template <typename ParseInput>
 void reduce_binary(State& st, const ParseInput& in) {
@@ -226,15 +240,7 @@ void reduce_binary(State& st, const ParseInput& in) {
   Item rhs = pop(st);
   Item op = pop(st);
   Item lhs = pop(st);
-  Expr e;
-  e.kind = ExprKind::Binary;
-  e.name = std::move(op.e.name);
-  e.begin = lhs.e.begin;
-  e.end = st.offset(in.end());
-  std::vector<Item> kids;
-  kids.push_back(std::move(lhs));
-  kids.push_back(std::move(rhs));
-  push_node(st, in, std::move(e), std::move(kids));
+  combine_two(st, in, ExprKind::Binary, std::move(op.e.name), std::move(lhs), std::move(rhs));
 }
 
 // Wrap the top of the stack in a Unary node `name`, spanning from it to the end of `in`.
@@ -519,15 +525,9 @@ struct action<g::bare_word> {
   }
 };
 
+// An alias is read as an attribute: `name#12`.
 template <>
-struct action<g::alias_text> {
-  template <typename ActionInput>
-  static void apply(const ActionInput& in, State& st) {
-    Expr e = make(ExprKind::Attribute, "", in, st);
-    split_attribute(in.string_view(), e.name, e.expr_id);
-    push(st, std::move(e));
-  }
-};
+struct action<g::alias_text> : action<g::attribute> {};
 
 template <>
 struct action<g::subquery_expr> {
@@ -771,15 +771,7 @@ struct action<g::window_suffix> {
     if (st.stack.size() < 2) return;
     Item spec = pop(st);
     Item fn = pop(st);
-    Expr e;
-    e.kind = ExprKind::Function;
-    e.name = "windowexpression";
-    e.begin = fn.e.begin;
-    e.end = st.offset(in.end());
-    std::vector<Item> kids;
-    kids.push_back(std::move(fn));
-    kids.push_back(std::move(spec));
-    push_node(st, in, std::move(e), std::move(kids));
+    combine_two(st, in, ExprKind::Function, "windowexpression", std::move(fn), std::move(spec));
   }
 };
 
@@ -897,15 +889,7 @@ struct action<g::index_suffix> {
     if (st.stack.size() < 2) return;
     Item idx = pop(st);
     Item base = pop(st);
-    Expr e;
-    e.kind = ExprKind::Binary;
-    e.name = "[]";
-    e.begin = base.e.begin;
-    e.end = st.offset(in.end());
-    std::vector<Item> kids;
-    kids.push_back(std::move(base));
-    kids.push_back(std::move(idx));
-    push_node(st, in, std::move(e), std::move(kids));
+    combine_two(st, in, ExprKind::Binary, "[]", std::move(base), std::move(idx));
   }
 };
 
@@ -918,15 +902,7 @@ struct action<g::field_suffix> {
     Expr field = make(ExprKind::Literal, strip_backquotes(in.string_view().substr(1)), in, st);
     field.type = "string";
     field.begin += 1;
-    Expr e;
-    e.kind = ExprKind::Binary;
-    e.name = ".";
-    e.begin = base.e.begin;
-    e.end = st.offset(in.end());
-    std::vector<Item> kids;
-    kids.push_back(std::move(base));
-    kids.push_back(Item{std::move(field), 1});
-    push_node(st, in, std::move(e), std::move(kids));
+    combine_two(st, in, ExprKind::Binary, ".", std::move(base), Item{std::move(field), 1});
   }
 };
 
@@ -939,15 +915,7 @@ struct action<g::alias_tail> {
     Item x = pop(st);
     if (name.e.kind == ExprKind::Literal) name.e.kind = ExprKind::Attribute;  // AS plain_name
     name.e.type.clear();
-    Expr e;
-    e.kind = ExprKind::Binary;
-    e.name = "AS";
-    e.begin = x.e.begin;
-    e.end = st.offset(in.end());
-    std::vector<Item> kids;
-    kids.push_back(std::move(x));
-    kids.push_back(std::move(name));
-    push_node(st, in, std::move(e), std::move(kids));
+    combine_two(st, in, ExprKind::Binary, "AS", std::move(x), std::move(name));
   }
 };
 
