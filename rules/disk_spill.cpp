@@ -130,9 +130,7 @@ class DiskSpill final : public Rule {
         d.impact_text = format_millis(*op.duration_ms) + " of task time in an operator that spilled " +
                         format_bytes(spilled);
       } else {
-        d.impact = spilled;
-        d.impact_unit = "bytes";
-        d.impact_text = format_bytes(spilled) + " written to and read back from local disk";
+        set_impact(d, spilled, "bytes", " written to and read back from local disk");
       }
       ctx.report(std::move(d));
     }
@@ -148,9 +146,7 @@ class DiskSpill final : public Rule {
     Diagnostic d = anchor ? ctx.make(*anchor, std::move(msg)) : ctx.make_plan(std::move(msg), plan.query.sql_loc);
     d.evidence.push_back({"query spill total", format_bytes(*q), *q, "bytes"});
     d.fix = fix_for(Operator{});
-    d.impact = *q;
-    d.impact_unit = "bytes";
-    d.impact_text = format_bytes(*q) + " written to and read back from local disk";
+    set_impact(d, *q, "bytes", " written to and read back from local disk");
     ctx.report(std::move(d));
   }
 };

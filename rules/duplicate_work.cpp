@@ -191,13 +191,9 @@ class DuplicateWork final : public Rule {
               "one pass (GROUPING SETS, conditional aggregation, one aggregation feeding both branches).";
       double extra = static_cast<double>(copies.size() - 1);
       if (k.ms) {
-        d.impact = *k.ms * extra;
-        d.impact_unit = "ms";
-        d.impact_text = format_millis(*d.impact) + " of scan task time repeated";
+        set_impact(d, *k.ms * extra, "ms", " of scan task time repeated");
       } else if (k.bytes) {
-        d.impact = *k.bytes * extra;
-        d.impact_unit = "bytes";
-        d.impact_text = format_bytes(*d.impact) + " read again";
+        set_impact(d, *k.bytes * extra, "bytes", " read again");
       }
       ctx.report(std::move(d));
     }

@@ -164,13 +164,9 @@ class LowFilePruning final : public Rule {
         d.fix += " The table is clustered by " + clusters + ", which does not match this query's filter.";
       double avoidable = 1.0 - selectivity;
       if (op.duration_ms) {
-        d.impact = *op.duration_ms * avoidable;
-        d.impact_unit = "ms";
-        d.impact_text = "up to " + format_millis(*d.impact) + " of scan task time";
+        set_impact(d, *op.duration_ms * avoidable, "ms", " of scan task time", "up to ");
       } else {
-        d.impact = *bytes * avoidable;
-        d.impact_unit = "bytes";
-        d.impact_text = "up to " + format_bytes(*d.impact) + " less read";
+        set_impact(d, *bytes * avoidable, "bytes", " less read", "up to ");
       }
       ctx.report(std::move(d));
     }

@@ -100,13 +100,9 @@ class PythonUdf final : public Rule {
                 "(groupBy().agg, window functions, higher-order functions like transform/filter on "
                 "arrays); keep the pandas function for logic that truly needs Python.";
       if (op.duration_ms) {
-        d.impact = *op.duration_ms;
-        d.impact_unit = "ms";
-        d.impact_text = format_millis(*op.duration_ms) + " of task time in Python evaluation";
+        set_impact(d, *op.duration_ms, "ms", " of task time in Python evaluation");
       } else if (op.rows) {
-        d.impact = *op.rows;
-        d.impact_unit = "rows";
-        d.impact_text = format_count(*op.rows) + " rows through a Python worker";
+        set_impact(d, *op.rows, "rows", " rows through a Python worker");
       }
       ctx.report(std::move(d));
     }

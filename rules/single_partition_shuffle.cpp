@@ -176,17 +176,11 @@ class SinglePartitionShuffle final : public Rule {
       d.fix = std::move(fix);
       double ms = op.duration_ms.value_or(0) + (consumer && consumer->duration_ms ? *consumer->duration_ms : 0);
       if (ms > 0) {
-        d.impact = ms;
-        d.impact_unit = "ms";
-        d.impact_text = format_millis(ms) + " of single-task time in the exchange and its consumer";
+        set_impact(d, ms, "ms", " of single-task time in the exchange and its consumer");
       } else if (bytes) {
-        d.impact = *bytes;
-        d.impact_unit = "bytes";
-        d.impact_text = format_bytes(*bytes) + " through one task";
+        set_impact(d, *bytes, "bytes", " through one task");
       } else {
-        d.impact = *rows;
-        d.impact_unit = "rows";
-        d.impact_text = format_count(*rows) + " rows through one task";
+        set_impact(d, *rows, "rows", " rows through one task");
       }
       ctx.report(std::move(d));
     }

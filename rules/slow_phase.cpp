@@ -11,17 +11,6 @@
 namespace planlint {
 namespace {
 
-std::string percent(double share) {
-  char buf[32];
-  std::snprintf(buf, sizeof buf, "%.0f%%", share * 100);
-  return buf;
-}
-
-std::string ratio_text(double r) {
-  char buf[32];
-  std::snprintf(buf, sizeof buf, "%.1f", r);
-  return buf;
-}
 
 class SlowPhase final : public Rule {
  public:
@@ -110,7 +99,7 @@ class SlowPhase final : public Rule {
     if (p.name != "execution") {
       if (share < ctx.threshold("min-phase-share") || p.ms < ctx.threshold("min-phase-ms")) return;
       std::string msg = p.title + " took " + format_millis(p.ms) + " of " + format_millis(total) + " (" +
-                        percent(share) + ")";
+                        format_percent(share) + ")";
       std::string fix;
       if (p.name == "waiting-for-compute") {
         msg += ": the query waited for the warehouse to start (cold start)";
@@ -138,7 +127,7 @@ class SlowPhase final : public Rule {
       Diagnostic d = ctx.make_plan(std::move(msg), plan.query.sql_loc);
       d.fix = std::move(fix);
       add_phases(d);
-      d.evidence.push_back({"phase share", percent(share), share, "ratio"});
+      d.evidence.push_back({"phase share", format_percent(share), share, "ratio"});
       if (p.name == "compilation")
         if (auto md = method::query_metric(plan, {"metadataTimeMs"}); md && *md > 0)
           d.evidence.push_back({"metadata time", format_millis(*md), *md, "ms"});
@@ -153,7 +142,7 @@ class SlowPhase final : public Rule {
     if (!b.parallelism || p.ms < ctx.threshold("min-execution-ms")) return;
     if (*b.parallelism >= ctx.threshold("max-parallelism")) return;
     Diagnostic d = ctx.make_plan("execution took " + format_millis(p.ms) + " of " + format_millis(total) +
-                                     " with an effective parallelism of " + ratio_text(*b.parallelism) +
+                                     " with an effective parallelism of " + format_decimal(*b.parallelism) +
                                      " (task time / execution time): one task did most of the work",
                                  plan.query.sql_loc);
     d.fix = "Look for a skewed join or aggregation key, a single large file or an unsplittable input "
@@ -161,10 +150,8 @@ class SlowPhase final : public Rule {
             "input (OPTIMIZE), salt or filter the hot key, or add a partitioning column.";
     add_phases(d);
     d.evidence.push_back({"task time", format_millis(*b.task_ms), *b.task_ms, "ms"});
-    d.evidence.push_back({"effective parallelism", ratio_text(*b.parallelism), *b.parallelism, "ratio"});
-    d.impact = p.ms;
-    d.impact_unit = "ms";
-    d.impact_text = format_millis(p.ms) + " of mostly single-task execution";
+    d.evidence.push_back({"effective parallelism", format_decimal(*b.parallelism), *b.parallelism, "ratio"});
+    set_impact(d, p.ms, "ms", " of mostly single-task execution");
     ctx.report(std::move(d));
   }
 };

@@ -77,13 +77,9 @@ class SmallFiles final : public Rule {
               "optimization. Fix the writer too: fewer, larger appends (longer streaming triggers), "
               "no partitioning on high-cardinality columns, and fewer output partitions on write.";
       if (footers && *footers > 0) {
-        d.impact = *footers;
-        d.impact_unit = "ms";
-        d.impact_text = format_millis(*footers) + " of task time waiting for file footers";
+        set_impact(d, *footers, "ms", " of task time waiting for file footers");
       } else {
-        d.impact = *files;
-        d.impact_unit = "files";
-        d.impact_text = format_count(*files) + " files opened";
+        set_impact(d, *files, "files", " files opened");
       }
       ctx.report(std::move(d));
     }

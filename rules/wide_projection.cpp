@@ -65,11 +65,6 @@ void add_refs(const Operator& op, std::string& refs, bool include_output) {
   if (op.fields.empty()) refs += op.label + "\n";
 }
 
-std::string percent(double share) {
-  char buf[32];
-  std::snprintf(buf, sizeof buf, "%.0f%%", share * 100);
-  return buf;
-}
 
 class WideProjection final : public Rule {
  public:
@@ -151,7 +146,7 @@ class WideProjection final : public Rule {
       if (unused.size() > 8) list += ", ... " + std::to_string(unused.size() - 8) + " more";
       Diagnostic d = ctx.make(op, method::scan_ref(op) + " reads " + std::to_string(cols.size()) +
                                       " columns but " + rules::op_ref(*consumer) + " and the operators below it use " +
-                                      format_count(used) + " (" + percent(used / n) + "); unused: " + list);
+                                      format_count(used) + " (" + format_percent(used / n) + "); unused: " + list);
       d.evidence.push_back({"columns read", format_count(n), n, "columns"});
       d.evidence.push_back({"columns used", format_count(used), used, "columns"});
       d.evidence.push_back({"unused columns", list, static_cast<double>(unused.size()), "columns"});
@@ -163,13 +158,9 @@ class WideProjection final : public Rule {
               "spark.table(...).select(<used columns>), and avoid SELECT * in views and CTEs.";
       double waste = static_cast<double>(unused.size()) / n;
       if (op.duration_ms) {
-        d.impact = *op.duration_ms * waste;
-        d.impact_unit = "ms";
-        d.impact_text = "about " + format_millis(*d.impact) + " of scan task time on unused columns";
+        set_impact(d, *op.duration_ms * waste, "ms", " of scan task time on unused columns", "about ");
       } else if (bytes) {
-        d.impact = *bytes * waste;
-        d.impact_unit = "bytes";
-        d.impact_text = "about " + format_bytes(*d.impact) + " read for unused columns";
+        set_impact(d, *bytes * waste, "bytes", " read for unused columns", "about ");
       }
       ctx.report(std::move(d));
     }
