@@ -109,49 +109,46 @@ Cost cost_of(const Chain& c) {
   return k;
 }
 
-class DuplicateWork final : public Rule {
- public:
-  const RuleDoc& doc() const override {
-    static const RuleDoc d = [] {
-      RuleDoc r;
-      r.name = "duplicate-work";
-      r.code = "PL106";
-      r.severity = Severity::Warning;
-      r.summary = "The same scan and filter are computed more than once in one plan";
-      r.what =
-          "Finds table scans that appear more than once in the executed plan with the same table, "
-          "the same pushed / data / partition filters, the same columns and the same Filter "
-          "conditions above them, where no ReusedExchange or ReusedSubquery replaced the copy.";
-      r.why =
-          "Spark reuses an exchange or subquery only when the whole subtree below it is identical "
-          "and it ends in an exchange. A DataFrame used by two actions, a CTE or view referenced "
-          "twice with different downstream shapes, or a union of two aggregations of the same "
-          "input is read, decompressed and filtered once per reference: the I/O and CPU of that "
-          "scan are paid twice.";
-      r.example =
-          "WITH recent AS (SELECT * FROM events WHERE day >= '2024-01-01')\n"
-          "SELECT ... FROM recent GROUP BY user UNION ALL SELECT ... FROM recent GROUP BY page\n"
-          "-> two `Scan parquet events` with PartitionFilters [day >= 2024-01-01]";
-      r.use_instead =
-          "Compute the shared part once: CACHE TABLE recent / df.cache() (or persist()) when it is "
-          "reused by several actions, write it to a temporary table in a job, or compute both "
-          "results in one pass (GROUPING SETS, conditional aggregation).";
-      r.evidence =
-          "Any input format: the scans' table, filters and columns (expression ids ignored; "
-          "dynamic-pruning and subquery ids kept, since different pruning subqueries read different "
-          "files). Profiles and event logs add the scan's bytes, rows and time, used for the impact "
-          "and to skip copies below the size threshold; without any measurement (explain text) the "
-          "finding is reported as info, because the cost of the repeated scan is unknown.";
-      r.thresholds = {
-          {"min-bytes", 134217728, "bytes",
-           "when the source measured the scan, copies reading under 128 MiB (one default file "
-           "split) are not worth caching"},
-      };
-      return r;
-    }();
-    return d;
-  }
+RuleDoc make_doc() {
+  RuleDoc r;
+  r.name = "duplicate-work";
+  r.code = "PL106";
+  r.severity = Severity::Warning;
+  r.summary = "The same scan and filter are computed more than once in one plan";
+  r.what =
+      "Finds table scans that appear more than once in the executed plan with the same table, "
+      "the same pushed / data / partition filters, the same columns and the same Filter "
+      "conditions above them, where no ReusedExchange or ReusedSubquery replaced the copy.";
+  r.why =
+      "Spark reuses an exchange or subquery only when the whole subtree below it is identical "
+      "and it ends in an exchange. A DataFrame used by two actions, a CTE or view referenced "
+      "twice with different downstream shapes, or a union of two aggregations of the same "
+      "input is read, decompressed and filtered once per reference: the I/O and CPU of that "
+      "scan are paid twice.";
+  r.example =
+      "WITH recent AS (SELECT * FROM events WHERE day >= '2024-01-01')\n"
+      "SELECT ... FROM recent GROUP BY user UNION ALL SELECT ... FROM recent GROUP BY page\n"
+      "-> two `Scan parquet events` with PartitionFilters [day >= 2024-01-01]";
+  r.use_instead =
+      "Compute the shared part once: CACHE TABLE recent / df.cache() (or persist()) when it is "
+      "reused by several actions, write it to a temporary table in a job, or compute both "
+      "results in one pass (GROUPING SETS, conditional aggregation).";
+  r.evidence =
+      "Any input format: the scans' table, filters and columns (expression ids ignored; "
+      "dynamic-pruning and subquery ids kept, since different pruning subqueries read different "
+      "files). Profiles and event logs add the scan's bytes, rows and time, used for the impact "
+      "and to skip copies below the size threshold; without any measurement (explain text) the "
+      "finding is reported as info, because the cost of the repeated scan is unknown.";
+  r.thresholds = {
+      {"min-bytes", 134217728, "bytes",
+       "when the source measured the scan, copies reading under 128 MiB (one default file "
+       "split) are not worth caching"},
+  };
+  return r;
+}
 
+class DuplicateWork final : public DocumentedRule<make_doc> {
+ public:
   void check(RuleContext& ctx) const override {
     const Plan& plan = ctx.plan();
     const bool final_plan = rules::has_final_plan(plan);

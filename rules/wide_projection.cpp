@@ -66,51 +66,47 @@ void add_refs(const Operator& op, std::string& refs, bool include_output) {
 }
 
 
-class WideProjection final : public Rule {
- public:
-  const RuleDoc& doc() const override {
-    static const RuleDoc d = [] {
-      RuleDoc r;
-      r.name = "wide-projection";
-      r.code = "PL107";
-      r.severity = Severity::Warning;
-      r.summary = "A scan reads many more columns than the query uses";
-      r.what =
-          "Compares the columns a table scan outputs with the columns its consumers reference (the "
-          "filters, exchanges and the first projection or aggregation above it) and reports scans "
-          "where most columns are read and then dropped.";
-      r.why =
-          "Parquet and Delta are columnar: each column read costs I/O, decompression and memory, and "
-          "wide rows make every later shuffle and spill larger. Spark normally prunes unused columns "
-          "before the scan; when a plan still reads them, the pruning was blocked -- typically by "
-          "SELECT * into a cached DataFrame, a typed Dataset / RDD step, a UDF over the whole row, or a "
-          "data source that cannot prune.";
-      r.example =
-          "Scan parquet sales  Output [40]: [...]\n"
-          "+- Project [sale_id#0, amount#7]          -- 38 columns read for nothing";
-      r.use_instead =
-          "Select the needed columns at the source: spark.table('sales').select('sale_id', 'amount') "
-          "before caching or before the typed / Python step; avoid SELECT * in views and CTEs that "
-          "feed narrow queries.";
-      r.evidence =
-          "Explain text: the scan's `Output` list and the expressions of the operators above it "
-          "(matched by expression id); Query Profile JSON: the scan's OUTPUT metadata and the "
-          "consumers' expressions (matched by column name). No finding when the columns pass "
-          "through a join, window, union, generator or any operator whose column use is unknown.";
-      r.thresholds = {
-          {"min-unused-columns", 5, "columns", "dropping fewer columns is rarely measurable"},
-          {"max-used-fraction", 0.5, "ratio", "the consumers use at most half of the columns read"},
-      };
-      return r;
-    }();
-    return d;
-  }
+RuleDoc make_doc() {
+  RuleDoc r;
+  r.name = "wide-projection";
+  r.code = "PL107";
+  r.severity = Severity::Warning;
+  r.summary = "A scan reads many more columns than the query uses";
+  r.what =
+      "Compares the columns a table scan outputs with the columns its consumers reference (the "
+      "filters, exchanges and the first projection or aggregation above it) and reports scans "
+      "where most columns are read and then dropped.";
+  r.why =
+      "Parquet and Delta are columnar: each column read costs I/O, decompression and memory, and "
+      "wide rows make every later shuffle and spill larger. Spark normally prunes unused columns "
+      "before the scan; when a plan still reads them, the pruning was blocked -- typically by "
+      "SELECT * into a cached DataFrame, a typed Dataset / RDD step, a UDF over the whole row, or a "
+      "data source that cannot prune.";
+  r.example =
+      "Scan parquet sales  Output [40]: [...]\n"
+      "+- Project [sale_id#0, amount#7]          -- 38 columns read for nothing";
+  r.use_instead =
+      "Select the needed columns at the source: spark.table('sales').select('sale_id', 'amount') "
+      "before caching or before the typed / Python step; avoid SELECT * in views and CTEs that "
+      "feed narrow queries.";
+  r.evidence =
+      "Explain text: the scan's `Output` list and the expressions of the operators above it "
+      "(matched by expression id); Query Profile JSON: the scan's OUTPUT metadata and the "
+      "consumers' expressions (matched by column name). No finding when the columns pass "
+      "through a join, window, union, generator or any operator whose column use is unknown.";
+  r.thresholds = {
+      {"min-unused-columns", 5, "columns", "dropping fewer columns is rarely measurable"},
+      {"max-used-fraction", 0.5, "ratio", "the consumers use at most half of the columns read"},
+  };
+  return r;
+}
 
+class WideProjection final : public DocumentedRule<make_doc> {
+ public:
   void check(RuleContext& ctx) const override {
     const Plan& plan = ctx.plan();
-    const bool final_plan = rules::has_final_plan(plan);
-    for (const Operator& op : plan.ops) {
-      if (op.kind != OpKind::Scan || !rules::is_active(op, final_plan)) continue;
+    for (const Operator* active : rules::active_ops(plan, OpKind::Scan)) {
+      const Operator& op = *active;
       const Field* out = op.field("Output");
       if (!out) out = op.field("OUTPUT");
       if (!out || !out->is_list || out->count_mismatch || out->truncated || out->items.empty()) continue;
