@@ -24,24 +24,32 @@ bool keeps_id(const std::string& out) {
 std::string normalise(std::string_view s) {
   std::string out;
   out.reserve(s.size());
-  for (std::size_t i = 0; i < s.size(); ++i) {
+  std::size_t i = 0;
+  while (i < s.size()) {
+    // Copy up to the next '#' or '[' in one piece.
+    std::size_t k = i;
+    while (k < s.size() && s[k] != '#' && s[k] != '[') ++k;
+    out.append(s, i, k - i);
+    i = k;
+    if (i == s.size()) break;
     if (s[i] == '#' && !keeps_id(out)) {
       std::size_t j = i + 1;
       while (j < s.size() && (std::isdigit(static_cast<unsigned char>(s[j])) || s[j] == 'x')) ++j;
       if (j < s.size() && s[j] == 'L') ++j;
       if (j > i + 1) {
-        i = j - 1;
+        i = j;
         continue;
       }
     }
     if (s[i] == '[' && (s.compare(i, 4, "[id=") == 0 || s.compare(i, 9, "[plan_id=") == 0)) {
       auto close = s.find(']', i);
       if (close != std::string_view::npos) {
-        i = close;
+        i = close + 1;
         continue;
       }
     }
     out += s[i];
+    ++i;
   }
   return out;
 }
@@ -57,7 +65,7 @@ std::string field_signature(const Operator& op) {
   for (const Field& f : op.fields) {
     if (!is_filter_field(f.key)) continue;
     sig += f.key + "=";
-    for (const std::string& t : method::field_texts(f)) sig += normalise(t) + ";";
+    for (std::string_view t : method::field_texts(f)) sig += normalise(t) + ";";
     sig += "|";
   }
   return sig;
@@ -84,7 +92,7 @@ Chain build_chain(const Plan& plan, const Operator& scan) {
     if (p.kind == OpKind::Filter) {
       std::string cond;
       if (const Field* f = p.field("Condition"))
-        for (const std::string& t : method::field_texts(*f)) cond += t;
+        for (std::string_view t : method::field_texts(*f)) cond += t;
       if (cond.empty()) cond = p.arguments;
       c.signature += "|filter:" + normalise(cond);
       c.filters.push_back(cond);

@@ -37,7 +37,7 @@ std::vector<std::string> predicates(const Plan& plan, const Operator& scan) {
     if (f.key == "PushedFilters" || f.key == "DataFilters" || f.key == "PartitionFilters" ||
         f.key == "RequiredDataFilters" || f.key == "FILTERS" || f.key == "PARTITION_FILTERS" ||
         f.key == "Filters" || f.key == "Partition filters")
-      for (const std::string& t : method::field_texts(f)) add(t);
+      for (std::string_view t : method::field_texts(f)) add(std::string(t));
   }
   const Operator* cur = &scan;
   while (cur->parents.size() == 1) {
@@ -45,7 +45,7 @@ std::vector<std::string> predicates(const Plan& plan, const Operator& scan) {
     if (p.kind != OpKind::Filter && p.kind != OpKind::Transition && p.kind != OpKind::CodegenStage) break;
     if (p.kind == OpKind::Filter) {
       if (const Field* c = p.field("Condition")) {
-        for (const std::string& t : method::field_texts(*c)) add(t);
+        for (std::string_view t : method::field_texts(*c)) add(std::string(t));
       } else if (!p.arguments.empty()) {
         add(p.arguments);
       }

@@ -59,7 +59,10 @@ void add_refs(const Operator& op, std::string& refs, bool include_output) {
   for (const Field& f : op.fields) {
     if (f.key == "Input") continue;
     if (!include_output && (f.key == "Output" || f.key == "OUTPUT")) continue;
-    for (const std::string& t : method::field_texts(f)) refs += t + "\n";
+    for (std::string_view t : method::field_texts(f)) {
+      refs += t;
+      refs += '\n';
+    }
   }
   refs += op.arguments + "\n";
   if (op.fields.empty()) refs += op.label + "\n";
