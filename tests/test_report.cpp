@@ -120,3 +120,19 @@ TEST_CASE("report: the CLI writes the page and reports what it drew") {
   auto missing = planlint::test::run_planlint("report /nonexistent/plan.txt -o -", true);
   CHECK(missing.exit_code == 2);
 }
+
+TEST_CASE("show and report: event logs are streamed, rolling directories included") {
+  const auto dir = corpus_dir() / "eventlog/eventlog_v2_app-20231114221320-0009";
+  REQUIRE(std::filesystem::is_directory(dir));
+  auto shown = planlint::test::run_planlint("show --color never '" + dir.string() + "'", true);
+  CHECK(shown.exit_code == 0);
+  CHECK(shown.out.find("execution 0: save at sessions.py:41") != std::string::npos);
+  CHECK(shown.out.find("execution 1: save at sessions.py:58") != std::string::npos);
+  CHECK(shown.out.find("2 operators with findings") != std::string::npos);
+  // The same log as one file gives the same tree.
+  auto single = planlint::test::run_planlint("show --color never '" + (corpus_dir() / "eventlog/multi-exec.eventlog").string() + "'", true);
+  CHECK(single.out == shown.out);
+  auto page = planlint::test::run_planlint("report '" + dir.string() + "' -o -");
+  CHECK(page.exit_code == 0);
+  CHECK(page.out.find("skew-not-handled") != std::string::npos);
+}

@@ -10,12 +10,13 @@
 namespace planlint::cli {
 
 struct LintedFile {
-  std::string text;  // the input as read
+  std::string text;  // the input as read (empty for an event log, which is streamed)
   Config config;     // the configuration that applies to it
   LintResult result;
 };
 
-// Lints `path` ("-": stdin). A file that cannot be read is reported on stderr, sets `rc` to 2 and
+// Lints `path` ("-": stdin); an event log (a compressed one, a rolling `eventlog_v2_*` directory)
+// through the streaming reader. A file that cannot be read is reported on stderr, sets `rc` to 2 and
 // gives nullopt; a broken configuration is reported, sets `config_broken` and gives nullopt (the
 // command should stop with exit code 2).
 std::optional<LintedFile> lint_file(const std::string& path, bool use_config_files, int& rc, bool& config_broken);
