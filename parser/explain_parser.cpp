@@ -709,14 +709,15 @@ class Reader {
     Plan& p = plan();
     for (auto& tr : p.trailers)
       while (!tr.text.empty() && tr.text.back() == '\n') tr.text.pop_back();
-    // Reuse links (forward references allowed).
+    // Reuse links (forward references allowed). Default mode names the reused exchange by its
+    // label: the first exchange with that label, looked up in one index (not a scan per reuse).
+    std::unordered_map<std::string_view, std::size_t> exchange_by_label;
+    if (kind_ == PhysKind::Default && !reuses_.empty())
+      for (const auto& o : p.ops)
+        if (o.kind == OpKind::Exchange || o.kind == OpKind::BroadcastExchange) exchange_by_label.emplace(o.label, o.index);
     for (const auto& pr : reuses_) {
       if (kind_ == PhysKind::Default) {
-        for (const auto& o : p.ops)
-          if ((o.kind == OpKind::Exchange || o.kind == OpKind::BroadcastExchange) && o.label == pr.target) {
-            p.ops[pr.op].reuses = o.index;
-            break;
-          }
+        if (auto it = exchange_by_label.find(pr.target); it != exchange_by_label.end()) p.ops[pr.op].reuses = it->second;
         continue;
       }
       auto it = ids_.find(pr.target);
