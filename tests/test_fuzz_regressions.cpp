@@ -10,6 +10,7 @@
 #include "lint/config_file.hpp"
 #include "lint/engine.hpp"
 #include "lint/lsp_server.hpp"
+#include "parser/eventlog.hpp"
 #include "tests/support.hpp"
 #include "tools/fuzz/plan_invariants.hpp"
 
@@ -29,6 +30,14 @@ void replay(const std::string& kind, const fs::path& file) {
     replay_plan(planlint::parse_explain_text(text, name), text);
   } else if (kind == "profile") {
     replay_plan(planlint::parse_query_profile(text, name), text);
+  } else if (kind == "eventlog") {
+    // As tools/fuzz/fuzz_eventlog.cpp: whole and streamed.
+    auto whole = planlint::parse_event_log(text, name, planlint::EventLogOptions{});
+    replay_plan(whole, text);
+    std::istringstream in(text);
+    auto streamed = planlint::parse_event_log_stream(in, name, planlint::EventLogOptions{});
+    CHECK(planlint::fuzz::plan_invariant_violation(streamed, text) == "");
+    CHECK(streamed.plans.size() == whole.plans.size());
   } else if (kind == "expression") {
     for (auto d : {planlint::ExprDialect::Catalyst, planlint::ExprDialect::PushedFilter, planlint::ExprDialect::Sql}) {
       auto e = planlint::parse_expression(text, d);

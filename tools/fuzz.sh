@@ -43,6 +43,8 @@ seed_files() {  # kind
       find corpus tests/fuzz_regressions/profile -type f -name '*.json' 2>/dev/null ;;
     config)
       find corpus tests docs -type f \( -name '*.toml' -o -name '.planlint.toml' \) 2>/dev/null ;;
+    eventlog)
+      find corpus -type f -name '*.eventlog' 2>/dev/null ;;
     *) ;;
   esac
   find "tests/fuzz_regressions/$1" -type f 2>/dev/null || true
@@ -79,6 +81,12 @@ make_seeds() {  # kind dir
       local open='{"jsonrpc":"2.0","method":"textDocument/didOpen","params":{"textDocument":{"uri":"file:///q.txt","languageId":"sparkplan","version":1,"text":"== Physical Plan ==\n* Project (2)\n+- Scan parquet t (1)\n"}}}'
       printf 'Content-Length: %d\r\n\r\n%sContent-Length: %d\r\n\r\n%s' "${#body}" "$body" "${#open}" "$open" >"$dir/lsp-open"
       printf 'Content-Length: 5\r\nContent-Type: application/vscode-jsonrpc; charset=utf-8\r\n\r\n{"a":' >"$dir/lsp-truncated" ;;
+    eventlog)
+      # The corpus logs are mostly task-end lines: also one short copy of each with three of them.
+      find corpus -type f -name '*.eventlog' 2>/dev/null | sort | while IFS= read -r f; do
+        i=$((i + 1))
+        awk '!/"SparkListenerTaskEnd"/ || n++ < 3' "$f" >"$dir/short-$i.eventlog"
+      done ;;
     explain|profile) ;;
     *)  # unknown kind: every corpus file
       find corpus -type f 2>/dev/null | head -n 200 | while IFS= read -r f; do
