@@ -30,6 +30,15 @@ std::string_view rtrim(std::string_view s) {
   return s;
 }
 
+// The action of a rule whose whole match is stored, as a view, in one member of the line struct.
+template <auto Member>
+struct store_view {
+  template <typename In, typename State>
+  static void apply(const In& in, State& st) {
+    st.out->*Member = in.string_view();
+  }
+};
+
 // ---- tree lines ----
 
 struct TreeState {
@@ -64,20 +73,11 @@ struct tree_action<g::codegen_stage> {
   static void apply(const In& in, TreeState& st) { st.out->codegen_stage = to_int(in.string_view()); }
 };
 template <>
-struct tree_action<g::node_label> {
-  template <typename In>
-  static void apply(const In& in, TreeState& st) { st.out->label = in.string_view(); }
-};
+struct tree_action<g::node_label> : store_view<&TreeLine::label> {};
 template <>
-struct tree_action<g::plain_label> {
-  template <typename In>
-  static void apply(const In& in, TreeState& st) { st.out->label = in.string_view(); }
-};
+struct tree_action<g::plain_label> : store_view<&TreeLine::label> {};
 template <>
-struct tree_action<g::outline_id> {
-  template <typename In>
-  static void apply(const In& in, TreeState& st) { st.out->id = in.string_view(); }
-};
+struct tree_action<g::outline_id> : store_view<&TreeLine::id> {};
 template <>
 struct tree_action<g::stats_body> {
   template <typename In>
@@ -107,10 +107,7 @@ struct HeaderState {
 template <typename Rule>
 struct header_action : pegtl::nothing<Rule> {};
 template <>
-struct header_action<g::block_id> {
-  template <typename In>
-  static void apply(const In& in, HeaderState& st) { st.out->id = in.string_view(); }
-};
+struct header_action<g::block_id> : store_view<&BlockHeader::id> {};
 template <>
 struct header_action<g::block_name> {
   template <typename In>
@@ -137,15 +134,9 @@ struct FieldState {
 template <typename Rule>
 struct field_action : pegtl::nothing<Rule> {};
 template <>
-struct field_action<g::field_key> {
-  template <typename In>
-  static void apply(const In& in, FieldState& st) { st.out->key = in.string_view(); }
-};
+struct field_action<g::field_key> : store_view<&FieldLine::key> {};
 template <>
-struct field_action<g::condition_key> {
-  template <typename In>
-  static void apply(const In& in, FieldState& st) { st.out->key = in.string_view(); }
-};
+struct field_action<g::condition_key> : store_view<&FieldLine::key> {};
 template <>
 struct field_action<g::field_count> {
   template <typename In>

@@ -135,7 +135,13 @@ class Reader {
     reset_plan_state();
     r_.plans.emplace_back();
     // About one operator per 7 lines in formatted output: avoid moving big Operators around.
-    r_.plans.back().ops.reserve(std::min<std::size_t>((n_.lines.size() - i) / 7 + 8, 1u << 16));
+    // Only this plan's lines count (up to the next `== ... ==` header): an input of many plans
+    // must not reserve room for the whole input once per plan.
+    std::size_t end = i + 1;
+    while (end < n_.lines.size() && !(n_.lines[end].text.size() > 3 && n_.lines[end].text[0] == '=' &&
+                                      n_.lines[end].text[1] == '=' && n_.lines[end].text[2] == ' '))
+      ++end;
+    r_.plans.back().ops.reserve(std::min<std::size_t>((end - i) / 7 + 8, 1u << 16));
     have_plan_ = true;
     plan().name = "plan " + std::to_string(r_.plans.size());
     plan().loc = n_.range(i, 0, n_.lines[i].text.size());

@@ -33,11 +33,30 @@ struct Item {
   std::uint32_t height = 1;
 };
 
+// Stack heights at the start of each rule being tried: pushed and popped for most rules the
+// parser tries, so kept as plain stores into a buffer that only grows.
+class MarkStack {
+ public:
+  void push(std::size_t height) {
+    if (n_ == buf_.size()) [[unlikely]]
+      grow();
+    buf_[n_++] = height;
+  }
+  void pop() { --n_; }
+  [[nodiscard]] std::size_t back() const { return buf_[n_ - 1]; }
+  [[nodiscard]] bool empty() const { return n_ == 0; }
+
+ private:
+  [[gnu::noinline]] void grow() { buf_.resize(n_ == 0 ? 256 : 2 * n_); }
+  std::vector<std::size_t> buf_;
+  std::size_t n_ = 0;
+};
+
 struct State {
   const char* base = nullptr;
   unsigned flags = 0;
   std::vector<Item> stack;
-  std::vector<std::size_t> marks;
+  MarkStack marks;
   std::size_t depth = 0;
   bool truncated = false;
 
@@ -200,6 +219,20 @@ void split_attribute(std::string_view text, std::string& name, std::string& id) 
   id = std::string(rest);
 }
 
+// A node `kind` `name` over two items, spanning from the first to the end of `in`.
+template <typename ParseInput>
+void combine_two(State& st, const ParseInput& in, ExprKind kind, std::string name, Item first, Item second) {
+  Expr e;
+  e.kind = kind;
+  e.name = std::move(name);
+  e.begin = first.e.begin;
+  e.end = st.offset(in.end());
+  std::vector<Item> kids;
+  kids.push_back(std::move(first));
+  kids.push_back(std::move(second));
+  push_node(st, in, std::move(e), std::move(kids));
+}
+
 // A binary reduction: the stack holds lhs, op (a Raw node), rhs.
 template <typename ParseInput>
 void reduce_binary(State& st, const ParseInput& in) {
@@ -207,15 +240,7 @@ void reduce_binary(State& st, const ParseInput& in) {
   Item rhs = pop(st);
   Item op = pop(st);
   Item lhs = pop(st);
-  Expr e;
-  e.kind = ExprKind::Binary;
-  e.name = std::move(op.e.name);
-  e.begin = lhs.e.begin;
-  e.end = st.offset(in.end());
-  std::vector<Item> kids;
-  kids.push_back(std::move(lhs));
-  kids.push_back(std::move(rhs));
-  push_node(st, in, std::move(e), std::move(kids));
+  combine_two(st, in, ExprKind::Binary, std::move(op.e.name), std::move(lhs), std::move(rhs));
 }
 
 // Wrap the top of the stack in a Unary node `name`, spanning from it to the end of `in`.
@@ -234,25 +259,67 @@ void wrap_unary(State& st, const ParseInput& in, std::string name, std::uint32_t
 
 // ---------------------------------------------------------------- control
 template <typename Rule>
+struct control;
+
+// The control inside a `token` rule (a word, a number, a string): plain PEGTL matching with no
+// actions and no bookkeeping, keeping only the error messages of `must<>` failures.
+template <typename Rule>
+struct token_control : pegtl::normal<Rule> {
+  template <typename ParseInput, typename... States>
+  [[noreturn]] static void raise(const ParseInput& in, States&&...) {
+    throw pegtl::parse_error(control<Rule>::message(), in);
+  }
+};
+
+template <typename Rule>
 struct control : pegtl::normal<Rule> {
   static constexpr bool counts = std::is_base_of_v<g::nesting_tag, Rule>;
+  static constexpr bool is_token = std::is_base_of_v<g::token, Rule>;
+  // A rule without sub-rules (a character) or a token pushes nothing before it fails, and no
+  // action that collects items (take_since_mark) is attached to one: it needs no mark. Skipping
+  // them saves most of the bookkeeping, as they are most of the rules tried.
+  static constexpr bool marks = !is_token && !std::is_same_v<typename Rule::subs_t, pegtl::empty_list>;
+
+  // A token's sub-rules run under token_control with actions off (the token's own action, if
+  // any, still runs on the whole match).
+  template <pegtl::apply_mode A, pegtl::rewind_mode M, template <typename...> class Action,
+            template <typename...> class Control, typename ParseInput, typename... States>
+  [[nodiscard]] static bool match(ParseInput& in, States&&... st) {
+    if constexpr (is_token) {
+      constexpr bool has_action = A == pegtl::apply_mode::action && !std::is_base_of_v<pegtl::nothing<Rule>, Action<Rule>>;
+      const auto begin = in.iterator();
+      const bool ok = pegtl::match<Rule, pegtl::apply_mode::nothing, has_action ? pegtl::rewind_mode::required : M,
+                                   Action, token_control>(in, st...);
+      if constexpr (has_action) {
+        if (ok) {
+          const typename ParseInput::action_t whole(begin, in);
+          Action<Rule>::apply(whole, st...);
+        }
+      }
+      return ok;
+    } else {
+      return pegtl::normal<Rule>::template match<A, M, Action, Control>(in, st...);
+    }
+  }
 
   template <typename ParseInput, typename... States>
   static void start(const ParseInput& in, State& st, States&&...) {
-    st.marks.push_back(st.stack.size());
+    if constexpr (marks) st.marks.push(st.stack.size());
     if constexpr (counts) {
       if (++st.depth > kMaxNesting) too_deep(in);
     }
   }
   template <typename ParseInput, typename... States>
   static void success(const ParseInput&, State& st, States&&...) {
-    st.marks.pop_back();
+    if constexpr (marks) st.marks.pop();
     if constexpr (counts) --st.depth;
   }
   template <typename ParseInput, typename... States>
   static void failure(const ParseInput&, State& st, States&&...) {
-    if (st.stack.size() > st.marks.back()) st.stack.resize(st.marks.back());
-    st.marks.pop_back();
+    if constexpr (marks) {
+      if (st.stack.size() > st.marks.back()) st.stack.resize(st.marks.back());
+      st.marks.pop();
+    }
     if constexpr (counts) --st.depth;
   }
 
@@ -458,15 +525,9 @@ struct action<g::bare_word> {
   }
 };
 
+// An alias is read as an attribute: `name#12`.
 template <>
-struct action<g::alias_text> {
-  template <typename ActionInput>
-  static void apply(const ActionInput& in, State& st) {
-    Expr e = make(ExprKind::Attribute, "", in, st);
-    split_attribute(in.string_view(), e.name, e.expr_id);
-    push(st, std::move(e));
-  }
-};
+struct action<g::alias_text> : action<g::attribute> {};
 
 template <>
 struct action<g::subquery_expr> {
@@ -710,15 +771,7 @@ struct action<g::window_suffix> {
     if (st.stack.size() < 2) return;
     Item spec = pop(st);
     Item fn = pop(st);
-    Expr e;
-    e.kind = ExprKind::Function;
-    e.name = "windowexpression";
-    e.begin = fn.e.begin;
-    e.end = st.offset(in.end());
-    std::vector<Item> kids;
-    kids.push_back(std::move(fn));
-    kids.push_back(std::move(spec));
-    push_node(st, in, std::move(e), std::move(kids));
+    combine_two(st, in, ExprKind::Function, "windowexpression", std::move(fn), std::move(spec));
   }
 };
 
@@ -836,15 +889,7 @@ struct action<g::index_suffix> {
     if (st.stack.size() < 2) return;
     Item idx = pop(st);
     Item base = pop(st);
-    Expr e;
-    e.kind = ExprKind::Binary;
-    e.name = "[]";
-    e.begin = base.e.begin;
-    e.end = st.offset(in.end());
-    std::vector<Item> kids;
-    kids.push_back(std::move(base));
-    kids.push_back(std::move(idx));
-    push_node(st, in, std::move(e), std::move(kids));
+    combine_two(st, in, ExprKind::Binary, "[]", std::move(base), std::move(idx));
   }
 };
 
@@ -857,15 +902,7 @@ struct action<g::field_suffix> {
     Expr field = make(ExprKind::Literal, strip_backquotes(in.string_view().substr(1)), in, st);
     field.type = "string";
     field.begin += 1;
-    Expr e;
-    e.kind = ExprKind::Binary;
-    e.name = ".";
-    e.begin = base.e.begin;
-    e.end = st.offset(in.end());
-    std::vector<Item> kids;
-    kids.push_back(std::move(base));
-    kids.push_back(Item{std::move(field), 1});
-    push_node(st, in, std::move(e), std::move(kids));
+    combine_two(st, in, ExprKind::Binary, ".", std::move(base), Item{std::move(field), 1});
   }
 };
 
@@ -878,15 +915,7 @@ struct action<g::alias_tail> {
     Item x = pop(st);
     if (name.e.kind == ExprKind::Literal) name.e.kind = ExprKind::Attribute;  // AS plain_name
     name.e.type.clear();
-    Expr e;
-    e.kind = ExprKind::Binary;
-    e.name = "AS";
-    e.begin = x.e.begin;
-    e.end = st.offset(in.end());
-    std::vector<Item> kids;
-    kids.push_back(std::move(x));
-    kids.push_back(std::move(name));
-    push_node(st, in, std::move(e), std::move(kids));
+    combine_two(st, in, ExprKind::Binary, "AS", std::move(x), std::move(name));
   }
 };
 

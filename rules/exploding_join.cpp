@@ -104,14 +104,14 @@ struct Rows {
   [[nodiscard]] bool complete() const { return out && left && right; }
 };
 
-Rows join_rows(const Plan& plan, const Operator& op) {
+Rows join_rows(const Plan& plan, const LogicalJoins& logical, const Operator& op) {
   Rows r;
   if (op.rows) r.out = op.rows;
   else r.out = first_metric(op, {"Number of output rows", "number of output rows"});
   r.left = output_rows(plan, op.children[0]);
   r.right = output_rows(plan, op.children[1]);
   if (r.complete()) return r;
-  if (const Operator* lj = logical_join_for(plan, op)) {
+  if (const Operator* lj = logical.find(op)) {
     const Operator* l = logical_child(plan, *lj, BuildSide::Left);
     const Operator* rt = logical_child(plan, *lj, BuildSide::Right);
     if (lj->stats.row_count && l && l->stats.row_count && rt && rt->stats.row_count) {
@@ -136,11 +136,12 @@ class ExplodingJoin final : public Rule {
 
   void check(RuleContext& ctx) const override {
     const Plan& plan = ctx.plan();
+    const LogicalJoins logical(plan);
     const double factor = ctx.threshold("explode-factor");
     const double min_rows = ctx.threshold("explode-min-rows");
     for (const Operator* op : active_ops(plan)) {
       if (op->kind != OpKind::Join || op->children.size() != 2) continue;
-      Rows rows = join_rows(plan, *op);
+      Rows rows = join_rows(plan, logical, *op);
       const char* est = rows.estimate ? "estimated " : "";
 
       bool nested = op->join.strategy == JoinStrategy::Cartesian || op->join.strategy == JoinStrategy::BroadcastNestedLoop;

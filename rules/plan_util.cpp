@@ -246,44 +246,66 @@ void collect_key_attrs(const std::vector<ParsedExpr>& keys, std::set<std::string
 
 }  // namespace
 
-const Operator* logical_join_for(const Plan& plan, const Operator& physical_join) {
-  auto is_logical_join = [](const Operator& op) {
-    return (op.logical || op.kind == OpKind::Logical) && op.section == Section::OptimizedLogical &&
-           (op.join.type != JoinType::None || op.name == "Join");
-  };
+LogicalJoins::LogicalJoins(const Plan& plan) {
+  for (const auto& op : plan.ops) {
+    const bool logical_join = (op.logical || op.kind == OpKind::Logical) && op.section == Section::OptimizedLogical &&
+                              (op.join.type != JoinType::None || op.name == "Join");
+    if (logical_join) {
+      std::vector<std::string> cond;
+      if (op.join.condition && op.join.condition->root)
+        for (const Expr* a : attributes_in(*op.join.condition->root)) cond.push_back(attr_key(*a));
+      std::sort(cond.begin(), cond.end());
+      cond.erase(std::unique(cond.begin(), cond.end()), cond.end());
+      for (const auto& a : cond) by_attr_[a].push_back(logical_.size());
+      cond_attrs_.push_back(std::move(cond));
+      logical_.push_back(&op);
+    } else if (op.kind == OpKind::Join && !op.logical && op.section == Section::Main) {
+      physical_pos_.emplace(&op, physical_.size());
+      physical_.push_back(&op);
+    }
+  }
+}
+
+const Operator* LogicalJoins::find(const Operator& physical_join) const {
+  if (logical_.empty()) return nullptr;
   std::set<std::string> keys;
   bool usable = true;
   collect_key_attrs(physical_join.join.left_keys, keys, usable);
   collect_key_attrs(physical_join.join.right_keys, keys, usable);
   if (usable && !keys.empty()) {
-    const Operator* found = nullptr;
-    bool ambiguous = false;
-    for (const auto& op : plan.ops) {
-      if (!is_logical_join(op) || !op.join.condition || !op.join.condition->root) continue;
-      std::set<std::string> cond;
-      for (const Expr* a : attributes_in(*op.join.condition->root)) cond.insert(attr_key(*a));
-      if (std::all_of(keys.begin(), keys.end(), [&](const std::string& k) { return cond.count(k) > 0; })) {
-        ambiguous = ambiguous || found != nullptr;
-        found = &op;
+    // Candidates: the logical joins whose condition names the rarest key; keep those naming all.
+    const std::vector<std::size_t>* candidates = nullptr;
+    for (const auto& k : keys) {
+      auto it = by_attr_.find(k);
+      if (it == by_attr_.end()) {
+        candidates = nullptr;
+        break;
       }
+      if (!candidates || it->second.size() < candidates->size()) candidates = &it->second;
     }
-    if (found && !ambiguous) return found;
+    if (candidates) {
+      const Operator* found = nullptr;
+      bool ambiguous = false;
+      for (std::size_t c : *candidates) {
+        const auto& cond = cond_attrs_[c];
+        if (std::all_of(keys.begin(), keys.end(),
+                        [&](const std::string& k) { return std::binary_search(cond.begin(), cond.end(), k); })) {
+          ambiguous = ambiguous || found != nullptr;
+          found = logical_[c];
+        }
+      }
+      if (found && !ambiguous) return found;
+    }
   }
   // Without parsed logical conditions: the optimized logical plan and the physical plan list their
   // joins in the same (pre-order) order, so pair them by position when both have the same number.
-  std::vector<const Operator*> logical, physical;
-  for (const auto& op : plan.ops) {
-    if (is_logical_join(op)) logical.push_back(&op);
-    else if (op.kind == OpKind::Join && !op.logical && op.section == Section::Main) physical.push_back(&op);
-  }
-  if (logical.empty() || logical.size() != physical.size()) return nullptr;
-  for (std::size_t i = 0; i < physical.size(); ++i)
-    if (physical[i] == &physical_join) {
-      // The join types must agree.
-      if (logical[i]->join.type != JoinType::None && logical[i]->join.type != physical_join.join.type) return nullptr;
-      return logical[i];
-    }
-  return nullptr;
+  if (logical_.size() != physical_.size()) return nullptr;
+  auto it = physical_pos_.find(&physical_join);
+  if (it == physical_pos_.end()) return nullptr;
+  const Operator* lj = logical_[it->second];
+  // The join types must agree.
+  if (lj->join.type != JoinType::None && lj->join.type != physical_join.join.type) return nullptr;
+  return lj;
 }
 
 const Operator* logical_child(const Plan& plan, const Operator& logical, BuildSide side) {
@@ -333,11 +355,15 @@ bool is_constant(const Expr& e) {
 std::string column_key(std::string_view name) {
   name = trim(name);
   if (auto h = name.find('#'); h != std::string_view::npos) name = name.substr(0, h);
+  // Without quotes, the last dotted segment, lower-cased; one pass, one allocation at most.
   std::string s;
-  for (char c : name)
-    if (c != '`' && c != '"') s += c;
-  if (auto d = s.rfind('.'); d != std::string::npos) s = s.substr(d + 1);
-  return lower(s);
+  s.reserve(name.size());
+  for (char c : name) {
+    if (c == '`' || c == '"') continue;
+    if (c == '.') s.clear();
+    else s += static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  }
+  return s;
 }
 
 namespace {

@@ -7,6 +7,7 @@
 #include <set>
 #include <string>
 #include <string_view>
+#include <unordered_map>
 #include <vector>
 
 #include "parser/plan.hpp"
@@ -66,9 +67,23 @@ SideSize input_size(const Plan& plan, std::size_t child);
 // exchanges) when the plan has runtime row counts; nullopt otherwise.
 std::optional<double> output_rows(const Plan& plan, std::size_t idx);
 
-// In cost / extended modes: the optimized-logical Join matching a physical join (same key
-// attributes), or nullptr.
-const Operator* logical_join_for(const Plan& plan, const Operator& physical_join);
+// In cost / extended modes: pairs each physical join with the optimized-logical Join that matches
+// it (same key attributes; else the same position when both plans list as many joins). Built once
+// per plan in time linear in the plan; find() then costs O(keys), so a rule that asks for every
+// join stays linear (a 100,000-operator plan has thousands of joins).
+class LogicalJoins {
+ public:
+  explicit LogicalJoins(const Plan& plan);
+  // The logical Join for `physical_join` (an operator of the same plan), or nullptr.
+  [[nodiscard]] const Operator* find(const Operator& physical_join) const;
+
+ private:
+  std::vector<const Operator*> logical_;                 // every logical Join, in plan order
+  std::vector<const Operator*> physical_;                // every physical Join of the main plan, in order
+  std::vector<std::vector<std::string>> cond_attrs_;     // per logical_ entry: sorted condition attributes
+  std::unordered_map<std::string, std::vector<std::size_t>> by_attr_;  // attribute -> logical_ entries
+  std::unordered_map<const Operator*, std::size_t> physical_pos_;
+};
 
 // The child of a logical operator on a side (Left = first child).
 const Operator* logical_child(const Plan& plan, const Operator& logical, BuildSide side);

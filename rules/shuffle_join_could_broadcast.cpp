@@ -78,10 +78,10 @@ bool can_broadcast(JoinType t, BuildSide side) {
 }
 
 // The size of one side: runtime evidence first, then the cost-mode estimate.
-SideSize side_size(const Plan& plan, const Operator& join, std::size_t pos) {
+SideSize side_size(const Plan& plan, const LogicalJoins& logical, const Operator& join, std::size_t pos) {
   SideSize s = input_size(plan, join.children[pos]);
   if (s.bytes) return s;
-  if (const Operator* lj = logical_join_for(plan, join)) {
+  if (const Operator* lj = logical.find(join)) {
     const Operator* ch = logical_child(plan, *lj, pos == 0 ? BuildSide::Left : BuildSide::Right);
     if (ch && ch->stats.size_bytes && !ch->stats.masked) {
       SideSize e;
@@ -106,12 +106,13 @@ class ShuffleJoinCouldBroadcast final : public Rule {
 
   void check(RuleContext& ctx) const override {
     const Plan& plan = ctx.plan();
+    const LogicalJoins logical(plan);
     const double threshold = ctx.threshold("broadcast-threshold");
     auto hints = sql_hints(plan.query);
     for (const Operator* op : active_ops(plan)) {
       if (op->kind != OpKind::Join || op->children.size() != 2) continue;
       if (op->join.strategy != JoinStrategy::SortMerge && op->join.strategy != JoinStrategy::ShuffledHash) continue;
-      SideSize sizes[2] = {side_size(plan, *op, 0), side_size(plan, *op, 1)};
+      SideSize sizes[2] = {side_size(plan, logical, *op, 0), side_size(plan, logical, *op, 1)};
       int best = -1;
       for (int pos = 0; pos < 2; ++pos) {
         if (!can_broadcast(op->join.type, pos == 0 ? BuildSide::Left : BuildSide::Right)) continue;
@@ -143,7 +144,7 @@ class ShuffleJoinCouldBroadcast final : public Rule {
       }
 
       if (forced.empty())
-        if (const Operator* lj = logical_join_for(plan, *op))
+        if (const Operator* lj = logical.find(*op))
           for (const auto& h : lj->hints) {
             std::string st = lower(h.strategy);
             if (st == "shuffle_hash" || st == "merge" || st == "shuffle_merge")

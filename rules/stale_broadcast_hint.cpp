@@ -77,6 +77,7 @@ class StaleBroadcastHint final : public Rule {
 
   void check(RuleContext& ctx) const override {
     const Plan& plan = ctx.plan();
+    const LogicalJoins logical(plan);
     const double threshold = ctx.threshold("broadcast-threshold");
     const double stale_limit =
         std::min(ctx.threshold("stale-hint-bytes"), ctx.threshold("stale-hint-factor") * threshold);
@@ -92,7 +93,7 @@ class StaleBroadcastHint final : public Rule {
       const char* side = pos == 0 ? "left" : "right";
 
       SideSize size = input_size(plan, op->children[pos]);
-      const Operator* lj = logical_join_for(plan, *op);
+      const Operator* lj = logical.find(*op);
       if (!size.bytes && lj) {
         const Operator* ch = logical_child(plan, *lj, op->join.build);
         if (ch && ch->stats.size_bytes && !ch->stats.masked) {
