@@ -127,13 +127,8 @@ Rows join_rows(const Plan& plan, const LogicalJoins& logical, const Operator& op
   return r;
 }
 
-class ExplodingJoin final : public Rule {
+class ExplodingJoin final : public DocumentedRule<make_doc> {
  public:
-  [[nodiscard]] const RuleDoc& doc() const override {
-    static const RuleDoc d = make_doc();
-    return d;
-  }
-
   void check(RuleContext& ctx) const override {
     const Plan& plan = ctx.plan();
     const LogicalJoins logical(plan);

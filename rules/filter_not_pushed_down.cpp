@@ -99,13 +99,8 @@ PushedSet pushed_set(const Operator& scan) {
   return ps;
 }
 
-class FilterNotPushedDown final : public Rule {
+class FilterNotPushedDown final : public DocumentedRule<make_doc> {
  public:
-  [[nodiscard]] const RuleDoc& doc() const override {
-    static const RuleDoc d = make_doc();
-    return d;
-  }
-
   void check(RuleContext& ctx) const override {
     const Plan& plan = ctx.plan();
     for (const Operator* op : active_ops(plan)) {

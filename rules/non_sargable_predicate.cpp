@@ -197,13 +197,8 @@ std::string rewrite_for(const FnInfo& fn, const Expr& call, const std::string& c
   return "";
 }
 
-class NonSargablePredicate final : public Rule {
+class NonSargablePredicate final : public DocumentedRule<make_doc> {
  public:
-  [[nodiscard]] const RuleDoc& doc() const override {
-    static const RuleDoc d = make_doc();
-    return d;
-  }
-
   // `(f(col) op literal)` / `f(col) IN (...)` on one data column of `scan`.
   static std::optional<Finding> inspect(const ParsedExpr& pe, const Expr& c, const Operator& scan,
                                         const std::optional<std::set<std::string>>& data,

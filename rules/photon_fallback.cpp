@@ -109,13 +109,8 @@ std::string replacement_advice(const Operator& op, const std::string& reasons) {
          "a built-in function Photon supports.";
 }
 
-class PhotonFallback final : public Rule {
+class PhotonFallback final : public DocumentedRule<make_doc> {
  public:
-  [[nodiscard]] const RuleDoc& doc() const override {
-    static const RuleDoc d = make_doc();
-    return d;
-  }
-
   void check(RuleContext& ctx) const override {
     const Plan& plan = ctx.plan();
     Engine target;

@@ -99,6 +99,16 @@ class Rule {
   virtual void check(RuleContext& ctx) const = 0;
 };
 
+// A rule whose documentation is built once, on first use, by `MakeDoc`.
+template <RuleDoc (*MakeDoc)()>
+class DocumentedRule : public Rule {
+ public:
+  [[nodiscard]] const RuleDoc& doc() const final {
+    static const RuleDoc d = MakeDoc();
+    return d;
+  }
+};
+
 // Every rule, in registration order (rules/registry.cpp).
 const std::vector<std::unique_ptr<Rule>>& all_rules();
 // By name, secondary name or code; nullptr when unknown.

@@ -97,13 +97,8 @@ SideSize side_size(const Plan& plan, const LogicalJoins& logical, const Operator
   return s;
 }
 
-class ShuffleJoinCouldBroadcast final : public Rule {
+class ShuffleJoinCouldBroadcast final : public DocumentedRule<make_doc> {
  public:
-  [[nodiscard]] const RuleDoc& doc() const override {
-    static const RuleDoc d = make_doc();
-    return d;
-  }
-
   void check(RuleContext& ctx) const override {
     const Plan& plan = ctx.plan();
     const LogicalJoins logical(plan);

@@ -91,13 +91,8 @@ const Operator* side_exchange(const Plan& plan, std::size_t idx) {
   return nullptr;
 }
 
-class SkewNotHandled final : public Rule {
+class SkewNotHandled final : public DocumentedRule<make_doc> {
  public:
-  [[nodiscard]] const RuleDoc& doc() const override {
-    static const RuleDoc d = make_doc();
-    return d;
-  }
-
   void check(RuleContext& ctx) const override {
     const Plan& plan = ctx.plan();
     const double factor = ctx.threshold("skew-factor");

@@ -68,13 +68,8 @@ RuleDoc make_doc() {
 
 bool is_broadcast_strategy(std::string_view s) { return lower(s) == "broadcast"; }
 
-class StaleBroadcastHint final : public Rule {
+class StaleBroadcastHint final : public DocumentedRule<make_doc> {
  public:
-  [[nodiscard]] const RuleDoc& doc() const override {
-    static const RuleDoc d = make_doc();
-    return d;
-  }
-
   void check(RuleContext& ctx) const override {
     const Plan& plan = ctx.plan();
     const LogicalJoins logical(plan);

@@ -45,13 +45,8 @@ constexpr std::string_view kNeeded[] = {"PushedFilters", "DataFilters", "Require
                                         "ReadSchema", "FILTERS", "PARTITION_FILTERS", "Condition", "CONDITION",
                                         "Left keys", "Right keys", "Join condition", "LEFT_KEYS", "RIGHT_KEYS"};
 
-class TruncatedMetadata final : public Rule {
+class TruncatedMetadata final : public DocumentedRule<make_doc> {
  public:
-  [[nodiscard]] const RuleDoc& doc() const override {
-    static const RuleDoc d = make_doc();
-    return d;
-  }
-
   void check(RuleContext& ctx) const override {
     const Plan& plan = ctx.plan();
     for (const Operator* op : active_ops(plan)) {

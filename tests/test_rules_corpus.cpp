@@ -1,12 +1,14 @@
 // Rule corpus: plans we wrote under corpus/rules/<rule>/, each with an expected diagnostics file
-// `<file>.expected` (one line per diagnostic of that directory's rule: `line:col rule operator_id
-// message`). Files named
-// `trigger-*` must produce at least one finding of the directory's rule, `near-miss-*` none.
-// Regenerate the expected files with PLANLINT_UPDATE_GOLDENS=1, then read them.
+// `<file>.expected` (one line per diagnostic: `line:col rule operator_id message`). For the mission
+// rules (PL00x) only the directory's rule runs, so that each expected file changes only with its
+// own rule; for the troubleshooting-method rules (PL1xx) every rule runs, as they are read together.
+// Files named `trigger-*` must produce at least one finding of the directory's rule, `near-miss-*`
+// none, and every directory has both. Regenerate with PLANLINT_UPDATE_GOLDENS=1, then read them.
 #include <doctest/doctest.h>
 
 #include <algorithm>
 #include <filesystem>
+#include <map>
 
 #include "lint/engine.hpp"
 #include "rules/rule.hpp"
@@ -41,27 +43,34 @@ TEST_CASE("corpus/rules: expected diagnostics per plan") {
   std::sort(files.begin(), files.end());
   REQUIRE(files.size() >= 16);
   std::size_t checked = 0;
+  std::map<std::string, std::pair<std::size_t, std::size_t>> per_dir;  // triggers, near misses
   for (const auto& f : files) {
     std::string rel = fs::relative(f, test::source_dir()).string();
     CAPTURE(rel);
     std::string rule_dir = f.parent_path().filename().string();
     const Rule* rule = find_rule(rule_dir);
     REQUIRE_MESSAGE(rule != nullptr, "directory is not a rule name: " << rule_dir);
-    // The mission rules' corpus (PL001-PL008); other rule families check their own directories.
-    if (rule->doc().code.size() != 5 || rule->doc().code.compare(0, 4, "PL00") != 0) continue;
-    // Only the directory's rule (by code, so secondary names count), so that each expected file
-    // changes only with its own rule; filter-not-pushed-down hands truncated lists to PL008.
-    Config only;
-    only.select.insert(rule->doc().code);
-    if (rule->doc().name == "filter-not-pushed-down") only.select.insert("truncated-metadata");
-    LintResult r = lint_text(test::read_file(f), rel, only);
+    const bool mission = rule->doc().code.size() == 5 && rule->doc().code.compare(0, 4, "PL00") == 0;
+    Config config;
+    if (mission) {
+      // By code, so secondary names count; filter-not-pushed-down hands truncated lists to PL008.
+      config.select.insert(rule->doc().code);
+      if (rule->doc().name == "filter-not-pushed-down") config.select.insert("truncated-metadata");
+    }
+    LintResult r = lint_text(test::read_file(f), rel, config);
     CHECK_FALSE(r.parse.has_errors());
     std::string stem = f.filename().string();
     std::size_t of_rule = 0;
     for (const auto& d : r.diagnostics)
       if (d.rule == rule_dir || (rule->doc().name == rule_dir && d.code == rule->doc().code)) ++of_rule;
-    if (stem.rfind("trigger", 0) == 0) CHECK(of_rule >= 1);
-    if (stem.rfind("near-miss", 0) == 0) CHECK(of_rule == 0);
+    if (stem.rfind("trigger", 0) == 0) {
+      CHECK(of_rule >= 1);
+      ++per_dir[rule_dir].first;
+    }
+    if (stem.rfind("near-miss", 0) == 0) {
+      CHECK(of_rule == 0);
+      ++per_dir[rule_dir].second;
+    }
     for (const auto& d : r.diagnostics) {
       // Every finding names its operator (or the plan section) and gives evidence and a fix.
       CHECK(d.range.known());
@@ -73,5 +82,11 @@ TEST_CASE("corpus/rules: expected diagnostics per plan") {
     expected += ".expected";
     test::check_golden(expected, format_diagnostics(r.diagnostics));
   }
-  CHECK(checked >= 35);
+  for (const auto& [dir, counts] : per_dir) {
+    CAPTURE(dir);
+    CHECK(counts.first >= 1);
+    CHECK(counts.second >= 1);
+  }
+  CHECK(per_dir.size() == 17);
+  CHECK(checked >= 60);
 }

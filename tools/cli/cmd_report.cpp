@@ -7,10 +7,9 @@
 #include <memory>
 
 #include "lint/check.hpp"
-#include "lint/config_file.hpp"
-#include "lint/input.hpp"
 #include "lint/report_html.hpp"
 #include "tools/cli/commands.hpp"
+#include "tools/cli/lint_file.hpp"
 
 namespace planlint::cli {
 
@@ -26,22 +25,12 @@ int run_report(const ReportArgs& a) {
   std::vector<LintResult> results;
   std::vector<std::string> paths = a.paths.empty() ? std::vector<std::string>{"-"} : a.paths;
   for (const auto& path : paths) {
-    std::string error;
-    auto text = read_input(path, error);
-    if (!text) {
-      std::cerr << "planlint: error: " << error << "\n";
-      rc = 2;
-      continue;
-    }
-    ConfigError ce;
-    std::optional<Config> found = config_for_input(path, !a.no_config, ce);
-    if (!found) {
-      std::cerr << ce.str() << "\n";
-      return 2;
-    }
-    const Config& config = *found;
-    LintResult r = lint_text(*text, path, config);
-    finish_diagnostics(r, *text, config);  // parse errors as findings, `planlint: disable=` directives
+    bool config_broken = false;
+    std::optional<LintedFile> f = lint_file(path, !a.no_config, rc, config_broken);
+    if (config_broken) return 2;
+    if (!f) continue;
+    LintResult& r = f->result;
+    finish_diagnostics(r, f->text, f->config);  // parse errors as findings, `planlint: disable=` directives
     if (r.parse.has_errors() && rc == 0) rc = 1;
     results.push_back(std::move(r));
   }

@@ -7,11 +7,9 @@
 #include <iostream>
 #include <memory>
 
-#include "lint/check.hpp"
-#include "lint/config_file.hpp"
-#include "lint/input.hpp"
 #include "lint/show.hpp"
 #include "tools/cli/commands.hpp"
+#include "tools/cli/lint_file.hpp"
 
 namespace planlint::cli {
 
@@ -38,21 +36,11 @@ int run_show(const ShowArgs& a) {
   opts.width = a.width < 40 ? 40 : a.width;
   std::vector<std::string> paths = a.paths.empty() ? std::vector<std::string>{"-"} : a.paths;
   for (const auto& path : paths) {
-    std::string error;
-    auto text = read_input(path, error);
-    if (!text) {
-      std::cerr << "planlint: error: " << error << "\n";
-      rc = 2;
-      continue;
-    }
-    ConfigError ce;
-    std::optional<Config> found = config_for_input(path, !a.no_config, ce);
-    if (!found) {
-      std::cerr << ce.str() << "\n";
-      return 2;
-    }
-    const Config& config = *found;
-    LintResult r = lint_text(*text, path, config);
+    bool config_broken = false;
+    std::optional<LintedFile> f = lint_file(path, !a.no_config, rc, config_broken);
+    if (config_broken) return 2;
+    if (!f) continue;
+    const LintResult& r = f->result;
     std::cout << (a.format == "dot" ? show_dot(r) : show_text(r, opts));
     if (r.parse.has_errors() && rc == 0) rc = 1;
   }
