@@ -6,22 +6,6 @@
 
 namespace planlint {
 
-namespace {
-
-std::string percent(double share) {
-  char buf[32];
-  std::snprintf(buf, sizeof buf, "%.0f%%", share * 100);
-  return buf;
-}
-
-std::string one_decimal(double v) {
-  char buf[32];
-  std::snprintf(buf, sizeof buf, "%.1f", v);
-  return buf;
-}
-
-}  // namespace
-
 std::vector<PlanSummary> summarize(const LintResult& result, std::size_t top_n) {
   std::vector<PlanSummary> out;
   for (std::size_t p = 0; p < result.parse.plans.size(); ++p) {
@@ -43,9 +27,9 @@ std::vector<PlanSummary> summarize(const LintResult& result, std::size_t top_n) 
       s.total_ms = total;
       s.parallelism = b.parallelism;
       s.verdict = ph.name + "-bound: " + ph.title + " " + format_millis(ph.ms) + " of " + format_millis(total) +
-                  " (" + percent(b.share(*b.dominant)) + ")";
+                  " (" + format_percent(b.share(*b.dominant)) + ")";
       if (ph.name == "execution" && b.parallelism)
-        s.verdict += ", effective parallelism " + one_decimal(*b.parallelism);
+        s.verdict += ", effective parallelism " + format_decimal(*b.parallelism);
     } else {
       s.verdict = "no phase timings in this input";
     }

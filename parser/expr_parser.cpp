@@ -45,6 +45,7 @@ class MarkStack {
   void pop() { --n_; }
   [[nodiscard]] std::size_t back() const { return buf_[n_ - 1]; }
   [[nodiscard]] bool empty() const { return n_ == 0; }
+  void clear() { n_ = 0; }
 
  private:
   [[gnu::noinline]] void grow() { buf_.resize(n_ == 0 ? 256 : 2 * n_); }
@@ -60,6 +61,14 @@ struct State {
   std::size_t depth = 0;
   bool truncated = false;
 
+  void reset(const char* b, unsigned f) {
+    base = b;
+    flags = f;
+    stack.clear();
+    marks.clear();
+    depth = 0;
+    truncated = false;
+  }
   bool allows(unsigned f) const { return (flags & f) != 0; }
   std::uint32_t offset(const char* p) const { return static_cast<std::uint32_t>(p - base); }
 };
@@ -984,9 +993,10 @@ ParsedExpr run(std::string_view text, unsigned flags) {
   ParsedExpr out;
   out.text = std::string(text);
   out.truncated = text.find("...") != std::string_view::npos;
-  State st;
-  st.base = out.text.data();
-  st.flags = flags;
+  // One State per thread, reused: its stacks keep their capacity from one expression to the next
+  // (a plan has thousands of expressions). parse_expression is not re-entered from an action.
+  thread_local State st;
+  st.reset(out.text.data(), flags);
   try {
     pegtl::memory_input<pegtl::tracking_mode::lazy> in(out.text.data(), out.text.size(), "expression");
     if (pegtl::parse<Grammar, action, control>(in, st) && st.stack.size() == 1) {
@@ -1002,6 +1012,7 @@ ParsedExpr run(std::string_view text, unsigned flags) {
     out.error = std::string("expression parser failed: ") + e.what();
   }
   st.stack.clear();
+  if (st.stack.capacity() > 4096) st.stack.shrink_to_fit();  // keep no huge buffer after a huge list
   if (!out.root) out.root.reset();
   out.truncated = out.truncated || st.truncated;
   return out;

@@ -19,45 +19,42 @@ bool is_streaming(const Operator& op) {
          contains(op.name, "TransformWithState") || contains(op.name, "StreamingGlobalLimit");
 }
 
-class AqeDisabled final : public Rule {
- public:
-  const RuleDoc& doc() const override {
-    static const RuleDoc d = [] {
-      RuleDoc r;
-      r.name = "aqe-disabled";
-      r.code = "PL108";
-      r.severity = Severity::Warning;
-      r.summary = "Shuffles run without adaptive query execution";
-      r.what =
-          "Reports a physical plan that has shuffle exchanges but no AdaptiveSparkPlan node, i.e. "
-          "the query ran (or will run) with adaptive query execution off.";
-      r.why =
-          "Without AQE, Spark keeps the static number of shuffle partitions (200 by default) whatever "
-          "the data size, cannot split skewed join partitions, and cannot switch a sort-merge join to "
-          "a broadcast join when a side turns out small at runtime. Most plans get slower: tiny tasks "
-          "on small data, huge spilling tasks on large data, stragglers on skewed keys. AQE is on by "
-          "default since Spark 3.2 and always on in Databricks SQL; a plan without it usually comes "
-          "from `spark.sql.adaptive.enabled=false` left in a job or session, or an old runtime.";
-      r.example =
-          "== Physical Plan ==\n"
-          "*(5) SortMergeJoin [k#1], [k#7], Inner\n"
-          ":- *(2) Sort [k#1 ASC NULLS FIRST], false, 0\n"
-          ":  +- Exchange hashpartitioning(k#1, 200), ENSURE_REQUIREMENTS, [id=#31]";
-      r.use_instead =
-          "SET spark.sql.adaptive.enabled = true;   -- with coalescePartitions and skewJoin enabled\n"
-          "== Physical Plan ==\nAdaptiveSparkPlan isFinalPlan=false\n+- SortMergeJoin ...";
-      r.evidence =
-          "Explain text, event logs and profiles: shuffle Exchange operators in the physical plan and "
-          "the absence of AdaptiveSparkPlan. Not reported for Query Profiles (Databricks SQL always runs "
-          "adaptively), logical-only inputs or streaming plans.";
-      r.thresholds = {
-          {"min-shuffles", 1, "exchanges", "one shuffle is enough for partition coalescing to matter"},
-      };
-      return r;
-    }();
-    return d;
-  }
+RuleDoc make_doc() {
+  RuleDoc r;
+  r.name = "aqe-disabled";
+  r.code = "PL108";
+  r.severity = Severity::Warning;
+  r.summary = "Shuffles run without adaptive query execution";
+  r.what =
+      "Reports a physical plan that has shuffle exchanges but no AdaptiveSparkPlan node, i.e. "
+      "the query ran (or will run) with adaptive query execution off.";
+  r.why =
+      "Without AQE, Spark keeps the static number of shuffle partitions (200 by default) whatever "
+      "the data size, cannot split skewed join partitions, and cannot switch a sort-merge join to "
+      "a broadcast join when a side turns out small at runtime. Most plans get slower: tiny tasks "
+      "on small data, huge spilling tasks on large data, stragglers on skewed keys. AQE is on by "
+      "default since Spark 3.2 and always on in Databricks SQL; a plan without it usually comes "
+      "from `spark.sql.adaptive.enabled=false` left in a job or session, or an old runtime.";
+  r.example =
+      "== Physical Plan ==\n"
+      "*(5) SortMergeJoin [k#1], [k#7], Inner\n"
+      ":- *(2) Sort [k#1 ASC NULLS FIRST], false, 0\n"
+      ":  +- Exchange hashpartitioning(k#1, 200), ENSURE_REQUIREMENTS, [id=#31]";
+  r.use_instead =
+      "SET spark.sql.adaptive.enabled = true;   -- with coalescePartitions and skewJoin enabled\n"
+      "== Physical Plan ==\nAdaptiveSparkPlan isFinalPlan=false\n+- SortMergeJoin ...";
+  r.evidence =
+      "Explain text, event logs and profiles: shuffle Exchange operators in the physical plan and "
+      "the absence of AdaptiveSparkPlan. Not reported for Query Profiles (Databricks SQL always runs "
+      "adaptively), logical-only inputs or streaming plans.";
+  r.thresholds = {
+      {"min-shuffles", 1, "exchanges", "one shuffle is enough for partition coalescing to matter"},
+  };
+  return r;
+}
 
+class AqeDisabled final : public DocumentedRule<make_doc> {
+ public:
   void check(RuleContext& ctx) const override {
     const Plan& plan = ctx.plan();
     const bool final_plan = rules::has_final_plan(plan);

@@ -50,46 +50,43 @@ std::string fix_for(const Operator& op) {
   }
 }
 
-class DiskSpill final : public Rule {
- public:
-  const RuleDoc& doc() const override {
-    static const RuleDoc d = [] {
-      RuleDoc r;
-      r.name = "disk-spill";
-      r.code = "PL104";
-      r.severity = Severity::Warning;
-      r.summary = "An operator spilled to disk because its data did not fit in memory";
-      r.what =
-          "Reports each operator whose spill metrics exceed the threshold, naming the operator, "
-          "the bytes spilled and the number of spills; when no operator carries spill metrics but "
-          "the query-level spill does, reports the query.";
-      r.why =
-          "When a hash aggregation, join build side, sort or shuffle buffer outgrows its memory, "
-          "the engine writes it to local disk and reads it back, often several times (recursive "
-          "spills). Spilling turns an in-memory operator into a disk-bound one: it is usually the "
-          "largest single cost of the queries where it happens. It is caused by too few shuffle "
-          "partitions for the data, wide rows (SELECT * through a shuffle), skew, or too little "
-          "memory per task.";
-      r.example =
-          "Grouping Aggregate: Num bytes spilled to disk due to memory pressure = 415 GiB,\n"
-          "                    Num spills to disk due to memory pressure = 1,182";
-      r.use_instead =
-          "SELECT key, sum(v) FROM (SELECT key, v FROM t) GROUP BY key   -- only the needed columns\n"
-          "SET spark.sql.shuffle.partitions = 2000;  -- or a larger warehouse";
-      r.evidence =
-          "Query Profile JSON: operator metrics `Num bytes spilled to disk due to memory pressure`, "
-          "`Sink - Num bytes spilled to disk due to memory pressure`, `Num bytes spilled from "
-          "left/right side`, `Spill size`, and query-level `spillToDiskBytes`; Spark event logs: "
-          "`spill size`. Explain text has no spill metrics: no finding.";
-      r.thresholds = {
-          {"min-spill-bytes", 1073741824, "bytes",
-           "below 1 GiB a spill costs seconds of local-disk I/O and is rarely worth a larger warehouse"},
-      };
-      return r;
-    }();
-    return d;
-  }
+RuleDoc make_doc() {
+  RuleDoc r;
+  r.name = "disk-spill";
+  r.code = "PL104";
+  r.severity = Severity::Warning;
+  r.summary = "An operator spilled to disk because its data did not fit in memory";
+  r.what =
+      "Reports each operator whose spill metrics exceed the threshold, naming the operator, "
+      "the bytes spilled and the number of spills; when no operator carries spill metrics but "
+      "the query-level spill does, reports the query.";
+  r.why =
+      "When a hash aggregation, join build side, sort or shuffle buffer outgrows its memory, "
+      "the engine writes it to local disk and reads it back, often several times (recursive "
+      "spills). Spilling turns an in-memory operator into a disk-bound one: it is usually the "
+      "largest single cost of the queries where it happens. It is caused by too few shuffle "
+      "partitions for the data, wide rows (SELECT * through a shuffle), skew, or too little "
+      "memory per task.";
+  r.example =
+      "Grouping Aggregate: Num bytes spilled to disk due to memory pressure = 415 GiB,\n"
+      "                    Num spills to disk due to memory pressure = 1,182";
+  r.use_instead =
+      "SELECT key, sum(v) FROM (SELECT key, v FROM t) GROUP BY key   -- only the needed columns\n"
+      "SET spark.sql.shuffle.partitions = 2000;  -- or a larger warehouse";
+  r.evidence =
+      "Query Profile JSON: operator metrics `Num bytes spilled to disk due to memory pressure`, "
+      "`Sink - Num bytes spilled to disk due to memory pressure`, `Num bytes spilled from "
+      "left/right side`, `Spill size`, and query-level `spillToDiskBytes`; Spark event logs: "
+      "`spill size`. Explain text has no spill metrics: no finding.";
+  r.thresholds = {
+      {"min-spill-bytes", 1073741824, "bytes",
+       "below 1 GiB a spill costs seconds of local-disk I/O and is rarely worth a larger warehouse"},
+  };
+  return r;
+}
 
+class DiskSpill final : public DocumentedRule<make_doc> {
+ public:
   void check(RuleContext& ctx) const override {
     const Plan& plan = ctx.plan();
     const bool final_plan = rules::has_final_plan(plan);
@@ -130,9 +127,7 @@ class DiskSpill final : public Rule {
         d.impact_text = format_millis(*op.duration_ms) + " of task time in an operator that spilled " +
                         format_bytes(spilled);
       } else {
-        d.impact = spilled;
-        d.impact_unit = "bytes";
-        d.impact_text = format_bytes(spilled) + " written to and read back from local disk";
+        set_impact(d, spilled, "bytes", " written to and read back from local disk");
       }
       ctx.report(std::move(d));
     }
@@ -148,9 +143,7 @@ class DiskSpill final : public Rule {
     Diagnostic d = anchor ? ctx.make(*anchor, std::move(msg)) : ctx.make_plan(std::move(msg), plan.query.sql_loc);
     d.evidence.push_back({"query spill total", format_bytes(*q), *q, "bytes"});
     d.fix = fix_for(Operator{});
-    d.impact = *q;
-    d.impact_unit = "bytes";
-    d.impact_text = format_bytes(*q) + " written to and read back from local disk";
+    set_impact(d, *q, "bytes", " written to and read back from local disk");
     ctx.report(std::move(d));
   }
 };

@@ -24,24 +24,32 @@ bool keeps_id(const std::string& out) {
 std::string normalise(std::string_view s) {
   std::string out;
   out.reserve(s.size());
-  for (std::size_t i = 0; i < s.size(); ++i) {
+  std::size_t i = 0;
+  while (i < s.size()) {
+    // Copy up to the next '#' or '[' in one piece.
+    std::size_t k = i;
+    while (k < s.size() && s[k] != '#' && s[k] != '[') ++k;
+    out.append(s, i, k - i);
+    i = k;
+    if (i == s.size()) break;
     if (s[i] == '#' && !keeps_id(out)) {
       std::size_t j = i + 1;
       while (j < s.size() && (std::isdigit(static_cast<unsigned char>(s[j])) || s[j] == 'x')) ++j;
       if (j < s.size() && s[j] == 'L') ++j;
       if (j > i + 1) {
-        i = j - 1;
+        i = j;
         continue;
       }
     }
     if (s[i] == '[' && (s.compare(i, 4, "[id=") == 0 || s.compare(i, 9, "[plan_id=") == 0)) {
       auto close = s.find(']', i);
       if (close != std::string_view::npos) {
-        i = close;
+        i = close + 1;
         continue;
       }
     }
     out += s[i];
+    ++i;
   }
   return out;
 }
@@ -57,7 +65,7 @@ std::string field_signature(const Operator& op) {
   for (const Field& f : op.fields) {
     if (!is_filter_field(f.key)) continue;
     sig += f.key + "=";
-    for (const std::string& t : method::field_texts(f)) sig += normalise(t) + ";";
+    for (std::string_view t : method::field_texts(f)) sig += normalise(t) + ";";
     sig += "|";
   }
   return sig;
@@ -84,7 +92,7 @@ Chain build_chain(const Plan& plan, const Operator& scan) {
     if (p.kind == OpKind::Filter) {
       std::string cond;
       if (const Field* f = p.field("Condition"))
-        for (const std::string& t : method::field_texts(*f)) cond += t;
+        for (std::string_view t : method::field_texts(*f)) cond += t;
       if (cond.empty()) cond = p.arguments;
       c.signature += "|filter:" + normalise(cond);
       c.filters.push_back(cond);
@@ -109,49 +117,46 @@ Cost cost_of(const Chain& c) {
   return k;
 }
 
-class DuplicateWork final : public Rule {
- public:
-  const RuleDoc& doc() const override {
-    static const RuleDoc d = [] {
-      RuleDoc r;
-      r.name = "duplicate-work";
-      r.code = "PL106";
-      r.severity = Severity::Warning;
-      r.summary = "The same scan and filter are computed more than once in one plan";
-      r.what =
-          "Finds table scans that appear more than once in the executed plan with the same table, "
-          "the same pushed / data / partition filters, the same columns and the same Filter "
-          "conditions above them, where no ReusedExchange or ReusedSubquery replaced the copy.";
-      r.why =
-          "Spark reuses an exchange or subquery only when the whole subtree below it is identical "
-          "and it ends in an exchange. A DataFrame used by two actions, a CTE or view referenced "
-          "twice with different downstream shapes, or a union of two aggregations of the same "
-          "input is read, decompressed and filtered once per reference: the I/O and CPU of that "
-          "scan are paid twice.";
-      r.example =
-          "WITH recent AS (SELECT * FROM events WHERE day >= '2024-01-01')\n"
-          "SELECT ... FROM recent GROUP BY user UNION ALL SELECT ... FROM recent GROUP BY page\n"
-          "-> two `Scan parquet events` with PartitionFilters [day >= 2024-01-01]";
-      r.use_instead =
-          "Compute the shared part once: CACHE TABLE recent / df.cache() (or persist()) when it is "
-          "reused by several actions, write it to a temporary table in a job, or compute both "
-          "results in one pass (GROUPING SETS, conditional aggregation).";
-      r.evidence =
-          "Any input format: the scans' table, filters and columns (expression ids ignored; "
-          "dynamic-pruning and subquery ids kept, since different pruning subqueries read different "
-          "files). Profiles and event logs add the scan's bytes, rows and time, used for the impact "
-          "and to skip copies below the size threshold; without any measurement (explain text) the "
-          "finding is reported as info, because the cost of the repeated scan is unknown.";
-      r.thresholds = {
-          {"min-bytes", 134217728, "bytes",
-           "when the source measured the scan, copies reading under 128 MiB (one default file "
-           "split) are not worth caching"},
-      };
-      return r;
-    }();
-    return d;
-  }
+RuleDoc make_doc() {
+  RuleDoc r;
+  r.name = "duplicate-work";
+  r.code = "PL106";
+  r.severity = Severity::Warning;
+  r.summary = "The same scan and filter are computed more than once in one plan";
+  r.what =
+      "Finds table scans that appear more than once in the executed plan with the same table, "
+      "the same pushed / data / partition filters, the same columns and the same Filter "
+      "conditions above them, where no ReusedExchange or ReusedSubquery replaced the copy.";
+  r.why =
+      "Spark reuses an exchange or subquery only when the whole subtree below it is identical "
+      "and it ends in an exchange. A DataFrame used by two actions, a CTE or view referenced "
+      "twice with different downstream shapes, or a union of two aggregations of the same "
+      "input is read, decompressed and filtered once per reference: the I/O and CPU of that "
+      "scan are paid twice.";
+  r.example =
+      "WITH recent AS (SELECT * FROM events WHERE day >= '2024-01-01')\n"
+      "SELECT ... FROM recent GROUP BY user UNION ALL SELECT ... FROM recent GROUP BY page\n"
+      "-> two `Scan parquet events` with PartitionFilters [day >= 2024-01-01]";
+  r.use_instead =
+      "Compute the shared part once: CACHE TABLE recent / df.cache() (or persist()) when it is "
+      "reused by several actions, write it to a temporary table in a job, or compute both "
+      "results in one pass (GROUPING SETS, conditional aggregation).";
+  r.evidence =
+      "Any input format: the scans' table, filters and columns (expression ids ignored; "
+      "dynamic-pruning and subquery ids kept, since different pruning subqueries read different "
+      "files). Profiles and event logs add the scan's bytes, rows and time, used for the impact "
+      "and to skip copies below the size threshold; without any measurement (explain text) the "
+      "finding is reported as info, because the cost of the repeated scan is unknown.";
+  r.thresholds = {
+      {"min-bytes", 134217728, "bytes",
+       "when the source measured the scan, copies reading under 128 MiB (one default file "
+       "split) are not worth caching"},
+  };
+  return r;
+}
 
+class DuplicateWork final : public DocumentedRule<make_doc> {
+ public:
   void check(RuleContext& ctx) const override {
     const Plan& plan = ctx.plan();
     const bool final_plan = rules::has_final_plan(plan);
@@ -191,13 +196,9 @@ class DuplicateWork final : public Rule {
               "one pass (GROUPING SETS, conditional aggregation, one aggregation feeding both branches).";
       double extra = static_cast<double>(copies.size() - 1);
       if (k.ms) {
-        d.impact = *k.ms * extra;
-        d.impact_unit = "ms";
-        d.impact_text = format_millis(*d.impact) + " of scan task time repeated";
+        set_impact(d, *k.ms * extra, "ms", " of scan task time repeated");
       } else if (k.bytes) {
-        d.impact = *k.bytes * extra;
-        d.impact_unit = "bytes";
-        d.impact_text = format_bytes(*d.impact) + " read again";
+        set_impact(d, *k.bytes * extra, "bytes", " read again");
       }
       ctx.report(std::move(d));
     }

@@ -157,9 +157,7 @@ class ExplodingJoin final : public DocumentedRule<make_doc> {
           if (rows.right) d.evidence.push_back(ev_rows(std::string(est) + "right rows", *rows.right));
           if (rows.out) {
             d.evidence.push_back(ev_rows(std::string(est) + "output rows", *rows.out));
-            d.impact = rows.out;
-            d.impact_unit = "rows";
-            d.impact_text = format_count(*rows.out) + " rows produced";
+            set_impact(d, *rows.out, "rows", " rows produced");
           }
           d.fix = "Add the missing join condition (an ON clause, or the WHERE predicate that links the two tables); "
                   "if the cross join is intended, make sure one side is tiny (aggregate or filter it first) and "
@@ -191,9 +189,7 @@ class ExplodingJoin final : public DocumentedRule<make_doc> {
           keys += (i ? ", " : "") + op->join.right_keys[i].text;
         d.evidence.push_back(ev_text("join keys", keys));
       }
-      d.impact = out - in;
-      d.impact_unit = "rows";
-      d.impact_text = format_count(out - in) + " extra rows";
+      set_impact(d, out - in, "rows", " extra rows");
       d.fix = "Check the join keys: the key is not unique on either side (many-to-many). Join on the full key, "
               "de-duplicate or aggregate one side to the key before the join, or filter earlier.";
       ctx.report(std::move(d));

@@ -155,14 +155,10 @@ class FilterNotPushedDown final : public DocumentedRule<make_doc> {
       std::string which;
       if (auto b = first_metric(*scan, {"Size of files read", "size of files read"}, &which)) {
         d.evidence.push_back(ev_bytes(which, *b));
-        d.impact = b;
-        d.impact_unit = "bytes";
-        d.impact_text = format_bytes(*b) + " read before filtering";
+        set_impact(d, *b, "bytes", " read before filtering");
       } else if (auto r = first_metric(*scan, {"Rows scanned", "Number of output rows"}, &which)) {
         d.evidence.push_back(ev_rows(which, *r));
-        d.impact = r;
-        d.impact_unit = "rows";
-        d.impact_text = format_count(*r) + " rows read before filtering";
+        set_impact(d, *r, "rows", " rows read before filtering");
       }
       std::string fmt = lower(scan->scan_format);
       if (fmt == "jdbc" || scan->name.find("JDBC") != std::string::npos)

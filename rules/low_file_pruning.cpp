@@ -37,7 +37,7 @@ std::vector<std::string> predicates(const Plan& plan, const Operator& scan) {
     if (f.key == "PushedFilters" || f.key == "DataFilters" || f.key == "PartitionFilters" ||
         f.key == "RequiredDataFilters" || f.key == "FILTERS" || f.key == "PARTITION_FILTERS" ||
         f.key == "Filters" || f.key == "Partition filters")
-      for (const std::string& t : method::field_texts(f)) add(t);
+      for (std::string_view t : method::field_texts(f)) add(std::string(t));
   }
   const Operator* cur = &scan;
   while (cur->parents.size() == 1) {
@@ -45,7 +45,7 @@ std::vector<std::string> predicates(const Plan& plan, const Operator& scan) {
     if (p.kind != OpKind::Filter && p.kind != OpKind::Transition && p.kind != OpKind::CodegenStage) break;
     if (p.kind == OpKind::Filter) {
       if (const Field* c = p.field("Condition")) {
-        for (const std::string& t : method::field_texts(*c)) add(t);
+        for (std::string_view t : method::field_texts(*c)) add(std::string(t));
       } else if (!p.arguments.empty()) {
         add(p.arguments);
       }
@@ -68,56 +68,52 @@ std::optional<double> rows_after_filters(const Plan& plan, const Operator& scan)
   return rows;
 }
 
-class LowFilePruning final : public Rule {
- public:
-  const RuleDoc& doc() const override {
-    static const RuleDoc d = [] {
-      RuleDoc r;
-      r.name = "low-file-pruning";
-      r.code = "PL102";
-      r.severity = Severity::Warning;
-      r.summary = "A selective scan read nearly every file: data skipping did not prune";
-      r.what =
-          "Reports a table scan whose filters keep only a small fraction of the rows it scanned, "
-          "while the scan still read nearly all of the table's files (files read versus files "
-          "pruned, and the bytes behind them).";
-      r.why =
-          "Delta and Parquet skip whole files using per-file min/max statistics, partition values "
-          "and dynamic file pruning. That only works when the rows matching the predicate are "
-          "concentrated in few files -- when the table is partitioned, Z-ordered or liquid-clustered "
-          "on the filtered column. Otherwise every file's min/max range contains the value and the "
-          "engine reads and decodes the whole table to keep a few rows: the scan costs as much as a "
-          "full scan. A function around the column (see non-sargable-predicate) has the same effect "
-          "even on a well-clustered table.";
-      r.example =
-          "SELECT * FROM sales WHERE customer_id = 42   -- table clustered by sale_date\n"
-          "Scan sales: Files read 1,950, Files pruned 50, Rows scanned 2.1 B, output 3,200 rows";
-      r.use_instead =
-          "ALTER TABLE sales CLUSTER BY (customer_id); OPTIMIZE sales;   -- liquid clustering\n"
-          "-- or OPTIMIZE sales ZORDER BY (customer_id), or a partition filter on a partition column";
-      r.evidence =
-          "Query Profile JSON: scan metrics `Files read`, `Files pruned`, `Size of files read`, "
-          "`Size of files pruned`, `Rows scanned` and output rows, the scan's FILTERS and "
-          "`Cluster attributes`. Explain text and Spark event logs carry no pruned-file count: no finding.";
-      r.thresholds = {
-          {"min-read-fraction", 0.9, "ratio",
-           "files read / (files read + files pruned) of at least 90% is 'nearly every file'"},
-          {"max-selectivity", 0.1, "ratio",
-           "the filters keep at most 10% of the scanned rows: with good clustering at most ~10% of "
-           "the files would need to be read"},
-          {"min-files", 32, "files", "a table of fewer files has little to prune"},
-          {"min-bytes", 1073741824, "bytes", "below 1 GiB read, a full scan costs seconds"},
-      };
-      return r;
-    }();
-    return d;
-  }
+RuleDoc make_doc() {
+  RuleDoc r;
+  r.name = "low-file-pruning";
+  r.code = "PL102";
+  r.severity = Severity::Warning;
+  r.summary = "A selective scan read nearly every file: data skipping did not prune";
+  r.what =
+      "Reports a table scan whose filters keep only a small fraction of the rows it scanned, "
+      "while the scan still read nearly all of the table's files (files read versus files "
+      "pruned, and the bytes behind them).";
+  r.why =
+      "Delta and Parquet skip whole files using per-file min/max statistics, partition values "
+      "and dynamic file pruning. That only works when the rows matching the predicate are "
+      "concentrated in few files -- when the table is partitioned, Z-ordered or liquid-clustered "
+      "on the filtered column. Otherwise every file's min/max range contains the value and the "
+      "engine reads and decodes the whole table to keep a few rows: the scan costs as much as a "
+      "full scan. A function around the column (see non-sargable-predicate) has the same effect "
+      "even on a well-clustered table.";
+  r.example =
+      "SELECT * FROM sales WHERE customer_id = 42   -- table clustered by sale_date\n"
+      "Scan sales: Files read 1,950, Files pruned 50, Rows scanned 2.1 B, output 3,200 rows";
+  r.use_instead =
+      "ALTER TABLE sales CLUSTER BY (customer_id); OPTIMIZE sales;   -- liquid clustering\n"
+      "-- or OPTIMIZE sales ZORDER BY (customer_id), or a partition filter on a partition column";
+  r.evidence =
+      "Query Profile JSON: scan metrics `Files read`, `Files pruned`, `Size of files read`, "
+      "`Size of files pruned`, `Rows scanned` and output rows, the scan's FILTERS and "
+      "`Cluster attributes`. Explain text and Spark event logs carry no pruned-file count: no finding.";
+  r.thresholds = {
+      {"min-read-fraction", 0.9, "ratio",
+       "files read / (files read + files pruned) of at least 90% is 'nearly every file'"},
+      {"max-selectivity", 0.1, "ratio",
+       "the filters keep at most 10% of the scanned rows: with good clustering at most ~10% of "
+       "the files would need to be read"},
+      {"min-files", 32, "files", "a table of fewer files has little to prune"},
+      {"min-bytes", 1073741824, "bytes", "below 1 GiB read, a full scan costs seconds"},
+  };
+  return r;
+}
 
+class LowFilePruning final : public DocumentedRule<make_doc> {
+ public:
   void check(RuleContext& ctx) const override {
     const Plan& plan = ctx.plan();
-    const bool final_plan = rules::has_final_plan(plan);
-    for (const Operator& op : plan.ops) {
-      if (op.kind != OpKind::Scan || !rules::is_active(op, final_plan)) continue;
+    for (const Operator* active : rules::active_ops(plan, OpKind::Scan)) {
+      const Operator& op = *active;
       auto read = rules::first_metric(op, {"Files read", "number of files read"});
       auto pruned = rules::first_metric(op, {"Files pruned", "number of files pruned"});
       if (!read || !pruned) continue;
@@ -164,13 +160,9 @@ class LowFilePruning final : public Rule {
         d.fix += " The table is clustered by " + clusters + ", which does not match this query's filter.";
       double avoidable = 1.0 - selectivity;
       if (op.duration_ms) {
-        d.impact = *op.duration_ms * avoidable;
-        d.impact_unit = "ms";
-        d.impact_text = "up to " + format_millis(*d.impact) + " of scan task time";
+        set_impact(d, *op.duration_ms * avoidable, "ms", " of scan task time", "up to ");
       } else {
-        d.impact = *bytes * avoidable;
-        d.impact_unit = "bytes";
-        d.impact_text = "up to " + format_bytes(*d.impact) + " less read";
+        set_impact(d, *bytes * avoidable, "bytes", " less read", "up to ");
       }
       ctx.report(std::move(d));
     }

@@ -95,12 +95,12 @@ bool is_pass_through(const Operator& op) {
   }
 }
 
-std::vector<std::string> field_texts(const Field& f) {
-  std::vector<std::string> out;
+std::vector<std::string_view> field_texts(const Field& f) {
+  std::vector<std::string_view> out;
   if (!f.exprs.empty()) {
     for (const ParsedExpr& e : f.exprs) out.push_back(e.text);
   } else if (f.is_list && !f.items.empty()) {
-    out = f.items;
+    out.assign(f.items.begin(), f.items.end());
   } else if (!f.value.empty()) {
     out.push_back(f.value);
   }

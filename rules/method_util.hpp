@@ -51,6 +51,6 @@ PhaseBreakdown phase_breakdown(const Plan& plan);
 bool is_pass_through(const Operator& op);
 
 // Expression text of a field: its parsed expression texts, else its items, else its value.
-std::vector<std::string> field_texts(const Field& f);
+std::vector<std::string_view> field_texts(const Field& f);
 
 }  // namespace planlint::method

@@ -273,9 +273,7 @@ class NonSargablePredicate final : public DocumentedRule<make_doc> {
       std::string which;
       if (auto b = first_metric(scan, {"Size of files read", "size of files read"}, &which)) {
         d.evidence.push_back(ev_bytes(which, *b));
-        d.impact = b;
-        d.impact_unit = "bytes";
-        d.impact_text = format_bytes(*b) + " read without data skipping";
+        set_impact(d, *b, "bytes", " read without data skipping");
       }
       if (!f.rewrite.empty()) {
         d.evidence.push_back(ev_text("rewrite", f.rewrite));

@@ -273,13 +273,9 @@ class PhotonFallback final : public DocumentedRule<make_doc> {
         explanation_used = true;
       }
       if (any_ms) {
-        d.impact = total_ms;
-        d.impact_unit = "ms";
-        d.impact_text = format_millis(total_ms) + " in JVM operators";
+        set_impact(d, total_ms, "ms", " in JVM operators");
       } else if (e.rows) {
-        d.impact = e.rows;
-        d.impact_unit = "rows";
-        d.impact_text = format_count(*e.rows) + " rows converted to JVM rows";
+        set_impact(d, *e.rows, "rows", " rows converted to JVM rows");
       }
       d.fix = target == Engine::Photon
                   ? replacement_advice(e, reasons)

@@ -87,6 +87,14 @@ std::vector<const Operator*> active_ops(const Plan& plan) {
   return out;
 }
 
+std::vector<const Operator*> active_ops(const Plan& plan, OpKind kind) {
+  bool fin = has_final_plan(plan);
+  std::vector<const Operator*> out;
+  for (const auto& op : plan.ops)
+    if (op.kind == kind && is_active(op, fin)) out.push_back(&op);
+  return out;
+}
+
 std::optional<std::size_t> skip_transparent_down(const Plan& plan, std::size_t idx) {
   for (std::size_t steps = 0; steps <= plan.ops.size() && idx < plan.ops.size(); ++steps) {
     const Operator& op = plan.ops[idx];

@@ -29,6 +29,8 @@ bool has_final_plan(const Plan& plan);
 bool is_active(const Operator& op, bool final_plan_exists);
 // The active physical operators of a plan, in index order.
 std::vector<const Operator*> active_ops(const Plan& plan);
+// The active operators of one kind.
+std::vector<const Operator*> active_ops(const Plan& plan, OpKind kind);
 
 // Follow the single child of `idx` down through transparent operators; the first operator that is
 // not transparent (or has several children). nullopt when a transparent operator has no child.

@@ -33,46 +33,42 @@ std::string udf_text(const Operator& op) {
   return {};
 }
 
-class PythonUdf final : public Rule {
- public:
-  const RuleDoc& doc() const override {
-    static const RuleDoc d = [] {
-      RuleDoc r;
-      r.name = "python-udf";
-      r.code = "PL105";
-      r.severity = Severity::Warning;
-      r.summary = "Rows are sent to a Python worker for a UDF";
-      r.what =
-          "Reports every Python evaluation operator in the physical plan: BatchEvalPython "
-          "(row-at-a-time @udf, warning), ArrowEvalPython / MapInPandas / MapInArrow / "
-          "FlatMapGroupsInPandas / AggregateInPandas / WindowInPandas (vectorised, info).";
-      r.why =
-          "A Python UDF runs outside the engine: every row is serialised in the JVM, piped to a "
-          "Python worker, evaluated by the interpreter and sent back. BatchEvalPython pickles rows "
-          "one at a time and is typically 10-100x slower than the same logic as a built-in "
-          "function; Arrow-based UDFs batch the transfer but still leave Photon / whole-stage "
-          "codegen, cannot be optimised (no predicate pushdown through them, no statistics) and "
-          "hold extra memory in the Python workers.";
-      r.example =
-          "@udf('string')\ndef clean(s): return s.strip().lower()\ndf.select(clean('name'))\n"
-          "-> BatchEvalPython [clean(name#2)#10], [pythonUDF0#11]";
-      r.use_instead =
-          "from pyspark.sql import functions as F\n"
-          "df.select(F.lower(F.trim('name')))       -- built-in: runs in the JVM / Photon\n"
-          "# no built-in? a vectorised @pandas_udf, or spark.sql.execution.pythonUDF.arrow.enabled=true";
-      r.evidence =
-          "Any input format: the operator itself (BatchEvalPython, ArrowEvalPython, MapInPandas, "
-          "...). Rows and time come from profiles / event logs when present.";
-      return r;
-    }();
-    return d;
-  }
+RuleDoc make_doc() {
+  RuleDoc r;
+  r.name = "python-udf";
+  r.code = "PL105";
+  r.severity = Severity::Warning;
+  r.summary = "Rows are sent to a Python worker for a UDF";
+  r.what =
+      "Reports every Python evaluation operator in the physical plan: BatchEvalPython "
+      "(row-at-a-time @udf, warning), ArrowEvalPython / MapInPandas / MapInArrow / "
+      "FlatMapGroupsInPandas / AggregateInPandas / WindowInPandas (vectorised, info).";
+  r.why =
+      "A Python UDF runs outside the engine: every row is serialised in the JVM, piped to a "
+      "Python worker, evaluated by the interpreter and sent back. BatchEvalPython pickles rows "
+      "one at a time and is typically 10-100x slower than the same logic as a built-in "
+      "function; Arrow-based UDFs batch the transfer but still leave Photon / whole-stage "
+      "codegen, cannot be optimised (no predicate pushdown through them, no statistics) and "
+      "hold extra memory in the Python workers.";
+  r.example =
+      "@udf('string')\ndef clean(s): return s.strip().lower()\ndf.select(clean('name'))\n"
+      "-> BatchEvalPython [clean(name#2)#10], [pythonUDF0#11]";
+  r.use_instead =
+      "from pyspark.sql import functions as F\n"
+      "df.select(F.lower(F.trim('name')))       -- built-in: runs in the JVM / Photon\n"
+      "# no built-in? a vectorised @pandas_udf, or spark.sql.execution.pythonUDF.arrow.enabled=true";
+  r.evidence =
+      "Any input format: the operator itself (BatchEvalPython, ArrowEvalPython, MapInPandas, "
+      "...). Rows and time come from profiles / event logs when present.";
+  return r;
+}
 
+class PythonUdf final : public DocumentedRule<make_doc> {
+ public:
   void check(RuleContext& ctx) const override {
     const Plan& plan = ctx.plan();
-    const bool final_plan = rules::has_final_plan(plan);
-    for (const Operator& op : plan.ops) {
-      if (op.kind != OpKind::PythonEval || !rules::is_active(op, final_plan)) continue;
+    for (const Operator* active : rules::active_ops(plan, OpKind::PythonEval)) {
+      const Operator& op = *active;
       std::string name = base_name(op);
       bool row_at_a_time = name == "BatchEvalPython" || name == "BatchEvalPythonUDTF";
       std::string udfs = udf_text(op);
@@ -100,13 +96,9 @@ class PythonUdf final : public Rule {
                 "(groupBy().agg, window functions, higher-order functions like transform/filter on "
                 "arrays); keep the pandas function for logic that truly needs Python.";
       if (op.duration_ms) {
-        d.impact = *op.duration_ms;
-        d.impact_unit = "ms";
-        d.impact_text = format_millis(*op.duration_ms) + " of task time in Python evaluation";
+        set_impact(d, *op.duration_ms, "ms", " of task time in Python evaluation");
       } else if (op.rows) {
-        d.impact = *op.rows;
-        d.impact_unit = "rows";
-        d.impact_text = format_count(*op.rows) + " rows through a Python worker";
+        set_impact(d, *op.rows, "rows", " rows through a Python worker");
       }
       ctx.report(std::move(d));
     }

@@ -117,6 +117,25 @@ std::string format_count(double n) {
   return out;
 }
 
+void set_impact(Diagnostic& d, double amount, std::string_view unit, std::string_view what, std::string_view prefix) {
+  d.impact = amount;
+  d.impact_unit = std::string(unit);
+  const std::string value = unit == "ms" ? format_millis(amount) : unit == "bytes" ? format_bytes(amount) : format_count(amount);
+  d.impact_text = std::string(prefix) + value + std::string(what);
+}
+
+std::string format_percent(double share) {
+  char buf[32];
+  std::snprintf(buf, sizeof buf, "%.0f%%", share * 100);
+  return buf;
+}
+
+std::string format_decimal(double v) {
+  char buf[32];
+  std::snprintf(buf, sizeof buf, "%.1f", v);
+  return buf;
+}
+
 std::string format_millis(double ms) {
   char buf[64];
   if (ms < 1000)

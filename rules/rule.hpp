@@ -122,5 +122,13 @@ void order_by_impact(std::vector<Diagnostic>& diagnostics);
 std::string format_bytes(double bytes);     // "1.5 GiB"
 std::string format_count(double n);         // "1,234,567"
 std::string format_millis(double ms);       // "1.2 s", "3 min 20 s"
+std::string format_percent(double share);   // 0.42 -> "42%"
+std::string format_decimal(double v);       // "2.5" (one decimal)
+
+// Sets the finding's impact estimate: `amount` in `unit` ("ms", "bytes", "rows", "files") and its
+// text, `prefix` + the amount formatted for its unit (format_millis / format_bytes / format_count)
+// + `what`, e.g. set_impact(d, 12e3, "ms", " of task time in Python evaluation").
+void set_impact(Diagnostic& d, double amount, std::string_view unit, std::string_view what,
+                std::string_view prefix = {});
 
 }  // namespace planlint

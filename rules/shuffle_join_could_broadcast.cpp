@@ -167,9 +167,7 @@ class ShuffleJoinCouldBroadcast final : public DocumentedRule<make_doc> {
                                                                           : op->join.type_text));
       if (!forced.empty()) d.evidence.push_back(ev_text("hint", forced));
       if (other.bytes) {
-        d.impact = other.bytes;
-        d.impact_unit = "bytes";
-        d.impact_text = format_bytes(*other.bytes) + " shuffled that a broadcast join would not move";
+        set_impact(d, *other.bytes, "bytes", " shuffled that a broadcast join would not move");
       }
       std::string target = "the " + std::string(side) + " side";
       if (const Operator* scan = single_scan_under(plan, op->children[best]); scan && !scan->table.empty())

@@ -62,45 +62,42 @@ const Operator* consumer_of(const Plan& plan, const Operator& op) {
   return nullptr;
 }
 
-class SinglePartitionShuffle final : public Rule {
- public:
-  const RuleDoc& doc() const override {
-    static const RuleDoc d = [] {
-      RuleDoc r;
-      r.name = "single-partition-shuffle";
-      r.code = "PL109";
-      r.severity = Severity::Warning;
-      r.summary = "A large input is moved into a single partition (one task)";
-      r.what =
-          "Reports `Exchange SinglePartition` (also Photon's shuffle sink, `RoundRobinPartitioning(1)` "
-          "and `Coalesce 1`) when the data moved into that one partition is known to be large.";
-      r.why =
-          "A single partition is processed by one task on one core while the rest of the cluster "
-          "idles, and that task must hold, sort or spill all of the data. Spark plans it for a window "
-          "function without PARTITION BY, a global aggregate that cannot be computed partially, a "
-          "large LIMIT / collect, repartition(1) or coalesce(1) before a write. On small inputs (the "
-          "final merge of partial aggregates, a top-N) it is harmless, which is why this rule needs "
-          "size evidence.";
-      r.example =
-          "SELECT *, row_number() OVER (ORDER BY ts) FROM events\n"
-          "-> Window ... +- Exchange SinglePartition   (Sink - Num bytes written = 48 GiB)";
-      r.use_instead =
-          "row_number() OVER (PARTITION BY user_id ORDER BY ts)   -- many partitions\n"
-          "df.write... without coalesce(1); LIMIT only what the client needs";
-      r.evidence =
-          "Query Profile JSON: the exchange's partitioning (`Single` / `Sink - Number of partitions` = 1) "
-          "and its bytes written / rows; explain text: `SinglePartition` with `Statistics(sizeInBytes=...)` "
-          "on the AQE query stage; event logs: shuffle bytes written. No size evidence: no finding.";
-      r.thresholds = {
-          {"min-bytes", 1073741824, "bytes",
-           "1 GiB is 16x the 64 MiB AQE advisory partition size (spark.sql.adaptive.advisoryPartitionSizeInBytes)"},
-          {"min-rows", 50000000, "rows", "used when no byte count is known: 50 million rows in one task"},
-      };
-      return r;
-    }();
-    return d;
-  }
+RuleDoc make_doc() {
+  RuleDoc r;
+  r.name = "single-partition-shuffle";
+  r.code = "PL109";
+  r.severity = Severity::Warning;
+  r.summary = "A large input is moved into a single partition (one task)";
+  r.what =
+      "Reports `Exchange SinglePartition` (also Photon's shuffle sink, `RoundRobinPartitioning(1)` "
+      "and `Coalesce 1`) when the data moved into that one partition is known to be large.";
+  r.why =
+      "A single partition is processed by one task on one core while the rest of the cluster "
+      "idles, and that task must hold, sort or spill all of the data. Spark plans it for a window "
+      "function without PARTITION BY, a global aggregate that cannot be computed partially, a "
+      "large LIMIT / collect, repartition(1) or coalesce(1) before a write. On small inputs (the "
+      "final merge of partial aggregates, a top-N) it is harmless, which is why this rule needs "
+      "size evidence.";
+  r.example =
+      "SELECT *, row_number() OVER (ORDER BY ts) FROM events\n"
+      "-> Window ... +- Exchange SinglePartition   (Sink - Num bytes written = 48 GiB)";
+  r.use_instead =
+      "row_number() OVER (PARTITION BY user_id ORDER BY ts)   -- many partitions\n"
+      "df.write... without coalesce(1); LIMIT only what the client needs";
+  r.evidence =
+      "Query Profile JSON: the exchange's partitioning (`Single` / `Sink - Number of partitions` = 1) "
+      "and its bytes written / rows; explain text: `SinglePartition` with `Statistics(sizeInBytes=...)` "
+      "on the AQE query stage; event logs: shuffle bytes written. No size evidence: no finding.";
+  r.thresholds = {
+      {"min-bytes", 1073741824, "bytes",
+       "1 GiB is 16x the 64 MiB AQE advisory partition size (spark.sql.adaptive.advisoryPartitionSizeInBytes)"},
+      {"min-rows", 50000000, "rows", "used when no byte count is known: 50 million rows in one task"},
+  };
+  return r;
+}
 
+class SinglePartitionShuffle final : public DocumentedRule<make_doc> {
+ public:
   void check(RuleContext& ctx) const override {
     const Plan& plan = ctx.plan();
     const bool final_plan = rules::has_final_plan(plan);
@@ -176,17 +173,11 @@ class SinglePartitionShuffle final : public Rule {
       d.fix = std::move(fix);
       double ms = op.duration_ms.value_or(0) + (consumer && consumer->duration_ms ? *consumer->duration_ms : 0);
       if (ms > 0) {
-        d.impact = ms;
-        d.impact_unit = "ms";
-        d.impact_text = format_millis(ms) + " of single-task time in the exchange and its consumer";
+        set_impact(d, ms, "ms", " of single-task time in the exchange and its consumer");
       } else if (bytes) {
-        d.impact = *bytes;
-        d.impact_unit = "bytes";
-        d.impact_text = format_bytes(*bytes) + " through one task";
+        set_impact(d, *bytes, "bytes", " through one task");
       } else {
-        d.impact = *rows;
-        d.impact_unit = "rows";
-        d.impact_text = format_count(*rows) + " rows through one task";
+        set_impact(d, *rows, "rows", " rows through one task");
       }
       ctx.report(std::move(d));
     }

@@ -122,9 +122,7 @@ class SkewNotHandled final : public DocumentedRule<make_doc> {
         if (size.bytes) d.evidence.push_back(ev_bytes(std::string(side) + " side shuffle size", *size.bytes));
         d.evidence.push_back(ev_ratio("skew factor", factor));
         if (op->duration_ms) {
-          d.impact = op->duration_ms;
-          d.impact_unit = "ms";
-          d.impact_text = format_millis(*op->duration_ms) + " in the join";
+          set_impact(d, *op->duration_ms, "ms", " in the join");
         }
         found = std::move(d);
       }
@@ -143,9 +141,7 @@ class SkewNotHandled final : public DocumentedRule<make_doc> {
           d.evidence.push_back(ev_ratio("max to median task time", mx / med));
           if (st.num_tasks) d.evidence.push_back(ev_rows("tasks", *st.num_tasks));
           d.evidence.push_back(ev_ratio("skew factor", factor));
-          d.impact = mx - med;
-          d.impact_unit = "ms";
-          d.impact_text = format_millis(mx - med) + " of straggler time";
+          set_impact(d, mx - med, "ms", " of straggler time");
           found = std::move(d);
           break;
         }

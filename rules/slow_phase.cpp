@@ -11,73 +11,59 @@
 namespace planlint {
 namespace {
 
-std::string percent(double share) {
-  char buf[32];
-  std::snprintf(buf, sizeof buf, "%.0f%%", share * 100);
-  return buf;
+
+RuleDoc make_doc() {
+  RuleDoc r;
+  r.name = "slow-phase";
+  r.code = "PL101";
+  r.severity = Severity::Warning;
+  r.summary = "Most of the query's wall-clock time went to a phase other than execution";
+  r.what =
+      "Splits the query's wall-clock time into the phases a Databricks SQL warehouse reports -- "
+      "waiting for compute (cold start), queueing at capacity, compilation, execution and result "
+      "fetch -- and reports when one phase other than execution owns most of it. For an "
+      "execution-dominated query it reports only when the effective parallelism (task time / "
+      "execution time) is close to 1, i.e. one task did the work. A query served from the result "
+      "cache is reported as info: there is no execution to judge.";
+  r.why =
+      "Tuning SQL only helps when execution owns the time. A query that waited 40 s for a "
+      "warehouse to start, or queued behind other queries, gets no faster from a better join; a "
+      "query whose compilation dwarfs its execution is slowed by metadata (many small files, a "
+      "long Delta log, thousands of partitions); a slow result fetch is a client problem (too "
+      "many rows pulled through a slow driver). Effective parallelism near 1 on a long "
+      "execution means a single task -- skew, a single-file table or a global sort/limit -- "
+      "serialised the work.";
+  r.example =
+      "query metrics: totalTimeMs=52000, queuedProvisioningTimeMs=45000, compilationTimeMs=400,\n"
+      "               executionTimeMs=6500, resultFetchTimeMs=100";
+  r.use_instead =
+      "waiting for compute: a serverless SQL warehouse, a longer auto-stop, or a warm-up before "
+      "the first query; queueing: more clusters in the warehouse's scaling range, or separate "
+      "warehouses for ETL and BI; compilation: OPTIMIZE / liquid clustering / auto compaction "
+      "and fewer partitions; result fetch: aggregate or LIMIT in SQL, Cloud Fetch, or write the "
+      "result to a table; low parallelism: look for skew and single-file inputs.";
+  r.evidence =
+      "Query Profile JSON / query history: totalTimeMs, queuedProvisioningTimeMs, "
+      "queuedOverloadTimeMs, compilationTimeMs, executionTimeMs, resultFetchTimeMs, "
+      "taskTotalTimeMs, resultFromCache (or the system.query.history column names). Explain "
+      "text has no timings: no finding.";
+  r.thresholds = {
+      {"min-phase-share", 0.5, "ratio",
+       "a phase other than execution must own at least half of the wall-clock time: then it, "
+       "not the plan, decides how long the user waits"},
+      {"min-phase-ms", 2000, "ms",
+       "below 2 s a cold start, queue or compilation is not what a user complains about"},
+      {"min-execution-ms", 30000, "ms",
+       "the parallelism check only applies to executions of at least 30 s, where one task "
+       "doing the work is visible"},
+      {"max-parallelism", 1.5, "ratio",
+       "task time / execution time below 1.5 means on average fewer than two tasks ran at once"},
+  };
+  return r;
 }
 
-std::string ratio_text(double r) {
-  char buf[32];
-  std::snprintf(buf, sizeof buf, "%.1f", r);
-  return buf;
-}
-
-class SlowPhase final : public Rule {
+class SlowPhase final : public DocumentedRule<make_doc> {
  public:
-  const RuleDoc& doc() const override {
-    static const RuleDoc d = [] {
-      RuleDoc r;
-      r.name = "slow-phase";
-      r.code = "PL101";
-      r.severity = Severity::Warning;
-      r.summary = "Most of the query's wall-clock time went to a phase other than execution";
-      r.what =
-          "Splits the query's wall-clock time into the phases a Databricks SQL warehouse reports -- "
-          "waiting for compute (cold start), queueing at capacity, compilation, execution and result "
-          "fetch -- and reports when one phase other than execution owns most of it. For an "
-          "execution-dominated query it reports only when the effective parallelism (task time / "
-          "execution time) is close to 1, i.e. one task did the work. A query served from the result "
-          "cache is reported as info: there is no execution to judge.";
-      r.why =
-          "Tuning SQL only helps when execution owns the time. A query that waited 40 s for a "
-          "warehouse to start, or queued behind other queries, gets no faster from a better join; a "
-          "query whose compilation dwarfs its execution is slowed by metadata (many small files, a "
-          "long Delta log, thousands of partitions); a slow result fetch is a client problem (too "
-          "many rows pulled through a slow driver). Effective parallelism near 1 on a long "
-          "execution means a single task -- skew, a single-file table or a global sort/limit -- "
-          "serialised the work.";
-      r.example =
-          "query metrics: totalTimeMs=52000, queuedProvisioningTimeMs=45000, compilationTimeMs=400,\n"
-          "               executionTimeMs=6500, resultFetchTimeMs=100";
-      r.use_instead =
-          "waiting for compute: a serverless SQL warehouse, a longer auto-stop, or a warm-up before "
-          "the first query; queueing: more clusters in the warehouse's scaling range, or separate "
-          "warehouses for ETL and BI; compilation: OPTIMIZE / liquid clustering / auto compaction "
-          "and fewer partitions; result fetch: aggregate or LIMIT in SQL, Cloud Fetch, or write the "
-          "result to a table; low parallelism: look for skew and single-file inputs.";
-      r.evidence =
-          "Query Profile JSON / query history: totalTimeMs, queuedProvisioningTimeMs, "
-          "queuedOverloadTimeMs, compilationTimeMs, executionTimeMs, resultFetchTimeMs, "
-          "taskTotalTimeMs, resultFromCache (or the system.query.history column names). Explain "
-          "text has no timings: no finding.";
-      r.thresholds = {
-          {"min-phase-share", 0.5, "ratio",
-           "a phase other than execution must own at least half of the wall-clock time: then it, "
-           "not the plan, decides how long the user waits"},
-          {"min-phase-ms", 2000, "ms",
-           "below 2 s a cold start, queue or compilation is not what a user complains about"},
-          {"min-execution-ms", 30000, "ms",
-           "the parallelism check only applies to executions of at least 30 s, where one task "
-           "doing the work is visible"},
-          {"max-parallelism", 1.5, "ratio",
-           "task time / execution time below 1.5 means on average fewer than two tasks ran at once"},
-      };
-      return r;
-    }();
-    return d;
-  }
-
   void check(RuleContext& ctx) const override {
     const Plan& plan = ctx.plan();
     if (!method::owns_query_metrics(plan)) return;
@@ -110,7 +96,7 @@ class SlowPhase final : public Rule {
     if (p.name != "execution") {
       if (share < ctx.threshold("min-phase-share") || p.ms < ctx.threshold("min-phase-ms")) return;
       std::string msg = p.title + " took " + format_millis(p.ms) + " of " + format_millis(total) + " (" +
-                        percent(share) + ")";
+                        format_percent(share) + ")";
       std::string fix;
       if (p.name == "waiting-for-compute") {
         msg += ": the query waited for the warehouse to start (cold start)";
@@ -138,7 +124,7 @@ class SlowPhase final : public Rule {
       Diagnostic d = ctx.make_plan(std::move(msg), plan.query.sql_loc);
       d.fix = std::move(fix);
       add_phases(d);
-      d.evidence.push_back({"phase share", percent(share), share, "ratio"});
+      d.evidence.push_back({"phase share", format_percent(share), share, "ratio"});
       if (p.name == "compilation")
         if (auto md = method::query_metric(plan, {"metadataTimeMs"}); md && *md > 0)
           d.evidence.push_back({"metadata time", format_millis(*md), *md, "ms"});
@@ -153,7 +139,7 @@ class SlowPhase final : public Rule {
     if (!b.parallelism || p.ms < ctx.threshold("min-execution-ms")) return;
     if (*b.parallelism >= ctx.threshold("max-parallelism")) return;
     Diagnostic d = ctx.make_plan("execution took " + format_millis(p.ms) + " of " + format_millis(total) +
-                                     " with an effective parallelism of " + ratio_text(*b.parallelism) +
+                                     " with an effective parallelism of " + format_decimal(*b.parallelism) +
                                      " (task time / execution time): one task did most of the work",
                                  plan.query.sql_loc);
     d.fix = "Look for a skewed join or aggregation key, a single large file or an unsplittable input "
@@ -161,10 +147,8 @@ class SlowPhase final : public Rule {
             "input (OPTIMIZE), salt or filter the hot key, or add a partitioning column.";
     add_phases(d);
     d.evidence.push_back({"task time", format_millis(*b.task_ms), *b.task_ms, "ms"});
-    d.evidence.push_back({"effective parallelism", ratio_text(*b.parallelism), *b.parallelism, "ratio"});
-    d.impact = p.ms;
-    d.impact_unit = "ms";
-    d.impact_text = format_millis(p.ms) + " of mostly single-task execution";
+    d.evidence.push_back({"effective parallelism", format_decimal(*b.parallelism), *b.parallelism, "ratio"});
+    set_impact(d, p.ms, "ms", " of mostly single-task execution");
     ctx.report(std::move(d));
   }
 };

@@ -7,50 +7,46 @@
 namespace planlint {
 namespace {
 
-class SmallFiles final : public Rule {
- public:
-  const RuleDoc& doc() const override {
-    static const RuleDoc d = [] {
-      RuleDoc r;
-      r.name = "small-files";
-      r.code = "PL103";
-      r.severity = Severity::Warning;
-      r.summary = "A scan read many small files";
-      r.what = "Reports a table scan that read many files whose average size is small.";
-      r.why =
-          "Per-file costs do not shrink with the file: listing, opening, fetching and decoding the "
-          "Parquet footer, and one scheduling share per file split. Thousands of few-MB files spend "
-          "more time on that overhead and on cloud-storage latency than on reading data; they also "
-          "slow compilation (the driver lists them) and make min/max file skipping less effective. "
-          "Small files come from frequent small appends (streaming, micro-batches, row-by-row "
-          "INSERTs), over-partitioned tables, and writes with too many shuffle partitions.";
-      r.example = "Scan events: Files read 48,000, Size of files read 9.4 GiB (average 205 KiB)";
-      r.use_instead =
-          "OPTIMIZE events;  -- compacts to ~1 GB files\n"
-          "ALTER TABLE events SET TBLPROPERTIES ('delta.autoOptimize.optimizeWrite' = 'true',\n"
-          "                                      'delta.autoOptimize.autoCompact' = 'true');";
-      r.evidence =
-          "Query Profile JSON: scan metrics `Files read` and `Size of files read` (plus `Size of the "
-          "smallest file read`, file-listing and footer-fetch times when present); Spark event logs: "
-          "`number of files read` and `size of files read`. Explain text has no file counts: no finding.";
-      r.thresholds = {
-          {"min-files", 200, "files",
-           "fewer files cost at most a few seconds of per-file overhead in total"},
-          {"max-average-file-bytes", 33554432, "bytes",
-           "an average under 32 MiB is a quarter of the 128 MiB Spark reads per task "
-           "(spark.sql.files.maxPartitionBytes) and of Delta auto compaction's target; OPTIMIZE "
-           "writes ~1 GiB files"},
-      };
-      return r;
-    }();
-    return d;
-  }
+RuleDoc make_doc() {
+  RuleDoc r;
+  r.name = "small-files";
+  r.code = "PL103";
+  r.severity = Severity::Warning;
+  r.summary = "A scan read many small files";
+  r.what = "Reports a table scan that read many files whose average size is small.";
+  r.why =
+      "Per-file costs do not shrink with the file: listing, opening, fetching and decoding the "
+      "Parquet footer, and one scheduling share per file split. Thousands of few-MB files spend "
+      "more time on that overhead and on cloud-storage latency than on reading data; they also "
+      "slow compilation (the driver lists them) and make min/max file skipping less effective. "
+      "Small files come from frequent small appends (streaming, micro-batches, row-by-row "
+      "INSERTs), over-partitioned tables, and writes with too many shuffle partitions.";
+  r.example = "Scan events: Files read 48,000, Size of files read 9.4 GiB (average 205 KiB)";
+  r.use_instead =
+      "OPTIMIZE events;  -- compacts to ~1 GB files\n"
+      "ALTER TABLE events SET TBLPROPERTIES ('delta.autoOptimize.optimizeWrite' = 'true',\n"
+      "                                      'delta.autoOptimize.autoCompact' = 'true');";
+  r.evidence =
+      "Query Profile JSON: scan metrics `Files read` and `Size of files read` (plus `Size of the "
+      "smallest file read`, file-listing and footer-fetch times when present); Spark event logs: "
+      "`number of files read` and `size of files read`. Explain text has no file counts: no finding.";
+  r.thresholds = {
+      {"min-files", 200, "files",
+       "fewer files cost at most a few seconds of per-file overhead in total"},
+      {"max-average-file-bytes", 33554432, "bytes",
+       "an average under 32 MiB is a quarter of the 128 MiB Spark reads per task "
+       "(spark.sql.files.maxPartitionBytes) and of Delta auto compaction's target; OPTIMIZE "
+       "writes ~1 GiB files"},
+  };
+  return r;
+}
 
+class SmallFiles final : public DocumentedRule<make_doc> {
+ public:
   void check(RuleContext& ctx) const override {
     const Plan& plan = ctx.plan();
-    const bool final_plan = rules::has_final_plan(plan);
-    for (const Operator& op : plan.ops) {
-      if (op.kind != OpKind::Scan || !rules::is_active(op, final_plan)) continue;
+    for (const Operator* active : rules::active_ops(plan, OpKind::Scan)) {
+      const Operator& op = *active;
       auto files = rules::first_metric(op, {"Files read", "number of files read"});
       auto bytes = rules::first_metric(op, {"Size of files read", "size of files read"});
       if (!files || !bytes || *files < ctx.threshold("min-files") || *files <= 0) continue;
@@ -77,13 +73,9 @@ class SmallFiles final : public Rule {
               "optimization. Fix the writer too: fewer, larger appends (longer streaming triggers), "
               "no partitioning on high-cardinality columns, and fewer output partitions on write.";
       if (footers && *footers > 0) {
-        d.impact = *footers;
-        d.impact_unit = "ms";
-        d.impact_text = format_millis(*footers) + " of task time waiting for file footers";
+        set_impact(d, *footers, "ms", " of task time waiting for file footers");
       } else {
-        d.impact = *files;
-        d.impact_unit = "files";
-        d.impact_text = format_count(*files) + " files opened";
+        set_impact(d, *files, "files", " files opened");
       }
       ctx.report(std::move(d));
     }

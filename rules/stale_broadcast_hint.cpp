@@ -141,9 +141,7 @@ class StaleBroadcastHint final : public DocumentedRule<make_doc> {
       if (size.rows) d.evidence.push_back(ev_rows("broadcast side rows", *size.rows));
       d.evidence.push_back(ev_text("size from", size.what));
       d.evidence.push_back(ev_bytes("broadcast threshold", threshold));
-      d.impact = bytes;
-      d.impact_unit = "bytes";
-      d.impact_text = format_bytes(bytes) + " sent to every executor";
+      set_impact(d, bytes, "bytes", " sent to every executor");
       ctx.report(std::move(d));
     }
   }

@@ -59,63 +59,57 @@ void add_refs(const Operator& op, std::string& refs, bool include_output) {
   for (const Field& f : op.fields) {
     if (f.key == "Input") continue;
     if (!include_output && (f.key == "Output" || f.key == "OUTPUT")) continue;
-    for (const std::string& t : method::field_texts(f)) refs += t + "\n";
+    for (std::string_view t : method::field_texts(f)) {
+      refs += t;
+      refs += '\n';
+    }
   }
   refs += op.arguments + "\n";
   if (op.fields.empty()) refs += op.label + "\n";
 }
 
-std::string percent(double share) {
-  char buf[32];
-  std::snprintf(buf, sizeof buf, "%.0f%%", share * 100);
-  return buf;
+
+RuleDoc make_doc() {
+  RuleDoc r;
+  r.name = "wide-projection";
+  r.code = "PL107";
+  r.severity = Severity::Warning;
+  r.summary = "A scan reads many more columns than the query uses";
+  r.what =
+      "Compares the columns a table scan outputs with the columns its consumers reference (the "
+      "filters, exchanges and the first projection or aggregation above it) and reports scans "
+      "where most columns are read and then dropped.";
+  r.why =
+      "Parquet and Delta are columnar: each column read costs I/O, decompression and memory, and "
+      "wide rows make every later shuffle and spill larger. Spark normally prunes unused columns "
+      "before the scan; when a plan still reads them, the pruning was blocked -- typically by "
+      "SELECT * into a cached DataFrame, a typed Dataset / RDD step, a UDF over the whole row, or a "
+      "data source that cannot prune.";
+  r.example =
+      "Scan parquet sales  Output [40]: [...]\n"
+      "+- Project [sale_id#0, amount#7]          -- 38 columns read for nothing";
+  r.use_instead =
+      "Select the needed columns at the source: spark.table('sales').select('sale_id', 'amount') "
+      "before caching or before the typed / Python step; avoid SELECT * in views and CTEs that "
+      "feed narrow queries.";
+  r.evidence =
+      "Explain text: the scan's `Output` list and the expressions of the operators above it "
+      "(matched by expression id); Query Profile JSON: the scan's OUTPUT metadata and the "
+      "consumers' expressions (matched by column name). No finding when the columns pass "
+      "through a join, window, union, generator or any operator whose column use is unknown.";
+  r.thresholds = {
+      {"min-unused-columns", 5, "columns", "dropping fewer columns is rarely measurable"},
+      {"max-used-fraction", 0.5, "ratio", "the consumers use at most half of the columns read"},
+  };
+  return r;
 }
 
-class WideProjection final : public Rule {
+class WideProjection final : public DocumentedRule<make_doc> {
  public:
-  const RuleDoc& doc() const override {
-    static const RuleDoc d = [] {
-      RuleDoc r;
-      r.name = "wide-projection";
-      r.code = "PL107";
-      r.severity = Severity::Warning;
-      r.summary = "A scan reads many more columns than the query uses";
-      r.what =
-          "Compares the columns a table scan outputs with the columns its consumers reference (the "
-          "filters, exchanges and the first projection or aggregation above it) and reports scans "
-          "where most columns are read and then dropped.";
-      r.why =
-          "Parquet and Delta are columnar: each column read costs I/O, decompression and memory, and "
-          "wide rows make every later shuffle and spill larger. Spark normally prunes unused columns "
-          "before the scan; when a plan still reads them, the pruning was blocked -- typically by "
-          "SELECT * into a cached DataFrame, a typed Dataset / RDD step, a UDF over the whole row, or a "
-          "data source that cannot prune.";
-      r.example =
-          "Scan parquet sales  Output [40]: [...]\n"
-          "+- Project [sale_id#0, amount#7]          -- 38 columns read for nothing";
-      r.use_instead =
-          "Select the needed columns at the source: spark.table('sales').select('sale_id', 'amount') "
-          "before caching or before the typed / Python step; avoid SELECT * in views and CTEs that "
-          "feed narrow queries.";
-      r.evidence =
-          "Explain text: the scan's `Output` list and the expressions of the operators above it "
-          "(matched by expression id); Query Profile JSON: the scan's OUTPUT metadata and the "
-          "consumers' expressions (matched by column name). No finding when the columns pass "
-          "through a join, window, union, generator or any operator whose column use is unknown.";
-      r.thresholds = {
-          {"min-unused-columns", 5, "columns", "dropping fewer columns is rarely measurable"},
-          {"max-used-fraction", 0.5, "ratio", "the consumers use at most half of the columns read"},
-      };
-      return r;
-    }();
-    return d;
-  }
-
   void check(RuleContext& ctx) const override {
     const Plan& plan = ctx.plan();
-    const bool final_plan = rules::has_final_plan(plan);
-    for (const Operator& op : plan.ops) {
-      if (op.kind != OpKind::Scan || !rules::is_active(op, final_plan)) continue;
+    for (const Operator* active : rules::active_ops(plan, OpKind::Scan)) {
+      const Operator& op = *active;
       const Field* out = op.field("Output");
       if (!out) out = op.field("OUTPUT");
       if (!out || !out->is_list || out->count_mismatch || out->truncated || out->items.empty()) continue;
@@ -151,7 +145,7 @@ class WideProjection final : public Rule {
       if (unused.size() > 8) list += ", ... " + std::to_string(unused.size() - 8) + " more";
       Diagnostic d = ctx.make(op, method::scan_ref(op) + " reads " + std::to_string(cols.size()) +
                                       " columns but " + rules::op_ref(*consumer) + " and the operators below it use " +
-                                      format_count(used) + " (" + percent(used / n) + "); unused: " + list);
+                                      format_count(used) + " (" + format_percent(used / n) + "); unused: " + list);
       d.evidence.push_back({"columns read", format_count(n), n, "columns"});
       d.evidence.push_back({"columns used", format_count(used), used, "columns"});
       d.evidence.push_back({"unused columns", list, static_cast<double>(unused.size()), "columns"});
@@ -163,13 +157,9 @@ class WideProjection final : public Rule {
               "spark.table(...).select(<used columns>), and avoid SELECT * in views and CTEs.";
       double waste = static_cast<double>(unused.size()) / n;
       if (op.duration_ms) {
-        d.impact = *op.duration_ms * waste;
-        d.impact_unit = "ms";
-        d.impact_text = "about " + format_millis(*d.impact) + " of scan task time on unused columns";
+        set_impact(d, *op.duration_ms * waste, "ms", " of scan task time on unused columns", "about ");
       } else if (bytes) {
-        d.impact = *bytes * waste;
-        d.impact_unit = "bytes";
-        d.impact_text = "about " + format_bytes(*d.impact) + " read for unused columns";
+        set_impact(d, *bytes * waste, "bytes", " read for unused columns", "about ");
       }
       ctx.report(std::move(d));
     }
