@@ -25,6 +25,51 @@ std::string ConfigError::str() const {
 
 namespace {
 
+// toml++ reads a dotted key or table header (`a.b.c = 1`, `[a.b.c]`) with one nested call per
+// part: a key of ~50,000 parts overflows the stack (20,000 under ASan). Keys and headers sit
+// on one line, so a line with more dots outside strings and comments than any config could
+// need is refused before toml++ sees it. Returns the line and column of the first dot over
+// the limit, or line 0.
+constexpr std::size_t kMaxDotsPerLine = 1000;
+
+std::pair<std::uint32_t, std::uint32_t> overdeep_line(std::string_view text) {
+  enum class In { Plain, Basic, Literal, MultiBasic, MultiLiteral, Comment } in = In::Plain;
+  std::uint32_t line = 1;
+  std::size_t line_start = 0, dots = 0;
+  auto at = [&](std::size_t i, std::string_view s) { return text.substr(i, s.size()) == s; };
+  for (std::size_t i = 0; i < text.size(); ++i) {
+    const char c = text[i];
+    if (c == '\n') {
+      ++line;
+      line_start = i + 1;
+      dots = 0;
+      if (in == In::Basic || in == In::Literal || in == In::Comment) in = In::Plain;
+      continue;
+    }
+    switch (in) {
+      case In::Plain:
+        if (c == '#') in = In::Comment;
+        else if (at(i, "\"\"\"")) in = In::MultiBasic, i += 2;
+        else if (at(i, "'''")) in = In::MultiLiteral, i += 2;
+        else if (c == '"') in = In::Basic;
+        else if (c == '\'') in = In::Literal;
+        else if (c == '.' && ++dots > kMaxDotsPerLine)
+          return {line, static_cast<std::uint32_t>(i - line_start + 1)};
+        break;
+      case In::Basic:
+      case In::MultiBasic:
+        if (c == '\\' && i + 1 < text.size() && text[i + 1] != '\n') ++i;
+        else if (in == In::Basic && c == '"') in = In::Plain;
+        else if (in == In::MultiBasic && at(i, "\"\"\"")) in = In::Plain, i += 2;
+        break;
+      case In::Literal: if (c == '\'') in = In::Plain; break;
+      case In::MultiLiteral: if (at(i, "'''")) in = In::Plain, i += 2; break;
+      case In::Comment: break;
+    }
+  }
+  return {0, 0};
+}
+
 std::string lower(std::string_view s) {
   std::string out(s);
   for (auto& c : out) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
@@ -276,6 +321,14 @@ std::optional<ProjectConfig> parse_config_text(std::string_view text, const fs::
   pc.file = file;
   pc.root = file.parent_path();
   toml::table doc;
+  if (auto [line, column] = overdeep_line(text); line) {
+    error.file = file.string();
+    error.line = line;
+    error.column = column;
+    error.message = "invalid TOML: more than " + std::to_string(kMaxDotsPerLine) +
+                    " dots on one line (a key nested that deep is not a planlint setting)";
+    return std::nullopt;
+  }
   try {
     doc = toml::parse(text, file.string());
   } catch (const toml::parse_error& e) {

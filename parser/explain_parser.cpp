@@ -4,7 +4,9 @@
 // Parent finding uses the column-stack rule (spark-explain-format.md §2.1): no recursion, linear.
 #include <algorithm>
 #include <string>
+#include <cstdint>
 #include <unordered_map>
+#include <unordered_set>
 #include <vector>
 
 #include "parser/explain_lines.hpp"
@@ -90,6 +92,7 @@ class Reader {
   std::vector<StackEntry> stack_;
   std::vector<SectionEntry> sections_;
   std::vector<char> on_stack_;
+  std::unordered_set<std::uint64_t> placed_;
   std::unordered_map<std::string, std::size_t> ids_;
   std::optional<std::size_t> block_op_;  // current detail block's operator
   bool in_block_ = false;                // inside a block (even for an id missing from the outline)
@@ -120,6 +123,7 @@ class Reader {
     stack_.clear();
     sections_.clear();
     on_stack_.clear();
+    placed_.clear();
     ids_.clear();
     block_op_.reset();
     in_block_ = false;
@@ -373,6 +377,13 @@ class Reader {
     return p.ops.size() - 1;
   }
 
+  // (parent, child) placed by the outline, roots under kRootParent: an operator printed
+  // again (AQE's initial plan repeats ids) is attached once, without scanning the child list.
+  static constexpr std::size_t kRootParent = 0xFFFFFFFFu;
+  static std::uint64_t edge_key(std::size_t parent, std::size_t child) {
+    return (static_cast<std::uint64_t>(parent) << 32) ^ static_cast<std::uint64_t>(child);
+  }
+
   // Attach `op` under the stack top (or as a root) and push it.
   void place(std::size_t op, std::uint32_t col, bool inner_subquery = false) {
     Plan& p = plan();
@@ -386,18 +397,13 @@ class Reader {
         e.root = op;
         e.loc = p.ops[op].loc;
         p.subqueries.push_back(std::move(e));
-      } else if (parent != op) {
-        auto& ch = p.ops[parent].children;
-        bool dup = false;
-        for (std::size_t c : ch) dup = dup || c == op;
-        if (!dup) ch.push_back(op);
+      } else if (parent != op && placed_.insert(edge_key(parent, op)).second) {
+        p.ops[parent].children.push_back(op);
       }
     } else if (entry_) {
       if (!p.subqueries[*entry_].root) p.subqueries[*entry_].root = op;
     } else if (base_section_ == Section::Main) {
-      bool dup = false;
-      for (std::size_t r : p.roots) dup = dup || r == op;
-      if (!dup) p.roots.push_back(op);
+      if (placed_.insert(edge_key(kRootParent, op)).second) p.roots.push_back(op);
     }
     stack_.push_back({col, op});
     on_stack_[op] = 1;

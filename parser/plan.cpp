@@ -143,15 +143,19 @@ std::optional<double> QueryInfo::metric_value(std::string_view label) const {
 
 void Plan::link() {
   for (auto& op : ops) op.parents.clear();
-  for (auto& op : ops) {
-    auto& ch = op.children;
-    std::vector<std::size_t> unique;
-    unique.reserve(ch.size());
-    for (std::size_t c : ch)
-      if (c < ops.size() && c != op.index && std::find(unique.begin(), unique.end(), c) == unique.end())
-        unique.push_back(c);
-    ch = std::move(unique);
-    for (std::size_t c : ch) ops[c].parents.push_back(op.index);
+  // kept_by[c] == i + 1: operator i already kept child c. One mark per child instead of a scan
+  // of the kept list, so an operator with 100,000 children costs 100,000 steps, not 10^10.
+  std::vector<std::size_t> kept_by(ops.size(), 0);
+  for (std::size_t i = 0; i < ops.size(); ++i) {
+    auto& ch = ops[i].children;
+    std::size_t kept = 0;
+    for (std::size_t c : ch) {
+      if (c >= ops.size() || c == i || kept_by[c] == i + 1) continue;
+      kept_by[c] = i + 1;
+      ch[kept++] = c;
+    }
+    ch.resize(kept);
+    for (std::size_t c : ch) ops[c].parents.push_back(i);
   }
 }
 

@@ -334,11 +334,8 @@ Plan Reader::read_graph(const json& g, std::size_t gi, const QueryInfo& query) {
         message(MessageSeverity::Warning, loc, "edge from node '" + from + "' to itself; the edge is ignored");
         continue;
       }
-      auto& ch = plan.ops[f->second].children;
-      if (std::find(ch.begin(), ch.end(), t->second) == ch.end()) {
-        ch.push_back(t->second);
-        edge_at.emplace(std::pair{f->second, t->second}, off);
-      }
+      // edge_at doubles as the set of edges seen: a repeated edge is dropped in O(log e).
+      if (edge_at.emplace(std::pair{f->second, t->second}, off).second) plan.ops[f->second].children.push_back(t->second);
     }
   }
 

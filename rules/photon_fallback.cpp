@@ -123,28 +123,31 @@ class PhotonFallback final : public DocumentedRule<make_doc> {
     const std::size_t n = plan.ops.size();
     const bool fin = has_final_plan(plan);
     // native_below[i]: some descendant of i (children, reused targets) is a native operator.
-    std::vector<char> native_below(n, 0), done(n, 0);
+    // state: 0 not seen, 1 on the current path, 2 done. A reuse link in a mangled plan can point
+    // back up the path (or at itself): such a node is not expanded again, so the walk ends.
+    std::vector<char> native_below(n, 0), state(n, 0);
     for (std::size_t root = 0; root < n; ++root) {
-      if (done[root]) continue;
+      if (state[root]) continue;
       std::vector<std::pair<std::size_t, bool>> stack{{root, false}};
       while (!stack.empty()) {
         auto [i, expanded] = stack.back();
         stack.pop_back();
-        if (done[i]) continue;
         const Operator& op = plan.ops[i];
         std::vector<std::size_t> kids = op.children;
         if (op.reuses && *op.reuses < n) kids.push_back(*op.reuses);
         if (!expanded) {
+          if (state[i]) continue;
+          state[i] = 1;
           stack.push_back({i, true});
           for (std::size_t c : kids)
-            if (!done[c]) stack.push_back({c, false});
+            if (!state[c]) stack.push_back({c, false});
           continue;
         }
         char v = 0;
         for (std::size_t c : kids)
           if (plan.ops[c].engine == target || native_below[c]) v = 1;
         native_below[i] = v;
-        done[i] = 1;
+        state[i] = 2;
       }
     }
 
@@ -183,11 +186,20 @@ class PhotonFallback final : public DocumentedRule<make_doc> {
 
     std::string reasons;
     for (const auto& r : plan.photon.reasons) reasons += (reasons.empty() ? "" : "; ") + r;
-    // Reason headlines carry their indented detail lines: one line for messages.
-    for (std::size_t p = reasons.find('\n'); p != std::string::npos; p = reasons.find('\n', p)) {
-      std::size_t e = p;
-      while (e < reasons.size() && (reasons[e] == '\n' || reasons[e] == '\t' || reasons[e] == ' ')) ++e;
-      reasons.replace(p, e - p, " ");
+    // Reason headlines carry their indented detail lines: one line for messages. One pass (a
+    // replace per line would move the rest of the text each time: quadratic in the lines).
+    {
+      std::string flat;
+      flat.reserve(reasons.size());
+      for (std::size_t k = 0; k < reasons.size();) {
+        if (reasons[k] != '\n') {
+          flat += reasons[k++];
+          continue;
+        }
+        while (k < reasons.size() && (reasons[k] == '\n' || reasons[k] == '\t' || reasons[k] == ' ')) ++k;
+        flat += ' ';
+      }
+      reasons = std::move(flat);
     }
     bool explanation_used = false;
 
