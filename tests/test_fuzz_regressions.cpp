@@ -2,7 +2,6 @@
 // exercises (see tests/fuzz_regressions/README.md). A crash here is a regression; under
 // `tools/test.sh --sanitize` so is any memory error or undefined behaviour.
 #include <algorithm>
-#include <chrono>
 #include <filesystem>
 #include <sstream>
 #include <string>
@@ -91,15 +90,6 @@ TEST_CASE("fuzz regressions replay without crashing") {
 
 namespace {
 
-using Clock = std::chrono::steady_clock;
-
-template <class Run>
-double seconds(Run run) {
-  auto t0 = Clock::now();
-  run();
-  return std::chrono::duration<double>(Clock::now() - t0).count();
-}
-
 std::string repeat(std::string_view s, std::size_t n) {
   std::string out;
   out.reserve(s.size() * n);
@@ -165,8 +155,10 @@ TEST_CASE("fuzz regression: a key of 100,000 dotted parts is an error, not a sta
 TEST_CASE("fuzz regression: wide plans, repeated ids and long reasons cost linear time") {
   // Each of these was quadratic: duplicate children removed by scanning the child list
   // (Plan::link, the outline's placement, the profile's edges) and photon-fallback's reason
-  // flattening (one string replace per detail line). The time bounds are 20-100x what the
-  // linear code needs under ASan and far below what the quadratic code took.
+  // flattening (one string replace per detail line). The sizes are chosen so that the quadratic
+  // code took minutes (200,000 children: ~2 * 10^10 comparisons) and the linear code well under a
+  // second: no timing assertion here (speed lives in planlint_bench), but a regression shows as a
+  // test that runs into CTest's timeout. The checks are on the results.
   SUBCASE("Plan::link over one operator with 200,000 children, each listed twice") {
     planlint::Plan p;
     const std::size_t n = 200000;
@@ -176,8 +168,7 @@ TEST_CASE("fuzz regression: wide plans, repeated ids and long reasons cost linea
     for (std::size_t i = n; i >= 1; --i) p.ops[0].children.push_back(i);
     p.ops[0].children.push_back(0);      // itself: dropped
     p.ops[0].children.push_back(n + 7);  // out of range: dropped
-    const double t = seconds([&] { p.link(); });
-    CHECK(t < 2.0);  // the old scan: 2 * 10^10 comparisons
+    p.link();
     REQUIRE(p.ops[0].children.size() == n);
     CHECK(p.ops[0].children.front() == 1);  // first occurrence kept, in order
     CHECK(p.ops[0].children.back() == n);
@@ -212,7 +203,10 @@ TEST_CASE("fuzz regression: wide plans, repeated ids and long reasons cost linea
     auto r = planlint::parse_explain_text(text, "photon.txt");
     REQUIRE(r.plans.size() == 1);
     REQUIRE(r.plans[0].photon.reasons.size() == 1);
-    const double t = seconds([&] { (void)planlint::run_rules(r, planlint::Config{}); });
-    CHECK(t < 3.0);  // the old flattening moved ~3 * 10^11 bytes
+    const auto found = planlint::run_rules(r, planlint::Config{});
+    const bool reported = std::any_of(found.begin(), found.end(), [](const planlint::Diagnostic& d) {
+      return d.rule == "photon-fallback" && d.message.find("UDF(a#1)") != std::string::npos;
+    });
+    CHECK(reported);
   }
 }
