@@ -139,9 +139,28 @@ class ZstdDecoder : public Decoder {
 // log2(block size) - 10), LE int32 compressed length, LE int32 length, LE int32 checksum
 // (XXH32 seed 0x9747b28c & 0xFFFFFFF), then the data. An all-zero block ends one stream; Spark
 // reads on after it (concatenated streams), as we do.
-class Lz4BlockDecoder : public Decoder {
+// The Java libraries' block layouts (lz4-java, snappy-java): a header per block, then the block
+// compressed (read into in_) or stored, decompressed into out_.
+class BlockDecoder : public Decoder {
+ protected:
+  BlockDecoder(Raw raw, const char* codec, const char* unit) : raw_(std::move(raw)), unit_(unit) { codec_ = codec; }
+  bool fail(std::string message) {
+    error_ = raw_.failed() ? "read error" : std::move(message);
+    return false;
+  }
+  [[nodiscard]] std::string truncated() const {
+    return "the " + codec_ + " data ends inside a " + unit_ + " (a truncated log, or one still being written)";
+  }
+  Raw raw_;
+  std::vector<char> in_, out_;
+
+ private:
+  const char* unit_;
+};
+
+class Lz4BlockDecoder : public BlockDecoder {
  public:
-  explicit Lz4BlockDecoder(Raw raw) : raw_(std::move(raw)) { codec_ = "lz4"; }
+  explicit Lz4BlockDecoder(Raw raw) : BlockDecoder(std::move(raw), "lz4", "block") {}
 
   bool next(std::string_view& out) override {
     for (;;) {
@@ -175,15 +194,6 @@ class Lz4BlockDecoder : public Decoder {
       return true;
     }
   }
-
- private:
-  bool fail(std::string message) {
-    error_ = raw_.failed() ? "read error" : std::move(message);
-    return false;
-  }
-  static std::string truncated() { return "the lz4 data ends inside a block (a truncated log, or one still being written)"; }
-  Raw raw_;
-  std::vector<char> in_, out_;
 };
 
 // The lz4 command's frame format (not what Spark writes, but what `lz4 app.eventlog` makes).
@@ -241,9 +251,9 @@ class Lz4FrameDecoder : public Decoder {
 // snappy-java SnappyOutputStream: "\x82SNAPPY\0", BE int32 version, BE int32 compatible version,
 // then chunks of BE int32 length + one raw snappy block. A header may appear again in place of a
 // length (concatenated streams), as snappy-java's reader allows.
-class SnappyDecoder : public Decoder {
+class SnappyDecoder : public BlockDecoder {
  public:
-  explicit SnappyDecoder(Raw raw) : raw_(std::move(raw)) { codec_ = "snappy"; }
+  explicit SnappyDecoder(Raw raw) : BlockDecoder(std::move(raw), "snappy", "chunk") {}
 
   bool next(std::string_view& out) override {
     constexpr std::uint32_t kMaxChunk = 64u << 20;
@@ -274,15 +284,6 @@ class SnappyDecoder : public Decoder {
       return true;
     }
   }
-
- private:
-  bool fail(std::string message) {
-    error_ = raw_.failed() ? "read error" : std::move(message);
-    return false;
-  }
-  static std::string truncated() { return "the snappy data ends inside a chunk (a truncated log, or one still being written)"; }
-  Raw raw_;
-  std::vector<char> in_, out_;
 };
 
 inline std::uint32_t rotl(std::uint32_t x, int r) { return (x << r) | (x >> (32 - r)); }
