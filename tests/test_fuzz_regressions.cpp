@@ -9,9 +9,9 @@
 
 #include "lint/config_file.hpp"
 #include "lint/engine.hpp"
-#include "lint/lsp_server.hpp"
 #include "parser/eventlog.hpp"
 #include "tests/support.hpp"
+#include "tools/fuzz/lsp_drive.hpp"
 #include "tools/fuzz/plan_invariants.hpp"
 
 namespace {
@@ -51,18 +51,7 @@ void replay(const std::string& kind, const fs::path& file) {
     else CHECK(!error.message.empty());
   } else if (kind == "lsp_framing") {
     // As tools/fuzz/fuzz_lsp_framing.cpp: after an `initialize`, framed and unframed.
-    std::string body = R"({"jsonrpc":"2.0","id":0,"method":"initialize","params":{"capabilities":{}}})";
-    std::istringstream in("Content-Length: " + std::to_string(body.size()) + "\r\n\r\n" + body + text);
-    std::ostringstream out;
-    planlint::lsp::ServerOptions options;
-    options.max_message_bytes = 1u << 20;
-    options.max_document_bytes = 1u << 20;
-    planlint::lsp::Server server(out, options);
-    server.run(in);
-    planlint::lsp::Server direct(out, options);
-    direct.handle(text);
-    direct.flush();
-    CHECK(!out.str().empty());
+    CHECK(!planlint::fuzz::drive_lsp_framing(text).empty());
   } else {
     replay_plan(planlint::parse_input(text, name), text);
   }

@@ -21,19 +21,13 @@ struct ReportArgs {
 };
 
 int run_report(const ReportArgs& a) {
-  int rc = 0;
   std::vector<LintResult> results;
-  std::vector<std::string> paths = a.paths.empty() ? std::vector<std::string>{"-"} : a.paths;
-  for (const auto& path : paths) {
-    bool config_broken = false;
-    std::optional<LintedFile> f = lint_file(path, !a.no_config, rc, config_broken);
-    if (config_broken) return 2;
-    if (!f) continue;
-    LintResult& r = f->result;
-    finish_diagnostics(r, f->text, f->config);  // parse errors as findings, `planlint: disable=` directives
-    if (r.parse.has_errors() && rc == 0) rc = 1;
-    results.push_back(std::move(r));
-  }
+  const std::optional<int> linted = for_each_linted_file(a.paths, !a.no_config, [&](LintedFile& f) {
+    finish_diagnostics(f.result, f.text, f.config);  // parse errors as findings, `planlint: disable=` directives
+    results.push_back(std::move(f.result));
+  });
+  if (!linted) return 2;
+  const int rc = *linted;
   std::string html = report_html(results);
   if (a.output == "-") {
     std::cout << html;

@@ -30,21 +30,12 @@ bool use_color(const std::string& mode) {
 }
 
 int run_show(const ShowArgs& a) {
-  int rc = 0;
   ShowOptions opts;
   opts.color = use_color(a.color);
   opts.width = a.width < 40 ? 40 : a.width;
-  std::vector<std::string> paths = a.paths.empty() ? std::vector<std::string>{"-"} : a.paths;
-  for (const auto& path : paths) {
-    bool config_broken = false;
-    std::optional<LintedFile> f = lint_file(path, !a.no_config, rc, config_broken);
-    if (config_broken) return 2;
-    if (!f) continue;
-    const LintResult& r = f->result;
-    std::cout << (a.format == "dot" ? show_dot(r) : show_text(r, opts));
-    if (r.parse.has_errors() && rc == 0) rc = 1;
-  }
-  return rc;
+  return for_each_linted_file(a.paths, !a.no_config, [&](LintedFile& f) {
+           std::cout << (a.format == "dot" ? show_dot(f.result) : show_text(f.result, opts));
+         }).value_or(2);
 }
 }  // namespace
 

@@ -40,4 +40,18 @@ std::optional<LintedFile> lint_file(const std::string& path, bool use_config_fil
   return f;
 }
 
+std::optional<int> for_each_linted_file(const std::vector<std::string>& paths, bool use_config_files,
+                         const std::function<void(LintedFile&)>& each) {
+  int rc = 0;
+  for (const auto& path : paths.empty() ? std::vector<std::string>{"-"} : paths) {
+    bool config_broken = false;
+    std::optional<LintedFile> f = lint_file(path, use_config_files, rc, config_broken);
+    if (config_broken) return std::nullopt;
+    if (!f) continue;
+    if (f->result.parse.has_errors() && rc == 0) rc = 1;
+    each(*f);
+  }
+  return rc;
+}
+
 }  // namespace planlint::cli

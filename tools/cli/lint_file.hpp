@@ -2,8 +2,10 @@
 // file, find its configuration, lint it.
 #pragma once
 
+#include <functional>
 #include <optional>
 #include <string>
+#include <vector>
 
 #include "lint/engine.hpp"
 
@@ -20,5 +22,12 @@ struct LintedFile {
 // gives nullopt; a broken configuration is reported, sets `config_broken` and gives nullopt (the
 // command should stop with exit code 2).
 std::optional<LintedFile> lint_file(const std::string& path, bool use_config_files, int& rc, bool& config_broken);
+
+// Lints each of `paths` (none: stdin) and hands each result to `each`. Returns the exit code: 2
+// when a file could not be read (the others are still done), else 1 when a plan did not parse
+// completely, else 0; nullopt when a configuration is broken (reported; the command stops and
+// exits with 2 without writing anything).
+std::optional<int> for_each_linted_file(const std::vector<std::string>& paths, bool use_config_files,
+                         const std::function<void(LintedFile&)>& each);
 
 }  // namespace planlint::cli
