@@ -24,6 +24,7 @@
 #include <unordered_set>
 
 #include "parser/eventlog_codec.hpp"
+#include "parser/facts_fill.hpp"
 #include "parser/parse.hpp"
 
 namespace planlint {
@@ -316,6 +317,12 @@ class Builder {
                                     "expected a JSON event object with an \"Event\" field"});
       return;
     }
+    if (ev == "SparkListenerLogStart") {
+      json e = json::parse(line.begin(), line.end(), nullptr, false);
+      if (e.is_object())
+        if (auto it = e.find("Spark Version"); it != e.end() && it->is_string()) spark_version_ = it->get<std::string>();
+      return;
+    }
     bool wanted = ends_with(ev, "SQLExecutionStart") || ends_with(ev, "SQLAdaptiveExecutionUpdate") ||
                   ends_with(ev, "SQLExecutionEnd") || ends_with(ev, "SparkListenerDriverAccumUpdates") ||
                   ev == "SparkListenerJobStart" || ev == "SparkListenerTaskEnd" ||
@@ -381,6 +388,7 @@ class Builder {
   std::vector<std::pair<long long, Plan>> collected_;  // without a sink: (execution id, plan)
   std::size_t events_ = 0;
   std::size_t bad_lines_ = 0;
+  std::string spark_version_;  // SparkListenerLogStart "Spark Version"
   bool any_execution_ = false, selected_seen_ = false;
   std::map<long long, Execution> executions_;             // running (or never ended) executions
   std::unordered_map<long long, StageTasks> stages_;
@@ -647,6 +655,7 @@ class Builder {
       plan.stages.push_back(std::move(si));
     }
     if (task_total > 0) plan.query.metrics.push_back({"taskTotalTimeMs", "", task_total, MetricUnit::Millis, false});
+    fill_eventlog_facts(plan, spark_version_);
     return plan;
   }
 };

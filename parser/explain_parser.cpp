@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "parser/explain_lines.hpp"
+#include "parser/facts_fill.hpp"
 #include "parser/explain_ops.hpp"
 #include "parser/normalize.hpp"
 #include "parser/parse.hpp"
@@ -763,6 +764,7 @@ class Reader {
       }
     parse_trailers(p);
     p.link();
+    fill_explain_facts(p);
     have_plan_ = false;
   }
 

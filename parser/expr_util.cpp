@@ -1,5 +1,7 @@
 #include "parser/expr_util.hpp"
 
+#include <utility>
+
 #include <algorithm>
 #include <iterator>
 #include <cctype>
@@ -384,5 +386,74 @@ const Expr* non_sargable_side(const Expr& c) {
     if (is_function_of_column(side)) return &side;
   return nullptr;
 }
+
+FilterOp filter_op(std::string_view n) {
+  static constexpr std::pair<std::string_view, FilterOp> kNames[] = {
+      {"EqualTo", FilterOp::EqualTo}, {"EqualNullSafe", FilterOp::EqualNullSafe}, {"GreaterThan", FilterOp::GreaterThan},
+      {"GreaterThanOrEqual", FilterOp::GreaterThanOrEqual}, {"LessThan", FilterOp::LessThan},
+      {"LessThanOrEqual", FilterOp::LessThanOrEqual}, {"In", FilterOp::In}, {"IsNull", FilterOp::IsNull},
+      {"IsNotNull", FilterOp::IsNotNull}, {"StringStartsWith", FilterOp::StringStartsWith},
+      {"StringEndsWith", FilterOp::StringEndsWith}, {"StringContains", FilterOp::StringContains}};
+  for (const auto& [name, op] : kNames)
+    if (name == n) return op;
+  return FilterOp::Other;
+}
+
+bool mentions_is_not_null(std::string_view t) {
+  std::string s;
+  s.reserve(t.size());
+  for (char c : t) s += static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  return s.find("is not null") != std::string::npos || s.find("isnotnull(") != std::string::npos;
+}
+
+namespace {
+std::string lower_name(std::string_view s) {
+  std::string n;
+  for (char c : s) n += static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  return n;
+}
+}  // namespace
+
+bool is_runtime_filter(const Expr& e) {
+  std::vector<const Expr*> stack{&e};
+  while (!stack.empty()) {
+    const Expr* x = stack.back();
+    stack.pop_back();
+    if (x->kind == ExprKind::Function) {
+      std::string n = lower_name(x->name);
+      if (n == "dynamicpruningexpression" || n == "might_contain" || n == "bloom_filter_might_contain" ||
+          n == "hashedrelationcontains")
+        return true;
+    }
+    if (x->kind == ExprKind::InSubquery || x->kind == ExprKind::Subquery) return true;
+    for (const auto& a : x->args) stack.push_back(&a);
+  }
+  return false;
+}
+
+bool is_bloom_filter(const Expr& e) {
+  std::vector<const Expr*> stack{&e};
+  while (!stack.empty()) {
+    const Expr* x = stack.back();
+    stack.pop_back();
+    if (x->kind == ExprKind::Function) {
+      std::string n = lower_name(x->name);
+      if (n == "might_contain" || n == "bloom_filter_might_contain" || n == "bloom_filter_agg") return true;
+    }
+    for (const auto& a : x->args) stack.push_back(&a);
+  }
+  return false;
+}
+
+bool is_udf_call(const Expr& e) {
+  if (e.kind != ExprKind::Function) return false;
+  std::string n;
+  for (char c : e.name) n += static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  return n.find("udf") != std::string::npos;
+}
+
+bool is_masked_expr_id(std::string_view id) { return id.empty() || id == "x" || id == "X"; }
+
+bool handled_by_source(const Expr& f) { return f.type == "handled"; }
 
 }  // namespace planlint

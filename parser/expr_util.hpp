@@ -17,6 +17,7 @@
 //                      when Spark marked it with a leading `*`; In(c, [1,2]) = {Attribute, List}
 #pragma once
 
+#include <cstdint>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -60,7 +61,33 @@ struct ColumnFilter {
   const Expr* value = nullptr;  // the compared value / IN list / prefix; null for IsNull, IsNotNull
 };
 
-// A v1 pushed filter node (ExprDialect::PushedFilter) as op + column. nullopt for And/Or/Not and
+// The v1 Filter names, typed.
+enum class FilterOp : std::uint8_t {
+  Other, EqualTo, EqualNullSafe, GreaterThan, GreaterThanOrEqual, LessThan, LessThanOrEqual, In, IsNull, IsNotNull,
+  StringStartsWith, StringEndsWith, StringContains
+};
+FilterOp filter_op(std::string_view v1_name);
+
+// An expression id that Spark's test goldens masked (`a#x`): it identifies nothing.
+bool is_masked_expr_id(std::string_view expr_id);
+
+// The printed predicate text mentions a not-null check in any dialect (`(c IS NOT NULL)`,
+// `isnotnull(c#1)`, `IsNotNull(c)`), case-insensitively.
+bool mentions_is_not_null(std::string_view text);
+
+// A runtime filter the optimizer adds (dynamic partition pruning, bloom-filter `might_contain`,
+// hashed-relation probes, IN subqueries) anywhere in `e`: never pushed, never the user's predicate.
+bool is_runtime_filter(const Expr& e);
+// A bloom-filter runtime-filter expression (`might_contain`, `bloom_filter_agg`) anywhere in `e`.
+bool is_bloom_filter(const Expr& e);
+
+// A call of a user-defined function (`UDF(x)`, `my_udf(x)`, `pythonUDF0(x)`): its name says so.
+bool is_udf_call(const Expr& e);
+
+// A pushed filter that the source marked as fully handled (`*IsNotNull(id)` in JDBC scans).
+bool handled_by_source(const Expr& pushed_filter);
+
+// A pushed filter node (ExprDialect::PushedFilter) as op + column. nullopt for And/Or/Not and
 // anything that is not a one-column filter.
 std::optional<ColumnFilter> pushed_filter_parts(const Expr& filter);
 

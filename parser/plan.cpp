@@ -135,6 +135,29 @@ std::optional<double> Operator::metric_value(std::string_view label) const {
   return m ? m->value : std::nullopt;
 }
 
+const Field* Operator::field(FieldRole role) const {
+  for (const auto& f : fields)
+    if (f.role == role) return &f;
+  return nullptr;
+}
+
+const Metric* Operator::metric(Metric::Id id) const {
+  for (const auto& m : metrics)
+    if (m.id == id) return &m;
+  return nullptr;
+}
+
+std::optional<double> Operator::metric_value(Metric::Id id) const {
+  const Metric* m = metric(id);
+  return m ? m->value : std::nullopt;
+}
+
+std::optional<double> QueryInfo::metric_value(Metric::Id id) const {
+  for (const auto& m : metrics)
+    if (m.id == id) return m.value;
+  return std::nullopt;
+}
+
 std::optional<double> QueryInfo::metric_value(std::string_view label) const {
   for (const auto& m : metrics)
     if (m.label == label) return m.value;

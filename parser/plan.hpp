@@ -3,12 +3,14 @@
 #pragma once
 
 #include <cstdint>
+#include <memory>
 #include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
 
 #include "parser/expr.hpp"
+#include "parser/facts.hpp"
 
 namespace planlint {
 
@@ -104,6 +106,7 @@ struct Statistics {
 // A join hint seen in a logical plan (ResolvedHint / leftHint= / rightHint=) or SQL text.
 struct Hint {
   std::string strategy;              // "broadcast", "shuffle_hash", "merge", "shuffle_replicate_nl"
+  HintKind kind = HintKind::Other;   // the strategy, typed (set by the reader)
   BuildSide side = BuildSide::None;  // which join input it applies to, when known
   SourceRange loc;
 };
@@ -112,25 +115,51 @@ struct Hint {
 // a profile metadata entry, or one argument of a default-mode tree line.
 struct Field {
   std::string key;                   // "" for a bare line
+  FieldRole role = FieldRole::None;  // what the key means, set by the reader (rules use this)
   std::string value;                 // raw text (continuation lines joined with '\n')
   std::optional<std::size_t> count;  // the printed [N]
   bool is_list = false;              // value is a [...] list that was split into items
   std::vector<std::string> items;    // top-level list items (when is_list)
   bool count_mismatch = false;       // items.size() != count: items are not trusted
   bool truncated = false;            // Spark abbreviated the value ("...", "... N more fields")
+  bool more_fields = false;          // ... by spark.sql.debug.maxToStringFields ("... N more fields")
   std::vector<ParsedExpr> exprs;     // parsed items for expression-bearing keys (conditions, filters, keys)
   SourceRange loc;
+  // Nothing in it: no value, `[]`, or a list with no items.
+  [[nodiscard]] bool empty_list() const { return value.empty() || value == "[]" || (is_list && items.empty() && exprs.empty()); }
 };
 
 enum class MetricUnit : std::uint8_t { Count, Bytes, Millis };
 
 // A runtime metric normalised to Count, Bytes or milliseconds.
 struct Metric {
+  // What the metric measures, whatever the source calls it. Each reader maps its own labels
+  // (one name table per reader); rules ask `op.metric(Metric::FilesRead)`.
+  enum Id : std::uint16_t {
+    Unknown,
+    // rows
+    OutputRows, RowsScanned, SinkOutputRows, SourceOutputRows, ShuffleRecordsWritten, ExchangeShuffleRecordsWritten,
+    // files
+    FilesRead, FilesPruned, FilesReadBytes, FilesPrunedBytes, SmallestFileBytes, FileStatusTime, FooterFetchTime,
+    // shuffles
+    DataSize, ExchangeDataSize, ShuffleReadPartitionDataSize, ShuffleBytesWritten, ExchangeShuffleBytesWritten,
+    SinkBytesWritten, SinkUncompressedBytesWritten, SinkPartitions, ExchangePartitions,
+    SkewedPartitions, SkewedPartitionSplits, MapStageSkewRatio, MapStageSkewedPartitions,
+    // spill
+    SpillBytes, SinkSpillBytes, SpillBytesLeft, SpillBytesRight, SpillSize, Spills, SinkSpills, SpilledRows,
+    SinkSpilledRows, SpillRecursionDepth, SinkSpillMergeTime,
+    // operator time
+    AggBuildTime, Duration, PeakMemory,
+    // query level
+    TotalTime, WaitingForComputeTime, QueuedAtCapacityTime, CompilationTime, ExecutionTime, ResultFetchTime,
+    MetadataTime, TaskTotalTime, PhotonTotalTime, QuerySpillBytes,
+  };
   std::string label;                 // as the source names it ("Number of output rows")
   std::string key;                   // profile key when not UNKNOWN_KEY
   std::optional<double> value;       // absent: the source had no value
   MetricUnit unit = MetricUnit::Count;
   bool hidden = false;
+  Id id = Unknown;                   // set by the reader's name table
 };
 
 // Where in the printed output an operator appeared.
@@ -161,6 +190,8 @@ struct Operator {
   std::string arguments;             // default-mode one-line arguments / `Arguments:` value
   std::vector<std::size_t> children; // producers, in printed order (left first)
   std::vector<std::size_t> parents;  // consumers (filled by Plan::link)
+  OpFacts facts;                     // typed facts filled by the reader
+  std::shared_ptr<ScanFacts> scan;   // kind == Scan / InMemoryScan / LocalData: what the scan reads
   std::optional<std::size_t> reuses; // ReusedExchange / ReusedSubquery -> the reused operator
   std::string child_side;            // profile CHILD_TAG (Left/Right/Child) when given
   std::vector<Metric> metrics;
@@ -176,6 +207,9 @@ struct Operator {
   [[nodiscard]] const Field* field(std::string_view key) const;     // first field with that key
   [[nodiscard]] const Metric* metric(std::string_view label) const; // exact label match
   [[nodiscard]] std::optional<double> metric_value(std::string_view label) const;
+  [[nodiscard]] const Field* field(FieldRole role) const;           // first field with that role
+  [[nodiscard]] const Metric* metric(Metric::Id id) const;          // first metric with that id and a value
+  [[nodiscard]] std::optional<double> metric_value(Metric::Id id) const;
 };
 
 struct SubqueryEntry {
@@ -198,6 +232,8 @@ struct PhotonExplanation {
   bool fully_supported = false;
   std::vector<std::string> reasons;          // reason headlines with their detail lines
   std::vector<std::string> reference_nodes;  // "Project [UDF(name#2964) AS ...]"
+  bool python_udf = false;                   // a reason names a Python UDF
+  bool udf = false;                          // a reason names a UDF (Scala, Java or Python)
   SourceRange loc;
 };
 
@@ -212,6 +248,7 @@ struct QueryInfo {
   std::vector<Metric> metrics;               // total/compile/execution/... normalised
   std::optional<bool> result_from_cache;
   [[nodiscard]] std::optional<double> metric_value(std::string_view label) const;
+  [[nodiscard]] std::optional<double> metric_value(Metric::Id id) const;
 };
 
 struct StageInfo {
@@ -240,6 +277,7 @@ struct Plan {
   QueryInfo query;
   std::vector<StageInfo> stages;
   SourceRange loc;                           // the whole plan's first line
+  PlanFacts facts;                           // engine, version, AQE, hints: filled by the reader
 
   // Fill Operator::parents from children (and drop duplicate edges). Call once after building.
   void link();

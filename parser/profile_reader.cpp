@@ -36,6 +36,7 @@
 #include <vector>
 
 #include "parser/classify.hpp"
+#include "parser/facts_fill.hpp"
 #include "parser/parse.hpp"
 #include "parser/profile_internal.hpp"
 #include "parser/profile_positions.hpp"
@@ -543,9 +544,11 @@ ParseResult parse_query_profile(std::string_view text_in, const std::string& pat
     plan.loc = reader.at(reader.pos.query != kNoOffset ? reader.pos.query : bom);
     reader.message(MessageSeverity::Note, plan.loc,
                    std::string("the export holds no plan (") + why_none + "); query-level facts only");
+    fill_profile_facts(plan);
     result.plans.push_back(std::move(plan));
     return result;
   }
+  for (Plan& p : plans) fill_profile_facts(p);
   // The main graph (most nodes; the first on a tie) first, the others in file order.
   std::size_t main = 0;
   for (std::size_t i = 1; i < plans.size(); ++i)

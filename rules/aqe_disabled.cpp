@@ -9,21 +9,11 @@
 namespace planlint {
 namespace {
 
-bool contains(std::string_view s, std::string_view w) { return s.find(w) != std::string_view::npos; }
-
-// Streaming micro-batch plans never use AQE: not a configuration problem.
-bool is_streaming(const Operator& op) {
-  return contains(op.name, "StateStore") || contains(op.name, "StreamingSymmetricHashJoin") ||
-         contains(op.name, "MicroBatch") || contains(op.name, "StreamingDeduplicate") ||
-         contains(op.name, "EventTimeWatermark") || contains(op.name, "FlatMapGroupsWithState") ||
-         contains(op.name, "TransformWithState") || contains(op.name, "StreamingGlobalLimit");
-}
-
 RuleDoc make_doc() {
   RuleDoc r;
   r.name = "aqe-disabled";
   r.code = "PL108";
-  r.severity = Severity::Warning;
+  r.severity = Severity::Info;
   r.summary = "Shuffles run without adaptive query execution";
   r.what =
       "Reports a physical plan that has shuffle exchanges but no AdaptiveSparkPlan node, i.e. "
@@ -34,7 +24,8 @@ RuleDoc make_doc() {
       "a broadcast join when a side turns out small at runtime. Most plans get slower: tiny tasks "
       "on small data, huge spilling tasks on large data, stragglers on skewed keys. AQE is on by "
       "default since Spark 3.2 and always on in Databricks SQL; a plan without it usually comes "
-      "from `spark.sql.adaptive.enabled=false` left in a job or session, or an old runtime.";
+      "from `spark.sql.adaptive.enabled=false` left in a job or session, or an old runtime. It is "
+      "reported as info, once per plan: the setting is a session default, not a property of this query.";
   r.example =
       "== Physical Plan ==\n"
       "*(5) SortMergeJoin [k#1], [k#7], Inner\n"
@@ -45,8 +36,11 @@ RuleDoc make_doc() {
       "== Physical Plan ==\nAdaptiveSparkPlan isFinalPlan=false\n+- SortMergeJoin ...";
   r.evidence =
       "Explain text, event logs and profiles: shuffle Exchange operators in the physical plan and "
-      "the absence of AdaptiveSparkPlan. Not reported for Query Profiles (Databricks SQL always runs "
-      "adaptively), logical-only inputs or streaming plans.";
+      "the absence of AdaptiveSparkPlan. The Spark version (stated by an event log, or inferred from "
+      "the plan's markers: `[plan_id=`, `AQEShuffleRead`, `ENSURE_REQUIREMENTS`, formatted mode) picks the "
+      "wording: off by default in 3.0 and 3.1, switched off in 3.2 and later. Not reported for Spark 2.x "
+      "plans (no AQE to enable), Query Profiles (Databricks SQL always runs adaptively), logical-only "
+      "inputs or streaming plans.";
   r.thresholds = {
       {"min-shuffles", 1, "exchanges", "one shuffle is enough for partition coalescing to matter"},
   };
@@ -67,25 +61,50 @@ class AqeDisabled final : public DocumentedRule<make_doc> {
       if (op.kind == OpKind::AdaptivePlan || op.kind == OpKind::QueryStage || op.kind == OpKind::ShuffleRead)
         return;  // adaptive after all (the flag was not set by the reader)
       if (!rules::is_active(op, final_plan)) continue;
-      if (is_streaming(op)) return;
+      if (op.facts.streaming) return;  // streaming micro-batch plans never use AQE
       if (op.kind == OpKind::Exchange) {
         ++shuffles;
         if (!first) first = &op;
       }
     }
     if (!first || static_cast<double>(shuffles) < ctx.threshold("min-shuffles")) return;
+    const EngineFacts& eng = plan.facts.engine;
+    if (eng.spark_major && *eng.spark_major < 3) return;  // Spark 2.x: there is no AQE to switch on
+    const int minor = eng.spark_minor.value_or(0);
+    const bool v32_or_later = eng.spark_major && (*eng.spark_major > 3 || minor >= 2);
+    const bool v30_31 = eng.spark_major && *eng.spark_major == 3 && minor < 2 && !eng.version_inferred;
+    std::string state = "adaptive query execution is off";
+    std::string version;
+    if (v32_or_later) {
+      state = "adaptive query execution was switched off (it is on by default since Spark 3.2)";
+      version = std::to_string(*eng.spark_major) + "." + std::to_string(minor) + (eng.version_inferred ? "+" : "");
+    } else if (v30_31) {
+      state = "adaptive query execution is off, the default in Spark " + std::to_string(*eng.spark_major) + "." +
+              std::to_string(minor);
+      version = std::to_string(*eng.spark_major) + "." + std::to_string(minor);
+    }
     const Operator* anchor = method::plan_anchor(plan);
     if (!anchor) anchor = first;
     Diagnostic d = ctx.make(*anchor, "the plan has " + std::to_string(shuffles) + " shuffle exchange" +
-                                         (shuffles == 1 ? "" : "s") +
-                                         " but no AdaptiveSparkPlan: adaptive query execution is off "
-                                         "(no partition coalescing, no skew-join handling, no runtime broadcast)");
+                                         (shuffles == 1 ? "" : "s") + " but no AdaptiveSparkPlan: " + state +
+                                         " (no partition coalescing, no skew-join handling, no runtime broadcast)");
+    if (!version.empty())
+      d.evidence.push_back({eng.version_inferred ? "Spark version (from the plan's markers)" : "Spark version", version,
+                            std::nullopt, ""});
     d.evidence.push_back({"shuffle exchanges", std::to_string(shuffles), static_cast<double>(shuffles), ""});
     d.evidence.push_back({"first exchange", rules::op_ref(*first), std::nullopt, ""});
     d.evidence.push_back({"AdaptiveSparkPlan", "absent", std::nullopt, ""});
-    d.fix = "Enable AQE: `SET spark.sql.adaptive.enabled = true` (default since Spark 3.2; remove any "
-            "override in the job or cluster config), keeping spark.sql.adaptive.coalescePartitions.enabled "
-            "and spark.sql.adaptive.skewJoin.enabled on.";
+    if (v30_31)
+      d.fix = "Enable AQE: `SET spark.sql.adaptive.enabled = true` (off by default before Spark 3.2), with "
+              "spark.sql.adaptive.coalescePartitions.enabled and spark.sql.adaptive.skewJoin.enabled on.";
+    else if (v32_or_later)
+      d.fix = "Remove the `spark.sql.adaptive.enabled = false` override (job, session or cluster config): AQE is "
+              "on by default since Spark 3.2; keep spark.sql.adaptive.coalescePartitions.enabled and "
+              "spark.sql.adaptive.skewJoin.enabled on.";
+    else
+      d.fix = "Enable AQE: `SET spark.sql.adaptive.enabled = true` (default since Spark 3.2; remove any "
+              "override in the job or cluster config), keeping spark.sql.adaptive.coalescePartitions.enabled "
+              "and spark.sql.adaptive.skewJoin.enabled on.";
     ctx.report(std::move(d));
   }
 };

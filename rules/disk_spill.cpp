@@ -10,19 +10,14 @@ namespace {
 // Spill-byte labels of every source: Photon aggregates/sorts, Photon shuffle sinks, Photon joins
 // (one per side), JVM operators in profiles ("Spill size") and Spark's SQL metrics in event logs
 // ("spill size"). Each label counts once.
-constexpr std::string_view kSpillLabels[] = {
-    "Num bytes spilled to disk due to memory pressure",
-    "Sink - Num bytes spilled to disk due to memory pressure",
-    "Num bytes spilled from left side",
-    "Num bytes spilled from right side",
-    "Spill size",
-    "spill size",
+constexpr Metric::Id kSpillMetrics[] = {
+    Metric::SpillBytes, Metric::SinkSpillBytes, Metric::SpillBytesLeft, Metric::SpillBytesRight, Metric::SpillSize,
 };
 
 double spill_bytes(const Operator& op) {
   double sum = 0;
-  for (std::string_view l : kSpillLabels)
-    if (auto v = op.metric_value(l); v && *v > 0) sum += *v;
+  for (Metric::Id id : kSpillMetrics)
+    if (auto v = op.metric_value(id); v && *v > 0) sum += *v;
   return sum;
 }
 
@@ -100,25 +95,23 @@ class DiskSpill final : public DocumentedRule<make_doc> {
       if (spilled < min || spilled <= 0) continue;
       reported = true;
       std::string msg = rules::op_ref(op) + " spilled " + format_bytes(spilled) + " to disk";
-      auto spills = rules::first_metric(op, {"Num spills to disk due to memory pressure",
-                                           "Sink - Num spills to disk due to memory pressure"});
+      auto spills = rules::first_metric(op, {Metric::Spills, Metric::SinkSpills});
       if (spills) msg += " in " + format_count(*spills) + " spills";
       if (op.peak_memory_bytes) msg += " (peak memory " + format_bytes(*op.peak_memory_bytes) + ")";
       Diagnostic d = ctx.make(op, std::move(msg));
       d.evidence.push_back({"spilled bytes", format_bytes(spilled), spilled, "bytes"});
       if (spills) d.evidence.push_back({"spills", format_count(*spills), *spills, ""});
-      if (auto rows = rules::first_metric(op, {"Num rows spilled to disk due to memory pressure",
-                                             "Sink - Num rows spilled to disk due to memory pressure"}))
+      if (auto rows = rules::first_metric(op, {Metric::SpilledRows, Metric::SinkSpilledRows}))
         d.evidence.push_back({"rows spilled", format_count(*rows), *rows, "rows"});
-      if (auto depth = rules::first_metric(op, {"Max spill recursion depth"}))
+      if (auto depth = rules::first_metric(op, {Metric::SpillRecursionDepth}))
         d.evidence.push_back({"max spill recursion depth", format_count(*depth), *depth, ""});
-      if (auto merge = rules::first_metric(op, {"Sink - Time for merging spill files in shuffle"}))
+      if (auto merge = rules::first_metric(op, {Metric::SinkSpillMergeTime}))
         d.evidence.push_back({"time merging spill files", format_millis(*merge), *merge, "ms"});
       if (op.peak_memory_bytes)
         d.evidence.push_back({"peak memory", format_bytes(*op.peak_memory_bytes), *op.peak_memory_bytes, "bytes"});
       if (op.rows) d.evidence.push_back({"output rows", format_count(*op.rows), *op.rows, "rows"});
       if (op.duration_ms) d.evidence.push_back({"operator time", format_millis(*op.duration_ms), *op.duration_ms, "ms"});
-      if (auto q = method::query_metric(plan, {"spillToDiskBytes", "spilled_local_bytes"}))
+      if (auto q = method::query_metric(plan, {Metric::QuerySpillBytes}))
         d.evidence.push_back({"query spill total", format_bytes(*q), *q, "bytes"});
       d.fix = fix_for(op);
       if (op.duration_ms) {
@@ -133,7 +126,7 @@ class DiskSpill final : public DocumentedRule<make_doc> {
     }
     if (reported || !method::owns_query_metrics(plan)) return;
     // No operator spilled enough on its own: report the query-level number.
-    auto q = method::query_metric(plan, {"spillToDiskBytes", "spilled_local_bytes"});
+    auto q = method::query_metric(plan, {Metric::QuerySpillBytes});
     if (!q || *q < min) return;
     std::string msg = "the query spilled " + format_bytes(*q) + " to disk; " +
                       (any_op_spill ? std::string("spread over several operators, none above the threshold")

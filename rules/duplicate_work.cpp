@@ -11,61 +11,30 @@
 namespace planlint {
 namespace {
 
-// Drop expression ids and plan ids so that two instances of the same subtree compare equal:
-// "a#12L" -> "a", "[id=#45]" / "[plan_id=7]" -> "".
-// Subquery references keep their ids: two scans pruned by different dynamic-pruning subqueries
-// (`dynamicpruning#5` vs `dynamicpruning#9`, e.g. d_year = 2001 vs 2002) read different files.
-bool keeps_id(const std::string& out) {
-  for (std::string_view w : {"dynamicpruning", "subquery", "scalar-subquery", "ScalarSubquery"})
-    if (out.size() >= w.size() && out.compare(out.size() - w.size(), w.size(), w) == 0) return true;
-  return false;
-}
-
-std::string normalise(std::string_view s) {
-  std::string out;
-  out.reserve(s.size());
-  std::size_t i = 0;
-  while (i < s.size()) {
-    // Copy up to the next '#' or '[' in one piece.
-    std::size_t k = i;
-    while (k < s.size() && s[k] != '#' && s[k] != '[') ++k;
-    out.append(s, i, k - i);
-    i = k;
-    if (i == s.size()) break;
-    if (s[i] == '#' && !keeps_id(out)) {
-      std::size_t j = i + 1;
-      while (j < s.size() && (std::isdigit(static_cast<unsigned char>(s[j])) || s[j] == 'x')) ++j;
-      if (j < s.size() && s[j] == 'L') ++j;
-      if (j > i + 1) {
-        i = j;
-        continue;
-      }
-    }
-    if (s[i] == '[' && (s.compare(i, 4, "[id=") == 0 || s.compare(i, 9, "[plan_id=") == 0)) {
-      auto close = s.find(']', i);
-      if (close != std::string_view::npos) {
-        i = close + 1;
-        continue;
-      }
-    }
-    out += s[i];
-    ++i;
+bool is_identity_field(FieldRole r) {
+  switch (r) {
+    case FieldRole::PushedFilters:
+    case FieldRole::DataFilters:
+    case FieldRole::PartitionFilters:
+    case FieldRole::RequiredDataFilters:
+    case FieldRole::OptionalDataFilters:
+    case FieldRole::DictionaryFilters:
+    case FieldRole::ScanFilters:
+    case FieldRole::ReadSchema:
+    case FieldRole::Output:
+    case FieldRole::Location:
+      return true;
+    default:
+      return false;
   }
-  return out;
-}
-
-bool is_filter_field(std::string_view k) {
-  return k == "PushedFilters" || k == "DataFilters" || k == "PartitionFilters" || k == "RequiredDataFilters" ||
-         k == "OptionalDataFilters" || k == "DictionaryFilters" || k == "FILTERS" || k == "PARTITION_FILTERS" ||
-         k == "ReadSchema" || k == "Output" || k == "OUTPUT" || k == "Location";
 }
 
 std::string field_signature(const Operator& op) {
   std::string sig;
   for (const Field& f : op.fields) {
-    if (!is_filter_field(f.key)) continue;
+    if (!is_identity_field(f.role)) continue;
     sig += f.key + "=";
-    for (std::string_view t : method::field_texts(f)) sig += normalise(t) + ";";
+    for (std::string_view t : method::field_texts(f)) sig += without_ids(t) + ";";
     sig += "|";
   }
   return sig;
@@ -83,7 +52,7 @@ Chain build_chain(const Plan& plan, const Operator& scan) {
   c.scan = &scan;
   c.top = &scan;
   std::string table = scan.table.empty() ? scan.name : scan.table;
-  c.signature = normalise(table) + "|" + scan.scan_format + "|" + normalise(scan.arguments) + "|" +
+  c.signature = without_ids(table) + "|" + scan.scan_format + "|" + without_ids(scan.arguments) + "|" +
                 field_signature(scan);
   const Operator* cur = &scan;
   while (cur->parents.size() == 1) {
@@ -91,10 +60,10 @@ Chain build_chain(const Plan& plan, const Operator& scan) {
     if (p.kind != OpKind::Filter && p.kind != OpKind::Transition && p.kind != OpKind::CodegenStage) break;
     if (p.kind == OpKind::Filter) {
       std::string cond;
-      if (const Field* f = p.field("Condition"))
+      if (const Field* f = p.field(FieldRole::Condition))
         for (std::string_view t : method::field_texts(*f)) cond += t;
       if (cond.empty()) cond = p.arguments;
-      c.signature += "|filter:" + normalise(cond);
+      c.signature += "|filter:" + without_ids(cond);
       c.filters.push_back(cond);
     }
     cur = &p;
@@ -110,9 +79,9 @@ struct Cost {
 Cost cost_of(const Chain& c) {
   Cost k;
   k.ms = c.scan->duration_ms;
-  k.bytes = rules::first_metric(*c.scan, {"Size of files read", "size of files read"});
+  k.bytes = rules::first_metric(*c.scan, {Metric::FilesReadBytes});
   if (!k.bytes && c.scan->stats.size_bytes && !c.scan->stats.masked) k.bytes = c.scan->stats.size_bytes;
-  k.rows = rules::first_metric(*c.scan, {"Rows scanned"});
+  k.rows = rules::first_metric(*c.scan, {Metric::RowsScanned});
   if (!k.rows) k.rows = c.scan->rows;
   return k;
 }

@@ -66,12 +66,7 @@ bool is_expanding_type(JoinType t) {
   }
 }
 
-bool has_condition(const Operator& join) {
-  if (!join.join.left_keys.empty() || !join.join.right_keys.empty()) return true;
-  if (!join.join.condition) return false;
-  std::string t = lower(join.join.condition->text);
-  return !(t.empty() || t == "none");
-}
+bool has_condition(const Operator& join) { return join.facts.join_has_condition; }
 
 // True when the input is known to produce at most one row: a global aggregate (no grouping keys)
 // reached through projections, filters, exchanges and transparent operators, or a LIMIT 1.
@@ -79,12 +74,7 @@ bool at_most_one_row(const Plan& plan, std::size_t idx) {
   for (std::size_t steps = 0; steps <= plan.ops.size() && idx < plan.ops.size(); ++steps) {
     const Operator& op = plan.ops[idx];
     if (op.rows && *op.rows <= 1) return true;
-    if (op.kind == OpKind::Aggregate) {
-      const Field* keys = op.field("Keys");
-      if (keys && (keys->items.empty() && (keys->value.empty() || keys->value == "[]"))) return true;
-      // Photon prints a global aggregate as PhotonAgg (grouping ones are PhotonGroupingAgg).
-      return op.name == "PhotonAgg" || op.tag == "PHOTON_AGG_EXEC";
-    }
+    if (op.kind == OpKind::Aggregate) return op.facts.global_aggregate;
     if (op.kind == OpKind::ReusedExchange && op.reuses) {
       idx = *op.reuses;
       continue;
@@ -107,7 +97,7 @@ struct Rows {
 Rows join_rows(const Plan& plan, const LogicalJoins& logical, const Operator& op) {
   Rows r;
   if (op.rows) r.out = op.rows;
-  else r.out = first_metric(op, {"Number of output rows", "number of output rows"});
+  else r.out = first_metric(op, {Metric::OutputRows});
   r.left = output_rows(plan, op.children[0]);
   r.right = output_rows(plan, op.children[1]);
   if (r.complete()) return r;

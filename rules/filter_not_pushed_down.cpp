@@ -61,7 +61,7 @@ RuleDoc make_doc() {
 }
 
 struct PushedSet {
-  std::set<std::pair<std::string, std::string>> preds;  // (v1 name, column)
+  std::set<std::pair<FilterOp, std::string>> preds;  // (v1 filter, column)
   bool trusted = true;
   bool present = false;
   std::vector<std::string> texts;
@@ -71,16 +71,16 @@ PushedSet pushed_set(const Operator& scan) {
   PushedSet ps;
   // Spark scans print what the source accepted as PushedFilters (their DataFilters are only what it
   // was offered); Photon scans evaluate DataFilters / RequiredDataFilters themselves; profiles FILTERS.
-  std::vector<std::string_view> keys = {"FILTERS"};
-  if (scan.field("PushedFilters")) keys = {"PushedFilters"};
-  else if (scan.engine == Engine::Photon) keys = {"DataFilters", "RequiredDataFilters", "FILTERS"};
+  std::vector<FieldRole> roles = {FieldRole::ScanFilters};
+  if (scan.field(FieldRole::PushedFilters)) roles = {FieldRole::PushedFilters};
+  else if (scan.engine == Engine::Photon) roles = {FieldRole::DataFilters, FieldRole::RequiredDataFilters, FieldRole::ScanFilters};
   for (const auto& f : scan.fields) {
-    if (std::find(keys.begin(), keys.end(), f.key) == keys.end()) continue;
+    if (std::find(roles.begin(), roles.end(), f.role) == roles.end()) continue;
     ps.present = true;
     if (field_untrusted(f)) ps.trusted = false;
     if (f.exprs.empty() && !(f.is_list && f.items.empty())) {
       // A non-empty value that was not parsed: nothing can be said about it.
-      if (!f.value.empty() && f.value != "[]") ps.trusted = false;
+      if (!f.empty_list()) ps.trusted = false;
     }
     for (const auto& pe : f.exprs) {
       ps.texts.push_back(pe.text);
@@ -91,7 +91,7 @@ PushedSet pushed_set(const Operator& scan) {
       for (const Expr* c : conjuncts(*pe.root)) {
         if (auto sp = simple_predicate(*c)) {
           ps.preds.emplace(sp->op, sp->column);
-          if (sp->op == "In") ps.preds.emplace("EqualTo", sp->column);
+          if (sp->op == FilterOp::In) ps.preds.emplace(FilterOp::EqualTo, sp->column);
         }
       }
     }
@@ -113,7 +113,7 @@ class FilterNotPushedDown final : public DocumentedRule<make_doc> {
       // trust that for explain text where the scan printed its details.
       if (!pushed.present) {
         bool text = plan.format != InputFormat::QueryProfile && plan.format != InputFormat::EventLog;
-        if (!text || !scan->field("ReadSchema")) continue;
+        if (!text || !scan->field(FieldRole::ReadSchema)) continue;
       }
       auto data = data_columns(*scan);
       auto parts = partition_filter_columns(*scan);
@@ -122,7 +122,7 @@ class FilterNotPushedDown final : public DocumentedRule<make_doc> {
       std::vector<std::string> missing;
       bool untrusted = false;
       for (const auto& f : op->fields) {
-        if (f.key != "Condition" && f.key != "CONDITION") continue;
+        if (f.role != FieldRole::Condition) continue;
         if (field_untrusted(f)) untrusted = true;
         for (const auto& pe : f.exprs) {
           if (!pe.root) continue;
@@ -133,7 +133,7 @@ class FilterNotPushedDown final : public DocumentedRule<make_doc> {
             if (parts.count(sp->column)) continue;
             if (!outputs.empty() && !outputs.count(sp->column)) continue;
             if (pushed.preds.count({sp->op, sp->column})) continue;
-            if (sp->op == "EqualTo" && pushed.preds.count({"EqualNullSafe", sp->column})) continue;
+            if (sp->op == FilterOp::EqualTo && pushed.preds.count({FilterOp::EqualNullSafe, sp->column})) continue;
             missing.push_back(expr_text(pe, *c));
           }
         }
@@ -153,15 +153,14 @@ class FilterNotPushedDown final : public DocumentedRule<make_doc> {
       for (std::size_t i = 0; i < pushed.texts.size(); ++i) pushed_text += (i ? ", " : "") + pushed.texts[i];
       d.evidence.push_back(ev_text("pushed filters", "[" + pushed_text + "]"));
       std::string which;
-      if (auto b = first_metric(*scan, {"Size of files read", "size of files read"}, &which)) {
+      if (auto b = first_metric(*scan, {Metric::FilesReadBytes}, &which)) {
         d.evidence.push_back(ev_bytes(which, *b));
         set_impact(d, *b, "bytes", " read before filtering");
-      } else if (auto r = first_metric(*scan, {"Rows scanned", "Number of output rows"}, &which)) {
+      } else if (auto r = first_metric(*scan, {Metric::RowsScanned, Metric::OutputRows}, &which)) {
         d.evidence.push_back(ev_rows(which, *r));
         set_impact(d, *r, "rows", " rows read before filtering");
       }
-      std::string fmt = lower(scan->scan_format);
-      if (fmt == "jdbc" || scan->name.find("JDBC") != std::string::npos)
+      if (scan->scan && scan->scan->source == ScanSource::Jdbc)
         d.fix = "The JDBC source did not accept the predicate: check `pushDownPredicate` on the reader and that "
                 "the column type maps to a type the dialect can compare; otherwise filter in the source query.";
       else

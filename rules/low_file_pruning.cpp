@@ -19,24 +19,20 @@ std::string percent(double share) {
   return buf;
 }
 
-bool is_not_null_only(const std::string& t) {
-  // "(c IS NOT NULL)", "isnotnull(c#1)", "IsNotNull(c)": no selectivity to speak of.
-  std::string s;
-  for (char c : t) s += static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-  return s.find("is not null") != std::string::npos || s.find("isnotnull(") != std::string::npos;
+bool is_filter_list(FieldRole r) {
+  return r == FieldRole::PushedFilters || r == FieldRole::DataFilters || r == FieldRole::PartitionFilters ||
+         r == FieldRole::RequiredDataFilters || r == FieldRole::ScanFilters;
 }
 
 // The scan's own predicate lists and the conditions of Filters directly above it.
 std::vector<std::string> predicates(const Plan& plan, const Operator& scan) {
   std::vector<std::string> out;
   auto add = [&](const std::string& t) {
-    if (t.empty() || t == "[]" || is_not_null_only(t)) return;
+    if (t.empty() || mentions_is_not_null(t)) return;
     if (std::find(out.begin(), out.end(), t) == out.end()) out.push_back(t);
   };
   for (const Field& f : scan.fields) {
-    if (f.key == "PushedFilters" || f.key == "DataFilters" || f.key == "PartitionFilters" ||
-        f.key == "RequiredDataFilters" || f.key == "FILTERS" || f.key == "PARTITION_FILTERS" ||
-        f.key == "Filters" || f.key == "Partition filters")
+    if (is_filter_list(f.role) && !f.empty_list())
       for (std::string_view t : method::field_texts(f)) add(std::string(t));
   }
   const Operator* cur = &scan;
@@ -44,7 +40,7 @@ std::vector<std::string> predicates(const Plan& plan, const Operator& scan) {
     const Operator& p = plan.ops[cur->parents[0]];
     if (p.kind != OpKind::Filter && p.kind != OpKind::Transition && p.kind != OpKind::CodegenStage) break;
     if (p.kind == OpKind::Filter) {
-      if (const Field* c = p.field("Condition")) {
+      if (const Field* c = p.field(FieldRole::Condition)) {
         for (std::string_view t : method::field_texts(*c)) add(std::string(t));
       } else if (!p.arguments.empty()) {
         add(p.arguments);
@@ -114,16 +110,16 @@ class LowFilePruning final : public DocumentedRule<make_doc> {
     const Plan& plan = ctx.plan();
     for (const Operator* active : rules::active_ops(plan, OpKind::Scan)) {
       const Operator& op = *active;
-      auto read = rules::first_metric(op, {"Files read", "number of files read"});
-      auto pruned = rules::first_metric(op, {"Files pruned", "number of files pruned"});
+      auto read = rules::first_metric(op, {Metric::FilesRead});
+      auto pruned = rules::first_metric(op, {Metric::FilesPruned});
       if (!read || !pruned) continue;
       double total = *read + *pruned;
       if (total < ctx.threshold("min-files") || total <= 0) continue;
       double fraction = *read / total;
       if (fraction < ctx.threshold("min-read-fraction")) continue;
-      auto bytes = rules::first_metric(op, {"Size of files read", "size of files read"});
+      auto bytes = rules::first_metric(op, {Metric::FilesReadBytes});
       if (!bytes || *bytes < ctx.threshold("min-bytes")) continue;
-      auto scanned = rules::first_metric(op, {"Rows scanned", "number of rows scanned"});
+      auto scanned = rules::first_metric(op, {Metric::RowsScanned});
       auto after = rows_after_filters(plan, op);
       if (!scanned || !after || *scanned <= 0) continue;
       double selectivity = *after / *scanned;
@@ -140,14 +136,14 @@ class LowFilePruning final : public DocumentedRule<make_doc> {
       d.evidence.push_back({"files pruned", format_count(*pruned), *pruned, "files"});
       d.evidence.push_back({"read fraction", percent(fraction), fraction, "ratio"});
       d.evidence.push_back({"size of files read", format_bytes(*bytes), *bytes, "bytes"});
-      if (auto pb = rules::first_metric(op, {"Size of files pruned"}))
+      if (auto pb = rules::first_metric(op, {Metric::FilesPrunedBytes}))
         d.evidence.push_back({"size of files pruned", format_bytes(*pb), *pb, "bytes"});
       d.evidence.push_back({"rows scanned", format_count(*scanned), *scanned, "rows"});
       d.evidence.push_back({"rows after filters", format_count(*after), *after, "rows"});
       for (const std::string& p : preds) d.evidence.push_back({"predicate", p, std::nullopt, ""});
       std::string clusters;
       for (const Field& f : op.fields)
-        if (f.key == "SCAN_CLUSTERS" || f.key == "Cluster attributes" || f.key == "ClusteringColumns") {
+        if (f.role == FieldRole::Clustering) {
           clusters = f.is_list ? join(f.items) : f.value;
           d.evidence.push_back({"clustering columns", clusters, std::nullopt, ""});
         }
@@ -176,7 +172,7 @@ class LowFilePruning final : public DocumentedRule<make_doc> {
   }
   static std::string describe_table(const Operator& op) {
     for (const Field& f : op.fields)
-      if (f.key == "SCAN_IDENTIFIER" || f.key == "Identifier") return f.value;
+      if (f.role == FieldRole::TableIdentifier) return f.value;
     return "<table>";
   }
 };

@@ -6,9 +6,9 @@
 
 namespace planlint::method {
 
-std::optional<double> query_metric(const Plan& plan, std::initializer_list<std::string_view> labels) {
-  for (std::string_view l : labels)
-    if (auto v = plan.query.metric_value(l)) return v;
+std::optional<double> query_metric(const Plan& plan, std::initializer_list<Metric::Id> ids) {
+  for (Metric::Id id : ids)
+    if (auto v = plan.query.metric_value(id)) return v;
   return std::nullopt;
 }
 
@@ -49,21 +49,19 @@ PhaseBreakdown phase_breakdown(const Plan& plan) {
   struct Source {
     const char* name;
     const char* title;
-    std::initializer_list<std::string_view> labels;
+    Metric::Id id;
   };
-  // Export labels first, then the system.query.history column names.
   const Source sources[] = {
-      {"waiting-for-compute", "waiting for compute",
-       {"queuedProvisioningTimeMs", "waiting_for_compute_duration_ms"}},
-      {"queueing", "queued at capacity", {"queuedOverloadTimeMs", "waiting_at_capacity_duration_ms"}},
-      {"compilation", "compilation", {"compilationTimeMs", "compilation_duration_ms"}},
-      {"execution", "execution", {"executionTimeMs", "execution_duration_ms"}},
-      {"result-fetch", "result fetch", {"resultFetchTimeMs", "result_fetch_duration_ms"}},
+      {"waiting-for-compute", "waiting for compute", Metric::WaitingForComputeTime},
+      {"queueing", "queued at capacity", Metric::QueuedAtCapacityTime},
+      {"compilation", "compilation", Metric::CompilationTime},
+      {"execution", "execution", Metric::ExecutionTime},
+      {"result-fetch", "result fetch", Metric::ResultFetchTime},
   };
   for (const Source& s : sources)
-    if (auto v = query_metric(plan, s.labels); v && *v >= 0) b.phases.push_back({s.name, s.title, *v});
-  b.total_ms = query_metric(plan, {"totalTimeMs", "total_duration_ms"});
-  b.task_ms = query_metric(plan, {"taskTotalTimeMs", "total_task_duration_ms"});
+    if (auto v = query_metric(plan, {s.id}); v && *v >= 0) b.phases.push_back({s.name, s.title, *v});
+  b.total_ms = query_metric(plan, {Metric::TotalTime});
+  b.task_ms = query_metric(plan, {Metric::TaskTotalTime});
   bool has_exec = false;
   double exec_ms = 0;
   for (const Phase& p : b.phases)

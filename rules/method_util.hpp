@@ -14,8 +14,8 @@
 
 namespace planlint::method {
 
-// First of `labels` present among the query-level metrics with a value.
-std::optional<double> query_metric(const Plan& plan, std::initializer_list<std::string_view> labels);
+// First of `ids` present among the query-level metrics with a value.
+std::optional<double> query_metric(const Plan& plan, std::initializer_list<Metric::Id> ids);
 
 // The operator to anchor a plan-level finding on: the first effective root, else the first
 // effective operator; nullptr when the plan has none.

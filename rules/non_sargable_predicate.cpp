@@ -78,24 +78,6 @@ const FnInfo* function_info(const Expr& e) {
   return nullptr;
 }
 
-// Runtime filters and bloom filters are never reported.
-bool is_runtime_filter(const Expr& e) {
-  std::vector<const Expr*> stack{&e};
-  while (!stack.empty()) {
-    const Expr* x = stack.back();
-    stack.pop_back();
-    if (x->kind == ExprKind::Function) {
-      std::string n = lower(x->name);
-      if (n == "dynamicpruningexpression" || n == "might_contain" || n == "bloom_filter_might_contain" ||
-          n == "hashedrelationcontains")
-        return true;
-    }
-    if (x->kind == ExprKind::InSubquery || x->kind == ExprKind::Subquery) return true;
-    for (const auto& a : x->args) stack.push_back(&a);
-  }
-  return false;
-}
-
 // ---- a tiny civil calendar for the range rewrite ----
 long days_from_civil(long y, unsigned m, unsigned d) {
   y -= m <= 2;
@@ -271,7 +253,7 @@ class NonSargablePredicate final : public DocumentedRule<make_doc> {
       d.evidence.push_back(ev_text("function", f.function));
       d.evidence.push_back(ev_text("scan", op_ref(scan)));
       std::string which;
-      if (auto b = first_metric(scan, {"Size of files read", "size of files read"}, &which)) {
+      if (auto b = first_metric(scan, {Metric::FilesReadBytes}, &which)) {
         d.evidence.push_back(ev_bytes(which, *b));
         set_impact(d, *b, "bytes", " read without data skipping");
       }
@@ -301,8 +283,8 @@ class NonSargablePredicate final : public DocumentedRule<make_doc> {
       auto data = data_columns(*scan);
       auto parts = partition_filter_columns(*scan);
       auto outputs = output_columns(*scan);
-      auto exprs = op->kind == OpKind::Scan ? field_exprs(*op, {"DataFilters", "RequiredDataFilters", "FILTERS"})
-                                            : field_exprs(*op, {"Condition", "CONDITION"});
+      auto exprs = op->kind == OpKind::Scan ? field_exprs(*op, {FieldRole::DataFilters, FieldRole::RequiredDataFilters, FieldRole::ScanFilters})
+                                            : field_exprs(*op, {FieldRole::Condition});
       for (const ParsedExpr* pe : exprs) {
         if (!pe->root) continue;
         for (const Expr* c : conjuncts(*pe->root))

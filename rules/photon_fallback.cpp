@@ -86,7 +86,7 @@ std::string udf_name(const Operator& op) {
       while (!stack.empty()) {
         const Expr* x = stack.back();
         stack.pop_back();
-        if (x->kind == ExprKind::Function && lower(x->name).find("udf") != std::string::npos)
+        if (is_udf_call(*x))
           return x->name + "(...)";
         for (const auto& a : x->args) stack.push_back(&a);
       }
@@ -94,12 +94,11 @@ std::string udf_name(const Operator& op) {
   return "";
 }
 
-std::string replacement_advice(const Operator& op, const std::string& reasons) {
-  std::string r = lower(reasons);
-  if (op.kind == OpKind::PythonEval || r.find("python") != std::string::npos)
+std::string replacement_advice(const Operator& op, const PhotonExplanation& pe) {
+  if (op.kind == OpKind::PythonEval || pe.python_udf)
     return "Replace the Python UDF with built-in functions (or SQL higher-order functions such as transform / "
            "filter / aggregate), which Photon runs natively.";
-  if (r.find("udf") != std::string::npos || !udf_name(op).empty())
+  if (pe.udf || !udf_name(op).empty())
     return "Replace the UDF with built-in functions (string: regexp_replace / split / initcap; dates: date_trunc / "
            "make_date; arrays: transform / filter), which Photon runs natively.";
   if (op.kind == OpKind::Aggregate)
@@ -205,10 +204,8 @@ class PhotonFallback final : public DocumentedRule<make_doc> {
 
     // Photon share of task time (profiles).
     std::optional<double> photon_ms, task_ms;
-    for (auto l : {"photonTotalTimeMs", "Photon total time", "Photon time"})
-      if (!photon_ms) photon_ms = plan.query.metric_value(l);
-    for (auto l : {"taskTotalTimeMs", "Task total time", "Total task time"})
-      if (!task_ms) task_ms = plan.query.metric_value(l);
+    photon_ms = plan.query.metric_value(Metric::PhotonTotalTime);
+    task_ms = plan.query.metric_value(Metric::TaskTotalTime);
 
     std::vector<std::vector<std::size_t>> ordered;
     for (auto& [root, members] : islands) ordered.push_back(members);
@@ -216,6 +213,10 @@ class PhotonFallback final : public DocumentedRule<make_doc> {
     for (const auto& members : ordered) {
       // A LIMIT that returns results (CollectLimit above the final ColumnarToRow) moves a few rows.
       if (std::all_of(members.begin(), members.end(), [&](std::size_t m) { return plan.ops[m].kind == OpKind::Limit; }))
+        continue;
+      // A driver-local LocalTableScan (literal rows, a collapsed AQE stage) moves no data: not fallback.
+      if (std::all_of(members.begin(), members.end(),
+                      [&](std::size_t m) { return plan.ops[m].kind == OpKind::LocalData; }))
         continue;
       // Entry: a member with no candidate below it; among several, the one with the most rows.
       std::size_t entry = members.front();
@@ -231,7 +232,7 @@ class PhotonFallback final : public DocumentedRule<make_doc> {
       std::string list;
       // An operator's own time: the profile's duration, or the JVM aggregate's build time.
       auto own_ms = [](const Operator& o) {
-        return o.duration_ms ? o.duration_ms : o.metric_value("Time in aggregation build");
+        return o.duration_ms ? o.duration_ms : o.metric_value(Metric::AggBuildTime);
       };
       for (std::size_t m : members) {
         const Operator& o = plan.ops[m];
@@ -278,14 +279,20 @@ class PhotonFallback final : public DocumentedRule<make_doc> {
         set_impact(d, *e.rows, "rows", " rows converted to JVM rows");
       }
       d.fix = target == Engine::Photon
-                  ? replacement_advice(e, reasons)
+                  ? replacement_advice(e, plan.photon)
                   : "Find the fallback reason (Spark UI 'Gluten SQL / DataFrame' tab, or the GlutenFallbackReporter "
                     "log line 'Validation failed for plan: ...') and replace the unsupported expression or operator.";
       ctx.report(std::move(d));
     }
 
-    // The Photon Explanation alone (no operator of the plan to attach it to).
-    if (plan.photon.present && !plan.photon.fully_supported && !explanation_used && !plan.photon.reasons.empty()) {
+    // The Photon Explanation alone (no operator of the plan to attach it to). A plan that printed
+    // operators but none of them native did not run on Photon at all: nothing fell back.
+    const bool has_physical = std::any_of(plan.ops.begin(), plan.ops.end(), [](const Operator& o) {
+      return !o.logical && o.kind != OpKind::Logical && o.kind != OpKind::Command;
+    });
+    const bool native = plan_has_engine(plan, Engine::Photon) || plan_has_engine(plan, Engine::Gluten);
+    if (plan.photon.present && !plan.photon.fully_supported && !explanation_used && !plan.photon.reasons.empty() &&
+        (native || !has_physical)) {
       std::string msg = "Photon does not fully support the query: " + reasons;
       if (!plan.photon.reference_nodes.empty()) msg += " (reference node: " + plan.photon.reference_nodes.front() + ")";
       Diagnostic d = ctx.make_plan(msg, plan.photon.loc);
@@ -293,7 +300,7 @@ class PhotonFallback final : public DocumentedRule<make_doc> {
       for (const auto& r : plan.photon.reference_nodes) d.evidence.push_back(ev_text("reference node", r));
       Operator dummy;
       if (!plan.photon.reference_nodes.empty()) dummy.name = base_name(plan.photon.reference_nodes.front());
-      d.fix = replacement_advice(dummy, reasons);
+      d.fix = replacement_advice(dummy, plan.photon);
       ctx.report(std::move(d));
     }
   }

@@ -39,7 +39,6 @@ std::string_view strip_parens(std::string_view s) {
   }
 }
 
-bool starts_with(std::string_view s, std::string_view p) { return s.substr(0, p.size()) == p; }
 
 }  // namespace
 
@@ -135,19 +134,19 @@ bool plan_has_engine(const Plan& plan, Engine e) {
 std::string op_ref(const Operator& op) {
   std::string name = op.name.empty() ? op.label : op.name;
   // Profile scans are all "DataSourceScan": their display name says which table.
-  if (op.kind == OpKind::Scan && name.find(' ') == std::string::npos && op.label.rfind("Scan ", 0) == 0) name = op.label;
+  if (op.facts.label_names_table) name = op.label;
   if (op.id.empty()) return name;
   return name + " (" + op.id + ")";
 }
 
 // ---- sizes -----------------------------------------------------------------------------------
 
-std::optional<double> first_metric(const Operator& op, std::initializer_list<std::string_view> labels,
-                                   std::string* which) {
-  for (auto l : labels) {
-    if (auto v = op.metric_value(l)) {
-      if (which) *which = std::string(l);
-      return v;
+std::optional<double> first_metric(const Operator& op, std::initializer_list<Metric::Id> ids, std::string* which) {
+  for (auto id : ids) {
+    const Metric* m = op.metric(id);
+    if (m && m->value) {
+      if (which) *which = m->label;
+      return m->value;
     }
   }
   return std::nullopt;
@@ -155,22 +154,21 @@ std::optional<double> first_metric(const Operator& op, std::initializer_list<std
 
 namespace {
 
-constexpr std::string_view kShuffleBytes[] = {
-    "AQEShuffleRead - Partition data size", "Exchange - Data size", "Data size", "data size",
-    "Sink - Num uncompressed bytes written", "Sink - Num bytes written", "Exchange - Shuffle bytes written",
-    "Shuffle bytes written", "shuffle bytes written"};
-constexpr std::string_view kShuffleRows[] = {
-    "Sink - Number of output rows", "Exchange - Shuffle records written", "Shuffle records written",
-    "shuffle records written", "Source - Number of output rows"};
+constexpr Metric::Id kShuffleBytes[] = {
+    Metric::ShuffleReadPartitionDataSize, Metric::ExchangeDataSize, Metric::DataSize,
+    Metric::SinkUncompressedBytesWritten, Metric::SinkBytesWritten, Metric::ExchangeShuffleBytesWritten,
+    Metric::ShuffleBytesWritten};
+constexpr Metric::Id kShuffleRows[] = {Metric::SinkOutputRows, Metric::ExchangeShuffleRecordsWritten,
+                                       Metric::ShuffleRecordsWritten, Metric::SourceOutputRows};
 
 // The largest byte count among the shuffle metrics of `op` (conservative for "small enough").
 std::optional<double> max_shuffle_bytes(const Operator& op, std::string* which) {
   std::optional<double> best;
-  for (auto l : kShuffleBytes) {
-    auto v = op.metric_value(l);
-    if (v && (!best || *v > *best)) {
-      best = v;
-      if (which) *which = std::string(l);
+  for (auto id : kShuffleBytes) {
+    const Metric* m = op.metric(id);
+    if (m && m->value && (!best || *m->value > *best)) {
+      best = m->value;
+      if (which) *which = m->label;
     }
   }
   return best;
@@ -183,7 +181,7 @@ SideSize input_size(const Plan& plan, std::size_t idx) {
   for (std::size_t steps = 0; steps <= plan.ops.size() && idx < plan.ops.size(); ++steps) {
     const Operator& op = plan.ops[idx];
     if (op.kind == OpKind::QueryStage && !op.stats.masked && op.stats.size_bytes &&
-        op.name.find("ResultQueryStage") == std::string::npos) {
+        !op.facts.result_stage) {
       s.bytes = op.stats.size_bytes;
       s.rows = op.stats.row_count;
       s.source = &op;
@@ -219,7 +217,7 @@ std::optional<double> output_rows(const Plan& plan, std::size_t idx) {
   for (std::size_t steps = 0; steps <= plan.ops.size() && idx < plan.ops.size(); ++steps) {
     const Operator& op = plan.ops[idx];
     if (op.rows) return op.rows;
-    if (auto v = first_metric(op, {"Number of output rows", "number of output rows"})) return v;
+    if (auto v = first_metric(op, {Metric::OutputRows})) return v;
     if (op.kind == OpKind::ReusedExchange && op.reuses) {
       idx = *op.reuses;
       continue;
@@ -243,7 +241,7 @@ void collect_key_attrs(const std::vector<ParsedExpr>& keys, std::set<std::string
       return;
     }
     for (const Expr* a : attributes_in(*k.root)) {
-      if (a->expr_id.empty() || a->expr_id == "x" || a->expr_id == "X") {
+      if (is_masked_expr_id(a->expr_id)) {
         usable = false;
         return;
       }
@@ -257,7 +255,7 @@ void collect_key_attrs(const std::vector<ParsedExpr>& keys, std::set<std::string
 LogicalJoins::LogicalJoins(const Plan& plan) {
   for (const auto& op : plan.ops) {
     const bool logical_join = (op.logical || op.kind == OpKind::Logical) && op.section == Section::OptimizedLogical &&
-                              (op.join.type != JoinType::None || op.name == "Join");
+                              (op.join.type != JoinType::None || op.facts.logical_join);
     if (logical_join) {
       std::vector<std::string> cond;
       if (op.join.condition && op.join.condition->root)
@@ -360,33 +358,10 @@ bool is_constant(const Expr& e) {
   return std::all_of(e.args.begin(), e.args.end(), [](const Expr& a) { return planlint::is_literal(a); });
 }
 
-std::string column_key(std::string_view name) {
-  name = trim(name);
-  if (auto h = name.find('#'); h != std::string_view::npos) name = name.substr(0, h);
-  // Without quotes, the last dotted segment, lower-cased; one pass, one allocation at most.
-  std::string s;
-  s.reserve(name.size());
-  for (char c : name) {
-    if (c == '`' || c == '"') continue;
-    if (c == '.') s.clear();
-    else s += static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-  }
-  return s;
-}
-
-namespace {
-
-constexpr std::string_view kV1Names[] = {
-    "EqualTo", "EqualNullSafe", "GreaterThan", "GreaterThanOrEqual", "LessThan", "LessThanOrEqual", "In",
-    "IsNull", "IsNotNull", "StringStartsWith", "StringEndsWith", "StringContains"};
-
-}  // namespace
-
 std::optional<SimplePredicate> simple_predicate(const Expr& e) {
-  if (auto cf = catalyst_filter_parts(e)) return SimplePredicate{cf->op, column_key(cf->column)};
+  if (auto cf = catalyst_filter_parts(e)) return SimplePredicate{filter_op(cf->op), column_key(cf->column)};
   if (auto pf = pushed_filter_parts(e)) {
-    for (auto n : kV1Names)
-      if (pf->op == n) return SimplePredicate{pf->op, column_key(pf->column)};
+    if (FilterOp op = filter_op(pf->op); op != FilterOp::Other) return SimplePredicate{op, column_key(pf->column)};
   }
   return std::nullopt;
 }
@@ -394,60 +369,23 @@ std::optional<SimplePredicate> simple_predicate(const Expr& e) {
 std::vector<const Expr*> attributes_in(const Expr& e) { return collect_attributes(e); }
 
 std::optional<std::set<std::string>> data_columns(const Operator& scan) {
-  if (const Field* f = scan.field("DATA_COLUMNS"); f && f->is_list) {
-    std::set<std::string> out;
-    for (const auto& i : f->items) out.insert(column_key(i));
-    return out;
-  }
-  const Field* f = scan.field("ReadSchema");
-  if (!f) return std::nullopt;
-  std::string_view v = trim(f->value);
-  if (!starts_with(v, "struct<")) return std::nullopt;
-  v.remove_prefix(7);
-  std::set<std::string> out;
-  int depth = 0;
-  std::size_t start = 0;
-  bool in_name = true;
-  for (std::size_t i = 0; i < v.size(); ++i) {
-    char c = v[i];
-    if (c == '<' || c == '(') ++depth;
-    else if (c == '>' || c == ')') {
-      if (depth == 0) break;
-      --depth;
-    } else if (depth == 0 && c == ':' && in_name) {
-      out.insert(column_key(v.substr(start, i - start)));
-      in_name = false;
-    } else if (depth == 0 && c == ',') {
-      start = i + 1;
-      in_name = true;
-    }
-  }
-  return out;
+  if (!scan.scan) return std::nullopt;
+  return scan.scan->data_columns;
 }
 
 std::set<std::string> output_columns(const Operator& scan) {
-  std::set<std::string> out;
-  for (std::string_view key : {"Output", "OUTPUT"}) {
-    const Field* f = scan.field(key);
-    if (!f) continue;
-    for (const auto& i : f->items) out.insert(column_key(i));
-  }
-  return out;
+  return scan.scan ? scan.scan->output_columns : std::set<std::string>{};
 }
 
 std::set<std::string> partition_filter_columns(const Operator& scan) {
-  std::set<std::string> out;
-  for (const ParsedExpr* pe : field_exprs(scan, {"PartitionFilters", "PARTITION_FILTERS"}))
-    if (pe->root)
-      for (const Expr* a : attributes_in(*pe->root)) out.insert(column_key(a->name));
-  return out;
+  return scan.scan ? scan.scan->partition_columns : std::set<std::string>{};
 }
 
-std::vector<const ParsedExpr*> field_exprs(const Operator& op, std::initializer_list<std::string_view> keys) {
+std::vector<const ParsedExpr*> field_exprs(const Operator& op, std::initializer_list<FieldRole> roles) {
   std::vector<const ParsedExpr*> out;
   for (const auto& f : op.fields)
-    for (auto k : keys)
-      if (f.key == k)
+    for (auto r : roles)
+      if (f.role == r)
         for (const auto& e : f.exprs) out.push_back(&e);
   return out;
 }
@@ -458,52 +396,6 @@ bool field_untrusted(const Field& f) {
 }
 
 // ---- SQL text hints --------------------------------------------------------------------------
-
-std::vector<SqlHint> sql_hints(const QueryInfo& q) {
-  std::vector<SqlHint> out;
-  std::string_view s = q.sql_text;
-  std::size_t pos = 0;
-  while ((pos = s.find("/*+", pos)) != std::string_view::npos) {
-    std::size_t end = s.find("*/", pos + 3);
-    if (end == std::string_view::npos) break;
-    std::string_view body = s.substr(pos + 3, end - pos - 3);
-    pos = end + 2;
-    std::size_t i = 0;
-    while (i < body.size()) {
-      while (i < body.size() && (std::isspace(static_cast<unsigned char>(body[i])) || body[i] == ',')) ++i;
-      std::size_t ns = i;
-      while (i < body.size() && (std::isalnum(static_cast<unsigned char>(body[i])) || body[i] == '_')) ++i;
-      if (i == ns) {
-        ++i;
-        continue;
-      }
-      SqlHint h;
-      for (char c : body.substr(ns, i - ns)) h.name += static_cast<char>(std::toupper(static_cast<unsigned char>(c)));
-      while (i < body.size() && std::isspace(static_cast<unsigned char>(body[i]))) ++i;
-      if (i < body.size() && body[i] == '(') {
-        std::size_t close = body.find(')', i);
-        if (close == std::string_view::npos) close = body.size();
-        std::string_view args = body.substr(i + 1, close - i - 1);
-        std::size_t a = 0;
-        while (a <= args.size()) {
-          std::size_t c = args.find(',', a);
-          if (c == std::string_view::npos) c = args.size();
-          auto arg = trim(args.substr(a, c - a));
-          if (!arg.empty()) h.args.emplace_back(arg);
-          a = c + 1;
-        }
-        i = close + 1;
-      }
-      out.push_back(std::move(h));
-    }
-  }
-  return out;
-}
-
-bool is_broadcast_hint(std::string_view n) { return n == "BROADCAST" || n == "BROADCASTJOIN" || n == "MAPJOIN"; }
-bool is_shuffle_hint(std::string_view n) {
-  return n == "SHUFFLE_HASH" || n == "MERGE" || n == "SHUFFLE_MERGE" || n == "MERGEJOIN";
-}
 
 std::set<std::string> side_names(const Plan& plan, const Operator& join, std::size_t child_pos) {
   std::set<std::string> out;
@@ -519,7 +411,7 @@ std::set<std::string> side_names(const Plan& plan, const Operator& join, std::si
     if (const Operator* scan = single_scan_under(plan, join.children[child_pos])) {
       std::string t = scan->table;
       if (t.empty())
-        if (const Field* f = scan->field("SCAN_IDENTIFIER")) t = f->value;
+        if (const Field* f = scan->field(FieldRole::TableIdentifier)) t = f->value;
       if (!t.empty()) {
         out.insert(lower(t));
         if (auto d = t.rfind('.'); d != std::string::npos) out.insert(lower(t.substr(d + 1)));

@@ -10,6 +10,7 @@
 #include <unordered_map>
 #include <vector>
 
+#include "parser/expr_util.hpp"
 #include "parser/plan.hpp"
 #include "rules/rule.hpp"
 
@@ -90,8 +91,9 @@ class LogicalJoins {
 // The child of a logical operator on a side (Left = first child).
 const Operator* logical_child(const Plan& plan, const Operator& logical, BuildSide side);
 
-// First value among the labels given, in order.
-std::optional<double> first_metric(const Operator& op, std::initializer_list<std::string_view> labels,
+// First value among the metrics given, in order; `which` receives the metric's label as the source
+// printed it.
+std::optional<double> first_metric(const Operator& op, std::initializer_list<Metric::Id> ids,
                                    std::string* which = nullptr);
 
 // ---- expressions -----------------------------------------------------------------------------
@@ -114,7 +116,7 @@ std::string abbreviate(std::string_view text, std::size_t max = 120);
 
 // A predicate in the form data sources accept: one bare column compared with constants.
 struct SimplePredicate {
-  std::string op;        // v1 filter name: EqualTo, GreaterThan, In, IsNotNull, StringStartsWith, ...
+  FilterOp op = FilterOp::Other;  // v1 filter: EqualTo, GreaterThan, In, IsNotNull, StringStartsWith, ...
   std::string column;    // lower-case column name without qualifier
 };
 // Recognises Catalyst (`(a#1 = 5)`, `isnotnull(a#1)`, `a#1 IN (1,2)`), v1 pushed filters
@@ -122,21 +124,21 @@ struct SimplePredicate {
 std::optional<SimplePredicate> simple_predicate(const Expr& e);
 
 // Column name without qualifier, lower-case ("T2.ID" -> "id", "d_year#2" attribute name -> "d_year").
-std::string column_key(std::string_view name);
+using planlint::column_key;
 
-// Columns of a scan that are stored in the data files: ReadSchema's top-level names when printed,
-// nullopt when the scan has no ReadSchema.
+// Columns of a scan that are stored in the data files (ScanFacts::data_columns), nullopt when the
+// reader did not see them.
 std::optional<std::set<std::string>> data_columns(const Operator& scan);
-// Columns the scan outputs (Output list or profile OUTPUT), lower-case without qualifier.
+// Columns the scan outputs (ScanFacts::output_columns).
 std::set<std::string> output_columns(const Operator& scan);
-// Columns that appear in PartitionFilters / PARTITION_FILTERS (partition columns).
+// Columns named by the scan's partition filters (partition columns).
 std::set<std::string> partition_filter_columns(const Operator& scan);
 
 // Every attribute under `e` (parser/expr_util.hpp collect_attributes).
 std::vector<const Expr*> attributes_in(const Expr& e);
 
 // The parsed expressions of a field (empty when the field is missing).
-std::vector<const ParsedExpr*> field_exprs(const Operator& op, std::initializer_list<std::string_view> keys);
+std::vector<const ParsedExpr*> field_exprs(const Operator& op, std::initializer_list<FieldRole> roles);
 
 // A field the rules need was abbreviated by Spark (`...`, `... N more fields`) or its item
 // count does not match the printed [N].
@@ -144,16 +146,9 @@ bool field_untrusted(const Field& f);
 
 // ---- SQL text hints --------------------------------------------------------------------------
 
-struct SqlHint {
-  std::string name;                    // upper-case: BROADCAST, SHUFFLE_HASH, MERGE, ...
-  std::vector<std::string> args;       // relation names / aliases as written
-};
-// `/*+ NAME(a, b), NAME2 */` hints of the query's SQL text (QueryInfo::sql_text).
-std::vector<SqlHint> sql_hints(const QueryInfo& q);
-
-// Which broadcast-type hint names exist.
-bool is_broadcast_hint(std::string_view upper_name);
-bool is_shuffle_hint(std::string_view upper_name);  // SHUFFLE_HASH, MERGE, SHUFFLE_MERGE, MERGEJOIN
+// The SQL text's hints are PlanFacts::sql_hints (typed by HintKind).
+// A shuffle-forcing hint: SHUFFLE_HASH, MERGE, SHUFFLE_MERGE, MERGEJOIN.
+inline bool is_shuffle_hint(HintKind k) { return k == HintKind::ShuffleHash || k == HintKind::Merge; }
 
 // Qualifiers ("T2") and table names ("master_itagaki") that identify one side of a join.
 std::set<std::string> side_names(const Plan& plan, const Operator& join, std::size_t child_pos);

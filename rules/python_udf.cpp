@@ -13,26 +13,6 @@ std::string base_name(const Operator& op) {
   return n;
 }
 
-// The UDF call(s) as printed: the first bracketed argument list ("[my_udf(name#2)#5]").
-std::string udf_text(const Operator& op) {
-  std::string src;
-  if (const Field* f = op.field("Arguments")) src = f->value;
-  if (src.empty()) src = op.arguments;
-  if (src.empty()) src = op.label;
-  auto open = src.find('[');
-  if (open == std::string::npos) return {};
-  int depth = 0;
-  for (std::size_t i = open; i < src.size(); ++i) {
-    if (src[i] == '[') ++depth;
-    if (src[i] == ']' && --depth == 0) {
-      std::string t = src.substr(open, i - open + 1);
-      if (t.size() > 160) t = t.substr(0, 157) + "...";
-      return t;
-    }
-  }
-  return {};
-}
-
 RuleDoc make_doc() {
   RuleDoc r;
   r.name = "python-udf";
@@ -70,8 +50,8 @@ class PythonUdf final : public DocumentedRule<make_doc> {
     for (const Operator* active : rules::active_ops(plan, OpKind::PythonEval)) {
       const Operator& op = *active;
       std::string name = base_name(op);
-      bool row_at_a_time = name == "BatchEvalPython" || name == "BatchEvalPythonUDTF";
-      std::string udfs = udf_text(op);
+      bool row_at_a_time = op.facts.udf.kind == UdfKind::PythonRow;
+      std::string udfs = op.facts.udf.calls;
       std::string msg = rules::op_ref(op);
       if (row_at_a_time)
         msg += " evaluates Python UDF" + (udfs.empty() ? std::string() : " " + udfs) +

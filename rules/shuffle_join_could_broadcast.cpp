@@ -103,7 +103,7 @@ class ShuffleJoinCouldBroadcast final : public DocumentedRule<make_doc> {
     const Plan& plan = ctx.plan();
     const LogicalJoins logical(plan);
     const double threshold = ctx.threshold("broadcast-threshold");
-    auto hints = sql_hints(plan.query);
+    const auto& hints = plan.facts.sql_hints;
     for (const Operator* op : active_ops(plan)) {
       if (op->kind != OpKind::Join || op->children.size() != 2) continue;
       if (op->join.strategy != JoinStrategy::SortMerge && op->join.strategy != JoinStrategy::ShuffledHash) continue;
@@ -125,7 +125,7 @@ class ShuffleJoinCouldBroadcast final : public DocumentedRule<make_doc> {
       std::set<std::string> names = side_names(plan, *op, 0);
       for (const auto& n : side_names(plan, *op, 1)) names.insert(n);
       for (const auto& h : hints) {
-        if (!is_shuffle_hint(h.name)) continue;
+        if (!is_shuffle_hint(h.kind)) continue;
         bool applies = h.args.empty();
         for (const auto& a : h.args) applies = applies || names.count(lower(a)) > 0;
         if (!applies) continue;
@@ -142,7 +142,7 @@ class ShuffleJoinCouldBroadcast final : public DocumentedRule<make_doc> {
         if (const Operator* lj = logical.find(*op))
           for (const auto& h : lj->hints) {
             std::string st = lower(h.strategy);
-            if (st == "shuffle_hash" || st == "merge" || st == "shuffle_merge")
+            if (is_shuffle_hint(h.kind))
               forced = std::string(h.side == BuildSide::Left ? "leftHint" : "rightHint") + "=(strategy=" + st + ")";
           }
 

@@ -7,34 +7,13 @@
 namespace planlint {
 namespace {
 
-bool contains(std::string_view s, std::string_view w) { return s.find(w) != std::string_view::npos; }
-
-std::string op_text(const Operator& op) {
-  std::string t = op.label + "\n" + op.arguments;
-  for (const Field& f : op.fields)
-    if (f.key == "Arguments" || f.key == "Partitioning" || f.key == "PARTITIONING_TYPE") t += "\n" + f.value;
-  return t;
-}
-
-bool is_single(const Operator& op) {
-  if (op.kind == OpKind::Exchange) {
-    std::string t = op_text(op);
-    if (contains(t, "SinglePartition") || contains(t, "RoundRobinPartitioning(1)")) return true;
-    if (const Field* f = op.field("PARTITIONING_TYPE"); f && f->value == "Single") return true;
-    return false;
-  }
-  // CoalesceExec: "Coalesce 1" (default mode) / "Arguments: 1" (formatted).
-  std::string base = op.name.substr(0, op.name.find(' '));
-  if (base != "Coalesce") return false;
-  if (const Field* f = op.field("Arguments"); f && f->value == "1") return true;
-  return op.arguments == "1" || contains(op.label, "Coalesce 1");
-}
+bool is_single(const Operator& op) { return op.facts.partitioning.single; }
 
 // Photon's executor broadcast shuffles the build side into one partition on purpose.
 bool is_executor_broadcast(const Plan& plan, const Operator& op) {
   const Operator* cur = &op;
   for (int hops = 0; hops < 4; ++hops) {
-    if (contains(op_text(*cur), "EXECUTOR_BROADCAST")) return true;
+    if (cur->facts.partitioning.executor_broadcast) return true;
     if (cur->parents.size() != 1) break;
     cur = &plan.ops[cur->parents[0]];
     if (cur->kind != OpKind::Exchange && cur->kind != OpKind::QueryStage && cur->kind != OpKind::ShuffleRead) {
@@ -106,7 +85,7 @@ class SinglePartitionShuffle final : public DocumentedRule<make_doc> {
       bool single = is_single(op);
       if (!single && op.kind == OpKind::Exchange) {
         // Profiles: partition count 1 on the writing side.
-        auto parts = rules::first_metric(op, {"Sink - Number of partitions", "Exchange - Number of partitions"});
+        auto parts = rules::first_metric(op, {Metric::SinkPartitions, Metric::ExchangePartitions});
         single = parts && *parts == 1;
       }
       if (!single) continue;
@@ -118,7 +97,7 @@ class SinglePartitionShuffle final : public DocumentedRule<make_doc> {
       if (is_executor_broadcast(plan, op)) continue;
 
       std::optional<double> bytes = rules::first_metric(
-          op, {"Sink - Num bytes written", "Exchange - Shuffle bytes written", "shuffle bytes written", "data size"});
+          op, {Metric::SinkBytesWritten, Metric::ExchangeShuffleBytesWritten, Metric::ShuffleBytesWritten, Metric::DataSize});
       std::optional<double> rows = op.rows;
       if (!bytes) {
         // AQE query stage above the exchange carries Statistics(sizeInBytes=..., rowCount=...).

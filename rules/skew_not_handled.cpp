@@ -64,14 +64,9 @@ RuleDoc make_doc() {
 bool side_handles_skew(const Plan& plan, std::size_t idx) {
   for (std::size_t steps = 0; steps <= plan.ops.size() && idx < plan.ops.size(); ++steps) {
     const Operator& op = plan.ops[idx];
-    if (op.kind == OpKind::ShuffleRead) {
-      std::string args = op.arguments;
-      if (const Field* f = op.field("Arguments")) args += " " + f->value;
-      if (args.find("skewed") != std::string::npos && args.find("no skewed") == std::string::npos) return true;
-    }
-    for (auto l : {"AQEShuffleRead - Number of skewed partitions", "number of skewed partitions",
-                   "AQEShuffleRead - Number of skewed partition splits", "number of skewed partition splits"})
-      if (auto v = op.metric_value(l); v && *v > 0) return true;
+    if (op.kind == OpKind::ShuffleRead && op.facts.shuffle_read.skew_handled) return true;
+    for (auto id : {Metric::SkewedPartitions, Metric::SkewedPartitionSplits})
+      if (auto v = op.metric_value(id); v && *v > 0) return true;
     bool pass = is_transparent(op) || op.kind == OpKind::Sort || op.kind == OpKind::Exchange;
     if (!pass || op.children.size() != 1) return false;
     idx = op.children[0];
@@ -108,7 +103,7 @@ class SkewNotHandled final : public DocumentedRule<make_doc> {
       for (std::size_t pos = 0; pos < 2 && !found; ++pos) {
         const Operator* ex = side_exchange(plan, op->children[pos]);
         if (!ex) continue;
-        auto ratio = first_metric(*ex, {"MapStage - Skew max to non-empty median ratio"});
+        auto ratio = first_metric(*ex, {Metric::MapStageSkewRatio});
         if (!ratio || *ratio < factor) continue;
         SideSize size = input_size(plan, op->children[pos]);
         if (size.bytes && *size.bytes < min_bytes) continue;
@@ -117,7 +112,7 @@ class SkewNotHandled final : public DocumentedRule<make_doc> {
                                          " input is skewed: the largest shuffle partition of " + op_ref(*ex) +
                                          " is " + format_ratio(*ratio) + " the median");
         d.evidence.push_back(ev_ratio("max to median partition ratio", *ratio));
-        if (auto n = first_metric(*ex, {"MapStage - Skew num skewed partitions"}))
+        if (auto n = first_metric(*ex, {Metric::MapStageSkewedPartitions}))
           d.evidence.push_back(ev_rows("skewed partitions", *n));
         if (size.bytes) d.evidence.push_back(ev_bytes(std::string(side) + " side shuffle size", *size.bytes));
         d.evidence.push_back(ev_ratio("skew factor", factor));

@@ -126,7 +126,7 @@ class SlowPhase final : public DocumentedRule<make_doc> {
       add_phases(d);
       d.evidence.push_back({"phase share", format_percent(share), share, "ratio"});
       if (p.name == "compilation")
-        if (auto md = method::query_metric(plan, {"metadataTimeMs"}); md && *md > 0)
+        if (auto md = method::query_metric(plan, {Metric::MetadataTime}); md && *md > 0)
           d.evidence.push_back({"metadata time", format_millis(*md), *md, "ms"});
       d.impact = p.ms;
       d.impact_unit = "ms";

@@ -47,8 +47,8 @@ class SmallFiles final : public DocumentedRule<make_doc> {
     const Plan& plan = ctx.plan();
     for (const Operator* active : rules::active_ops(plan, OpKind::Scan)) {
       const Operator& op = *active;
-      auto files = rules::first_metric(op, {"Files read", "number of files read"});
-      auto bytes = rules::first_metric(op, {"Size of files read", "size of files read"});
+      auto files = rules::first_metric(op, {Metric::FilesRead});
+      auto bytes = rules::first_metric(op, {Metric::FilesReadBytes});
       if (!files || !bytes || *files < ctx.threshold("min-files") || *files <= 0) continue;
       double avg = *bytes / *files;
       if (avg >= ctx.threshold("max-average-file-bytes")) continue;
@@ -58,13 +58,13 @@ class SmallFiles final : public DocumentedRule<make_doc> {
       d.evidence.push_back({"files read", format_count(*files), *files, "files"});
       d.evidence.push_back({"size of files read", format_bytes(*bytes), *bytes, "bytes"});
       d.evidence.push_back({"average file size", format_bytes(avg), avg, "bytes"});
-      if (auto s = rules::first_metric(op, {"Size of the smallest file read"}))
+      if (auto s = rules::first_metric(op, {Metric::SmallestFileBytes}))
         d.evidence.push_back({"smallest file", format_bytes(*s), *s, "bytes"});
-      if (auto l = rules::first_metric(op, {"Time spent on fetching FileStatus"}))
+      if (auto l = rules::first_metric(op, {Metric::FileStatusTime}))
         d.evidence.push_back({"file listing time", format_millis(*l), *l, "ms"});
-      auto footers = rules::first_metric(op, {"Executor time IO wait - fetch footers"});
+      auto footers = rules::first_metric(op, {Metric::FooterFetchTime});
       if (footers) d.evidence.push_back({"footer fetch wait", format_millis(*footers), *footers, "ms"});
-      if (auto c = method::query_metric(plan, {"compilationTimeMs"}))
+      if (auto c = method::query_metric(plan, {Metric::CompilationTime}))
         d.evidence.push_back({"query compilation time", format_millis(*c), *c, "ms"});
       std::string table = op.table.empty() ? std::string("<table>") : op.table;
       d.fix = "Compact the table: `OPTIMIZE " + table +

@@ -66,8 +66,6 @@ RuleDoc make_doc() {
   return d;
 }
 
-bool is_broadcast_strategy(std::string_view s) { return lower(s) == "broadcast"; }
-
 class StaleBroadcastHint final : public DocumentedRule<make_doc> {
  public:
   void check(RuleContext& ctx) const override {
@@ -77,7 +75,7 @@ class StaleBroadcastHint final : public DocumentedRule<make_doc> {
     const double stale_limit =
         std::min(ctx.threshold("stale-hint-bytes"), ctx.threshold("stale-hint-factor") * threshold);
     const double oversized = ctx.threshold("oversized-broadcast-bytes");
-    auto hints = sql_hints(plan.query);
+    const auto& hints = plan.facts.sql_hints;
 
     for (const Operator* op : active_ops(plan)) {
       if (op->kind != OpKind::Join || op->children.size() != 2) continue;
@@ -105,13 +103,13 @@ class StaleBroadcastHint final : public DocumentedRule<make_doc> {
       std::string hint;
       auto names = side_names(plan, *op, pos);
       for (const auto& h : hints) {
-        if (!is_broadcast_hint(h.name)) continue;
+        if (h.kind != HintKind::Broadcast) continue;
         for (const auto& a : h.args)
           if (names.count(lower(a))) hint = h.name + "(" + a + ") hint in the SQL text";
       }
       if (hint.empty() && lj) {
         for (const auto& h : lj->hints)
-          if (is_broadcast_strategy(h.strategy) && (h.side == op->join.build || h.side == BuildSide::None))
+          if (h.kind == HintKind::Broadcast && (h.side == op->join.build || h.side == BuildSide::None))
             hint = std::string(h.side == BuildSide::Left ? "leftHint" : h.side == BuildSide::Right ? "rightHint" : "") +
                    "=(strategy=broadcast) hint in the logical plan";
       }

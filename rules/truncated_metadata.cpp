@@ -41,9 +41,10 @@ RuleDoc make_doc() {
   return d;
 }
 
-constexpr std::string_view kNeeded[] = {"PushedFilters", "DataFilters", "RequiredDataFilters", "PartitionFilters",
-                                        "ReadSchema", "FILTERS", "PARTITION_FILTERS", "Condition", "CONDITION",
-                                        "Left keys", "Right keys", "Join condition", "LEFT_KEYS", "RIGHT_KEYS"};
+constexpr FieldRole kNeeded[] = {FieldRole::PushedFilters, FieldRole::DataFilters, FieldRole::RequiredDataFilters,
+                                  FieldRole::PartitionFilters, FieldRole::ReadSchema, FieldRole::ScanFilters,
+                                  FieldRole::Condition, FieldRole::LeftKeys, FieldRole::RightKeys,
+                                  FieldRole::JoinCondition};
 
 class TruncatedMetadata final : public DocumentedRule<make_doc> {
  public:
@@ -54,13 +55,13 @@ class TruncatedMetadata final : public DocumentedRule<make_doc> {
       bool more_fields = false;
       for (const auto& f : op->fields) {
         bool needed = false;
-        for (auto k : kNeeded) needed = needed || f.key == k;
+        for (auto r : kNeeded) needed = needed || f.role == r;
         if (!needed) continue;
         bool cut = f.truncated;
         for (const auto& e : f.exprs) cut = cut || e.truncated;
         if (!cut) continue;
         if (std::find(keys.begin(), keys.end(), f.key) == keys.end()) keys.push_back(f.key);
-        if (f.value.find("more fields") != std::string::npos) more_fields = true;
+        if (f.more_fields) more_fields = true;
       }
       if (keys.empty()) continue;
       std::string list;

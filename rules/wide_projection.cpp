@@ -57,8 +57,8 @@ bool referenced(const Column& c, const std::string& text) {
 // Everything an operator's expressions mention, except the pass-through `Input` list.
 void add_refs(const Operator& op, std::string& refs, bool include_output) {
   for (const Field& f : op.fields) {
-    if (f.key == "Input") continue;
-    if (!include_output && (f.key == "Output" || f.key == "OUTPUT")) continue;
+    if (f.role == FieldRole::Input) continue;
+    if (!include_output && f.role == FieldRole::Output) continue;
     for (std::string_view t : method::field_texts(f)) {
       refs += t;
       refs += '\n';
@@ -110,8 +110,7 @@ class WideProjection final : public DocumentedRule<make_doc> {
     const Plan& plan = ctx.plan();
     for (const Operator* active : rules::active_ops(plan, OpKind::Scan)) {
       const Operator& op = *active;
-      const Field* out = op.field("Output");
-      if (!out) out = op.field("OUTPUT");
+      const Field* out = op.field(FieldRole::Output);
       if (!out || !out->is_list || out->count_mismatch || out->truncated || out->items.empty()) continue;
       std::vector<Column> cols;
       for (const std::string& it : out->items) cols.push_back(parse_column(it));
@@ -150,7 +149,7 @@ class WideProjection final : public DocumentedRule<make_doc> {
       d.evidence.push_back({"columns used", format_count(used), used, "columns"});
       d.evidence.push_back({"unused columns", list, static_cast<double>(unused.size()), "columns"});
       d.evidence.push_back({"consumer", rules::op_ref(*consumer), std::nullopt, ""});
-      auto bytes = rules::first_metric(op, {"Size of files read", "size of files read"});
+      auto bytes = rules::first_metric(op, {Metric::FilesReadBytes});
       if (bytes) d.evidence.push_back({"size of files read", format_bytes(*bytes), *bytes, "bytes"});
       d.fix = "Select only the needed columns before the step that blocks column pruning (cache, typed "
               "Dataset or RDD operation, UDF over the whole row, non-pruning source): e.g. "
