@@ -1,10 +1,11 @@
 // PL106 duplicate-work: the same scan-and-filter subtree is computed more than once in one plan
 // (no ReusedExchange / ReusedSubquery took its place): two actions on one DataFrame, a CTE or view
 // expanded twice, a self-union.
+#include <algorithm>
 #include <cctype>
 #include <map>
 
-#include "rules/method_util.hpp"
+#include "parser/model/phases.hpp"
 #include "rules/plan_util.hpp"
 #include "rules/rule.hpp"
 
@@ -33,6 +34,7 @@ std::string field_signature(const Operator& op) {
   std::string sig;
   for (const Field& f : op.fields) {
     if (!is_identity_field(f.role)) continue;
+    if (rules::field_untrusted(f)) sig += "\x01untrusted";
     sig += f.key + "=";
     for (std::string_view t : method::field_texts(f)) sig += without_ids(t) + ";";
     sig += "|";
@@ -45,7 +47,21 @@ struct Chain {
   const Operator* top = nullptr;  // the highest Filter / transition of the scan-and-filter chain
   std::string signature;
   std::vector<std::string> filters;
+  bool untrusted = false;       // a compared list or the location was abbreviated: equality unknown
+  bool runtime_filter = false;  // the optimizer's bloom-filter runtime-filter subquery reads it
 };
+
+// The chain feeds an aggregate that builds a bloom filter (bloom_filter_agg) for a runtime filter:
+// the optimizer's own plumbing, reading the creation side once more on purpose.
+bool feeds_bloom_filter(const Plan& plan, const Operator& top) {
+  const Operator* cur = &top;
+  for (int hops = 0; hops < 12 && cur->parents.size() == 1; ++hops) {
+    cur = &plan.ops[cur->parents[0]];
+    if (cur->facts.runtime_filter_agg) return true;
+    if (cur->kind == OpKind::Join || cur->kind == OpKind::Union) return false;
+  }
+  return false;
+}
 
 Chain build_chain(const Plan& plan, const Operator& scan) {
   Chain c;
@@ -69,6 +85,8 @@ Chain build_chain(const Plan& plan, const Operator& scan) {
     cur = &p;
     c.top = &p;
   }
+  c.untrusted = c.signature.find("\x01untrusted") != std::string::npos || (scan.scan && scan.scan->location_truncated);
+  c.runtime_filter = feeds_bloom_filter(plan, *c.top);
   return c;
 }
 
@@ -134,6 +152,7 @@ class DuplicateWork final : public DocumentedRule<make_doc> {
     for (const Operator& op : plan.ops) {
       if (op.kind != OpKind::Scan || !rules::is_active(op, final_plan)) continue;
       Chain c = build_chain(plan, op);
+      if (c.runtime_filter) continue;  // a bloom-filter subquery re-reads the creation side on purpose
       auto [it, fresh] = groups.try_emplace(c.signature);
       if (fresh) order.push_back(c.signature);
       it->second.push_back(std::move(c));
@@ -141,6 +160,9 @@ class DuplicateWork final : public DocumentedRule<make_doc> {
     for (const std::string& sig : order) {
       const auto& copies = groups[sig];
       if (copies.size() < 2) continue;
+      // Abbreviated text cannot prove two scans equal.
+      if (std::any_of(copies.begin(), copies.end(), [](const Chain& c) { return c.untrusted; }))
+        continue;
       const Chain& first = copies[0];
       const Chain& dup = copies[1];
       Cost k = cost_of(dup);

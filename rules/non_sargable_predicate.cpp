@@ -1,8 +1,9 @@
 // non-sargable-predicate (PL006): a predicate that reaches a scan compares a function of a column.
+#include <algorithm>
 #include <cstdio>
 #include <memory>
 
-#include "parser/expr_util.hpp"
+#include "parser/model/expr_util.hpp"
 #include "rules/plan_util.hpp"
 #include "rules/rule.hpp"
 
@@ -133,8 +134,32 @@ struct Finding {
   std::string predicate;
   std::string column;
   std::string function;
+  std::string wrapped;   // the whole expression around the column, as printed
   std::string rewrite;
 };
+
+constexpr FnInfo kGeneric{"", "generic"};
+constexpr FnInfo kArithmetic{"", "arithmetic"};
+
+bool is_arithmetic(const Expr& e) {
+  if (e.kind == ExprKind::Unary && e.name == "-") return true;
+  if (e.kind != ExprKind::Binary) return false;
+  static constexpr std::string_view kArith[] = {"+", "-", "*", "/", "%", "||"};
+  return std::find(std::begin(kArith), std::end(kArith), e.name) != std::end(kArith);
+}
+
+// Any function, cast or arithmetic around a column (nested too): what a data source cannot compare
+// with its statistics.
+const FnInfo* wrapping_info(const Expr& call) {
+  if (const FnInfo* fn = function_info(call); fn && is_function_of_column(call)) return fn;
+  if (call.kind == ExprKind::Function || call.kind == ExprKind::Cast) {
+    std::string n = lower(call.name);
+    if (n == "isnull" || n == "isnotnull") return nullptr;
+    return &kGeneric;
+  }
+  if (is_arithmetic(call)) return &kArithmetic;
+  return nullptr;
+}
 
 // The rewrite of `f(col) op literal` as a predicate on the bare column, when the function allows one.
 std::string rewrite_for(const FnInfo& fn, const Expr& call, const std::string& col, std::string_view op,
@@ -186,6 +211,12 @@ class NonSargablePredicate final : public DocumentedRule<make_doc> {
                                         const std::optional<std::set<std::string>>& data,
                                         const std::set<std::string>& parts, const std::set<std::string>& outputs) {
     if (is_runtime_filter(c)) return std::nullopt;
+    // NOT (f(col) = x): the same wrapped column under a negation.
+    if (c.kind == ExprKind::Unary && iequals(c.name, "NOT") && c.args.size() == 1) {
+      auto f = inspect(pe, c.args[0], scan, data, parts, outputs);
+      if (f) f->predicate = expr_text(pe, c);
+      return f;
+    }
     const Expr* call = nullptr;
     const Expr* lit = nullptr;
     std::string op;
@@ -214,8 +245,8 @@ class NonSargablePredicate final : public DocumentedRule<make_doc> {
       }
     }
     if (!call || is_attribute(*call)) return std::nullopt;
-    const FnInfo* fn = function_info(*call);
-    if (!fn || !is_function_of_column(*call)) return std::nullopt;
+    const FnInfo* fn = wrapping_info(*call);
+    if (!fn) return std::nullopt;
     auto attrs = attributes_in(*call);
     if (attrs.empty()) return std::nullopt;
     for (const Expr* a : attrs)
@@ -228,10 +259,22 @@ class NonSargablePredicate final : public DocumentedRule<make_doc> {
     Finding f;
     f.predicate = expr_text(pe, c);
     f.column = attrs[0]->name;
-    f.function = call->kind == ExprKind::Cast ? (call->name.empty() ? std::string("cast") : call->name) : call->name;
+    f.function = call->kind == ExprKind::Cast ? (call->name.empty() ? std::string("cast") : call->name)
+                 : fn == &kArithmetic            ? std::string("arithmetic")
+                                                 : call->name;
+    f.wrapped = expr_text(pe, *call);
     // The rewrite names the column as the user wrote it (no #id).
     std::string bare = attrs[0]->name;
-    if (op != "IN") f.rewrite = rewrite_for(*fn, *call, bare, op, *lit);
+    if (fn == &kArithmetic && op != "IN") {
+      // col + k = v -> col = v - k (integers only; anything else is left to the user).
+      const Expr& l = call->args.size() == 2 ? call->args[0] : *call;
+      const Expr& r = call->args.size() == 2 ? call->args[1] : *call;
+      long k = 0, v = 0;
+      if (call->kind == ExprKind::Binary && is_attribute(l) && r.kind == ExprKind::Literal && lit->kind == ExprKind::Literal &&
+          std::sscanf(r.name.c_str(), "%ld", &k) == 1 && std::sscanf(lit->name.c_str(), "%ld", &v) == 1 &&
+          std::to_string(k) == r.name && std::to_string(v) == lit->name && (call->name == "+" || call->name == "-"))
+        f.rewrite = bare + " " + op + " " + std::to_string(call->name == "+" ? v - k : v + k);
+    } else if (op != "IN") f.rewrite = rewrite_for(*fn, *call, bare, op, *lit);
     else if (std::string(fn->kind) == "cast" && !call->type.empty())
       f.rewrite = "compare " + bare + " with literals of its own type (not " + lower(call->type) + ")";
     else if (std::string(fn->kind) == "substr" && call->args.size() >= 2 && call->args[1].name == "1")
@@ -244,10 +287,22 @@ class NonSargablePredicate final : public DocumentedRule<make_doc> {
     std::set<std::pair<std::size_t, std::string>> seen;  // (scan, predicate) already reported
     auto report = [&](const Operator& at, const Operator& scan, const Finding& f) {
       if (!seen.emplace(scan.index, f.predicate).second) return;
+      const ScanFacts* sf = scan.scan.get();
+      const bool jdbc = sf && sf->source == ScanSource::Jdbc;
+      const bool no_stats = sf && !jdbc && sf->source != ScanSource::Unknown && !sf->has_min_max_stats();
       std::string msg = op_ref(at) + " evaluates `" + abbreviate(f.predicate) + "`" +
-                        (&at == &scan ? std::string() : " on " + op_ref(scan)) + ": " + f.function + "(" + f.column +
-                        ") hides the column from min/max statistics, so the predicate cannot skip files or row groups";
+                        (&at == &scan ? std::string() : " on " + op_ref(scan)) + ": `" + abbreviate(f.wrapped, 80) +
+                        "` wraps " + f.column;
+      if (jdbc)
+        msg += ", so the JDBC source cannot evaluate the predicate: every row is fetched and filtered in Spark";
+      else if (no_stats)
+        msg += "; the " + (sf->format.empty() ? std::string(to_string(sf->source)) : sf->format) +
+               " source keeps no min/max statistics, so the cost is evaluating it on every row, not skipped files";
+      else
+        msg += " and hides the column from min/max statistics, so the predicate cannot skip files or row groups";
       Diagnostic d = ctx.make(at, msg);
+      if (no_stats) d.severity = Severity::Info;
+      d.evidence.push_back(ev_text("wrapped expression", f.wrapped));
       d.evidence.push_back(ev_text("predicate", f.predicate));
       d.evidence.push_back(ev_text("column", f.column));
       d.evidence.push_back(ev_text("function", f.function));

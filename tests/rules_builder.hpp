@@ -5,9 +5,10 @@
 #include <string>
 #include <vector>
 
-#include "lint/engine.hpp"
-#include "parser/classify.hpp"
-#include "parser/plan.hpp"
+#include "lint/engine/engine.hpp"
+#include "parser/common/classify.hpp"
+#include "parser/common/facts_fill.hpp"
+#include "parser/model/plan.hpp"
 
 namespace planlint::test {
 
@@ -179,6 +180,7 @@ struct PlanBuilder {
 
   ParseResult result() {
     plan.link();
+    fill_facts_for_format(plan);  // what the reader of this format would have filled
     plan.roots = {plan.ops.size() - 1};
     ParseResult r;
     r.path = "test";

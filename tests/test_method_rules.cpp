@@ -2,7 +2,8 @@
 // built by hand in the model (independent of the readers).
 #include <doctest/doctest.h>
 
-#include "lint/summary.hpp"
+#include "lint/engine/summary.hpp"
+#include "parser/common/facts_fill.hpp"
 #include "rules/rule.hpp"
 
 using namespace planlint;
@@ -56,6 +57,7 @@ struct Builder {
   Plan& done(std::size_t root) {
     p.roots = {root};
     p.link();
+    fill_facts_for_format(p);  // what the reader of this format would have filled
     return p;
   }
 };

@@ -1,0 +1,28 @@
+// Reader side of the typed facts (parser/model/facts.hpp): each reader maps its own spellings (field
+// keys, metric labels, operator names) to the model's enums and facts. Called once per plan by
+// the reader, before derive_common_facts.
+#pragma once
+
+#include "parser/model/plan.hpp"
+
+namespace planlint {
+
+// Explain text (every mode); also the plans embedded in event logs.
+void fill_explain_facts(Plan& plan);
+// Databricks Query Profile JSON.
+void fill_profile_facts(Plan& plan);
+// Spark event logs: metric names of SQL metrics, and the Spark version when the log states it.
+void fill_eventlog_facts(Plan& plan, std::string_view spark_version);
+
+// The fill of the reader that produces `plan.format` (QueryProfile: profile; EventLog: explain and
+// event log; anything else: explain). For models built by hand (tests, generators).
+void fill_facts_for_format(Plan& plan);
+
+// Which kind of unsupported expression the Photon Explanation's reasons name.
+void fill_photon_explanation_facts(PhotonExplanation& pe);
+
+// Operator-name facts shared by explain text and profiles (both print Spark's node names):
+// Python UDF evaluators, streaming operators, Coalesce, result stages, logical joins.
+void fill_operator_name_facts(Operator& op);
+
+}  // namespace planlint

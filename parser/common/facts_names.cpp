@@ -1,0 +1,135 @@
+// Operator-name facts shared by the readers whose nodes carry Spark's operator names (explain
+// text, event-log plans, Query Profiles): Python UDF evaluators, streaming operators, Coalesce,
+// result stages, logical joins, pass-through projections, bloom-filter aggregates, Photon reasons.
+#include <algorithm>
+#include <cctype>
+#include <string>
+#include <string_view>
+
+#include "parser/common/facts_fill.hpp"
+
+namespace planlint {
+
+namespace {
+
+bool contains(std::string_view s, std::string_view w) { return s.find(w) != std::string_view::npos; }
+
+std::string base_name(std::string_view n) {
+  if (auto sp = n.find_first_of(" ["); sp != std::string_view::npos) n = n.substr(0, sp);
+  return std::string(n);
+}
+
+bool bare_attribute(std::string_view s) {
+  while (!s.empty() && s.front() == ' ') s.remove_prefix(1);
+  while (!s.empty() && s.back() == ' ') s.remove_suffix(1);
+  auto h = s.rfind('#');
+  if (h == std::string_view::npos || h == 0) return false;
+  for (char c : s.substr(0, h))
+    if (!(std::isalnum(static_cast<unsigned char>(c)) || c == '_' || c == '.' || c == '`')) return false;
+  std::string_view id = s.substr(h + 1);
+  if (!id.empty() && id.back() == 'L') id.remove_suffix(1);
+  if (id.empty()) return false;
+  return std::all_of(id.begin(), id.end(), [](char c) { return std::isdigit(static_cast<unsigned char>(c)) || c == 'x'; });
+}
+
+// A Project whose list is only attributes: `Project [a#1, b#2]` / `Output [2]: [a#1, b#2]`.
+bool passes_columns(const Operator& op) {
+  if (op.kind != OpKind::Project) return false;
+  std::vector<std::string> items;
+  if (const Field* f = op.field(FieldRole::Output); f && f->is_list && !f->count_mismatch && !f->truncated) {
+    items = f->items;
+  } else {
+    std::string_view a = op.arguments;
+    if (a.size() < 2 || a.front() != '[' || a.back() != ']') return false;
+    a = a.substr(1, a.size() - 2);
+    int depth = 0;
+    std::size_t start = 0;
+    for (std::size_t i = 0; i <= a.size(); ++i) {
+      if (i == a.size() || (a[i] == ',' && depth == 0)) {
+        items.emplace_back(a.substr(start, i - start));
+        start = i + 1;
+      } else if (a[i] == '(' || a[i] == '[') {
+        ++depth;
+      } else if (a[i] == ')' || a[i] == ']') {
+        --depth;
+      }
+    }
+  }
+  if (items.empty()) return false;
+  return std::all_of(items.begin(), items.end(), [](const std::string& i) { return bare_attribute(i); });
+}
+
+}  // namespace
+
+void fill_operator_name_facts(Operator& op) {
+  const std::string base = base_name(op.name);
+  if (op.kind == OpKind::PythonEval) {
+    if (base == "BatchEvalPython" || base == "BatchEvalPythonUDTF") op.facts.udf.kind = UdfKind::PythonRow;
+    else if (base == "ArrowEvalPython" || base == "ArrowEvalPythonUDTF") op.facts.udf.kind = UdfKind::PythonArrow;
+    else op.facts.udf.kind = UdfKind::Pandas;
+    std::string src;
+    if (const Field* f = op.field(FieldRole::Arguments)) src = f->value;
+    if (src.empty()) src = op.arguments;
+    if (src.empty()) src = op.label;
+    if (auto open = src.find('['); open != std::string::npos) {
+      int depth = 0;
+      for (std::size_t i = open; i < src.size(); ++i) {
+        if (src[i] == '[') ++depth;
+        if (src[i] == ']' && --depth == 0) {
+          std::string t = src.substr(open, i - open + 1);
+          if (t.size() > 160) t = t.substr(0, 157) + "...";
+          op.facts.udf.calls = std::move(t);
+          break;
+        }
+      }
+    }
+  }
+  for (std::string_view w : {"StateStore", "StreamingSymmetricHashJoin", "MicroBatch", "StreamingDeduplicate",
+                             "EventTimeWatermark", "FlatMapGroupsWithState", "TransformWithState", "StreamingGlobalLimit"})
+    if (contains(op.name, w)) op.facts.streaming = true;
+  if (base == "Coalesce") {
+    bool one = op.arguments == "1" || contains(op.label, "Coalesce 1");
+    if (const Field* f = op.field(FieldRole::Arguments); f && f->value == "1") one = true;
+    op.facts.partitioning.kind = PartitioningKind::Coalesce;
+    if (one) {
+      op.facts.partitioning.partitions = 1;
+      op.facts.partitioning.single = true;
+    }
+  }
+  if (op.kind == OpKind::QueryStage && contains(op.name, "ResultQueryStage")) op.facts.result_stage = true;
+  if ((op.logical || op.kind == OpKind::Logical) && op.name == "Join") op.facts.logical_join = true;
+  if (op.kind == OpKind::Aggregate && op.name == "PhotonAgg") op.facts.global_aggregate = true;
+  if (op.kind == OpKind::Aggregate) {
+    bool bloom = contains(op.label, "bloom_filter_agg") || contains(op.arguments, "bloom_filter_agg");
+    for (const Field& f : op.fields) bloom = bloom || contains(f.value, "bloom_filter_agg");
+    op.facts.runtime_filter_agg = bloom;
+  }
+  op.facts.passes_columns = passes_columns(op);
+  for (Hint& h : op.hints) h.kind = hint_kind(h.strategy);
+}
+
+void fill_photon_explanation_facts(PhotonExplanation& pe) {
+  for (const std::string& r : pe.reasons) {
+    std::string l;
+    for (char c : r) l += static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+    if (contains(l, "python")) pe.python_udf = true;
+    if (contains(l, "udf")) pe.udf = true;
+  }
+}
+
+void fill_facts_for_format(Plan& plan) {
+  switch (plan.format) {
+    case InputFormat::QueryProfile:
+      fill_profile_facts(plan);
+      break;
+    case InputFormat::EventLog:
+      fill_explain_facts(plan);
+      fill_eventlog_facts(plan, "");
+      break;
+    default:
+      fill_explain_facts(plan);
+      break;
+  }
+}
+
+}  // namespace planlint

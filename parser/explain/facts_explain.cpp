@@ -1,0 +1,221 @@
+// Explain text -> typed facts: the field keys of formatted mode, partitioning and shuffle-read
+// arguments, scan sources from the scan's name, version markers.
+#include <algorithm>
+#include <cctype>
+#include <string>
+#include <string_view>
+#include <utility>
+
+#include "parser/model/expr_util.hpp"
+#include "parser/common/facts_fill.hpp"
+#include "parser/registry/parse.hpp"
+
+namespace planlint {
+
+namespace {
+
+bool contains(std::string_view s, std::string_view w) { return s.find(w) != std::string_view::npos; }
+bool starts_with(std::string_view s, std::string_view p) { return s.substr(0, p.size()) == p; }
+
+
+// The explain reader's name table for detail keys.
+constexpr std::pair<std::string_view, FieldRole> kExplainFieldRoles[] = {
+    {"Output", FieldRole::Output},
+    {"Input", FieldRole::Input},
+    {"ReadSchema", FieldRole::ReadSchema},
+    {"Location", FieldRole::Location},
+    {"PushedFilters", FieldRole::PushedFilters},
+    {"DataFilters", FieldRole::DataFilters},
+    {"RequiredDataFilters", FieldRole::RequiredDataFilters},
+    {"OptionalDataFilters", FieldRole::OptionalDataFilters},
+    {"DictionaryFilters", FieldRole::DictionaryFilters},
+    {"PartitionFilters", FieldRole::PartitionFilters},
+    {"Condition", FieldRole::Condition},
+    {"Left keys", FieldRole::LeftKeys},
+    {"Right keys", FieldRole::RightKeys},
+    {"Join condition", FieldRole::JoinCondition},
+    {"Keys", FieldRole::GroupingKeys},
+    {"Arguments", FieldRole::Arguments},
+    {"Partitioning", FieldRole::Partitioning},
+    {"ClusteringColumns", FieldRole::Clustering},
+};
+
+std::string op_text(const Operator& op) {
+  std::string t = op.label + "\n" + op.arguments;
+  for (const Field& f : op.fields)
+    if (f.role == FieldRole::Arguments || f.role == FieldRole::Partitioning) t += "\n" + f.value;
+  return t;
+}
+
+std::optional<std::uint32_t> number_after(std::string_view t, std::string_view marker) {
+  auto p = t.find(marker);
+  if (p == std::string_view::npos) return std::nullopt;
+  p += marker.size();
+  // hashpartitioning(a#1, b#2, 200): the number is the last argument before ')'.
+  int depth = 1;
+  std::size_t close = p;
+  for (; close < t.size() && depth > 0; ++close) {
+    if (t[close] == '(') ++depth;
+    else if (t[close] == ')') --depth;
+  }
+  std::string_view inner = t.substr(p, close - p - 1);
+  auto comma = inner.rfind(',');
+  std::string_view num = comma == std::string_view::npos ? inner : inner.substr(comma + 1);
+  while (!num.empty() && num.front() == ' ') num.remove_prefix(1);
+  std::uint32_t v = 0;
+  bool any = false;
+  for (char c : num) {
+    if (!std::isdigit(static_cast<unsigned char>(c))) return std::nullopt;
+    v = v * 10 + static_cast<std::uint32_t>(c - '0');
+    any = true;
+  }
+  return any ? std::optional<std::uint32_t>(v) : std::nullopt;
+}
+
+void fill_partitioning(Operator& op) {
+  const std::string t = op_text(op);
+  Partitioning& p = op.facts.partitioning;
+  if (contains(t, "EXECUTOR_BROADCAST")) p.executor_broadcast = true;
+  if (op.kind == OpKind::Exchange) {
+    if (contains(t, "SinglePartition")) {
+      p.kind = PartitioningKind::Single;
+      p.partitions = 1;
+    } else if (contains(t, "hashpartitioning(")) {
+      p.kind = PartitioningKind::Hash;
+      p.partitions = number_after(t, "hashpartitioning(");
+    } else if (contains(t, "rangepartitioning(")) {
+      p.kind = PartitioningKind::Range;
+      p.partitions = number_after(t, "rangepartitioning(");
+    } else if (contains(t, "RoundRobinPartitioning(")) {
+      p.kind = PartitioningKind::RoundRobin;
+      p.partitions = number_after(t, "RoundRobinPartitioning(");
+    }
+    if (contains(t, "SinglePartition") || contains(t, "RoundRobinPartitioning(1)")) p.single = true;
+  }
+  if (op.kind == OpKind::BroadcastExchange) p.kind = PartitioningKind::Broadcast;
+}
+
+void fill_shuffle_read(Operator& op) {
+  if (op.kind != OpKind::ShuffleRead) return;
+  std::string args = op.arguments;
+  if (const Field* f = op.field(FieldRole::Arguments)) args += " " + f->value;
+  // Spark 4 also prints the marks after the outline name: "AQEShuffleRead (6), skewed".
+  args += " " + op.label;
+  op.facts.shuffle_read.skew_handled = contains(args, "skewed") && !contains(args, "no skewed");
+  op.facts.shuffle_read.coalesced = contains(args, "coalesced");
+  op.facts.shuffle_read.local = contains(args, "local");
+}
+
+void fill_scan(Operator& op) {
+  if (op.kind != OpKind::Scan && op.kind != OpKind::InMemoryScan && op.kind != OpKind::LocalData) return;
+  if (!op.scan) op.scan = std::make_shared<ScanFacts>();
+  ScanFacts& sc = *op.scan;
+  std::string fmt;
+  for (char c : op.scan_format) fmt += static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  const std::string text = op.label + " " + op.name + " " + op.arguments;
+  std::string location;
+  if (const Field* f = op.field(FieldRole::Location)) location = f->value;
+  if (op.kind == OpKind::InMemoryScan) sc.source = ScanSource::Cache;
+  else if (op.kind == OpKind::LocalData) sc.source = ScanSource::Local;
+  else if (fmt == "jdbc" || contains(text, "JDBCRelation")) {
+    sc.source = ScanSource::Jdbc;
+    fmt = "jdbc";
+    if (auto n = text.find("numPartitions="); n != std::string::npos) {
+      std::uint32_t v = 0;
+      bool any = false;
+      for (std::size_t i = n + 14; i < text.size() && std::isdigit(static_cast<unsigned char>(text[i])); ++i) {
+        v = v * 10 + static_cast<std::uint32_t>(text[i] - '0');
+        any = true;
+      }
+      if (any) sc.source_partitions = v;
+    }
+  } else if (contains(text, "cassandra") || contains(text, "Cassandra")) sc.source = ScanSource::Cassandra;
+  else if (starts_with(op.name, "HiveTableScan") || fmt == "hive") sc.source = ScanSource::Hive;
+  else if (fmt == "delta" || contains(location, "TahoeLogFileIndex") || contains(location, "PreparedDeltaFileIndex") ||
+           contains(location, "TahoeBatchFileIndex") || contains(text, "DeltaTableV2"))
+    sc.source = ScanSource::Delta;
+  else if (fmt == "iceberg" || contains(text, "[filters=") || contains(text, "(branch=") || contains(text, "IcebergScan") ||
+           contains(text, "iceberg"))
+    sc.source = ScanSource::Iceberg;
+  else if (fmt == "parquet" || fmt == "orc" || fmt == "csv" || fmt == "json" || fmt == "text" || fmt == "avro" ||
+           fmt == "binaryfile")
+    sc.source = ScanSource::File;
+  else if (starts_with(op.name, "BatchScan") || starts_with(op.name, "Scan ")) sc.source = ScanSource::DataSourceV2;
+  sc.format = fmt;
+
+  // JDBC marks the pushed filters it evaluates completely with a leading `*`: `[*IsNotNull(id)]`.
+  for (const Field& f : op.fields) {
+    if (f.role != FieldRole::PushedFilters) continue;
+    for (const ParsedExpr& pe : f.exprs)
+      if (pe.root)
+        for (const Expr* c : split_conjuncts(*pe.root))
+          if (handled_by_source(*c)) sc.handled_by_source.push_back(to_string(*c));
+  }
+}
+
+// Spark versions from the markers the plan printed: lower bounds, flagged as inferred.
+void infer_version(Plan& plan) {
+  EngineFacts& e = plan.facts.engine;
+  if (e.spark_major) return;
+  int major = 0, minor = 0;
+  auto at_least = [&](int ma, int mi) {
+    if (ma > major || (ma == major && mi > minor)) {
+      major = ma;
+      minor = mi;
+    }
+  };
+  std::size_t exchanges = 0, bare_exchanges = 0;
+  bool formatted = plan.format == InputFormat::ExplainFormatted || plan.format == InputFormat::ExplainCost;
+  for (const Operator& op : plan.ops) {
+    if (op.logical) continue;
+    const std::string t = op_text(op);
+    if (contains(t, "[plan_id=")) at_least(3, 3);
+    if (starts_with(op.name, "AQEShuffleRead") || starts_with(op.name, "TableCacheQueryStage")) at_least(3, 2);
+    if (starts_with(op.name, "CustomShuffleReader") || starts_with(op.name, "AdaptiveSparkPlan") ||
+        starts_with(op.name, "ShuffleQueryStage"))
+      at_least(3, 0);
+    if (contains(t, "ENSURE_REQUIREMENTS") || contains(t, "REPARTITION_BY_")) at_least(3, 1);
+    if (!op.detail_loc.known() && op.kind == OpKind::Exchange && op.section == Section::Main) {
+      ++exchanges;
+      if (!contains(t, "[id=") && !contains(t, "plan_id") && !contains(t, "ENSURE_REQUIREMENTS") &&
+          !contains(t, "REPARTITION") && !contains(t, "REBALANCE") && !contains(t, ", true") && !contains(t, ", false"))
+        ++bare_exchanges;
+    }
+  }
+  if (formatted) at_least(3, 0);
+  if (major > 0) {
+    e.spark_major = major;
+    e.spark_minor = minor;
+    e.version_inferred = true;
+  } else if (exchanges > 0 && bare_exchanges == exchanges && plan.format == InputFormat::ExplainDefault) {
+    // Spark 2.x prints `Exchange hashpartitioning(k#1, 200)` with no plan id and no shuffle origin.
+    e.spark_major = 2;
+    e.version_inferred = true;
+  }
+}
+
+}  // namespace
+
+void fill_explain_facts(Plan& plan) {
+  fill_photon_explanation_facts(plan.photon);
+  for (Operator& op : plan.ops) {
+    for (Field& f : op.fields) {
+      for (const auto& [key, role] : kExplainFieldRoles)
+        if (f.key == key) {
+          f.role = role;
+          break;
+        }
+      if (f.value.find("more fields") != std::string::npos) f.more_fields = true;
+    }
+    fill_operator_name_facts(op);
+    fill_partitioning(op);
+    fill_shuffle_read(op);
+    fill_scan(op);
+    if (starts_with(op.name, "Comet")) plan.facts.engine.comet = true;
+  }
+  infer_version(plan);
+  derive_common_facts(plan);
+  if (plan.facts.engine.photon) plan.facts.engine.databricks = true;
+}
+
+}  // namespace planlint

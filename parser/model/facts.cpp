@@ -1,0 +1,328 @@
+#include "parser/model/facts.hpp"
+
+#include <algorithm>
+#include <cctype>
+
+#include "parser/model/expr_util.hpp"
+#include "parser/model/plan.hpp"
+
+namespace planlint {
+
+std::string_view to_string(FieldRole r) {
+  switch (r) {
+    case FieldRole::None: return "none";
+    case FieldRole::Output: return "output";
+    case FieldRole::Input: return "input";
+    case FieldRole::ReadSchema: return "read-schema";
+    case FieldRole::DataColumns: return "data-columns";
+    case FieldRole::Location: return "location";
+    case FieldRole::PushedFilters: return "pushed-filters";
+    case FieldRole::DataFilters: return "data-filters";
+    case FieldRole::RequiredDataFilters: return "required-data-filters";
+    case FieldRole::OptionalDataFilters: return "optional-data-filters";
+    case FieldRole::DictionaryFilters: return "dictionary-filters";
+    case FieldRole::PartitionFilters: return "partition-filters";
+    case FieldRole::ScanFilters: return "scan-filters";
+    case FieldRole::Condition: return "condition";
+    case FieldRole::LeftKeys: return "left-keys";
+    case FieldRole::RightKeys: return "right-keys";
+    case FieldRole::JoinCondition: return "join-condition";
+    case FieldRole::GroupingKeys: return "grouping-keys";
+    case FieldRole::Arguments: return "arguments";
+    case FieldRole::Partitioning: return "partitioning";
+    case FieldRole::Clustering: return "clustering";
+    case FieldRole::TableIdentifier: return "table-identifier";
+  }
+  return "none";
+}
+
+std::string_view to_string(ScanSource s) {
+  switch (s) {
+    case ScanSource::Unknown: return "unknown";
+    case ScanSource::File: return "file";
+    case ScanSource::Delta: return "delta";
+    case ScanSource::Iceberg: return "iceberg";
+    case ScanSource::Hive: return "hive";
+    case ScanSource::Jdbc: return "jdbc";
+    case ScanSource::Cassandra: return "cassandra";
+    case ScanSource::DataSourceV2: return "dsv2";
+    case ScanSource::Cache: return "cache";
+    case ScanSource::Local: return "local";
+  }
+  return "unknown";
+}
+
+std::string_view to_string(UdfKind k) {
+  switch (k) {
+    case UdfKind::None: return "none";
+    case UdfKind::PythonRow: return "python";
+    case UdfKind::PythonArrow: return "python-arrow";
+    case UdfKind::Pandas: return "pandas";
+    case UdfKind::Jvm: return "jvm";
+  }
+  return "none";
+}
+
+std::string_view to_string(HintKind k) {
+  switch (k) {
+    case HintKind::Other: return "other";
+    case HintKind::Broadcast: return "broadcast";
+    case HintKind::ShuffleHash: return "shuffle_hash";
+    case HintKind::Merge: return "merge";
+    case HintKind::ShuffleReplicateNl: return "shuffle_replicate_nl";
+  }
+  return "other";
+}
+
+HintKind hint_kind(std::string_view name) {
+  std::string n;
+  for (char c : name) n += static_cast<char>(std::toupper(static_cast<unsigned char>(c)));
+  if (n == "BROADCAST" || n == "BROADCASTJOIN" || n == "MAPJOIN") return HintKind::Broadcast;
+  if (n == "SHUFFLE_HASH") return HintKind::ShuffleHash;
+  if (n == "MERGE" || n == "SHUFFLE_MERGE" || n == "MERGEJOIN") return HintKind::Merge;
+  if (n == "SHUFFLE_REPLICATE_NL") return HintKind::ShuffleReplicateNl;
+  return HintKind::Other;
+}
+
+bool ScanFacts::has_min_max_stats() const {
+  switch (source) {
+    case ScanSource::Delta:
+    case ScanSource::Iceberg:
+      return true;
+    case ScanSource::File:
+    case ScanSource::Hive:
+      return format == "parquet" || format == "orc" || format == "delta";
+    default:
+      return false;
+  }
+}
+
+std::string column_key(std::string_view name) {
+  while (!name.empty() && std::isspace(static_cast<unsigned char>(name.front()))) name.remove_prefix(1);
+  while (!name.empty() && std::isspace(static_cast<unsigned char>(name.back()))) name.remove_suffix(1);
+  if (auto h = name.find('#'); h != std::string_view::npos) name = name.substr(0, h);
+  // Without quotes, the last dotted segment, lower-cased; one pass, one allocation at most.
+  std::string s;
+  s.reserve(name.size());
+  for (char c : name) {
+    if (c == '`' || c == '"') continue;
+    if (c == '.') s.clear();
+    else s += static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  }
+  return s;
+}
+
+namespace {
+
+std::string_view trim(std::string_view s) {
+  while (!s.empty() && std::isspace(static_cast<unsigned char>(s.front()))) s.remove_prefix(1);
+  while (!s.empty() && std::isspace(static_cast<unsigned char>(s.back()))) s.remove_suffix(1);
+  return s;
+}
+
+bool untrusted(const Field& f) {
+  if (f.truncated || f.count_mismatch) return true;
+  return std::any_of(f.exprs.begin(), f.exprs.end(), [](const ParsedExpr& e) { return e.truncated; });
+}
+
+// Top-level names of a `struct<a:int,b:struct<...>>` schema.
+std::optional<std::set<std::string>> schema_columns(std::string_view v) {
+  v = trim(v);
+  if (v.substr(0, 7) != "struct<") return std::nullopt;
+  v.remove_prefix(7);
+  std::set<std::string> out;
+  int depth = 0;
+  std::size_t start = 0;
+  bool in_name = true;
+  for (std::size_t i = 0; i < v.size(); ++i) {
+    char c = v[i];
+    if (c == '<' || c == '(') ++depth;
+    else if (c == '>' || c == ')') {
+      if (depth == 0) break;
+      --depth;
+    } else if (depth == 0 && c == ':' && in_name) {
+      out.insert(column_key(v.substr(start, i - start)));
+      in_name = false;
+    } else if (depth == 0 && c == ',') {
+      start = i + 1;
+      in_name = true;
+    }
+  }
+  return out;
+}
+
+}  // namespace
+
+void derive_common_facts(Plan& plan) {
+  for (Operator& op : plan.ops) {
+    if (op.engine == Engine::Photon) plan.facts.engine.photon = true;
+    if (op.engine == Engine::Gluten) plan.facts.engine.gluten = true;
+    if (op.kind == OpKind::AdaptivePlan || op.kind == OpKind::QueryStage || op.kind == OpKind::ShuffleRead)
+      plan.facts.aqe = true;
+    if (op.facts.streaming) plan.facts.streaming = true;
+    if (op.kind == OpKind::Join) {
+      bool cond = !op.join.left_keys.empty() || !op.join.right_keys.empty();
+      if (!cond && op.join.condition) {
+        std::string_view t = trim(op.join.condition->text);
+        cond = !(t.empty() || (t.size() == 4 && std::tolower(static_cast<unsigned char>(t[0])) == 'n' &&
+                               std::tolower(static_cast<unsigned char>(t[1])) == 'o' &&
+                               std::tolower(static_cast<unsigned char>(t[2])) == 'n' &&
+                               std::tolower(static_cast<unsigned char>(t[3])) == 'e'));
+      }
+      op.facts.join_has_condition = cond;
+    }
+    if (op.kind == OpKind::Aggregate && !op.facts.global_aggregate) {
+      if (const Field* keys = op.field(FieldRole::GroupingKeys))
+        op.facts.global_aggregate = keys->items.empty() && (keys->value.empty() || keys->value == "[]");
+    }
+    if (op.kind != OpKind::Scan && op.kind != OpKind::InMemoryScan && !op.scan) continue;
+    if (!op.scan) op.scan = std::make_shared<ScanFacts>();
+    ScanFacts& sc = *op.scan;
+    if (const Field* f = op.field(FieldRole::DataColumns); f && f->is_list) {
+      std::set<std::string> out;
+      for (const auto& i : f->items) out.insert(column_key(i));
+      sc.data_columns = std::move(out);
+      sc.data_columns_truncated = untrusted(*f);
+    } else if (const Field* r = op.field(FieldRole::ReadSchema)) {
+      sc.data_columns = schema_columns(r->value);
+      sc.data_columns_truncated = untrusted(*r);
+    }
+    if (sc.format.empty()) {
+      for (char c : op.scan_format) sc.format += static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+    }
+    for (const Field& f : op.fields) {
+      switch (f.role) {
+        case FieldRole::Output:
+          for (const auto& i : f.items) sc.output_columns.insert(column_key(i));
+          if (untrusted(f)) sc.output_truncated = true;
+          break;
+        case FieldRole::PartitionFilters:
+          for (const ParsedExpr& pe : f.exprs)
+            if (pe.root)
+              for (const Expr* a : collect_attributes(*pe.root)) sc.partition_columns.insert(column_key(a->name));
+          break;
+        case FieldRole::Location:
+          if (untrusted(f) || f.value.find("...") != std::string::npos) sc.location_truncated = true;
+          break;
+        default:
+          break;
+      }
+    }
+  }
+  // AQE final plan that collapsed to an empty local relation (every stage returned no rows, or the
+  // optimizer proved the result empty at runtime): the initial plan's stages are what ran.
+  {
+    bool any_final = false, only_local = true, local = false;
+    for (const Operator& op : plan.ops) {
+      if (op.section != Section::AqeFinal && op.section != Section::AqeCurrent) continue;
+      any_final = true;
+      if (op.kind == OpKind::LocalData) local = true;
+      switch (op.kind) {
+        case OpKind::LocalData:
+        case OpKind::AdaptivePlan:
+        case OpKind::Transition:
+        case OpKind::CodegenStage:
+        case OpKind::Project:
+        case OpKind::QueryStage:
+        case OpKind::ShuffleRead:
+        case OpKind::Limit:
+        case OpKind::TopK:
+        case OpKind::Sort:
+          break;
+        default:
+          only_local = false;
+      }
+    }
+    bool has_initial = std::any_of(plan.ops.begin(), plan.ops.end(), [](const Operator& o) {
+      return o.section == Section::AqeInitial && o.kind == OpKind::Exchange;
+    });
+    plan.facts.final_plan_collapsed = any_final && only_local && local && has_initial;
+  }
+  if (!plan.query.sql_text.empty() && plan.facts.sql_hints.empty()) plan.facts.sql_hints = parse_sql_hints(plan.query.sql_text);
+}
+
+namespace {
+
+bool keeps_id(const std::string& out) {
+  for (std::string_view w : {"dynamicpruning", "subquery", "scalar-subquery", "ScalarSubquery"})
+    if (out.size() >= w.size() && out.compare(out.size() - w.size(), w.size(), w) == 0) return true;
+  return false;
+}
+
+}  // namespace
+
+std::string without_ids(std::string_view s) {
+  std::string out;
+  out.reserve(s.size());
+  std::size_t i = 0;
+  while (i < s.size()) {
+    // Copy up to the next '#' or '[' in one piece.
+    std::size_t k = i;
+    while (k < s.size() && s[k] != '#' && s[k] != '[') ++k;
+    out.append(s, i, k - i);
+    i = k;
+    if (i == s.size()) break;
+    if (s[i] == '#' && !keeps_id(out)) {
+      std::size_t j = i + 1;
+      while (j < s.size() && (std::isdigit(static_cast<unsigned char>(s[j])) || s[j] == 'x')) ++j;
+      if (j < s.size() && s[j] == 'L') ++j;
+      if (j > i + 1) {
+        i = j;
+        continue;
+      }
+    }
+    if (s[i] == '[' && (s.compare(i, 4, "[id=") == 0 || s.compare(i, 9, "[plan_id=") == 0)) {
+      auto close = s.find(']', i);
+      if (close != std::string_view::npos) {
+        i = close + 1;
+        continue;
+      }
+    }
+    out += s[i];
+    ++i;
+  }
+  return out;
+}
+
+std::vector<SqlHint> parse_sql_hints(std::string_view s) {
+  std::vector<SqlHint> out;
+  std::size_t pos = 0;
+  while ((pos = s.find("/*+", pos)) != std::string_view::npos) {
+    std::size_t end = s.find("*/", pos + 3);
+    if (end == std::string_view::npos) break;
+    std::string_view body = s.substr(pos + 3, end - pos - 3);
+    pos = end + 2;
+    std::size_t i = 0;
+    while (i < body.size()) {
+      while (i < body.size() && (std::isspace(static_cast<unsigned char>(body[i])) || body[i] == ',')) ++i;
+      std::size_t ns = i;
+      while (i < body.size() && (std::isalnum(static_cast<unsigned char>(body[i])) || body[i] == '_')) ++i;
+      if (i == ns) {
+        ++i;
+        continue;
+      }
+      SqlHint h;
+      for (char c : body.substr(ns, i - ns)) h.name += static_cast<char>(std::toupper(static_cast<unsigned char>(c)));
+      h.kind = hint_kind(h.name);
+      while (i < body.size() && std::isspace(static_cast<unsigned char>(body[i]))) ++i;
+      if (i < body.size() && body[i] == '(') {
+        std::size_t close = body.find(')', i);
+        if (close == std::string_view::npos) close = body.size();
+        std::string_view args = body.substr(i + 1, close - i - 1);
+        std::size_t a = 0;
+        while (a <= args.size()) {
+          std::size_t c = args.find(',', a);
+          if (c == std::string_view::npos) c = args.size();
+          auto arg = trim(args.substr(a, c - a));
+          if (!arg.empty()) h.args.emplace_back(arg);
+          a = c + 1;
+        }
+        i = close + 1;
+      }
+      out.push_back(std::move(h));
+    }
+  }
+  return out;
+}
+
+}  // namespace planlint

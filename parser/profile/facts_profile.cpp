@@ -1,0 +1,152 @@
+// Databricks Query Profile JSON -> typed facts: the profile's metadata keys and labels, its metric
+// labels, its partitioning type and query-level metric names.
+#include <cctype>
+#include <string>
+#include <string_view>
+#include <utility>
+
+#include "parser/common/facts_fill.hpp"
+
+namespace planlint {
+
+namespace {
+
+bool contains(std::string_view s, std::string_view w) { return s.find(w) != std::string_view::npos; }
+
+// Metadata keys (and the labels used when an entry has no key).
+constexpr std::pair<std::string_view, FieldRole> kProfileFieldRoles[] = {
+    {"OUTPUT", FieldRole::Output},
+    {"DATA_COLUMNS", FieldRole::DataColumns},
+    {"FILTERS", FieldRole::ScanFilters},
+    {"Filters", FieldRole::ScanFilters},
+    {"PARTITION_FILTERS", FieldRole::PartitionFilters},
+    {"Partition filters", FieldRole::PartitionFilters},
+    {"CONDITION", FieldRole::Condition},
+    {"LEFT_KEYS", FieldRole::LeftKeys},
+    {"RIGHT_KEYS", FieldRole::RightKeys},
+    {"PARTITIONING_TYPE", FieldRole::Partitioning},
+    {"SCAN_CLUSTERS", FieldRole::Clustering},
+    {"Cluster attributes", FieldRole::Clustering},
+    {"SCAN_IDENTIFIER", FieldRole::TableIdentifier},
+    {"Identifier", FieldRole::TableIdentifier},
+    {"SCAN_FILE_PATHS", FieldRole::Location},
+};
+
+// Operator metric labels of the profile's export.
+constexpr std::pair<std::string_view, Metric::Id> kProfileMetrics[] = {
+    {"Number of output rows", Metric::OutputRows},
+    {"Rows scanned", Metric::RowsScanned},
+    {"Sink - Number of output rows", Metric::SinkOutputRows},
+    {"Source - Number of output rows", Metric::SourceOutputRows},
+    {"Shuffle records written", Metric::ShuffleRecordsWritten},
+    {"Exchange - Shuffle records written", Metric::ExchangeShuffleRecordsWritten},
+    {"Files read", Metric::FilesRead},
+    {"Files pruned", Metric::FilesPruned},
+    {"Size of files read", Metric::FilesReadBytes},
+    {"Size of files pruned", Metric::FilesPrunedBytes},
+    {"Size of the smallest file read", Metric::SmallestFileBytes},
+    {"Time spent on fetching FileStatus", Metric::FileStatusTime},
+    {"Executor time IO wait - fetch footers", Metric::FooterFetchTime},
+    {"Data size", Metric::DataSize},
+    {"Exchange - Data size", Metric::ExchangeDataSize},
+    {"AQEShuffleRead - Partition data size", Metric::ShuffleReadPartitionDataSize},
+    {"Shuffle bytes written", Metric::ShuffleBytesWritten},
+    {"Exchange - Shuffle bytes written", Metric::ExchangeShuffleBytesWritten},
+    {"Sink - Num bytes written", Metric::SinkBytesWritten},
+    {"Sink - Num uncompressed bytes written", Metric::SinkUncompressedBytesWritten},
+    {"Sink - Number of partitions", Metric::SinkPartitions},
+    {"Exchange - Number of partitions", Metric::ExchangePartitions},
+    {"AQEShuffleRead - Number of skewed partitions", Metric::SkewedPartitions},
+    {"AQEShuffleRead - Number of skewed partition splits", Metric::SkewedPartitionSplits},
+    {"MapStage - Skew max to non-empty median ratio", Metric::MapStageSkewRatio},
+    {"MapStage - Skew num skewed partitions", Metric::MapStageSkewedPartitions},
+    {"Num bytes spilled to disk due to memory pressure", Metric::SpillBytes},
+    {"Sink - Num bytes spilled to disk due to memory pressure", Metric::SinkSpillBytes},
+    {"Num bytes spilled from left side", Metric::SpillBytesLeft},
+    {"Num bytes spilled from right side", Metric::SpillBytesRight},
+    {"Spill size", Metric::SpillSize},
+    {"Num spills to disk due to memory pressure", Metric::Spills},
+    {"Sink - Num spills to disk due to memory pressure", Metric::SinkSpills},
+    {"Num rows spilled to disk due to memory pressure", Metric::SpilledRows},
+    {"Sink - Num rows spilled to disk due to memory pressure", Metric::SinkSpilledRows},
+    {"Max spill recursion depth", Metric::SpillRecursionDepth},
+    {"Sink - Time for merging spill files in shuffle", Metric::SinkSpillMergeTime},
+    {"Time in aggregation build", Metric::AggBuildTime},
+};
+
+// Query-level metrics (export camelCase; query-history column names as camel-cased by the reader).
+constexpr std::pair<std::string_view, Metric::Id> kProfileQueryMetrics[] = {
+    {"totalTimeMs", Metric::TotalTime},
+    {"totalDurationMs", Metric::TotalTime},
+    {"queuedProvisioningTimeMs", Metric::WaitingForComputeTime},
+    {"waitingForComputeDurationMs", Metric::WaitingForComputeTime},
+    {"queuedOverloadTimeMs", Metric::QueuedAtCapacityTime},
+    {"waitingAtCapacityDurationMs", Metric::QueuedAtCapacityTime},
+    {"compilationTimeMs", Metric::CompilationTime},
+    {"compilationDurationMs", Metric::CompilationTime},
+    {"executionTimeMs", Metric::ExecutionTime},
+    {"executionDurationMs", Metric::ExecutionTime},
+    {"resultFetchTimeMs", Metric::ResultFetchTime},
+    {"resultFetchDurationMs", Metric::ResultFetchTime},
+    {"metadataTimeMs", Metric::MetadataTime},
+    {"taskTotalTimeMs", Metric::TaskTotalTime},
+    {"totalTaskDurationMs", Metric::TaskTotalTime},
+    {"photonTotalTimeMs", Metric::PhotonTotalTime},
+    {"spillToDiskBytes", Metric::QuerySpillBytes},
+    {"spilledLocalBytes", Metric::QuerySpillBytes},
+};
+
+template <std::size_t N>
+Metric::Id lookup(const std::pair<std::string_view, Metric::Id> (&table)[N], std::string_view label) {
+  for (const auto& [l, id] : table)
+    if (l == label) return id;
+  return Metric::Unknown;
+}
+
+}  // namespace
+
+void fill_profile_facts(Plan& plan) {
+  fill_photon_explanation_facts(plan.photon);
+  for (Operator& op : plan.ops) {
+    for (Field& f : op.fields)
+      for (const auto& [key, role] : kProfileFieldRoles)
+        if (f.key == key) {
+          f.role = role;
+          break;
+        }
+    for (Metric& m : op.metrics) m.id = lookup(kProfileMetrics, m.label);
+    fill_operator_name_facts(op);
+    if (op.kind == OpKind::Exchange) {
+      if (const Field* f = op.field(FieldRole::Partitioning); f && f->value == "Single") {
+        op.facts.partitioning.kind = PartitioningKind::Single;
+        op.facts.partitioning.partitions = 1;
+        op.facts.partitioning.single = true;
+      }
+    }
+    std::string t = op.label + "\n" + op.arguments;
+    for (const Field& f : op.fields)
+      if (f.role == FieldRole::Partitioning) t += "\n" + f.value;
+    if (contains(t, "EXECUTOR_BROADCAST")) op.facts.partitioning.executor_broadcast = true;
+    if (op.kind == OpKind::Aggregate && op.tag == "PHOTON_AGG_EXEC") op.facts.global_aggregate = true;
+    if (op.kind == OpKind::Scan && op.name.find(' ') == std::string::npos && op.label.rfind("Scan ", 0) == 0)
+      op.facts.label_names_table = true;
+    if (op.kind == OpKind::Scan) {
+      if (!op.scan) op.scan = std::make_shared<ScanFacts>();
+      std::string fmt;
+      for (char c : op.scan_format) fmt += static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+      op.scan->format = fmt;
+      bool delta = false;
+      for (const Field& f : op.fields)
+        if (f.key == "IS_DELTA" && (f.value == "true" || f.value == "True")) delta = true;
+      op.scan->source = delta || fmt == "delta" ? ScanSource::Delta
+                        : fmt == "jdbc"         ? ScanSource::Jdbc
+                        : fmt.empty()           ? ScanSource::Unknown
+                                                : ScanSource::File;
+    }
+  }
+  for (Metric& m : plan.query.metrics) m.id = lookup(kProfileQueryMetrics, m.label);
+  plan.facts.engine.databricks = true;
+  derive_common_facts(plan);
+}
+
+}  // namespace planlint
