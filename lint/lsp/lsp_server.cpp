@@ -3,7 +3,6 @@
 #include <cstdio>
 #include <exception>
 
-#include "lint/engine/check.hpp"
 #include "lint/lsp/lsp_features.hpp"
 
 namespace planlint::lsp {
@@ -86,9 +85,10 @@ ConfigLookup load_config_for(const std::filesystem::path& dir) {
 }
 
 LintResult lint_document(std::string_view text, const std::string& path, const Config& config) {
-  LintResult r = lint_text(text, path, config);
-  finish_diagnostics(r, text, config);
-  return r;
+  LintRequest request;
+  request.path = path;
+  request.text = text;
+  return std::move(lint_input(request, config).result);
 }
 
 namespace {

@@ -1,6 +1,6 @@
 // `planlint lsp`: a Language Server over a byte stream (stdio in production, string streams in
 // tests). Single-threaded: messages are handled one at a time in arrival order. Documents are
-// linted with the same engine as the CLI (lint_text); linting is deferred while more input is
+// linted with the same engine as the CLI (lint_input); linting is deferred while more input is
 // already buffered, so a burst of edits costs one lint.
 #pragma once
 
@@ -60,7 +60,7 @@ Settings parse_overrides(const json& options, std::vector<std::string>& errors);
 
 // Lints one document. `diagnostics` must be what `planlint check` reports for it.
 using Linter = std::function<LintResult(std::string_view text, const std::string& path, const Config& config)>;
-// The CLI's pipeline (lint_text + finish_diagnostics), keeping the plans for hover and outline.
+// lint_input on the editor's buffer, with every finishing step, keeping the plans for hover and outline.
 LintResult lint_document(std::string_view text, const std::string& path, const Config& config);
 
 struct ServerOptions {

@@ -16,10 +16,8 @@
 #include "lint/engine/check.hpp"
 #include "lint/config/config_file.hpp"
 #include "lint/config/settings.hpp"
-#include "lint/engine/eventlog_check.hpp"
 #include "lint/engine/known_rules.hpp"
 #include "lint/output/output.hpp"
-#include "parser/eventlog/eventlog.hpp"
 #include "tools/cli/commands.hpp"
 
 namespace planlint::cli {
@@ -164,9 +162,7 @@ int run_check(const CheckOptions& opt) {
   auto worker = [&] {
     for (std::size_t i = next++; i < inputs.size(); i = next++)
       // Event logs (files of any codec, rolling directories) are streamed, never read whole.
-      reports[i] = inputs[i] == "-"                ? check_stdin(file_configs[i], displays[i])
-                   : is_event_log_path(inputs[i]) ? check_event_log(inputs[i], file_configs[i], displays[i])
-                                                  : check_file(inputs[i], file_configs[i], displays[i]);
+      reports[i] = check_input(inputs[i], file_configs[i], displays[i]);
   };
   if (jobs <= 1 || std::count(inputs.begin(), inputs.end(), "-")) {
     worker();
