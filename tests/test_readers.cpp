@@ -17,12 +17,15 @@ TEST_CASE("readers: one registry list, explain text last") {
   std::vector<std::string> names;
   for (const Reader& r : all) {
     names.emplace_back(r.name);
-    CHECK(r.detect != nullptr);
-    CHECK(r.parse != nullptr);
-    CHECK((r.claims == nullptr) == (r.read == nullptr));
+    const bool has_detect = r.detect != nullptr, has_parse = r.parse != nullptr;
+    const bool claims_and_reads = (r.claims == nullptr) == (r.read == nullptr);
+    CHECK(has_detect);
+    CHECK(has_parse);
+    CHECK(claims_and_reads);
   }
   CHECK(names == std::vector<std::string>{"event-log", "query-profile", "explain-text"});
-  CHECK(all.front().stream != nullptr);  // event logs stream
+  const bool event_logs_stream = all.front().stream != nullptr;
+  CHECK(event_logs_stream);
   CHECK(all.back().detect("anything at all"));
 }
 
