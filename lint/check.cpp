@@ -5,6 +5,7 @@
 #include <system_error>
 
 #include "lint/config_file.hpp"
+#include "lint/diff/diff_rules.hpp"
 #include "lint/engine.hpp"
 #include "lint/glob.hpp"
 #include "lint/input.hpp"
@@ -24,7 +25,10 @@ std::size_t finish_diagnostics(LintResult& lint, std::string_view text, const Co
       diags.push_back(std::move(d));
     }
   }
-  std::size_t suppressed = apply_suppressions(find_suppressions(text), diags, config);
+  // Directives naming diff rules are judged by `diff` / `check --against`, which run them.
+  Config directives = config;
+  for (const RuleDoc* d : diff_rule_docs()) directives.ignore.insert(d->name);
+  std::size_t suppressed = apply_suppressions(find_suppressions(text), diags, directives);
   // Reading order; findings on one operator stay together (same position, stable order).
   std::stable_sort(diags.begin(), diags.end(), [](const Diagnostic& a, const Diagnostic& b) {
     return std::tie(a.range.line, a.range.column) < std::tie(b.range.line, b.range.column);

@@ -11,10 +11,13 @@
 #include <memory>
 #include <mutex>
 #include <thread>
+#include <tuple>
 
 #include "lint/baseline.hpp"
 #include "lint/check.hpp"
 #include "lint/config_file.hpp"
+#include "lint/diff/diff.hpp"
+#include "lint/diff/git_show.hpp"
 #include "lint/eventlog_check.hpp"
 #include "lint/known_rules.hpp"
 #include "lint/output.hpp"
@@ -43,6 +46,7 @@ struct CheckOptions {
   std::string stdin_filename;
   long long execution = -1;  // -1: all executions
   std::string output;
+  std::string against;  // --against REF: also diff each file with its version at REF
 };
 
 int usage_error(const std::string& message) {
@@ -119,6 +123,26 @@ fs::path folder_of(const std::string& path) {
   return p.has_parent_path() ? p.parent_path() : fs::path(".");
 }
 
+// --against: the regressions of `path` against its version at `ref` (lint/diff/), added to its
+// report. Files that did not exist at `ref`, or did not change, are only checked.
+void add_regressions(const std::string& ref, const std::string& path, FileReport& report, const Config& config) {
+  if (report.text.empty()) return;  // event logs are streamed, not kept: nothing to compare
+  auto old_text = git_show(ref, path);
+  if (!old_text || *old_text == report.text) return;
+  FileReport d = diff_texts(*old_text, ref + ":" + path, report.text, report.path, config);
+  if (!d.error.empty()) {
+    std::cerr << "planlint: note: " << path << ": not compared with " << ref << ": " << d.error << "\n";
+    return;
+  }
+  report.suppressed += d.suppressed;
+  for (auto& diag : d.diagnostics)
+    if (diag.rule != "unused-suppression" || diag.message.rfind("unknown rule", 0) != 0)  // check reported those
+      report.diagnostics.push_back(std::move(diag));
+  std::stable_sort(report.diagnostics.begin(), report.diagnostics.end(), [](const Diagnostic& a, const Diagnostic& b) {
+    return std::tie(a.plan_index, a.range.line, a.range.column) < std::tie(b.plan_index, b.range.line, b.range.column);
+  });
+}
+
 int run_check(const CheckOptions& opt) {
   // Command-line rule settings, validated before anything is read.
   Config cli;
@@ -192,6 +216,11 @@ int run_check(const CheckOptions& opt) {
     std::vector<std::thread> pool;
     for (unsigned j = 0; j < jobs; ++j) pool.emplace_back(worker);
     for (auto& t : pool) t.join();
+  }
+  if (!opt.against.empty()) {
+    if (!git_ref_exists(opt.against)) return usage_error("--against: `" + opt.against + "` is not a git revision here");
+    for (std::size_t i = 0; i < reports.size(); ++i)
+      if (inputs[i] != "-" && reports[i].error.empty()) add_regressions(opt.against, inputs[i], reports[i], file_configs[i]);
   }
   bool unreadable = !errors.empty();
   for (const auto& r : reports)
@@ -276,6 +305,8 @@ void register_check(CLI::App& app, int& exit_code) {
   cmd->add_option("--execution", opt->execution, "Event logs: check only this SQL execution id");
   cmd->add_option("--stdin-filename", opt->stdin_filename, "Name (and config location) of the plan read from stdin");
   cmd->add_option("-o,--output", opt->output, "Write the report to FILE instead of standard output");
+  cmd->add_option("--against", opt->against,
+                  "Also report regressions of each file against its version at git revision REF (planlint diff)");
   cmd->callback([opt, &exit_code] { exit_code = run_check(*opt); });
 }
 

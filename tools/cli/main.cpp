@@ -14,6 +14,8 @@ int main(int argc, char** argv) {
   planlint::cli::register_lsp(app, exit_code);
   planlint::cli::register_show(app, exit_code);
   planlint::cli::register_report(app, exit_code);
+  planlint::cli::register_diff(app, exit_code);
+  planlint::cli::register_history(app, exit_code);
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {
