@@ -8,11 +8,11 @@
 #include <tuple>
 
 #include "lint/diff/diff_rules.hpp"
-#include "lint/fingerprint.hpp"
-#include "lint/suppress.hpp"
-#include "parser/parse.hpp"
-#include "rules/method_util.hpp"
-#include "rules/plan_util.hpp"
+#include "lint/engine/fingerprint.hpp"
+#include "lint/engine/suppress.hpp"
+#include "parser/registry/parse.hpp"
+#include "parser/model/phases.hpp"
+#include "parser/model/plan_walk.hpp"
 
 namespace planlint {
 
@@ -38,8 +38,8 @@ std::string table_of(const Operator& op) {
 }
 
 bool compared(const Operator& op, bool final_plan) {
-  if (!rules::is_active(op, final_plan)) return false;
-  if (rules::is_transparent(op)) return false;
+  if (!is_active(op, final_plan)) return false;
+  if (is_transparent(op)) return false;
   return op.kind != OpKind::Unknown;
 }
 
@@ -208,7 +208,7 @@ struct Differ {
   }
 
   [[nodiscard]] std::string where_old(const Operator& op) const {
-    std::string s = rules::op_ref(op) + " in " + old_label;
+    std::string s = op_ref(op) + " in " + old_label;
     SourceRange r = op.loc.known() ? op.loc : op.detail_loc;
     if (r.known()) s += ":" + std::to_string(r.line);
     return s;
@@ -255,7 +255,7 @@ struct Differ {
       if (i >= newp.ops.size() || !seen.insert(i).second) continue;
       const Operator& op = N(i);
       if (op.kind == OpKind::Exchange || op.kind == OpKind::Sort) found.push_back(i);
-      if (op.kind == OpKind::Exchange || op.kind == OpKind::Sort || rules::is_transparent(op))
+      if (op.kind == OpKind::Exchange || op.kind == OpKind::Sort || is_transparent(op))
         todo.insert(todo.end(), op.children.begin(), op.children.end());
     }
     return found;
@@ -271,15 +271,15 @@ struct Differ {
         std::vector<std::size_t> brought;
         for (std::size_t s : shuffles_under(n))
           if (new_only_set.count(s)) brought.push_back(s);
-        std::string msg = rules::op_ref(b) + " joins " + tables + " as a " + std::string(to_string(b.join.strategy)) +
+        std::string msg = op_ref(b) + " joins " + tables + " as a " + std::string(to_string(b.join.strategy)) +
                           " join where the old plan used " + std::string(to_string(a.join.strategy)) + " (" +
-                          rules::op_ref(a) + ")";
+                          op_ref(a) + ")";
         std::vector<Evidence> ev{{"old strategy", std::string(to_string(a.join.strategy)), std::nullopt, ""},
                                  {"new strategy", std::string(to_string(b.join.strategy)), std::nullopt, ""}};
         if (!brought.empty()) {
           std::string list;
           for (std::size_t s : brought) {
-            list += (list.empty() ? "" : ", ") + rules::op_ref(N(s));
+            list += (list.empty() ? "" : ", ") + op_ref(N(s));
             explained.insert(s);
           }
           msg += "; it brought " + list;
@@ -289,12 +289,12 @@ struct Differ {
       } else if (ra >= 0 && rb >= 0 && rb < ra) {
         for (std::size_t s : shuffles_under(n)) explained.insert(s);
         report(kPlanImproved, &b,
-               rules::op_ref(b) + " joins " + tables + " as a " + std::string(to_string(b.join.strategy)) +
+               op_ref(b) + " joins " + tables + " as a " + std::string(to_string(b.join.strategy)) +
                    " join; the old plan used " + std::string(to_string(a.join.strategy)),
                &a);
       }
       if (a.join.skew && !b.join.skew)
-        report(kAdaptiveLost, &b, rules::op_ref(b) + " no longer handles skew; the old plan's join was a skew join",
+        report(kAdaptiveLost, &b, op_ref(b) + " no longer handles skew; the old plan's join was a skew join",
                &a);
     }
     // A nested-loop or cartesian join with no counterpart.
@@ -307,7 +307,7 @@ struct Differ {
       const Operator& b = N(n);
       if (b.kind != OpKind::Join || join_rank(b.join.strategy) < 2 || old_nl.count(newp_tables[n])) continue;
       report(kJoinRegressed, &b,
-             rules::op_ref(b) + " is a new " + std::string(to_string(b.join.strategy)) + " join of " +
+             op_ref(b) + " is a new " + std::string(to_string(b.join.strategy)) + " join of " +
                  (newp_tables[n].empty() ? "its inputs" : newp_tables[n]) +
                  ": every row is compared with every row; the old plan had no such join",
              nullptr, {{"new strategy", std::string(to_string(b.join.strategy)), std::nullopt, ""}});
@@ -402,16 +402,16 @@ struct Differ {
         }
       }
       std::string what = oldp_tables[o].empty() ? "" : " of " + oldp_tables[o];
-      std::string msg = replacement ? rules::op_ref(*replacement) + " recomputes the exchange" + what + " that the old plan reused (" +
-                                          rules::op_ref(a) + ")"
-                                    : "the old plan reused an exchange" + what + " (" + rules::op_ref(a) +
+      std::string msg = replacement ? op_ref(*replacement) + " recomputes the exchange" + what + " that the old plan reused (" +
+                                          op_ref(a) + ")"
+                                    : "the old plan reused an exchange" + what + " (" + op_ref(a) +
                                           "); the new plan does not";
       report(kReuseLost, replacement, msg, &a);
     }
     for (std::size_t n : match.new_only) {
       const Operator& b = N(n);
       if (b.kind == OpKind::ReusedExchange || b.kind == OpKind::ReusedSubquery)
-        report(kPlanImproved, &b, rules::op_ref(b) + " reuses work the old plan computed again");
+        report(kPlanImproved, &b, op_ref(b) + " reuses work the old plan computed again");
     }
   }
 
@@ -426,7 +426,7 @@ struct Differ {
       if (explained.count(n)) continue;
       std::string what = b.kind == OpKind::Exchange ? "shuffles" : "sorts";
       report(kNewExchange, &b,
-             rules::op_ref(b) + " " + what + (newp_tables[n].empty() ? "" : " data of " + newp_tables[n]) +
+             op_ref(b) + " " + what + (newp_tables[n].empty() ? "" : " data of " + newp_tables[n]) +
                  " where the old plan did not" +
                  (signature(b).empty() ? "" : " (" + signature(b) + ")"));
     }
@@ -443,7 +443,7 @@ struct Differ {
     }
     auto engine_name = [&](std::size_t o) { return std::string(to_string(O(o).engine)); };
     // New JVM operators in a plan whose old version ran natively, beyond the JVM operators it had.
-    bool native = rules::plan_has_engine(oldp, Engine::Photon) || rules::plan_has_engine(oldp, Engine::Gluten);
+    bool native = plan_has_engine(oldp, Engine::Photon) || plan_has_engine(oldp, Engine::Gluten);
     std::size_t old_jvm = 0, new_jvm = 0;
     for (std::size_t o : match.old_only)
       if (O(o).engine == Engine::Spark) ++old_jvm;
@@ -455,7 +455,7 @@ struct Differ {
       for (std::size_t n : added) moved.push_back({SIZE_MAX, n});
     if (moved.size() > 5) {
       std::string list;
-      for (std::size_t i = 0; i < 5; ++i) list += (i ? ", " : "") + rules::op_ref(N(moved[i].second));
+      for (std::size_t i = 0; i < 5; ++i) list += (i ? ", " : "") + op_ref(N(moved[i].second));
       report(kEngineCoverage, nullptr,
              std::to_string(moved.size()) + " operators run in the JVM in the new plan that ran natively (or did not exist) in the old one: " + list + ", ...",
              nullptr, {{"operators moved to the JVM", std::to_string(moved.size()), static_cast<double>(moved.size()), ""}});
@@ -463,31 +463,31 @@ struct Differ {
       for (auto [o, n] : moved) {
         if (o >= oldp.ops.size()) {
           report(kEngineCoverage, &N(n),
-                 rules::op_ref(N(n)) + " is a new JVM operator in a plan the old version ran in " +
-                     std::string(rules::plan_has_engine(oldp, Engine::Photon) ? "Photon" : "Gluten") +
+                 op_ref(N(n)) + " is a new JVM operator in a plan the old version ran in " +
+                     std::string(plan_has_engine(oldp, Engine::Photon) ? "Photon" : "Gluten") +
                      (newp_tables[n].empty() ? "" : " (over " + newp_tables[n] + ")"));
           continue;
         }
         report(kEngineCoverage, &N(n),
-               rules::op_ref(N(n)) + " runs in the JVM; the old plan ran it in " + engine_name(o) + " (" +
-                   rules::op_ref(O(o)) + ")",
+               op_ref(N(n)) + " runs in the JVM; the old plan ran it in " + engine_name(o) + " (" +
+                   op_ref(O(o)) + ")",
                &O(o));
       }
     }
     if (!back.empty())
       report(kPlanImproved, &N(back[0].second),
              std::to_string(back.size()) + " operator" + (back.size() == 1 ? "" : "s") + " moved from the JVM to " +
-                 std::string(to_string(N(back[0].second).engine)) + ", e.g. " + rules::op_ref(N(back[0].second)));
+                 std::string(to_string(N(back[0].second).engine)) + ", e.g. " + op_ref(N(back[0].second)));
     // Share of operator time in the JVM.
     auto jvm_share = [](const Plan& p) -> std::optional<double> {
       double jvm = 0, all = 0;
-      bool final_plan = rules::has_final_plan(p);
+      bool final_plan = has_final_plan(p);
       for (const Operator& op : p.ops) {
         if (!compared(op, final_plan) || !op.duration_ms) continue;
         all += *op.duration_ms;
         if (op.engine == Engine::Spark) jvm += *op.duration_ms;
       }
-      if (all <= 0 || !rules::plan_has_engine(p, Engine::Photon)) return std::nullopt;
+      if (all <= 0 || !plan_has_engine(p, Engine::Photon)) return std::nullopt;
       return jvm / all;
     };
     auto a = jvm_share(oldp), b = jvm_share(newp);
@@ -550,7 +550,7 @@ struct Differ {
                                {"spill", "bytes", spill_bytes(a), spill_bytes(b)},
                                {"shuffle bytes", "bytes", shuffle_bytes(a), shuffle_bytes(b)}};
       if (!a.stats.masked && !b.stats.masked) qs.push_back({"size", "bytes", a.stats.size_bytes, b.stats.size_bytes});
-      compare(qs, &b, &a, rules::op_ref(b));
+      compare(qs, &b, &a, op_ref(b));
     }
     auto q = [](const Plan& p, std::initializer_list<std::string_view> labels) { return method::query_metric(p, labels); };
     std::vector<Quantity> qs{
@@ -587,7 +587,7 @@ OperatorMatch match_operators(const Plan& old_plan, const Plan& new_plan) {
   OperatorMatch m;
   auto old_tables = tables_below(old_plan), new_tables = tables_below(new_plan);
   std::vector<std::size_t> olds, news;
-  bool of = rules::has_final_plan(old_plan), nf = rules::has_final_plan(new_plan);
+  bool of = has_final_plan(old_plan), nf = has_final_plan(new_plan);
   for (const Operator& op : old_plan.ops)
     if (compared(op, of)) olds.push_back(op.index);
   for (const Operator& op : new_plan.ops)

@@ -9,9 +9,9 @@
 #include <utility>
 #include <vector>
 
-#include "lint/config.hpp"
-#include "lint/output.hpp"
-#include "parser/plan.hpp"
+#include "lint/config/config.hpp"
+#include "lint/output/output.hpp"
+#include "parser/model/plan.hpp"
 #include "rules/rule.hpp"
 
 namespace planlint {

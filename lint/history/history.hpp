@@ -15,8 +15,8 @@
 #include <string_view>
 #include <vector>
 
-#include "lint/config.hpp"
-#include "lint/output.hpp"
+#include "lint/config/config.hpp"
+#include "lint/output/output.hpp"
 #include "rules/rule.hpp"
 
 namespace planlint {

@@ -5,10 +5,10 @@
 #include <memory>
 
 #include "lint/diff/diff.hpp"
-#include "lint/input.hpp"
-#include "lint/known_rules.hpp"
-#include "parser/eventlog.hpp"
-#include "parser/parse.hpp"
+#include "lint/engine/input.hpp"
+#include "lint/engine/known_rules.hpp"
+#include "parser/eventlog/eventlog.hpp"
+#include "parser/registry/parse.hpp"
 #include "tools/cli/commands.hpp"
 #include "tools/cli/rule_options.hpp"
 

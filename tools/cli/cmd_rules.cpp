@@ -6,7 +6,7 @@
 
 #include "lint/diff/diff_rules.hpp"
 #include "lint/history/history.hpp"
-#include "lint/known_rules.hpp"
+#include "lint/engine/known_rules.hpp"
 #include "rules/rule.hpp"
 #include "rules/rule_doc.hpp"
 #include "tools/cli/commands.hpp"

@@ -6,7 +6,7 @@
 #include <fstream>
 #include <iostream>
 
-#include "lint/config_file.hpp"
+#include "lint/config/config_file.hpp"
 
 namespace planlint::cli {
 

@@ -9,8 +9,8 @@
 
 #include <CLI/CLI.hpp>
 
-#include "lint/config.hpp"
-#include "lint/output.hpp"
+#include "lint/config/config.hpp"
+#include "lint/output/output.hpp"
 
 namespace planlint::cli {
 
