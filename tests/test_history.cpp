@@ -84,14 +84,17 @@ TEST_CASE("history: the generated export flags exactly the planted fingerprints,
 TEST_CASE("history: bad input is reported, never guessed") {
   CHECK(!check_history("", "e.csv", Config{}).error.empty());
   CHECK(check_history("a,b\n1,2\n", "x.csv", Config{}).error.find("start_time") != std::string::npos);
-  FileReport r = check_history("statement_text,start_time,total_duration_ms\n\"select 1\",nope,5\n\"select 1\",2026-01-01,7,9\n",
-                               "y.csv", Config{});
+  FileReport r = check_history(
+      "statement_text,start_time,total_duration_ms\n\"select 1\",nope,5\n\"select 1\",2026-01-01,7,9\n\"select 1\",2026-01-01,7\n",
+      "y.csv", Config{});
   CHECK(r.error.empty());
   REQUIRE(r.diagnostics.size() == 2);
   CHECK(r.diagnostics[0].rule == "parse-error");
   CHECK(r.diagnostics[0].range.line == 2);
   CHECK(r.diagnostics[1].range.line == 3);
   CHECK(!check_history("{\"x\": 1}\n", "z.jsonl", Config{}).error.empty());
+  // Rows that could all not be read: nothing was read (exit 2), and the error says so.
+  CHECK(!check_history("statement_text,start_time,total_duration_ms\n\"select 1\",nope,5\n", "w.csv", Config{}).error.empty());
 }
 
 TEST_CASE("planlint history: CLI, formats and exit codes") {

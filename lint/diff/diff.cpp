@@ -361,11 +361,18 @@ struct Differ {
     if (!enabled(kNewNonSargable) && !enabled(kPlanImproved)) return;
     auto before = run_rule(oldp, 0, "non-sargable-predicate");
     auto after = run_rule(newp, new_index, "non-sargable-predicate");
+    // A finding's identity: its operator's kind, tables and signature (the full condition with ids
+    // removed); messages abbreviate long predicates at a length that moves with the ids.
+    auto identity = [&](const Diagnostic& d, const Plan& p, const std::vector<std::string>& tables) {
+      if (!d.op || *d.op >= p.ops.size()) return fingerprint(d);
+      const Operator& op = p.ops[*d.op];
+      return d.rule + "|" + std::string(to_string(op.kind)) + "|" + tables[op.index] + "|" + signature(op);
+    };
     std::multiset<std::string> old_prints, new_prints;
-    for (const auto& d : before) old_prints.insert(fingerprint(d));
-    for (const auto& d : after) new_prints.insert(fingerprint(d));
+    for (const auto& d : before) old_prints.insert(identity(d, oldp, oldp_tables));
+    for (const auto& d : after) new_prints.insert(identity(d, newp, newp_tables));
     for (auto& d : after) {
-      auto it = old_prints.find(fingerprint(d));
+      auto it = old_prints.find(identity(d, newp, newp_tables));
       if (it != old_prints.end()) {
         old_prints.erase(it);
         continue;
@@ -375,7 +382,7 @@ struct Differ {
       if (!out.empty() && out.back().rule == kNewNonSargable) out.back().range = d.range;
     }
     for (auto& d : before) {
-      auto it = new_prints.find(fingerprint(d));
+      auto it = new_prints.find(identity(d, oldp, oldp_tables));
       if (it != new_prints.end()) {
         new_prints.erase(it);
         continue;
@@ -542,6 +549,12 @@ struct Differ {
     if (!better.empty()) report(kPlanImproved, op, subject + ": " + better, old_op, std::move(ev_better));
   }
 
+  static const Operator* stage_above(const Plan& plan, const Operator& op) {
+    for (std::size_t p : op.parents)
+      if (p < plan.ops.size() && plan.ops[p].kind == OpKind::QueryStage) return &plan.ops[p];
+    return nullptr;
+  }
+
   void metrics() {
     for (auto [o, n] : match.pairs) {
       const Operator &a = O(o), &b = N(n);
@@ -549,8 +562,19 @@ struct Differ {
                                {"time", "ms", a.duration_ms, b.duration_ms},
                                {"spill", "bytes", spill_bytes(a), spill_bytes(b)},
                                {"shuffle bytes", "bytes", shuffle_bytes(a), shuffle_bytes(b)}};
-      if (!a.stats.masked && !b.stats.masked) qs.push_back({"size", "bytes", a.stats.size_bytes, b.stats.size_bytes});
+      if (!a.stats.masked && !b.stats.masked) {
+        qs.push_back({"size", "bytes", a.stats.size_bytes, b.stats.size_bytes});
+        qs.push_back({"estimated rows", "rows", a.stats.row_count, b.stats.row_count});
+      }
       compare(qs, &b, &a, op_ref(b));
+      // AQE query stages are wrappers (not matched themselves): their Statistics describe the
+      // matched operator below them.
+      const Operator* sa = stage_above(oldp, a);
+      const Operator* sb = stage_above(newp, b);
+      if (sa && sb && !sa->stats.masked && !sb->stats.masked)
+        compare({{"size", "bytes", sa->stats.size_bytes, sb->stats.size_bytes},
+                 {"rows", "rows", sa->stats.row_count, sb->stats.row_count}},
+                sb, sa, op_ref(*sb));
     }
     auto q = [](const Plan& p, std::initializer_list<std::string_view> labels) { return method::query_metric(p, labels); };
     std::vector<Quantity> qs{
