@@ -16,10 +16,9 @@
 #include "lint/engine/baseline.hpp"
 #include "lint/engine/check.hpp"
 #include "lint/config/config_file.hpp"
-#include "lint/engine/eventlog_check.hpp"
+#include "lint/config/settings.hpp"
 #include "lint/engine/known_rules.hpp"
 #include "lint/output/output.hpp"
-#include "parser/eventlog/eventlog.hpp"
 #include "lint/diff/diff.hpp"
 #include "lint/diff/git_show.hpp"
 #include "tools/cli/commands.hpp"
@@ -61,22 +60,6 @@ bool split_assignment(const std::string& s, std::string& key, std::string& value
   key = s.substr(0, eq);
   value = s.substr(eq + 1);
   return true;
-}
-
-// Command-line settings on top of a project config: --select replaces the config's select,
-// --ignore adds to its ignore, --severity and --set override single entries.
-Config merge(Config base, const Config& cli) {
-  if (!cli.select.empty()) base.select = cli.select;
-  base.ignore.insert(cli.ignore.begin(), cli.ignore.end());
-  for (const auto& [k, v] : cli.severity) base.severity[k] = v;
-  for (const auto& [k, v] : cli.global_thresholds) base.global_thresholds[k] = v;
-  for (const auto& [rule, opts] : cli.thresholds)
-    for (const auto& [k, v] : opts) base.thresholds[rule][k] = v;
-  // A rule-specific option from the config would shadow a global one from the command line.
-  for (const auto& [k, v] : cli.global_thresholds)
-    for (auto& [rule, opts] : base.thresholds)
-      if (opts.count(k) && !(cli.thresholds.count(rule) && cli.thresholds.at(rule).count(k))) opts[k] = v;
-  return base;
 }
 
 class ConfigCache {
@@ -144,26 +127,23 @@ void add_regressions(const std::string& ref, const std::string& path, FileReport
 }
 
 int run_check(const CheckOptions& opt) {
-  // Command-line rule settings, validated before anything is read.
-  Config cli;
+  // Command-line rule settings, validated before anything is read (lint/config/settings.hpp: the
+  // same validation and merge as the editor's settings).
+  Settings cli;
   std::string err;
-  for (const auto& s : opt.select) {
-    if (!check_rule_selector(s, err)) return usage_error("--select: " + err);
-    cli.select.insert(s);
-  }
-  for (const auto& s : opt.ignore) {
-    if (!check_rule_selector(s, err)) return usage_error("--ignore: " + err);
-    cli.ignore.insert(s);
-  }
+  for (const auto& s : opt.select)
+    if (!settings_select(cli, s, err)) return usage_error("--select: " + err);
+  for (const auto& s : opt.ignore)
+    if (!settings_ignore(cli, s, err)) return usage_error("--ignore: " + err);
   for (const auto& s : opt.severity) {
     std::string k, v;
     if (!split_assignment(s, k, v)) return usage_error("--severity expects RULE=LEVEL, got `" + s + "`");
-    if (!set_severity(cli, k, v, err)) return usage_error("--severity: " + err);
+    if (!settings_severity(cli, k, v, err)) return usage_error("--severity: " + err);
   }
   for (const auto& s : opt.set) {
     std::string k, v;
     if (!split_assignment(s, k, v)) return usage_error("--set expects RULE.OPTION=VALUE or OPTION=VALUE, got `" + s + "`");
-    if (!set_threshold(cli, k, v, err)) return usage_error("--set: " + err);
+    if (!settings_threshold(cli, k, v, err)) return usage_error("--set: " + err);
   }
   auto format = output_format_from_string(opt.format);
   auto fail_on = severity_from_string(opt.fail_on);
@@ -194,7 +174,7 @@ int run_check(const CheckOptions& opt) {
     fs::path dir = in == "-" && opt.stdin_filename.empty() ? fs::path(".") : folder_of(shown);
     const ProjectConfig* pc = configs.for_dir(dir);
     if (!pc) return 2;
-    file_configs.push_back(merge(config_for_path(*pc, shown == "-" ? fs::path("stdin") : fs::path(shown)), cli));
+    file_configs.push_back(apply_settings(config_for_path(*pc, shown == "-" ? fs::path("stdin") : fs::path(shown)), cli));
     if (opt.execution >= 0) file_configs.back().execution = opt.execution;
     displays.push_back(shown);
   }
@@ -206,9 +186,7 @@ int run_check(const CheckOptions& opt) {
   auto worker = [&] {
     for (std::size_t i = next++; i < inputs.size(); i = next++)
       // Event logs (files of any codec, rolling directories) are streamed, never read whole.
-      reports[i] = inputs[i] == "-"                ? check_stdin(file_configs[i], displays[i])
-                   : is_event_log_path(inputs[i]) ? check_event_log(inputs[i], file_configs[i], displays[i])
-                                                  : check_file(inputs[i], file_configs[i], displays[i]);
+      reports[i] = check_input(inputs[i], file_configs[i], displays[i]);
   };
   if (jobs <= 1 || std::count(inputs.begin(), inputs.end(), "-")) {
     worker();
