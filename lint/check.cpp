@@ -11,6 +11,7 @@
 #include "lint/known_rules.hpp"
 #include "lint/suppress.hpp"
 #include "parser/eventlog.hpp"
+#include "parser/read_check.hpp"
 
 namespace planlint {
 
@@ -37,6 +38,15 @@ FileReport check_text(std::string text, const std::string& path, const Config& c
   report.path = path;
   LintResult lint = lint_text(text, path, config);
   report.format = lint.parse.format;
+  if (read_nothing(lint.parse)) {
+    // Not "No findings": say that nothing was read, and why (the parse error carries the hint).
+    report.error = path + ": no plan operators were read";
+    for (const auto& m : lint.parse.messages)
+      if (m.severity == MessageSeverity::Error) {
+        report.error += " (" + std::to_string(m.loc.line) + ":" + std::to_string(m.loc.column) + ": " + m.message + ")";
+        break;
+      }
+  }
   report.suppressed = finish_diagnostics(lint, text, config);
   report.diagnostics = std::move(lint.diagnostics);
   report.text = std::move(text);

@@ -10,6 +10,8 @@ InputFormat detect_format(std::string_view text) {
   while (i < text.size() && (text[i] == ' ' || text[i] == '\t' || text[i] == '\r' || text[i] == '\n')) ++i;
   if (looks_compressed_event_log(text.substr(0, 16))) return InputFormat::EventLog;
   if (i >= text.size() || text[i] != '{') return InputFormat::Unknown;  // explain text
+  // A notebook (.ipynb, or one cell of it): JSON, but the plan is in its output strings.
+  if (text.substr(0, 1 << 16).find("\"cell_type\"") != std::string_view::npos) return InputFormat::Unknown;
   std::size_t eol = text.find('\n', i);
   std::string_view first = text.substr(i, eol == std::string_view::npos ? std::string_view::npos : eol - i);
   if (first.find("\"Event\"") != std::string_view::npos) return InputFormat::EventLog;
