@@ -14,10 +14,10 @@
 #include <string>
 #include <vector>
 
-#include "lint/config.hpp"
-#include "lint/engine.hpp"
-#include "parser/parse.hpp"
-#include "parser/read_check.hpp"
+#include "lint/config/config.hpp"
+#include "lint/engine/engine.hpp"
+#include "parser/registry/parse.hpp"
+#include "parser/model/read_check.hpp"
 #include "support.hpp"
 
 namespace fs = std::filesystem;
