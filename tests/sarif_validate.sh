@@ -46,7 +46,9 @@ AdaptiveSparkPlan (9)
 PLAN
 inputs=("$work/broken plan.txt")
 [ -d corpus ] && inputs+=(corpus)
-"$planlint" check --no-config --exit-zero --format sarif -o "$work/planlint.sarif" "${inputs[@]}"
+# corpus/real/060 is a real paste that starts inside the tree: unreadable on purpose (exit 2).
+"$planlint" check --no-config --exit-zero --format sarif -o "$work/planlint.sarif" \
+  --exclude '060-photon-hand-wrapped-partial-paste.txt' "${inputs[@]}"
 rc=$?
 if [ $rc -ne 0 ]; then echo "FAIL: planlint check exited $rc"; exit 1; fi
 results=$(grep -c '"ruleId"' "$work/planlint.sarif")

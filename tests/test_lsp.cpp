@@ -746,7 +746,7 @@ TEST_CASE("lsp: the real engine publishes its messages for a document") {
   CHECK(first["source"] == "planlint");
   CHECK(first["severity"] == 1);
   CHECK(first["code"] == "parse-error");
-  CHECK(first["message"] == "expected '== Physical Plan ==' or an explain plan tree");
+  CHECK(first["message"].get<std::string>().rfind("expected '== Physical Plan ==' or an explain plan tree", 0) == 0);
   CHECK(first["range"]["start"] == json{{"line", 0}, {"character", 0}});
 }
 

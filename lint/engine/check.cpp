@@ -8,6 +8,7 @@
 #include "lint/engine/engine.hpp"
 #include "lint/config/glob.hpp"
 #include "parser/eventlog/eventlog.hpp"
+#include "parser/model/read_check.hpp"
 
 namespace planlint {
 
@@ -28,6 +29,15 @@ FileReport check_input(const std::string& path, const Config& config, const std:
   report.suppressed = linted.suppressed;
   report.diagnostics = std::move(linted.result.diagnostics);
   report.text = std::move(linted.text);
+  if (read_nothing(linted.result.parse)) {
+    // Not "No findings": say that nothing was read, and why (the parse error carries the hint).
+    report.error = report.path + ": no plan operators were read";
+    for (const auto& m : linted.result.parse.messages)
+      if (m.severity == MessageSeverity::Error) {
+        report.error += " (" + std::to_string(m.loc.line) + ":" + std::to_string(m.loc.column) + ": " + m.message + ")";
+        break;
+      }
+  }
   return report;
 }
 

@@ -8,6 +8,7 @@
 #include "lint/output/plan_json.hpp"
 #include "lint/output/plan_tree.hpp"
 #include "parser/registry/parse.hpp"
+#include "parser/model/read_check.hpp"
 #include "tools/cli/commands.hpp"
 
 namespace planlint::cli {
@@ -79,6 +80,7 @@ void register_parse(CLI::App& app, int& exit_code) {
       ParseResult r = parse_input(*text, path);
       print_messages(r, *text, std::cerr);
       if (r.has_errors() && rc == 0) rc = 1;
+      if (read_nothing(r)) rc = 2;  // nothing read is an error, never an empty answer
       if (json) docs.push_back(parse_result_json(r));
       else {
         if (files.size() > 1) std::cout << "== " << path << " ==\n";
