@@ -86,8 +86,14 @@ const Rule* find_rule(std::string_view name_or_code) {
   return nullptr;
 }
 
+namespace {
+// NaN and infinities (a metric overflowed, or a hostile input): said in words, never "inf EiB".
+std::string non_finite(double v) { return std::isnan(v) ? "not a number" : v < 0 ? "-infinity" : "infinity"; }
+}  // namespace
+
 std::string format_bytes(double bytes) {
   static const char* units[] = {"B", "KiB", "MiB", "GiB", "TiB", "PiB", "EiB"};
+  if (!std::isfinite(bytes)) return non_finite(bytes);
   int u = 0;
   double v = bytes;
   while (std::fabs(v) >= 1024.0 && u < 6) {
@@ -97,13 +103,20 @@ std::string format_bytes(double bytes) {
   char buf[64];
   if (u == 0)
     std::snprintf(buf, sizeof buf, "%.0f B", v);
+  else if (std::fabs(v) >= 10000)  // beyond 10,000 EiB: a short exponent, not 300 digits
+    std::snprintf(buf, sizeof buf, "%.3g %s", v, units[u]);
   else
     std::snprintf(buf, sizeof buf, "%.1f %s", v, units[u]);
   return buf;
 }
 
 std::string format_count(double n) {
+  if (!std::isfinite(n)) return non_finite(n);
   char buf[64];
+  if (std::fabs(n) >= 1e15) {  // 1,000 trillion and above: "1.8e+308", not 309 digits
+    std::snprintf(buf, sizeof buf, "%.3g", n);
+    return buf;
+  }
   std::snprintf(buf, sizeof buf, "%.0f", n);
   std::string s = buf;
   std::string out;
@@ -125,18 +138,21 @@ void set_impact(Diagnostic& d, double amount, std::string_view unit, std::string
 }
 
 std::string format_percent(double share) {
+  if (!std::isfinite(share)) return non_finite(share);
   char buf[32];
-  std::snprintf(buf, sizeof buf, "%.0f%%", share * 100);
+  std::snprintf(buf, sizeof buf, std::fabs(share) >= 1e6 ? "%.3g%%" : "%.0f%%", share * 100);
   return buf;
 }
 
 std::string format_decimal(double v) {
+  if (!std::isfinite(v)) return non_finite(v);
   char buf[32];
-  std::snprintf(buf, sizeof buf, "%.1f", v);
+  std::snprintf(buf, sizeof buf, std::fabs(v) >= 1e15 ? "%.3g" : "%.1f", v);
   return buf;
 }
 
 std::string format_millis(double ms) {
+  if (!std::isfinite(ms)) return non_finite(ms);
   char buf[64];
   if (ms < 1000)
     std::snprintf(buf, sizeof buf, "%.0f ms", ms);
@@ -144,8 +160,10 @@ std::string format_millis(double ms) {
     std::snprintf(buf, sizeof buf, "%.1f s", ms / 1000);
   else if (ms < 3'600'000)
     std::snprintf(buf, sizeof buf, "%.0f min %.0f s", std::floor(ms / 60'000), std::fmod(ms / 1000, 60));
-  else
+  else if (ms < 3.6e15)
     std::snprintf(buf, sizeof buf, "%.0f h %.0f min", std::floor(ms / 3'600'000), std::fmod(ms / 60'000, 60));
+  else
+    std::snprintf(buf, sizeof buf, "%.3g h", ms / 3'600'000);
   return buf;
 }
 
