@@ -9,6 +9,7 @@
 
 #include "lint/check.hpp"
 #include "lint/engine.hpp"
+#include "lint/input.hpp"
 #include "parser/eventlog.hpp"
 #include "parser/parse.hpp"
 
@@ -104,24 +105,61 @@ FileReport check_event_log(const std::string& path, const Config& config, const 
   });
 }
 
-FileReport check_stdin(const Config& config, const std::string& display) {
+FileReport check_stream(std::istream& in, const Config& config, const std::string& display) {
   std::string head(4096, '\0');
-  std::cin.read(head.data(), static_cast<std::streamsize>(head.size()));
-  head.resize(static_cast<std::size_t>(std::max<std::streamsize>(0, std::cin.gcount())));
+  in.read(head.data(), static_cast<std::streamsize>(head.size()));
+  head.resize(static_cast<std::size_t>(std::max<std::streamsize>(0, in.gcount())));
   const std::string shown = display.empty() ? "-" : display;
   if (detect_format(head) != InputFormat::EventLog) {
-    std::ostringstream rest;
-    if (std::cin) rest << std::cin.rdbuf();
-    return check_text(head + rest.str(), shown, config);
+    std::string error;
+    if (in && !read_rest(in, head, config.max_input_bytes, shown == "-" ? "standard input" : shown, error)) {
+      FileReport r;
+      r.path = shown;
+      r.error = error;
+      return r;
+    }
+    return check_text(std::move(head), shown, config);
   }
   FileReport report;
   report.path = shown;
   report.format = InputFormat::EventLog;
-  HeadThenRest buf(std::move(head), *std::cin.rdbuf());
-  std::istream in(&buf);
+  HeadThenRest buf(std::move(head), *in.rdbuf());
+  std::istream rest(&buf);
   return check_plans(std::move(report), config, [&](const EventLogOptions& opts, const EventLogSink& sink) {
-    return parse_event_log_stream(in, shown, opts, sink);
+    return parse_event_log_stream(rest, shown, opts, sink);
   });
+}
+
+FileReport check_stdin(const Config& config, const std::string& display) {
+  return check_stream(std::cin, config, display);
+}
+
+FileReport check_input(const std::string& path, const Config& config, const std::string& display) {
+  const std::string& shown = display.empty() ? path : display;
+  std::string error;
+  switch (input_kind(path, error)) {
+    case InputKind::Unreadable: {
+      FileReport r;
+      r.path = shown;
+      r.error = error;
+      return r;
+    }
+    case InputKind::Stdin: return check_stdin(config, shown);
+    case InputKind::Stream: {
+      std::ifstream in(path, std::ios::binary);
+      if (!in) {
+        FileReport r;
+        r.path = shown;
+        r.error = path + ": cannot be opened";
+        return r;
+      }
+      return check_stream(in, config, shown);
+    }
+    case InputKind::Directory:
+    case InputKind::File: break;
+  }
+  // Regular files and directories can be opened twice: detection reads a head, then the reader.
+  return is_event_log_path(path) ? check_event_log(path, config, shown) : check_file(path, config, shown);
 }
 
 }  // namespace planlint
