@@ -10,6 +10,7 @@
 #include <map>
 #include <memory>
 #include <mutex>
+#include <sstream>
 #include <thread>
 
 #include "lint/baseline.hpp"
@@ -18,8 +19,11 @@
 #include "lint/eventlog_check.hpp"
 #include "lint/known_rules.hpp"
 #include "lint/output.hpp"
+#include "lint/output_file.hpp"
+#include "lint/sanitize.hpp"
 #include "parser/eventlog.hpp"
 #include "tools/cli/commands.hpp"
+#include "tools/cli/lint_file.hpp"
 
 namespace planlint::cli {
 
@@ -43,10 +47,11 @@ struct CheckOptions {
   std::string stdin_filename;
   long long execution = -1;  // -1: all executions
   std::string output;
+  std::string max_input_size;
 };
 
 int usage_error(const std::string& message) {
-  std::cerr << "planlint: error: " << message << "\n";
+  std::cerr << "planlint: error: " << visible(message) << "\n";
   return 2;
 }
 
@@ -95,7 +100,7 @@ class ConfigCache {
     ConfigError err;
     auto pc = load_config_file(file, err);
     if (!pc) {
-      std::cerr << err.str() << "\n";
+      std::cerr << visible(err.str()) << "\n";
       return nullptr;
     }
     return (cache_[key] = std::make_unique<ProjectConfig>(std::move(*pc))).get();
@@ -146,6 +151,9 @@ int run_check(const CheckOptions& opt) {
   if (!format) return usage_error("unknown --format `" + opt.format + "`");
   if (!fail_on) return usage_error("unknown --fail-on `" + opt.fail_on + "`");
 
+  auto max_input = max_input_size_option(opt.max_input_size);
+  if (!max_input) return usage_error("--max-input-size: `" + opt.max_input_size + "` is not a size");
+
   ConfigCache configs(opt);
   std::vector<std::string> args = opt.paths.empty() ? std::vector<std::string>{"-"} : opt.paths;
 
@@ -160,7 +168,12 @@ int run_check(const CheckOptions& opt) {
   if (!top->exclude.empty()) exclude.push_back(GlobSet{top->exclude, top->root});
   std::vector<std::string> errors;
   std::vector<std::string> inputs = collect_inputs(args, include, exclude, errors);
-  for (const auto& e : errors) std::cerr << "planlint: error: " << e << "\n";
+  for (const auto& e : errors) std::cerr << "planlint: error: " << visible(e) << "\n";
+  // Outputs never overwrite an input (the same file after resolving links).
+  for (const auto* out : {&opt.output, &opt.write_baseline})
+    if (auto in = output_is_input(*out, inputs))
+      return usage_error((out == &opt.output ? "-o " : "--write-baseline ") + *out + " is the input " + *in +
+                         ": refusing to overwrite it");
 
   // The configuration of every input, resolved before the work is spread over threads.
   std::vector<Config> file_configs;
@@ -172,6 +185,7 @@ int run_check(const CheckOptions& opt) {
     if (!pc) return 2;
     file_configs.push_back(merge(config_for_path(*pc, shown == "-" ? fs::path("stdin") : fs::path(shown)), cli));
     if (opt.execution >= 0) file_configs.back().execution = opt.execution;
+    if (*max_input > 0) file_configs.back().max_input_bytes = *max_input;
     displays.push_back(shown);
   }
 
@@ -182,9 +196,8 @@ int run_check(const CheckOptions& opt) {
   auto worker = [&] {
     for (std::size_t i = next++; i < inputs.size(); i = next++)
       // Event logs (files of any codec, rolling directories) are streamed, never read whole.
-      reports[i] = inputs[i] == "-"                ? check_stdin(file_configs[i], displays[i])
-                   : is_event_log_path(inputs[i]) ? check_event_log(inputs[i], file_configs[i], displays[i])
-                                                  : check_file(inputs[i], file_configs[i], displays[i]);
+      // Pipes and FIFOs are read once; character devices are refused (lint/eventlog_check.hpp).
+      reports[i] = check_input(inputs[i], file_configs[i], displays[i]);
   };
   if (jobs <= 1 || std::count(inputs.begin(), inputs.end(), "-")) {
     worker();
@@ -196,7 +209,7 @@ int run_check(const CheckOptions& opt) {
   bool unreadable = !errors.empty();
   for (const auto& r : reports)
     if (!r.error.empty()) {
-      std::cerr << "planlint: error: " << r.error << "\n";
+      std::cerr << "planlint: error: " << visible(r.error) << "\n";
       unreadable = true;
     }
 
@@ -216,10 +229,10 @@ int run_check(const CheckOptions& opt) {
   OutputOptions out_opt;
   out_opt.statistics = opt.statistics;
   if (!opt.output.empty()) {
-    std::ofstream out(opt.output, std::ios::binary | std::ios::trunc);
+    std::ostringstream out;
     out_opt.color = use_color(opt.color, false);
     write_report(out, *format, reports, out_opt);
-    if (!out) return usage_error(opt.output + ": cannot write");
+    if (!write_file_atomically(opt.output, out.str(), err)) return usage_error(err);
   } else {
     out_opt.color = use_color(opt.color, true);
     write_report(std::cout, *format, reports, out_opt);
@@ -276,6 +289,7 @@ void register_check(CLI::App& app, int& exit_code) {
   cmd->add_option("--execution", opt->execution, "Event logs: check only this SQL execution id");
   cmd->add_option("--stdin-filename", opt->stdin_filename, "Name (and config location) of the plan read from stdin");
   cmd->add_option("-o,--output", opt->output, "Write the report to FILE instead of standard output");
+  cmd->add_option("--max-input-size", opt->max_input_size, kMaxInputSizeHelp);
   cmd->callback([opt, &exit_code] { exit_code = run_check(*opt); });
 }
 
