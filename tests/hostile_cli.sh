@@ -4,11 +4,16 @@
 # bounded reads, unreadable folders reported. Each check names what it reproduces.
 # Usage: tests/hostile_cli.sh path/to/planlint   (run from the source folder)
 set -u
-planlint=$(realpath "$1")
 plan=corpus/examples/orders-by-region.explain.txt
 log=corpus/eventlog/multi-exec.eventlog
 tmp=$(mktemp -d)
 trap 'chmod -R u+rwx "$tmp" 2>/dev/null; rm -rf "$tmp"' EXIT
+# Every run is bounded: a hang (reading a FIFO twice, /dev/zero) is a failure, not a stuck test.
+planlint="$tmp/planlint"
+# HOSTILE_ULIMIT_KB caps virtual memory, to replay this test safely against an older binary
+# (which reads /dev/zero until memory runs out); sanitizer builds need it unset.
+printf '#!/bin/sh\n%sexec timeout 60 %q "$@"\n' "${HOSTILE_ULIMIT_KB:+ulimit -v $HOSTILE_ULIMIT_KB; }" "$(realpath "$1")" > "$planlint"
+chmod 755 "$planlint"
 fail=0
 ok() { echo "ok: $1"; }
 bad() { echo "FAIL: $1"; fail=1; }
@@ -63,7 +68,7 @@ refuse "check folder -o file-in-it" "$planlint" check --no-config "$tmp" -o "$tm
 # Writing elsewhere works, through a temporary file that does not stay behind.
 "$planlint" report --no-config "$tmp/self.txt" -o "$tmp/out.html" 2>/dev/null
 "$planlint" check --no-config "$tmp/self.txt" -o "$tmp/out.txt" --format json; rc=$?
-"$planlint" check --no-config "$tmp/self.txt" --write-baseline "$tmp/base.json" 2>/dev/null
+"$planlint" check --no-config "$tmp/self.txt" --write-baseline "$tmp/base.json" >/dev/null 2>&1
 if [ $rc = 1 ] && grep -q "<html" "$tmp/out.html" && grep -q '"diagnostics"\|"findings"\|"files"' "$tmp/out.txt" && grep -q fingerprint "$tmp/base.json" &&
    [ -z "$(ls -A "$tmp" | grep planlint-)" ]; then ok "outputs written, no temporary file left"; else bad "outputs elsewhere (exit $rc): $(ls -A "$tmp")"; fi
 
