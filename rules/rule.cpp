@@ -154,16 +154,16 @@ std::string format_decimal(double v) {
 std::string format_millis(double ms) {
   if (!std::isfinite(ms)) return non_finite(ms);
   char buf[64];
-  if (ms < 1000)
+  if (std::fabs(ms) >= 3.6e15)  // a million hours and more (or a negative giant): a short exponent
+    std::snprintf(buf, sizeof buf, "%.3g h", ms / 3'600'000);
+  else if (ms < 1000)
     std::snprintf(buf, sizeof buf, "%.0f ms", ms);
   else if (ms < 60'000)
     std::snprintf(buf, sizeof buf, "%.1f s", ms / 1000);
   else if (ms < 3'600'000)
     std::snprintf(buf, sizeof buf, "%.0f min %.0f s", std::floor(ms / 60'000), std::fmod(ms / 1000, 60));
-  else if (ms < 3.6e15)
-    std::snprintf(buf, sizeof buf, "%.0f h %.0f min", std::floor(ms / 3'600'000), std::fmod(ms / 60'000, 60));
   else
-    std::snprintf(buf, sizeof buf, "%.3g h", ms / 3'600'000);
+    std::snprintf(buf, sizeof buf, "%.0f h %.0f min", std::floor(ms / 3'600'000), std::fmod(ms / 60'000, 60));
   return buf;
 }
 
