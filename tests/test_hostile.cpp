@@ -10,9 +10,9 @@
 #include <limits>
 #include <sstream>
 
-#include "lint/sanitize.hpp"
-#include "parser/eventlog.hpp"
-#include "rules/rule.hpp"
+#include "lint/output/sanitize.hpp"
+#include "parser/eventlog/eventlog.hpp"
+#include "parser/model/format.hpp"
 
 using namespace planlint;
 

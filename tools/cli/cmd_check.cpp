@@ -13,15 +13,15 @@
 #include <sstream>
 #include <thread>
 
-#include "lint/baseline.hpp"
-#include "lint/check.hpp"
-#include "lint/config_file.hpp"
-#include "lint/eventlog_check.hpp"
-#include "lint/known_rules.hpp"
-#include "lint/output.hpp"
-#include "lint/output_file.hpp"
-#include "lint/sanitize.hpp"
-#include "parser/eventlog.hpp"
+#include "lint/engine/baseline.hpp"
+#include "lint/engine/check.hpp"
+#include "lint/config/config_file.hpp"
+#include "lint/engine/eventlog_check.hpp"
+#include "lint/engine/known_rules.hpp"
+#include "lint/output/output.hpp"
+#include "parser/eventlog/eventlog.hpp"
+#include "lint/output/output_file.hpp"
+#include "lint/output/sanitize.hpp"
 #include "tools/cli/commands.hpp"
 #include "tools/cli/lint_file.hpp"
 
@@ -196,7 +196,7 @@ int run_check(const CheckOptions& opt) {
   auto worker = [&] {
     for (std::size_t i = next++; i < inputs.size(); i = next++)
       // Event logs (files of any codec, rolling directories) are streamed, never read whole.
-      // Pipes and FIFOs are read once; character devices are refused (lint/eventlog_check.hpp).
+      // Pipes and FIFOs are read once; character devices are refused (lint/engine/eventlog_check.hpp).
       reports[i] = check_input(inputs[i], file_configs[i], displays[i]);
   };
   if (jobs <= 1 || std::count(inputs.begin(), inputs.end(), "-")) {

@@ -5,11 +5,11 @@
 #include <string>
 #include <vector>
 
-#include "lint/input.hpp"
-#include "lint/plan_json.hpp"
-#include "lint/plan_tree.hpp"
-#include "parser/parse.hpp"
-#include "lint/sanitize.hpp"
+#include "lint/engine/input.hpp"
+#include "lint/output/plan_json.hpp"
+#include "lint/output/plan_tree.hpp"
+#include "parser/registry/parse.hpp"
+#include "lint/output/sanitize.hpp"
 #include "tools/cli/commands.hpp"
 #include "tools/cli/lint_file.hpp"
 

@@ -5,11 +5,11 @@
 #include <iostream>
 #include <sstream>
 
-#include "lint/config_file.hpp"
-#include "lint/input.hpp"
-#include "lint/sanitize.hpp"
-#include "parser/eventlog.hpp"
-#include "parser/parse.hpp"
+#include "lint/config/config_file.hpp"
+#include "lint/engine/input.hpp"
+#include "parser/eventlog/eventlog.hpp"
+#include "lint/output/sanitize.hpp"
+#include "parser/registry/parse.hpp"
 
 namespace planlint::cli {
 

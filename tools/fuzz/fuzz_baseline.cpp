@@ -7,8 +7,8 @@
 #include <string>
 #include <string_view>
 
-#include "lint/baseline.hpp"
-#include "lint/check.hpp"
+#include "lint/engine/baseline.hpp"
+#include "lint/engine/check.hpp"
 
 namespace {
 [[noreturn]] void fail(const std::string& why) {

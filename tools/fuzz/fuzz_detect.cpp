@@ -12,10 +12,10 @@
 #include <string>
 #include <string_view>
 
-#include "lint/eventlog_check.hpp"
-#include "parser/eventlog.hpp"
-#include "parser/eventlog_codec.hpp"
-#include "parser/parse.hpp"
+#include "lint/engine/eventlog_check.hpp"
+#include "parser/eventlog/eventlog.hpp"
+#include "parser/eventlog/eventlog_codec.hpp"
+#include "parser/registry/parse.hpp"
 
 namespace {
 

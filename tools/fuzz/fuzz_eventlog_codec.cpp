@@ -1,4 +1,4 @@
-// libFuzzer target: compressed event-log decoding (parser/eventlog_codec.cpp).
+// libFuzzer target: compressed event-log decoding (parser/eventlog/eventlog_codec.cpp).
 // The first byte picks a mode:
 //   mode 0-3  compress: the rest of the input, repeated up to a size near a multiple of the
 //             decoders' buffers (128 KiB zstd output, 256 KiB lz4-frame output, lz4-java / snappy
@@ -19,8 +19,8 @@
 #include <string>
 #include <string_view>
 
-#include "parser/eventlog.hpp"
-#include "parser/eventlog_codec.hpp"
+#include "parser/eventlog/eventlog.hpp"
+#include "parser/eventlog/eventlog_codec.hpp"
 
 namespace {
 

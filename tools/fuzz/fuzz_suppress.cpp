@@ -7,8 +7,8 @@
 #include <string>
 #include <string_view>
 
-#include "lint/check.hpp"
-#include "lint/suppress.hpp"
+#include "lint/engine/check.hpp"
+#include "lint/engine/suppress.hpp"
 
 namespace {
 [[noreturn]] void fail(const std::string& why) {

@@ -8,11 +8,11 @@
 #include <string_view>
 #include <vector>
 
-#include "lint/check.hpp"
-#include "lint/output.hpp"
-#include "lint/plan_tree.hpp"
-#include "lint/report_html.hpp"
-#include "lint/show.hpp"
+#include "lint/engine/check.hpp"
+#include "lint/output/output.hpp"
+#include "lint/output/plan_tree.hpp"
+#include "lint/visual/report_html.hpp"
+#include "lint/visual/show.hpp"
 
 namespace planlint::fuzz {
 
