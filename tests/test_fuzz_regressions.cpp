@@ -12,6 +12,7 @@
 #include "parser/eventlog/eventlog.hpp"
 #include "tests/support.hpp"
 #include "tools/fuzz/lsp_drive.hpp"
+#include "tools/fuzz/output_checks.hpp"
 #include "tools/fuzz/plan_invariants.hpp"
 
 namespace {
@@ -49,6 +50,9 @@ void replay(const std::string& kind, const fs::path& file) {
     auto project = planlint::parse_config_text(text, name, pyproject, error);
     if (project) (void)planlint::config_for_path(*project, "plans/q1.explain.txt");
     else CHECK(!error.message.empty());
+  } else if (kind == "output") {
+    // As tools/fuzz/fuzz_output.cpp: every output format keeps its promise.
+    CHECK(planlint::fuzz::check_all_outputs(text, "plans/\x1b[2Jq\n::warning::x\xff.txt") == "");
   } else if (kind == "lsp_framing") {
     // As tools/fuzz/fuzz_lsp_framing.cpp: after an `initialize`, framed and unframed.
     CHECK(!planlint::fuzz::drive_lsp_framing(text).empty());

@@ -21,6 +21,10 @@ struct Config {
   std::map<std::string, double> global_thresholds;
   // Event logs: read only this SQL execution id (`--execution N`).
   std::optional<long long> execution;
+  // The largest input read whole (explain text, Query Profile JSON), in bytes: `max-input-size`
+  // in the config file, `--max-input-size` on the command line. Event logs are streamed in
+  // bounded memory and are not limited by it.
+  double max_input_bytes = 2.0 * 1024 * 1024 * 1024;
 
   [[nodiscard]] bool enabled(const RuleDoc& doc, std::string_view reported_name) const;
 };

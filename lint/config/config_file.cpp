@@ -277,6 +277,12 @@ class Reader {
             if (!set_threshold(pc.config, full, *text, err)) return fail(ok.source(), err);
           }
         }
+      } else if (key == "max-input-size") {
+        auto text = number_text(v);
+        auto bytes = text ? parse_quantity(*text, "bytes") : std::nullopt;
+        if (!bytes || *bytes < 1)
+          return fail(v.source(), "`max-input-size` must be a size such as \"2GiB\" or \"500MB\"");
+        pc.config.max_input_bytes = *bytes;
       } else if (key == "per-file-ignores") {
         const toml::table* pf = v.as_table();
         if (!pf) return fail(v.source(), "`per-file-ignores` must be a table of \"glob\" = [rules]");
@@ -291,7 +297,7 @@ class Reader {
       } else {
         return fail(k.source(), "unknown key `" + key +
                                     "` (known: select, ignore, include, exclude, severity, thresholds, rules, "
-                                    "per-file-ignores)");
+                                    "per-file-ignores, max-input-size)");
       }
     }
     return true;

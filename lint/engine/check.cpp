@@ -41,6 +41,21 @@ FileReport check_input(const std::string& path, const Config& config, const std:
   return report;
 }
 
+FileReport check_text(std::string text, const std::string& path, const Config& config) {
+  LintRequest request;
+  request.path = path;
+  request.text = text;
+  Linted linted = lint_input(request, config, LintOptions{});
+  FileReport report;
+  report.path = std::move(linted.path);
+  report.error = std::move(linted.error);
+  report.format = linted.result.parse.format;
+  report.suppressed = linted.suppressed;
+  report.diagnostics = std::move(linted.result.diagnostics);
+  report.text = std::move(text);
+  return report;
+}
+
 bool GlobSet::matches(const fs::path& p) const {
   if (patterns.empty()) return false;
   std::string rel = relative_generic(p, base.empty() ? fs::path(".") : base);
@@ -85,31 +100,37 @@ std::vector<std::string> collect_inputs(const std::vector<std::string>& args, co
       if (!excluded(exclude, arg)) add(arg);
       continue;
     }
+    // The walk, one folder at a time: a folder that cannot be read (permissions) is reported by
+    // its path and the walk goes on with the others.
     std::vector<std::string> found;
-    fs::recursive_directory_iterator it(arg, fs::directory_options::skip_permission_denied, ec), end;
-    if (ec) {
-      errors.push_back(arg + ": " + ec.message());
-      continue;
-    }
-    for (; it != end; it.increment(ec)) {
+    std::vector<fs::path> folders{fs::path(arg)};
+    while (!folders.empty()) {
+      fs::path folder = std::move(folders.back());
+      folders.pop_back();
+      fs::directory_iterator it(folder, ec), end;
       if (ec) {
-        errors.push_back(arg + ": " + ec.message());
-        break;
-      }
-      const fs::path& p = it->path();
-      std::string name = p.filename().string();
-      bool dir = it->is_directory(ec);
-      if ((!name.empty() && name[0] == '.') || excluded(exclude, p)) {
-        if (dir) it.disable_recursion_pending();
+        errors.push_back(folder.generic_string() + ": " + ec.message());
         continue;
       }
-      if (dir && is_rolling_event_log_dir(p)) {
-        it.disable_recursion_pending();
-        found.push_back(p.generic_string());
-        continue;
+      for (; it != end; it.increment(ec)) {
+        const fs::path& p = it->path();
+        std::string name = p.filename().string();
+        std::error_code ec2;
+        bool dir = it->is_directory(ec2);
+        bool link = it->is_symlink(ec2);
+        if ((!name.empty() && name[0] == '.') || excluded(exclude, p)) continue;
+        if (dir && is_rolling_event_log_dir(p)) {
+          found.push_back(p.generic_string());
+          continue;
+        }
+        if (dir) {
+          if (!link) folders.push_back(p);  // as before: links to folders are not followed
+          continue;
+        }
+        if (!it->is_regular_file(ec2)) continue;
+        if (include.matches(p)) found.push_back(p.generic_string());
       }
-      if (dir || !it->is_regular_file(ec)) continue;
-      if (include.matches(p)) found.push_back(p.generic_string());
+      if (ec) errors.push_back(folder.generic_string() + ": " + ec.message());
     }
     std::sort(found.begin(), found.end());
     for (const auto& f : found) add(f);

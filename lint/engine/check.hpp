@@ -19,6 +19,9 @@ namespace planlint {
 // report with `error` set.
 FileReport check_input(const std::string& path, const Config& config, const std::string& display = "");
 
+// The same for bytes already in memory, named `path` (tests, fuzz targets).
+FileReport check_text(std::string text, const std::string& path, const Config& config);
+
 // Globs with the folder they are relative to.
 struct GlobSet {
   std::vector<std::string> patterns;

@@ -1,5 +1,6 @@
 // lint_input(): the one way an input is linted (lint/engine/engine.hpp).
 #include <algorithm>
+#include <fstream>
 #include <iostream>
 #include <sstream>
 #include <streambuf>
@@ -141,7 +142,13 @@ Linted lint_input(const LintRequest& request, const Config& config, const LintOp
     linter.whole(*request.text);
     return out;
   }
-  if (request.path != "-") {
+  std::string error;
+  const InputKind kind = input_kind(request.path, error);
+  if (kind == InputKind::Unreadable) {  // missing, a character device, ...
+    out.error = error;
+    return out;
+  }
+  if (kind == InputKind::File || kind == InputKind::Directory) {
     // Inputs a reader opens itself: a rolling event-log directory, a (compressed) event log.
     if (const Reader* r = reader_claiming(request.path)) {
       while (out.path.size() > 1 && out.path.back() == '/') out.path.pop_back();  // "eventlog_v2_x/"
@@ -149,32 +156,45 @@ Linted lint_input(const LintRequest& request, const Config& config, const LintOp
       if (!options.keep_plans) out.result.parse.format = r->format;
       return out;
     }
-  } else if (!options.keep_plans) {
-    // Standard input: look at the first bytes, then stream when the format streams.
-    std::string head(kDetectBytes, '\0');
-    std::cin.read(head.data(), static_cast<std::streamsize>(head.size()));
-    head.resize(static_cast<std::size_t>(std::max<std::streamsize>(0, std::cin.gcount())));
-    const Reader& r = reader_for(head);
-    if (r.stream) {
-      HeadThenRest buf(std::move(head), *std::cin.rdbuf());
-      std::istream in(&buf);
-      linter.read(r.format, [&](const PlanSink& sink) { return r.stream(in, out.path, ro, sink); });
-      out.result.parse.format = r.format;
+    auto text = read_input(request.path, error, config.max_input_bytes);
+    if (!text) {
+      out.error = error;
       return out;
     }
-    std::ostringstream rest;
-    if (std::cin) rest << std::cin.rdbuf();
-    out.text = head + rest.str();
+    out.text = std::move(*text);
     linter.whole(out.text);
     return out;
   }
-  std::string error;
-  auto text = read_input(request.path, error);
-  if (!text) {
+  // Standard input, a pipe, a FIFO, /dev/stdin, <(...): read once. The format is detected on the
+  // bytes already read, then the input is streamed (when the format streams) or read whole, within
+  // the maximum input size.
+  std::ifstream file;
+  if (kind == InputKind::Stream) {
+    file.open(request.path, std::ios::binary);
+    if (!file) {
+      out.error = request.path + ": cannot be opened";
+      return out;
+    }
+  }
+  std::istream& in = kind == InputKind::Stdin ? std::cin : file;
+  const std::string name = kind == InputKind::Stdin ? std::string("standard input") : request.path;
+  std::string head(kDetectBytes, '\0');
+  in.read(head.data(), static_cast<std::streamsize>(head.size()));
+  head.resize(static_cast<std::size_t>(std::max<std::streamsize>(0, in.gcount())));
+  const Reader& r = reader_for(head);
+  if (r.stream && !options.keep_plans) {
+    HeadThenRest buf(std::move(head), *in.rdbuf());
+    std::istream joined(&buf);
+    linter.read(r.format, [&](const PlanSink& sink) { return r.stream(joined, out.path, ro, sink); });
+    out.result.parse.format = r.format;
+    return out;
+  }
+  out.text = std::move(head);
+  if (in && !read_rest(in, out.text, config.max_input_bytes, name, error)) {
+    out.text.clear();
     out.error = error;
     return out;
   }
-  out.text = std::move(*text);
   linter.whole(out.text);
   return out;
 }

@@ -1,5 +1,7 @@
 #include "lint/visual/show.hpp"
 
+#include "lint/output/sanitize.hpp"
+
 #include <cstdio>
 #include <map>
 
@@ -98,7 +100,7 @@ std::string show_text(const LintResult& result, const ShowOptions& o) {
     bool metrics = total > 0 || any_rows;
 
     if (pi) out += '\n';
-    std::string head = p.name.empty() ? "plan " + std::to_string(pi + 1) : p.name;
+    std::string head = p.name.empty() ? "plan " + std::to_string(pi + 1) : visible(p.name);
     head += "  (" + std::string(to_string(p.format)) + ", " + std::to_string(p.ops.size()) + " operators";
     if (p.adaptive) head += p.is_final_plan.value_or(false) ? ", AQE final plan" : ", AQE";
     head += ")";
@@ -112,7 +114,7 @@ std::string show_text(const LintResult& result, const ShowOptions& o) {
 
     for (const TreeRow& row : plan_tree_rows(p)) {
       if (!row.heading.empty()) {
-        out += std::string(dim) + fit("-- " + row.heading + " --", o.width) + reset + '\n';
+        out += std::string(dim) + fit("-- " + visible(row.heading) + " --", o.width) + reset + '\n';
         continue;
       }
       const Operator& op = p.ops[row.op];
@@ -130,9 +132,9 @@ std::string show_text(const LintResult& result, const ShowOptions& o) {
         cols += "  ";
         if (o.color && share >= 0) colour = band(share);
       }
-      std::string label = (op.codegen ? "* " : "") + (op.name.empty() ? op.label : op.name);
-      if (!op.id.empty()) label += " (" + op.id + ")";
-      std::string det = details(op);
+      std::string label = (op.codegen ? "* " : "") + visible(op.name.empty() ? op.label : op.name);
+      if (!op.id.empty()) label += " (" + visible(op.id) + ")";
+      std::string det = visible(details(op));
       if (!det.empty()) label += "  " + det;
       if (row.repeated) label += "  (shown above)";
       auto found = by_op.find(row.op);
@@ -154,26 +156,27 @@ std::string show_text(const LintResult& result, const ShowOptions& o) {
         if (indent.size() > o.width / 2) indent.resize(o.width / 2);
         for (const auto* d : found->second) {
           const char* sc = !o.color ? "" : d->severity == Severity::Error ? "\x1b[31m" : d->severity == Severity::Warning ? "\x1b[33m" : "\x1b[36m";
-          std::string msg = indent + "! " + std::string(to_string(d->severity)) + "[" + d->rule + "] " + d->message;
+          std::string msg = indent + "! " + std::string(to_string(d->severity)) + "[" + visible(d->rule) + "] " + visible(d->message);
           out += sc + fit(msg, o.width) + reset + '\n';
         }
       }
     }
     for (const auto* d : plan_level)
-      out += fit("! " + std::string(to_string(d->severity)) + "[" + d->rule + "] " + d->message, o.width) + '\n';
+      out += fit("! " + std::string(to_string(d->severity)) + "[" + visible(d->rule) + "] " + visible(d->message), o.width) + '\n';
   }
   for (const auto& m : result.parse.messages)
     if (m.severity == MessageSeverity::Error)
-      out += fit(result.parse.path + ":" + std::to_string(m.loc.line) + ":" + std::to_string(m.loc.column) +
-                     ": error: " + m.message,
+      out += fit(visible(result.parse.path) + ":" + std::to_string(m.loc.line) + ":" + std::to_string(m.loc.column) +
+                     ": error: " + visible(m.message),
                  o.width) +
              '\n';
-  return out;
+  return no_workflow_commands(out);  // no line a CI log could read as a workflow command
 }
 
 namespace {
-std::string dot_escape(const std::string& s) {
+std::string dot_escape(const std::string& text) {
   std::string out;
+  const std::string s = visible(text, true);  // escape sequences shown as \x1b, line breaks kept
   for (char c : s) {
     if (c == '"' || c == '\\') out += '\\';
     if (c == '\n') {

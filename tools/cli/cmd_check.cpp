@@ -10,6 +10,7 @@
 #include <map>
 #include <memory>
 #include <mutex>
+#include <sstream>
 #include <thread>
 #include <tuple>
 
@@ -21,7 +22,11 @@
 #include "lint/output/output.hpp"
 #include "lint/diff/diff.hpp"
 #include "lint/diff/git_show.hpp"
+#include "parser/eventlog/eventlog.hpp"
+#include "lint/output/output_file.hpp"
+#include "lint/output/sanitize.hpp"
 #include "tools/cli/commands.hpp"
+#include "tools/cli/lint_file.hpp"
 
 namespace planlint::cli {
 
@@ -46,10 +51,11 @@ struct CheckOptions {
   long long execution = -1;  // -1: all executions
   std::string output;
   std::string against;  // --against REF: also diff each file with its version at REF
+  std::string max_input_size;
 };
 
 int usage_error(const std::string& message) {
-  std::cerr << "planlint: error: " << message << "\n";
+  std::cerr << "planlint: error: " << visible(message) << "\n";
   return 2;
 }
 
@@ -82,7 +88,7 @@ class ConfigCache {
     ConfigError err;
     auto pc = load_config_file(file, err);
     if (!pc) {
-      std::cerr << err.str() << "\n";
+      std::cerr << visible(err.str()) << "\n";
       return nullptr;
     }
     return (cache_[key] = std::make_unique<ProjectConfig>(std::move(*pc))).get();
@@ -150,6 +156,9 @@ int run_check(const CheckOptions& opt) {
   if (!format) return usage_error("unknown --format `" + opt.format + "`");
   if (!fail_on) return usage_error("unknown --fail-on `" + opt.fail_on + "`");
 
+  auto max_input = max_input_size_option(opt.max_input_size);
+  if (!max_input) return usage_error("--max-input-size: `" + opt.max_input_size + "` is not a size");
+
   ConfigCache configs(opt);
   std::vector<std::string> args = opt.paths.empty() ? std::vector<std::string>{"-"} : opt.paths;
 
@@ -164,7 +173,12 @@ int run_check(const CheckOptions& opt) {
   if (!top->exclude.empty()) exclude.push_back(GlobSet{top->exclude, top->root});
   std::vector<std::string> errors;
   std::vector<std::string> inputs = collect_inputs(args, include, exclude, errors);
-  for (const auto& e : errors) std::cerr << "planlint: error: " << e << "\n";
+  for (const auto& e : errors) std::cerr << "planlint: error: " << visible(e) << "\n";
+  // Outputs never overwrite an input (the same file after resolving links).
+  for (const auto* out : {&opt.output, &opt.write_baseline})
+    if (auto in = output_is_input(*out, inputs))
+      return usage_error((out == &opt.output ? "-o " : "--write-baseline ") + *out + " is the input " + *in +
+                         ": refusing to overwrite it");
 
   // The configuration of every input, resolved before the work is spread over threads.
   std::vector<Config> file_configs;
@@ -176,6 +190,7 @@ int run_check(const CheckOptions& opt) {
     if (!pc) return 2;
     file_configs.push_back(apply_settings(config_for_path(*pc, shown == "-" ? fs::path("stdin") : fs::path(shown)), cli));
     if (opt.execution >= 0) file_configs.back().execution = opt.execution;
+    if (*max_input > 0) file_configs.back().max_input_bytes = *max_input;
     displays.push_back(shown);
   }
 
@@ -186,6 +201,7 @@ int run_check(const CheckOptions& opt) {
   auto worker = [&] {
     for (std::size_t i = next++; i < inputs.size(); i = next++)
       // Event logs (files of any codec, rolling directories) are streamed, never read whole.
+      // Pipes and FIFOs are read once; character devices are refused (lint/engine/lint.cpp).
       reports[i] = check_input(inputs[i], file_configs[i], displays[i]);
   };
   if (jobs <= 1 || std::count(inputs.begin(), inputs.end(), "-")) {
@@ -203,7 +219,7 @@ int run_check(const CheckOptions& opt) {
   bool unreadable = !errors.empty();
   for (const auto& r : reports)
     if (!r.error.empty()) {
-      std::cerr << "planlint: error: " << r.error << "\n";
+      std::cerr << "planlint: error: " << visible(r.error) << "\n";
       unreadable = true;
     }
 
@@ -223,10 +239,10 @@ int run_check(const CheckOptions& opt) {
   OutputOptions out_opt;
   out_opt.statistics = opt.statistics;
   if (!opt.output.empty()) {
-    std::ofstream out(opt.output, std::ios::binary | std::ios::trunc);
+    std::ostringstream out;
     out_opt.color = use_color(opt.color, false);
     write_report(out, *format, reports, out_opt);
-    if (!out) return usage_error(opt.output + ": cannot write");
+    if (!write_file_atomically(opt.output, out.str(), err)) return usage_error(err);
   } else {
     out_opt.color = use_color(opt.color, true);
     write_report(std::cout, *format, reports, out_opt);
@@ -285,6 +301,7 @@ void register_check(CLI::App& app, int& exit_code) {
   cmd->add_option("-o,--output", opt->output, "Write the report to FILE instead of standard output");
   cmd->add_option("--against", opt->against,
                   "Also report regressions of each file against its version at git revision REF (planlint diff)");
+  cmd->add_option("--max-input-size", opt->max_input_size, kMaxInputSizeHelp);
   cmd->callback([opt, &exit_code] { exit_code = run_check(*opt); });
 }
 

@@ -20,6 +20,7 @@ struct ShowArgs {
   std::string format = "text";
   std::size_t width = 100;
   bool no_config = false;
+  std::string max_input_size;
 };
 
 bool use_color(const std::string& mode) {
@@ -30,12 +31,17 @@ bool use_color(const std::string& mode) {
 }
 
 int run_show(const ShowArgs& a) {
+  auto max_input = max_input_size_option(a.max_input_size);
+  if (!max_input) {
+    std::cerr << "planlint: error: --max-input-size: `" << a.max_input_size << "` is not a size\n";
+    return 2;
+  }
   ShowOptions opts;
   opts.color = use_color(a.color);
   opts.width = a.width < 40 ? 40 : a.width;
   return for_each_linted_file(a.paths, !a.no_config, /*finish=*/false, [&](LintedFile& f) {
            std::cout << (a.format == "dot" ? show_dot(f.result) : show_text(f.result, opts));
-         }).value_or(2);
+         }, *max_input).value_or(2);
 }
 }  // namespace
 
@@ -49,6 +55,7 @@ void register_show(CLI::App& app, int& exit_code) {
       ->check(CLI::IsMember({"auto", "always", "never"}));
   cmd->add_option("--width", args->width, "Cut lines to this many columns (default 100)");
   cmd->add_flag("--no-config", args->no_config, "Ignore .planlint.toml / pyproject.toml");
+  cmd->add_option("--max-input-size", args->max_input_size, kMaxInputSizeHelp);
   cmd->callback([args, &exit_code] { exit_code = run_show(*args); });
 }
 
