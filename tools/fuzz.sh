@@ -67,7 +67,7 @@ make_seeds() {  # kind dir
       # One seed per printed expression of the explain corpus: conditions, filters, keys.
       find corpus -type f -name '*.txt' 2>/dev/null | sort | xargs -r grep -h -E \
         '^(Condition :|Join condition:|PushedFilters:|PartitionFilters:|DataFilters:|Left keys|Right keys|Keys \[|Functions \[)' 2>/dev/null \
-        | sed -E 's/^[^:]*: ?//' | sort -u | head -n 600 | while IFS= read -r line; do
+        | sed -E 's/^[^:]*: ?//' | sort -u | awk 'NR <= 600' | while IFS= read -r line; do
           i=$((i + 1))
           printf '%s' "$line" >"$dir/expr-$i"
         done
@@ -127,7 +127,7 @@ make_seeds() {  # kind dir
         '{"jsonrpc":"2.0","method":"workspace/didChangeConfiguration","params":{"settings":{"planlint":{"select":["PL001"]}}}}' >"$dir/session-bad-frames" ;;
     explain|profile) ;;
     *)  # unknown kind: every corpus file
-      find corpus -type f 2>/dev/null | head -n 200 | while IFS= read -r f; do
+      find corpus -type f 2>/dev/null | sort | awk 'NR <= 200' | while IFS= read -r f; do
         i=$((i + 1)); cp "$f" "$dir/seed-$i"; done ;;
   esac
   # libFuzzer needs at least one input.
