@@ -23,7 +23,7 @@ case "${1:-}" in
   "") ;;
   *) echo "usage: tools/test.sh [--sanitize | --tsan]" >&2; exit 2 ;;
 esac
-tools/setup-deps.sh
+tools/setup-deps.sh   # build and test dependencies, once, before any test runs
 cmake -S . -B "$build" -G Ninja "${flags[@]}" >/dev/null
 cmake --build "$build" -j "$(nproc)"
 cd "$build"
