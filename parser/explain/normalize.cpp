@@ -466,9 +466,13 @@ void strip_tree_numbers(Normalized& out, bool& any) {
   auto number = [](std::string_view t, std::size_t& len) -> long {
     std::size_t i = 0;
     while (i < t.size() && is_digit(t[i])) ++i;
-    if (i < 2 || i >= t.size() || t[i] != ' ') return -1;
+    // Tree numbers have a handful of digits; longer runs are not a numbered tree (and would not
+    // fit a long).
+    if (i < 2 || i > 9 || i >= t.size() || t[i] != ' ') return -1;
     len = i + 1;
-    return std::stol(std::string(t.substr(0, i)));
+    long n = 0;
+    for (std::size_t k = 0; k < i; ++k) n = n * 10 + (t[k] - '0');
+    return n;
   };
   for (std::size_t i = 0; i < out.lines.size(); ++i) {
     std::size_t len = 0;
