@@ -2,26 +2,16 @@
 # `planlint report` renders in headless Chromium: the page's script runs without errors, draws
 # every operator of the profile and lists its findings (the script writes data-ok, data-ops and
 # data-findings on <body> after rendering). Also times opening a report of a generated
-# 1,000-operator plan (printed, not asserted). Installs Debian `chromium` when missing; skips
-# (exit 77) with a message when that is impossible.
+# 1,000-operator plan (printed, not asserted). Needs Debian `chromium` (tools/setup-deps.sh);
+# without it: skip (exit 77), or fail under CI=true.
 # Usage: tests/report_chromium.sh path/to/planlint   (run from the source folder)
 set -u
 planlint=$(realpath "$1")
 build=$(dirname "$planlint")
 
+. tests/shell_lib.bash
 browser=$(command -v chromium || command -v chromium-browser || true)
-if [ -z "$browser" ]; then
-  if [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then
-    echo "installing Debian chromium (apt-get)"
-    DEBIAN_FRONTEND=noninteractive timeout 900 apt-get install -y chromium >/tmp/planlint-chromium-apt.log 2>&1 ||
-      { DEBIAN_FRONTEND=noninteractive apt-get update >/dev/null 2>&1 &&
-        DEBIAN_FRONTEND=noninteractive timeout 900 apt-get install -y chromium >/tmp/planlint-chromium-apt.log 2>&1; }
-  fi
-  browser=$(command -v chromium || command -v chromium-browser || true)
-  if [ -z "$browser" ]; then
-    echo "SKIP: chromium is not installed and could not be installed (needs root and apt-get)"; exit 77
-  fi
-fi
+[ -n "$browser" ] || skip "chromium is not installed"
 
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT

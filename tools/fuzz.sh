@@ -25,9 +25,9 @@ work=${FUZZ_WORK:-$root/build-fuzz/fuzz-work}
 jobs=${FUZZ_JOBS:-$(nproc)}
 
 if ! command -v clang++ >/dev/null 2>&1 || ! ls /usr/lib/llvm-*/lib/clang/*/lib/linux/libclang_rt.fuzzer-x86_64.a >/dev/null 2>&1; then
-  tools/setup-deps.sh clang libclang-rt-14-dev
+  tools/setup-deps.sh --build-only clang libclang-rt-14-dev
 fi
-tools/setup-deps.sh
+tools/setup-deps.sh --build-only
 
 targets=("$@")
 if [ ${#targets[@]} -eq 0 ]; then

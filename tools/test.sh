@@ -9,7 +9,7 @@ if [ "${1:-}" = "--sanitize" ]; then
   build=build-asan
   flags=(-DPLANLINT_SANITIZE=ON -DCMAKE_BUILD_TYPE=Debug)
 fi
-tools/setup-deps.sh
+tools/setup-deps.sh   # build and test dependencies, once, before any test runs
 cmake -S . -B "$build" -G Ninja "${flags[@]}" >/dev/null
 cmake --build "$build" -j "$(nproc)"
 cd "$build"
