@@ -1,6 +1,8 @@
 #include "lint/check.hpp"
 
 #include <algorithm>
+#include <cctype>
+#include <fstream>
 #include <set>
 #include <system_error>
 
@@ -11,6 +13,9 @@
 #include "lint/known_rules.hpp"
 #include "lint/suppress.hpp"
 #include "parser/eventlog.hpp"
+#include "parser/parse.hpp"
+
+#include <nlohmann/json.hpp>
 
 namespace planlint {
 
@@ -32,11 +37,55 @@ std::size_t finish_diagnostics(LintResult& lint, std::string_view text, const Co
   return suppressed;
 }
 
+std::string not_a_plan(std::string_view text, const ParseResult& parse) {
+  std::size_t ops = 0;
+  for (const auto& p : parse.plans) ops += p.ops.size();
+  if (ops > 0) return "";
+  std::string_view body = text.substr(0, 3) == "\xEF\xBB\xBF" ? text.substr(3) : text;
+  if (body.find_first_not_of(" \t\r\n\f\v") == std::string_view::npos)
+    return std::string(text.empty() ? "is empty" : "holds only white space") + ", nothing to check; " +
+           std::string(kExpectedInputs);
+  if (parse.format != InputFormat::EventLog) {
+    // Binary: a NUL byte, or more than 1 in 20 control bytes, in the first 4 KiB.
+    std::string_view head = body.substr(0, 4096);
+    std::size_t control = 0, nul = std::string_view::npos;
+    for (std::size_t i = 0; i < head.size(); ++i) {
+      unsigned char c = static_cast<unsigned char>(head[i]);
+      if (c == 0 && nul == std::string_view::npos) nul = i;
+      if (c < 0x20 && c != '\t' && c != '\n' && c != '\r' && c != '\f' && c != 0x1b) ++control;
+      if (c == 0x7f) ++control;
+    }
+    if (nul != std::string_view::npos || control * 20 > head.size())
+      return "is binary data (" +
+             (nul != std::string_view::npos ? "a NUL byte at offset " + std::to_string(nul)
+                                            : std::to_string(control) + " control bytes in the first " +
+                                                  std::to_string(head.size())) +
+             "), not a plan; " + std::string(kExpectedInputs);
+  }
+  for (const auto& m : parse.messages)
+    if (m.severity == MessageSeverity::Error && std::string_view(m.message).substr(0, kNotAPlan.size()) == kNotAPlan)
+      return std::to_string(m.loc.line) + ":" + std::to_string(m.loc.column) + ": " + m.message;
+  std::size_t first = body.find_first_not_of(" \t\r\n");
+  if (body[first] == '[' && nlohmann::json::accept(body)) {
+    bool history = body.find("\"planDescription\"") != std::string_view::npos;
+    return std::string(kNotAPlan) +
+           (history ? "a Spark History Server SQL answer (`planDescription`, `nodes`), which this build does not read; "
+                    : "a JSON array, ") +
+           std::string(kExpectedInputs);
+  }
+  return "";
+}
+
 FileReport check_text(std::string text, const std::string& path, const Config& config) {
   FileReport report;
   report.path = path;
   LintResult lint = lint_text(text, path, config);
   report.format = lint.parse.format;
+  if (std::string why = not_a_plan(text, lint.parse); !why.empty()) {
+    // "path:3:1: not a plan: ..." when the reader gave a position, else "path: is empty, ...".
+    report.error = path + (std::isdigit(static_cast<unsigned char>(why[0])) ? ":" : ": ") + why;
+    return report;
+  }
   report.suppressed = finish_diagnostics(lint, text, config);
   report.diagnostics = std::move(lint.diagnostics);
   report.text = std::move(text);
@@ -71,6 +120,21 @@ const std::vector<std::string>& default_include() {
 }
 
 namespace {
+// A file a folder walk's globs pass over but whose first bytes are a Spark event log's (Spark
+// names its logs app-..., local-..., application_..., with no extension or a codec's).
+bool event_log_by_content(const fs::path& p) {
+  std::string ext = p.extension().string();
+  if (!(ext.empty() || ext == ".zstd" || ext == ".zst" || ext == ".lz4" || ext == ".snappy" || ext == ".inprogress" ||
+        p.filename().string().rfind("app-", 0) == 0 || p.filename().string().rfind("local-", 0) == 0 ||
+        p.filename().string().rfind("application_", 0) == 0))
+    return false;
+  std::ifstream in(p, std::ios::binary);
+  char buf[512];
+  in.read(buf, sizeof buf);
+  std::string_view head(buf, static_cast<std::size_t>(std::max<std::streamsize>(0, in.gcount())));
+  return !head.empty() && detect_format(head) == InputFormat::EventLog;
+}
+
 bool excluded(const std::vector<GlobSet>& exclude, const fs::path& p) {
   return std::any_of(exclude.begin(), exclude.end(), [&](const GlobSet& g) { return g.matches(p); });
 }
@@ -124,7 +188,7 @@ std::vector<std::string> collect_inputs(const std::vector<std::string>& args, co
         continue;
       }
       if (dir || !it->is_regular_file(ec)) continue;
-      if (include.matches(p)) found.push_back(p.generic_string());
+      if (include.matches(p) || event_log_by_content(p)) found.push_back(p.generic_string());
     }
     std::sort(found.begin(), found.end());
     for (const auto& f : found) add(f);

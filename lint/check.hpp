@@ -23,6 +23,12 @@ FileReport check_text(std::string text, const std::string& path, const Config& c
 // `lint.diagnostics` in reading order. Returns how many findings the directives removed.
 std::size_t finish_diagnostics(LintResult& lint, std::string_view text, const Config& config);
 
+// Why `text` is not a plan at all, or "" when it is (or may be) one: an empty input, binary data,
+// JSON that is no Query Profile / event log (the reader's kNotAPlan message). Front ends report
+// such an input as unreadable (exit 2) instead of listing findings; the message never echoes the
+// input's bytes.
+std::string not_a_plan(std::string_view text, const ParseResult& parse);
+
 // read_input + check_text; an unreadable input gives a report with `error` set.
 // `display` is the path shown (defaults to `path`; used for stdin with --stdin-filename).
 FileReport check_file(const std::string& path, const Config& config, const std::string& display = "");
@@ -40,7 +46,8 @@ const std::vector<std::string>& default_include();
 // Expand the command line's paths: "-" stays, a rolling event-log folder (eventlog_v2_*) is one input
 // wherever it is found, any other folder is walked recursively (hidden entries and
 // excluded paths skipped, files kept when `include` matches their name or path), a file is kept
-// unless excluded. Order: arguments in order, each folder sorted; duplicates dropped.
+// unless excluded; files the globs pass over are still taken when their first bytes are a Spark
+// event log's (Spark's log names have no extension). Order: arguments in order, each folder sorted; duplicates dropped.
 // Missing paths are appended to `errors`.
 std::vector<std::string> collect_inputs(const std::vector<std::string>& args, const GlobSet& include,
                                         const std::vector<GlobSet>& exclude, std::vector<std::string>& errors);

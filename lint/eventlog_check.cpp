@@ -55,6 +55,11 @@ FileReport check_plans(FileReport report, const Config& config, const Reader& re
   LintResult lint;
   lint.parse = read(opts, sink);
   lint.diagnostics = std::move(found);
+  if (config.execution && index == 0) {
+    report.error = report.path + ": no SQL execution " + std::to_string(*config.execution) +
+                   " in this event log (leave out --execution to check them all)";
+    return report;
+  }
   report.suppressed = finish_diagnostics(lint, "", config);
   report.diagnostics = std::move(lint.diagnostics);
   return report;

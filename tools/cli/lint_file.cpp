@@ -1,8 +1,10 @@
 #include "tools/cli/lint_file.hpp"
 
+#include <cctype>
 #include <filesystem>
 #include <iostream>
 
+#include "lint/check.hpp"
 #include "lint/config_file.hpp"
 #include "lint/input.hpp"
 #include "parser/eventlog.hpp"
@@ -25,6 +27,12 @@ std::optional<LintedFile> lint_file(const std::string& path, bool use_config_fil
     EventLogOptions opts;
     opts.execution = f.config.execution;
     f.result.parse = read_event_log(path, path, opts);
+    if (f.result.parse.plans.empty() && f.config.execution) {
+      std::cerr << "planlint: error: " << path << ": no SQL execution " << *f.config.execution
+                << " in this event log (leave out --execution to read them all)\n";
+      rc = 2;
+      return std::nullopt;
+    }
     f.result.diagnostics = run_rules(f.result.parse, f.config);
     return f;
   }
@@ -37,6 +45,12 @@ std::optional<LintedFile> lint_file(const std::string& path, bool use_config_fil
   }
   LintedFile f{std::move(*text), std::move(*config), {}};
   f.result = lint_text(f.text, path, f.config);
+  if (std::string why = not_a_plan(f.text, f.result.parse); !why.empty()) {
+    std::cerr << "planlint: error: " << path << (std::isdigit(static_cast<unsigned char>(why[0])) ? ":" : ": ") << why
+              << "\n";
+    rc = 2;
+    return std::nullopt;
+  }
   return f;
 }
 
