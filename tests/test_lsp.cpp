@@ -221,7 +221,7 @@ TEST_CASE("lsp: initialize advertises the features; requests before it are refus
   CHECK(early["error"]["code"] == -32002);
   json init = c.request("initialize", {{"capabilities", json::object()}});
   const json& caps = init["result"]["capabilities"];
-  CHECK(caps["textDocumentSync"]["change"] == 1);
+  CHECK(caps["textDocumentSync"]["change"] == 2);  // incremental
   CHECK(caps["textDocumentSync"]["openClose"] == true);
   CHECK(caps["hoverProvider"] == true);
   CHECK(caps["documentSymbolProvider"] == true);
