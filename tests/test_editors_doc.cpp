@@ -3,7 +3,7 @@
 #include <doctest/doctest.h>
 #include <nlohmann/json.hpp>
 
-#include "lint/known_rules.hpp"
+#include "lint/engine/known_rules.hpp"
 #include "rules/rule.hpp"
 #include "tests/support.hpp"
 

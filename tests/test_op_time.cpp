@@ -6,10 +6,10 @@
 
 #include <set>
 
-#include "lint/engine.hpp"
-#include "lint/op_time.hpp"
-#include "lint/show.hpp"
-#include "parser/parse.hpp"
+#include "lint/engine/engine.hpp"
+#include "lint/visual/op_time.hpp"
+#include "lint/visual/show.hpp"
+#include "parser/registry/parse.hpp"
 #include "tests/support.hpp"
 
 namespace fs = std::filesystem;

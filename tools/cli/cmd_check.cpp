@@ -14,14 +14,14 @@
 #include <mutex>
 #include <thread>
 
-#include "lint/baseline.hpp"
-#include "lint/check.hpp"
-#include "lint/config_file.hpp"
-#include "lint/eventlog_check.hpp"
-#include "lint/input.hpp"
-#include "lint/known_rules.hpp"
-#include "lint/output.hpp"
-#include "parser/eventlog.hpp"
+#include "lint/engine/baseline.hpp"
+#include "lint/engine/check.hpp"
+#include "lint/config/config_file.hpp"
+#include "lint/engine/eventlog_check.hpp"
+#include "lint/engine/input.hpp"
+#include "lint/engine/known_rules.hpp"
+#include "lint/output/output.hpp"
+#include "parser/eventlog/eventlog.hpp"
 #include "tools/cli/commands.hpp"
 
 namespace planlint::cli {

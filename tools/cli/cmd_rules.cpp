@@ -6,7 +6,7 @@
 #include <memory>
 #include <string>
 
-#include "lint/known_rules.hpp"
+#include "lint/engine/known_rules.hpp"
 #include "rules/rule.hpp"
 #include "rules/rule_doc.hpp"
 #include "tools/cli/commands.hpp"

@@ -4,10 +4,10 @@
 #include <filesystem>
 #include <iostream>
 
-#include "lint/check.hpp"
-#include "lint/config_file.hpp"
-#include "lint/input.hpp"
-#include "parser/eventlog.hpp"
+#include "lint/engine/check.hpp"
+#include "lint/config/config_file.hpp"
+#include "lint/engine/input.hpp"
+#include "parser/eventlog/eventlog.hpp"
 
 namespace planlint::cli {
 

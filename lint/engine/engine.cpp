@@ -1,0 +1,93 @@
+#include "lint/engine/engine.hpp"
+
+#include "parser/eventlog/eventlog.hpp"
+
+#include <algorithm>
+#include <tuple>
+
+namespace planlint {
+
+bool is_code_prefix(std::string_view s) {
+  if (s.size() < 2 || s.substr(0, 2) != "PL") return false;
+  for (char c : s.substr(2))
+    if (c < '0' || c > '9') return false;
+  return true;
+}
+
+namespace {
+bool matches(const std::set<std::string>& set, const RuleDoc& doc, std::string_view name) {
+  if (set.count(std::string(name)) || set.count(doc.name) || set.count(doc.code)) return true;
+  // ruff's selectors: ALL, and code prefixes (PL0 = PL001..PL099, PL1 = PL101..).
+  for (const auto& s : set)
+    if (s == "ALL" || (is_code_prefix(s) && doc.code.size() > s.size() && doc.code.compare(0, s.size(), s) == 0))
+      return true;
+  return false;
+}
+}  // namespace
+
+bool Config::enabled(const RuleDoc& doc, std::string_view reported_name) const {
+  if (!select.empty() && !matches(select, doc, reported_name)) return false;
+  return !matches(ignore, doc, reported_name);
+}
+
+std::vector<Diagnostic> run_rules(const ParseResult& parsed, const Config& config) {
+  std::vector<Diagnostic> out;
+  for (std::size_t p = 0; p < parsed.plans.size(); ++p) {
+    const Plan& plan = parsed.plans[p];
+    for (const auto& rule : all_rules()) {
+      const RuleDoc& doc = rule->doc();
+      bool any = config.enabled(doc, doc.name);
+      for (const auto& extra : doc.also_reports) any = any || config.enabled(doc, extra);
+      if (!any) continue;
+      std::map<std::string, double> overrides = config.global_thresholds;
+      if (auto it = config.thresholds.find(doc.name); it != config.thresholds.end())
+        for (const auto& [k, v] : it->second) overrides[k] = v;
+      std::vector<Diagnostic> found;
+      RuleContext ctx(plan, p, doc, &overrides, found);
+      rule->check(ctx);
+      for (auto& d : found) {
+        if (!config.enabled(doc, d.rule)) continue;
+        if (auto s = config.severity.find(d.rule); s != config.severity.end()) d.severity = s->second;
+        out.push_back(std::move(d));
+      }
+    }
+  }
+  std::stable_sort(out.begin(), out.end(), [](const Diagnostic& a, const Diagnostic& b) {
+    return std::tie(a.plan_index, a.range.line, a.range.column) <
+           std::tie(b.plan_index, b.range.line, b.range.column);
+  });
+  return out;
+}
+
+std::vector<Diagnostic> run_rule_why(const ParseResult& parsed, const Config& config, const Rule& rule,
+                                     std::vector<WhyPlanNotes>& notes) {
+  std::vector<Diagnostic> out;
+  const RuleDoc& doc = rule.doc();
+  std::map<std::string, double> overrides = config.global_thresholds;
+  if (auto it = config.thresholds.find(doc.name); it != config.thresholds.end())
+    for (const auto& [k, v] : it->second) overrides[k] = v;
+  for (std::size_t p = 0; p < parsed.plans.size(); ++p) {
+    WhyPlanNotes plan_notes;
+    plan_notes.plan_index = p;
+    RuleContext ctx(parsed.plans[p], p, doc, &overrides, out);
+    ctx.set_why(&plan_notes.notes);
+    rule.check(ctx);
+    notes.push_back(std::move(plan_notes));
+  }
+  return out;
+}
+
+LintResult lint_text(std::string_view text, const std::string& path, const Config& config) {
+  LintResult r;
+  if (config.execution && detect_format(text) == InputFormat::EventLog) {
+    EventLogOptions opts;
+    opts.execution = config.execution;
+    r.parse = parse_event_log(text, path, opts);
+  } else {
+    r.parse = parse_input(text, path);
+  }
+  r.diagnostics = run_rules(r.parse, config);
+  return r;
+}
+
+}  // namespace planlint
