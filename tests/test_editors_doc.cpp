@@ -3,6 +3,8 @@
 #include <doctest/doctest.h>
 #include <nlohmann/json.hpp>
 
+#include <algorithm>
+
 #include "lint/engine/known_rules.hpp"
 #include "rules/rule.hpp"
 #include "tests/support.hpp"

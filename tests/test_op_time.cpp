@@ -4,7 +4,9 @@
 #include <doctest/doctest.h>
 #include <nlohmann/json.hpp>
 
+#include <algorithm>
 #include <set>
+#include <sstream>
 
 #include "lint/engine/engine.hpp"
 #include "lint/visual/op_time.hpp"
@@ -152,4 +154,35 @@ TEST_CASE("op time: profile-01 (mixed Photon/JVM) puts the JVM aggregate first, 
   CHECK(ids[0] == "34648");  // HashAggregate (34648): 18 min 42 s of aggregation build on the JVM
   CHECK(show.out.find("55619 min") == std::string::npos);  // columns never run together
   CHECK(show.out.find("1 operators") == std::string::npos);
+  CHECK(show.out.find("1 operator with findings") != std::string::npos);
+  // DOT: coloured by share of time (34648 is in the > 50 % band), rows on the edges.
+  auto dot = test::run_planlint("show --no-config --format dot '" + path.string() + "'");
+  auto at = dot.out.find("HashAggregate (34648)");
+  REQUIRE(at != std::string::npos);
+  auto eol = dot.out.find('\n', at);
+  CHECK(dot.out.substr(at, eol - at).find("fillcolor=\"#fc8d59\"") != std::string::npos);
+  CHECK(dot.out.find(" rows\"]") != std::string::npos);
+}
+
+TEST_CASE("show: COLUMNS sets the width when --width is not given") {
+  fs::path plan = test::corpus_dir() / "examples" / "orders-by-region.explain.txt";
+  std::string cmd = std::string("COLUMNS=50 '") + PLANLINT_BINARY + "' show --no-config --color never '" + plan.string() + "'";
+  std::string r;
+  if (FILE* pipe = ::popen(cmd.c_str(), "r")) {
+    char buf[4096];
+    std::size_t n;
+    while ((n = std::fread(buf, 1, sizeof buf, pipe)) > 0) r.append(buf, n);
+    ::pclose(pipe);
+  }
+  REQUIRE(!r.empty());
+  std::istringstream in(r);
+  std::string line;
+  std::size_t longest = 0;
+  while (std::getline(in, line)) {
+    std::size_t cols = 0;
+    for (unsigned char c : line) cols += (c & 0xC0) != 0x80;
+    longest = std::max(longest, cols);
+  }
+  CHECK(longest <= 50);
+  CHECK(longest >= 40);
 }

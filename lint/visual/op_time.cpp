@@ -66,6 +66,20 @@ PlanTimes operator_times(const Plan& plan) {
       if (auto it = stage_by_id.find(*op.codegen_stage); it != stage_by_id.end()) stage[op.index] = it->second;
   }
 
+  // A JVM aggregate or sort that times itself but that the profile leaves outside any stage, reading
+  // the top of a stage: it is that stage's pipeline (Spark codegens it with its input), so its
+  // time and the stage's are the same time, not two.
+  for (const auto& op : plan.ops) {
+    if (stage[op.index] || is_wrapper(op) || op.engine != Engine::Spark || op.kind == OpKind::Exchange ||
+        op.duration_ms || !t.ops[op.index].self_ms)
+      continue;
+    for (std::size_t c : op.children)
+      if (c < n && stage[c]) {
+        stage[op.index] = stage[c];
+        break;
+      }
+  }
+
   // Exclusive within a stage: subtract the nearest timed descendants of the same stage.
   std::vector<double> inner(n, 0);
   for (std::size_t i = 0; i < n; ++i) {

@@ -6,7 +6,8 @@
 //    build, shuffle write), minus the timed operators of the same stage it pulls rows through
 //    (their time is inside its own); the rest of the stage's duration goes to the stage's top
 //    operator (projections, filters and joins pipelined with it). A stage whose members record no
-//    time gives its whole duration to its top operator.
+//    time gives its whole duration to its top operator. A timed aggregate or sort the profile
+//    leaves outside any stage but that reads a stage's top operator counts as that stage's member.
 //  - Other JVM operators: their own duration when the source has one.
 //  - Wrappers (codegen stages, AQE wrappers, query stages) get none: their members have it.
 // Shared by `planlint show`, the HTML report and the top-operators table.
