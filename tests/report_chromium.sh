@@ -60,7 +60,7 @@ if grep -E 'Uncaught' "$work/plan.err"; then echo "FAIL: script errors"; fail=1;
 
 # 3. Time to open a report of 1,000 operators (not asserted: machines differ).
 if [ -x "$build/planlint_bench" ]; then
-  "$build/planlint_bench" gen formatted 1000 -o "$work/big.txt" 2>/dev/null
+  "$build/planlint_bench" gen formatted -n 1000 -o "$work/big.txt" || { echo "FAIL: planlint_bench gen formatted -n 1000"; fail=1; }
 else
   python3 - "$work/big.txt" <<'PY'
 import sys

@@ -9,7 +9,7 @@ cd "$(dirname "$0")/.."
 build_only=0
 if [ "${1:-}" = "--build-only" ]; then build_only=1; shift; fi
 # The build (docs/ci.md's GitHub Actions recipe installs the same list; tests/ci_recipe.sh checks it).
-build_pkgs=(g++ cmake ninja-build pkg-config tao-pegtl-dev nlohmann-json3-dev libre2-dev libcli11-dev
+build_pkgs=(g++ cmake ninja-build pkg-config tao-pegtl-dev nlohmann-json3-dev libcli11-dev
             doctest-dev libtomlplusplus-dev libzstd-dev liblz4-dev libsnappy-dev)
 # The tests: report_chromium.sh, lsp_neovim.sh, eventlog_cli.sh, sarif_validate.sh (npm).
 test_pkgs=(chromium neovim zstd lz4 npm)

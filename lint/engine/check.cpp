@@ -1,7 +1,6 @@
 #include "lint/engine/check.hpp"
 
 #include <algorithm>
-#include <cctype>
 #include <fstream>
 #include <set>
 #include <system_error>
@@ -9,100 +8,29 @@
 #include "lint/config/config_file.hpp"
 #include "lint/engine/engine.hpp"
 #include "lint/config/glob.hpp"
-#include "lint/engine/input.hpp"
-#include "lint/engine/known_rules.hpp"
-#include "lint/engine/suppress.hpp"
 #include "parser/eventlog/eventlog.hpp"
-#include "parser/registry/parse.hpp"
-
-#include <nlohmann/json.hpp>
 
 namespace planlint {
 
 namespace fs = std::filesystem;
 
-std::size_t finish_diagnostics(LintResult& lint, std::string_view text, const Config& config) {
-  std::vector<Diagnostic>& diags = lint.diagnostics;
-  if (is_reported(config, kParseErrorRule)) {
-    for (auto& d : parse_error_diagnostics(lint.parse)) {
-      if (auto s = config.severity.find(d.rule); s != config.severity.end()) d.severity = s->second;
-      diags.push_back(std::move(d));
-    }
-  }
-  std::size_t suppressed = apply_suppressions(find_suppressions(text), diags, config);
-  // Reading order; findings on one operator stay together (same position, stable order).
-  std::stable_sort(diags.begin(), diags.end(), [](const Diagnostic& a, const Diagnostic& b) {
-    return std::tie(a.range.line, a.range.column) < std::tie(b.range.line, b.range.column);
-  });
-  return suppressed;
-}
-
-std::string not_a_plan(std::string_view text, const ParseResult& parse) {
-  std::size_t ops = 0;
-  for (const auto& p : parse.plans) ops += p.ops.size();
-  if (ops > 0) return "";
-  std::string_view body = text.substr(0, 3) == "\xEF\xBB\xBF" ? text.substr(3) : text;
-  if (body.find_first_not_of(" \t\r\n\f\v") == std::string_view::npos)
-    return std::string(text.empty() ? "is empty" : "holds only white space") + ", nothing to check; " +
-           std::string(kExpectedInputs);
-  if (parse.format != InputFormat::EventLog) {
-    // Binary: a NUL byte, or more than 1 in 20 control bytes, in the first 4 KiB.
-    std::string_view head = body.substr(0, 4096);
-    std::size_t control = 0, nul = std::string_view::npos;
-    for (std::size_t i = 0; i < head.size(); ++i) {
-      unsigned char c = static_cast<unsigned char>(head[i]);
-      if (c == 0 && nul == std::string_view::npos) nul = i;
-      if (c < 0x20 && c != '\t' && c != '\n' && c != '\r' && c != '\f' && c != 0x1b) ++control;
-      if (c == 0x7f) ++control;
-    }
-    if (nul != std::string_view::npos || control * 20 > head.size())
-      return "is binary data (" +
-             (nul != std::string_view::npos ? "a NUL byte at offset " + std::to_string(nul)
-                                            : std::to_string(control) + " control bytes in the first " +
-                                                  std::to_string(head.size())) +
-             "), not a plan; " + std::string(kExpectedInputs);
-  }
-  for (const auto& m : parse.messages)
-    if (m.severity == MessageSeverity::Error && std::string_view(m.message).substr(0, kNotAPlan.size()) == kNotAPlan)
-      return std::to_string(m.loc.line) + ":" + std::to_string(m.loc.column) + ": " + m.message;
-  std::size_t first = body.find_first_not_of(" \t\r\n");
-  if (body[first] == '[' && nlohmann::json::accept(body)) {
-    bool history = body.find("\"planDescription\"") != std::string_view::npos;
-    return std::string(kNotAPlan) +
-           (history ? "a Spark History Server SQL answer (`planDescription`, `nodes`), which this build does not read; "
-                    : "a JSON array, ") +
-           std::string(kExpectedInputs);
-  }
-  return "";
-}
-
-FileReport check_text(std::string text, const std::string& path, const Config& config) {
+FileReport check_input(const std::string& path, const Config& config, const std::string& display) {
+  LintRequest request;
+  request.path = path;
+  request.display = display;
+  LintOptions options;
+  options.keep_plans = false;  // event logs are streamed: findings only
+  options.refuse_non_plans = true;
+  Linted linted = lint_input(request, config, options);
   FileReport report;
-  report.path = path;
-  LintResult lint = lint_text(text, path, config);
-  report.format = lint.parse.format;
-  if (std::string why = not_a_plan(text, lint.parse); !why.empty()) {
-    // "path:3:1: not a plan: ..." when the reader gave a position, else "path: is empty, ...".
-    report.error = path + (std::isdigit(static_cast<unsigned char>(why[0])) ? ":" : ": ") + why;
-    return report;
-  }
-  report.suppressed = finish_diagnostics(lint, text, config);
-  report.diagnostics = std::move(lint.diagnostics);
-  report.text = std::move(text);
+  report.path = std::move(linted.path);
+  report.error = std::move(linted.error);
+  if (!report.error.empty()) return report;
+  report.format = linted.result.parse.format;
+  report.suppressed = linted.suppressed;
+  report.diagnostics = std::move(linted.result.diagnostics);
+  report.text = std::move(linted.text);
   return report;
-}
-
-FileReport check_file(const std::string& path, const Config& config, const std::string& display) {
-  std::string error;
-  auto text = read_input(path, error);
-  const std::string& shown = display.empty() ? path : display;
-  if (!text) {
-    FileReport r;
-    r.path = shown;
-    r.error = error;
-    return r;
-  }
-  return check_text(std::move(*text), shown, config);
 }
 
 bool GlobSet::matches(const fs::path& p) const {

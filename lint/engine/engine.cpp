@@ -1,7 +1,5 @@
 #include "lint/engine/engine.hpp"
 
-#include "parser/eventlog/eventlog.hpp"
-
 #include <algorithm>
 #include <tuple>
 
@@ -75,19 +73,6 @@ std::vector<Diagnostic> run_rule_why(const ParseResult& parsed, const Config& co
     notes.push_back(std::move(plan_notes));
   }
   return out;
-}
-
-LintResult lint_text(std::string_view text, const std::string& path, const Config& config) {
-  LintResult r;
-  if (config.execution && detect_format(text) == InputFormat::EventLog) {
-    EventLogOptions opts;
-    opts.execution = config.execution;
-    r.parse = parse_event_log(text, path, opts);
-  } else {
-    r.parse = parse_input(text, path);
-  }
-  r.diagnostics = run_rules(r.parse, config);
-  return r;
 }
 
 }  // namespace planlint

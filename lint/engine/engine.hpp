@@ -1,6 +1,11 @@
-// The lint engine: parse an input, run every enabled rule over every plan, order the findings.
+// The lint engine: read one input with the reader the registry picks (parser/registry/reader.hpp),
+// run every enabled rule over every plan, add parse errors and apply suppression directives, order
+// the findings. lint_input() is the one entry point: `check`, `show`, `report`, the LSP and
+// event-log streaming all go through it.
 #pragma once
 
+#include <cstddef>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -16,8 +21,12 @@ struct LintResult {
   std::vector<Diagnostic> diagnostics;   // in reading order (plan, line, column)
 };
 
-// Run the enabled rules over already-parsed plans.
-std::vector<Diagnostic> run_rules(const ParseResult& parsed, const Config& config);
+// One input to lint.
+struct LintRequest {
+  std::string path;                      // a file, a rolling event-log directory, or "-" (standard input)
+  std::string display;                   // how results name the input (default: `path`)
+  std::optional<std::string_view> text;  // its bytes when the caller has them (an editor buffer); else `path` is read
+};
 
 // `planlint check --why RULE`: run one rule over every plan with its explanations on. `notes`
 // gets, per plan, the candidates the rule let go and why; the findings are returned.
@@ -28,7 +37,47 @@ struct WhyPlanNotes {
 std::vector<Diagnostic> run_rule_why(const ParseResult& parsed, const Config& config, const Rule& rule,
                                      std::vector<WhyPlanNotes>& notes);
 
-// parse_input + run_rules.
+struct LintOptions {
+  // Add parse errors as findings (rule `parse-error`, unless ignored), apply the input's
+  // `planlint: disable=` directives (reporting unused ones) and put the findings in reading order.
+  bool finish = true;
+  // False: a format that streams (event logs) is read plan by plan and only the findings are kept,
+  // each naming its execution (`execution 3 (save at etl.py:41): ...`); memory stays flat.
+  bool keep_plans = true;
+  // The CLI's front ends: an input that is no plan at all (not_a_plan), or an event log without the
+  // `--execution` asked for, is an error (`Linted::error`, exit 2) instead of an empty result.
+  bool refuse_non_plans = false;
+};
+
+struct Linted {
+  std::string path;          // as shown to the user
+  std::string text;          // the input as read (empty when streamed, or given in the request)
+  LintResult result;         // result.parse.format: what the reader found
+  std::size_t suppressed = 0;  // findings removed by directives
+  std::string error;         // non-empty: the input could not be read (nothing else is set)
+};
+
+// Lint one input.
+Linted lint_input(const LintRequest& request, const Config& config, const LintOptions& options = {});
+
+// lint_input on a buffer, without `finish`: the parse and the rules' findings (tests, benchmarks).
 LintResult lint_text(std::string_view text, const std::string& path, const Config& config);
+
+// The steps of LintOptions::finish, for a result already in hand: adds the `parse-error` findings,
+// applies the directives in `text` and puts `lint.diagnostics` in reading order. Returns how many
+// findings the directives removed.
+std::size_t finish_diagnostics(LintResult& lint, std::string_view text, const Config& config);
+
+// Why `text` is not a plan at all, or "" when it is (or may be) one: an empty input, binary data,
+// JSON that is no Query Profile / event log (the reader's kNotAPlan message). Front ends report
+// such an input as unreadable (exit 2) instead of listing findings; the message never echoes the
+// input's bytes.
+std::string not_a_plan(std::string_view text, const ParseResult& parse);
+
+// Run the enabled rules over already-parsed plans (the step of lint_input after reading).
+std::vector<Diagnostic> run_rules(const ParseResult& parsed, const Config& config);
+
+// "execution 3 (save at etl.py:41)": how a streamed finding names its plan.
+std::string execution_label(const Plan& plan);
 
 }  // namespace planlint

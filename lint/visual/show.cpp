@@ -119,7 +119,10 @@ std::string show_text(const LintResult& result, const ShowOptions& o) {
     if (total > 0) facts += "operator time " + format_millis(total) + "; ";
     facts += plural(by_op.size(), "operator", "operators") + " with findings";
     if (mixed) facts += "; P = Photon, J = JVM";
-    out += fit(head + ": " + facts, o.width) + '\n';
+    // The facts are never cut: when the line would not fit, they go on a line of their own.
+    std::string line = head + ": " + facts;
+    if (fit(line, o.width) == line) out += line + '\n';
+    else out += fit(head + ":", o.width) + "\n  " + facts + '\n';
 
     // Top operators (like pev2's stats grid): by exclusive time, then rows, spill, shuffle bytes.
     auto name_of = [&](const Operator& op) {

@@ -17,8 +17,7 @@
 #include "lint/engine/baseline.hpp"
 #include "lint/engine/check.hpp"
 #include "lint/config/config_file.hpp"
-#include "lint/engine/eventlog_check.hpp"
-#include "lint/engine/input.hpp"
+#include "lint/config/settings.hpp"
 #include "lint/engine/known_rules.hpp"
 #include "lint/output/output.hpp"
 #include "parser/eventlog/eventlog.hpp"
@@ -62,22 +61,6 @@ bool split_assignment(const std::string& s, std::string& key, std::string& value
   key = s.substr(0, eq);
   value = s.substr(eq + 1);
   return true;
-}
-
-// Command-line settings on top of a project config: --select replaces the config's select,
-// --ignore adds to its ignore, --severity and --set override single entries.
-Config merge(Config base, const Config& cli) {
-  if (!cli.select.empty()) base.select = cli.select;
-  base.ignore.insert(cli.ignore.begin(), cli.ignore.end());
-  for (const auto& [k, v] : cli.severity) base.severity[k] = v;
-  for (const auto& [k, v] : cli.global_thresholds) base.global_thresholds[k] = v;
-  for (const auto& [rule, opts] : cli.thresholds)
-    for (const auto& [k, v] : opts) base.thresholds[rule][k] = v;
-  // A rule-specific option from the config would shadow a global one from the command line.
-  for (const auto& [k, v] : cli.global_thresholds)
-    for (auto& [rule, opts] : base.thresholds)
-      if (opts.count(k) && !(cli.thresholds.count(rule) && cli.thresholds.at(rule).count(k))) opts[k] = v;
-  return base;
 }
 
 class ConfigCache {
@@ -137,28 +120,21 @@ int run_why(const std::string& name, const std::vector<std::string>& inputs, con
   }
   int rc = 0;
   for (std::size_t i = 0; i < inputs.size(); ++i) {
-    ParseResult parsed;
-    std::string text;
-    if (inputs[i] != "-" && is_event_log_path(inputs[i])) {
-      EventLogOptions eo;
-      eo.execution = configs[i].execution;
-      parsed = read_event_log(inputs[i], displays[i], eo);
-    } else {
-      std::string error;
-      auto t = read_input(inputs[i], error);
-      if (!t) {
-        std::cerr << "planlint: error: " << error << "\n";
-        rc = 2;
-        continue;
-      }
-      text = std::move(*t);
-      parsed = parse_input(text, displays[i]);
-      if (std::string why = not_a_plan(text, parsed); !why.empty()) {
-        std::cerr << "planlint: error: " << displays[i] << ": " << why << "\n";
-        rc = 2;
-        continue;
-      }
+    // The one entry point, plans kept, no finishing steps: the rule runs again with notes on.
+    LintRequest request;
+    request.path = inputs[i];
+    request.display = displays[i];
+    LintOptions options;
+    options.finish = false;
+    options.keep_plans = true;
+    options.refuse_non_plans = true;
+    Linted linted = lint_input(request, configs[i], options);
+    if (!linted.error.empty()) {
+      std::cerr << "planlint: error: " << linted.error << "\n";
+      rc = 2;
+      continue;
     }
+    const ParseResult& parsed = linted.result.parse;
     std::vector<WhyPlanNotes> notes;
     std::vector<Diagnostic> found = run_rule_why(parsed, configs[i], *rule, notes);
     std::cout << displays[i] << ": " << rule->doc().name << " (" << rule->doc().code << ")\n";
@@ -185,26 +161,23 @@ int run_why(const std::string& name, const std::vector<std::string>& inputs, con
 }
 
 int run_check(const CheckOptions& opt) {
-  // Command-line rule settings, validated before anything is read.
-  Config cli;
+  // Command-line rule settings, validated before anything is read (lint/config/settings.hpp: the
+  // same validation and merge as the editor's settings).
+  Settings cli;
   std::string err;
-  for (const auto& s : opt.select) {
-    if (!check_rule_selector(s, err)) return usage_error("--select: " + err);
-    cli.select.insert(s);
-  }
-  for (const auto& s : opt.ignore) {
-    if (!check_rule_selector(s, err)) return usage_error("--ignore: " + err);
-    cli.ignore.insert(s);
-  }
+  for (const auto& s : opt.select)
+    if (!settings_select(cli, s, err)) return usage_error("--select: " + err);
+  for (const auto& s : opt.ignore)
+    if (!settings_ignore(cli, s, err)) return usage_error("--ignore: " + err);
   for (const auto& s : opt.severity) {
     std::string k, v;
     if (!split_assignment(s, k, v)) return usage_error("--severity expects RULE=LEVEL, got `" + s + "`");
-    if (!set_severity(cli, k, v, err)) return usage_error("--severity: " + err);
+    if (!settings_severity(cli, k, v, err)) return usage_error("--severity: " + err);
   }
   for (const auto& s : opt.set) {
     std::string k, v;
     if (!split_assignment(s, k, v)) return usage_error("--set expects RULE.OPTION=VALUE or OPTION=VALUE, got `" + s + "`");
-    if (!set_threshold(cli, k, v, err)) return usage_error("--set: " + err);
+    if (!settings_threshold(cli, k, v, err)) return usage_error("--set: " + err);
   }
   if (opt.statistics && opt.format != "text" && opt.format != "full" && opt.format != "concise" && opt.format != "json")
     return usage_error("--statistics prints counts as text or JSON; --format " + opt.format + " has no statistics form");
@@ -253,7 +226,7 @@ int run_check(const CheckOptions& opt) {
     fs::path dir = in == "-" && opt.stdin_filename.empty() ? fs::path(".") : folder_of(shown);
     const ProjectConfig* pc = configs.for_dir(dir);
     if (!pc) return 2;
-    file_configs.push_back(merge(config_for_path(*pc, shown == "-" ? fs::path("stdin") : fs::path(shown)), cli));
+    file_configs.push_back(apply_settings(config_for_path(*pc, shown == "-" ? fs::path("stdin") : fs::path(shown)), cli));
     if (opt.execution >= 0) file_configs.back().execution = opt.execution;
     displays.push_back(shown);
   }
@@ -279,7 +252,7 @@ int run_check(const CheckOptions& opt) {
     std::cout << "# settings for " << shown << " (config file: " << (opt.no_config ? "none, --no-config" : file.empty() ? "none found" : file)
               << ")\n";
     std::cout << "select = " << list(c.select)
-              << (!cli.select.empty() ? "  # --select" : !c.select.empty() ? from_file : "  # default: every rule") << "\n";
+              << (cli.select ? "  # --select" : !c.select.empty() ? from_file : "  # default: every rule") << "\n";
     std::cout << "ignore = " << list(c.ignore);
     if (!c.ignore.empty()) {
       std::string src;
@@ -298,7 +271,7 @@ int run_check(const CheckOptions& opt) {
     std::cout << "[severity]\n";
     for (const RuleDoc* d : all_rule_docs()) {
       auto it = c.severity.find(d->name);
-      std::string src = it == c.severity.end() ? "default" : cli.severity.count(d->name) ? "--severity" : file;
+      std::string src = it == c.severity.end() ? "default" : cli.values.severity.count(d->name) ? "--severity" : file;
       std::cout << d->name << " = \"" << to_string(it == c.severity.end() ? d->severity : it->second) << "\"  # " << src << "\n";
     }
     std::cout << "[thresholds]\n";
@@ -308,12 +281,12 @@ int run_check(const CheckOptions& opt) {
         std::string src = "default";
         if (auto g = c.global_thresholds.find(t.name); g != c.global_thresholds.end()) {
           v = g->second;
-          src = cli.global_thresholds.count(t.name) ? "--set" : file;
+          src = cli.values.global_thresholds.count(t.name) ? "--set" : file;
         }
         if (auto r = c.thresholds.find(d->name); r != c.thresholds.end())
           if (auto o = r->second.find(t.name); o != r->second.end()) {
             v = o->second;
-            src = cli.thresholds.count(d->name) && cli.thresholds.at(d->name).count(t.name) ? "--set" : file;
+            src = cli.values.thresholds.count(d->name) && cli.values.thresholds.at(d->name).count(t.name) ? "--set" : file;
           }
         char buf[64];
         std::snprintf(buf, sizeof buf, "%.15g", v);
@@ -330,9 +303,7 @@ int run_check(const CheckOptions& opt) {
   auto worker = [&] {
     for (std::size_t i = next++; i < inputs.size(); i = next++)
       // Event logs (files of any codec, rolling directories) are streamed, never read whole.
-      reports[i] = inputs[i] == "-"                ? check_stdin(file_configs[i], displays[i])
-                   : is_event_log_path(inputs[i]) ? check_event_log(inputs[i], file_configs[i], displays[i])
-                                                  : check_file(inputs[i], file_configs[i], displays[i]);
+      reports[i] = check_input(inputs[i], file_configs[i], displays[i]);
   };
   if (jobs <= 1 || std::count(inputs.begin(), inputs.end(), "-")) {
     worker();

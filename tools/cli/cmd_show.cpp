@@ -50,7 +50,7 @@ int run_show(const ShowArgs& a) {
   std::size_t width = terminal_width(a.width);
   opts.width = width < 40 ? 40 : width;
   opts.top = a.top;
-  return for_each_linted_file(a.paths, !a.no_config, [&](LintedFile& f) {
+  return for_each_linted_file(a.paths, !a.no_config, /*finish=*/false, [&](LintedFile& f) {
            std::cout << (a.format == "dot" ? show_dot(f.result) : show_text(f.result, opts));
          }).value_or(2);
 }

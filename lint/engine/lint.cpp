@@ -1,0 +1,255 @@
+// lint_input(): the one way an input is linted (lint/engine/engine.hpp).
+#include <algorithm>
+#include <cctype>
+#include <iostream>
+#include <sstream>
+#include <streambuf>
+#include <tuple>
+
+#include <nlohmann/json.hpp>
+
+#include "lint/engine/engine.hpp"
+#include "lint/engine/input.hpp"
+#include "lint/engine/known_rules.hpp"
+#include "lint/engine/suppress.hpp"
+#include "parser/registry/reader.hpp"
+
+namespace planlint {
+
+std::string execution_label(const Plan& plan) {
+  std::string label = "execution " + plan.query.statement_id;
+  std::string desc;
+  for (char c : plan.query.description) desc += (c == '\n' || c == '\r' || c == '\t') ? ' ' : c;
+  while (!desc.empty() && desc.back() == ' ') desc.pop_back();
+  constexpr std::size_t kMax = 80;  // descriptions can be whole SQL statements
+  if (desc.size() > kMax) {
+    std::size_t cut = kMax;
+    while (cut > 0 && (static_cast<unsigned char>(desc[cut]) & 0xC0) == 0x80) --cut;  // UTF-8 boundary
+    desc = desc.substr(0, cut) + "...";
+  }
+  if (!desc.empty()) label += " (" + desc + ")";
+  return label;
+}
+
+std::size_t finish_diagnostics(LintResult& lint, std::string_view text, const Config& config) {
+  std::vector<Diagnostic>& diags = lint.diagnostics;
+  if (is_reported(config, kParseErrorRule)) {
+    for (auto& d : parse_error_diagnostics(lint.parse)) {
+      if (auto s = config.severity.find(d.rule); s != config.severity.end()) d.severity = s->second;
+      diags.push_back(std::move(d));
+    }
+  }
+  std::size_t suppressed = apply_suppressions(find_suppressions(text), diags, config);
+  // Reading order; findings on one operator stay together (same position, stable order).
+  std::stable_sort(diags.begin(), diags.end(), [](const Diagnostic& a, const Diagnostic& b) {
+    return std::tie(a.range.line, a.range.column) < std::tie(b.range.line, b.range.column);
+  });
+  return suppressed;
+}
+
+std::string not_a_plan(std::string_view text, const ParseResult& parse) {
+  std::size_t ops = 0;
+  for (const auto& p : parse.plans) ops += p.ops.size();
+  if (ops > 0) return "";
+  std::string_view body = text.substr(0, 3) == "\xEF\xBB\xBF" ? text.substr(3) : text;
+  if (body.find_first_not_of(" \t\r\n\f\v") == std::string_view::npos)
+    return std::string(text.empty() ? "is empty" : "holds only white space") + ", nothing to check; " +
+           std::string(kExpectedInputs);
+  if (parse.format != InputFormat::EventLog) {
+    // Binary: a NUL byte, or more than 1 in 20 control bytes, in the first 4 KiB.
+    std::string_view head = body.substr(0, 4096);
+    std::size_t control = 0, nul = std::string_view::npos;
+    for (std::size_t i = 0; i < head.size(); ++i) {
+      unsigned char c = static_cast<unsigned char>(head[i]);
+      if (c == 0 && nul == std::string_view::npos) nul = i;
+      if (c < 0x20 && c != '\t' && c != '\n' && c != '\r' && c != '\f' && c != 0x1b) ++control;
+      if (c == 0x7f) ++control;
+    }
+    if (nul != std::string_view::npos || control * 20 > head.size())
+      return "is binary data (" +
+             (nul != std::string_view::npos ? "a NUL byte at offset " + std::to_string(nul)
+                                            : std::to_string(control) + " control bytes in the first " +
+                                                  std::to_string(head.size())) +
+             "), not a plan; " + std::string(kExpectedInputs);
+  }
+  for (const auto& m : parse.messages)
+    if (m.severity == MessageSeverity::Error && std::string_view(m.message).substr(0, kNotAPlan.size()) == kNotAPlan)
+      return std::to_string(m.loc.line) + ":" + std::to_string(m.loc.column) + ": " + m.message;
+  std::size_t first = body.find_first_not_of(" \t\r\n");
+  if (body[first] == '[' && nlohmann::json::accept(body)) {
+    bool history = body.find("\"planDescription\"") != std::string_view::npos;
+    return std::string(kNotAPlan) +
+           (history ? "a Spark History Server SQL answer (`planDescription`, `nodes`), which this build does not read; "
+                    : "a JSON array, ") +
+           std::string(kExpectedInputs);
+  }
+  return "";
+}
+
+namespace {
+
+// The bytes already read to look at the input, then the rest of the stream.
+class HeadThenRest : public std::streambuf {
+ public:
+  HeadThenRest(std::string head, std::streambuf& rest) : head_(std::move(head)), rest_(rest) {
+    setg(head_.data(), head_.data(), head_.data() + head_.size());
+  }
+
+ protected:
+  int_type underflow() override {
+    if (gptr() < egptr()) return traits_type::to_int_type(*gptr());
+    std::streamsize n = rest_.sgetn(buf_, sizeof buf_);
+    if (n <= 0) return traits_type::eof();
+    setg(buf_, buf_, buf_ + n);
+    return traits_type::to_int_type(*gptr());
+  }
+
+ private:
+  std::string head_;
+  std::streambuf& rest_;
+  char buf_[1 << 16];
+};
+
+class Linter {
+ public:
+  Linter(Linted& out, const Config& config, const LintOptions& options) : out_(out), config_(config), options_(options) {
+    read_.execution = config.execution;
+  }
+
+  // A whole buffer: the reader the registry picks for it, then the rules.
+  void whole(std::string_view text) {
+    out_.result.parse = reader_for(text).parse(text, out_.path, read_);
+    out_.result.diagnostics = run_rules(out_.result.parse, config_);
+    finish(text);
+    refuse(text, true, out_.result.parse.format);
+  }
+
+  // A reader that reads the input itself (Reader::read / Reader::stream). Keeping the plans, the
+  // rules run once at the end; streaming, each plan is linted as it arrives and dropped, and its
+  // findings name its execution.
+  template <class Read>
+  void read(InputFormat format, const Read& read) {
+    if (options_.keep_plans) {
+      out_.result.parse = read(PlanSink{});
+      out_.result.diagnostics = run_rules(out_.result.parse, config_);
+      finish("");
+      refuse("", false, format);
+      return;
+    }
+    std::vector<Diagnostic> found;
+    std::size_t index = 0;
+    PlanSink sink = [&](Plan&& plan) {
+      ParseResult one;
+      one.path = out_.path;
+      one.format = format;
+      std::string label = execution_label(plan);
+      one.plans.push_back(std::move(plan));
+      for (auto& d : run_rules(one, config_)) {
+        d.plan_index = index;
+        d.message = label + ": " + d.message;
+        found.push_back(std::move(d));
+      }
+      ++index;
+      ++plans_read_;
+    };
+    out_.result.parse = read(sink);
+    out_.result.diagnostics = std::move(found);
+    finish("");
+    refuse("", false, format);
+  }
+
+  [[nodiscard]] const ReadOptions& read_options() const { return read_; }
+
+  // LintOptions::refuse_non_plans, once the input is read: `text` is the whole input ("" when a
+  // reader read it itself).
+  void refuse(std::string_view text, bool whole, InputFormat format) {
+    if (!options_.refuse_non_plans || !out_.error.empty()) return;
+    const ParseResult& parse = out_.result.parse;
+    std::size_t plans = options_.keep_plans || whole ? parse.plans.size() : plans_read_;
+    if (format == InputFormat::EventLog && config_.execution && plans == 0) {
+      out_.error = out_.path + ": no SQL execution " + std::to_string(*config_.execution) +
+                   " in this event log (leave out --execution to check them all)";
+    } else if (whole) {
+      if (std::string why = not_a_plan(text, parse); !why.empty())
+        // "path:3:1: not a plan: ..." when the reader gave a position, else "path: is empty, ...".
+        out_.error = out_.path + (std::isdigit(static_cast<unsigned char>(why[0])) ? ":" : ": ") + why;
+    }
+    if (!out_.error.empty()) {
+      out_.result = LintResult{};
+      out_.result.parse.format = format;
+      out_.suppressed = 0;
+    }
+  }
+
+ private:
+  void finish(std::string_view text) {
+    if (options_.finish) out_.suppressed = finish_diagnostics(out_.result, text, config_);
+  }
+
+  Linted& out_;
+  const Config& config_;
+  const LintOptions& options_;
+  ReadOptions read_;
+  std::size_t plans_read_ = 0;
+};
+
+}  // namespace
+
+Linted lint_input(const LintRequest& request, const Config& config, const LintOptions& options) {
+  Linted out;
+  out.path = request.display.empty() ? request.path : request.display;
+  Linter linter(out, config, options);
+  const ReadOptions& ro = linter.read_options();
+
+  if (request.text) {
+    linter.whole(*request.text);
+    return out;
+  }
+  if (request.path != "-") {
+    // Inputs a reader opens itself: a rolling event-log directory, a (compressed) event log.
+    if (const Reader* r = reader_claiming(request.path)) {
+      while (out.path.size() > 1 && out.path.back() == '/') out.path.pop_back();  // "eventlog_v2_x/"
+      linter.read(r->format, [&](const PlanSink& sink) { return r->read(request.path, out.path, ro, sink); });
+      if (!options.keep_plans) out.result.parse.format = r->format;
+      return out;
+    }
+  } else if (!options.keep_plans) {
+    // Standard input: look at the first bytes, then stream when the format streams.
+    std::string head(kDetectBytes, '\0');
+    std::cin.read(head.data(), static_cast<std::streamsize>(head.size()));
+    head.resize(static_cast<std::size_t>(std::max<std::streamsize>(0, std::cin.gcount())));
+    const Reader& r = reader_for(head);
+    if (r.stream) {
+      HeadThenRest buf(std::move(head), *std::cin.rdbuf());
+      std::istream in(&buf);
+      linter.read(r.format, [&](const PlanSink& sink) { return r.stream(in, out.path, ro, sink); });
+      out.result.parse.format = r.format;
+      return out;
+    }
+    std::ostringstream rest;
+    if (std::cin) rest << std::cin.rdbuf();
+    out.text = head + rest.str();
+    linter.whole(out.text);
+    return out;
+  }
+  std::string error;
+  auto text = read_input(request.path, error);
+  if (!text) {
+    out.error = error;
+    return out;
+  }
+  out.text = std::move(*text);
+  linter.whole(out.text);
+  return out;
+}
+
+LintResult lint_text(std::string_view text, const std::string& path, const Config& config) {
+  LintRequest request;
+  request.path = path;
+  request.text = text;
+  LintOptions options;
+  options.finish = false;
+  return std::move(lint_input(request, config, options).result);
+}
+
+}  // namespace planlint
