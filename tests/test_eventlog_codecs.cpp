@@ -311,9 +311,14 @@ TEST_CASE("check on event logs: findings per execution, in every input shape") {
   CHECK(findings("--execution 0 " + q(multi), &rc).empty());
   CHECK(rc == 0);
   CHECK(findings("--execution 1 " + q(multi)) == expected);
-  auto missing = findings("--execution 9 " + q(multi));
-  REQUIRE(missing.size() == 1);
-  CHECK(missing[0].find("no SQL execution 9") != std::string::npos);
+  // An execution the log does not hold: nothing was checked, so an error (exit 2), not a finding.
+  auto missing = run_planlint("check --no-config --format json --execution 9 " + q(multi));
+  CHECK(missing.exit_code == 2);
+  auto mj = nlohmann::json::parse(missing.out, nullptr, false);
+  REQUIRE(!mj.is_discarded());
+  REQUIRE(mj["files"].size() == 1);
+  CHECK(mj["files"][0].value("error", "").find("no SQL execution 9") != std::string::npos);
+  CHECK(mj["files"][0]["diagnostics"].empty());
 
   // The rolling directory, with and without the trailing slash.
   fs::path rolling = corpus_dir() / "eventlog/eventlog_v2_app-20231114221320-0009";

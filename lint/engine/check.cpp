@@ -1,6 +1,7 @@
 #include "lint/engine/check.hpp"
 
 #include <algorithm>
+#include <fstream>
 #include <set>
 #include <system_error>
 
@@ -20,6 +21,7 @@ FileReport check_input(const std::string& path, const Config& config, const std:
   request.display = display;
   LintOptions options;
   options.keep_plans = false;  // event logs are streamed: findings only
+  options.refuse_non_plans = true;
   Linted linted = lint_input(request, config, options);
   FileReport report;
   report.path = std::move(linted.path);
@@ -71,6 +73,21 @@ const std::vector<std::string>& default_include() {
 }
 
 namespace {
+// A file a folder walk's globs pass over but whose first bytes are a Spark event log's (Spark
+// names its logs app-..., local-..., application_..., with no extension or a codec's).
+bool event_log_by_content(const fs::path& p) {
+  std::string ext = p.extension().string();
+  if (!(ext.empty() || ext == ".zstd" || ext == ".zst" || ext == ".lz4" || ext == ".snappy" || ext == ".inprogress" ||
+        p.filename().string().rfind("app-", 0) == 0 || p.filename().string().rfind("local-", 0) == 0 ||
+        p.filename().string().rfind("application_", 0) == 0))
+    return false;
+  std::ifstream in(p, std::ios::binary);
+  char buf[512];
+  in.read(buf, sizeof buf);
+  std::string_view head(buf, static_cast<std::size_t>(std::max<std::streamsize>(0, in.gcount())));
+  return !head.empty() && detect_format(head) == InputFormat::EventLog;
+}
+
 bool excluded(const std::vector<GlobSet>& exclude, const fs::path& p) {
   return std::any_of(exclude.begin(), exclude.end(), [&](const GlobSet& g) { return g.matches(p); });
 }
@@ -128,7 +145,7 @@ std::vector<std::string> collect_inputs(const std::vector<std::string>& args, co
           continue;
         }
         if (!it->is_regular_file(ec2)) continue;
-        if (include.matches(p)) found.push_back(p.generic_string());
+        if (include.matches(p) || event_log_by_content(p)) found.push_back(p.generic_string());
       }
       if (ec) errors.push_back(folder.generic_string() + ": " + ec.message());
     }

@@ -35,7 +35,8 @@ const std::vector<std::string>& default_include();
 // Expand the command line's paths: "-" stays, a rolling event-log folder (eventlog_v2_*) is one input
 // wherever it is found, any other folder is walked recursively (hidden entries and
 // excluded paths skipped, files kept when `include` matches their name or path), a file is kept
-// unless excluded. Order: arguments in order, each folder sorted; duplicates dropped.
+// unless excluded; files the globs pass over are still taken when their first bytes are a Spark
+// event log's (Spark's log names have no extension). Order: arguments in order, each folder sorted; duplicates dropped.
 // Missing paths are appended to `errors`.
 std::vector<std::string> collect_inputs(const std::vector<std::string>& args, const GlobSet& include,
                                         const std::vector<GlobSet>& exclude, std::vector<std::string>& errors);

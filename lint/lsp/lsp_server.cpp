@@ -315,7 +315,7 @@ json Server::on_initialize(const json& params) {
   return {
       {"capabilities",
        {{"positionEncoding", "utf-16"},
-        {"textDocumentSync", {{"openClose", true}, {"change", 1}, {"save", {{"includeText", false}}}}},
+        {"textDocumentSync", {{"openClose", true}, {"change", 2}, {"save", {{"includeText", false}}}}},
         {"hoverProvider", true},
         {"documentSymbolProvider", true},
         {"codeActionProvider", {{"codeActionKinds", json::array({"quickfix"})}}},
@@ -370,7 +370,7 @@ void Server::did_change(const json& params) {
       doc.set_text(std::move(text));
       continue;
     }
-    // Incremental edit (we ask for full sync, but accept both).
+    // Incremental edit (we ask for incremental sync: the editor sends only the changed range).
     std::size_t b = doc.lines->to_offset(range->start);
     std::size_t e = doc.lines->to_offset(range->end);
     if (e < b) std::swap(b, e);

@@ -43,6 +43,11 @@ int run_report(const ReportArgs& a) {
   }, *max_input);
   if (!linted) return 2;
   const int rc = *linted;
+  if (rc == 2) {  // an input was missing or not a plan: a report without it would look complete
+    std::cerr << "planlint: error: no report written (" << (a.output == "-" ? "stdout" : a.output)
+              << " left as it was): an input could not be read\n";
+    return 2;
+  }
   std::string html = report_html(results);
   if (a.output == "-") {
     std::cout << html;
@@ -58,8 +63,11 @@ int run_report(const ReportArgs& a) {
     for (const auto& p : r.parse.plans) ops += p.ops.size();
     findings += r.diagnostics.size();
   }
-  std::cerr << "planlint: wrote " << a.output << " (" << results.size() << " file(s), " << ops << " operators, "
-            << findings << " finding(s))\n";
+  auto plural = [](std::size_t n, const char* one, const char* many) {
+    return std::to_string(n) + " " + (n == 1 ? one : many);
+  };
+  std::cerr << "planlint: wrote " << a.output << " (" << plural(results.size(), "file", "files") << ", "
+            << plural(ops, "operator", "operators") << ", " << plural(findings, "finding", "findings") << ")\n";
   return rc;
 }
 }  // namespace

@@ -1,5 +1,7 @@
 // `planlint rules` lists every rule; `planlint rule NAME|CODE` prints one rule's documentation
 // (like `ruff rule`), `--markdown` as the committed docs/rules/<name>.md.
+#include <nlohmann/json.hpp>
+
 #include <iostream>
 #include <memory>
 #include <string>
@@ -44,11 +46,34 @@ std::string comparison_rule_list(DocFormat f) {
 void register_rules(CLI::App& app, int& exit_code) {
   auto* list = app.add_subcommand("rules", "List the rules (code, name, severity, summary)");
   auto list_md = std::make_shared<bool>(false);
+  auto list_format = std::make_shared<std::string>("text");
   list->add_flag("--markdown", *list_md, "Print the list as a Markdown table (docs/rules/README.md)");
-  list->callback([list_md, &exit_code] {
-    DocFormat f = *list_md ? DocFormat::Markdown : DocFormat::Text;
-    std::cout << render_rule_list(f) << comparison_rule_list(f);
+  list->add_option("--format", *list_format, "text (default), markdown or json (like `ruff rule --all --output-format json`)")
+      ->check(CLI::IsMember({"text", "markdown", "json"}));
+  list->callback([list_md, list_format, &exit_code] {
     exit_code = 0;
+    if (*list_format == "json") {  // every documented finding, built-in ones included
+      nlohmann::ordered_json all = nlohmann::ordered_json::array();
+      for (const RuleDoc* d : all_rule_docs()) {
+        nlohmann::ordered_json r;
+        r["code"] = d->code;
+        r["name"] = d->name;
+        r["severity"] = std::string(to_string(d->severity));
+        r["summary"] = d->summary;
+        r["also_reports"] = d->also_reports;
+        r["builtin"] = is_builtin_rule(d->name);
+        r["options"] = nlohmann::ordered_json::array();
+        for (const auto& t : d->thresholds)
+          r["options"].push_back({{"name", t.name}, {"default", t.default_value}, {"unit", t.unit}, {"description", t.description}});
+        r["explanation"] = {{"what", d->what}, {"why", d->why}, {"example", d->example}, {"use_instead", d->use_instead},
+                            {"evidence", d->evidence}};
+        all.push_back(std::move(r));
+      }
+      std::cout << all.dump(2) << "\n";
+      return;
+    }
+    DocFormat f = *list_md || *list_format == "markdown" ? DocFormat::Markdown : DocFormat::Text;
+    std::cout << render_rule_list(f) << comparison_rule_list(f);
   });
 
   auto* one = app.add_subcommand("rule", "Print the documentation of one rule, by name or code");

@@ -3,6 +3,7 @@
 #include <iostream>
 #include <sstream>
 
+#include "lint/engine/check.hpp"
 #include "lint/config/config_file.hpp"
 #include "lint/output/sanitize.hpp"
 
@@ -24,6 +25,7 @@ std::optional<LintedFile> lint_file(const std::string& path, bool use_config_fil
   LintOptions options;
   options.finish = finish;
   options.keep_plans = true;
+  options.refuse_non_plans = true;
   Linted linted = lint_input(request, *config, options);
   if (!linted.error.empty()) {
     std::cerr << "planlint: error: " << visible(linted.error) << "\n";
