@@ -10,6 +10,7 @@ namespace planlint::grammar::explain {
 
 namespace pegtl = tao::pegtl;
 using pegtl::alnum;
+using pegtl::alpha;
 using pegtl::any;
 using pegtl::at;
 using pegtl::digit;
@@ -57,14 +58,20 @@ struct lead : star<sor<connector, sp, guide>> {};
 
 // `* ` (formatted codegen), `*(3) ` (default-mode codegen), `^ ` (Gluten offloaded).
 struct codegen_stage : digits {};
+// Spark 2.0-2.2 print `*Project` (no stage id, no blank); Gluten's default mode prints `^(2) `;
+// `!Project` marks a node Spark calls invalid. All three are markers, not part of the name.
 struct codegen_marker
-    : sor<seq<one<'*'>, opt<one<'('>, codegen_stage, one<')'>>, sp>, seq<one<'^'>, sp>> {};
+    : sor<seq<one<'*'>, opt<one<'('>, codegen_stage, one<')'>>, sp>,
+          seq<one<'^'>, opt<one<'('>, codegen_stage, one<')'>>, sp>, seq<one<'*', '!'>, at<alpha>>> {};
 
 // The trailing ` (id)` with its optional suffix (§2.3 "Finding the id").
 struct outline_id : op_ref {};
 struct columnar_suffix : seq<TAO_PEGTL_STRING(" (columnar"), star<not_one<')'>>, one<')'>> {};
 struct stats_suffix : seq<one<','>, sp, statistics> {};
-struct node_tail : seq<sp, one<'('>, outline_id, one<')'>, opt<sor<stats_suffix, columnar_suffix>>, eof> {};
+// Spark 4 outline suffixes after the id: `AQEShuffleRead (6), skewed`, `(5), coalesced`.
+struct word_suffix : seq<one<','>, sp, plus<sor<alnum, one<' ', '_', '-'>>>> {};
+struct node_tail
+    : seq<sp, one<'('>, outline_id, one<')'>, opt<sor<stats_suffix, columnar_suffix, word_suffix>>, eof> {};
 struct node_label : star<not_at<node_tail>, any> {};
 // Formatted mode: `<lead>[* ]<label> (<id>)[, Statistics(...)]`.
 struct formatted_tree_line : seq<lead, opt<codegen_marker>, node_label, must<node_tail>> {};

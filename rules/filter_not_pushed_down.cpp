@@ -101,19 +101,30 @@ PushedSet pushed_set(const Operator& scan) {
 
 class FilterNotPushedDown final : public DocumentedRule<make_doc> {
  public:
+  [[nodiscard]] bool explains() const override { return true; }
   void check(RuleContext& ctx) const override {
     const Plan& plan = ctx.plan();
     for (const Operator* op : active_ops(plan)) {
       if (op->kind != OpKind::Filter) continue;
       const Operator* scan = scan_below(plan, *op);
-      if (!scan) continue;
+      const std::string looked = "a simple predicate on a scan column, missing from the scan's pushed filters";
+      if (!scan) {
+        ctx.why(*op, looked, "no scan directly below the filter (only projections may sit between them)");
+        continue;
+      }
       PushedSet pushed = pushed_set(*scan);
-      if (!pushed.trusted) continue;
+      if (!pushed.trusted) {
+        ctx.why(*op, looked, op_ref(*scan) + "'s pushed-filter list is cut or unreadable (see truncated-metadata)");
+        continue;
+      }
       // Absent list: Spark drops empty metadata in formatted mode, so "nothing pushed" -- but only
       // trust that for explain text where the scan printed its details.
       if (!pushed.present) {
         bool text = plan.format != InputFormat::QueryProfile && plan.format != InputFormat::EventLog;
-        if (!text || !scan->field(FieldRole::ReadSchema)) continue;
+        if (!text || !scan->field(FieldRole::ReadSchema)) {
+          ctx.why(*op, looked, op_ref(*scan) + " shows no pushed-filter list and no ReadSchema, so an empty list cannot be told from an absent one");
+          continue;
+        }
       }
       auto data = data_columns(*scan);
       auto parts = partition_filter_columns(*scan);
@@ -138,7 +149,13 @@ class FilterNotPushedDown final : public DocumentedRule<make_doc> {
           }
         }
       }
-      if (untrusted || missing.empty()) continue;
+      if (untrusted || missing.empty()) {
+        ctx.why(*op, looked,
+                untrusted ? "the condition could not be parsed whole (kept as text)"
+                          : "every simple predicate on a data column is already pushed (or none is simple: "
+                            "functions, casts and partition columns are other rules' business)");
+        continue;
+      }
 
       std::string list;
       for (std::size_t i = 0; i < missing.size(); ++i) list += (i ? ", `" : "`") + missing[i] + "`";

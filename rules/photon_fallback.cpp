@@ -110,12 +110,18 @@ std::string replacement_advice(const Operator& op, const PhotonExplanation& pe) 
 
 class PhotonFallback final : public DocumentedRule<make_doc> {
  public:
+  [[nodiscard]] bool explains() const override { return true; }
   void check(RuleContext& ctx) const override {
     const Plan& plan = ctx.plan();
     Engine target;
     if (plan_has_engine(plan, Engine::Photon) || plan.photon.present) target = Engine::Photon;
     else if (plan_has_engine(plan, Engine::Gluten)) target = Engine::Gluten;
-    else return;
+    else {
+      if (ctx.explaining() && !plan.roots.empty() && plan.roots[0] < plan.ops.size())
+        ctx.why(plan.ops[plan.roots[0]], "JVM operators between Photon (or Gluten/Velox) operators",
+                "the plan has no Photon or Gluten operator and no Photon explanation: nothing to fall back from");
+      return;
+    }
     const std::string engine_name = target == Engine::Photon ? "Photon" : "Gluten/Velox";
     const std::string jvm = target == Engine::Photon ? "the JVM engine" : "vanilla Spark (JVM)";
 
@@ -151,8 +157,12 @@ class PhotonFallback final : public DocumentedRule<make_doc> {
     }
 
     std::vector<char> cand(n, 0);
-    for (const auto& op : plan.ops)
+    for (const auto& op : plan.ops) {
       cand[op.index] = is_active(op, fin) && op.engine != target && does_work(op) && native_below[op.index];
+      if (ctx.explaining() && !cand[op.index] && is_active(op, fin) && op.engine != target && does_work(op))
+        ctx.why(op, "a JVM operator fed by " + engine_name + " operators",
+                "no " + engine_name + " operator below it: its rows never were in " + engine_name);
+    }
 
     // Union candidates connected directly or through non-native transparent operators.
     std::vector<std::size_t> parent(n);
@@ -212,12 +222,18 @@ class PhotonFallback final : public DocumentedRule<make_doc> {
     std::sort(ordered.begin(), ordered.end(), [](const auto& a, const auto& b) { return a.front() < b.front(); });
     for (const auto& members : ordered) {
       // A LIMIT that returns results (CollectLimit above the final ColumnarToRow) moves a few rows.
-      if (std::all_of(members.begin(), members.end(), [&](std::size_t m) { return plan.ops[m].kind == OpKind::Limit; }))
+      if (std::all_of(members.begin(), members.end(), [&](std::size_t m) { return plan.ops[m].kind == OpKind::Limit; })) {
+        ctx.why(plan.ops[members.front()], "a JVM operator fed by " + engine_name + " operators",
+                "only a LIMIT that returns the results runs on the JVM: it moves a few rows");
         continue;
+      }
       // A driver-local LocalTableScan (literal rows, a collapsed AQE stage) moves no data: not fallback.
       if (std::all_of(members.begin(), members.end(),
-                      [&](std::size_t m) { return plan.ops[m].kind == OpKind::LocalData; }))
+                      [&](std::size_t m) { return plan.ops[m].kind == OpKind::LocalData; })) {
+        ctx.why(plan.ops[members.front()], "a JVM operator fed by " + engine_name + " operators",
+                "only driver-local rows (a LocalTableScan) run on the JVM: they move no data");
         continue;
+      }
       // Entry: a member with no candidate below it; among several, the one with the most rows.
       std::size_t entry = members.front();
       bool have = false;

@@ -85,12 +85,27 @@ class RuleContext {
   [[nodiscard]] Diagnostic make_plan(std::string message, SourceRange range) const;
   void report(Diagnostic d) { out_.push_back(std::move(d)); }
 
+  // `planlint check --why RULE`: a rule that explains itself (Rule::explains()) says, for each
+  // candidate operator it let go, what evidence it looked for and what was missing. Costs nothing
+  // unless a front end asked (set_why); rules call it where they `continue`.
+  struct WhyNote {
+    std::size_t op = 0;
+    std::string looked_for;          // "a side of known size at most 10.0 MiB"
+    std::string missing;             // "no size: the plan has no Statistics or metrics for either side"
+  };
+  [[nodiscard]] bool explaining() const { return why_ != nullptr; }
+  void why(const Operator& op, std::string looked_for, std::string missing) const {
+    if (why_) why_->push_back({op.index, std::move(looked_for), std::move(missing)});
+  }
+  void set_why(std::vector<WhyNote>* sink) { why_ = sink; }
+
  private:
   const Plan& plan_;
   std::size_t plan_index_;
   const RuleDoc& doc_;
   const std::map<std::string, double>* overrides_;
   std::vector<Diagnostic>& out_;
+  std::vector<WhyNote>* why_ = nullptr;
 };
 
 class Rule {
@@ -98,6 +113,8 @@ class Rule {
   virtual ~Rule() = default;
   [[nodiscard]] virtual const RuleDoc& doc() const = 0;
   virtual void check(RuleContext& ctx) const = 0;
+  // Optional: true when check() reports its rejected candidates through RuleContext::why().
+  [[nodiscard]] virtual bool explains() const { return false; }
 };
 
 // A rule whose documentation is built once, on first use, by `MakeDoc`.

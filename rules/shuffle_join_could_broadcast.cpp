@@ -98,6 +98,7 @@ SideSize side_size(const Plan& plan, const LogicalJoins& logical, const Operator
 
 class ShuffleJoinCouldBroadcast final : public DocumentedRule<make_doc> {
  public:
+  [[nodiscard]] bool explains() const override { return true; }
   void check(RuleContext& ctx) const override {
     const Plan& plan = ctx.plan();
     const LogicalJoins logical(plan);
@@ -105,15 +106,36 @@ class ShuffleJoinCouldBroadcast final : public DocumentedRule<make_doc> {
     const auto& hints = plan.facts.sql_hints;
     for (const Operator* op : active_ops(plan)) {
       if (op->kind != OpKind::Join || op->children.size() != 2) continue;
-      if (op->join.strategy != JoinStrategy::SortMerge && op->join.strategy != JoinStrategy::ShuffledHash) continue;
+      if (op->join.strategy != JoinStrategy::SortMerge && op->join.strategy != JoinStrategy::ShuffledHash) {
+        ctx.why(*op, "a SortMergeJoin or ShuffledHashJoin", "it already is a " + std::string(to_string(op->join.strategy)) + " join");
+        continue;
+      }
       SideSize sizes[2] = {side_size(plan, logical, *op, 0), side_size(plan, logical, *op, 1)};
       int best = -1;
+      std::string missing;
       for (int pos = 0; pos < 2; ++pos) {
-        if (!can_broadcast(op->join.type, pos == 0 ? BuildSide::Left : BuildSide::Right)) continue;
-        if (!sizes[pos].bytes || *sizes[pos].bytes > threshold) continue;
+        const char* side = pos == 0 ? "left" : "right";
+        if (!can_broadcast(op->join.type, pos == 0 ? BuildSide::Left : BuildSide::Right)) {
+          missing += std::string(missing.empty() ? "" : "; ") + "the " + side + " side cannot be broadcast in a " +
+                     (op->join.type_text.empty() ? std::string(to_string(op->join.type)) : op->join.type_text) + " join";
+          continue;
+        }
+        if (!sizes[pos].bytes) {
+          missing += std::string(missing.empty() ? "" : "; ") + "no size for the " + side +
+                     " side (no Statistics(sizeInBytes), query-stage size or runtime metric)";
+          continue;
+        }
+        if (*sizes[pos].bytes > threshold) {
+          missing += std::string(missing.empty() ? "" : "; ") + "the " + side + " side is " + format_bytes(*sizes[pos].bytes) +
+                     ", above the threshold";
+          continue;
+        }
         if (best < 0 || *sizes[pos].bytes < *sizes[best].bytes) best = pos;
       }
-      if (best < 0) continue;
+      if (best < 0) {
+        ctx.why(*op, "a side that may be broadcast with a known size at most " + format_bytes(threshold), missing);
+        continue;
+      }
       const SideSize& small = sizes[best];
       const SideSize& other = sizes[1 - best];
       const char* side = best == 0 ? "left" : "right";

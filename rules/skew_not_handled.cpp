@@ -88,26 +88,53 @@ const Operator* side_exchange(const Plan& plan, std::size_t idx) {
 
 class SkewNotHandled final : public DocumentedRule<make_doc> {
  public:
+  [[nodiscard]] bool explains() const override { return true; }
   void check(RuleContext& ctx) const override {
     const Plan& plan = ctx.plan();
     const double factor = ctx.threshold("skew-factor");
     const double min_bytes = ctx.threshold("skew-threshold-bytes");
     const double min_task = ctx.threshold("skew-min-task-time");
     for (const Operator* op : active_ops(plan)) {
-      if (op->kind != OpKind::Join || op->children.size() != 2 || op->join.skew) continue;
-      if (op->join.strategy != JoinStrategy::SortMerge && op->join.strategy != JoinStrategy::ShuffledHash) continue;
-      if (side_handles_skew(plan, op->children[0]) || side_handles_skew(plan, op->children[1])) continue;
+      if (op->kind != OpKind::Join || op->children.size() != 2) continue;
+      const std::string looked = "a shuffle join without AQE skew handling whose input partitions or tasks are skewed";
+      if (op->join.skew) {
+        ctx.why(*op, looked, "AQE already split its skewed partitions (skew=true)");
+        continue;
+      }
+      if (op->join.strategy != JoinStrategy::SortMerge && op->join.strategy != JoinStrategy::ShuffledHash) {
+        ctx.why(*op, looked, "not a shuffle join (a " + std::string(to_string(op->join.strategy)) + " join)");
+        continue;
+      }
+      if (side_handles_skew(plan, op->children[0]) || side_handles_skew(plan, op->children[1])) {
+        ctx.why(*op, looked, "a side already reads its shuffle with AQE skew handling");
+        continue;
+      }
+      std::string missing;  // what each kind of evidence lacked
+      auto miss = [&](std::string m) { missing += (missing.empty() ? "" : "; ") + m; };
 
       std::optional<Diagnostic> found;
       // 1. Profile skew metrics on the shuffles feeding the join.
       for (std::size_t pos = 0; pos < 2 && !found; ++pos) {
-        const Operator* ex = side_exchange(plan, op->children[pos]);
-        if (!ex) continue;
-        auto ratio = first_metric(*ex, {Metric::MapStageSkewRatio});
-        if (!ratio || *ratio < factor) continue;
-        SideSize size = input_size(plan, op->children[pos]);
-        if (size.bytes && *size.bytes < min_bytes) continue;
         const char* side = pos == 0 ? "left" : "right";
+        const Operator* ex = side_exchange(plan, op->children[pos]);
+        if (!ex) {
+          miss(std::string("no shuffle found below the ") + side + " side");
+          continue;
+        }
+        auto ratio = first_metric(*ex, {Metric::MapStageSkewRatio});
+        if (!ratio) {
+          miss(op_ref(*ex) + " has no partition skew metric (profiles only)");
+          continue;
+        }
+        if (*ratio < factor) {
+          miss(op_ref(*ex) + "'s largest partition is " + format_ratio(*ratio) + " the median, under the skew factor " + format_ratio(factor));
+          continue;
+        }
+        SideSize size = input_size(plan, op->children[pos]);
+        if (size.bytes && *size.bytes < min_bytes) {
+          miss(std::string("the ") + side + " side is " + format_bytes(*size.bytes) + ", under skew-threshold-bytes");
+          continue;
+        }
         Diagnostic d = ctx.make(*op, op_ref(*op) + " ran without AQE skew handling although its " + side +
                                          " input is skewed: the largest shuffle partition of " + op_ref(*ex) +
                                          " is " + format_ratio(*ratio) + " the median");
@@ -122,12 +149,21 @@ class SkewNotHandled final : public DocumentedRule<make_doc> {
         found = std::move(d);
       }
       // 2. Task-time spread of the stage(s) that ran the join.
+      if (!found && op->spark_stages.empty()) miss("no Spark stage linked to the join (no task times; event logs have them)");
       for (int sid : op->spark_stages) {
         if (found) break;
         for (const auto& st : plan.stages) {
-          if (st.id != std::to_string(sid) || !st.task_ms_max || !st.task_ms_median) continue;
+          if (st.id != std::to_string(sid)) continue;
+          if (!st.task_ms_max || !st.task_ms_median) {
+            miss("stage " + st.id + " has no task-time distribution");
+            continue;
+          }
           double mx = *st.task_ms_max, med = *st.task_ms_median;
-          if (mx < min_task || med <= 0 || mx / med < factor) continue;
+          if (mx < min_task || med <= 0 || mx / med < factor) {
+            miss("stage " + st.id + ": slowest task " + format_millis(mx) + ", median " + format_millis(med) +
+                 " (needs at least skew-min-task-time and the skew factor " + format_ratio(factor) + ")");
+            continue;
+          }
           Diagnostic d = ctx.make(*op, op_ref(*op) + " ran without AQE skew handling although stage " + st.id +
                                            " that ran it has stragglers: the slowest task took " + format_millis(mx) +
                                            ", " + format_ratio(mx / med) + " the median task (" + format_millis(med) + ")");
@@ -141,7 +177,10 @@ class SkewNotHandled final : public DocumentedRule<make_doc> {
           break;
         }
       }
-      if (!found) continue;
+      if (!found) {
+        ctx.why(*op, looked, missing);
+        continue;
+      }
       found->fix =
           "In this order: (1) filter out or pre-aggregate the hot key(s) before the join (NULLs and default "
           "values are the usual culprits); (2) broadcast the smaller side if it fits (/*+ BROADCAST(t) */); "

@@ -1,16 +1,17 @@
 #!/usr/bin/env bash
 # Event logs compressed by the real `zstd` and `lz4` commands (standard zstd frames with a
 # checksum; the lz4 frame format) and rolled into an eventlog_v2_ directory give the same findings
-# as the plain log. Skips (exit 77) when neither command is installed.
+# as the plain log. Needs both (tools/setup-deps.sh);
+# without them: skip (exit 77), or fail under CI=true.
 # Usage: tests/eventlog_cli.sh path/to/planlint   (run from the source folder)
 set -u
 planlint=$(realpath "$1")
 log=corpus/eventlog/multi-exec.eventlog
 have_zstd=$(command -v zstd >/dev/null 2>&1 && echo 1)
 have_lz4=$(command -v lz4 >/dev/null 2>&1 && echo 1)
-if [ -z "$have_zstd" ] && [ -z "$have_lz4" ]; then
-  echo "SKIP: neither zstd nor lz4 is installed"; exit 77
-fi
+. tests/shell_lib.bash
+[ -n "$have_zstd" ] || skip "zstd is not installed"
+[ -n "$have_lz4" ] || skip "lz4 is not installed"
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 # rule, line and message of each finding; the path is left out.

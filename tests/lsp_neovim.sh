@@ -1,23 +1,13 @@
 #!/usr/bin/env bash
 # `planlint lsp` driven by a real editor: Neovim's built-in LSP client (headless) opens a plan
 # from corpus/, waits for the diagnostics, checks them, then checks hover and the outline.
-# Usage: tests/lsp_neovim.sh path/to/planlint     (exit 77 = skipped: no Neovim)
+# Usage: tests/lsp_neovim.sh path/to/planlint     (no Neovim: exit 77, or failure under CI=true)
 set -euo pipefail
 planlint=$(realpath "${1:?usage: lsp_neovim.sh PLANLINT}")
 cd "$(dirname "$0")/.."
 
-if ! command -v nvim >/dev/null 2>&1; then
-  if [ "$(id -u)" -eq 0 ] && command -v apt-get >/dev/null 2>&1; then
-    echo "lsp_neovim: installing Debian package neovim" >&2
-    export DEBIAN_FRONTEND=noninteractive
-    apt-get install -y -qq --no-install-recommends neovim >/dev/null 2>&1 ||
-      { apt-get update -qq >/dev/null 2>&1 && apt-get install -y -qq --no-install-recommends neovim >/dev/null 2>&1; } || true
-  fi
-fi
-if ! command -v nvim >/dev/null 2>&1; then
-  echo "SKIP: Neovim is not installed and could not be installed (apt-get install neovim)"
-  exit 77
-fi
+. tests/shell_lib.bash
+command -v nvim >/dev/null 2>&1 || skip "Neovim is not installed"
 
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT

@@ -311,9 +311,14 @@ TEST_CASE("check on event logs: findings per execution, in every input shape") {
   CHECK(findings("--execution 0 " + q(multi), &rc).empty());
   CHECK(rc == 0);
   CHECK(findings("--execution 1 " + q(multi)) == expected);
-  auto missing = findings("--execution 9 " + q(multi));
-  REQUIRE(missing.size() == 1);
-  CHECK(missing[0].find("no SQL execution 9") != std::string::npos);
+  // An execution the log does not hold: nothing was checked, so an error (exit 2), not a finding.
+  auto missing = run_planlint("check --no-config --format json --execution 9 " + q(multi));
+  CHECK(missing.exit_code == 2);
+  auto mj = nlohmann::json::parse(missing.out, nullptr, false);
+  REQUIRE(!mj.is_discarded());
+  REQUIRE(mj["files"].size() == 1);
+  CHECK(mj["files"][0].value("error", "").find("no SQL execution 9") != std::string::npos);
+  CHECK(mj["files"][0]["diagnostics"].empty());
 
   // The rolling directory, with and without the trailing slash.
   fs::path rolling = corpus_dir() / "eventlog/eventlog_v2_app-20231114221320-0009";
@@ -358,4 +363,87 @@ TEST_CASE("check walks a folder: a rolling event-log directory is one input") {
   std::sort(paths.begin(), paths.end());
   CHECK(paths == std::vector<std::string>{"even-join.eventlog", "eventlog_v2_app-20231114221320-0009",
                                           "multi-exec.eventlog", "skewed-join.eventlog"});
+}
+
+namespace {
+// Text of exactly n bytes, lines of varied length, not too compressible.
+std::string boundary_text(std::size_t n) {
+  std::string s;
+  s.reserve(n);
+  std::uint32_t x = 1;
+  while (s.size() < n) {
+    x = x * 1103515245u + 12345u;
+    s += (x >> 16) % 5 ? static_cast<char>('a' + (x >> 20) % 26) : '\n';
+  }
+  return s;
+}
+
+std::string decode_all(const std::string& compressed, std::string& error) {
+  std::istringstream in(compressed);
+  auto d = eventlog::make_decoder(in, error);
+  std::string out;
+  if (!d) return out;
+  std::string_view piece;
+  while (d->next(piece)) out += piece;
+  error = d->error();
+  return out;
+}
+}  // namespace
+
+TEST_CASE("event log codecs: outputs at exact buffer boundaries are not reported truncated") {
+  const std::size_t kZstdOut = ZSTD_DStreamOutSize();  // 128 KiB: the decoder's output buffer
+  for (int checksum = 0; checksum < 2; ++checksum)
+    for (std::size_t n : {kZstdOut, 2 * kZstdOut, 3 * kZstdOut, 4 * kZstdOut, 3 * kZstdOut - 1, 3 * kZstdOut + 1}) {
+      CAPTURE(checksum);
+      CAPTURE(n);
+      std::string text = boundary_text(n);
+      ZSTD_CCtx* cc = ZSTD_createCCtx();
+      ZSTD_CCtx_setParameter(cc, ZSTD_c_checksumFlag, checksum);
+      std::string comp(ZSTD_compressBound(n), '\0');
+      std::size_t m = ZSTD_compress2(cc, comp.data(), comp.size(), text.data(), n);
+      ZSTD_freeCCtx(cc);
+      REQUIRE_FALSE(ZSTD_isError(m));
+      comp.resize(m);
+      std::string error;
+      CHECK(decode_all(comp, error) == text);
+      CHECK(error.empty());
+      // Two frames back to back, each ending on the boundary.
+      CHECK(decode_all(comp + comp, error) == text + text);
+      CHECK(error.empty());
+      // A real truncation is still reported.
+      decode_all(comp.substr(0, comp.size() - 3), error);
+      CHECK_FALSE(error.empty());
+    }
+  for (int checksum = 0; checksum < 2; ++checksum)
+    for (auto block : {LZ4F_max64KB, LZ4F_max256KB, LZ4F_max1MB, LZ4F_max4MB})
+      for (std::size_t n : {std::size_t{256} << 10, std::size_t{512} << 10, std::size_t{768} << 10,
+                            (std::size_t{512} << 10) + 1, (std::size_t{512} << 10) - 1}) {
+        CAPTURE(checksum);
+        CAPTURE(static_cast<int>(block));
+        CAPTURE(n);
+        std::string text = boundary_text(n);
+        LZ4F_preferences_t prefs{};
+        prefs.frameInfo.blockSizeID = block;
+        prefs.frameInfo.contentChecksumFlag = checksum ? LZ4F_contentChecksumEnabled : LZ4F_noContentChecksum;
+        std::string comp(LZ4F_compressFrameBound(n, &prefs), '\0');
+        std::size_t m = LZ4F_compressFrame(comp.data(), comp.size(), text.data(), n, &prefs);
+        REQUIRE_FALSE(LZ4F_isError(m));
+        comp.resize(m);
+        std::string error;
+        CHECK(decode_all(comp, error) == text);
+        CHECK(error.empty());
+        CHECK(decode_all(comp + comp, error) == text + text);
+        CHECK(error.empty());
+        decode_all(comp.substr(0, comp.size() - 2), error);
+        CHECK_FALSE(error.empty());
+      }
+  // lz4-java blocks and snappy-java chunks ending exactly at their block size.
+  for (std::size_t n : {std::size_t{32} << 10, std::size_t{64} << 10, std::size_t{256} << 10}) {
+    std::string text = boundary_text(n);
+    std::string error;
+    CHECK(decode_all(lz4_java(text), error) == text);
+    CHECK(error.empty());
+    CHECK(decode_all(snappy_java(text), error) == text);
+    CHECK(error.empty());
+  }
 }

@@ -72,7 +72,7 @@ TEST_CASE("planlint parse: exit codes and error format") {
   auto bad = planlint::test::run_planlint("parse corpus/parse/damage-truncated-outline.explain.txt", true);
   CHECK(bad.exit_code == 1);
   CHECK(bad.out.find("corpus/parse/damage-truncated-outline.explain.txt:5:15: error: expected ' (<operator id>)' at the end "
-                     "of the tree line\n         +- In\n              ^\n") != std::string::npos);
+                     "of the tree line\n  |          +- In\n  |               ^\n") != std::string::npos);
   auto missing = planlint::test::run_planlint("parse corpus/parse/no-such-file.txt", true);
   CHECK(missing.exit_code == 2);
   auto usage = planlint::test::run_planlint("parse --format xml corpus/parse/default-mode.explain.txt", true);

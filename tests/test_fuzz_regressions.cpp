@@ -8,10 +8,13 @@
 #include <vector>
 
 #include "lint/config/config_file.hpp"
+#include "lint/engine/check.hpp"
 #include "lint/engine/engine.hpp"
+#include "lint/engine/suppress.hpp"
 #include "parser/eventlog/eventlog.hpp"
 #include "tests/support.hpp"
 #include "tools/fuzz/lsp_drive.hpp"
+#include "tools/fuzz/output_checks.hpp"
 #include "tools/fuzz/plan_invariants.hpp"
 
 namespace {
@@ -49,6 +52,20 @@ void replay(const std::string& kind, const fs::path& file) {
     auto project = planlint::parse_config_text(text, name, pyproject, error);
     if (project) (void)planlint::config_for_path(*project, "plans/q1.explain.txt");
     else CHECK(!error.message.empty());
+  } else if (kind == "output") {
+    // As tools/fuzz/fuzz_output.cpp: every output format keeps its promise.
+    CHECK(planlint::fuzz::check_all_outputs(text, "plans/\x1b[2Jq\n::warning::x\xff.txt") == "");
+  } else if (kind == "suppress") {
+    // As tools/fuzz/fuzz_suppress.cpp: the text in front of a plan with findings, linted, then its
+    // suppression directives applied.
+    const std::string whole =
+        text + "\n== Physical Plan ==\n* Filter (2)\n+- Scan parquet db.t (1)\n\n(1) Scan parquet db.t\n"
+               "Output [1]: [ts#1]\n\n(2) Filter\nInput [1]: [ts#1]\nCondition : (cast(ts#1 as date) = 2024-03-01)\n";
+    planlint::Config config;
+    planlint::LintResult lint = planlint::lint_text(whole, "q.txt", config);
+    std::size_t before = lint.diagnostics.size();
+    auto directives = planlint::find_suppressions(whole);
+    CHECK(planlint::apply_suppressions(directives, lint.diagnostics, config) <= before);
   } else if (kind == "lsp_framing") {
     // As tools/fuzz/fuzz_lsp_framing.cpp: after an `initialize`, framed and unframed.
     CHECK(!planlint::fuzz::drive_lsp_framing(text).empty());

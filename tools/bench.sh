@@ -8,7 +8,7 @@
 # The Spark golden plans are read from ../shared (or $PLANLINT_SHARED_DIR) when present.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-tools/setup-deps.sh
+tools/setup-deps.sh --build-only
 cmake -S . -B build-release -G Ninja -DCMAKE_BUILD_TYPE=Release >/dev/null
 cmake --build build-release -j "$(nproc)" --target planlint planlint_bench >/dev/null
 exec build-release/planlint_bench "$@"

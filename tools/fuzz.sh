@@ -25,9 +25,9 @@ work=${FUZZ_WORK:-$root/build-fuzz/fuzz-work}
 jobs=${FUZZ_JOBS:-$(nproc)}
 
 if ! command -v clang++ >/dev/null 2>&1 || ! ls /usr/lib/llvm-*/lib/clang/*/lib/linux/libclang_rt.fuzzer-x86_64.a >/dev/null 2>&1; then
-  tools/setup-deps.sh clang libclang-rt-14-dev
+  tools/setup-deps.sh --build-only clang libclang-rt-14-dev
 fi
-tools/setup-deps.sh
+tools/setup-deps.sh --build-only
 
 targets=("$@")
 if [ ${#targets[@]} -eq 0 ]; then
@@ -67,7 +67,7 @@ make_seeds() {  # kind dir
       # One seed per printed expression of the explain corpus: conditions, filters, keys.
       find corpus -type f -name '*.txt' 2>/dev/null | sort | xargs -r grep -h -E \
         '^(Condition :|Join condition:|PushedFilters:|PartitionFilters:|DataFilters:|Left keys|Right keys|Keys \[|Functions \[)' 2>/dev/null \
-        | sed -E 's/^[^:]*: ?//' | sort -u | head -n 600 | while IFS= read -r line; do
+        | sed -E 's/^[^:]*: ?//' | sort -u | awk 'NR <= 600' | while IFS= read -r line; do
           i=$((i + 1))
           printf '%s' "$line" >"$dir/expr-$i"
         done
@@ -92,9 +92,42 @@ make_seeds() {  # kind dir
         i=$((i + 1))
         awk '!/"SparkListenerTaskEnd"/ || n++ < 3' "$f" >"$dir/short-$i.eventlog"
       done ;;
+    baseline)
+      local fp='"fingerprint": "0123456789abcdef"'
+      printf '{"version": 1, "tool": "planlint", "findings": [{"path": "plans/q1.txt", "rule": "non-sargable-predicate", %s, "message": "m"}]}\n' "$fp" >"$dir/baseline-1.json"
+      printf '{"version": 1, "findings": []}' >"$dir/baseline-empty.json"
+      printf '{"version": 2, "findings": [{"path": 5}]}' >"$dir/baseline-bad.json" ;;
+    suppress)
+      printf '# planlint: disable=non-sargable-predicate\n' >"$dir/s1"
+      printf -- '-- planlint: disable=PL006,PL001 operator=2,3\n// planlint: disable=no-such-rule\n' >"$dir/s2"
+      printf '#planlint:disable=\n# planlint: disable=PL006 operator=\n' >"$dir/s3" ;;
+    eventlog_codec)
+      # Compress mode (first byte 0-3, second byte: size near a buffer boundary) on short logs,
+      # decode mode (first byte >= 4) on real compressed logs made by the zstd and lz4 commands.
+      local j=0
+      find corpus -type f -name '*.eventlog' 2>/dev/null | sort | while IFS= read -r f; do
+        j=$((j + 1))
+        for m in 0 1 2 3; do
+          { printf "$(printf '\\x%02x\\x%02x' "$m" $((j * 37 % 256)))"; head -c 3000 "$f"; } >"$dir/compress-$m-$j"
+        done
+        if command -v zstd >/dev/null 2>&1; then { printf '\x04\x00'; zstd -q -c "$f"; } >"$dir/zstd-$j"; fi
+        if command -v lz4 >/dev/null 2>&1; then { printf '\x04\x00'; lz4 -q -c "$f"; } >"$dir/lz4f-$j"; fi
+      done ;;
+    lsp_session)
+      local uri='file:///q.txt'
+      printf '%s\n--\n%s\n--\n%s' \
+        '{"jsonrpc":"2.0","method":"textDocument/didOpen","params":{"textDocument":{"uri":"'$uri'","languageId":"sparkplan","version":1,"text":"== Physical Plan ==\n* Project (2)\n+- Scan parquet t (1)\n"}}}' \
+        '{"jsonrpc":"2.0","id":1,"method":"textDocument/hover","params":{"textDocument":{"uri":"'$uri'"},"position":{"line":1,"character":3}}}' \
+        '{"jsonrpc":"2.0","id":2,"method":"textDocument/documentSymbol","params":{"textDocument":{"uri":"'$uri'"}}}' >"$dir/session-1"
+      printf '%s\n--\n%s' \
+        '^100000{"jsonrpc":"2.0","method":"textDocument/didOpen","params":{"textDocument":{"uri":"'$uri'","version":@@,"text":"x"}}}' \
+        '{"jsonrpc":"2.0","id":3,"method":"textDocument/codeAction","params":{"textDocument":{"uri":"'$uri'"},"range":{"start":{"line":0,"character":0},"end":{"line":1,"character":0}},"context":{"diagnostics":[]}}}' >"$dir/session-deep"
+      printf '%s\n--\n%s\n--\n%s' '!{"jsonrpc":"2.0","id":9,"method":"shutdown"}' \
+        '!Content-Length: 400'$'\r\n\r\n''{"jsonrpc":' \
+        '{"jsonrpc":"2.0","method":"workspace/didChangeConfiguration","params":{"settings":{"planlint":{"select":["PL001"]}}}}' >"$dir/session-bad-frames" ;;
     explain|profile) ;;
     *)  # unknown kind: every corpus file
-      find corpus -type f 2>/dev/null | head -n 200 | while IFS= read -r f; do
+      find corpus -type f 2>/dev/null | sort | awk 'NR <= 200' | while IFS= read -r f; do
         i=$((i + 1)); cp "$f" "$dir/seed-$i"; done ;;
   esac
   # libFuzzer needs at least one input.

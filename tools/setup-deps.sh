@@ -1,17 +1,33 @@
 #!/usr/bin/env bash
-# Install the Debian packages planlint needs to build and test, when any is missing.
-# Usage: tools/setup-deps.sh [extra-package ...]
+# Install what planlint needs to build and test, when any of it is missing: the Debian packages
+# of the build, then every test dependency (Chromium, Neovim, zstd/lz4, npm and Microsoft's SARIF
+# validator), once, before any test runs. Tests never install anything themselves; under CI=true a
+# test whose dependency is missing fails instead of skipping (tests/lib.sh).
+# Usage: tools/setup-deps.sh [--build-only] [extra-package ...]
 set -euo pipefail
-pkgs=(g++ cmake ninja-build pkg-config tao-pegtl-dev nlohmann-json3-dev libcli11-dev
-      doctest-dev libtomlplusplus-dev libzstd-dev liblz4-dev libsnappy-dev "$@")
+cd "$(dirname "$0")/.."
+build_only=0
+if [ "${1:-}" = "--build-only" ]; then build_only=1; shift; fi
+# The build (docs/ci.md's GitHub Actions recipe installs the same list; tests/ci_recipe.sh checks it).
+build_pkgs=(g++ cmake ninja-build pkg-config tao-pegtl-dev nlohmann-json3-dev libcli11-dev
+            doctest-dev libtomlplusplus-dev libzstd-dev liblz4-dev libsnappy-dev)
+# The tests: report_chromium.sh, lsp_neovim.sh, eventlog_cli.sh, hostile_cli.sh (xmllint),
+# sarif_validate.sh (npm).
+test_pkgs=(chromium neovim zstd lz4 npm libxml2-utils)
+pkgs=("${build_pkgs[@]}" "$@")
+[ "$build_only" = 1 ] || pkgs+=("${test_pkgs[@]}")
 missing=()
 for p in "${pkgs[@]}"; do
+  # npm may come with the machine's own Node.js rather than Debian's package (which then conflicts).
+  [ "$p" = npm ] && command -v npm >/dev/null 2>&1 && continue
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
 done
+sudo=""
+[ "$(id -u)" -eq 0 ] || sudo="sudo"
 if [ ${#missing[@]} -gt 0 ]; then
   echo "planlint: installing ${missing[*]}" >&2
-  sudo=""
-  [ "$(id -u)" -eq 0 ] || sudo="sudo"
   $sudo apt-get update -qq
   DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
 fi
+[ "$build_only" = 1 ] && exit 0
+tools/test-deps-npm.sh

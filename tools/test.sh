@@ -1,16 +1,30 @@
 #!/usr/bin/env bash
 # Build planlint and run every test (doctest unit tests and corpus goldens, through CTest).
-# Usage: tools/test.sh [--sanitize]   (--sanitize: ASan+UBSan build in build-asan/)
+# Usage: tools/test.sh [--sanitize | --tsan]
+#   --sanitize  ASan+UBSan build in build-asan/, every test
+#   --tsan      ThreadSanitizer build in build-tsan/; runs the tests that exercise threads (the
+#               folder walk's thread pool in `planlint check`, the CLI, event logs, the LSP):
+#               TSAN_TESTS (a ctest -R regex) chooses them; TSAN_TESTS=. runs every test.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 build=build
 flags=()
-if [ "${1:-}" = "--sanitize" ]; then
-  build=build-asan
-  flags=(-DPLANLINT_SANITIZE=ON -DCMAKE_BUILD_TYPE=Debug)
-fi
-tools/setup-deps.sh
+ctest_args=()
+case "${1:-}" in
+  --sanitize)
+    build=build-asan
+    flags=(-DPLANLINT_SANITIZE=ON -DCMAKE_BUILD_TYPE=Debug) ;;
+  --tsan)
+    build=build-tsan
+    flags=(-DPLANLINT_TSAN=ON -DCMAKE_BUILD_TYPE=RelWithDebInfo)
+    ctest_args=(-R "${TSAN_TESTS:-check|cli|CLI|eventlog|event log|lsp|walk|baseline|hostile|report|show}")
+    # Any data race fails the test (TSan's exit code 66), with both stacks in the log.
+    export TSAN_OPTIONS=${TSAN_OPTIONS:-halt_on_error=1:second_deadlock_stack=1} ;;
+  "") ;;
+  *) echo "usage: tools/test.sh [--sanitize | --tsan]" >&2; exit 2 ;;
+esac
+tools/setup-deps.sh   # build and test dependencies, once, before any test runs
 cmake -S . -B "$build" -G Ninja "${flags[@]}" >/dev/null
 cmake --build "$build" -j "$(nproc)"
 cd "$build"
-ctest --output-on-failure -j "$(nproc)"
+ctest --output-on-failure -j "$(nproc)" "${ctest_args[@]}"

@@ -128,6 +128,13 @@ std::optional<double> parse_quantity(std::string_view text, std::string_view uni
 
 bool check_rule_selector(std::string_view name_or_code, std::string& error) {
   if (find_rule_doc(name_or_code)) return true;
+  if (name_or_code == "ALL") return true;
+  if (is_code_prefix(name_or_code)) {  // must select at least one rule
+    for (const RuleDoc* d : all_rule_docs())
+      if (d->code.size() > name_or_code.size() && d->code.compare(0, name_or_code.size(), name_or_code) == 0) return true;
+    error = "no rule code starts with `" + std::string(name_or_code) + "` (`planlint rules` lists them)";
+    return false;
+  }
   error = "unknown rule `" + std::string(name_or_code) + "` (`planlint rules` lists them)";
   return false;
 }
@@ -139,6 +146,14 @@ bool set_severity(Config& config, std::string_view rule, std::string_view level,
     error = "unknown severity `" + std::string(level) + "` for `" + std::string(rule) + "` (error, warning or info)";
     return false;
   }
+  if (!find_rule_doc(rule)) {  // ALL or a code prefix: every rule it selects
+    for (const RuleDoc* d : all_rule_docs())
+      if (rule == "ALL" || (d->code.size() > rule.size() && d->code.compare(0, rule.size(), rule) == 0)) {
+        config.severity[d->name] = *sev;
+        for (const auto& extra : d->also_reports) config.severity[extra] = *sev;
+      }
+    return true;
+  }
   for (const auto& name : names_for_selector(rule)) config.severity[name] = *sev;
   return true;
 }
@@ -149,6 +164,10 @@ bool set_threshold(Config& config, std::string_view key, std::string_view value,
     std::string_view rule = key.substr(0, dot), option = key.substr(dot + 1);
     if (!check_rule_selector(rule, error)) return false;
     const RuleDoc* doc = find_rule_doc(rule);
+    if (!doc) {  // a prefix or ALL: options belong to one rule
+      error = "`" + std::string(rule) + "` is not one rule; options are set per rule name or code";
+      return false;
+    }
     const Threshold* t = find_threshold(*doc, option);
     if (!t) {
       error = "unknown option `" + std::string(option) + "` for rule `" + doc->name + "` (" + known_options(*doc) + ")";
@@ -277,6 +296,12 @@ class Reader {
             if (!set_threshold(pc.config, full, *text, err)) return fail(ok.source(), err);
           }
         }
+      } else if (key == "max-input-size") {
+        auto text = number_text(v);
+        auto bytes = text ? parse_quantity(*text, "bytes") : std::nullopt;
+        if (!bytes || *bytes < 1)
+          return fail(v.source(), "`max-input-size` must be a size such as \"2GiB\" or \"500MB\"");
+        pc.config.max_input_bytes = *bytes;
       } else if (key == "per-file-ignores") {
         const toml::table* pf = v.as_table();
         if (!pf) return fail(v.source(), "`per-file-ignores` must be a table of \"glob\" = [rules]");
@@ -291,7 +316,7 @@ class Reader {
       } else {
         return fail(k.source(), "unknown key `" + key +
                                     "` (known: select, ignore, include, exclude, severity, thresholds, rules, "
-                                    "per-file-ignores)");
+                                    "per-file-ignores, max-input-size)");
       }
     }
     return true;

@@ -1,5 +1,7 @@
 #include "lint/engine/baseline.hpp"
 
+#include "lint/output/output_file.hpp"
+
 #include <nlohmann/json.hpp>
 
 #include <algorithm>
@@ -51,10 +53,9 @@ std::string baseline_json(const std::vector<FileReport>& files, const fs::path& 
 
 bool write_baseline(const fs::path& baseline_file, const std::vector<FileReport>& files, std::string& error) {
   std::string text = baseline_json(files, baseline_file);
-  std::ofstream out(baseline_file, std::ios::binary | std::ios::trunc);
-  if (out) out << text;
-  if (!out) {
-    error = baseline_file.string() + ": cannot write the baseline";
+  std::string why;
+  if (!write_file_atomically(baseline_file.string(), text, why)) {
+    error = baseline_file.string() + ": cannot write the baseline (" + why + ")";
     return false;
   }
   return true;

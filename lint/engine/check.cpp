@@ -1,6 +1,7 @@
 #include "lint/engine/check.hpp"
 
 #include <algorithm>
+#include <fstream>
 #include <set>
 #include <system_error>
 
@@ -8,6 +9,7 @@
 #include "lint/engine/engine.hpp"
 #include "lint/config/glob.hpp"
 #include "parser/eventlog/eventlog.hpp"
+#include "parser/model/read_check.hpp"
 
 namespace planlint {
 
@@ -19,6 +21,7 @@ FileReport check_input(const std::string& path, const Config& config, const std:
   request.display = display;
   LintOptions options;
   options.keep_plans = false;  // event logs are streamed: findings only
+  options.refuse_non_plans = true;
   Linted linted = lint_input(request, config, options);
   FileReport report;
   report.path = std::move(linted.path);
@@ -28,6 +31,30 @@ FileReport check_input(const std::string& path, const Config& config, const std:
   report.suppressed = linted.suppressed;
   report.diagnostics = std::move(linted.result.diagnostics);
   report.text = std::move(linted.text);
+  if (read_nothing(linted.result.parse)) {
+    // Not "No findings": say that nothing was read, and why (the parse error carries the hint).
+    report.error = report.path + ": no plan operators were read";
+    for (const auto& m : linted.result.parse.messages)
+      if (m.severity == MessageSeverity::Error) {
+        report.error += " (" + std::to_string(m.loc.line) + ":" + std::to_string(m.loc.column) + ": " + m.message + ")";
+        break;
+      }
+  }
+  return report;
+}
+
+FileReport check_text(std::string text, const std::string& path, const Config& config) {
+  LintRequest request;
+  request.path = path;
+  request.text = text;
+  Linted linted = lint_input(request, config, LintOptions{});
+  FileReport report;
+  report.path = std::move(linted.path);
+  report.error = std::move(linted.error);
+  report.format = linted.result.parse.format;
+  report.suppressed = linted.suppressed;
+  report.diagnostics = std::move(linted.result.diagnostics);
+  report.text = std::move(text);
   return report;
 }
 
@@ -46,6 +73,21 @@ const std::vector<std::string>& default_include() {
 }
 
 namespace {
+// A file a folder walk's globs pass over but whose first bytes are a Spark event log's (Spark
+// names its logs app-..., local-..., application_..., with no extension or a codec's).
+bool event_log_by_content(const fs::path& p) {
+  std::string ext = p.extension().string();
+  if (!(ext.empty() || ext == ".zstd" || ext == ".zst" || ext == ".lz4" || ext == ".snappy" || ext == ".inprogress" ||
+        p.filename().string().rfind("app-", 0) == 0 || p.filename().string().rfind("local-", 0) == 0 ||
+        p.filename().string().rfind("application_", 0) == 0))
+    return false;
+  std::ifstream in(p, std::ios::binary);
+  char buf[512];
+  in.read(buf, sizeof buf);
+  std::string_view head(buf, static_cast<std::size_t>(std::max<std::streamsize>(0, in.gcount())));
+  return !head.empty() && detect_format(head) == InputFormat::EventLog;
+}
+
 bool excluded(const std::vector<GlobSet>& exclude, const fs::path& p) {
   return std::any_of(exclude.begin(), exclude.end(), [&](const GlobSet& g) { return g.matches(p); });
 }
@@ -75,31 +117,37 @@ std::vector<std::string> collect_inputs(const std::vector<std::string>& args, co
       if (!excluded(exclude, arg)) add(arg);
       continue;
     }
+    // The walk, one folder at a time: a folder that cannot be read (permissions) is reported by
+    // its path and the walk goes on with the others.
     std::vector<std::string> found;
-    fs::recursive_directory_iterator it(arg, fs::directory_options::skip_permission_denied, ec), end;
-    if (ec) {
-      errors.push_back(arg + ": " + ec.message());
-      continue;
-    }
-    for (; it != end; it.increment(ec)) {
+    std::vector<fs::path> folders{fs::path(arg)};
+    while (!folders.empty()) {
+      fs::path folder = std::move(folders.back());
+      folders.pop_back();
+      fs::directory_iterator it(folder, ec), end;
       if (ec) {
-        errors.push_back(arg + ": " + ec.message());
-        break;
-      }
-      const fs::path& p = it->path();
-      std::string name = p.filename().string();
-      bool dir = it->is_directory(ec);
-      if ((!name.empty() && name[0] == '.') || excluded(exclude, p)) {
-        if (dir) it.disable_recursion_pending();
+        errors.push_back(folder.generic_string() + ": " + ec.message());
         continue;
       }
-      if (dir && is_rolling_event_log_dir(p)) {
-        it.disable_recursion_pending();
-        found.push_back(p.generic_string());
-        continue;
+      for (; it != end; it.increment(ec)) {
+        const fs::path& p = it->path();
+        std::string name = p.filename().string();
+        std::error_code ec2;
+        bool dir = it->is_directory(ec2);
+        bool link = it->is_symlink(ec2);
+        if ((!name.empty() && name[0] == '.') || excluded(exclude, p)) continue;
+        if (dir && is_rolling_event_log_dir(p)) {
+          found.push_back(p.generic_string());
+          continue;
+        }
+        if (dir) {
+          if (!link) folders.push_back(p);  // as before: links to folders are not followed
+          continue;
+        }
+        if (!it->is_regular_file(ec2)) continue;
+        if (include.matches(p) || event_log_by_content(p)) found.push_back(p.generic_string());
       }
-      if (dir || !it->is_regular_file(ec)) continue;
-      if (include.matches(p)) found.push_back(p.generic_string());
+      if (ec) errors.push_back(folder.generic_string() + ": " + ec.message());
     }
     std::sort(found.begin(), found.end());
     for (const auto& f : found) add(f);

@@ -19,6 +19,9 @@ namespace planlint {
 // report with `error` set.
 FileReport check_input(const std::string& path, const Config& config, const std::string& display = "");
 
+// The same for bytes already in memory, named `path` (tests, fuzz targets).
+FileReport check_text(std::string text, const std::string& path, const Config& config);
+
 // Globs with the folder they are relative to.
 struct GlobSet {
   std::vector<std::string> patterns;
@@ -32,7 +35,8 @@ const std::vector<std::string>& default_include();
 // Expand the command line's paths: "-" stays, a rolling event-log folder (eventlog_v2_*) is one input
 // wherever it is found, any other folder is walked recursively (hidden entries and
 // excluded paths skipped, files kept when `include` matches their name or path), a file is kept
-// unless excluded. Order: arguments in order, each folder sorted; duplicates dropped.
+// unless excluded; files the globs pass over are still taken when their first bytes are a Spark
+// event log's (Spark's log names have no extension). Order: arguments in order, each folder sorted; duplicates dropped.
 // Missing paths are appended to `errors`.
 std::vector<std::string> collect_inputs(const std::vector<std::string>& args, const GlobSet& include,
                                         const std::vector<GlobSet>& exclude, std::vector<std::string>& errors);

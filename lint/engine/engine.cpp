@@ -5,9 +5,21 @@
 
 namespace planlint {
 
+bool is_code_prefix(std::string_view s) {
+  if (s.size() < 2 || s.substr(0, 2) != "PL") return false;
+  for (char c : s.substr(2))
+    if (c < '0' || c > '9') return false;
+  return true;
+}
+
 namespace {
 bool matches(const std::set<std::string>& set, const RuleDoc& doc, std::string_view name) {
-  return set.count(std::string(name)) || set.count(doc.name) || set.count(doc.code);
+  if (set.count(std::string(name)) || set.count(doc.name) || set.count(doc.code)) return true;
+  // ruff's selectors: ALL, and code prefixes (PL0 = PL001..PL099, PL1 = PL101..).
+  for (const auto& s : set)
+    if (s == "ALL" || (is_code_prefix(s) && doc.code.size() > s.size() && doc.code.compare(0, s.size(), s) == 0))
+      return true;
+  return false;
 }
 }  // namespace
 
@@ -42,6 +54,24 @@ std::vector<Diagnostic> run_rules(const ParseResult& parsed, const Config& confi
     return std::tie(a.plan_index, a.range.line, a.range.column) <
            std::tie(b.plan_index, b.range.line, b.range.column);
   });
+  return out;
+}
+
+std::vector<Diagnostic> run_rule_why(const ParseResult& parsed, const Config& config, const Rule& rule,
+                                     std::vector<WhyPlanNotes>& notes) {
+  std::vector<Diagnostic> out;
+  const RuleDoc& doc = rule.doc();
+  std::map<std::string, double> overrides = config.global_thresholds;
+  if (auto it = config.thresholds.find(doc.name); it != config.thresholds.end())
+    for (const auto& [k, v] : it->second) overrides[k] = v;
+  for (std::size_t p = 0; p < parsed.plans.size(); ++p) {
+    WhyPlanNotes plan_notes;
+    plan_notes.plan_index = p;
+    RuleContext ctx(parsed.plans[p], p, doc, &overrides, out);
+    ctx.set_why(&plan_notes.notes);
+    rule.check(ctx);
+    notes.push_back(std::move(plan_notes));
+  }
   return out;
 }
 

@@ -28,6 +28,15 @@ struct LintRequest {
   std::optional<std::string_view> text;  // its bytes when the caller has them (an editor buffer); else `path` is read
 };
 
+// `planlint check --why RULE`: run one rule over every plan with its explanations on. `notes`
+// gets, per plan, the candidates the rule let go and why; the findings are returned.
+struct WhyPlanNotes {
+  std::size_t plan_index = 0;
+  std::vector<RuleContext::WhyNote> notes;
+};
+std::vector<Diagnostic> run_rule_why(const ParseResult& parsed, const Config& config, const Rule& rule,
+                                     std::vector<WhyPlanNotes>& notes);
+
 struct LintOptions {
   // Add parse errors as findings (rule `parse-error`, unless ignored), apply the input's
   // `planlint: disable=` directives (reporting unused ones) and put the findings in reading order.
@@ -35,6 +44,9 @@ struct LintOptions {
   // False: a format that streams (event logs) is read plan by plan and only the findings are kept,
   // each naming its execution (`execution 3 (save at etl.py:41): ...`); memory stays flat.
   bool keep_plans = true;
+  // The CLI's front ends: an input that is no plan at all (not_a_plan), or an event log without the
+  // `--execution` asked for, is an error (`Linted::error`, exit 2) instead of an empty result.
+  bool refuse_non_plans = false;
 };
 
 struct Linted {
@@ -55,6 +67,12 @@ LintResult lint_text(std::string_view text, const std::string& path, const Confi
 // applies the directives in `text` and puts `lint.diagnostics` in reading order. Returns how many
 // findings the directives removed.
 std::size_t finish_diagnostics(LintResult& lint, std::string_view text, const Config& config);
+
+// Why `text` is not a plan at all, or "" when it is (or may be) one: an empty input, binary data,
+// JSON that is no Query Profile / event log (the reader's kNotAPlan message). Front ends report
+// such an input as unreadable (exit 2) instead of listing findings; the message never echoes the
+// input's bytes.
+std::string not_a_plan(std::string_view text, const ParseResult& parse);
 
 // Run the enabled rules over already-parsed plans (the step of lint_input after reading).
 std::vector<Diagnostic> run_rules(const ParseResult& parsed, const Config& config);

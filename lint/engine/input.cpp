@@ -1,54 +1,105 @@
 #include "lint/engine/input.hpp"
 
+#include <unistd.h>
+
 #include <cerrno>
 #include <cstring>
 #include <fstream>
 #include <iostream>
-#include <iterator>
-#include <sstream>
 #include <sys/stat.h>
+
+#include "parser/model/format.hpp"
 
 namespace planlint {
 
-std::optional<std::string> read_input(const std::string& path, std::string& error) {
-  if (path == "-") {
-    std::ostringstream ss;
-    ss << std::cin.rdbuf();
-    return ss.str();
-  }
+namespace {
+
+std::string char_device_message(const std::string& name) {
+  return name + ": is a character device (like /dev/zero or a terminal), not a plan file: refused";
+}
+
+}  // namespace
+
+InputKind input_kind(const std::string& path, std::string& error) {
   struct stat st {};
+  if (path == "-") {
+    // Standard input from a terminal is a paste; from /dev/zero or /dev/urandom it never ends.
+    if (::fstat(STDIN_FILENO, &st) == 0 && S_ISCHR(st.st_mode) && !::isatty(STDIN_FILENO)) {
+      error = char_device_message("standard input");
+      return InputKind::Unreadable;
+    }
+    return InputKind::Stdin;
+  }
   if (::stat(path.c_str(), &st) != 0) {
     error = path + ": " + std::strerror(errno);
-    return std::nullopt;
+    return InputKind::Unreadable;
   }
-  if (S_ISDIR(st.st_mode)) {
+  if (S_ISDIR(st.st_mode)) return InputKind::Directory;
+  if (S_ISREG(st.st_mode)) return InputKind::File;
+  if (S_ISCHR(st.st_mode) || S_ISBLK(st.st_mode)) {
+    error = S_ISCHR(st.st_mode) ? char_device_message(path) : path + ": is a block device, not a plan file: refused";
+    return InputKind::Unreadable;
+  }
+  return InputKind::Stream;
+}
+
+std::string too_large_message(const std::string& name, double max_bytes) {
+  return name + ": larger than the maximum input size of " + format_bytes(max_bytes) +
+         " (raise it with --max-input-size or `max-input-size` in .planlint.toml)";
+}
+
+bool read_rest(std::istream& in, std::string& data, double max_bytes, const std::string& name, std::string& error) {
+  char buf[1 << 16];
+  while (in) {
+    in.read(buf, sizeof buf);
+    auto n = in.gcount();
+    if (n <= 0) break;
+    if (static_cast<double>(data.size()) + static_cast<double>(n) > max_bytes) {
+      error = too_large_message(name, max_bytes);
+      return false;
+    }
+    data.append(buf, static_cast<std::size_t>(n));
+  }
+  if (in.bad()) {
+    error = name + ": read error";
+    return false;
+  }
+  return true;
+}
+
+std::optional<std::string> read_input(const std::string& path, std::string& error, double max_bytes) {
+  InputKind kind = input_kind(path, error);
+  if (kind == InputKind::Unreadable) return std::nullopt;
+  if (kind == InputKind::Directory) {
     error = path + ": is a directory";
     return std::nullopt;
+  }
+  std::string data;
+  if (kind == InputKind::Stdin) {
+    if (!read_rest(std::cin, data, max_bytes, "standard input", error)) return std::nullopt;
+    return data;
   }
   std::ifstream in(path, std::ios::binary);
   if (!in) {
     error = path + ": " + std::strerror(errno);
     return std::nullopt;
   }
-  // One read into a buffer of the file's size, then whatever follows (a file that grew, or a
-  // pipe / procfs file whose size reads 0). istreambuf_iterator would build a temporary string
-  // and copy it: twice the input in memory.
-  std::string data;
-  if (st.st_size > 0) {
-    data.resize(static_cast<std::size_t>(st.st_size));
-    in.read(data.data(), static_cast<std::streamsize>(data.size()));
-    data.resize(static_cast<std::size_t>(in.gcount()));
+  if (kind == InputKind::File) {
+    // One read into a buffer of the file's size, then whatever follows (a file that grew, or a
+    // procfs file whose size reads 0). istreambuf_iterator would build a temporary string and
+    // copy it: twice the input in memory.
+    struct stat st {};
+    if (::stat(path.c_str(), &st) == 0 && st.st_size > 0) {
+      if (static_cast<double>(st.st_size) > max_bytes) {
+        error = too_large_message(path, max_bytes);
+        return std::nullopt;
+      }
+      data.resize(static_cast<std::size_t>(st.st_size));
+      in.read(data.data(), static_cast<std::streamsize>(data.size()));
+      data.resize(static_cast<std::size_t>(in.gcount()));
+    }
   }
-  char buf[1 << 16];
-  while (in) {
-    in.read(buf, sizeof buf);
-    if (in.gcount() <= 0) break;
-    data.append(buf, static_cast<std::size_t>(in.gcount()));
-  }
-  if (in.bad()) {
-    error = path + ": read error";
-    return std::nullopt;
-  }
+  if (!read_rest(in, data, max_bytes, path, error)) return std::nullopt;
   return data;
 }
 

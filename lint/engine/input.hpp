@@ -1,12 +1,36 @@
-// Reading inputs: files or standard input ("-"), never modified.
+// Reading inputs: files or standard input ("-"), never modified, each read once, within limits.
 #pragma once
 
+#include <cstdint>
+#include <istream>
 #include <optional>
 #include <string>
 
 namespace planlint {
 
-// The whole file (or stdin for "-"); nullopt with `error` set when it cannot be read.
-std::optional<std::string> read_input(const std::string& path, std::string& error);
+// The default largest input read whole (explain text, Query Profile JSON): 2 GiB.
+inline constexpr double kDefaultMaxInputBytes = 2.0 * 1024 * 1024 * 1024;
+
+// What a path names, so that each input is opened once.
+enum class InputKind {
+  Stdin,        // "-"
+  File,         // a regular file: can be opened again, its size is known
+  Directory,    // a folder (a rolling event-log directory)
+  Stream,       // a pipe, FIFO, socket, /dev/stdin, <(...): read once, from the start
+  Unreadable,   // missing, a character device (/dev/zero, a terminal), ...: `error` says why
+};
+InputKind input_kind(const std::string& path, std::string& error);
+
+// Appends what is left of `in` to `data`, up to `max_bytes` in all; false with `error` set when
+// there is more (the input is too large) or on a read error. `name` names the input in the error.
+bool read_rest(std::istream& in, std::string& data, double max_bytes, const std::string& name, std::string& error);
+
+// The message for an input over the limit.
+std::string too_large_message(const std::string& name, double max_bytes);
+
+// The whole file (or stdin for "-"); nullopt with `error` set when it cannot be read, is a
+// character device, or is larger than `max_bytes`.
+std::optional<std::string> read_input(const std::string& path, std::string& error,
+                                      double max_bytes = kDefaultMaxInputBytes);
 
 }  // namespace planlint

@@ -1,5 +1,8 @@
 #include "lint/engine/known_rules.hpp"
 
+#include "lint/diff/diff_rules.hpp"
+#include "lint/history/history.hpp"
+
 namespace planlint {
 
 const RuleDoc& parse_error_doc() {
@@ -53,6 +56,8 @@ std::vector<const RuleDoc*> all_rule_docs() {
   for (const auto& r : all_rules()) out.push_back(&r->doc());
   out.push_back(&parse_error_doc());
   out.push_back(&unused_suppression_doc());
+  for (const RuleDoc* d : diff_rule_docs()) out.push_back(d);
+  out.push_back(&history_regression_doc());
   return out;
 }
 
@@ -60,6 +65,9 @@ const RuleDoc* find_rule_doc(std::string_view name_or_code) {
   if (const Rule* r = find_rule(name_or_code)) return &r->doc();
   for (const RuleDoc* d : {&parse_error_doc(), &unused_suppression_doc()})
     if (d->name == name_or_code || d->code == name_or_code) return d;
+  for (const RuleDoc* d : diff_rule_docs())
+    if (d->name == name_or_code || d->code == name_or_code) return d;
+  if (const RuleDoc& h = history_regression_doc(); h.name == name_or_code || h.code == name_or_code) return &h;
   return nullptr;
 }
 
@@ -100,7 +108,11 @@ bool is_reported(const Config& config, std::string_view name) {
   const RuleDoc* doc = find_rule_doc(name);
   if (!doc) return true;
   if (is_builtin_rule(doc->name)) {
-    return !config.ignore.count(doc->name) && !config.ignore.count(doc->code);
+    // Code prefixes reach them too (PL9); ALL does not: a plan that could not be read is always said.
+    if (config.ignore.count(doc->name) || config.ignore.count(doc->code)) return false;
+    for (const auto& s : config.ignore)
+      if (is_code_prefix(s) && doc->code.compare(0, s.size(), s) == 0) return false;
+    return true;
   }
   return config.enabled(*doc, name);
 }

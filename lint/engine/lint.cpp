@@ -1,9 +1,14 @@
 // lint_input(): the one way an input is linted (lint/engine/engine.hpp).
 #include <algorithm>
+#include <fstream>
+#include <cctype>
 #include <iostream>
 #include <sstream>
 #include <streambuf>
 #include <tuple>
+
+#include "lint/diff/diff_rules.hpp"
+#include <nlohmann/json.hpp>
 
 #include "lint/engine/engine.hpp"
 #include "lint/engine/input.hpp"
@@ -36,12 +41,54 @@ std::size_t finish_diagnostics(LintResult& lint, std::string_view text, const Co
       diags.push_back(std::move(d));
     }
   }
-  std::size_t suppressed = apply_suppressions(find_suppressions(text), diags, config);
+  // Directives naming diff rules are judged by `diff` / `check --against`, which run them.
+  Config directives = config;
+  for (const RuleDoc* d : diff_rule_docs()) directives.ignore.insert(d->name);
+  std::size_t suppressed = apply_suppressions(find_suppressions(text), diags, directives);
   // Reading order; findings on one operator stay together (same position, stable order).
   std::stable_sort(diags.begin(), diags.end(), [](const Diagnostic& a, const Diagnostic& b) {
     return std::tie(a.range.line, a.range.column) < std::tie(b.range.line, b.range.column);
   });
   return suppressed;
+}
+
+std::string not_a_plan(std::string_view text, const ParseResult& parse) {
+  std::size_t ops = 0;
+  for (const auto& p : parse.plans) ops += p.ops.size();
+  if (ops > 0) return "";
+  std::string_view body = text.substr(0, 3) == "\xEF\xBB\xBF" ? text.substr(3) : text;
+  if (body.find_first_not_of(" \t\r\n\f\v") == std::string_view::npos)
+    return std::string(text.empty() ? "is empty" : "holds only white space") + ", nothing to check; " +
+           std::string(kExpectedInputs);
+  if (parse.format != InputFormat::EventLog) {
+    // Binary: a NUL byte, or more than 1 in 20 control bytes, in the first 4 KiB.
+    std::string_view head = body.substr(0, 4096);
+    std::size_t control = 0, nul = std::string_view::npos;
+    for (std::size_t i = 0; i < head.size(); ++i) {
+      unsigned char c = static_cast<unsigned char>(head[i]);
+      if (c == 0 && nul == std::string_view::npos) nul = i;
+      if (c < 0x20 && c != '\t' && c != '\n' && c != '\r' && c != '\f' && c != 0x1b) ++control;
+      if (c == 0x7f) ++control;
+    }
+    if (nul != std::string_view::npos || control * 20 > head.size())
+      return "is binary data (" +
+             (nul != std::string_view::npos ? "a NUL byte at offset " + std::to_string(nul)
+                                            : std::to_string(control) + " control bytes in the first " +
+                                                  std::to_string(head.size())) +
+             "), not a plan; " + std::string(kExpectedInputs);
+  }
+  for (const auto& m : parse.messages)
+    if (m.severity == MessageSeverity::Error && std::string_view(m.message).substr(0, kNotAPlan.size()) == kNotAPlan)
+      return std::to_string(m.loc.line) + ":" + std::to_string(m.loc.column) + ": " + m.message;
+  std::size_t first = body.find_first_not_of(" \t\r\n");
+  if (body[first] == '[' && nlohmann::json::accept(body)) {
+    bool history = body.find("\"planDescription\"") != std::string_view::npos;
+    return std::string(kNotAPlan) +
+           (history ? "a Spark History Server SQL answer (`planDescription`, `nodes`), which this build does not read; "
+                    : "a JSON array, ") +
+           std::string(kExpectedInputs);
+  }
+  return "";
 }
 
 namespace {
@@ -79,6 +126,7 @@ class Linter {
     out_.result.parse = reader_for(text).parse(text, out_.path, read_);
     out_.result.diagnostics = run_rules(out_.result.parse, config_);
     finish(text);
+    refuse(text, true, out_.result.parse.format);
   }
 
   // A reader that reads the input itself (Reader::read / Reader::stream). Keeping the plans, the
@@ -90,6 +138,7 @@ class Linter {
       out_.result.parse = read(PlanSink{});
       out_.result.diagnostics = run_rules(out_.result.parse, config_);
       finish("");
+      refuse("", false, format);
       return;
     }
     std::vector<Diagnostic> found;
@@ -106,13 +155,36 @@ class Linter {
         found.push_back(std::move(d));
       }
       ++index;
+      ++plans_read_;
     };
     out_.result.parse = read(sink);
     out_.result.diagnostics = std::move(found);
     finish("");
+    refuse("", false, format);
   }
 
   [[nodiscard]] const ReadOptions& read_options() const { return read_; }
+
+  // LintOptions::refuse_non_plans, once the input is read: `text` is the whole input ("" when a
+  // reader read it itself).
+  void refuse(std::string_view text, bool whole, InputFormat format) {
+    if (!options_.refuse_non_plans || !out_.error.empty()) return;
+    const ParseResult& parse = out_.result.parse;
+    std::size_t plans = options_.keep_plans || whole ? parse.plans.size() : plans_read_;
+    if (format == InputFormat::EventLog && config_.execution && plans == 0) {
+      out_.error = out_.path + ": no SQL execution " + std::to_string(*config_.execution) +
+                   " in this event log (leave out --execution to check them all)";
+    } else if (whole) {
+      if (std::string why = not_a_plan(text, parse); !why.empty())
+        // "path:3:1: not a plan: ..." when the reader gave a position, else "path: is empty, ...".
+        out_.error = out_.path + (std::isdigit(static_cast<unsigned char>(why[0])) ? ":" : ": ") + why;
+    }
+    if (!out_.error.empty()) {
+      out_.result = LintResult{};
+      out_.result.parse.format = format;
+      out_.suppressed = 0;
+    }
+  }
 
  private:
   void finish(std::string_view text) {
@@ -123,6 +195,7 @@ class Linter {
   const Config& config_;
   const LintOptions& options_;
   ReadOptions read_;
+  std::size_t plans_read_ = 0;
 };
 
 }  // namespace
@@ -137,7 +210,13 @@ Linted lint_input(const LintRequest& request, const Config& config, const LintOp
     linter.whole(*request.text);
     return out;
   }
-  if (request.path != "-") {
+  std::string error;
+  const InputKind kind = input_kind(request.path, error);
+  if (kind == InputKind::Unreadable) {  // missing, a character device, ...
+    out.error = error;
+    return out;
+  }
+  if (kind == InputKind::File || kind == InputKind::Directory) {
     // Inputs a reader opens itself: a rolling event-log directory, a (compressed) event log.
     if (const Reader* r = reader_claiming(request.path)) {
       while (out.path.size() > 1 && out.path.back() == '/') out.path.pop_back();  // "eventlog_v2_x/"
@@ -145,32 +224,45 @@ Linted lint_input(const LintRequest& request, const Config& config, const LintOp
       if (!options.keep_plans) out.result.parse.format = r->format;
       return out;
     }
-  } else if (!options.keep_plans) {
-    // Standard input: look at the first bytes, then stream when the format streams.
-    std::string head(kDetectBytes, '\0');
-    std::cin.read(head.data(), static_cast<std::streamsize>(head.size()));
-    head.resize(static_cast<std::size_t>(std::max<std::streamsize>(0, std::cin.gcount())));
-    const Reader& r = reader_for(head);
-    if (r.stream) {
-      HeadThenRest buf(std::move(head), *std::cin.rdbuf());
-      std::istream in(&buf);
-      linter.read(r.format, [&](const PlanSink& sink) { return r.stream(in, out.path, ro, sink); });
-      out.result.parse.format = r.format;
+    auto text = read_input(request.path, error, config.max_input_bytes);
+    if (!text) {
+      out.error = error;
       return out;
     }
-    std::ostringstream rest;
-    if (std::cin) rest << std::cin.rdbuf();
-    out.text = head + rest.str();
+    out.text = std::move(*text);
     linter.whole(out.text);
     return out;
   }
-  std::string error;
-  auto text = read_input(request.path, error);
-  if (!text) {
+  // Standard input, a pipe, a FIFO, /dev/stdin, <(...): read once. The format is detected on the
+  // bytes already read, then the input is streamed (when the format streams) or read whole, within
+  // the maximum input size.
+  std::ifstream file;
+  if (kind == InputKind::Stream) {
+    file.open(request.path, std::ios::binary);
+    if (!file) {
+      out.error = request.path + ": cannot be opened";
+      return out;
+    }
+  }
+  std::istream& in = kind == InputKind::Stdin ? std::cin : file;
+  const std::string name = kind == InputKind::Stdin ? std::string("standard input") : request.path;
+  std::string head(kDetectBytes, '\0');
+  in.read(head.data(), static_cast<std::streamsize>(head.size()));
+  head.resize(static_cast<std::size_t>(std::max<std::streamsize>(0, in.gcount())));
+  const Reader& r = reader_for(head);
+  if (r.stream && !options.keep_plans) {
+    HeadThenRest buf(std::move(head), *in.rdbuf());
+    std::istream joined(&buf);
+    linter.read(r.format, [&](const PlanSink& sink) { return r.stream(joined, out.path, ro, sink); });
+    out.result.parse.format = r.format;
+    return out;
+  }
+  out.text = std::move(head);
+  if (in && !read_rest(in, out.text, config.max_input_bytes, name, error)) {
+    out.text.clear();
     out.error = error;
     return out;
   }
-  out.text = std::move(*text);
   linter.whole(out.text);
   return out;
 }

@@ -241,6 +241,23 @@ json diagnostics_json(const DocumentView& doc) {
 
 std::optional<OperatorRef> operator_at(const DocumentView& doc, Position pos) {
   std::optional<OperatorRef> best;
+  // JSON profiles, minified (one line) or pretty-printed: the operator whose node object starts
+  // last at or before the cursor is the one the cursor is in (nodes are consecutive objects).
+  if (doc.lint.parse.format == InputFormat::QueryProfile) {
+    Position best_start{};
+    const auto& ps = doc.lint.parse.plans;
+    for (std::size_t p = 0; p < ps.size(); ++p)
+      for (const auto& op : ps[p].ops) {
+        if (!op.loc.known()) continue;
+        Position st = doc.lines.to_range(op.loc).start;
+        if (pos < st) continue;
+        if (!best || best_start < st) {
+          best = OperatorRef{p, op.index};
+          best_start = st;
+        }
+      }
+    if (best) return best;
+  }
   // Rank: exact containment beats "same line", then the smallest range wins.
   std::tuple<int, std::uint64_t, std::uint64_t> best_rank{};
   const auto& plans = doc.lint.parse.plans;
@@ -407,9 +424,12 @@ json code_actions_json(const DocumentView& doc, Range range) {
   bool is_json = doc.lint.parse.format == InputFormat::QueryProfile || doc.lint.parse.format == InputFormat::EventLog;
   std::vector<Suppression> directives = find_suppressions(doc.text);
   std::vector<std::string> offered;
+  // JSON: the findings of the operator the cursor is in, wherever in its node object it is.
+  std::optional<OperatorRef> at = is_json ? operator_at(doc, range.start) : std::nullopt;
   for (const auto& d : doc.lint.diagnostics) {
     Range r = diagnostic_range(doc, d);
-    if (!overlaps(r, range)) continue;
+    bool here = at && d.op && d.plan_index == at->plan && *d.op == at->op;
+    if (!overlaps(r, range) && !here) continue;
     if (d.rule.empty()) continue;  // a notice from the server, not a finding
     json diag = rule_diagnostic_json(doc, d);
     if (d.rule == kUnusedSuppressionRule) {

@@ -6,6 +6,7 @@
 
 #include <cstddef>
 #include <istream>
+#include <optional>
 #include <ostream>
 #include <string>
 #include <string_view>
@@ -17,6 +18,8 @@ enum class FrameStatus {
   BadHeader,   // headers without a usable Content-Length; `error` says why
   TooLarge,    // Content-Length above the limit; the body was skipped
   Truncated,   // the stream ended inside a body
+  BadBody,     // the body holds the start of the next frame (it was shorter than its
+               // Content-Length); the reader goes on from that frame's header
   Eof,         // clean end of stream between frames
 };
 
@@ -40,8 +43,14 @@ class FrameReader {
   static constexpr std::size_t kMaxHeaderLine = 8192;
 
  private:
+  int get();                              // the next byte or EOF: pending bytes first
+  std::size_t get(char* dst, std::size_t n);  // up to n bytes: pending bytes first
+  std::optional<std::string> read_line(bool& too_long);
+
   std::istream& in_;
   std::size_t max_body_;
+  std::string pending_;  // bytes read too far (the next frame found inside a body), read again first
+  std::size_t pending_pos_ = 0;
 };
 
 // Writes one frame and flushes.

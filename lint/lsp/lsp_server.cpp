@@ -18,6 +18,8 @@ struct RpcError {
 constexpr int kMessageError = 1;
 constexpr int kMessageWarning = 2;
 constexpr int kMessageInfo = 3;
+// No LSP message nests deeper than a few dozen levels; settings objects stay far below this.
+constexpr std::size_t kMaxJsonNesting = 512;
 
 std::string dump(const json& j) { return j.dump(-1, ' ', false, json::error_handler_t::replace); }
 
@@ -35,6 +37,31 @@ std::string string_member(const json& obj, const char* key) {
 }
 
 std::string uri_of(const json& params) { return string_member(member(params, "textDocument"), "uri"); }
+
+// True when `body` nests arrays or objects deeper than `limit` (strings skipped). Checked before
+// parsing, so that no deeply nested value is ever built, copied or destroyed recursively.
+bool nests_deeper_than(std::string_view body, std::size_t limit) {
+  std::size_t depth = 0;
+  bool in_string = false;
+  for (std::size_t i = 0; i < body.size(); ++i) {
+    char c = body[i];
+    if (in_string) {
+      if (c == '\\') ++i;
+      else if (c == '"') in_string = false;
+    } else if (c == '"') {
+      in_string = true;
+    } else if (c == '[' || c == '{') {
+      if (++depth > limit) return true;
+    } else if ((c == ']' || c == '}') && depth > 0) {
+      --depth;
+    }
+  }
+  return false;
+}
+
+// Only an integer version is kept (anything else is the client's mistake, and copying it could be
+// costly).
+json version_of(const json& v) { return v.is_number_integer() ? v : json(nullptr); }
 
 bool is_config_file(std::string_view path) {
   auto slash = path.find_last_of('/');
@@ -190,6 +217,11 @@ void Server::handle_frame_error(const Frame& frame) {
 }
 
 void Server::handle(std::string_view body) {
+  if (nests_deeper_than(body, kMaxJsonNesting)) {
+    respond_error(nullptr, error_code::ParseError,
+                  "message nests arrays or objects deeper than " + std::to_string(kMaxJsonNesting) + " levels");
+    return;
+  }
   json msg = json::parse(body, nullptr, false);
   if (msg.is_discarded()) {
     respond_error(nullptr, error_code::ParseError, "message is not valid JSON");
@@ -283,7 +315,7 @@ json Server::on_initialize(const json& params) {
   return {
       {"capabilities",
        {{"positionEncoding", "utf-16"},
-        {"textDocumentSync", {{"openClose", true}, {"change", 1}, {"save", {{"includeText", false}}}}},
+        {"textDocumentSync", {{"openClose", true}, {"change", 2}, {"save", {{"includeText", false}}}}},
         {"hoverProvider", true},
         {"documentSymbolProvider", true},
         {"codeActionProvider", {{"codeActionKinds", json::array({"quickfix"})}}},
@@ -319,7 +351,7 @@ void Server::did_open(const json& params) {
   auto doc = std::make_unique<Document>();
   doc->uri = uri;
   doc->path = uri_to_path(uri);
-  doc->version = member(td, "version");
+  doc->version = version_of(member(td, "version"));
   doc->set_text(string_member(td, "text"));
   documents_[uri] = std::move(doc);
 }
@@ -338,14 +370,14 @@ void Server::did_change(const json& params) {
       doc.set_text(std::move(text));
       continue;
     }
-    // Incremental edit (we ask for full sync, but accept both).
+    // Incremental edit (we ask for incremental sync: the editor sends only the changed range).
     std::size_t b = doc.lines->to_offset(range->start);
     std::size_t e = doc.lines->to_offset(range->end);
     if (e < b) std::swap(b, e);
     std::string next = doc.text.substr(0, b) + text + doc.text.substr(e);
     doc.set_text(std::move(next));
   }
-  doc.version = member(member(params, "textDocument"), "version");
+  doc.version = version_of(member(member(params, "textDocument"), "version"));
 }
 
 void Server::did_save(const json& params) {

@@ -32,7 +32,7 @@ void write_report(std::ostream& out, OutputFormat format, const std::vector<File
   switch (format) {
     case OutputFormat::Text: write_text(out, files, opt); break;
     case OutputFormat::Concise: write_concise(out, files, opt); break;
-    case OutputFormat::Json: write_json(out, files); break;
+    case OutputFormat::Json: opt.statistics ? write_json_statistics(out, files) : write_json(out, files); break;
     case OutputFormat::Sarif: write_sarif(out, files); break;
     case OutputFormat::Github: write_github(out, files); break;
     case OutputFormat::Junit: write_junit(out, files); break;
@@ -66,7 +66,9 @@ std::string plural(std::size_t n, std::string_view one, std::string_view many) {
 std::string summary_line(const Totals& t) {
   std::string s;
   std::string files = plural(t.files, "file", "files");
-  if (t.findings() == 0) {
+  if (t.findings() == 0 && t.files > 0 && t.unreadable == t.files) {
+    return "Nothing was checked: " + plural(t.unreadable, "file", "files") + " could not be read.";
+  } else if (t.findings() == 0) {
     s = "No findings in " + files + ".";
   } else {
     std::string parts;

@@ -31,12 +31,13 @@ std::string_view to_string(OutputFormat f);
 
 struct OutputOptions {
   bool color = false;         // ANSI colours (text, concise): only on a terminal
-  bool statistics = false;    // text/concise: a count per rule instead of the findings
+  bool statistics = false;    // text/concise/json: a count per rule instead of the findings
 };
 
 void write_text(std::ostream& out, const std::vector<FileReport>& files, const OutputOptions& opt);
 void write_concise(std::ostream& out, const std::vector<FileReport>& files, const OutputOptions& opt);
 void write_json(std::ostream& out, const std::vector<FileReport>& files);
+void write_json_statistics(std::ostream& out, const std::vector<FileReport>& files);
 void write_sarif(std::ostream& out, const std::vector<FileReport>& files);
 void write_github(std::ostream& out, const std::vector<FileReport>& files);
 void write_junit(std::ostream& out, const std::vector<FileReport>& files);

@@ -4,14 +4,18 @@
 #include <ostream>
 
 #include "lint/output/output.hpp"
+#include "lint/output/sanitize.hpp"
 
 namespace planlint {
 
 namespace {
 
 // https://github.com/actions/toolkit/blob/main/packages/core/src/command.ts (escapeData / escapeProperty)
-std::string escape_data(std::string_view s) {
+// Control characters (escape sequences, which the Actions log renders) are shown visibly first
+// (lint/output/sanitize.hpp); line breaks stay, as %0A.
+std::string escape_data(std::string_view text) {
   std::string out;
+  const std::string s = visible(text, true);
   for (char c : s) {
     if (c == '%') out += "%25";
     else if (c == '\r') out += "%0D";

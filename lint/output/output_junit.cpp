@@ -3,27 +3,14 @@
 #include <ostream>
 
 #include "lint/output/output.hpp"
+#include "lint/output/sanitize.hpp"
 
 namespace planlint {
 
 namespace {
 
-std::string xml_escape(std::string_view s) {
-  std::string out;
-  for (unsigned char c : s) {
-    switch (c) {
-      case '&': out += "&amp;"; break;
-      case '<': out += "&lt;"; break;
-      case '>': out += "&gt;"; break;
-      case '"': out += "&quot;"; break;
-      case '\'': out += "&apos;"; break;
-      default:
-        if (c < 0x20 && c != '\n' && c != '\t' && c != '\r') continue;  // not allowed in XML 1.0
-        out += static_cast<char>(c);
-    }
-  }
-  return out;
-}
+// XML 1.0 character rules (lint/output/sanitize.hpp): the file is well-formed whatever the input held.
+std::string xml_escape(std::string_view s) { return xml_text(s); }
 
 }  // namespace
 

@@ -6,6 +6,9 @@
 #include <vector>
 
 #include "lint/output/output.hpp"
+#include <sstream>
+
+#include "lint/output/sanitize.hpp"
 
 namespace planlint {
 
@@ -51,7 +54,7 @@ class Lines {
 };
 
 std::string location(const FileReport& f, const Diagnostic& d) {
-  std::string s = f.path;
+  std::string s = visible(f.path);
   if (d.range.known()) s += ":" + std::to_string(d.range.line) + ":" + std::to_string(std::max<std::uint32_t>(1, d.range.column));
   return s;
 }
@@ -65,8 +68,8 @@ void write_source(std::ostream& out, Lines& lines, const Diagnostic& d, const St
   if (!d.operator_name.empty() && line.find(d.operator_name) == std::string_view::npos) {
     // JSON inputs (profiles, event logs): the line is the node's `{`; name the operator instead.
     std::string gutter(std::to_string(d.range.line).size(), ' ');
-    out << gutter << " " << st.wrap("34", "=") << " operator: " << d.operator_name
-        << (d.operator_id.empty() ? "" : " (" + d.operator_id + ")") << "\n";
+    out << gutter << " " << st.wrap("34", "=") << " operator: " << visible(d.operator_name)
+        << (d.operator_id.empty() ? "" : " (" + visible(d.operator_id) + ")") << "\n";
     return;
   }
   std::size_t col = d.range.column ? d.range.column - 1 : 0;
@@ -79,8 +82,10 @@ void write_source(std::ostream& out, Lines& lines, const Diagnostic& d, const St
   constexpr std::size_t kMax = 160;
   std::size_t start = col > kMax / 2 ? col - kMax / 4 : 0;
   std::size_t end = std::min(line.size(), start + kMax);
-  std::string shown = (start ? "..." : "") + std::string(line.substr(start, end - start)) + (end < line.size() ? "..." : "");
-  std::size_t caret_at = col - start + (start ? 3 : 0);
+  // Shown visibly (escape sequences as \x1b): the caret is placed under the same characters.
+  std::string before = (start ? "..." : "") + visible(line.substr(start, col - start));
+  std::string shown = before + visible(line.substr(col, end - col)) + (end < line.size() ? "..." : "");
+  std::size_t caret_at = before.size();
   width = std::max<std::size_t>(1, std::min(width, end > col ? end - col : 1));
   std::string num = std::to_string(d.range.line);
   std::string gutter(num.size(), ' ');
@@ -94,9 +99,9 @@ void write_source(std::ostream& out, Lines& lines, const Diagnostic& d, const St
 void write_notes(std::ostream& out, const Diagnostic& d, std::size_t gutter, const Style& st) {
   std::string g(gutter, ' ');
   for (const auto& e : d.evidence)
-    out << g << " " << st.wrap("34", "=") << " evidence: " << e.name << ": " << evidence_value(e) << "\n";
-  if (!d.impact_text.empty()) out << g << " " << st.wrap("34", "=") << " impact: " << d.impact_text << "\n";
-  if (!d.fix.empty()) out << g << " " << st.wrap("34", "=") << " " << st.wrap("32", "fix:") << " " << d.fix << "\n";
+    out << g << " " << st.wrap("34", "=") << " evidence: " << visible(e.name) << ": " << visible(evidence_value(e)) << "\n";
+  if (!d.impact_text.empty()) out << g << " " << st.wrap("34", "=") << " impact: " << visible(d.impact_text) << "\n";
+  if (!d.fix.empty()) out << g << " " << st.wrap("34", "=") << " " << st.wrap("32", "fix:") << " " << visible(d.fix) << "\n";
 }
 
 bool same_operator(const Diagnostic& a, const Diagnostic& b) {
@@ -127,7 +132,8 @@ void write_statistics(std::ostream& out, const std::vector<FileReport>& files) {
 
 }  // namespace
 
-void write_text(std::ostream& out, const std::vector<FileReport>& files, const OutputOptions& opt) {
+namespace {
+void write_text_lines(std::ostream& out, const std::vector<FileReport>& files, const OutputOptions& opt) {
   Style st{opt.color};
   if (opt.statistics) {
     write_statistics(out, files);
@@ -138,8 +144,8 @@ void write_text(std::ostream& out, const std::vector<FileReport>& files, const O
       for (const auto& d : f.diagnostics) {
         bool grouped = prev && same_operator(*prev, d);
         if (prev && !grouped) out << "\n";
-        out << st.wrap("1", location(f, d) + ":") << " " << st.severity(d.severity) << ": " << d.message << " "
-            << st.wrap("2", "[" + d.rule + "]") << "\n";
+        out << st.wrap("1", location(f, d) + ":") << " " << st.severity(d.severity) << ": " << visible(d.message) << " "
+            << st.wrap("2", "[" + visible(d.rule) + "]") << "\n";
         if (!grouped) write_source(out, lines, d, st);
         write_notes(out, d, d.range.known() ? std::to_string(d.range.line).size() : 1, st);
         prev = &d;
@@ -150,19 +156,34 @@ void write_text(std::ostream& out, const std::vector<FileReport>& files, const O
   out << st.wrap("1", summary_line(count_totals(files))) << "\n";
 }
 
-void write_concise(std::ostream& out, const std::vector<FileReport>& files, const OutputOptions& opt) {
+void write_concise_lines(std::ostream& out, const std::vector<FileReport>& files, const OutputOptions& opt) {
   Style st{opt.color};
   if (opt.statistics) {
     write_statistics(out, files);
   } else {
     for (const auto& f : files)
       for (const auto& d : f.diagnostics) {
-        std::string loc = f.path + ":" + std::to_string(std::max<std::uint32_t>(1, d.range.line)) + ":" +
+        std::string loc = visible(f.path) + ":" + std::to_string(std::max<std::uint32_t>(1, d.range.line)) + ":" +
                           std::to_string(std::max<std::uint32_t>(1, d.range.column));
-        out << st.wrap("1", loc + ":") << " " << st.severity(d.severity) << "[" << d.rule << "] " << d.message << "\n";
+        out << st.wrap("1", loc + ":") << " " << st.severity(d.severity) << "[" << visible(d.rule) << "] " << visible(d.message) << "\n";
       }
   }
   out << summary_line(count_totals(files)) << "\n";
+}
+}  // namespace
+
+// Every piece that comes from an input is shown visibly (lint/output/sanitize.hpp); then no line may
+// start like a GitHub Actions workflow command.
+void write_text(std::ostream& out, const std::vector<FileReport>& files, const OutputOptions& opt) {
+  std::ostringstream s;
+  write_text_lines(s, files, opt);
+  out << no_workflow_commands(s.str());
+}
+
+void write_concise(std::ostream& out, const std::vector<FileReport>& files, const OutputOptions& opt) {
+  std::ostringstream s;
+  write_concise_lines(s, files, opt);
+  out << no_workflow_commands(s.str());
 }
 
 }  // namespace planlint

@@ -1,5 +1,7 @@
 #include "lint/output/plan_tree.hpp"
 
+#include "lint/output/sanitize.hpp"
+
 #include <cstdio>
 #include <vector>
 
@@ -142,7 +144,7 @@ std::string parse_result_tree_text(const ParseResult& r) {
     if (k) out += '\n';
     out += plan_tree_text(r.plans[k]);
   }
-  return out;
+  return safe_output(out);  // escape sequences shown visibly, no workflow-command lines
 }
 
 }  // namespace planlint

@@ -3,6 +3,7 @@
 #include <map>
 #include <set>
 
+#include "lint/visual/op_time.hpp"
 #include "lint/visual/report_template.hpp"
 #include "lint/visual/show.hpp"
 #include "lint/engine/summary.hpp"
@@ -23,7 +24,7 @@ std::string metric_text(const Metric& m) {
   return format_count(*m.value);
 }
 
-json op_json(const Operator& op, double total) {
+json op_json(const Operator& op, const PlanTimes& times) {
   json o;
   o["id"] = op.id;
   o["name"] = op.name.empty() ? op.label : op.name;
@@ -39,9 +40,17 @@ json op_json(const Operator& op, double total) {
     o["rows"] = format_count(*op.rows);
     o["nrows"] = *op.rows;
   }
-  if (op.duration_ms) o["time"] = format_millis(*op.duration_ms);
+  // Exclusive time (lint/op_time.hpp); a wrapper's own duration is shown as its stage time.
+  const OpTime& t = times.ops[op.index];
+  if (t.self_ms) {
+    o["time"] = format_millis(*t.self_ms);
+    o["ms"] = *t.self_ms;
+    o["basis"] = t.basis;
+  } else if (op.duration_ms) {
+    o["stage_time"] = format_millis(*op.duration_ms);
+  }
   if (op.peak_memory_bytes) o["memory"] = format_bytes(*op.peak_memory_bytes);
-  if (total > 0 && op.duration_ms && counts_for_time(op)) o["share"] = *op.duration_ms / total;
+  if (auto share = times.share(op.index)) o["share"] = *share;
   if (op.stats.size_bytes) o["estimate"] = format_bytes(*op.stats.size_bytes);
   json fields = json::array();
   for (const auto& f : op.fields) fields.push_back({f.key, f.value});
@@ -74,10 +83,10 @@ json report_data(const std::vector<LintResult>& results) {
     json plans = json::array();
     for (std::size_t pi = 0; pi < r.parse.plans.size(); ++pi) {
       const Plan& p = r.parse.plans[pi];
-      double total = 0;
+      const PlanTimes times = operator_times(p);
+      const double total = times.total_ms;
       bool photon = false, jvm = false;
       for (const auto& op : p.ops) {
-        if (op.duration_ms && counts_for_time(op)) total += *op.duration_ms;
         if (op.engine != Engine::Spark) photon = true;
         else if (op.kind != OpKind::Transition && op.kind != OpKind::AdaptivePlan) jvm = true;
       }
@@ -96,7 +105,22 @@ json report_data(const std::vector<LintResult>& results) {
       roots.insert(roots.end(), p.logical_roots.begin(), p.logical_roots.end());
       plan["roots"] = roots;
       json ops = json::array();
-      for (const auto& op : p.ops) ops.push_back(op_json(op, total));
+      for (const auto& op : p.ops) ops.push_back(op_json(op, times));
+      // The top-operators table: by time, with rows, spill and shuffle bytes as further columns.
+      for (const TopRow& r : top_operators(p, times, TopBy::Spill, p.ops.size())) {
+        ops[r.op]["spill"] = format_bytes(r.value);
+        ops[r.op]["nspill"] = r.value;
+      }
+      for (const TopRow& r : top_operators(p, times, TopBy::Shuffle, p.ops.size())) {
+        ops[r.op]["shuffle"] = format_bytes(r.value);
+        ops[r.op]["nshuffle"] = r.value;
+      }
+      json top = json::array();  // by time first; then the largest by rows, spill, shuffle not yet listed
+      std::set<std::size_t> listed;
+      for (TopBy by : {TopBy::Time, TopBy::Rows, TopBy::Spill, TopBy::Shuffle})
+        for (const TopRow& r : top_operators(p, times, by, by == TopBy::Time ? 10 : 5))
+          if (listed.insert(r.op).second) top.push_back(r.op);
+      plan["top"] = std::move(top);
       json diags = json::array();
       for (const auto& d : r.diagnostics) {
         if (d.plan_index != pi) continue;

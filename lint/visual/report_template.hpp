@@ -55,6 +55,14 @@ section.block h2{font-size:14px;margin:2px 0 8px}
 .ev{color:#5a6372;font-size:12px}
 pre{background:#f4f5f7;padding:6px 8px;border-radius:3px;overflow:auto;font-size:12px;white-space:pre-wrap}
 #rules article{border-top:1px solid #eceef1;padding:6px 0}
+#top{margin:0;padding:4px 16px 6px;background:#fff;border-bottom:1px solid #d8dce2}
+#top table{border-collapse:collapse;font-size:12px}
+#top th{text-align:right;color:#5a6372;font-weight:600;padding:1px 8px;cursor:pointer;user-select:none;white-space:nowrap}
+#top th:first-child,#top td:first-child{text-align:left}
+#top th.on{color:#1d2330;text-decoration:underline}
+#top td{text-align:right;padding:1px 8px;border-top:1px solid #eceef1;font-variant-numeric:tabular-nums;white-space:nowrap}
+#top tr.hot td{font-weight:600}
+#top tr.b1 td:nth-child(2){background:#fee08b}#top tr.b2 td:nth-child(2){background:#fc8d59}#top tr.b3 td:nth-child(2){background:#d73027;color:#fff}
 svg text{font:11px system-ui,-apple-system,"Segoe UI",Roboto,sans-serif;pointer-events:none}
 svg .t1{font-weight:600}
 .n rect.box{fill:#f7f8fa;stroke:#8a93a3;stroke-width:1}
@@ -66,7 +74,7 @@ svg .t1{font-weight:600}
 .n.b3 text{fill:#fff}
 .n.f rect.box{stroke:#c62828;stroke-width:2.5}
 .n.sel rect.box{stroke:#1a56c4;stroke-width:4}
-.n rect.eng{fill:#f28c28}
+.n rect.eng{fill:#2f6fdb}
 .n rect.eng.j{fill:#6b7b8f}
 .n text.badge{font-weight:700;fill:#c62828}
 .n.b3 text.badge{fill:#fff}
@@ -79,6 +87,7 @@ path.hl{fill:none;stroke:#1a56c4;stroke-width:2.5}
 <header><h1>planlint report</h1><span class="files" id="files"></span></header>
 <nav id="tabs"></nav>
 <div id="summary"></div>
+<section id="top" hidden></section>
 <div id="main">
   <div id="graphwrap">
     <svg id="graph" role="img" aria-label="operator graph"><g id="edges"></g><g id="nodes"></g></svg>
@@ -236,6 +245,7 @@ function render(k) {
     if (op.share !== undefined) line2.push(pct(op.share));
     if (op.nrows !== undefined) line2.push(compact(op.nrows) + ' rows');
     if (op.time !== undefined) line2.push(op.time);
+    else if (op.stage_time !== undefined) line2.push('stage ' + op.stage_time);
     if (!line2.length) line2.push(op.kind + (op.table ? ' ' + op.table : ''));
     var t2 = sv('text', {x: 9, y: 35}, g);
     t2.textContent = cut(line2.join(' \u00b7 '), 36);
@@ -256,7 +266,7 @@ function render(k) {
     el('span', '', 'structure only (no runtime metrics in this input)', lg);
   }
   if (photon) {
-    var a = el('i', '', null, lg); a.style.background = '#f28c28'; el('span', '', 'Photon', lg);
+    var a = el('i', '', null, lg); a.style.background = '#2f6fdb'; el('span', '', 'Photon', lg);
     var j = el('i', '', null, lg); j.style.background = '#6b7b8f'; el('span', '', 'JVM', lg);
   }
   var rs = el('i', '', null, lg); rs.style.border = '1px dashed #6a4fc9'; el('span', '', 'reuse', lg);
@@ -282,11 +292,52 @@ function render(k) {
     if (dg.op !== undefined) li.addEventListener('click', function () { select(dg.op, true); });
   });
   document.getElementById('details').innerHTML = '<p class="muted">Click an operator or a finding to see its details.</p>';
+  topTable(p, hasTime);
   fit();
-  for (i = 0; i < p.diags.length; i++) if (p.diags[i].op !== undefined) { select(p.diags[i].op, false); break; }
+  if (hasTime && p.top && p.top.length && p.ops[p.top[0]].share !== undefined) {
+    select(p.top[0], false);  // open zoomed to the hottest operator (without scrolling the page)
+    focusOp(p.top[0]);
+    document.body.setAttribute('data-hot', String(p.top[0]));
+  } else {
+    for (i = 0; i < p.diags.length; i++) if (p.diags[i].op !== undefined) { select(p.diags[i].op, false); break; }
+  }
   document.body.setAttribute('data-plan', String(k));
   document.body.setAttribute('data-ops', String(nodes.querySelectorAll('g.n').length));
   document.body.setAttribute('data-findings', String(ol.children.length));
+}
+
+// The top-operators table (like pev2's stats grid): sortable by each column, click a row to select.
+var topSort = {col: 1, desc: true};
+function topTable(p, hasTime) {
+  var box = document.getElementById('top');
+  box.textContent = '';
+  if (!p.top || !p.top.length) { box.hidden = true; return; }
+  box.hidden = false;
+  var cols = [['operator', function (o) { return o.name; }, function (o, i) { return (p.mixed ? (o.engine === 'spark' ? 'J ' : 'P ') : '') + o.name + (o.id ? ' (' + o.id + ')' : ''); }],
+              ['share', function (o) { return o.share || 0; }, function (o) { return o.share !== undefined ? pct(o.share) : ''; }],
+              ['time', function (o) { return o.ms || 0; }, function (o) { return o.time || ''; }],
+              ['rows', function (o) { return o.nrows || 0; }, function (o) { return o.nrows !== undefined ? compact(o.nrows) : ''; }],
+              ['spill', function (o) { return o.nspill || 0; }, function (o) { return o.spill || ''; }],
+              ['shuffle written', function (o) { return o.nshuffle || 0; }, function (o) { return o.shuffle || ''; }],
+              ['time from', function (o) { return o.basis || ''; }, function (o) { return o.basis || ''; }]];
+  var t = el('table', '', null, box), hr = el('tr', '', null, el('thead', '', null, t));
+  var cap = t.createCaption();
+  cap.textContent = 'Top operators' + (hasTime ? ' by exclusive time' : '') + ' (click a column to sort, a row to select)';
+  cap.style.textAlign = 'left'; cap.style.fontWeight = '600';
+  cols.forEach(function (c, ci) {
+    var th = el('th', ci === topSort.col ? 'on' : '', c[0], hr);
+    th.addEventListener('click', function () { topSort = {col: ci, desc: ci === topSort.col ? !topSort.desc : ci !== 0}; topTable(p, hasTime); });
+  });
+  var idx = p.top.slice(), key = cols[topSort.col][1];
+  idx.sort(function (a, b) { var x = key(p.ops[a]), y = key(p.ops[b]); var r = x < y ? -1 : x > y ? 1 : 0; return topSort.desc ? -r : r; });
+  var tb = el('tbody', '', null, t);
+  idx.forEach(function (i, ri) {
+    var o = p.ops[i], tr = el('tr', band(o, hasTime) + (i === p.top[0] ? ' hot' : ''), null, tb);
+    tr.setAttribute('data-i', i);
+    cols.forEach(function (c) { el('td', '', c[2](o, i), tr); });
+    tr.style.cursor = 'pointer';
+    tr.addEventListener('click', function () { select(i, true); });
+  });
 }
 
 function row(t, k, v, mono) {
@@ -321,7 +372,8 @@ function select(i, focus) {
   if (o.codegen) row(t, 'codegen', 'whole-stage');
   if (o.table) row(t, 'table', o.table);
   if (o.rows !== undefined) row(t, 'rows', o.rows);
-  if (o.time !== undefined) row(t, 'time', o.time + (o.share !== undefined ? ' (' + pct(o.share) + ' of operator time)' : ''));
+  if (o.time !== undefined) row(t, 'time', o.time + (o.share !== undefined ? ' (' + pct(o.share) + ' of operator time)' : '') + (o.basis ? ', from ' + o.basis : ''));
+  if (o.stage_time !== undefined) row(t, 'stage time', o.stage_time + ' (its members\u2019 time, counted on them)');
   if (o.memory !== undefined) row(t, 'peak memory', o.memory);
   if (o.estimate !== undefined) row(t, 'estimated size', o.estimate);
   if (o.line) row(t, 'line', o.line);
@@ -378,8 +430,10 @@ window.addEventListener('resize', function () { vb.h = vb.w * aspect(); setVB();
 document.getElementById('files').textContent = D.files.map(function (f) { return f.path + ' (' + f.format + ')'; }).join(', ') + ' \u2014 planlint ' + D.version;
 var tabs = document.getElementById('tabs');
 plans.forEach(function (pl, k) {
-  var b = el('button', '', (D.files.length > 1 ? pl.file.path + ': ' : '') + pl.plan.name + ' (' + pl.plan.ops.length + ' ops, ' + pl.plan.diags.length + ' findings)', tabs);
-  b.title = b.textContent;
+  var base = pl.file.path.split('/').pop();
+  var nops = pl.plan.ops.length, nd = pl.plan.diags.length;
+  var b = el('button', '', (D.files.length > 1 ? base + ': ' : '') + pl.plan.name + ' (' + nops + (nops === 1 ? ' op, ' : ' ops, ') + nd + (nd === 1 ? ' finding)' : ' findings)'), tabs);
+  b.title = pl.file.path + ': ' + pl.plan.name;
   b.addEventListener('click', function () { render(k); });
 });
 var ml = document.getElementById('mlist'), nmsg = 0;

@@ -1,8 +1,11 @@
 #include "lint/visual/show.hpp"
 
+#include "lint/output/sanitize.hpp"
+
 #include <cstdio>
 #include <map>
 
+#include "lint/visual/op_time.hpp"
 #include "lint/output/plan_tree.hpp"
 
 namespace planlint {
@@ -41,6 +44,16 @@ std::string fit(const std::string& s, std::size_t width) {
     }
   }
   return s;
+}
+
+std::string plural(std::size_t n, const char* one, const char* many) {
+  return std::to_string(n) + " " + (n == 1 ? one : many);
+}
+
+std::string percent(double share) {
+  char b[16];
+  std::snprintf(b, sizeof b, "%.1f%%", share * 100);
+  return b;
 }
 
 std::string pad_left(const std::string& s, std::size_t n) { return s.size() >= n ? s : std::string(n - s.size(), ' ') + s; }
@@ -86,10 +99,10 @@ std::string show_text(const LintResult& result, const ShowOptions& o) {
       if (d.op) by_op[*d.op].push_back(&d);
       else plan_level.push_back(&d);
     }
-    double total = 0;
+    const PlanTimes times = operator_times(p);
+    const double total = times.total_ms;
     bool any_rows = false, mixed = false, any_photon = false, any_spark_work = false;
     for (const auto& op : p.ops) {
-      if (op.duration_ms && counts_for_time(op)) total += *op.duration_ms;
       any_rows = any_rows || op.rows.has_value();
       if (op.engine != Engine::Spark) any_photon = true;
       else if (op.kind != OpKind::Transition && op.kind != OpKind::AdaptivePlan) any_spark_work = true;
@@ -98,41 +111,76 @@ std::string show_text(const LintResult& result, const ShowOptions& o) {
     bool metrics = total > 0 || any_rows;
 
     if (pi) out += '\n';
-    std::string head = p.name.empty() ? "plan " + std::to_string(pi + 1) : p.name;
-    head += "  (" + std::string(to_string(p.format)) + ", " + std::to_string(p.ops.size()) + " operators";
+    // One summary line per graph.
+    std::string head = p.name.empty() ? "plan " + std::to_string(pi + 1) : visible(p.name);
+    head += "  (" + std::string(to_string(p.format)) + ", " + plural(p.ops.size(), "operator", "operators");
     if (p.adaptive) head += p.is_final_plan.value_or(false) ? ", AQE final plan" : ", AQE";
     head += ")";
-    out += fit(head, o.width) + '\n';
-    if (auto t = p.query.metric_value("totalTimeMs")) out += "total time " + format_millis(*t) + "; ";
-    if (total > 0) out += "operator time " + format_millis(total) + "; ";
-    out += std::to_string(by_op.size()) + " operators with findings";
-    if (mixed) out += "; P = Photon, J = JVM";
-    out += '\n';
-    if (metrics) out += std::string(dim) + " share     rows       time  operator" + reset + '\n';
+    std::string facts;
+    if (auto t = p.query.metric_value("totalTimeMs")) facts += "total time " + format_millis(*t) + "; ";
+    if (total > 0) facts += "operator time " + format_millis(total) + "; ";
+    facts += plural(by_op.size(), "operator", "operators") + " with findings";
+    if (mixed) facts += "; P = Photon, J = JVM";
+    // The facts are never cut: when the line would not fit, they go on a line of their own.
+    std::string line = head + ": " + facts;
+    if (fit(line, o.width) == line) out += line + '\n';
+    else out += fit(head + ":", o.width) + "\n  " + facts + '\n';
+
+    // Top operators (like pev2's stats grid): by exclusive time, then rows, spill, shuffle bytes.
+    auto name_of = [&](const Operator& op) {
+      std::string l = engine_mark(op, mixed) + (op.name.empty() ? op.label : op.name);
+      if (!op.id.empty()) l += " (" + op.id + ")";
+      return l;
+    };
+    if (total > 0) {
+      out += std::string(dim) + "top operators by time (exclusive; docs/profile.md):" + reset + '\n';
+      for (const TopRow& r : top_operators(p, times, TopBy::Time, o.top)) {
+        double share = r.value / total;
+        std::string line = pad_left(percent(share), 7) + " " + pad_left(format_millis(r.value), 12) + "  " +
+                           name_of(p.ops[r.op]) + "  [" + times.ops[r.op].basis + "]";
+        line = fit(line, o.width);
+        if (o.color && *band(share)) line = std::string(band(share)) + line + reset;
+        out += line + '\n';
+      }
+    }
+    struct Extra {
+      TopBy by;
+      const char* title;
+      bool bytes;
+    };
+    for (const Extra& e : {Extra{TopBy::Rows, "rows", false}, Extra{TopBy::Spill, "spill", true},
+                           Extra{TopBy::Shuffle, "shuffle bytes written", true}}) {
+      auto rows = top_operators(p, times, e.by, std::min<std::size_t>(o.top, 3));
+      if (rows.empty() || (e.by == TopBy::Rows && total <= 0)) continue;
+      out += std::string(dim) + "top by " + e.title + ":" + reset + '\n';
+      for (const TopRow& r : rows)
+        out += fit(pad_left(e.bytes ? format_bytes(r.value) : compact(r.value), 20) + "  " + name_of(p.ops[r.op]),
+                   o.width) + '\n';
+    }
+    if (metrics) out += std::string(dim) + "  share      rows         time  operator" + reset + '\n';
 
     for (const TreeRow& row : plan_tree_rows(p)) {
       if (!row.heading.empty()) {
-        out += std::string(dim) + fit("-- " + row.heading + " --", o.width) + reset + '\n';
+        out += std::string(dim) + fit("-- " + visible(row.heading) + " --", o.width) + reset + '\n';
         continue;
       }
       const Operator& op = p.ops[row.op];
       std::string cols;
       const char* colour = "";
       if (metrics) {
-        double share = (total > 0 && op.duration_ms && counts_for_time(op)) ? *op.duration_ms / total : -1;
-        cols += pad_left(share >= 0 ? [&] {
-          char b[16];
-          std::snprintf(b, sizeof b, "%.1f%%", share * 100);
-          return std::string(b);
-        }() : "", 6);
-        cols += pad_left(op.rows ? compact(*op.rows) : "", 9);
-        cols += pad_left(op.duration_ms ? format_millis(*op.duration_ms) : "", 11);
+        double share = times.share(row.op).value_or(-1);
+        // Fixed columns, each separated by a space, so that wide values never run together.
+        const auto& self = times.ops[row.op].self_ms;
+        std::optional<double> shown_ms = self ? self : op.duration_ms;  // wrappers: their own total
+        cols += pad_left(share >= 0 ? percent(share) : "", 7) + " ";
+        cols += pad_left(op.rows ? compact(*op.rows) : "", 9) + " ";
+        cols += pad_left(shown_ms ? format_millis(*shown_ms) : "", 12);
         cols += "  ";
         if (o.color && share >= 0) colour = band(share);
       }
-      std::string label = (op.codegen ? "* " : "") + (op.name.empty() ? op.label : op.name);
-      if (!op.id.empty()) label += " (" + op.id + ")";
-      std::string det = details(op);
+      std::string label = (op.codegen ? "* " : "") + visible(op.name.empty() ? op.label : op.name);
+      if (!op.id.empty()) label += " (" + visible(op.id) + ")";
+      std::string det = visible(details(op));
       if (!det.empty()) label += "  " + det;
       if (row.repeated) label += "  (shown above)";
       auto found = by_op.find(row.op);
@@ -154,26 +202,27 @@ std::string show_text(const LintResult& result, const ShowOptions& o) {
         if (indent.size() > o.width / 2) indent.resize(o.width / 2);
         for (const auto* d : found->second) {
           const char* sc = !o.color ? "" : d->severity == Severity::Error ? "\x1b[31m" : d->severity == Severity::Warning ? "\x1b[33m" : "\x1b[36m";
-          std::string msg = indent + "! " + std::string(to_string(d->severity)) + "[" + d->rule + "] " + d->message;
+          std::string msg = indent + "! " + std::string(to_string(d->severity)) + "[" + visible(d->rule) + "] " + visible(d->message);
           out += sc + fit(msg, o.width) + reset + '\n';
         }
       }
     }
     for (const auto* d : plan_level)
-      out += fit("! " + std::string(to_string(d->severity)) + "[" + d->rule + "] " + d->message, o.width) + '\n';
+      out += fit("! " + std::string(to_string(d->severity)) + "[" + visible(d->rule) + "] " + visible(d->message), o.width) + '\n';
   }
   for (const auto& m : result.parse.messages)
     if (m.severity == MessageSeverity::Error)
-      out += fit(result.parse.path + ":" + std::to_string(m.loc.line) + ":" + std::to_string(m.loc.column) +
-                     ": error: " + m.message,
+      out += fit(visible(result.parse.path) + ":" + std::to_string(m.loc.line) + ":" + std::to_string(m.loc.column) +
+                     ": error: " + visible(m.message),
                  o.width) +
              '\n';
-  return out;
+  return no_workflow_commands(out);  // no line a CI log could read as a workflow command
 }
 
 namespace {
-std::string dot_escape(const std::string& s) {
+std::string dot_escape(const std::string& text) {
   std::string out;
+  const std::string s = visible(text, true);  // escape sequences shown as \x1b, line breaks kept
   for (char c : s) {
     if (c == '"' || c == '\\') out += '\\';
     if (c == '\n') {
@@ -193,23 +242,40 @@ std::string show_dot(const LintResult& result) {
     std::map<std::size_t, std::string> rules;
     for (const auto& d : result.diagnostics)
       if (d.plan_index == pi && d.op) rules[*d.op] += (rules[*d.op].empty() ? "" : ", ") + d.rule;
+    const PlanTimes times = operator_times(p);
     out += "  subgraph cluster_" + std::to_string(pi) + " {\n    label=\"" + dot_escape(p.name) + "\";\n";
     for (const auto& op : p.ops) {
       std::string label = op.name.empty() ? op.label : op.name;
       if (!op.id.empty()) label += " (" + op.id + ")";
-      if (op.rows) label += "\nrows: " + format_count(*op.rows);
-      if (op.duration_ms) label += "\ntime: " + format_millis(*op.duration_ms);
+      if (op.engine == Engine::Photon) label += " [Photon]";
+      const auto& self = times.ops[op.index].self_ms;
+      if (self) label += "\ntime: " + format_millis(*self);
+      else if (op.duration_ms) label += "\ntime (stage): " + format_millis(*op.duration_ms);
+      auto share = times.share(op.index);
+      if (share) label += " (" + percent(*share) + ")";
+      if (op.stats.size_bytes) label += "\nest. " + format_bytes(*op.stats.size_bytes);
       std::string attrs;
       if (auto r = rules.find(op.index); r != rules.end()) {
         label += "\n" + r->second;
         attrs = ", color=red, penwidth=2";
       }
-      if (op.engine == Engine::Photon) attrs += ", style=filled, fillcolor=\"#e8f0fe\"";
+      // Fill by share of time, in the bands of `show` and the report (10 / 50 / 90 %).
+      const char* fill = !share ? nullptr
+                         : *share > 0.9 ? "#d73027"
+                         : *share > 0.5 ? "#fc8d59"
+                         : *share > 0.1 ? "#fee08b"
+                                        : nullptr;
+      if (fill) attrs += std::string(", style=filled, fillcolor=\"") + fill + "\"";
+      else if (op.engine == Engine::Photon) attrs += ", style=filled, fillcolor=\"#e8f0fe\"";
       out += "    p" + std::to_string(pi) + "_" + std::to_string(op.index) + " [label=\"" + dot_escape(label) + "\"" + attrs + "];\n";
     }
     for (const auto& op : p.ops) {
-      for (std::size_t c : op.children)
-        out += "    p" + std::to_string(pi) + "_" + std::to_string(c) + " -> p" + std::to_string(pi) + "_" + std::to_string(op.index) + ";\n";
+      for (std::size_t c : op.children) {
+        // The rows flowing along the edge: the producer's output rows.
+        std::string edge = c < p.ops.size() && p.ops[c].rows ? " [label=\"" + format_count(*p.ops[c].rows) + " rows\"]" : "";
+        out += "    p" + std::to_string(pi) + "_" + std::to_string(c) + " -> p" + std::to_string(pi) + "_" +
+               std::to_string(op.index) + edge + ";\n";
+      }
       if (op.reuses)
         out += "    p" + std::to_string(pi) + "_" + std::to_string(*op.reuses) + " -> p" + std::to_string(pi) + "_" +
                std::to_string(op.index) + " [style=dashed, label=\"reused\"];\n";

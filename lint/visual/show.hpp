@@ -12,6 +12,7 @@ namespace planlint {
 struct ShowOptions {
   bool color = false;
   std::size_t width = 100;   // lines are cut to this many columns
+  std::size_t top = 5;       // operators in the "top operators by time" table (0: none)
 };
 
 std::string show_text(const LintResult& result, const ShowOptions& options);

@@ -20,6 +20,11 @@ namespace planlint {
 
 struct EventLogOptions {
   std::optional<long long> execution;  // only this SQL execution id
+  // Bounded memory for logs whose executions never end: above this many executions running at
+  // once, or this much state kept for them (plan texts, plan-info trees), the oldest one is
+  // built and handed on as unfinished (status RUNNING) with a note.
+  std::size_t max_open_executions = 1000;
+  std::size_t max_open_bytes = 256u << 20;
 };
 
 // Receives each SQL execution's plan as soon as the execution has ended (and, at the end of the

@@ -117,8 +117,11 @@ class ZstdDecoder : public Decoder {
         error_ = std::string("the zstd data is corrupt (") + ZSTD_getErrorName(r) + ")";
         return false;
       }
+      // The decoder may hold more output for the same input when it filled the buffer, unless
+      // the frame just ended (r == 0). Asking it again after a frame's end would report the
+      // header size of a next frame, and a log ending there would look truncated.
+      flush_ = o.pos == o.size && r != 0;
       hint_ = r;
-      flush_ = o.pos == o.size;  // the decoder may hold more output for the same input
       if (o.pos > 0) {
         out = {out_buf_.data(), o.pos};
         return true;
@@ -232,7 +235,7 @@ class Lz4FrameDecoder : public Decoder {
       }
       pos_ += in_size;
       hint_ = r;
-      flush_ = out_size == out_buf_.size();
+      flush_ = out_size == out_buf_.size() && r != 0;  // r == 0: the frame ended, nothing is held
       if (out_size > 0) {
         out = {out_buf_.data(), out_size};
         return true;

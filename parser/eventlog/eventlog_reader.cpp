@@ -219,6 +219,7 @@ struct Execution {
   std::vector<long long> stages;
   bool ended = false;
   double start_ms = 0, end_ms = 0;
+  std::size_t bytes = 0;  // estimated memory held, for EventLogOptions::max_open_bytes
 };
 
 struct StageTasks {
@@ -391,6 +392,9 @@ class Builder {
   std::string spark_version_;  // SparkListenerLogStart "Spark Version"
   bool any_execution_ = false, selected_seen_ = false;
   std::map<long long, Execution> executions_;             // running (or never ended) executions
+  std::size_t open_bytes_ = 0;                            // sum of their `bytes`
+  std::size_t closed_early_ = 0;                          // executions built early (limits)
+  std::unordered_set<long long> closed_ids_;              // their ids: later events are ignored
   std::unordered_map<long long, StageTasks> stages_;
   std::unordered_map<long long, long long> stage_owner_;  // stage id -> execution id
   std::unordered_map<long long, long long> acc_owner_;    // accumulator id -> execution id
@@ -399,6 +403,7 @@ class Builder {
   // Only the selected execution (or all) is followed.
   bool wanted_execution(long long id) {
     any_execution_ = true;
+    if (closed_ids_.count(id)) return false;
     if (opts_.execution && *opts_.execution != id) return false;
     selected_seen_ = true;
     return true;
@@ -418,6 +423,7 @@ class Builder {
       acc_owner_.erase(acc);
       acc_value_.erase(acc);
     }
+    open_bytes_ -= std::min(open_bytes_, ex.bytes);
     executions_.erase(it);
     if (!plan) return;
     if (sink_) sink_(std::move(*plan));
@@ -440,6 +446,28 @@ class Builder {
         for (const auto& m : n.metrics)
           if (acc_owner_.emplace(m.acc, ex.id).second) ex.accs.push_back(m.acc);
     }
+    std::size_t bytes = sizeof(Execution) + ex.plan_text.capacity() + ex.description.capacity() +
+                        ex.info.size() * (sizeof(InfoNode) + 64) + ex.accs.size() * 40 + ex.stages.size() * 40;
+    for (const auto& n : ex.info) bytes += n.metrics.size() * 64;
+    open_bytes_ = open_bytes_ - std::min(open_bytes_, ex.bytes) + bytes;
+    ex.bytes = bytes;
+  }
+
+  // Above the limits on running executions, the oldest (lowest id, Spark counts up) is built now
+  // as unfinished, except `keep` (the one that just changed).
+  void enforce_limits(long long keep, std::uint32_t line_no) {
+    while (executions_.size() > 1 &&
+           (executions_.size() > opts_.max_open_executions || open_bytes_ > opts_.max_open_bytes)) {
+      auto oldest = executions_.begin();
+      if (oldest->first == keep) ++oldest;
+      if (closed_early_++ == 0)
+        message(MessageSeverity::Warning, line_no,
+                "more than " + std::to_string(opts_.max_open_executions) + " SQL executions (or " +
+                    std::to_string(opts_.max_open_bytes >> 20) +
+                    " MiB of their plans) are running at once: the oldest are checked now as unfinished");
+      closed_ids_.insert(oldest->first);
+      finalize(oldest->first);
+    }
   }
 
   void on_start(const json& e, std::uint32_t line_no) {
@@ -450,6 +478,7 @@ class Builder {
     if (auto it = e.find("description"); it != e.end() && it->is_string()) ex.description = it->get<std::string>();
     if (auto it = e.find("time"); it != e.end()) ex.start_ms = as_number(*it);
     set_plan(ex, e, line_no);
+    enforce_limits(id, line_no);
   }
 
   void on_update(const json& e, std::uint32_t line_no) {
@@ -458,6 +487,7 @@ class Builder {
     Execution& ex = executions_[id];
     ex.id = id;
     set_plan(ex, e, line_no);
+    enforce_limits(id, line_no);
   }
 
   void on_end(const json& e) {

@@ -63,7 +63,7 @@ template <>
 struct tree_action<g::codegen_marker> {
   template <typename In>
   static void apply(const In& in, TreeState& st) {
-    st.out->codegen = true;
+    st.out->codegen = in.string_view().front() != '!';  // `!Name`: an invalid node, not codegen
     st.out->label_column = col_of(st.begin, in.end());
   }
 };

@@ -58,11 +58,7 @@ class Reader {
       line(i);
     }
     finish_plan();
-    if (r_.plans.empty()) {
-      SourceRange loc{1, 1, 1, 1};
-      if (!n_.lines.empty()) loc = n_.range(0, 0, 0);
-      r_.messages.push_back({MessageSeverity::Error, loc, "expected '== Physical Plan ==' or an explain plan tree"});
-    }
+    summarize();
     if (n_.cut) {
       r_.messages.push_back({MessageSeverity::Warning, n_.range(n_.cut_line, 0, n_.lines[n_.cut_line].text.size()),
                              "the plan text was cut by Spark ('" + n_.cut_text +
@@ -76,6 +72,8 @@ class Reader {
   const Normalized& n_;
   ParseResult& r_;
   bool cut_seen_ = false;
+  std::vector<std::uint32_t> bad_;      // original line numbers of lines that were not understood
+  std::vector<std::size_t> bad_index_;  // their normalised indexes
 
   // ---- per plan state ----
   bool have_plan_ = false;
@@ -108,9 +106,97 @@ class Reader {
 
   Plan& plan() { return r_.plans.back(); }
 
+  // Never a silent empty answer: say how much was read, which lines were not, and why.
+  void summarize() {
+    std::size_t ops = 0;
+    for (const auto& p : r_.plans) ops += p.ops.size();
+    std::size_t first = n_.lines.size(), nonempty = 0;
+    for (std::size_t i = 0; i < n_.lines.size(); ++i)
+      if (!n_.lines[i].text.empty()) {
+        ++nonempty;
+        first = std::min(first, i);
+      }
+    if (ops == 0) {
+      // Only a Photon explanation (no plan pasted with it) is read, not an error.
+      bool photon_only = false;
+      for (const auto& p : r_.plans) photon_only = photon_only || p.photon.present;
+      if (photon_only && bad_.empty() && !orphan_tree_lines()) return;
+      SourceRange loc{1, 1, 1, 1};
+      if (first < n_.lines.size()) loc = n_.range(first, 0, n_.lines[first].text.size());
+      std::string msg = r_.plans.empty() ? "expected '== Physical Plan ==' or an explain plan tree"
+                                         : "no operator line under the plan's headers";
+      msg += "; no operators were read from " + std::to_string(nonempty) + " non-empty line" +
+             (nonempty == 1 ? "" : "s") + ". hint: " + hint();
+      r_.messages.push_back({MessageSeverity::Error, loc, std::move(msg)});
+      return;
+    }
+    std::vector<std::size_t> unread = bad_index_;
+    if (bad_.empty()) return;
+    std::sort(bad_.begin(), bad_.end());
+    bad_.erase(std::unique(bad_.begin(), bad_.end()), bad_.end());
+    std::string list;
+    std::size_t shown = 0;
+    for (std::size_t k = 0; k < bad_.size() && shown < 8; ++k, ++shown) {
+      std::size_t a = bad_[k];
+      std::size_t b = a;
+      while (k + 1 < bad_.size() && bad_[k + 1] == b + 1) b = bad_[++k];
+      if (!list.empty()) list += ", ";
+      list += std::to_string(a) + (b != a ? "-" + std::to_string(b) : "");
+    }
+    if (shown == 8) list += ", ...";
+    SourceRange loc = n_.range(unread.front(), 0, n_.lines[unread.front()].text.size());
+    std::string msg = "read " + std::to_string(ops) + " operator" + (ops == 1 ? "" : "s") + "; " +
+                      std::to_string(bad_.size()) + " line" + (bad_.size() == 1 ? " was" : "s were") +
+                      " not understood (line" + (bad_.size() == 1 ? " " : "s ") + list +
+                      "): the plan may be incomplete. hint: " + hint(&unread);
+    r_.messages.push_back({MessageSeverity::Warning, loc, std::move(msg)});
+  }
+
+  bool orphan_tree_lines() const {
+    for (const auto& l : n_.lines) {
+      std::string_view t = l.text;
+      std::size_t g = t.find_first_not_of(" :");
+      if (g != std::string_view::npos && g > 0 && (starts_with(t.substr(g), "+- ") || starts_with(t.substr(g), ":- ")))
+        return true;
+    }
+    return false;
+  }
+
+  // The likely damage, from what the unread lines (all lines when nothing was read) look like.
+  std::string hint(const std::vector<std::size_t>* only = nullptr) const {
+    std::size_t numbered = 0, midmarker = 0, json = 0, html = 0, text = 0, orphan = 0;
+    std::size_t count = only ? only->size() : n_.lines.size();
+    for (std::size_t k = 0; k < count; ++k) {
+      std::string_view t = n_.lines[only ? (*only)[k] : k].text;
+      if (t.empty()) continue;
+      ++text;
+      std::size_t d = 0;
+      while (d < t.size() && t[d] >= '0' && t[d] <= '9') ++d;
+      if (d >= 2 && d < t.size() && t[d] == ' ') ++numbered;
+      std::size_t m = t.find("+- ");
+      if (m != std::string_view::npos && m > 0 && t.find_first_not_of(" :", 0) < m) ++midmarker;
+      if (t[0] == '{' || t[0] == '[' || t[0] == '"') ++json;
+      std::size_t g = t.find_first_not_of(" :");
+      if (g != std::string_view::npos && g > 0 && (starts_with(t.substr(g), "+- ") || starts_with(t.substr(g), ":- ")))
+        ++orphan;
+      if (t.find("&gt;") != std::string_view::npos || t.find("<br") != std::string_view::npos) ++html;
+    }
+    if (numbered * 2 > text) return "the lines look like a numbered tree string ('00 ', '01 '): the numbers must start at 00";
+    if (midmarker) return "'+- ' appears in the middle of a line: the plan's newlines may have been lost; paste it with its line breaks";
+    if (json * 2 > text) return "the text looks like JSON but not a Databricks Query Profile or a Spark event log; paste the plan text itself";
+    if (orphan && !only) return "the lines look like the lower part of a plan tree whose root is missing (the paste starts inside the tree); paste the plan from its first line";
+    if (html) return "the text looks like HTML; copy the plan from the rendered page, not its source";
+    if (only) return "these lines are neither operator lines nor detail fields: check that they were pasted whole (a cut line, a line an editor wrapped)";
+    return "paste the output of df.explain() / EXPLAIN, from '== Physical Plan ==' (or the plan's root line) to the end of its tree";
+  }
+
   void error(std::size_t i, std::uint32_t col, std::string msg, MessageSeverity sev = MessageSeverity::Error) {
-    std::uint32_t c = n_.column(i, col);
-    r_.messages.push_back({sev, {n_.lines[i].line, c, n_.lines[i].line, c + 1}, std::move(msg)});
+    if (sev == MessageSeverity::Error) {
+      bad_.push_back(n_.lines[i].line);
+      bad_index_.push_back(i);
+    }
+    SrcPos p = n_.pos(i, col);
+    r_.messages.push_back({sev, {p.line, p.col, p.line, p.col + 1}, std::move(msg)});
   }
 
   void reset_plan_state() {
@@ -170,7 +256,12 @@ class Reader {
   }
 
   void header(std::size_t i, std::string_view title) {
-    bool same_plan_ok = have_plan_ && has_logical_ && !has_physical_ && region_ != Region::Trailer;
+    // A section of a custom optimizer (`== Materialized Logical Plan ==`) between the logical
+    // sections is kept as a trailer and does not end the plan.
+    bool custom_logical = region_ == Region::Trailer && trailer_ &&
+                          plan().trailers[*trailer_].title.size() > 12 &&
+                          plan().trailers[*trailer_].title.substr(plan().trailers[*trailer_].title.size() - 12) == "Logical Plan";
+    bool same_plan_ok = have_plan_ && has_logical_ && !has_physical_ && (region_ != Region::Trailer || custom_logical);
     // EXPLAIN CODEGEN: "== Subtree 1 / 2 (maxMethodCodeSize:...) ==" then a default-mode tree and the
     // generated Java source, which is skipped (it belongs to no block).
     bool codegen_subtree = starts_with(title, "Subtree ") && title.find(" / ") != std::string_view::npos;
@@ -223,9 +314,18 @@ class Reader {
   // No header yet: a plan root followed by tree lines starts a plan whose header is missing.
   void headerless(std::size_t i) {
     std::string_view t = n_.lines[i].text;
-    if (t.empty() || t[0] == ' ') return;
+    if (t.empty()) return;
+    // A root indented a little more than its children (`  Execute ...` over `+- WriteFiles`).
+    std::size_t k = t.find_first_not_of(' ');
+    if (k == std::string_view::npos || k > 4 || t[k] == ':' || starts_with(t.substr(k), "+- ") ||
+        starts_with(t.substr(k), ":- "))
+      return;
     std::string_view next = i + 1 < n_.lines.size() ? n_.lines[i + 1].text : std::string_view{};
-    bool next_child = starts_with(next, "+- ") || starts_with(next, ":- ");
+    // The child may be indented further (InMemoryRelation prints its plan as an inner child).
+    std::size_t nk = next.find_first_not_of(' ');
+    bool next_child = nk != std::string_view::npos && nk <= 6 &&
+                      (starts_with(next.substr(nk), "+- ") || starts_with(next.substr(nk), ":- "));
+    if (k > 0 && !next_child) return;
     TreeLine tl;
     bool formatted = explain::match_formatted_tree_line(t, tl, nullptr) && !tl.connector;
     if (!(next_child || (formatted && next.empty()))) return;

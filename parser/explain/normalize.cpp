@@ -43,12 +43,36 @@ bool is_noise(std::string_view s) {
       (s[i + 6] == ' ' || s[i + 6] == 'T') && is_digit(s[i + 7]) && is_digit(s[i + 8]) && s[i + 9] == ':')
     return true;
   static constexpr std::string_view kPrompts[] = {">>> ", "scala> ", "spark-sql> ", "spark-sql (", "In [", "Out[",
-                                                  "$ ", "sql> "};
+                                                  "$ ", "sql> ", "Time taken: "};
   // Hot path (every input line): only lines starting like a prompt are compared.
-  if (s.empty() || (s[0] != '>' && s[0] != 's' && s[0] != 'I' && s[0] != 'O' && s[0] != '$')) return false;
+  if (s.empty()) return false;
+  char c = s[0];
+  if (c != '>' && c != 's' && c != 'I' && c != 'O' && c != '$' && c != 'T' && c != 'W' && c != 'E' && c != 'D' &&
+      c != 'r')
+    return false;
   for (auto p : kPrompts)
     if (starts_with(s, p)) return true;
-  return s == ">>>" || s == "scala>";
+  if (s == ">>>" || s == "scala>") return true;
+  // `res6: String =` (Scala REPL result), `INFO core/src/lib.rs: ...`, `WARN CometExecRule: ...`.
+  if (c == 'r' && s.size() > 4 && starts_with(s, "res") && is_digit(s[3])) {
+    std::size_t i = 3;
+    while (i < s.size() && is_digit(s[i])) ++i;
+    return i < s.size() && s[i] == ':';
+  }
+  for (std::string_view lvl : {"INFO ", "WARN ", "ERROR ", "DEBUG "}) {
+    if (!starts_with(s, lvl)) continue;
+    std::size_t colon = s.find(": ", lvl.size());
+    std::size_t space = s.find(' ', lvl.size());
+    return colon != std::string_view::npos && colon <= space;
+  }
+  return false;
+}
+
+// `         > from t` : a continuation prompt of spark-sql / beeline.
+bool is_continuation_prompt(std::string_view s) {
+  std::size_t i = 0;
+  while (i < s.size() && s[i] == ' ') ++i;
+  return i >= 4 && i + 1 < s.size() && s[i] == '>' && s[i + 1] == ' ';
 }
 
 // "... 1234 more characters" at the end of a line: position of the "..." or npos.
@@ -74,14 +98,568 @@ std::size_t leading_spaces(std::string_view s) {
   return i;
 }
 
+
+// ---- rewritten lines ----------------------------------------------------------------------------
+
+// A line being rebuilt byte by byte, each byte with its source position.
+struct Mapped {
+  std::string text;
+  std::vector<SrcPos> map;
+  void put(char c, SrcPos p) {
+    text += c;
+    map.push_back(p);
+  }
+  void put(std::string_view s, SrcPos p) {
+    for (char c : s) put(c, p);
+  }
+};
+
+NormLine make_line(Normalized& out, Mapped&& m, std::uint32_t line) {
+  NormLine l;
+  l.line = m.map.empty() ? line : m.map.front().line;
+  out.owned.push_back(std::move(m.text));
+  out.maps.push_back(std::move(m.map));
+  l.text = out.owned.back();
+  l.map = static_cast<std::int32_t>(out.maps.size() - 1);
+  return l;
+}
+
+// Copy normalised bytes [b, e) of line idx with their source positions.
+void copy_range(const Normalized& out, std::size_t idx, std::size_t b, std::size_t e, Mapped& m) {
+  std::string_view t = out.lines[idx].text;
+  for (std::size_t x = b; x < e && x < t.size(); ++x) m.put(t[x], out.pos(idx, x));
+}
+
+bool is_tree_marker(std::string_view s, std::size_t at) {
+  return at + 2 < s.size() && (s[at] == '+' || s[at] == ':') && s[at + 1] == '-' && s[at + 2] == ' ';
+}
+
+// Skip a tree prefix: blanks and `:` guides. Returns the offset of what follows.
+std::size_t skip_guides(std::string_view s) {
+  std::size_t i = 0;
+  while (i < s.size()) {
+    if (s[i] == ' ') {
+      ++i;
+    } else if (s[i] == ':' && (i + 1 == s.size() || s[i + 1] == ' ')) {
+      ++i;
+    } else {
+      break;
+    }
+  }
+  return i;
+}
+
+bool is_title_line(std::string_view t) {
+  t = ltrim(t);
+  return t.size() >= 7 && starts_with(t, "==") && t.substr(t.size() - 2) == "==";
+}
+
+// ---- Databricks notebook sources: `# MAGIC `, `-- MAGIC `, `// MAGIC ` ----------------------------
+void strip_notebook_prefixes(Normalized& out, bool& any) {
+  static constexpr std::string_view kMagic[] = {"# MAGIC", "-- MAGIC", "// MAGIC"};
+  static constexpr std::string_view kCommand[] = {"# COMMAND ---", "-- COMMAND ---", "// COMMAND ---",
+                                                  "# Databricks notebook source", "-- Databricks notebook source",
+                                                  "// Databricks notebook source"};
+  for (auto& l : out.lines) {
+    std::string_view t = l.text;
+    if (t.empty() || (t[0] != '#' && t[0] != '-' && t[0] != '/')) continue;
+    bool cmd = false;
+    for (auto c : kCommand) cmd = cmd || starts_with(t, c);
+    if (cmd) {
+      l.text = {};
+      any = true;
+      continue;
+    }
+    for (auto m : kMagic) {
+      if (!starts_with(t, m) || (t.size() > m.size() && t[m.size()] != ' ')) continue;
+      std::size_t n = m.size() + (t.size() > m.size() ? 1 : 0);
+      l.text.remove_prefix(n);
+      l.col_base += static_cast<std::uint32_t>(n);
+      any = true;
+      std::string_view r = l.text;
+      // `%md`, `%sql`, `%md-sandbox`: the cell's magic command, not text.
+      if (!r.empty() && r[0] == '%') {
+        std::size_t sp = r.find(' ');
+        std::size_t k = sp == std::string_view::npos ? r.size() : sp + 1;
+        l.text.remove_prefix(k);
+        l.col_base += static_cast<std::uint32_t>(k);
+      }
+      std::string_view body = rtrim(ltrim(l.text));
+      if (is_fence(body) || body == "<pre>" || body == "</pre>" || body == "/*" || body == "*/" ||
+          is_noise(body))
+        l.text = {};
+      break;
+    }
+  }
+}
+
+// ---- JSON strings: .ipynb cells and literal `\n` ------------------------------------------------
+
+// Decode the JSON string body s[b, e) (between its quotes) of line idx into lines split at `\n`.
+void decode_json_string(const Normalized& out, std::size_t idx, std::size_t b, std::size_t e,
+                        std::vector<Mapped>& pieces) {
+  std::string_view t = out.lines[idx].text;
+  pieces.emplace_back();
+  for (std::size_t x = b; x < e; ++x) {
+    SrcPos p = out.pos(idx, x);
+    if (t[x] != '\\' || x + 1 >= e) {
+      pieces.back().put(t[x] == '\t' ? ' ' : t[x], p);
+      continue;
+    }
+    char c = t[++x];
+    switch (c) {
+      case 'n': pieces.emplace_back(); break;
+      case 't': pieces.back().put(' ', p); break;
+      case 'r': break;
+      case 'u':
+        if (x + 4 < e) {
+          unsigned v = 0;
+          for (int k = 1; k <= 4; ++k) {
+            char h = t[x + static_cast<std::size_t>(k)];
+            v = v * 16 + static_cast<unsigned>(is_digit(h) ? h - '0' : (h | 0x20) - 'a' + 10);
+          }
+          x += 4;
+          if (v < 0x80) {
+            pieces.back().put(static_cast<char>(v), p);
+          } else if (v < 0x800) {
+            pieces.back().put(static_cast<char>(0xC0 | (v >> 6)), p);
+            pieces.back().put(static_cast<char>(0x80 | (v & 0x3F)), p);
+          } else {
+            pieces.back().put(static_cast<char>(0xE0 | (v >> 12)), p);
+            pieces.back().put(static_cast<char>(0x80 | ((v >> 6) & 0x3F)), p);
+            pieces.back().put(static_cast<char>(0x80 | (v & 0x3F)), p);
+          }
+        }
+        break;
+      default: pieces.back().put(c, p); break;  // \" \\ \/
+    }
+  }
+}
+
+// End of the JSON string starting at the quote s[q]: index of the closing quote or npos.
+std::size_t json_string_end(std::string_view s, std::size_t q) {
+  for (std::size_t i = q + 1; i < s.size(); ++i) {
+    if (s[i] == '\\') {
+      ++i;
+    } else if (s[i] == '"') {
+      return i;
+    }
+  }
+  return std::string_view::npos;
+}
+
+// .ipynb: the lines of `"text": [ "...\n", ... ]` output arrays become plan lines; the rest of the
+// JSON (structure, `"source"` code) is dropped.
+void unwrap_notebook_json(Normalized& out, bool& any) {
+  std::size_t items = 0;
+  bool keys = false;
+  for (const auto& l : out.lines) {
+    std::string_view t = rtrim(ltrim(l.text));
+    if (starts_with(t, "\"output_type\"") || starts_with(t, "\"cell_type\"")) keys = true;
+    if (t.size() > 4 && t[0] == '"' && (t.substr(t.size() - 4) == "\\n\"," || t.substr(t.size() - 3) == "\\n\""))
+      ++items;
+  }
+  if (!keys || items < 2) return;
+  any = true;
+  std::vector<NormLine> next;
+  next.reserve(out.lines.size());
+  enum { Other, Text, Source } mode = Other;
+  for (std::size_t i = 0; i < out.lines.size(); ++i) {
+    NormLine l = out.lines[i];
+    std::string_view t = ltrim(l.text);
+    std::size_t lead = static_cast<std::size_t>(t.data() - l.text.data());
+    t = rtrim(t);
+    NormLine blank = l;
+    blank.text = {};
+    if (t.empty()) {
+      next.push_back(blank);
+      continue;
+    }
+    if (t[0] == '"') {
+      std::size_t close = json_string_end(l.text, lead);
+      std::string_view after = close == std::string_view::npos ? std::string_view{} : ltrim(l.text.substr(close + 1));
+      if (!after.empty() && after[0] == ':') {  // a key
+        std::string_view key = l.text.substr(lead + 1, close - lead - 1);
+        mode = (key == "text" || key == "text/plain" || key == "data") ? Text : key == "source" ? Source : Other;
+        next.push_back(blank);
+        continue;
+      }
+      if (mode == Text && close != std::string_view::npos) {
+        std::vector<Mapped> pieces;
+        decode_json_string(out, i, lead + 1, close, pieces);
+        if (pieces.size() > 1 && pieces.back().text.empty()) pieces.pop_back();
+        for (auto& p : pieces) next.push_back(make_line(out, std::move(p), l.line));
+        continue;
+      }
+      next.push_back(blank);
+      continue;
+    }
+    if (t[0] == ']') mode = Other;
+    next.push_back(blank);
+  }
+  out.lines = std::move(next);
+}
+
+// A plan on one line with literal `\n` (a JSON value, a log line, a `show()` cell).
+void split_literal_newlines(Normalized& out, bool& any) {
+  std::vector<NormLine> next;
+  bool changed = false;
+  for (std::size_t i = 0; i < out.lines.size(); ++i) {
+    std::string_view t = out.lines[i].text;
+    std::size_t hits = 0;
+    for (std::size_t p = t.find("\\n"); p != std::string_view::npos && hits < 3; p = t.find("\\n", p + 2)) {
+      std::string_view after = t.substr(p + 2);
+      std::size_t g = skip_guides(after);
+      if (is_tree_marker(after, g) || starts_with(after, "*(") || starts_with(after, "== ") ||
+          (p >= 2 && t.substr(p - 2, 2) == "=="))
+        ++hits;
+    }
+    if (hits < 2) {
+      next.push_back(out.lines[i]);
+      continue;
+    }
+    changed = true;
+    // The string body: from after an opening quote before the first `==` / marker to a closing quote.
+    std::size_t b = 0;
+    std::size_t first = t.find("== ");
+    if (first == std::string_view::npos) first = t.find("\\n");
+    std::size_t q = first == std::string_view::npos ? std::string_view::npos : t.find_last_of("\"'", first);
+    if (q != std::string_view::npos) b = q + 1;
+    std::size_t e = t.size();
+    std::size_t last = t.rfind("\\n");
+    std::size_t cq = t.find_first_of("\"'", last == std::string_view::npos ? b : last);
+    if (q != std::string_view::npos && cq != std::string_view::npos) e = cq;
+    if (b > 0) next.push_back(NormLine{out.lines[i]}), next.back().text = {};
+    std::vector<Mapped> pieces;
+    decode_json_string(out, i, b, e, pieces);
+    for (auto& p : pieces) next.push_back(make_line(out, std::move(p), out.lines[i].line));
+  }
+  if (changed) {
+    any = true;
+    out.lines = std::move(next);
+  }
+}
+
+// ---- markdown / HTML escaping -------------------------------------------------------------------
+void unescape_markup(Normalized& out, bool& any) {
+  static constexpr std::pair<std::string_view, char> kEntities[] = {
+      {"&gt;", '>'}, {"&lt;", '<'}, {"&amp;", '&'}, {"&quot;", '"'}, {"&#39;", '\''}, {"&#x27;", '\''},
+      {"&nbsp;", ' '}, {"&#42;", '*'}, {"&#95;", '_'}};
+  for (std::size_t i = 0; i < out.lines.size(); ++i) {
+    std::string_view t = out.lines[i].text;
+    bool amp = t.find('&') != std::string_view::npos;
+    bool bs = t.find('\\') != std::string_view::npos;
+    std::size_t stars = 0;
+    for (std::size_t p = t.find("**"); p != std::string_view::npos; p = t.find("**", p + 2)) ++stars;
+    if (!amp && !bs && stars < 2) continue;
+    Mapped m;
+    bool hit = false;
+    for (std::size_t x = 0; x < t.size(); ++x) {
+      SrcPos p = out.pos(i, x);
+      if (t[x] == '\\' && x + 1 < t.size() && std::string_view("_*[]#<>|`-").find(t[x + 1]) != std::string_view::npos) {
+        ++x;
+        m.put(t[x], out.pos(i, x));  // the escaped character's own column
+        hit = true;
+        continue;
+      }
+      if (t[x] == '&') {
+        bool done = false;
+        for (auto [ent, c] : kEntities)
+          if (t.substr(x, ent.size()) == ent) {
+            m.put(c, p);
+            x += ent.size() - 1;
+            done = hit = true;
+            break;
+          }
+        if (done) continue;
+      }
+      if (stars >= 2 && t[x] == '*' && x + 1 < t.size() && t[x + 1] == '*') {  // **bold**
+        ++x;
+        hit = true;
+        continue;
+      }
+      m.put(t[x], p);
+    }
+    if (!hit) continue;
+    any = true;
+    out.lines[i] = make_line(out, std::move(m), out.lines[i].line);
+  }
+}
+
+// ---- newlines lost: `== Physical Plan == *(2) HashAggregate(...) +- Exchange ... +- ...` --------
+// Split before a `== Title ==`, after it, and before every `+- ` / `:- ` with its `:` guides.
+void split_collapsed_lines(Normalized& out, bool& any) {
+  std::vector<NormLine> next;
+  bool changed = false;
+  for (std::size_t i = 0; i < out.lines.size(); ++i) {
+    std::string_view t = out.lines[i].text;
+    std::vector<std::size_t> cuts;
+    std::size_t markers = 0;
+    for (std::size_t p = 1; p + 3 < t.size(); ++p) {
+      if (t[p - 1] != ' ' || !is_tree_marker(t, p)) continue;
+      std::size_t q = p;
+      while (true) {
+        while (q > 0 && t[q - 1] == ' ') --q;
+        if (q > 0 && t[q - 1] == ':' && (q == 1 || t[q - 2] == ' ')) {
+          --q;
+          continue;
+        }
+        break;
+      }
+      if (q == 0) continue;  // an ordinary tree line
+      // The text before must end an operator (not `a +- b` inside an expression).
+      ++markers;
+      while (q < p && t[q] == ' ') ++q;
+      cuts.push_back(q);
+    }
+    std::size_t h = t.find("== ");
+    bool header_inside = false;
+    if (h != std::string_view::npos) {
+      std::size_t he = t.find(" ==", h + 3);
+      if (he != std::string_view::npos && he + 3 < t.size() && t.substr(h + 3, he - h - 3).find("Plan") != std::string_view::npos) {
+        header_inside = true;
+        if (h > 0) cuts.push_back(h);
+        std::size_t r = he + 3;
+        while (r < t.size() && t[r] == ' ') ++r;
+        cuts.push_back(r);
+      }
+    }
+    if (markers < 2 && !(header_inside && markers >= 1) && !(header_inside && !cuts.empty() && cuts.back() < t.size() && markers == 0 && h == 0)) {
+      next.push_back(out.lines[i]);
+      continue;
+    }
+    std::sort(cuts.begin(), cuts.end());
+    cuts.erase(std::unique(cuts.begin(), cuts.end()), cuts.end());
+    changed = true;
+    std::size_t b = 0;
+    cuts.push_back(t.size());
+    for (std::size_t c : cuts) {
+      std::size_t e = c;
+      std::size_t ee = e;
+      while (ee > b && t[ee - 1] == ' ') --ee;
+      // A `.show()` table around the collapsed plan: `... | +------+`.
+      std::string_view piece = t.substr(b, ee - b);
+      std::size_t bar = piece.rfind(" |");
+      if (bar != std::string_view::npos) {
+        std::string_view tail = ltrim(piece.substr(bar + 2));
+        if (tail.empty() || std::all_of(tail.begin(), tail.end(), [](char x) { return x == '+' || x == '-'; }))
+          ee = b + bar;
+      }
+      if (ee > b) {
+        Mapped m;
+        copy_range(out, i, b, ee, m);
+        next.push_back(make_line(out, std::move(m), out.lines[i].line));
+        next.back().collapsed = true;
+      }
+      b = e;
+    }
+  }
+  if (changed) {
+    any = true;
+    out.lines = std::move(next);
+  }
+}
+
+// ---- numberedTreeString: `00 Project`, `01 +- Filter` ---------------------------------------------
+void strip_tree_numbers(Normalized& out, bool& any) {
+  long expect = -1;
+  auto number = [](std::string_view t, std::size_t& len) -> long {
+    std::size_t i = 0;
+    while (i < t.size() && is_digit(t[i])) ++i;
+    // Tree numbers have a handful of digits; longer runs are not a numbered tree (and would not
+    // fit a long).
+    if (i < 2 || i > 9 || i >= t.size() || t[i] != ' ') return -1;
+    len = i + 1;
+    long n = 0;
+    for (std::size_t k = 0; k < i; ++k) n = n * 10 + (t[k] - '0');
+    return n;
+  };
+  for (std::size_t i = 0; i < out.lines.size(); ++i) {
+    std::size_t len = 0;
+    long n = number(out.lines[i].text, len);
+    bool start = n == 0 && i + 1 < out.lines.size();
+    if (start) {
+      std::size_t len2 = 0;
+      start = number(out.lines[i + 1].text, len2) == 1;
+    }
+    if (!(start || (expect >= 0 && n == expect))) {
+      expect = -1;
+      continue;
+    }
+    expect = n + 1;
+    NormLine& l = out.lines[i];
+    l.text.remove_prefix(len);
+    if (l.map >= 0) {
+      l.shift += static_cast<std::uint32_t>(len);
+    } else {
+      l.col_base += static_cast<std::uint32_t>(len);
+    }
+    any = true;
+  }
+}
+
+// ---- double-spaced text (a PDF or a blog that put a blank line after every line) -------------------
+void undouble_spacing(Normalized& out, bool& any) {
+  std::size_t nonempty = 0;
+  for (std::size_t i = 0; i < out.lines.size(); ++i) {
+    if (out.lines[i].text.empty()) continue;
+    ++nonempty;
+    if (i + 1 < out.lines.size() && !out.lines[i + 1].text.empty()) return;
+  }
+  if (nonempty < 4) return;
+  std::vector<NormLine> next;
+  for (std::size_t i = 0; i < out.lines.size(); ++i)
+    if (!out.lines[i].text.empty()) next.push_back(out.lines[i]);
+  if (next.size() < 4) return;
+  out.lines = std::move(next);
+  any = true;
+}
+
+// ---- flattened indentation: every `+-` at one column -------------------------------------------
+// Parents come from the guides: `:-` opens a branch that the next line with fewer `:` guides
+// closes; any other line is a child of the line before it.
+void rebuild_flattened_trees(Normalized& out, bool& any) {
+  std::size_t i = 0;
+  const std::size_t n = out.lines.size();
+  while (i < n) {
+    // A tree block: a root line, then marker lines.
+    std::string_view t = out.lines[i].text;
+    if (t.empty() || is_title_line(t) || i + 1 >= n) {
+      ++i;
+      continue;
+    }
+    std::size_t e = i + 1;
+    while (e < n && !out.lines[e].text.empty() && is_tree_marker(out.lines[e].text, skip_guides(out.lines[e].text)) &&
+           !is_title_line(out.lines[e].text.substr(skip_guides(out.lines[e].text) + 3)))
+      ++e;
+    if (e == i + 1) {
+      ++i;
+      continue;
+    }
+    bool flattened = false;
+    for (std::size_t k = i; k < e && !flattened; ++k) flattened = out.lines[k].collapsed;
+    for (std::size_t k = i + 1; k + 1 < e && !flattened; ++k) {
+      std::string_view a = out.lines[k].text, b = out.lines[k + 1].text;
+      std::size_t ga = skip_guides(a), gb = skip_guides(b);
+      if (a[ga] == '+' && ga == gb) flattened = true;
+    }
+    if (!flattened) {
+      i = e;
+      continue;
+    }
+    any = true;
+    std::vector<std::size_t> depth(e - i, 0), parent(e - i, 0);
+    std::vector<std::size_t> branch;  // owners of the open `:-` branches
+    for (std::size_t k = 1; k < e - i; ++k) {
+      std::string_view s = out.lines[i + k].text;
+      std::size_t g = skip_guides(s);
+      std::size_t colons = static_cast<std::size_t>(std::count(s.begin(), s.begin() + static_cast<std::ptrdiff_t>(g), ':'));
+      std::size_t par = k - 1;
+      if (colons < branch.size()) {
+        par = branch[colons];
+        branch.resize(colons);
+      }
+      parent[k] = par;
+      depth[k] = depth[par] + 1;
+      if (s[g] == ':') branch.push_back(par);
+    }
+    for (std::size_t k = 1; k < e - i; ++k) {
+      std::size_t idx = i + k;
+      std::string_view s = out.lines[idx].text;
+      std::size_t g = skip_guides(s);
+      Mapped m;
+      SrcPos at = out.pos(idx, g);
+      for (std::size_t d = 1; d < depth[k]; ++d) m.put("   ", at);
+      copy_range(out, idx, g, s.size(), m);
+      out.lines[idx] = make_line(out, std::move(m), out.lines[idx].line);
+    }
+    i = e;
+  }
+}
+
+// ---- hand-wrapped long lines: a continuation is not a child operator ---------------------------
+void join_continuations(Normalized& out, bool& any) {
+  constexpr std::size_t kJoined = static_cast<std::size_t>(-1);
+  std::vector<NormLine> next;
+  std::vector<std::size_t> src;  // index in out.lines of next[k], or kJoined (built here, shift 0)
+  next.reserve(out.lines.size());
+  src.reserve(out.lines.size());
+  bool changed = false;
+  int root_wait = -1;  // non-empty lines still to see before the section's root (0: the next one)
+  bool tree = false;   // the previous kept line is an operator line
+  auto position = [&](std::size_t k, std::size_t x) -> SrcPos {
+    if (src[k] != kJoined) return out.pos(src[k], x);
+    const auto& m = out.maps[static_cast<std::size_t>(next[k].map)];
+    return x < m.size() ? m[x] : m.back();
+  };
+  for (std::size_t i = 0; i < out.lines.size(); ++i) {
+    const NormLine& l = out.lines[i];
+    std::string_view t = l.text;
+    if (t.empty()) {
+      tree = false;
+      next.push_back(l);
+      src.push_back(i);
+      continue;
+    }
+    if (is_title_line(t)) {
+      std::string_view title = rtrim(ltrim(t));
+      bool plan = title.find("Plan ==") != std::string_view::npos || title.find("Subtree ") != std::string_view::npos;
+      root_wait = plan ? (title.find("Analyzed") != std::string_view::npos ? 1 : 0) : -1;
+      tree = false;
+      next.push_back(l);
+      src.push_back(i);
+      continue;
+    }
+    std::size_t g = skip_guides(t);
+    bool marker = is_tree_marker(t, g);
+    bool detail = g + 1 < t.size() && t[g] == '(' && is_digit(t[g + 1]);  // formatted `(3) Filter`
+    if (tree && !marker && !detail && !next.empty()) {
+      std::size_t k = next.size() - 1;
+      std::string_view pt = next[k].text;
+      Mapped m;
+      for (std::size_t x = 0; x < pt.size(); ++x) m.put(pt[x], position(k, x));
+      std::string_view body = t.substr(g);
+      char last = m.text.empty() ? ' ' : m.text.back();
+      bool glue = last == '/' || last == '(' || last == '[' || (last == ')' && !body.empty() && body[0] == '[');
+      if (!glue) m.put(' ', out.pos(i, g));
+      copy_range(out, i, g, t.size(), m);
+      std::uint32_t line = next[k].line;
+      next[k] = make_line(out, std::move(m), line);
+      next[k].line = line;
+      src[k] = kJoined;
+      changed = true;
+      continue;
+    }
+    bool is_root = root_wait == 0;
+    if (root_wait >= 0) --root_wait;
+    std::string_view body = marker ? t.substr(g + 3) : t;
+    tree = (marker || is_root) && !is_title_line(body);
+    next.push_back(l);
+    src.push_back(i);
+  }
+  if (changed) {
+    any = true;
+    out.lines = std::move(next);
+  }
+}
+
 }  // namespace
 
-std::uint32_t Normalized::column(std::size_t idx, std::size_t col) const {
-  if (idx >= lines.size()) return 1;
+SrcPos Normalized::pos(std::size_t idx, std::size_t col) const {
+  if (idx >= lines.size()) return {};
   const NormLine& l = lines[idx];
   std::size_t x = col + l.shift;
-  if (x < l.tab_norm_end) return l.col_base + static_cast<std::uint32_t>(x * l.tab_orig_end / l.tab_norm_end);
-  return l.col_base + static_cast<std::uint32_t>(x - l.tab_norm_end + l.tab_orig_end);
+  if (l.map >= 0) {
+    const auto& m = maps[static_cast<std::size_t>(l.map)];
+    if (m.empty()) return {l.line, l.col_base};
+    if (x < m.size()) return m[x];
+    SrcPos p = m.back();
+    p.col += static_cast<std::uint32_t>(x - m.size() + 1);
+    return p;
+  }
+  if (x < l.tab_norm_end)
+    return {l.line, l.col_base + static_cast<std::uint32_t>(x * l.tab_orig_end / l.tab_norm_end)};
+  return {l.line, l.col_base + static_cast<std::uint32_t>(x - l.tab_norm_end + l.tab_orig_end)};
 }
 
 SourceRange Normalized::range(std::size_t idx, std::size_t begin, std::size_t end) const {
@@ -91,10 +669,20 @@ SourceRange Normalized::range(std::size_t idx, std::size_t begin, std::size_t en
 SourceRange Normalized::range(std::size_t first_idx, std::size_t begin, std::size_t last_idx, std::size_t end) const {
   SourceRange r;
   if (first_idx >= lines.size() || last_idx >= lines.size()) return r;
-  r.line = lines[first_idx].line;
-  r.column = column(first_idx, begin);
-  r.end_line = lines[last_idx].line;
-  r.end_column = column(last_idx, end);
+  SrcPos b = pos(first_idx, begin);
+  // The end is exclusive: take the position of the last byte and step past it, so that a range
+  // ending on a rewritten byte (an unescaped `&gt;`, a joined line) ends where that byte ends.
+  SrcPos e = end > 0 ? pos(last_idx, end - 1) : pos(last_idx, 0);
+  if (end > 0) ++e.col;
+  if (lines[last_idx].map < 0) e = pos(last_idx, end);
+  r.line = b.line;
+  r.column = b.col;
+  r.end_line = e.line;
+  r.end_column = e.col;
+  if (r.end_line < r.line || (r.end_line == r.line && r.end_column < r.column)) {
+    r.end_line = r.line;
+    r.end_column = r.column;
+  }
   return r;
 }
 
@@ -111,6 +699,7 @@ Normalized normalize(std::string_view input) {
   bool any_table = false, any_noise = false, any_fence = false, any_crlf = false, any_tab = false;
   std::size_t nonempty = 0, margin = 0;
   std::vector<std::size_t> borders;
+  bool in_error = false;
   while (pos <= input.size()) {
     std::size_t nl = input.find('\n', pos);
     if (nl == std::string_view::npos) nl = input.size();
@@ -120,6 +709,13 @@ Normalized normalize(std::string_view input) {
     NormLine l;
     l.line = lineno;
     l.text = rtrim(raw);
+    // A trailing `Error in query: ...` block (spark-sql) up to the next prompt or header.
+    if (starts_with(l.text, "Error in query") || starts_with(l.text, "org.apache.spark.sql.AnalysisException")) in_error = true;
+    else if (in_error && (starts_with(l.text, "== ") || is_noise(l.text))) in_error = false;
+    if (in_error) {
+      any_noise = true;
+      l.text = {};
+    }
     std::size_t f = 0;
     while (f < l.text.size() && is_blank(l.text[f])) ++f;
     if (f < l.text.size()) {
@@ -131,7 +727,10 @@ Normalized normalize(std::string_view input) {
         l.text = {};
         borders.push_back(lines.size());
         any_table = true;
-      } else if ((is_digit(c) || c == '>' || c == 's' || c == 'I' || c == 'O' || c == '$') && f == 0 && is_noise(l.text)) {
+      } else if (f == 0 && is_noise(l.text)) {
+        l.text = {};
+        any_noise = true;
+      } else if (c == '>' && is_continuation_prompt(l.text)) {
         l.text = {};
         any_noise = true;
       } else {
@@ -150,6 +749,11 @@ Normalized normalize(std::string_view input) {
   if (any_crlf) out.repairs.emplace_back("converted CRLF line ends");
   if (any_fence) out.repairs.emplace_back("removed markdown fences");
   if (any_noise) out.repairs.emplace_back("removed log or prompt lines");
+  {
+    bool magic = false;
+    strip_notebook_prefixes(out, magic);
+    if (magic) out.repairs.emplace_back("removed Databricks notebook 'MAGIC' prefixes");
+  }
 
   auto strip_front = [](NormLine& l, std::size_t n) {
     l.text.remove_prefix(n);
@@ -191,11 +795,29 @@ Normalized normalize(std::string_view input) {
     }
   }
 
+  // 3b. Text that is not a plain plan: notebook JSON, literal `\n`, markup, lost newlines,
+  //     numbered tree strings, double spacing. Rewritten lines carry a byte map to the source.
+  {
+    bool json = false, lit = false, markup = false, collapsed = false, numbers = false, twice = false;
+    unwrap_notebook_json(out, json);
+    split_literal_newlines(out, lit);
+    unescape_markup(out, markup);
+    split_collapsed_lines(out, collapsed);
+    strip_tree_numbers(out, numbers);
+    undouble_spacing(out, twice);
+    if (json) out.repairs.emplace_back("read the plan out of notebook (.ipynb) JSON strings");
+    if (lit) out.repairs.emplace_back("split a line at literal '\\n'");
+    if (markup) out.repairs.emplace_back("removed markdown / HTML escaping");
+    if (collapsed) out.repairs.emplace_back("rebuilt lines from a plan whose newlines were lost");
+    if (numbers) out.repairs.emplace_back("removed numberedTreeString numbers");
+    if (twice) out.repairs.emplace_back("removed the blank line after every line");
+  }
+
   // 4. Tabs: leading tabs to 8-column stops, other tabs to one space (keeps columns 1:1).
   if (any_tab) {
     out.repairs.emplace_back("expanded tabs");
     for (auto& l : lines) {
-      if (l.text.find('\t') == std::string_view::npos) continue;
+      if (l.map >= 0 || l.text.find('\t') == std::string_view::npos) continue;
       std::string s;
       s.reserve(l.text.size() + 16);
       std::size_t i = 0;
@@ -266,6 +888,15 @@ Normalized normalize(std::string_view input) {
       region_start = e;
     }
     if (any_indent) out.repairs.emplace_back("removed a common indent");
+  }
+
+  // 7. Tree shape: flattened indentation, then hand-wrapped continuation lines.
+  {
+    bool flat = false, joined = false;
+    rebuild_flattened_trees(out, flat);
+    join_continuations(out, joined);
+    if (flat) out.repairs.emplace_back("rebuilt the indentation of a flattened tree from its ':' guides");
+    if (joined) out.repairs.emplace_back("joined hand-wrapped continuation lines to their operator");
   }
   return out;
 }

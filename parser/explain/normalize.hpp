@@ -1,6 +1,8 @@
 // Paste-damage repair for explain text: CRLF, tabs, trailing blanks, a common indent, `|` margins
 // from Scala stripMargin, the ASCII table of `.show(truncate=False)`, markdown fences, log lines and
-// shell prompts around the plan, and Spark's own `... N more characters` cut. Every normalised
+// shell prompts around the plan, Spark's own `... N more characters` cut, Databricks `MAGIC`
+// prefixes, .ipynb cell JSON, literal `\n`, lost newlines, markdown / HTML escaping, numbered tree
+// strings, flattened indentation, double-spaced lines and hand-wrapped long lines. Every normalised
 // line keeps a map back to its ORIGINAL line and column so diagnostics point at the user's text.
 #pragma once
 
@@ -14,6 +16,12 @@
 
 namespace planlint {
 
+// Original position of one normalised byte (1-based line and column of the user's text).
+struct SrcPos {
+  std::uint32_t line = 1;
+  std::uint32_t col = 1;
+};
+
 struct NormLine {
   std::string_view text;          // normalised content: a view into the input or into Normalized::owned
   std::uint32_t line = 0;         // 1-based line in the original input
@@ -21,19 +29,24 @@ struct NormLine {
   std::uint32_t shift = 0;        // normalised columns removed as common indent (after tab expansion)
   std::uint32_t tab_norm_end = 0; // leading tabs were expanded: normalised columns [0, tab_norm_end)
   std::uint32_t tab_orig_end = 0; //   came from original bytes [0, tab_orig_end) after col_base
+  std::int32_t map = -1;          // >= 0: rewritten line; Normalized::maps[map][x] is the source of byte x
+  bool collapsed = false;         // split out of a line whose newlines were lost (tree shape from guides)
 };
 
 // Holds views into the input: the input must outlive it.
 struct Normalized {
-  std::deque<std::string> owned;         // rewritten lines (tab expansion)
+  std::deque<std::string> owned;         // rewritten lines (tab expansion, unescaping, rebuilt trees)
+  std::deque<std::vector<SrcPos>> maps;  // per rewritten line: the source of every byte
   std::vector<NormLine> lines;
   std::vector<std::string> repairs;     // what was repaired ("removed a common indent of 4 columns")
   bool cut = false;                      // `... N more characters` (spark.sql.maxPlanStringLength)
   std::size_t cut_line = 0;              // index into lines of the cut
   std::string cut_text;                  // "... 1234 more characters"
 
+  // Original position of 0-based normalised column `col` on line `idx`.
+  [[nodiscard]] SrcPos pos(std::size_t idx, std::size_t col) const;
   // Original 1-based column of 0-based normalised column `col` on line `idx`.
-  [[nodiscard]] std::uint32_t column(std::size_t idx, std::size_t col) const;
+  [[nodiscard]] std::uint32_t column(std::size_t idx, std::size_t col) const { return pos(idx, col).col; }
   // Range in the original input of normalised columns [begin, end) on line idx.
   [[nodiscard]] SourceRange range(std::size_t idx, std::size_t begin, std::size_t end) const;
   [[nodiscard]] SourceRange range(std::size_t first_idx, std::size_t begin, std::size_t last_idx,

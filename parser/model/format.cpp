@@ -5,8 +5,14 @@
 
 namespace planlint {
 
+namespace {
+// NaN and infinities (a metric overflowed, or a hostile input): said in words, never "inf EiB".
+std::string non_finite(double v) { return std::isnan(v) ? "not a number" : v < 0 ? "-infinity" : "infinity"; }
+}  // namespace
+
 std::string format_bytes(double bytes) {
   static const char* units[] = {"B", "KiB", "MiB", "GiB", "TiB", "PiB", "EiB"};
+  if (!std::isfinite(bytes)) return non_finite(bytes);
   int u = 0;
   double v = bytes;
   while (std::fabs(v) >= 1024.0 && u < 6) {
@@ -16,13 +22,20 @@ std::string format_bytes(double bytes) {
   char buf[64];
   if (u == 0)
     std::snprintf(buf, sizeof buf, "%.0f B", v);
+  else if (std::fabs(v) >= 10000)  // beyond 10,000 EiB: a short exponent, not 300 digits
+    std::snprintf(buf, sizeof buf, "%.3g %s", v, units[u]);
   else
     std::snprintf(buf, sizeof buf, "%.1f %s", v, units[u]);
   return buf;
 }
 
 std::string format_count(double n) {
+  if (!std::isfinite(n)) return non_finite(n);
   char buf[64];
+  if (std::fabs(n) >= 1e15) {  // 1,000 trillion and above: "1.8e+308", not 309 digits
+    std::snprintf(buf, sizeof buf, "%.3g", n);
+    return buf;
+  }
   std::snprintf(buf, sizeof buf, "%.0f", n);
   std::string s = buf;
   std::string out;
@@ -37,20 +50,25 @@ std::string format_count(double n) {
 }
 
 std::string format_percent(double share) {
+  if (!std::isfinite(share)) return non_finite(share);
   char buf[32];
-  std::snprintf(buf, sizeof buf, "%.0f%%", share * 100);
+  std::snprintf(buf, sizeof buf, std::fabs(share) >= 1e6 ? "%.3g%%" : "%.0f%%", share * 100);
   return buf;
 }
 
 std::string format_decimal(double v) {
+  if (!std::isfinite(v)) return non_finite(v);
   char buf[32];
-  std::snprintf(buf, sizeof buf, "%.1f", v);
+  std::snprintf(buf, sizeof buf, std::fabs(v) >= 1e15 ? "%.3g" : "%.1f", v);
   return buf;
 }
 
 std::string format_millis(double ms) {
+  if (!std::isfinite(ms)) return non_finite(ms);
   char buf[64];
-  if (ms < 1000)
+  if (std::fabs(ms) >= 3.6e15)  // a million hours and more (or a negative giant): a short exponent
+    std::snprintf(buf, sizeof buf, "%.3g h", ms / 3'600'000);
+  else if (ms < 1000)
     std::snprintf(buf, sizeof buf, "%.0f ms", ms);
   else if (ms < 60'000)
     std::snprintf(buf, sizeof buf, "%.1f s", ms / 1000);

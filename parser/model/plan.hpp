@@ -152,7 +152,7 @@ struct Metric {
     AggBuildTime, Duration, PeakMemory,
     // query level
     TotalTime, WaitingForComputeTime, QueuedAtCapacityTime, CompilationTime, ExecutionTime, ResultFetchTime,
-    MetadataTime, TaskTotalTime, PhotonTotalTime, QuerySpillBytes,
+    MetadataTime, TaskTotalTime, PhotonTotalTime, QuerySpillBytes, QueryReadBytes,
   };
   std::string label;                 // as the source names it ("Number of output rows")
   std::string key;                   // profile key when not UNKNOWN_KEY

@@ -94,6 +94,7 @@ constexpr std::pair<std::string_view, Metric::Id> kProfileQueryMetrics[] = {
     {"photonTotalTimeMs", Metric::PhotonTotalTime},
     {"spillToDiskBytes", Metric::QuerySpillBytes},
     {"spilledLocalBytes", Metric::QuerySpillBytes},
+    {"readBytes", Metric::QueryReadBytes},
 };
 
 template <std::size_t N>

@@ -509,7 +509,19 @@ ParseResult parse_query_profile(std::string_view text_in, const std::string& pat
     return result;
   }
   if (!root.is_object()) {
-    reader.message(MessageSeverity::Error, reader.at(bom), "expected a JSON object (a query profile export)");
+    reader.message(MessageSeverity::Error, reader.at(bom), std::string(kNotAPlan) + "a JSON " + root.type_name() +
+                   ", " + std::string(kExpectedInputs));
+    return result;
+  }
+  // Any other JSON object is not taken for a profile: it must have one of the export's keys.
+  if (!member(root, "graphs") && !member(root, "graph") && !member(root, "query")) {
+    bool history = member(root, "planDescription") || member(root, "nodes");
+    reader.message(MessageSeverity::Error, reader.at(bom),
+                   std::string(kNotAPlan) +
+                       (history ? "a Spark History Server SQL answer (`planDescription`, `nodes`), which this "
+                                  "build does not read; "
+                                : "a JSON object without `graphs` or `query`, ") +
+                       std::string(kExpectedInputs));
     return result;
   }
 

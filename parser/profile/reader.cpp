@@ -11,6 +11,9 @@ Reader query_profile_reader() {
   r.name = "query-profile";
   r.format = InputFormat::QueryProfile;
   r.detect = [](std::string_view head) {
+    // A notebook (.ipynb, or one cell of it) is JSON, but its plan is in the output strings: the
+    // explain-text reader takes it.
+    if (head.find("\"cell_type\"") != std::string_view::npos) return false;
     std::string_view first = first_content_line(head);
     return !first.empty() && first[0] == '{' && first.find("\"Event\"") == std::string_view::npos;
   };

@@ -11,6 +11,13 @@
 
 namespace planlint {
 
+// A reader that finds input of the wrong kind (valid JSON that is no Query Profile, ...) gives no
+// plan and one Error message starting with kNotAPlan; front ends report it as unreadable (exit 2).
+inline constexpr std::string_view kNotAPlan = "not a plan: ";
+inline constexpr std::string_view kExpectedInputs =
+    "expected Spark / Databricks explain text, a Databricks Query Profile export (a JSON object with "
+    "`graphs` and `query`) or a Spark event log (JSON lines with `\"Event\"`)";
+
 // Guess the input format from content: a JSON object with `graphs` / `query` is a Query Profile,
 // JSON lines with `"Event":` an event log, anything else explain text (the mode is refined by
 // the text parser).

@@ -3,6 +3,8 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <cstdio>
+#include <set>
 #include <atomic>
 #include <cstdlib>
 #include <fstream>
@@ -10,7 +12,9 @@
 #include <map>
 #include <memory>
 #include <mutex>
+#include <sstream>
 #include <thread>
+#include <tuple>
 
 #include "lint/engine/baseline.hpp"
 #include "lint/engine/check.hpp"
@@ -18,7 +22,13 @@
 #include "lint/config/settings.hpp"
 #include "lint/engine/known_rules.hpp"
 #include "lint/output/output.hpp"
+#include "lint/diff/diff.hpp"
+#include "lint/diff/git_show.hpp"
+#include "parser/eventlog/eventlog.hpp"
+#include "lint/output/output_file.hpp"
+#include "lint/output/sanitize.hpp"
 #include "tools/cli/commands.hpp"
+#include "tools/cli/lint_file.hpp"
 
 namespace planlint::cli {
 
@@ -42,10 +52,14 @@ struct CheckOptions {
   std::string stdin_filename;
   long long execution = -1;  // -1: all executions
   std::string output;
+  std::string against;  // --against REF: also diff each file with its version at REF
+  std::string max_input_size;
+  bool show_settings = false, show_files = false;
+  std::string why;  // --why RULE
 };
 
 int usage_error(const std::string& message) {
-  std::cerr << "planlint: error: " << message << "\n";
+  std::cerr << "planlint: error: " << visible(message) << "\n";
   return 2;
 }
 
@@ -78,7 +92,7 @@ class ConfigCache {
     ConfigError err;
     auto pc = load_config_file(file, err);
     if (!pc) {
-      std::cerr << err.str() << "\n";
+      std::cerr << visible(err.str()) << "\n";
       return nullptr;
     }
     return (cache_[key] = std::make_unique<ProjectConfig>(std::move(*pc))).get();
@@ -102,6 +116,79 @@ fs::path folder_of(const std::string& path) {
   return p.has_parent_path() ? p.parent_path() : fs::path(".");
 }
 
+// --against: the regressions of `path` against its version at `ref` (lint/diff/), added to its
+// report. Files that did not exist at `ref`, or did not change, are only checked.
+void add_regressions(const std::string& ref, const std::string& path, FileReport& report, const Config& config) {
+  if (report.text.empty()) return;  // event logs are streamed, not kept: nothing to compare
+  auto old_text = git_show(ref, path);
+  if (!old_text || *old_text == report.text) return;
+  FileReport d = diff_texts(*old_text, ref + ":" + path, report.text, report.path, config);
+  if (!d.error.empty()) {
+    std::cerr << "planlint: note: " << path << ": not compared with " << ref << ": " << d.error << "\n";
+    return;
+  }
+  report.suppressed += d.suppressed;
+  for (auto& diag : d.diagnostics)
+    if (diag.rule != "unused-suppression" || diag.message.rfind("unknown rule", 0) != 0)  // check reported those
+      report.diagnostics.push_back(std::move(diag));
+  std::stable_sort(report.diagnostics.begin(), report.diagnostics.end(), [](const Diagnostic& a, const Diagnostic& b) {
+    return std::tie(a.plan_index, a.range.line, a.range.column) < std::tie(b.plan_index, b.range.line, b.range.column);
+  });
+}
+
+// `check --why RULE FILE...`: per candidate operator, what the rule looked for and what was missing.
+int run_why(const std::string& name, const std::vector<std::string>& inputs, const std::vector<Config>& configs,
+            const std::vector<std::string>& displays) {
+  const Rule* rule = find_rule(name);
+  if (!rule) return usage_error("--why: unknown rule `" + name + "` (`planlint rules` lists them)");
+  if (!rule->explains()) {
+    std::string which;
+    for (const auto& r : all_rules())
+      if (r->explains()) which += (which.empty() ? "" : ", ") + r->doc().name;
+    return usage_error("--why: " + rule->doc().name + " does not explain its decisions yet (rules that do: " + which + ")");
+  }
+  int rc = 0;
+  for (std::size_t i = 0; i < inputs.size(); ++i) {
+    // The one entry point, plans kept, no finishing steps: the rule runs again with notes on.
+    LintRequest request;
+    request.path = inputs[i];
+    request.display = displays[i];
+    LintOptions options;
+    options.finish = false;
+    options.keep_plans = true;
+    options.refuse_non_plans = true;
+    Linted linted = lint_input(request, configs[i], options);
+    if (!linted.error.empty()) {
+      std::cerr << "planlint: error: " << linted.error << "\n";
+      rc = 2;
+      continue;
+    }
+    const ParseResult& parsed = linted.result.parse;
+    std::vector<WhyPlanNotes> notes;
+    std::vector<Diagnostic> found = run_rule_why(parsed, configs[i], *rule, notes);
+    std::cout << displays[i] << ": " << rule->doc().name << " (" << rule->doc().code << ")\n";
+    for (const auto& pn : notes) {
+      const Plan& plan = parsed.plans[pn.plan_index];
+      if (parsed.plans.size() > 1) std::cout << "  " << (plan.name.empty() ? "plan " + std::to_string(pn.plan_index + 1) : plan.name) << ":\n";
+      std::size_t reported = 0;
+      for (const auto& d : found)
+        if (d.plan_index == pn.plan_index) {
+          std::cout << "  reported: " << d.message << "\n";
+          ++reported;
+        }
+      for (const auto& note : pn.notes) {
+        const Operator& op = plan.ops[note.op];
+        std::string ref = (op.name.empty() ? op.label : op.name) + (op.id.empty() ? "" : " (" + op.id + ")");
+        std::cout << "  considered " << ref;
+        if (op.loc.line) std::cout << " at line " << op.loc.line;
+        std::cout << ": looked for " << note.looked_for << "; missing: " << note.missing << "\n";
+      }
+      if (!reported && pn.notes.empty()) std::cout << "  no candidate operator in this plan\n";
+    }
+  }
+  return rc;
+}
+
 int run_check(const CheckOptions& opt) {
   // Command-line rule settings, validated before anything is read (lint/config/settings.hpp: the
   // same validation and merge as the editor's settings).
@@ -121,10 +208,15 @@ int run_check(const CheckOptions& opt) {
     if (!split_assignment(s, k, v)) return usage_error("--set expects RULE.OPTION=VALUE or OPTION=VALUE, got `" + s + "`");
     if (!settings_threshold(cli, k, v, err)) return usage_error("--set: " + err);
   }
+  if (opt.statistics && opt.format != "text" && opt.format != "full" && opt.format != "concise" && opt.format != "json")
+    return usage_error("--statistics prints counts as text or JSON; --format " + opt.format + " has no statistics form");
   auto format = output_format_from_string(opt.format);
   auto fail_on = severity_from_string(opt.fail_on);
   if (!format) return usage_error("unknown --format `" + opt.format + "`");
   if (!fail_on) return usage_error("unknown --fail-on `" + opt.fail_on + "`");
+
+  auto max_input = max_input_size_option(opt.max_input_size);
+  if (!max_input) return usage_error("--max-input-size: `" + opt.max_input_size + "` is not a size");
 
   ConfigCache configs(opt);
   std::vector<std::string> args = opt.paths.empty() ? std::vector<std::string>{"-"} : opt.paths;
@@ -140,7 +232,28 @@ int run_check(const CheckOptions& opt) {
   if (!top->exclude.empty()) exclude.push_back(GlobSet{top->exclude, top->root});
   std::vector<std::string> errors;
   std::vector<std::string> inputs = collect_inputs(args, include, exclude, errors);
-  for (const auto& e : errors) std::cerr << "planlint: error: " << e << "\n";
+  for (const auto& e : errors) std::cerr << "planlint: error: " << visible(e) << "\n";
+  // Outputs never overwrite an input (the same file after resolving links).
+  for (const auto* out : {&opt.output, &opt.write_baseline})
+    if (auto in = output_is_input(*out, inputs))
+      return usage_error((out == &opt.output ? "-o " : "--write-baseline ") + *out + " is the input " + *in +
+                         ": refusing to overwrite it");
+  bool walked = false;
+  for (const auto& a : args) {
+    std::error_code ec;
+    walked = walked || (a != "-" && fs::is_directory(a, ec) && !is_rolling_event_log_dir(a));
+  }
+  if (inputs.empty()) {  // like pytest's "no tests ran": checking nothing is not a pass
+    if (errors.empty()) {
+      std::string globs;
+      for (const auto& g : include.patterns) globs += (globs.empty() ? "" : ", ") + g;
+      std::cerr << "planlint: error: no plan found in ";
+      for (std::size_t i = 0; i < args.size(); ++i) std::cerr << (i ? ", " : "") << args[i];
+      std::cerr << " (looked for " << globs << ", rolling eventlog_v2_* folders and Spark event logs by content); "
+                << "nothing was checked\n";
+    }
+    return 2;
+  }
 
   // The configuration of every input, resolved before the work is spread over threads.
   std::vector<Config> file_configs;
@@ -152,7 +265,73 @@ int run_check(const CheckOptions& opt) {
     if (!pc) return 2;
     file_configs.push_back(apply_settings(config_for_path(*pc, shown == "-" ? fs::path("stdin") : fs::path(shown)), cli));
     if (opt.execution >= 0) file_configs.back().execution = opt.execution;
+    if (*max_input > 0) file_configs.back().max_input_bytes = *max_input;
     displays.push_back(shown);
+  }
+
+  if (!opt.why.empty()) return run_why(opt.why, inputs, file_configs, displays);
+  if (opt.show_files) {  // like ruff --show-files: what would be checked, then stop
+    for (const auto& in : inputs) std::cout << in << "\n";
+    return 0;
+  }
+  if (opt.show_settings) {
+    // The settings of the first input (ruff prints those of one file too), and where each came from.
+    std::string shown = displays.front();
+    fs::path dir = shown == "-" ? fs::path(".") : folder_of(shown);
+    const ProjectConfig* pc = configs.for_dir(dir);
+    std::string file = pc && !pc->file.empty() ? pc->file.generic_string() : "";
+    std::string from_file = file.empty() ? "" : "  # " + file;
+    const Config& c = file_configs.front();
+    auto list = [](const std::set<std::string>& v) {
+      std::string out = "[";
+      for (const auto& x : v) out += (out.size() > 1 ? ", \"" : "\"") + x + "\"";
+      return out + "]";
+    };
+    std::cout << "# settings for " << shown << " (config file: " << (opt.no_config ? "none, --no-config" : file.empty() ? "none found" : file)
+              << ")\n";
+    std::cout << "select = " << list(c.select)
+              << (cli.select ? "  # --select" : !c.select.empty() ? from_file : "  # default: every rule") << "\n";
+    std::cout << "ignore = " << list(c.ignore);
+    if (!c.ignore.empty()) {
+      std::string src;
+      for (const auto& x : c.ignore) {
+        std::string where = cli.ignore.count(x) ? "--ignore" : pc && pc->config.ignore.count(x) ? file : "per-file-ignores of " + file;
+        src += (src.empty() ? "" : ", ") + x + ": " + where;
+      }
+      std::cout << "  # " << src;
+    } else {
+      std::cout << "  # default";
+    }
+    std::cout << "\n";
+    std::cout << "include = [";
+    for (std::size_t i = 0; i < include.patterns.size(); ++i) std::cout << (i ? ", \"" : "\"") << include.patterns[i] << "\"";
+    std::cout << "]  # " << (!opt.include.empty() ? "--include" : pc && !pc->include.empty() ? file : "default") << "\n";
+    std::cout << "[severity]\n";
+    for (const RuleDoc* d : all_rule_docs()) {
+      auto it = c.severity.find(d->name);
+      std::string src = it == c.severity.end() ? "default" : cli.values.severity.count(d->name) ? "--severity" : file;
+      std::cout << d->name << " = \"" << to_string(it == c.severity.end() ? d->severity : it->second) << "\"  # " << src << "\n";
+    }
+    std::cout << "[thresholds]\n";
+    for (const RuleDoc* d : all_rule_docs())
+      for (const auto& t : d->thresholds) {
+        double v = t.default_value;
+        std::string src = "default";
+        if (auto g = c.global_thresholds.find(t.name); g != c.global_thresholds.end()) {
+          v = g->second;
+          src = cli.values.global_thresholds.count(t.name) ? "--set" : file;
+        }
+        if (auto r = c.thresholds.find(d->name); r != c.thresholds.end())
+          if (auto o = r->second.find(t.name); o != r->second.end()) {
+            v = o->second;
+            src = cli.values.thresholds.count(d->name) && cli.values.thresholds.at(d->name).count(t.name) ? "--set" : file;
+          }
+        char buf[64];
+        std::snprintf(buf, sizeof buf, "%.15g", v);
+        std::cout << "\"" << d->name << "." << t.name << "\" = " << buf << (t.unit.empty() ? "" : "  # " + t.unit + ",")
+                  << (t.unit.empty() ? "  # " : " ") << src << "\n";
+      }
+    return 0;
   }
 
   std::vector<FileReport> reports(inputs.size());
@@ -162,6 +341,7 @@ int run_check(const CheckOptions& opt) {
   auto worker = [&] {
     for (std::size_t i = next++; i < inputs.size(); i = next++)
       // Event logs (files of any codec, rolling directories) are streamed, never read whole.
+      // Pipes and FIFOs are read once; character devices are refused (lint/engine/lint.cpp).
       reports[i] = check_input(inputs[i], file_configs[i], displays[i]);
   };
   if (jobs <= 1 || std::count(inputs.begin(), inputs.end(), "-")) {
@@ -171,12 +351,34 @@ int run_check(const CheckOptions& opt) {
     for (unsigned j = 0; j < jobs; ++j) pool.emplace_back(worker);
     for (auto& t : pool) t.join();
   }
+  if (!opt.against.empty()) {
+    if (!git_ref_exists(opt.against)) return usage_error("--against: `" + opt.against + "` is not a git revision here");
+    for (std::size_t i = 0; i < reports.size(); ++i)
+      if (inputs[i] != "-" && reports[i].error.empty()) add_regressions(opt.against, inputs[i], reports[i], file_configs[i]);
+  }
   bool unreadable = !errors.empty();
   for (const auto& r : reports)
     if (!r.error.empty()) {
-      std::cerr << "planlint: error: " << r.error << "\n";
+      std::cerr << "planlint: error: " << visible(r.error) << "\n";
       unreadable = true;
     }
+  if (walked) {  // what a folder walk found, by kind: "checked 5 files: 3 event logs, 2 explain texts"
+    std::map<std::string, std::size_t> kinds;
+    for (const auto& r : reports) {
+      std::string k = !r.error.empty() ? "unreadable"
+                      : r.format == InputFormat::EventLog     ? "event log"
+                      : r.format == InputFormat::QueryProfile ? "Query Profile"
+                                                               : "explain text";
+      ++kinds[k];
+    }
+    std::cerr << "planlint: checked " << reports.size() << (reports.size() == 1 ? " file:" : " files:");
+    bool first = true;
+    for (const auto& [k, n] : kinds) {
+      std::cerr << (first ? " " : ", ") << n << " " << k << (n == 1 || k == "unreadable" ? "" : "s");
+      first = false;
+    }
+    std::cerr << "\n";
+  }
 
   if (!opt.write_baseline.empty()) {
     if (!write_baseline(opt.write_baseline, reports, err)) return usage_error(err);
@@ -194,10 +396,10 @@ int run_check(const CheckOptions& opt) {
   OutputOptions out_opt;
   out_opt.statistics = opt.statistics;
   if (!opt.output.empty()) {
-    std::ofstream out(opt.output, std::ios::binary | std::ios::trunc);
+    std::ostringstream out;
     out_opt.color = use_color(opt.color, false);
     write_report(out, *format, reports, out_opt);
-    if (!out) return usage_error(opt.output + ": cannot write");
+    if (!write_file_atomically(opt.output, out.str(), err)) return usage_error(err);
   } else {
     out_opt.color = use_color(opt.color, true);
     write_report(std::cout, *format, reports, out_opt);
@@ -254,7 +456,24 @@ void register_check(CLI::App& app, int& exit_code) {
   cmd->add_option("--execution", opt->execution, "Event logs: check only this SQL execution id");
   cmd->add_option("--stdin-filename", opt->stdin_filename, "Name (and config location) of the plan read from stdin");
   cmd->add_option("-o,--output", opt->output, "Write the report to FILE instead of standard output");
-  cmd->callback([opt, &exit_code] { exit_code = run_check(*opt); });
+  cmd->add_option("--against", opt->against,
+                  "Also report regressions of each file against its version at git revision REF (planlint diff)");
+  cmd->add_option("--max-input-size", opt->max_input_size, kMaxInputSizeHelp);
+  cmd->add_flag("--show-settings", opt->show_settings,
+                "Print the merged settings for the first file and where each value came from, then exit");
+  cmd->add_flag("--show-files", opt->show_files, "Print the files that would be checked, then exit");
+  cmd->add_option("--why", opt->why,
+                  "Explain, per candidate operator, what evidence RULE looked for and what was missing");
+  cmd->callback([opt, cmd, &exit_code] {
+    // No file and a terminal on stdin: the user forgot the file; waiting silently would look hung.
+    if (opt->paths.empty() && !opt->show_settings && !opt->show_files && ::isatty(STDIN_FILENO)) {
+      std::cerr << cmd->help() << "\nplanlint: error: no plan given: name files or folders, or pipe a plan into "
+                                  "`planlint check -`\n";
+      exit_code = 2;
+      return;
+    }
+    exit_code = run_check(*opt);
+  });
 }
 
 }  // namespace planlint::cli

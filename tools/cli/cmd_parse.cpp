@@ -1,5 +1,6 @@
 // `planlint parse [FILE...|-] [--format text|json]`: read plans and print the operator DAG.
 // Exit 0 parsed, 1 parsed with syntax errors, 2 usage error or unreadable input.
+#include <algorithm>
 #include <iostream>
 #include <string>
 #include <vector>
@@ -8,7 +9,10 @@
 #include "lint/output/plan_json.hpp"
 #include "lint/output/plan_tree.hpp"
 #include "parser/registry/parse.hpp"
+#include "parser/model/read_check.hpp"
+#include "lint/output/sanitize.hpp"
 #include "tools/cli/commands.hpp"
+#include "tools/cli/lint_file.hpp"
 
 namespace planlint::cli {
 
@@ -37,18 +41,25 @@ std::string_view source_line(std::string_view text, std::uint32_t n) {
   return l;
 }
 
+// Messages with the plan line under them. What comes from the input (the path, the line, the
+// message) is shown visibly, and the line sits behind a `  | ` gutter: no line of plan text starts
+// at column 0, where a CI log would read `::add-mask::...` as a workflow command.
 void print_messages(const ParseResult& r, std::string_view text, std::ostream& os) {
+  std::string out;
   for (const auto& m : r.messages) {
-    os << r.path << ':' << m.loc.line << ':' << m.loc.column << ": " << severity_word(m.severity) << ": " << m.message
-       << '\n';
+    out += visible(r.path) + ':' + std::to_string(m.loc.line) + ':' + std::to_string(m.loc.column) + ": " +
+           std::string(severity_word(m.severity)) + ": " + visible(m.message) + '\n';
     if (m.loc.line == 0) continue;
     std::string_view l = source_line(text, m.loc.line);
     if (l.size() > 300) continue;  // do not echo huge lines
-    os << l << '\n';
+    std::string_view before = l.substr(0, std::min<std::size_t>(m.loc.column ? m.loc.column - 1 : 0, l.size()));
+    std::string shown_before = visible(before);
+    out += "  | " + shown_before + visible(l.substr(before.size())) + '\n';
     std::string caret;
-    for (std::uint32_t c = 1; c < m.loc.column && c <= l.size(); ++c) caret += l[c - 1] == '\t' ? '\t' : ' ';
-    os << caret << "^\n";
+    for (char c : shown_before) caret += c == '\t' ? '\t' : ' ';
+    out += "  | " + caret + "^\n";
   }
+  os << no_workflow_commands(out);
 }
 
 }  // namespace
@@ -58,11 +69,20 @@ void register_parse(CLI::App& app, int& exit_code) {
   struct Options {
     std::vector<std::string> files;
     std::string format = "text";
+    std::string max_input_size;
   };
   auto opts = std::make_shared<Options>();
   cmd->add_option("files", opts->files, "input files, or - for standard input (default)");
   cmd->add_option("--format", opts->format, "output format")->check(CLI::IsMember({"text", "json"}));
+  cmd->add_option("--max-input-size", opts->max_input_size, kMaxInputSizeHelp);
   cmd->callback([opts, &exit_code]() {
+    auto max_input_size = max_input_size_option(opts->max_input_size);
+    if (!max_input_size) {
+      std::cerr << "planlint: error: --max-input-size: `" << visible(opts->max_input_size) << "` is not a size\n";
+      exit_code = 2;
+      return;
+    }
+    const double max_input = *max_input_size > 0 ? *max_input_size : kDefaultMaxInputBytes;
     std::vector<std::string> files = opts->files;
     if (files.empty()) files.push_back("-");
     bool json = opts->format == "json";
@@ -70,18 +90,19 @@ void register_parse(CLI::App& app, int& exit_code) {
     int rc = 0;
     for (const auto& path : files) {
       std::string err;
-      auto text = read_input(path, err);
+      auto text = read_input(path, err, max_input);
       if (!text) {
-        std::cerr << "planlint: " << err << '\n';
+        std::cerr << "planlint: " << visible(err) << '\n';
         rc = 2;
         continue;
       }
       ParseResult r = parse_input(*text, path);
       print_messages(r, *text, std::cerr);
       if (r.has_errors() && rc == 0) rc = 1;
+      if (read_nothing(r)) rc = 2;  // nothing read is an error, never an empty answer
       if (json) docs.push_back(parse_result_json(r));
       else {
-        if (files.size() > 1) std::cout << "== " << path << " ==\n";
+        if (files.size() > 1) std::cout << "== " << visible(path) << " ==\n";
         std::cout << parse_result_tree_text(r);
       }
     }

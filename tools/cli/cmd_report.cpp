@@ -8,6 +8,8 @@
 
 #include "lint/engine/check.hpp"
 #include "lint/visual/report_html.hpp"
+#include "lint/output/output_file.hpp"
+#include "lint/output/sanitize.hpp"
 #include "tools/cli/commands.hpp"
 #include "tools/cli/lint_file.hpp"
 
@@ -18,26 +20,42 @@ struct ReportArgs {
   std::vector<std::string> paths;
   std::string output = "report.html";
   bool no_config = false;
+  std::string max_input_size;
 };
 
 int run_report(const ReportArgs& a) {
+  auto max_input = max_input_size_option(a.max_input_size);
+  if (!max_input) {
+    std::cerr << "planlint: error: --max-input-size: `" << a.max_input_size << "` is not a size\n";
+    return 2;
+  }
+  if (a.output != "-") {
+    if (auto in = output_is_input(a.output, a.paths.empty() ? std::vector<std::string>{"-"} : a.paths)) {
+      std::cerr << "planlint: error: -o " << visible(a.output) << " is the input " << visible(*in)
+                << ": refusing to overwrite it\n";
+      return 2;
+    }
+  }
   std::vector<LintResult> results;
   // finish: parse errors as findings, `planlint: disable=` directives, as `check` reports them.
   const std::optional<int> linted = for_each_linted_file(a.paths, !a.no_config, /*finish=*/true, [&](LintedFile& f) {
     results.push_back(std::move(f.result));
-  });
+  }, *max_input);
   if (!linted) return 2;
   const int rc = *linted;
+  if (rc == 2) {  // an input was missing or not a plan: a report without it would look complete
+    std::cerr << "planlint: error: no report written (" << (a.output == "-" ? "stdout" : a.output)
+              << " left as it was): an input could not be read\n";
+    return 2;
+  }
   std::string html = report_html(results);
   if (a.output == "-") {
     std::cout << html;
     return rc;
   }
-  std::ofstream out(a.output, std::ios::binary | std::ios::trunc);
-  out << html;
-  out.close();
-  if (!out) {
-    std::cerr << "planlint: error: cannot write " << a.output << "\n";
+  std::string error;
+  if (!write_file_atomically(a.output, html, error)) {  // a temporary file, then a rename
+    std::cerr << "planlint: error: " << visible(error) << "\n";
     return 2;
   }
   std::size_t ops = 0, findings = 0;
@@ -45,8 +63,11 @@ int run_report(const ReportArgs& a) {
     for (const auto& p : r.parse.plans) ops += p.ops.size();
     findings += r.diagnostics.size();
   }
-  std::cerr << "planlint: wrote " << a.output << " (" << results.size() << " file(s), " << ops << " operators, "
-            << findings << " finding(s))\n";
+  auto plural = [](std::size_t n, const char* one, const char* many) {
+    return std::to_string(n) + " " + (n == 1 ? one : many);
+  };
+  std::cerr << "planlint: wrote " << a.output << " (" << plural(results.size(), "file", "files") << ", "
+            << plural(ops, "operator", "operators") << ", " << plural(findings, "finding", "findings") << ")\n";
   return rc;
 }
 }  // namespace
@@ -57,6 +78,7 @@ void register_report(CLI::App& app, int& exit_code) {
   cmd->add_option("files", args->paths, "Plan files (explain text, Query Profile JSON, event log); '-' or none: stdin");
   cmd->add_option("-o,--output", args->output, "The HTML file to write (default report.html; '-': stdout)");
   cmd->add_flag("--no-config", args->no_config, "Ignore .planlint.toml / pyproject.toml");
+  cmd->add_option("--max-input-size", args->max_input_size, kMaxInputSizeHelp);
   cmd->callback([args, &exit_code] { exit_code = run_report(*args); });
 }
 

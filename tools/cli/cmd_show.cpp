@@ -1,5 +1,6 @@
 // `planlint show FILE...`: the operator tree in the terminal with rows, time, share of time and
 // findings on their operators; `--format dot` prints the DAG for Graphviz.
+#include <sys/ioctl.h>
 #include <unistd.h>
 
 #include <cstdlib>
@@ -18,8 +19,10 @@ struct ShowArgs {
   std::vector<std::string> paths;
   std::string color = "auto";
   std::string format = "text";
-  std::size_t width = 100;
+  std::size_t width = 0;  // 0: the terminal's width
+  std::size_t top = 5;
   bool no_config = false;
+  std::string max_input_size;
 };
 
 bool use_color(const std::string& mode) {
@@ -29,13 +32,33 @@ bool use_color(const std::string& mode) {
   return ::isatty(STDOUT_FILENO) && !std::getenv("NO_COLOR") && !(term && std::string(term) == "dumb");
 }
 
+// --width, else $COLUMNS, else the terminal's width (ioctl), else 100.
+std::size_t terminal_width(std::size_t given) {
+  if (given) return given;
+  if (const char* c = std::getenv("COLUMNS"); c && *c) {
+    char* end = nullptr;
+    long v = std::strtol(c, &end, 10);
+    if (end && !*end && v > 0) return static_cast<std::size_t>(v);
+  }
+  struct winsize ws {};
+  if (::isatty(STDOUT_FILENO) && ::ioctl(STDOUT_FILENO, TIOCGWINSZ, &ws) == 0 && ws.ws_col > 0) return ws.ws_col;
+  return 100;
+}
+
 int run_show(const ShowArgs& a) {
+  auto max_input = max_input_size_option(a.max_input_size);
+  if (!max_input) {
+    std::cerr << "planlint: error: --max-input-size: `" << a.max_input_size << "` is not a size\n";
+    return 2;
+  }
   ShowOptions opts;
   opts.color = use_color(a.color);
-  opts.width = a.width < 40 ? 40 : a.width;
+  std::size_t width = terminal_width(a.width);
+  opts.width = width < 40 ? 40 : width;
+  opts.top = a.top;
   return for_each_linted_file(a.paths, !a.no_config, /*finish=*/false, [&](LintedFile& f) {
            std::cout << (a.format == "dot" ? show_dot(f.result) : show_text(f.result, opts));
-         }).value_or(2);
+         }, *max_input).value_or(2);
 }
 }  // namespace
 
@@ -47,8 +70,10 @@ void register_show(CLI::App& app, int& exit_code) {
       ->check(CLI::IsMember({"text", "dot"}));
   cmd->add_option("--color", args->color, "auto (default: only on a terminal), always, never")
       ->check(CLI::IsMember({"auto", "always", "never"}));
-  cmd->add_option("--width", args->width, "Cut lines to this many columns (default 100)");
+  cmd->add_option("--width", args->width, "Cut lines to this many columns (default: $COLUMNS, the terminal's width, or 100)");
+  cmd->add_option("--top", args->top, "Operators in the top-by-time table (default 5; 0: none)");
   cmd->add_flag("--no-config", args->no_config, "Ignore .planlint.toml / pyproject.toml");
+  cmd->add_option("--max-input-size", args->max_input_size, kMaxInputSizeHelp);
   cmd->callback([args, &exit_code] { exit_code = run_show(*args); });
 }
 

@@ -12,5 +12,7 @@ void register_rules(CLI::App& app, int& exit_code);
 void register_lsp(CLI::App& app, int& exit_code);
 void register_show(CLI::App& app, int& exit_code);
 void register_report(CLI::App& app, int& exit_code);
+void register_diff(CLI::App& app, int& exit_code);     // cmd_diff.cpp
+void register_history(CLI::App& app, int& exit_code);  // cmd_history.cpp
 
 }  // namespace planlint::cli

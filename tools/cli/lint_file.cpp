@@ -1,29 +1,34 @@
 #include "tools/cli/lint_file.hpp"
 
 #include <iostream>
+#include <sstream>
 
+#include "lint/engine/check.hpp"
 #include "lint/config/config_file.hpp"
+#include "lint/output/sanitize.hpp"
 
 namespace planlint::cli {
 
 std::optional<LintedFile> lint_file(const std::string& path, bool use_config_files, bool finish, int& rc,
-                                    bool& config_broken) {
+                                    bool& config_broken, double max_input_bytes) {
   config_broken = false;
   ConfigError ce;
   std::optional<Config> config = config_for_input(path, use_config_files, ce);
   if (!config) {
-    std::cerr << ce.str() << "\n";
+    std::cerr << visible(ce.str()) << "\n";
     config_broken = true;
     return std::nullopt;
   }
+  if (max_input_bytes > 0) config->max_input_bytes = max_input_bytes;
   LintRequest request;
   request.path = path;
   LintOptions options;
   options.finish = finish;
   options.keep_plans = true;
+  options.refuse_non_plans = true;
   Linted linted = lint_input(request, *config, options);
   if (!linted.error.empty()) {
-    std::cerr << "planlint: error: " << linted.error << "\n";
+    std::cerr << "planlint: error: " << visible(linted.error) << "\n";
     rc = 2;
     return std::nullopt;
   }
@@ -31,17 +36,24 @@ std::optional<LintedFile> lint_file(const std::string& path, bool use_config_fil
 }
 
 std::optional<int> for_each_linted_file(const std::vector<std::string>& paths, bool use_config_files, bool finish,
-                                        const std::function<void(LintedFile&)>& each) {
+                                        const std::function<void(LintedFile&)>& each, double max_input_bytes) {
   int rc = 0;
   for (const auto& path : paths.empty() ? std::vector<std::string>{"-"} : paths) {
     bool config_broken = false;
-    std::optional<LintedFile> f = lint_file(path, use_config_files, finish, rc, config_broken);
+    std::optional<LintedFile> f = lint_file(path, use_config_files, finish, rc, config_broken, max_input_bytes);
     if (config_broken) return std::nullopt;
     if (!f) continue;
     if (f->result.parse.has_errors() && rc == 0) rc = 1;
     each(*f);
   }
   return rc;
+}
+
+std::optional<double> max_input_size_option(const std::string& text) {
+  if (text.empty()) return 0.0;
+  auto v = parse_quantity(text, "bytes");
+  if (!v || *v < 1) return std::nullopt;
+  return v;
 }
 
 }  // namespace planlint::cli

@@ -1,7 +1,30 @@
 // planlint: lint Apache Spark / Databricks query plans.
 #include <CLI/CLI.hpp>
 
+#include <algorithm>
+#include <iostream>
+#include <string>
+#include <vector>
+
 #include "tools/cli/commands.hpp"
+
+namespace {
+// Edit distance, for "did you mean check?".
+std::size_t distance(const std::string& a, const std::string& b) {
+  std::vector<std::size_t> row(b.size() + 1);
+  for (std::size_t j = 0; j <= b.size(); ++j) row[j] = j;
+  for (std::size_t i = 1; i <= a.size(); ++i) {
+    std::size_t diag = row[0];
+    row[0] = i;
+    for (std::size_t j = 1; j <= b.size(); ++j) {
+      std::size_t up = row[j];
+      row[j] = std::min({row[j] + 1, row[j - 1] + 1, diag + (a[i - 1] == b[j - 1] ? 0 : 1)});
+      diag = up;
+    }
+  }
+  return row[b.size()];
+}
+}  // namespace
 
 int main(int argc, char** argv) {
   CLI::App app{"planlint: find what makes a Spark / Databricks query plan slow, and how to fix it"};
@@ -14,6 +37,27 @@ int main(int argc, char** argv) {
   planlint::cli::register_lsp(app, exit_code);
   planlint::cli::register_show(app, exit_code);
   planlint::cli::register_report(app, exit_code);
+  planlint::cli::register_diff(app, exit_code);
+  planlint::cli::register_history(app, exit_code);
+  // An unknown first word is a mistyped subcommand, not a file: say so and suggest the nearest.
+  if (argc > 1 && argv[1][0] != '-') {
+    std::string word = argv[1];
+    std::vector<std::string> names;
+    for (const CLI::App* sub : app.get_subcommands({})) names.push_back(sub->get_name());
+    if (std::find(names.begin(), names.end(), word) == names.end()) {
+      std::string best = "check";
+      std::size_t best_d = word.size() + 10;
+      for (const auto& n : names)
+        if (std::size_t d = distance(word, n); d < best_d) best_d = d, best = n;
+      std::cerr << "planlint: error: unknown command `" << word << "`";
+      if (best_d <= std::max<std::size_t>(2, best.size() / 2)) std::cerr << "; did you mean `" << best << "`?";
+      else std::cerr << "; to check a file: planlint check " << word;
+      std::cerr << "\ncommands:";
+      for (const auto& n : names) std::cerr << " " << n;
+      std::cerr << " (planlint --help)\n";
+      return 2;
+    }
+  }
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {

@@ -1,0 +1,188 @@
+// Time attribution (lint/op_time.hpp, issue 16): exclusive time per operator from what each engine
+// records, shares that never pass 100 %, and on every real Databricks profile the operator that the
+// photon-fallback finding names is among the top three by time in `planlint show`.
+#include <doctest/doctest.h>
+#include <nlohmann/json.hpp>
+
+#include <algorithm>
+#include <set>
+#include <sstream>
+
+#include "lint/engine/engine.hpp"
+#include "lint/visual/op_time.hpp"
+#include "lint/visual/show.hpp"
+#include "parser/registry/parse.hpp"
+#include "tests/support.hpp"
+
+namespace fs = std::filesystem;
+using namespace planlint;
+
+namespace {
+std::vector<fs::path> real_profiles() {
+  std::vector<fs::path> out;
+  auto shared = test::shared_dir();
+  if (!shared) return out;
+  for (const auto& e : fs::directory_iterator(*shared / "corpus" / "databricks"))
+    if (e.path().extension() == ".json") out.push_back(e.path());
+  std::sort(out.begin(), out.end());
+  return out;
+}
+
+// The operator ids listed in `show`'s "top operators by time" table.
+std::vector<std::string> show_top_ids(const std::string& show) {
+  std::vector<std::string> ids;
+  std::istringstream in(show);
+  std::string line;
+  bool in_top = false;
+  while (std::getline(in, line)) {
+    if (line.rfind("top operators by time", 0) == 0) {
+      in_top = true;
+      continue;
+    }
+    if (!in_top) continue;
+    if (line.empty() || line[0] != ' ') {
+      in_top = false;
+      continue;
+    }
+    auto close = line.rfind(")  [");
+    auto open = line.rfind(" (", close);
+    if (close != std::string::npos && open != std::string::npos) ids.push_back(line.substr(open + 2, close - open - 2));
+  }
+  return ids;
+}
+}  // namespace
+
+TEST_CASE("op time: JVM members of a codegen stage share its time, exclusively") {
+  // A WholeStageCodegen stage of 100 s with two nested aggregates: the outer one's build time
+  // (90 s) includes the inner one's (70 s); a Photon scan outside it took 10 s.
+  Plan p;
+  auto add = [&](OpKind kind, Engine engine, std::string name) -> Operator& {
+    Operator op;
+    op.index = p.ops.size();
+    op.id = std::to_string(op.index);
+    op.kind = kind;
+    op.engine = engine;
+    op.name = std::move(name);
+    p.ops.push_back(std::move(op));
+    return p.ops.back();
+  };
+  add(OpKind::CodegenStage, Engine::Spark, "WholeStageCodegen").duration_ms = 100'000;
+  auto& outer = add(OpKind::Aggregate, Engine::Spark, "HashAggregate");
+  outer.metrics.push_back({"Time in aggregation build", "", 90'000, MetricUnit::Millis, false});
+  outer.stage_parent = 0;
+  auto& inner = add(OpKind::Aggregate, Engine::Spark, "HashAggregate");
+  inner.metrics.push_back({"Time in aggregation build", "", 70'000, MetricUnit::Millis, false});
+  inner.stage_parent = 0;
+  add(OpKind::Transition, Engine::Spark, "ColumnarToRow").stage_parent = 0;
+  add(OpKind::Scan, Engine::Photon, "PhotonScan").duration_ms = 10'000;
+  p.ops[1].children = {2};
+  p.ops[2].children = {3};
+  p.ops[3].children = {4};
+  p.link();
+  PlanTimes t = operator_times(p);
+  CHECK(!t.ops[0].self_ms);                  // the wrapper: its members have the time
+  REQUIRE(t.ops[1].self_ms);
+  CHECK(*t.ops[1].self_ms == doctest::Approx(20'000 + 10'000));  // 90 - 70, plus the stage's rest (100 - 90)
+  CHECK(*t.ops[2].self_ms == doctest::Approx(70'000));
+  CHECK(!t.ops[3].self_ms);
+  CHECK(*t.ops[4].self_ms == doctest::Approx(10'000));
+  CHECK(t.total_ms == doctest::Approx(110'000));
+  auto top = top_operators(p, t, TopBy::Time, 3);
+  REQUIRE(top.size() == 3);
+  CHECK(top[0].op == 2);
+  // A stage whose members record nothing: its whole time goes to its top member.
+  p.ops[1].metrics.clear();
+  p.ops[2].metrics.clear();
+  PlanTimes u = operator_times(p);
+  REQUIRE(u.ops[1].self_ms);
+  CHECK(*u.ops[1].self_ms == doctest::Approx(100'000));
+  CHECK(u.ops[1].basis == "WholeStageCodegen time");
+}
+
+TEST_CASE("op time: on every real profile, shares add up and the finding's operator is in the top three") {
+  auto profiles = real_profiles();
+  if (profiles.empty()) {
+    MESSAGE("skipped: ../shared/corpus/databricks is absent");
+    return;
+  }
+  std::size_t checked_findings = 0;
+  for (const auto& path : profiles) {
+    INFO(path.filename().string());
+    std::string text = test::read_file(path);
+    LintResult r = lint_text(text, path.string(), Config{});
+    for (std::size_t pi = 0; pi < r.parse.plans.size(); ++pi) {
+      const Plan& p = r.parse.plans[pi];
+      PlanTimes t = operator_times(p);
+      double sum = 0;
+      for (std::size_t i = 0; i < p.ops.size(); ++i)
+        if (auto s = t.share(i)) {
+          CHECK(*s >= 0);
+          sum += *s;
+        }
+      CHECK(sum <= 1.0 + 1e-9);
+      // Nothing with time is a wrapper (a codegen stage would hide its members' work under "other").
+      for (const auto& row : top_operators(p, t, TopBy::Time, 3))
+        CHECK(p.ops[row.op].kind != OpKind::CodegenStage);
+    }
+    // The operator the photon-fallback / slow-phase finding names, in the top three of `show`.
+    auto show = test::run_planlint("show --no-config --color never --width 400 --top 3 '" + path.string() + "'");
+    auto ids = show_top_ids(show.out);
+    for (const auto& d : r.diagnostics) {
+      if ((d.rule != "photon-fallback" && d.rule != "slow-phase") || !d.op) continue;
+      const Plan& p = r.parse.plans[d.plan_index];
+      // Only plans whose operators record time can rank them.
+      if (operator_times(p).total_ms <= 0) continue;
+      INFO(d.rule << " names " << p.ops[*d.op].name << " (" << p.ops[*d.op].id << "); show's top three: " << show.out);
+      CHECK(std::find(ids.begin(), ids.end(), p.ops[*d.op].id) != ids.end());
+      ++checked_findings;
+    }
+  }
+  CHECK(checked_findings >= 1);  // profile-01's JVM aggregate at least
+}
+
+TEST_CASE("op time: profile-01 (mixed Photon/JVM) puts the JVM aggregate first, not the scan") {
+  auto shared = test::shared_dir();
+  if (!shared) {
+    MESSAGE("skipped: ../shared is absent");
+    return;
+  }
+  fs::path path = *shared / "corpus" / "databricks" / "profile-01-itagaki-mixed-photon-jvm.json";
+  auto show = test::run_planlint("show --no-config --color never --width 400 '" + path.string() + "'");
+  auto ids = show_top_ids(show.out);
+  INFO(show.out);
+  REQUIRE(!ids.empty());
+  CHECK(ids[0] == "34648");  // HashAggregate (34648): 18 min 42 s of aggregation build on the JVM
+  CHECK(show.out.find("55619 min") == std::string::npos);  // columns never run together
+  CHECK(show.out.find("1 operators") == std::string::npos);
+  CHECK(show.out.find("1 operator with findings") != std::string::npos);
+  // DOT: coloured by share of time (34648 is in the > 50 % band), rows on the edges.
+  auto dot = test::run_planlint("show --no-config --format dot '" + path.string() + "'");
+  auto at = dot.out.find("HashAggregate (34648)");
+  REQUIRE(at != std::string::npos);
+  auto eol = dot.out.find('\n', at);
+  CHECK(dot.out.substr(at, eol - at).find("fillcolor=\"#fc8d59\"") != std::string::npos);
+  CHECK(dot.out.find(" rows\"]") != std::string::npos);
+}
+
+TEST_CASE("show: COLUMNS sets the width when --width is not given") {
+  fs::path plan = test::corpus_dir() / "examples" / "orders-by-region.explain.txt";
+  std::string cmd = std::string("COLUMNS=50 '") + PLANLINT_BINARY + "' show --no-config --color never '" + plan.string() + "'";
+  std::string r;
+  if (FILE* pipe = ::popen(cmd.c_str(), "r")) {
+    char buf[4096];
+    std::size_t n;
+    while ((n = std::fread(buf, 1, sizeof buf, pipe)) > 0) r.append(buf, n);
+    ::pclose(pipe);
+  }
+  REQUIRE(!r.empty());
+  std::istringstream in(r);
+  std::string line;
+  std::size_t longest = 0;
+  while (std::getline(in, line)) {
+    std::size_t cols = 0;
+    for (unsigned char c : line) cols += (c & 0xC0) != 0x80;
+    longest = std::max(longest, cols);
+  }
+  CHECK(longest <= 50);
+  CHECK(longest >= 40);
+}

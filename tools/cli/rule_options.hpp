@@ -1,0 +1,41 @@
+// Rule settings shared by the commands that report findings (check, diff, history): --select,
+// --ignore, --severity, --set, --format, --fail-on, --exit-zero, --config / --no-config, --color,
+// -o. check keeps its own copy (cmd_check.cpp); diff and history use this one.
+#pragma once
+
+#include <optional>
+#include <string>
+#include <vector>
+
+#include <CLI/CLI.hpp>
+
+#include "lint/config/config.hpp"
+#include "lint/output/output.hpp"
+
+namespace planlint::cli {
+
+struct RuleOptions {
+  std::string format = "text";
+  std::string fail_on = "warning";
+  bool exit_zero = false;
+  std::vector<std::string> select, ignore, severity, set;
+  std::string config_file;
+  bool no_config = false;
+  std::string color = "auto";
+  std::string output;
+};
+
+void add_rule_options(CLI::App* cmd, RuleOptions& opt);
+
+// The command line's rule settings; nullopt after printing a usage error.
+std::optional<Config> cli_config(const RuleOptions& opt);
+
+// The config for `path` (the project's nearest config file unless --no-config / --config) with the
+// command line's settings on top; nullopt after printing an error.
+std::optional<Config> config_for(const RuleOptions& opt, const std::string& path, const Config& cli);
+
+// Writes the reports (stdout or -o) and returns the exit code: 2 when `unreadable`, else 1 when a
+// finding reaches --fail-on (unless --exit-zero), else 0.
+int finish_reports(const RuleOptions& opt, const std::vector<FileReport>& reports, bool unreadable);
+
+}  // namespace planlint::cli
