@@ -80,7 +80,7 @@ PushedSet pushed_set(const Operator& scan) {
     if (field_untrusted(f)) ps.trusted = false;
     if (f.exprs.empty() && !(f.is_list && f.items.empty())) {
       // A non-empty value that was not parsed: nothing can be said about it.
-      if (!f.empty_list()) ps.trusted = false;
+      if (!f.empty_value()) ps.trusted = false;
     }
     for (const auto& pe : f.exprs) {
       ps.texts.push_back(pe.text);

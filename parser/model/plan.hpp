@@ -126,7 +126,10 @@ struct Field {
   std::vector<ParsedExpr> exprs;     // parsed items for expression-bearing keys (conditions, filters, keys)
   SourceRange loc;
   // Nothing in it: no value, `[]`, or a list with no items.
-  [[nodiscard]] bool empty_list() const { return value.empty() || value == "[]" || (is_list && items.empty() && exprs.empty()); }
+  // The printed value says nothing ("" or "[]"); items / parsed expressions are not looked at.
+  [[nodiscard]] bool empty_value() const { return value.empty() || value == "[]"; }
+  // No entry at all: no items, no parsed expression and an empty printed value.
+  [[nodiscard]] bool empty_list() const { return items.empty() && exprs.empty() && empty_value(); }
 };
 
 enum class MetricUnit : std::uint8_t { Count, Bytes, Millis };
