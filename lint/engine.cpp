@@ -1,6 +1,8 @@
 #include "lint/engine.hpp"
 
+#include "lint/eventlog_check.hpp"
 #include "parser/eventlog.hpp"
+#include "parser/history_server/history_server.hpp"
 
 #include <algorithm>
 #include <tuple>
@@ -53,10 +55,19 @@ LintResult lint_text(std::string_view text, const std::string& path, const Confi
     EventLogOptions opts;
     opts.execution = config.execution;
     r.parse = parse_event_log(text, path, opts);
+  } else if (detect_format(text) == InputFormat::HistoryServer) {
+    HistoryServerOptions opts;
+    opts.execution = config.execution;
+    r.parse = parse_history_server(text, path, opts);
   } else {
     r.parse = parse_input(text, path);
   }
   r.diagnostics = run_rules(r.parse, config);
+  // As for event logs, each finding names its SQL execution.
+  if (r.parse.format == InputFormat::HistoryServer)
+    for (auto& d : r.diagnostics)
+      if (d.plan_index < r.parse.plans.size())
+        d.message = execution_label(r.parse.plans[d.plan_index]) + ": " + d.message;
   return r;
 }
 

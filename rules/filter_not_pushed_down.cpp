@@ -112,7 +112,8 @@ class FilterNotPushedDown final : public DocumentedRule<make_doc> {
       // Absent list: Spark drops empty metadata in formatted mode, so "nothing pushed" -- but only
       // trust that for explain text where the scan printed its details.
       if (!pushed.present) {
-        bool text = plan.format != InputFormat::QueryProfile && plan.format != InputFormat::EventLog;
+        bool text = plan.format != InputFormat::QueryProfile && plan.format != InputFormat::EventLog &&
+                    plan.format != InputFormat::HistoryServer;
         if (!text || !scan->field("ReadSchema")) continue;
       }
       auto data = data_columns(*scan);
