@@ -17,8 +17,11 @@
 #include "lint/config_file.hpp"
 #include "lint/eventlog_check.hpp"
 #include "lint/known_rules.hpp"
+#include "lint/ndjson.hpp"
 #include "lint/output.hpp"
 #include "parser/eventlog.hpp"
+#include "parser/parse.hpp"
+#include "tools/cli/history_server_fetch.hpp"
 #include "tools/cli/commands.hpp"
 
 namespace planlint::cli {
@@ -43,6 +46,8 @@ struct CheckOptions {
   std::string stdin_filename;
   long long execution = -1;  // -1: all executions
   std::string output;
+  std::string history_server, app;  // --history-server URL --app APP
+  FetchOptions fetch;
 };
 
 int usage_error(const std::string& message) {
@@ -59,21 +64,7 @@ bool split_assignment(const std::string& s, std::string& key, std::string& value
   return true;
 }
 
-// Command-line settings on top of a project config: --select replaces the config's select,
-// --ignore adds to its ignore, --severity and --set override single entries.
-Config merge(Config base, const Config& cli) {
-  if (!cli.select.empty()) base.select = cli.select;
-  base.ignore.insert(cli.ignore.begin(), cli.ignore.end());
-  for (const auto& [k, v] : cli.severity) base.severity[k] = v;
-  for (const auto& [k, v] : cli.global_thresholds) base.global_thresholds[k] = v;
-  for (const auto& [rule, opts] : cli.thresholds)
-    for (const auto& [k, v] : opts) base.thresholds[rule][k] = v;
-  // A rule-specific option from the config would shadow a global one from the command line.
-  for (const auto& [k, v] : cli.global_thresholds)
-    for (auto& [rule, opts] : base.thresholds)
-      if (opts.count(k) && !(cli.thresholds.count(rule) && cli.thresholds.at(rule).count(k))) opts[k] = v;
-  return base;
-}
+Config merge(Config base, const Config& cli) { return apply_overrides(std::move(base), cli); }
 
 class ConfigCache {
  public:
@@ -119,6 +110,84 @@ fs::path folder_of(const std::string& path) {
   return p.has_parent_path() ? p.parent_path() : fs::path(".");
 }
 
+// --format ndjson: records on stdin, finding records on stdout, streaming. Findings and bad records
+// are data in the stream: the exit status is 0 (Spark's rdd.pipe fails a task on any other), 2 only
+// for usage errors.
+int run_ndjson_check(const CheckOptions& opt, ConfigCache& configs, const Config& cli) {
+  NdjsonConfigFor config_for = [&](const std::string& path, std::string& error) -> std::optional<Config> {
+    const ProjectConfig* pc = configs.for_dir(path.empty() ? fs::path(".") : folder_of(path));
+    if (!pc) {
+      error = "bad configuration file (see standard error)";
+      return std::nullopt;
+    }
+    Config c = merge(config_for_path(*pc, path.empty() ? fs::path("stdin") : fs::path(path)), cli);
+    if (opt.execution >= 0) c.execution = opt.execution;
+    return c;
+  };
+  std::ios::sync_with_stdio(false);
+  NdjsonTotals t = run_ndjson(std::cin, std::cout, config_for);
+  std::cout.flush();
+  if (opt.statistics)
+    std::cerr << "planlint: " << t.records << " records, " << t.findings << " findings, " << t.errors
+              << " errors\n";
+  return 0;
+}
+
+// --history-server URL --app APP [--execution N]: fetch the SQL executions and check them as a
+// saved answer would be.
+int check_history_server(const CheckOptions& opt, const ProjectConfig& top, const Config& cli, OutputFormat format,
+                         Severity fail_on) {
+  std::optional<long long> execution;
+  if (opt.execution >= 0) execution = opt.execution;
+  std::string url = history_server_sql_url(opt.history_server, opt.app, execution);
+  std::string error;
+  std::optional<std::string> body = http_get(url, opt.fetch, error);
+  if (!body) {
+    std::cerr << "planlint: error: " << error << "\n";
+    return 2;
+  }
+  std::string_view trimmed = *body;
+  while (!trimmed.empty() && std::isspace(static_cast<unsigned char>(trimmed.front()))) trimmed.remove_prefix(1);
+  while (!trimmed.empty() && std::isspace(static_cast<unsigned char>(trimmed.back()))) trimmed.remove_suffix(1);
+  std::string compact;
+  for (char ch : trimmed.substr(0, 64))
+    if (!std::isspace(static_cast<unsigned char>(ch))) compact += ch;
+  if (compact == "[]") {
+    std::cerr << "planlint: error: " << url << ": the application has no SQL executions\n";
+    return 2;
+  }
+  if (detect_format(*body) != InputFormat::HistoryServer) {
+    std::string head(trimmed.substr(0, 120));
+    for (char& c : head)
+      if (static_cast<unsigned char>(c) < 0x20) c = ' ';
+    std::cerr << "planlint: error: " << url << ": the answer is not a History Server SQL answer (it starts `" << head
+              << "`); is the URL the History Server's (or a driver UI's) root?\n";
+    return 2;
+  }
+  Config config = merge(config_for_path(top, fs::path("history-server")), cli);
+  config.execution = execution;
+  std::vector<FileReport> reports{check_text(std::move(*body), url, config)};
+  OutputOptions out_opt;
+  out_opt.statistics = opt.statistics;
+  if (!opt.output.empty()) {
+    std::ofstream out(opt.output, std::ios::binary | std::ios::trunc);
+    write_report(out, format, reports, out_opt);
+    if (!out) return usage_error(opt.output + ": cannot write");
+  } else {
+    out_opt.color = use_color(opt.color, true);
+    write_report(std::cout, format, reports, out_opt);
+    std::cout.flush();
+  }
+  if (opt.exit_zero) return 0;
+  // Nothing read (every finding is a parse error, e.g. an unknown --execution): exit 2.
+  const auto& diags = reports.front().diagnostics;
+  if (!diags.empty() && std::all_of(diags.begin(), diags.end(), [](const Diagnostic& d) { return d.rule == "parse-error"; }))
+    return 2;
+  for (const auto& d : reports.front().diagnostics)
+    if (d.severity >= fail_on) return 1;
+  return 0;
+}
+
 int run_check(const CheckOptions& opt) {
   // Command-line rule settings, validated before anything is read.
   Config cli;
@@ -141,6 +210,17 @@ int run_check(const CheckOptions& opt) {
     if (!split_assignment(s, k, v)) return usage_error("--set expects RULE.OPTION=VALUE or OPTION=VALUE, got `" + s + "`");
     if (!set_threshold(cli, k, v, err)) return usage_error("--set: " + err);
   }
+  if (!opt.history_server.empty() && opt.app.empty()) return usage_error("--history-server needs --app APP");
+  if (opt.history_server.empty() && !opt.app.empty()) return usage_error("--app needs --history-server URL");
+  if (!opt.history_server.empty() && !opt.paths.empty())
+    return usage_error("--history-server reads no files; drop the paths or the option");
+  if (opt.format == "ndjson") {
+    if (!opt.history_server.empty()) return usage_error("--format ndjson reads records from standard input, not --history-server");
+    for (const auto& p : opt.paths)
+      if (p != "-") return usage_error("--format ndjson reads records from standard input ('-'), not `" + p + "`");
+    ConfigCache configs(opt);
+    return run_ndjson_check(opt, configs, cli);
+  }
   auto format = output_format_from_string(opt.format);
   auto fail_on = severity_from_string(opt.fail_on);
   if (!format) return usage_error("unknown --format `" + opt.format + "`");
@@ -159,6 +239,7 @@ int run_check(const CheckOptions& opt) {
   std::vector<GlobSet> exclude{GlobSet{opt.exclude, {}}};
   if (!top->exclude.empty()) exclude.push_back(GlobSet{top->exclude, top->root});
   std::vector<std::string> errors;
+  if (!opt.history_server.empty()) return check_history_server(opt, *top, cli, *format, *fail_on);
   std::vector<std::string> inputs = collect_inputs(args, include, exclude, errors);
   for (const auto& e : errors) std::cerr << "planlint: error: " << e << "\n";
 
@@ -245,7 +326,7 @@ void register_check(CLI::App& app, int& exit_code) {
       "Config: .planlint.toml or [tool.planlint] in pyproject.toml, nearest to each file (see docs/ci.md).");
   cmd->add_option("paths", opt->paths, "Plan files or folders ('-' or nothing: standard input)");
   cmd->add_option("--format", opt->format, "Output format")
-      ->check(CLI::IsMember({"text", "full", "concise", "json", "sarif", "github", "junit"}))
+      ->check(CLI::IsMember({"text", "full", "concise", "json", "sarif", "github", "junit", "ndjson"}))
       ->capture_default_str();
   cmd->add_option("--fail-on", opt->fail_on, "Lowest severity that fails the check (exit 1)")
       ->check(CLI::IsMember({"error", "warning", "info"}))
@@ -273,7 +354,14 @@ void register_check(CLI::App& app, int& exit_code) {
       ->check(CLI::IsMember({"auto", "always", "never"}))
       ->capture_default_str();
   cmd->add_flag("--statistics", opt->statistics, "Count findings per rule instead of listing them");
-  cmd->add_option("--execution", opt->execution, "Event logs: check only this SQL execution id");
+  cmd->add_option("--execution", opt->execution, "Event logs, History Server: check only this SQL execution id");
+  cmd->add_option("--history-server", opt->history_server,
+                  "Fetch the SQL executions of --app from this Spark History Server (or driver UI) URL");
+  cmd->add_option("--app", opt->app, "Application id for --history-server (APP or APP/ATTEMPT)");
+  cmd->add_option("--timeout", opt->fetch.timeout_s, "--history-server: seconds for the whole answer")
+      ->capture_default_str();
+  cmd->add_option("--cacert", opt->fetch.cacert, "--history-server: CA bundle (PEM) to verify the server with");
+  cmd->add_flag("--insecure", opt->fetch.insecure, "--history-server: do not verify the TLS certificate");
   cmd->add_option("--stdin-filename", opt->stdin_filename, "Name (and config location) of the plan read from stdin");
   cmd->add_option("-o,--output", opt->output, "Write the report to FILE instead of standard output");
   cmd->callback([opt, &exit_code] { exit_code = run_check(*opt); });
