@@ -1,6 +1,6 @@
 // PEGTL grammars for the lines of Spark's explain text (every mode). Each rule matches ONE
-// normalised line (no '\n'); the line-level state machine in parser/explain_parser.cpp decides
-// which rule to try. Nothing here builds data: actions live in parser/explain_lines.cpp.
+// normalised line (no '\n'); the line-level state machine in parser/explain/explain_parser.cpp decides
+// which rule to try. Nothing here builds data: actions live in parser/explain/explain_lines.cpp.
 // Layout reference: ../shared/docs/spark-explain-format.md (§1.1 EBNF, §2 outline, §3 blocks).
 #pragma once
 

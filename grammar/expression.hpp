@@ -2,7 +2,7 @@
 // keys, DataFilters / PartitionFilters, sort orders, project lists), the v1 data-source Filter
 // syntax of PushedFilters, and the SQL-like strings of Databricks Query Profiles (`FILTERS`).
 //
-// Grammar structs only: nothing here builds data. The actions live in parser/expr_parser.cpp.
+// Grammar structs only: nothing here builds data. The actions live in parser/expression/expr_parser.cpp.
 // Format notes: ../shared/docs/spark-explain-format.md §3, §8, §10 (literals are printed raw,
 // attribute names may contain spaces and parentheses, `... N more fields` abbreviations).
 //
@@ -188,7 +188,7 @@ struct kw_reused_subquery : kw<TAO_PEGTL_STRING("ReusedSubquery")> {};
 
 // ---------------------------------------------------------------- nesting guard
 // Rules deriving from `nesting` count one level each; the control class raises
-// "expression nested too deeply" past the limit (see parser/expr_parser.cpp).
+// "expression nested too deeply" past the limit (see parser/expression/expr_parser.cpp).
 struct nesting_tag {};
 template <typename... Rules>
 struct nesting : seq<Rules...>, nesting_tag {};

@@ -10,14 +10,14 @@
 #include <string>
 #include <vector>
 
-#include "lint/check.hpp"
-#include "lint/config_file.hpp"
-#include "lint/eventlog_check.hpp"
-#include "lint/input.hpp"
-#include "lint/plan_json.hpp"
-#include "lint/output.hpp"
-#include "parser/eventlog.hpp"
-#include "parser/parse.hpp"
+#include "lint/engine/check.hpp"
+#include "lint/config/config_file.hpp"
+#include "lint/engine/eventlog_check.hpp"
+#include "lint/engine/input.hpp"
+#include "lint/output/plan_json.hpp"
+#include "lint/output/output.hpp"
+#include "parser/eventlog/eventlog.hpp"
+#include "parser/registry/parse.hpp"
 
 namespace py = pybind11;
 using namespace planlint;

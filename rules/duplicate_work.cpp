@@ -4,7 +4,7 @@
 #include <cctype>
 #include <map>
 
-#include "rules/method_util.hpp"
+#include "parser/model/phases.hpp"
 #include "rules/plan_util.hpp"
 #include "rules/rule.hpp"
 

@@ -2,7 +2,7 @@
 #include <cstdio>
 #include <memory>
 
-#include "parser/expr_util.hpp"
+#include "parser/model/expr_util.hpp"
 #include "rules/plan_util.hpp"
 #include "rules/rule.hpp"
 

@@ -1,5 +1,5 @@
 // The rule interface. One rule per file in rules/, each registered once in rules/registry.cpp.
-// A rule sees only the plan model (parser/plan.hpp), never raw text, and every Diagnostic it
+// A rule sees only the plan model (parser/model/plan.hpp), never raw text, and every Diagnostic it
 // reports names the operator, the evidence and the fix.
 #pragma once
 
@@ -12,7 +12,8 @@
 #include <string_view>
 #include <vector>
 
-#include "parser/plan.hpp"
+#include "parser/model/format.hpp"
+#include "parser/model/plan.hpp"
 
 namespace planlint {
 
@@ -118,12 +119,8 @@ const Rule* find_rule(std::string_view name_or_code);
 // first), then the rest in their current order. Stable.
 void order_by_impact(std::vector<Diagnostic>& diagnostics);
 
-// Formatting helpers for messages and evidence.
-std::string format_bytes(double bytes);     // "1.5 GiB"
-std::string format_count(double n);         // "1,234,567"
-std::string format_millis(double ms);       // "1.2 s", "3 min 20 s"
-std::string format_percent(double share);   // 0.42 -> "42%"
-std::string format_decimal(double v);       // "2.5" (one decimal)
+// Formatting helpers for messages and evidence: format_bytes, format_count, format_millis,
+// format_percent, format_decimal (parser/model/format.hpp).
 
 // Sets the finding's impact estimate: `amount` in `unit` ("ms", "bytes", "rows", "files") and its
 // text, `prefix` + the amount formatted for its unit (format_millis / format_bytes / format_count)

@@ -4,7 +4,7 @@
 // elsewhere, and this rule says where.
 #include <cstdio>
 
-#include "rules/method_util.hpp"
+#include "parser/model/phases.hpp"
 #include "rules/plan_util.hpp"
 #include "rules/rule.hpp"
 

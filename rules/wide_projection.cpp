@@ -3,7 +3,7 @@
 #include <cctype>
 #include <cstdio>
 
-#include "rules/method_util.hpp"
+#include "parser/model/phases.hpp"
 #include "rules/plan_util.hpp"
 #include "rules/rule.hpp"
 

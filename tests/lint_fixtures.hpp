@@ -5,7 +5,7 @@
 #include <string>
 #include <vector>
 
-#include "lint/output.hpp"
+#include "lint/output/output.hpp"
 
 namespace planlint::test {
 

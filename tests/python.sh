@@ -7,6 +7,9 @@ set -u
 planlint=$(realpath "$1")
 build=${PLANLINT_BUILD_DIR:-$(dirname "$planlint")}
 py=/usr/bin/python3
+if grep -q "^PLANLINT_SANITIZE:BOOL=ON" "$build/CMakeCache.txt" 2>/dev/null; then
+  echo "SKIP: sanitizer build (an ASan module cannot be loaded by python3)"; exit 77
+fi
 missing=""
 [ -x "$py" ] || missing="/usr/bin/python3"
 [ -n "$missing" ] || "$py" -c "import pytest, pandas" 2>/dev/null || missing="python3-pytest / python3-pandas"

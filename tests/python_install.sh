@@ -8,6 +8,9 @@ set -u
 planlint=$(realpath "$1")
 build=${PLANLINT_BUILD_DIR:-$(dirname "$planlint")}
 py=/usr/bin/python3
+if grep -q "^PLANLINT_SANITIZE:BOOL=ON" "$build/CMakeCache.txt" 2>/dev/null; then
+  echo "SKIP: sanitizer build (an ASan module cannot be loaded by python3)"; exit 77
+fi
 if ! [ -x "$py" ] || ! "$py" -m pip --version >/dev/null 2>&1 || ! ls "$build"/python/planlint/_core*.so >/dev/null 2>&1; then
   [ "${CI:-}" = true ] && { echo "FAIL: /usr/bin/python3 with pip and the _core module are needed (tools/setup-deps.sh)"; exit 1; }
   echo "SKIP: /usr/bin/python3 -m pip or the _core module missing"; exit 77

@@ -5,9 +5,9 @@
 #include <string>
 #include <vector>
 
-#include "lint/engine.hpp"
-#include "parser/classify.hpp"
-#include "parser/plan.hpp"
+#include "lint/engine/engine.hpp"
+#include "parser/common/classify.hpp"
+#include "parser/model/plan.hpp"
 
 namespace planlint::test {
 

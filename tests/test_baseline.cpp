@@ -1,8 +1,8 @@
 #include <doctest/doctest.h>
 #include <nlohmann/json.hpp>
 
-#include "lint/baseline.hpp"
-#include "lint/fingerprint.hpp"
+#include "lint/engine/baseline.hpp"
+#include "lint/engine/fingerprint.hpp"
 #include "tests/lint_fixtures.hpp"
 #include "tests/support.hpp"
 

@@ -1,6 +1,6 @@
 #include <doctest/doctest.h>
 
-#include "parser/classify.hpp"
+#include "parser/common/classify.hpp"
 
 using namespace planlint;
 

@@ -1,8 +1,8 @@
 #include <doctest/doctest.h>
 
-#include "lint/check.hpp"
-#include "lint/config_file.hpp"
-#include "lint/glob.hpp"
+#include "lint/engine/check.hpp"
+#include "lint/config/config_file.hpp"
+#include "lint/config/glob.hpp"
 #include "tests/support.hpp"
 
 using namespace planlint;

@@ -2,9 +2,9 @@
 
 #include <sstream>
 
-#include "lint/engine.hpp"
-#include "parser/eventlog.hpp"
-#include "parser/parse.hpp"
+#include "lint/engine/engine.hpp"
+#include "parser/eventlog/eventlog.hpp"
+#include "parser/registry/parse.hpp"
 #include "tests/support.hpp"
 
 using namespace planlint;

@@ -16,9 +16,9 @@
 #include <nlohmann/json.hpp>
 #include <sstream>
 
-#include "parser/eventlog.hpp"
-#include "parser/eventlog_codec.hpp"
-#include "parser/parse.hpp"
+#include "parser/eventlog/eventlog.hpp"
+#include "parser/eventlog/eventlog_codec.hpp"
+#include "parser/registry/parse.hpp"
 #include "tests/support.hpp"
 
 using namespace planlint;

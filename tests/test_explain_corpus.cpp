@@ -10,7 +10,7 @@
 #include <string>
 #include <vector>
 
-#include "lint/plan_json.hpp"
+#include "lint/output/plan_json.hpp"
 #include "support.hpp"
 
 namespace fs = std::filesystem;

@@ -6,7 +6,7 @@
 #include <tao/pegtl/contrib/analyze.hpp>
 
 #include "grammar/explain.hpp"
-#include "parser/explain_lines.hpp"
+#include "parser/explain/explain_lines.hpp"
 
 namespace g = planlint::grammar::explain;
 using namespace planlint::explain;

@@ -5,7 +5,7 @@
 
 #include <string>
 
-#include "parser/parse.hpp"
+#include "parser/registry/parse.hpp"
 
 using namespace planlint;
 

@@ -4,9 +4,9 @@
 
 #include <string>
 
-#include "lint/plan_json.hpp"
-#include "lint/plan_tree.hpp"
-#include "parser/parse.hpp"
+#include "lint/output/plan_json.hpp"
+#include "lint/output/plan_tree.hpp"
+#include "parser/registry/parse.hpp"
 
 using namespace planlint;
 

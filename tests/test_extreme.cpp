@@ -7,7 +7,7 @@
 #include <string>
 #include <vector>
 
-#include "lint/engine.hpp"
+#include "lint/engine/engine.hpp"
 #include "tests/support.hpp"
 #include "tools/fuzz/plan_invariants.hpp"
 #include "tools/gen/generate.hpp"

@@ -7,9 +7,9 @@
 #include <string>
 #include <vector>
 
-#include "lint/config_file.hpp"
-#include "lint/engine.hpp"
-#include "parser/eventlog.hpp"
+#include "lint/config/config_file.hpp"
+#include "lint/engine/engine.hpp"
+#include "parser/eventlog/eventlog.hpp"
 #include "tests/support.hpp"
 #include "tools/fuzz/lsp_drive.hpp"
 #include "tools/fuzz/plan_invariants.hpp"

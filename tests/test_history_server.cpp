@@ -2,9 +2,9 @@
 #include <algorithm>
 #include <set>
 
-#include "lint/engine.hpp"
+#include "lint/engine/engine.hpp"
 #include "parser/history_server/history_server.hpp"
-#include "parser/parse.hpp"
+#include "parser/registry/parse.hpp"
 #include "tests/support.hpp"
 
 using namespace planlint;

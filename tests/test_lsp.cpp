@@ -9,10 +9,10 @@
 
 #include <unistd.h>
 
-#include "lint/check.hpp"
-#include "lint/lsp_features.hpp"
-#include "lint/lsp_framing.hpp"
-#include "lint/lsp_server.hpp"
+#include "lint/engine/check.hpp"
+#include "lint/lsp/lsp_features.hpp"
+#include "lint/lsp/lsp_framing.hpp"
+#include "lint/lsp/lsp_server.hpp"
 #include "tests/support.hpp"
 
 using namespace planlint;

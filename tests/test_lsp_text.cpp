@@ -3,8 +3,8 @@
 
 #include <sstream>
 
-#include "lint/lsp_framing.hpp"
-#include "lint/lsp_text.hpp"
+#include "lint/lsp/lsp_framing.hpp"
+#include "lint/lsp/lsp_text.hpp"
 
 using namespace planlint;
 using namespace planlint::lsp;

@@ -7,7 +7,7 @@
 #include <set>
 #include <utility>
 
-#include "lint/summary.hpp"
+#include "lint/engine/summary.hpp"
 #include "support.hpp"
 
 using namespace planlint;

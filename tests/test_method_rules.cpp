@@ -2,7 +2,7 @@
 // built by hand in the model (independent of the readers).
 #include <doctest/doctest.h>
 
-#include "lint/summary.hpp"
+#include "lint/engine/summary.hpp"
 #include "rules/rule.hpp"
 
 using namespace planlint;

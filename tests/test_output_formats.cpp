@@ -3,8 +3,8 @@
 
 #include <sstream>
 
-#include "lint/known_rules.hpp"
-#include "lint/output.hpp"
+#include "lint/engine/known_rules.hpp"
+#include "lint/output/output.hpp"
 #include "tests/lint_fixtures.hpp"
 
 using namespace planlint;

@@ -7,9 +7,9 @@
 #include <ctime>
 #include <string>
 
-#include "parser/classify.hpp"
-#include "parser/parse.hpp"
-#include "parser/profile_internal.hpp"
+#include "parser/common/classify.hpp"
+#include "parser/registry/parse.hpp"
+#include "parser/profile/profile_internal.hpp"
 #include "tests/support.hpp"
 
 using namespace planlint;

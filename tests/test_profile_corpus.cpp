@@ -5,7 +5,7 @@
 #include <algorithm>
 #include <string>
 
-#include "parser/parse.hpp"
+#include "parser/registry/parse.hpp"
 #include "tests/support.hpp"
 
 using namespace planlint;

@@ -1,11 +1,11 @@
-// `planlint report`: the self-contained HTML page (lint/report_html.hpp).
+// `planlint report`: the self-contained HTML page (lint/visual/report_html.hpp).
 #include <doctest/doctest.h>
 
 #include <algorithm>
 #include <regex>
 
-#include "lint/engine.hpp"
-#include "lint/report_html.hpp"
+#include "lint/engine/engine.hpp"
+#include "lint/visual/report_html.hpp"
 #include "support.hpp"
 
 using namespace planlint;

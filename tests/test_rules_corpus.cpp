@@ -10,7 +10,7 @@
 #include <filesystem>
 #include <map>
 
-#include "lint/engine.hpp"
+#include "lint/engine/engine.hpp"
 #include "rules/rule.hpp"
 #include "tests/support.hpp"
 

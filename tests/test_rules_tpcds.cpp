@@ -7,7 +7,7 @@
 #include <algorithm>
 #include <filesystem>
 
-#include "lint/engine.hpp"
+#include "lint/engine/engine.hpp"
 #include "tests/support.hpp"
 
 using namespace planlint;

@@ -9,7 +9,7 @@
 #include <string>
 #include <vector>
 
-#include "parser/parse.hpp"
+#include "parser/registry/parse.hpp"
 #include "support.hpp"
 
 namespace fs = std::filesystem;

@@ -1,6 +1,6 @@
 #include <doctest/doctest.h>
 
-#include "lint/suppress.hpp"
+#include "lint/engine/suppress.hpp"
 #include "tests/lint_fixtures.hpp"
 
 using namespace planlint;

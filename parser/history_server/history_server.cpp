@@ -8,7 +8,7 @@
 #include <set>
 #include <unordered_map>
 
-#include "parser/parse.hpp"
+#include "parser/registry/parse.hpp"
 
 namespace planlint {
 

@@ -11,7 +11,7 @@
 #include <string>
 #include <string_view>
 
-#include "parser/plan.hpp"
+#include "parser/model/plan.hpp"
 
 namespace planlint {
 

@@ -3,7 +3,7 @@
 // Writes a generated event log of --mb megabytes to a temporary file (streamed: the generator
 // holds one event at a time; --codec zstd compresses it on the way as Spark's default codec
 // does), then measures, each in a fresh process so that the peak RSS is its own:
-//   reader   parser/eventlog: read_event_log with a sink that drops each plan (what check does)
+//   reader   parser/eventlog/: read_event_log with a sink that drops each plan (what check does)
 //   check    `planlint check --no-config --format json -o /dev/null LOG`
 // and prints wall and CPU (user + sys) time, MB/s of the uncompressed log, and peak RSS. The log:
 // many SQL executions, each with a formatted plan and its sparkPlanInfo, an AQE update, two jobs
@@ -27,7 +27,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include "parser/eventlog.hpp"
+#include "parser/eventlog/eventlog.hpp"
 
 extern char** environ;
 

@@ -14,7 +14,7 @@
 
 #include <nlohmann/json.hpp>
 
-#include "lint/lsp_server.hpp"
+#include "lint/lsp/lsp_server.hpp"
 #include "tools/gen/generate.hpp"
 
 namespace {

@@ -37,9 +37,9 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include "lint/engine.hpp"
-#include "lint/input.hpp"
-#include "parser/parse.hpp"
+#include "lint/engine/engine.hpp"
+#include "lint/engine/input.hpp"
+#include "parser/registry/parse.hpp"
 #include "tools/gen/generate.hpp"
 
 extern char** environ;

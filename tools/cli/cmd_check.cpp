@@ -12,15 +12,15 @@
 #include <mutex>
 #include <thread>
 
-#include "lint/baseline.hpp"
-#include "lint/check.hpp"
-#include "lint/config_file.hpp"
-#include "lint/eventlog_check.hpp"
-#include "lint/known_rules.hpp"
-#include "lint/ndjson.hpp"
-#include "lint/output.hpp"
-#include "parser/eventlog.hpp"
-#include "parser/parse.hpp"
+#include "lint/engine/baseline.hpp"
+#include "lint/engine/check.hpp"
+#include "lint/config/config_file.hpp"
+#include "lint/engine/eventlog_check.hpp"
+#include "lint/engine/known_rules.hpp"
+#include "lint/output/ndjson.hpp"
+#include "lint/output/output.hpp"
+#include "parser/eventlog/eventlog.hpp"
+#include "parser/registry/parse.hpp"
 #include "tools/cli/history_server_fetch.hpp"
 #include "tools/cli/commands.hpp"
 

@@ -1,7 +1,7 @@
-// `planlint lsp`: the Language Server over stdio (lint/lsp_server.hpp).
+// `planlint lsp`: the Language Server over stdio (lint/lsp/lsp_server.hpp).
 #include <iostream>
 
-#include "lint/lsp_server.hpp"
+#include "lint/lsp/lsp_server.hpp"
 #include "tools/cli/commands.hpp"
 
 namespace planlint::cli {

@@ -4,10 +4,10 @@
 #include <string>
 #include <vector>
 
-#include "lint/input.hpp"
-#include "lint/plan_json.hpp"
-#include "lint/plan_tree.hpp"
-#include "parser/parse.hpp"
+#include "lint/engine/input.hpp"
+#include "lint/output/plan_json.hpp"
+#include "lint/output/plan_tree.hpp"
+#include "parser/registry/parse.hpp"
 #include "tools/cli/commands.hpp"
 
 namespace planlint::cli {

@@ -1,13 +1,13 @@
 // `planlint report FILE... -o report.html`: one self-contained HTML page with each plan's DAG,
 // operators coloured by share of time, findings linked to their operator, the phase summary and
-// the docs of the rules that fired (lint/report_html.hpp).
+// the docs of the rules that fired (lint/visual/report_html.hpp).
 #include <filesystem>
 #include <fstream>
 #include <iostream>
 #include <memory>
 
-#include "lint/check.hpp"
-#include "lint/report_html.hpp"
+#include "lint/engine/check.hpp"
+#include "lint/visual/report_html.hpp"
 #include "tools/cli/commands.hpp"
 #include "tools/cli/lint_file.hpp"
 

@@ -7,7 +7,7 @@
 #include <iostream>
 #include <memory>
 
-#include "lint/show.hpp"
+#include "lint/visual/show.hpp"
 #include "tools/cli/commands.hpp"
 #include "tools/cli/lint_file.hpp"
 

@@ -3,9 +3,9 @@
 #include <filesystem>
 #include <iostream>
 
-#include "lint/config_file.hpp"
-#include "lint/input.hpp"
-#include "parser/eventlog.hpp"
+#include "lint/config/config_file.hpp"
+#include "lint/engine/input.hpp"
+#include "parser/eventlog/eventlog.hpp"
 
 namespace planlint::cli {
 

@@ -7,7 +7,7 @@
 #include <string>
 #include <vector>
 
-#include "lint/engine.hpp"
+#include "lint/engine/engine.hpp"
 
 namespace planlint::cli {
 

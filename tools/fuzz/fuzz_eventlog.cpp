@@ -10,8 +10,8 @@
 #include <string>
 #include <string_view>
 
-#include "lint/engine.hpp"
-#include "parser/eventlog.hpp"
+#include "lint/engine/engine.hpp"
+#include "parser/eventlog/eventlog.hpp"
 #include "tools/fuzz/plan_invariants.hpp"
 
 namespace {

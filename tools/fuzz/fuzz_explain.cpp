@@ -5,7 +5,7 @@
 #include <cstdlib>
 #include <string_view>
 
-#include "lint/engine.hpp"
+#include "lint/engine/engine.hpp"
 #include "tools/fuzz/plan_invariants.hpp"
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {

@@ -9,8 +9,8 @@
 #include <string_view>
 #include <vector>
 
-#include "parser/expr_util.hpp"
-#include "parser/parse.hpp"
+#include "parser/model/expr_util.hpp"
+#include "parser/registry/parse.hpp"
 
 namespace {
 

@@ -8,7 +8,7 @@
 #include <string_view>
 #include <vector>
 
-#include "lint/engine.hpp"
+#include "lint/engine/engine.hpp"
 #include "tools/fuzz/plan_invariants.hpp"
 
 namespace {

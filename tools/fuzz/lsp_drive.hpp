@@ -7,7 +7,7 @@
 #include <string>
 #include <string_view>
 
-#include "lint/lsp_server.hpp"
+#include "lint/lsp/lsp_server.hpp"
 
 namespace planlint::fuzz {
 

@@ -8,7 +8,7 @@
 #include <string>
 #include <string_view>
 
-#include "parser/plan.hpp"
+#include "parser/model/plan.hpp"
 
 namespace planlint::fuzz {
 

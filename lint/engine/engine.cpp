@@ -1,0 +1,74 @@
+#include "lint/engine/engine.hpp"
+
+#include "lint/engine/eventlog_check.hpp"
+#include "parser/eventlog/eventlog.hpp"
+#include "parser/history_server/history_server.hpp"
+
+#include <algorithm>
+#include <tuple>
+
+namespace planlint {
+
+namespace {
+bool matches(const std::set<std::string>& set, const RuleDoc& doc, std::string_view name) {
+  return set.count(std::string(name)) || set.count(doc.name) || set.count(doc.code);
+}
+}  // namespace
+
+bool Config::enabled(const RuleDoc& doc, std::string_view reported_name) const {
+  if (!select.empty() && !matches(select, doc, reported_name)) return false;
+  return !matches(ignore, doc, reported_name);
+}
+
+std::vector<Diagnostic> run_rules(const ParseResult& parsed, const Config& config) {
+  std::vector<Diagnostic> out;
+  for (std::size_t p = 0; p < parsed.plans.size(); ++p) {
+    const Plan& plan = parsed.plans[p];
+    for (const auto& rule : all_rules()) {
+      const RuleDoc& doc = rule->doc();
+      bool any = config.enabled(doc, doc.name);
+      for (const auto& extra : doc.also_reports) any = any || config.enabled(doc, extra);
+      if (!any) continue;
+      std::map<std::string, double> overrides = config.global_thresholds;
+      if (auto it = config.thresholds.find(doc.name); it != config.thresholds.end())
+        for (const auto& [k, v] : it->second) overrides[k] = v;
+      std::vector<Diagnostic> found;
+      RuleContext ctx(plan, p, doc, &overrides, found);
+      rule->check(ctx);
+      for (auto& d : found) {
+        if (!config.enabled(doc, d.rule)) continue;
+        if (auto s = config.severity.find(d.rule); s != config.severity.end()) d.severity = s->second;
+        out.push_back(std::move(d));
+      }
+    }
+  }
+  std::stable_sort(out.begin(), out.end(), [](const Diagnostic& a, const Diagnostic& b) {
+    return std::tie(a.plan_index, a.range.line, a.range.column) <
+           std::tie(b.plan_index, b.range.line, b.range.column);
+  });
+  return out;
+}
+
+LintResult lint_text(std::string_view text, const std::string& path, const Config& config) {
+  LintResult r;
+  if (config.execution && detect_format(text) == InputFormat::EventLog) {
+    EventLogOptions opts;
+    opts.execution = config.execution;
+    r.parse = parse_event_log(text, path, opts);
+  } else if (detect_format(text) == InputFormat::HistoryServer) {
+    HistoryServerOptions opts;
+    opts.execution = config.execution;
+    r.parse = parse_history_server(text, path, opts);
+  } else {
+    r.parse = parse_input(text, path);
+  }
+  r.diagnostics = run_rules(r.parse, config);
+  // As for event logs, each finding names its SQL execution.
+  if (r.parse.format == InputFormat::HistoryServer)
+    for (auto& d : r.diagnostics)
+      if (d.plan_index < r.parse.plans.size())
+        d.message = execution_label(r.parse.plans[d.plan_index]) + ": " + d.message;
+  return r;
+}
+
+}  // namespace planlint

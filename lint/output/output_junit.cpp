@@ -1,0 +1,66 @@
+// `junit`: JUnit XML for CI systems that show test reports (GitLab, Jenkins, Azure). One test suite
+// per file, one failed test case per finding; a file without findings is one passing test case.
+#include <ostream>
+
+#include "lint/output/output.hpp"
+
+namespace planlint {
+
+namespace {
+
+std::string xml_escape(std::string_view s) {
+  std::string out;
+  for (unsigned char c : s) {
+    switch (c) {
+      case '&': out += "&amp;"; break;
+      case '<': out += "&lt;"; break;
+      case '>': out += "&gt;"; break;
+      case '"': out += "&quot;"; break;
+      case '\'': out += "&apos;"; break;
+      default:
+        if (c < 0x20 && c != '\n' && c != '\t' && c != '\r') continue;  // not allowed in XML 1.0
+        out += static_cast<char>(c);
+    }
+  }
+  return out;
+}
+
+}  // namespace
+
+void write_junit(std::ostream& out, const std::vector<FileReport>& files) {
+  Totals t = count_totals(files);
+  out << "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n";
+  std::size_t tests = 0;
+  for (const auto& f : files) tests += f.diagnostics.empty() ? 1 : f.diagnostics.size();
+  out << "<testsuites name=\"planlint\" tests=\"" << tests << "\" failures=\"" << t.findings() << "\" errors=\""
+      << t.unreadable << "\">\n";
+  for (const auto& f : files) {
+    std::string path = xml_escape(f.path);
+    std::size_t n = f.diagnostics.empty() ? 1 : f.diagnostics.size();
+    out << "  <testsuite name=\"" << path << "\" tests=\"" << n << "\" failures=\"" << f.diagnostics.size()
+        << "\" errors=\"" << (f.error.empty() ? 0 : 1) << "\">\n";
+    if (!f.error.empty()) {
+      out << "    <testcase name=\"read\" classname=\"" << path << "\">\n"
+          << "      <error message=\"" << xml_escape(f.error) << "\"/>\n"
+          << "    </testcase>\n";
+    } else if (f.diagnostics.empty()) {
+      out << "    <testcase name=\"planlint\" classname=\"" << path << "\"/>\n";
+    }
+    for (const auto& d : f.diagnostics) {
+      std::string where = "line " + std::to_string(d.range.line) + ", col " + std::to_string(d.range.column);
+      out << "    <testcase name=\"" << xml_escape(d.rule) << " at " << where << "\" classname=\"" << path
+          << "\" file=\"" << path << "\" line=\"" << d.range.line << "\">\n";
+      std::string body = where + ", " + std::string(to_string(d.severity)) + ": " + d.message;
+      if (!d.operator_name.empty()) body += "\noperator: " + d.operator_name + (d.operator_id.empty() ? "" : " (" + d.operator_id + ")");
+      for (const auto& e : d.evidence) body += "\nevidence: " + e.name + ": " + evidence_value(e);
+      if (!d.fix.empty()) body += "\nfix: " + d.fix;
+      out << "      <failure message=\"" << xml_escape(d.message) << "\" type=\"" << xml_escape(d.rule) << "\">"
+          << xml_escape(body) << "</failure>\n"
+          << "    </testcase>\n";
+    }
+    out << "  </testsuite>\n";
+  }
+  out << "</testsuites>\n";
+}
+
+}  // namespace planlint

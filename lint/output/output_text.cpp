@@ -1,0 +1,168 @@
+// `text` (the default) and `concise`: for people in a terminal and for editors' problem matchers.
+#include <algorithm>
+#include <map>
+#include <ostream>
+#include <tuple>
+#include <vector>
+
+#include "lint/output/output.hpp"
+
+namespace planlint {
+
+namespace {
+
+struct Style {
+  bool on = false;
+  [[nodiscard]] std::string wrap(std::string_view code, std::string_view s) const {
+    if (!on) return std::string(s);
+    return "\x1b[" + std::string(code) + "m" + std::string(s) + "\x1b[0m";
+  }
+  [[nodiscard]] std::string severity(Severity sev) const {
+    std::string_view code = sev == Severity::Error ? "1;31" : sev == Severity::Warning ? "1;33" : "1;36";
+    return wrap(code, to_string(sev));
+  }
+  [[nodiscard]] std::string caret(Severity sev, std::string_view s) const {
+    return wrap(sev == Severity::Error ? "31" : sev == Severity::Warning ? "33" : "36", s);
+  }
+};
+
+// Lines of one input, indexed once (a big event log may have many findings).
+class Lines {
+ public:
+  explicit Lines(std::string_view text) : text_(text) {}
+  // The n-th line (1-based) without its line break; empty when out of range.
+  std::string_view at(std::uint32_t n) {
+    if (starts_.empty()) {
+      starts_.push_back(0);
+      for (std::size_t i = text_.find('\n'); i != std::string_view::npos; i = text_.find('\n', i + 1))
+        starts_.push_back(i + 1);
+    }
+    if (n == 0 || n > starts_.size()) return {};
+    std::size_t start = starts_[n - 1];
+    std::size_t end = n < starts_.size() ? starts_[n] - 1 : text_.size();
+    std::string_view line = text_.substr(start, end - start);
+    if (!line.empty() && line.back() == '\r') line.remove_suffix(1);
+    return line;
+  }
+
+ private:
+  std::string_view text_;
+  std::vector<std::size_t> starts_;
+};
+
+std::string location(const FileReport& f, const Diagnostic& d) {
+  std::string s = f.path;
+  if (d.range.known()) s += ":" + std::to_string(d.range.line) + ":" + std::to_string(std::max<std::uint32_t>(1, d.range.column));
+  return s;
+}
+
+// The plan line of a finding and a caret under the operator name. Long lines (minified JSON)
+// are cut to a window around the column.
+void write_source(std::ostream& out, Lines& lines, const Diagnostic& d, const Style& st) {
+  if (!d.range.known()) return;
+  std::string_view line = lines.at(d.range.line);
+  if (line.empty()) return;
+  if (!d.operator_name.empty() && line.find(d.operator_name) == std::string_view::npos) {
+    // JSON inputs (profiles, event logs): the line is the node's `{`; name the operator instead.
+    std::string gutter(std::to_string(d.range.line).size(), ' ');
+    out << gutter << " " << st.wrap("34", "=") << " operator: " << d.operator_name
+        << (d.operator_id.empty() ? "" : " (" + d.operator_id + ")") << "\n";
+    return;
+  }
+  std::size_t col = d.range.column ? d.range.column - 1 : 0;
+  if (col > line.size()) col = line.size();
+  std::size_t width = 1;
+  if (d.range.end_line == d.range.line && d.range.end_column > d.range.column)
+    width = d.range.end_column - d.range.column;
+  else if (!d.operator_name.empty() && line.substr(col, d.operator_name.size()) == d.operator_name)
+    width = d.operator_name.size();
+  constexpr std::size_t kMax = 160;
+  std::size_t start = col > kMax / 2 ? col - kMax / 4 : 0;
+  std::size_t end = std::min(line.size(), start + kMax);
+  std::string shown = (start ? "..." : "") + std::string(line.substr(start, end - start)) + (end < line.size() ? "..." : "");
+  std::size_t caret_at = col - start + (start ? 3 : 0);
+  width = std::max<std::size_t>(1, std::min(width, end > col ? end - col : 1));
+  std::string num = std::to_string(d.range.line);
+  std::string gutter(num.size(), ' ');
+  std::string pad;
+  for (std::size_t i = 0; i < caret_at && i < shown.size(); ++i) pad += shown[i] == '\t' ? '\t' : ' ';
+  out << st.wrap("34", gutter + " |") << "\n";
+  out << st.wrap("34", num + " |") << " " << shown << "\n";
+  out << st.wrap("34", gutter + " |") << " " << pad << st.caret(d.severity, std::string(width, '^')) << "\n";
+}
+
+void write_notes(std::ostream& out, const Diagnostic& d, std::size_t gutter, const Style& st) {
+  std::string g(gutter, ' ');
+  for (const auto& e : d.evidence)
+    out << g << " " << st.wrap("34", "=") << " evidence: " << e.name << ": " << evidence_value(e) << "\n";
+  if (!d.impact_text.empty()) out << g << " " << st.wrap("34", "=") << " impact: " << d.impact_text << "\n";
+  if (!d.fix.empty()) out << g << " " << st.wrap("34", "=") << " " << st.wrap("32", "fix:") << " " << d.fix << "\n";
+}
+
+bool same_operator(const Diagnostic& a, const Diagnostic& b) {
+  if (a.plan_index != b.plan_index) return false;
+  if (a.op && b.op) return *a.op == *b.op;
+  return false;
+}
+
+void write_statistics(std::ostream& out, const std::vector<FileReport>& files) {
+  std::map<std::string, std::pair<std::size_t, std::string>> by_rule;
+  for (const auto& f : files)
+    for (const auto& d : f.diagnostics) {
+      auto& e = by_rule[d.rule];
+      ++e.first;
+      e.second = d.code;
+    }
+  std::vector<std::tuple<std::size_t, std::string, std::string>> rows;
+  for (const auto& [rule, e] : by_rule) rows.emplace_back(e.first, rule, e.second);
+  std::sort(rows.begin(), rows.end(), [](const auto& a, const auto& b) {
+    return std::get<0>(a) != std::get<0>(b) ? std::get<0>(a) > std::get<0>(b) : std::get<1>(a) < std::get<1>(b);
+  });
+  for (const auto& [n, rule, code] : rows) {
+    std::string count = std::to_string(n);
+    out << std::string(count.size() < 5 ? 5 - count.size() : 0, ' ') << count << "  " << code
+        << std::string(code.size() < 6 ? 6 - code.size() : 1, ' ') << " " << rule << "\n";
+  }
+}
+
+}  // namespace
+
+void write_text(std::ostream& out, const std::vector<FileReport>& files, const OutputOptions& opt) {
+  Style st{opt.color};
+  if (opt.statistics) {
+    write_statistics(out, files);
+  } else {
+    for (const auto& f : files) {
+      Lines lines(f.text);
+      const Diagnostic* prev = nullptr;
+      for (const auto& d : f.diagnostics) {
+        bool grouped = prev && same_operator(*prev, d);
+        if (prev && !grouped) out << "\n";
+        out << st.wrap("1", location(f, d) + ":") << " " << st.severity(d.severity) << ": " << d.message << " "
+            << st.wrap("2", "[" + d.rule + "]") << "\n";
+        if (!grouped) write_source(out, lines, d, st);
+        write_notes(out, d, d.range.known() ? std::to_string(d.range.line).size() : 1, st);
+        prev = &d;
+      }
+      if (prev) out << "\n";
+    }
+  }
+  out << st.wrap("1", summary_line(count_totals(files))) << "\n";
+}
+
+void write_concise(std::ostream& out, const std::vector<FileReport>& files, const OutputOptions& opt) {
+  Style st{opt.color};
+  if (opt.statistics) {
+    write_statistics(out, files);
+  } else {
+    for (const auto& f : files)
+      for (const auto& d : f.diagnostics) {
+        std::string loc = f.path + ":" + std::to_string(std::max<std::uint32_t>(1, d.range.line)) + ":" +
+                          std::to_string(std::max<std::uint32_t>(1, d.range.column));
+        out << st.wrap("1", loc + ":") << " " << st.severity(d.severity) << "[" << d.rule << "] " << d.message << "\n";
+      }
+  }
+  out << summary_line(count_totals(files)) << "\n";
+}
+
+}  // namespace planlint

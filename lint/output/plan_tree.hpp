@@ -1,0 +1,31 @@
+// The indented tree that `planlint parse` prints: each plan's operators as the DAG the user knows
+// (`+- ` / `:- ` connectors), one line per operator with its id, kind and key facts. Shared
+// operators (AQE sections, reuse) are printed once and referenced afterwards. Iterative, so deep
+// plans cannot overflow the stack; indentation is capped so output stays linear in plan size.
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "parser/model/plan.hpp"
+
+namespace planlint {
+
+// One row of the drawn tree: an operator with the guide drawn before it ("   :  +- "), or a section
+// heading (`heading` set). `repeated`: the operator was drawn above, its children are not repeated.
+struct TreeRow {
+  std::size_t op = 0;
+  std::size_t depth = 0;
+  std::string guide;
+  bool repeated = false;
+  std::string heading;
+};
+// Every tree of the plan (logical plans, physical roots, subqueries, detached parts) in the order
+// `planlint parse` prints them. Iterative; indentation capped.
+std::vector<TreeRow> plan_tree_rows(const Plan& plan);
+
+std::string operator_summary(const Plan& plan, const Operator& op);  // "BroadcastHashJoin (8) [join Inner BuildRight]"
+std::string plan_tree_text(const Plan& plan);
+std::string parse_result_tree_text(const ParseResult& r);
+
+}  // namespace planlint

@@ -1,0 +1,163 @@
+#include "lint/visual/report_html.hpp"
+
+#include <map>
+#include <set>
+
+#include "lint/visual/report_template.hpp"
+#include "lint/visual/show.hpp"
+#include "lint/engine/summary.hpp"
+
+namespace planlint {
+
+namespace {
+
+using nlohmann::json;
+
+std::string metric_text(const Metric& m) {
+  if (!m.value) return "";
+  switch (m.unit) {
+    case MetricUnit::Bytes: return format_bytes(*m.value);
+    case MetricUnit::Millis: return format_millis(*m.value);
+    case MetricUnit::Count: break;
+  }
+  return format_count(*m.value);
+}
+
+json op_json(const Operator& op, double total) {
+  json o;
+  o["id"] = op.id;
+  o["name"] = op.name.empty() ? op.label : op.name;
+  if (!op.label.empty() && op.label != op.name) o["label"] = op.label;
+  o["kind"] = std::string(to_string(op.kind));
+  o["engine"] = std::string(to_string(op.engine));
+  o["section"] = std::string(to_string(op.section));
+  if (op.codegen) o["codegen"] = true;
+  if (!op.table.empty()) o["table"] = op.table;
+  o["children"] = op.children;
+  if (op.reuses) o["reuses"] = *op.reuses;
+  if (op.rows) {
+    o["rows"] = format_count(*op.rows);
+    o["nrows"] = *op.rows;
+  }
+  if (op.duration_ms) o["time"] = format_millis(*op.duration_ms);
+  if (op.peak_memory_bytes) o["memory"] = format_bytes(*op.peak_memory_bytes);
+  if (total > 0 && op.duration_ms && counts_for_time(op)) o["share"] = *op.duration_ms / total;
+  if (op.stats.size_bytes) o["estimate"] = format_bytes(*op.stats.size_bytes);
+  json fields = json::array();
+  for (const auto& f : op.fields) fields.push_back({f.key, f.value});
+  if (!op.arguments.empty() && op.fields.empty()) fields.push_back({"Arguments", op.arguments});
+  o["fields"] = std::move(fields);
+  json metrics = json::array();
+  for (const auto& m : op.metrics)
+    if (!m.hidden) metrics.push_back({m.label, metric_text(m)});
+  o["metrics"] = std::move(metrics);
+  if (op.loc.line) o["line"] = op.loc.line;
+  return o;
+}
+
+}  // namespace
+
+json report_data(const std::vector<LintResult>& results) {
+  json files = json::array();
+  std::set<std::string> fired;
+  for (const auto& r : results) {
+    json file;
+    file["path"] = r.parse.path;
+    file["format"] = std::string(to_string(r.parse.format));
+    json messages = json::array();
+    for (const auto& m : r.parse.messages) {
+      const char* sev = m.severity == MessageSeverity::Error ? "error" : m.severity == MessageSeverity::Warning ? "warning" : "note";
+      messages.push_back({{"line", m.loc.line}, {"column", m.loc.column}, {"severity", sev}, {"message", m.message}});
+    }
+    file["messages"] = std::move(messages);
+    auto summaries = summarize(r);
+    json plans = json::array();
+    for (std::size_t pi = 0; pi < r.parse.plans.size(); ++pi) {
+      const Plan& p = r.parse.plans[pi];
+      double total = 0;
+      bool photon = false, jvm = false;
+      for (const auto& op : p.ops) {
+        if (op.duration_ms && counts_for_time(op)) total += *op.duration_ms;
+        if (op.engine != Engine::Spark) photon = true;
+        else if (op.kind != OpKind::Transition && op.kind != OpKind::AdaptivePlan) jvm = true;
+      }
+      json plan;
+      plan["name"] = p.name.empty() ? "plan " + std::to_string(pi + 1) : p.name;
+      plan["format"] = std::string(to_string(p.format));
+      if (total > 0) plan["operator_time"] = format_millis(total);
+      plan["mixed"] = photon && jvm;
+      plan["adaptive"] = p.adaptive;
+      if (pi < summaries.size()) {
+        plan["summary"] = summaries[pi].line;
+        plan["phase"] = summaries[pi].phase;
+        plan["verdict"] = summaries[pi].verdict;
+      }
+      std::vector<std::size_t> roots = p.roots;
+      roots.insert(roots.end(), p.logical_roots.begin(), p.logical_roots.end());
+      plan["roots"] = roots;
+      json ops = json::array();
+      for (const auto& op : p.ops) ops.push_back(op_json(op, total));
+      json diags = json::array();
+      for (const auto& d : r.diagnostics) {
+        if (d.plan_index != pi) continue;
+        fired.insert(d.rule);
+        json dj;
+        dj["rule"] = d.rule;
+        dj["code"] = d.code;
+        dj["severity"] = std::string(to_string(d.severity));
+        dj["message"] = d.message;
+        dj["fix"] = d.fix;
+        if (d.op && *d.op < p.ops.size()) {
+          dj["op"] = *d.op;
+          ops[*d.op]["findings"].push_back(diags.size());
+        }
+        if (d.range.line) dj["line"] = d.range.line;
+        json ev = json::array();
+        for (const auto& e : d.evidence) ev.push_back({e.name, e.value});
+        dj["evidence"] = std::move(ev);
+        if (!d.impact_text.empty()) dj["impact"] = d.impact_text;
+        diags.push_back(std::move(dj));
+      }
+      plan["ops"] = std::move(ops);
+      plan["diags"] = std::move(diags);
+      plans.push_back(std::move(plan));
+    }
+    file["plans"] = std::move(plans);
+    files.push_back(std::move(file));
+  }
+  json rules = json::object();
+  for (const auto& name : fired) {
+    const Rule* rule = find_rule(name);
+    if (!rule) continue;
+    const RuleDoc& doc = rule->doc();
+    rules[name] = {{"code", doc.code},       {"severity", std::string(to_string(doc.severity))},
+                   {"summary", doc.summary}, {"what", doc.what},
+                   {"why", doc.why},         {"example", doc.example},
+                   {"use_instead", doc.use_instead}};
+  }
+  return {{"version", PLANLINT_VERSION}, {"files", std::move(files)}, {"rules", std::move(rules)}};
+}
+
+std::string script_safe_json(const json& j) {
+  std::string text = j.dump(-1, ' ', false, json::error_handler_t::replace);
+  std::string out;
+  out.reserve(text.size() + text.size() / 16);
+  for (char c : text) {
+    // These only occur inside JSON strings, where the \u escape means the same character.
+    if (c == '<') out += "\\u003c";
+    else if (c == '>') out += "\\u003e";
+    else if (c == '&') out += "\\u0026";
+    else out += c;
+  }
+  return out;
+}
+
+std::string report_html(const std::vector<LintResult>& results) {
+  std::string data = script_safe_json(report_data(results));
+  std::string page(report_template_head);
+  page += data;
+  page += report_template_tail;
+  return page;
+}
+
+}  // namespace planlint

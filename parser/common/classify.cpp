@@ -1,0 +1,234 @@
+#include "parser/common/classify.hpp"
+
+#include <array>
+#include <cctype>
+#include <string>
+#include <utility>
+
+namespace planlint {
+
+namespace {
+
+bool starts_with(std::string_view s, std::string_view p) { return s.substr(0, p.size()) == p; }
+bool ends_with(std::string_view s, std::string_view p) {
+  return s.size() >= p.size() && s.substr(s.size() - p.size()) == p;
+}
+
+// Lower-case with spaces, underscores and dots removed: "Left Outer" -> "leftouter".
+std::string squash(std::string_view s) {
+  std::string out;
+  out.reserve(s.size());
+  for (char c : s)
+    if (c != ' ' && c != '_' && c != '.' && c != '-')
+      out += static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  return out;
+}
+
+struct Entry {
+  std::string_view name;  // base Spark name, after Photon / Gluten prefixes and suffixes are removed
+  OpKind kind;
+  JoinStrategy strategy;
+};
+
+constexpr std::array kEntries = {
+    Entry{"BroadcastHashJoin", OpKind::Join, JoinStrategy::BroadcastHash},
+    Entry{"ShuffledHashJoin", OpKind::Join, JoinStrategy::ShuffledHash},
+    Entry{"SortMergeJoin", OpKind::Join, JoinStrategy::SortMerge},
+    Entry{"BroadcastNestedLoopJoin", OpKind::Join, JoinStrategy::BroadcastNestedLoop},
+    Entry{"CartesianProduct", OpKind::Join, JoinStrategy::Cartesian},
+    Entry{"Join", OpKind::Join, JoinStrategy::Unknown},
+    Entry{"Filter", OpKind::Filter, JoinStrategy::None},
+    Entry{"NoopFilter", OpKind::Filter, JoinStrategy::None},
+    Entry{"Project", OpKind::Project, JoinStrategy::None},
+    Entry{"HashAggregate", OpKind::Aggregate, JoinStrategy::None},
+    Entry{"SortAggregate", OpKind::Aggregate, JoinStrategy::None},
+    Entry{"ObjectHashAggregate", OpKind::Aggregate, JoinStrategy::None},
+    Entry{"RegularHashAggregate", OpKind::Aggregate, JoinStrategy::None},
+    Entry{"FlushableHashAggregate", OpKind::Aggregate, JoinStrategy::None},
+    Entry{"GroupingAgg", OpKind::Aggregate, JoinStrategy::None},
+    Entry{"GroupingAggWithRollup", OpKind::Aggregate, JoinStrategy::None},
+    Entry{"Agg", OpKind::Aggregate, JoinStrategy::None},
+    Entry{"Aggregate", OpKind::Aggregate, JoinStrategy::None},
+    Entry{"Sort", OpKind::Sort, JoinStrategy::None},
+    Entry{"TakeOrderedAndProject", OpKind::TopK, JoinStrategy::None},
+    Entry{"TopK", OpKind::TopK, JoinStrategy::None},
+    Entry{"CollectLimit", OpKind::Limit, JoinStrategy::None},
+    Entry{"GlobalLimit", OpKind::Limit, JoinStrategy::None},
+    Entry{"LocalLimit", OpKind::Limit, JoinStrategy::None},
+    Entry{"CollectTail", OpKind::Limit, JoinStrategy::None},
+    Entry{"Limit", OpKind::Limit, JoinStrategy::None},
+    Entry{"Window", OpKind::Window, JoinStrategy::None},
+    Entry{"WindowGroupLimit", OpKind::Window, JoinStrategy::None},
+    Entry{"Union", OpKind::Union, JoinStrategy::None},
+    Entry{"NativeUnion", OpKind::Union, JoinStrategy::None},
+    Entry{"UnionLoop", OpKind::Union, JoinStrategy::None},
+    Entry{"Expand", OpKind::Expand, JoinStrategy::None},
+    Entry{"Generate", OpKind::Generate, JoinStrategy::None},
+    Entry{"Exchange", OpKind::Exchange, JoinStrategy::None},
+    Entry{"ShuffleExchange", OpKind::Exchange, JoinStrategy::None},
+    Entry{"ColumnarExchange", OpKind::Exchange, JoinStrategy::None},
+    Entry{"ShuffleExchangeSink", OpKind::Exchange, JoinStrategy::None},
+    Entry{"ShuffleExchangeSource", OpKind::Exchange, JoinStrategy::None},
+    Entry{"UnionShuffleExchangeSink", OpKind::Exchange, JoinStrategy::None},
+    Entry{"ShuffleMapStage", OpKind::Exchange, JoinStrategy::None},
+    Entry{"UnionShuffleMapStage", OpKind::Exchange, JoinStrategy::None},
+    Entry{"BroadcastExchange", OpKind::BroadcastExchange, JoinStrategy::None},
+    Entry{"ColumnarBroadcastExchange", OpKind::BroadcastExchange, JoinStrategy::None},
+    Entry{"ReusedExchange", OpKind::ReusedExchange, JoinStrategy::None},
+    Entry{"ShuffleQueryStage", OpKind::QueryStage, JoinStrategy::None},
+    Entry{"BroadcastQueryStage", OpKind::QueryStage, JoinStrategy::None},
+    Entry{"TableCacheQueryStage", OpKind::QueryStage, JoinStrategy::None},
+    Entry{"ResultQueryStage", OpKind::QueryStage, JoinStrategy::None},
+    Entry{"AQEShuffleRead", OpKind::ShuffleRead, JoinStrategy::None},
+    Entry{"CustomShuffleReader", OpKind::ShuffleRead, JoinStrategy::None},
+    Entry{"AdaptiveSparkPlan", OpKind::AdaptivePlan, JoinStrategy::None},
+    Entry{"ColumnarToRow", OpKind::Transition, JoinStrategy::None},
+    Entry{"RowToColumnar", OpKind::Transition, JoinStrategy::None},
+    Entry{"VeloxColumnarToRow", OpKind::Transition, JoinStrategy::None},
+    Entry{"RowToVeloxColumnar", OpKind::Transition, JoinStrategy::None},
+    Entry{"InputAdapter", OpKind::Transition, JoinStrategy::None},
+    Entry{"InputIterator", OpKind::Transition, JoinStrategy::None},
+    Entry{"Adapter", OpKind::Transition, JoinStrategy::None},
+    Entry{"BroadcastAdapter", OpKind::Transition, JoinStrategy::None},
+    Entry{"WholeStageCodegen", OpKind::CodegenStage, JoinStrategy::None},
+    Entry{"ResultStage", OpKind::CodegenStage, JoinStrategy::None},
+    Entry{"WriteStage", OpKind::CodegenStage, JoinStrategy::None},
+    Entry{"ArrowResultStage", OpKind::CodegenStage, JoinStrategy::None},
+    Entry{"BatchEvalPython", OpKind::PythonEval, JoinStrategy::None},
+    Entry{"ArrowEvalPython", OpKind::PythonEval, JoinStrategy::None},
+    Entry{"MapInPandas", OpKind::PythonEval, JoinStrategy::None},
+    Entry{"MapInArrow", OpKind::PythonEval, JoinStrategy::None},
+    Entry{"PythonMapInArrow", OpKind::PythonEval, JoinStrategy::None},
+    Entry{"FlatMapGroupsInPandas", OpKind::PythonEval, JoinStrategy::None},
+    Entry{"FlatMapCoGroupsInPandas", OpKind::PythonEval, JoinStrategy::None},
+    Entry{"AggregateInPandas", OpKind::PythonEval, JoinStrategy::None},
+    Entry{"WindowInPandas", OpKind::PythonEval, JoinStrategy::None},
+    Entry{"ArrowWindowPython", OpKind::PythonEval, JoinStrategy::None},
+    Entry{"BatchEvalPythonUDTF", OpKind::PythonEval, JoinStrategy::None},
+    Entry{"ArrowEvalPythonUDTF", OpKind::PythonEval, JoinStrategy::None},
+    Entry{"Subquery", OpKind::Subquery, JoinStrategy::None},
+    Entry{"SubqueryBroadcast", OpKind::Subquery, JoinStrategy::None},
+    Entry{"MetadataSubquery", OpKind::Subquery, JoinStrategy::None},
+    Entry{"ReusedSubquery", OpKind::ReusedSubquery, JoinStrategy::None},
+    Entry{"LocalTableScan", OpKind::LocalData, JoinStrategy::None},
+    Entry{"Range", OpKind::LocalData, JoinStrategy::None},
+    Entry{"InMemoryTableScan", OpKind::InMemoryScan, JoinStrategy::None},
+    Entry{"InMemoryRelation", OpKind::InMemoryScan, JoinStrategy::None},
+    Entry{"BatchScan", OpKind::Scan, JoinStrategy::None},
+    Entry{"FileScan", OpKind::Scan, JoinStrategy::None},
+    Entry{"DataSourceScan", OpKind::Scan, JoinStrategy::None},
+    Entry{"RuntimeFilterSource", OpKind::Other, JoinStrategy::None},
+    Entry{"CommandResult", OpKind::Command, JoinStrategy::None},
+    Entry{"AtomicReplaceTableAsSelect", OpKind::Command, JoinStrategy::None},
+    Entry{"AtomicCreateTableAsSelect", OpKind::Command, JoinStrategy::None},
+    Entry{"ReplaceTableAsSelect", OpKind::Command, JoinStrategy::None},
+    Entry{"CreateTableAsSelect", OpKind::Command, JoinStrategy::None},
+    Entry{"AppendData", OpKind::Command, JoinStrategy::None},
+    Entry{"OverwriteByExpression", OpKind::Command, JoinStrategy::None},
+    Entry{"OverwritePartitionsDynamic", OpKind::Command, JoinStrategy::None},
+    Entry{"ParquetWriter", OpKind::Write, JoinStrategy::None},
+    Entry{"WriteFiles", OpKind::Write, JoinStrategy::None},
+    Entry{"ArrowBatchSink", OpKind::Other, JoinStrategy::None},
+    Entry{"ArrowBatchSource", OpKind::Other, JoinStrategy::None},
+};
+
+}  // namespace
+
+Classification classify_operator(std::string_view name) {
+  Classification c;
+  // Drop a skew marker "(skew=true)" / "(isSkew=true)" glued to the name.
+  if (auto p = name.find('('); p != std::string_view::npos && p > 0) name = name.substr(0, p);
+  while (!name.empty() && name.back() == ' ') name.remove_suffix(1);
+
+  // Scans: "Scan parquet db.t", "Scan JDBCRelation(...)", "Scan In-memory table t", "PhotonScan parquet t".
+  if (starts_with(name, "PhotonScan") || starts_with(name, "PhotonJsonScan")) {
+    c.kind = OpKind::Scan;
+    c.engine = Engine::Photon;
+    return c;
+  }
+  if (starts_with(name, "Scan In-memory")) {
+    c.kind = OpKind::InMemoryScan;
+    return c;
+  }
+  if (name == "Scan ExistingRDD" || name == "Scan OneRowRelation" || starts_with(name, "Scan ExistingRDD")) {
+    c.kind = OpKind::LocalData;
+    return c;
+  }
+  if (starts_with(name, "Scan ") || name == "Scan" || starts_with(name, "FileScan ") ||
+      starts_with(name, "BatchScan ") || starts_with(name, "BatchScanExecTransformer") ||
+      starts_with(name, "FileSourceScanExecTransformer") || starts_with(name, "NativeScan") ||
+      starts_with(name, "ScanTransformer")) {
+    c.kind = OpKind::Scan;
+    if (ends_with(name.substr(0, name.find(' ')), "Transformer")) c.engine = Engine::Gluten;
+    return c;
+  }
+  if (starts_with(name, "Execute ")) {
+    c.kind = OpKind::Command;
+    return c;
+  }
+
+  // First word only from here on.
+  std::string_view base = name.substr(0, name.find(' '));
+  if (starts_with(base, "Photon")) {
+    c.engine = Engine::Photon;
+    base.remove_prefix(6);
+  } else if (ends_with(base, "ExecTransformer")) {
+    c.engine = Engine::Gluten;
+    base.remove_suffix(15);
+  } else if (ends_with(base, "Transformer")) {
+    c.engine = Engine::Gluten;
+    base.remove_suffix(11);
+  } else if (starts_with(base, "Velox") || starts_with(base, "RowToVelox") || starts_with(base, "Columnar")) {
+    c.engine = Engine::Gluten;
+  }
+  if (ends_with(base, "Exec")) base.remove_suffix(4);
+
+  for (const Entry& e : kEntries) {
+    if (base == e.name) {
+      c.kind = e.kind;
+      c.strategy = e.strategy;
+      break;
+    }
+  }
+  if (c.kind == OpKind::Unknown) {
+    // Gluten's and others' wrappers that are transitions between engines.
+    std::string s = squash(base);
+    if (s.find("columnartorow") != std::string::npos || s.find("rowtocolumnar") != std::string::npos ||
+        s.find("rowtovelox") != std::string::npos)
+      c.kind = OpKind::Transition;
+    else if (s.find("write") != std::string::npos || s.find("insertinto") != std::string::npos)
+      c.kind = OpKind::Write;
+    else if (!base.empty())
+      c.kind = OpKind::Other;
+  }
+  // Transitions between engines belong to neither side; keep them Spark unless clearly native.
+  if (c.kind == OpKind::Transition && c.engine == Engine::Gluten && starts_with(base, "Columnar")) c.engine = Engine::Spark;
+  return c;
+}
+
+std::string_view canonical_operator_name(std::string_view name) {
+  std::string key = squash(name);
+  if (key.empty()) return {};
+  for (const Entry& e : kEntries)
+    if (squash(e.name) == key) return e.name;
+  return {};
+}
+
+JoinType parse_join_type(std::string_view text) {
+  if (starts_with(text, "ExistenceJoin")) return JoinType::ExistenceJoin;
+  std::string s = squash(text);
+  static constexpr std::pair<std::string_view, JoinType> kTypes[] = {
+      {"inner", JoinType::Inner},           {"cross", JoinType::Cross},
+      {"leftouter", JoinType::LeftOuter},   {"left", JoinType::LeftOuter},
+      {"rightouter", JoinType::RightOuter}, {"right", JoinType::RightOuter},
+      {"fullouter", JoinType::FullOuter},   {"full", JoinType::FullOuter},
+      {"outer", JoinType::FullOuter},       {"leftsemi", JoinType::LeftSemi},
+      {"semi", JoinType::LeftSemi},         {"leftanti", JoinType::LeftAnti},
+      {"anti", JoinType::LeftAnti},         {"leftsingle", JoinType::LeftSingle},
+  };
+  for (const auto& [k, v] : kTypes)
+    if (s == k) return v;
+  return JoinType::Unknown;
+}
+
+}  // namespace planlint

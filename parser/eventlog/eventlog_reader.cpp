@@ -1,0 +1,856 @@
+// The Spark event-log reader: JSON lines as written with spark.eventLog.enabled=true (the file
+// the History Server reads). For each SQL execution it parses the last formatted plan (the
+// start event's, replaced by each SparkListenerSQLAdaptiveExecutionUpdate) with the explain-text
+// reader, attaches SQL metric values to operators through the accumulator ids of `sparkPlanInfo`,
+// and attaches each stage's task-time distribution. One Plan per execution.
+//
+// Streaming: lines are read one at a time (from a plain or compressed file, or the events files
+// of a rolling log directory) and only the events that matter are parsed as JSON; what is kept per
+// running execution is its last plan text, the plan-info tree (names + accumulator ids), its
+// accumulator values and, per stage, one number per task. An execution's plan is built when the
+// execution ends and its state is dropped, so memory follows the executions running at once, not
+// the length of the log.
+#include "parser/eventlog/eventlog.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <fstream>
+#include <istream>
+#include <map>
+#include <nlohmann/json.hpp>
+#include <sstream>
+#include <system_error>
+#include <unordered_map>
+#include <unordered_set>
+
+#include "parser/eventlog/eventlog_codec.hpp"
+#include "parser/registry/parse.hpp"
+
+namespace planlint {
+
+namespace {
+
+using nlohmann::json;
+
+std::string_view event_name(std::string_view line) {
+  // Spark writes {"Event":"<name>",...}; find the value without parsing the whole line.
+  auto p = line.find("\"Event\"");
+  if (p == std::string_view::npos || p > 16) return {};
+  p = line.find('"', p + 7);
+  if (p == std::string_view::npos) return {};
+  auto e = line.find('"', p + 1);
+  if (e == std::string_view::npos) return {};
+  return line.substr(p + 1, e - p - 1);
+}
+
+// The "Stage ID" of a task-end line, read without parsing the line (Spark writes it near the
+// start); nullopt when it is not a plain integer there.
+std::optional<long long> stage_id_of(std::string_view line) {
+  auto p = line.find("\"Stage ID\":");
+  if (p == std::string_view::npos || p > 64) return std::nullopt;
+  p += 11;
+  while (p < line.size() && line[p] == ' ') ++p;
+  long long v = 0;
+  std::size_t digits = 0;
+  for (; p < line.size() && line[p] >= '0' && line[p] <= '9' && digits < 18; ++p, ++digits) v = v * 10 + (line[p] - '0');
+  if (digits == 0 || p >= line.size() || (line[p] != ',' && line[p] != '}' && line[p] != ' ')) return std::nullopt;
+  return v;
+}
+
+bool ends_with(std::string_view s, std::string_view suffix) {
+  return s.size() >= suffix.size() && s.substr(s.size() - suffix.size()) == suffix;
+}
+
+double as_number(const json& v) {
+  if (v.is_number()) return v.get<double>();
+  if (v.is_string()) {
+    const std::string& s = v.get_ref<const std::string&>();
+    char* end = nullptr;
+    double d = std::strtod(s.c_str(), &end);
+    if (end != s.c_str()) return d;
+  }
+  return 0;
+}
+
+// The fields of a task-end event that matter, read with nlohmann's SAX interface: task-end lines
+// are most of a log (~1.5 KB each, mostly task metrics), and building a DOM for each was most of
+// the reading time.
+struct TaskEnd {
+  std::optional<double> stage, run_time, launch, finish;
+  bool has_info = false, failed = false, has_accs = false;
+  std::vector<std::pair<long long, std::optional<double>>> accs;  // (id, update) of Accumulables entries with an ID
+};
+
+class TaskEndSax {
+ public:
+  explicit TaskEndSax(TaskEnd& out) : t_(out) {}
+  using number_integer_t = json::number_integer_t;
+  using number_unsigned_t = json::number_unsigned_t;
+  using number_float_t = json::number_float_t;
+  using string_t = json::string_t;
+  using binary_t = json::binary_t;
+
+  bool null() { return value(0, true); }
+  bool boolean(bool b) {
+    if (ctx() == Ctx::Info && (key_ == Key::Failed || key_ == Key::Killed)) t_.failed = t_.failed || b;
+    return value(0, true);
+  }
+  bool number_integer(number_integer_t v) { return value(static_cast<double>(v), true); }
+  bool number_unsigned(number_unsigned_t v) { return value(static_cast<double>(v), true); }
+  bool number_float(number_float_t v, const string_t&) { return value(v, true); }
+  bool string(string_t& s) {
+    char* end = nullptr;
+    double d = std::strtod(s.c_str(), &end);
+    return value(end != s.c_str() ? d : 0, true);
+  }
+  bool binary(binary_t&) { return value(0, true); }
+  bool start_object(std::size_t) {
+    Ctx c = Ctx::Other;
+    if (stack_.empty()) c = Ctx::Root;
+    else if (ctx() == Ctx::Root && key_ == Key::TaskInfo) c = Ctx::Info, t_.has_info = true;
+    else if (ctx() == Ctx::Root && key_ == Key::TaskMetrics) c = Ctx::Metrics;
+    else if (ctx() == Ctx::Accs) c = Ctx::Acc, acc_id_.reset(), acc_update_.reset();
+    stack_.push_back(c);
+    key_ = Key::None;
+    return true;
+  }
+  bool end_object() {
+    if (ctx() == Ctx::Acc && acc_id_) t_.accs.emplace_back(static_cast<long long>(*acc_id_), acc_update_);
+    stack_.pop_back();
+    key_ = Key::None;
+    return true;
+  }
+  bool start_array(std::size_t) {
+    Ctx c = ctx() == Ctx::Info && key_ == Key::Accumulables ? Ctx::Accs : Ctx::Other;
+    if (c == Ctx::Accs) t_.has_accs = true;
+    stack_.push_back(c);
+    return true;
+  }
+  bool end_array() {
+    stack_.pop_back();
+    key_ = Key::None;
+    return true;
+  }
+  bool key(string_t& k) {
+    key_ = Key::None;
+    switch (ctx()) {
+      case Ctx::Root:
+        if (k == "Stage ID") key_ = Key::StageId;
+        else if (k == "Task Info") key_ = Key::TaskInfo;
+        else if (k == "Task Metrics") key_ = Key::TaskMetrics;
+        break;
+      case Ctx::Info:
+        if (k == "Failed") key_ = Key::Failed;
+        else if (k == "Killed") key_ = Key::Killed;
+        else if (k == "Launch Time") key_ = Key::Launch;
+        else if (k == "Finish Time") key_ = Key::Finish;
+        else if (k == "Accumulables") key_ = Key::Accumulables;
+        break;
+      case Ctx::Metrics:
+        if (k == "Executor Run Time") key_ = Key::RunTime;
+        break;
+      case Ctx::Acc:
+        if (k == "ID") key_ = Key::Id;
+        else if (k == "Update") key_ = Key::Update;
+        break;
+      default:
+        break;
+    }
+    return true;
+  }
+  bool parse_error(std::size_t, const std::string&, const nlohmann::detail::exception&) { return false; }
+
+ private:
+  enum class Ctx { Root, Info, Metrics, Accs, Acc, Other };
+  enum class Key { None, StageId, TaskInfo, TaskMetrics, Failed, Killed, Launch, Finish, Accumulables, RunTime, Id, Update };
+
+  [[nodiscard]] Ctx ctx() const { return stack_.empty() ? Ctx::Other : stack_.back(); }
+
+  // A scalar value: numbers as as_number reads them (strings parsed, anything else 0).
+  bool value(double v, bool) {
+    switch (ctx()) {
+      case Ctx::Root:
+        if (key_ == Key::StageId) t_.stage = v;
+        break;
+      case Ctx::Info:
+        if (key_ == Key::Launch) t_.launch = v;
+        else if (key_ == Key::Finish) t_.finish = v;
+        break;
+      case Ctx::Metrics:
+        if (key_ == Key::RunTime) t_.run_time = v;
+        break;
+      case Ctx::Acc:
+        if (key_ == Key::Id) acc_id_ = v;
+        else if (key_ == Key::Update) acc_update_ = v;
+        break;
+      default:
+        break;
+    }
+    key_ = Key::None;
+    return true;
+  }
+
+  TaskEnd& t_;
+  std::vector<Ctx> stack_;
+  Key key_ = Key::None;
+  std::optional<double> acc_id_, acc_update_;
+};
+
+// One node of `sparkPlanInfo`: the name and the SQL metrics with their accumulator ids.
+struct InfoMetric {
+  long long acc = 0;
+  std::string name;
+  std::string type;  // sum, size, timing, nsTiming, average
+};
+struct InfoNode {
+  std::string name;
+  std::vector<std::size_t> children;
+  std::vector<InfoMetric> metrics;
+};
+
+struct Execution {
+  long long id = -1;
+  std::string description;
+  std::string plan_text;
+  std::uint32_t plan_line = 0;   // the event line that carried plan_text
+  std::vector<InfoNode> info;    // info[0] is the root
+  std::vector<long long> accs;   // every accumulator id of every plan version (for clean-up)
+  std::vector<long long> stages;
+  bool ended = false;
+  double start_ms = 0, end_ms = 0;
+};
+
+struct StageTasks {
+  std::vector<double> task_ms;
+  std::optional<double> num_tasks;
+  std::optional<double> duration_ms;
+  std::string name;
+  std::unordered_set<long long> accumulators;  // SQL accumulators updated by this stage's tasks
+};
+
+// Flatten sparkPlanInfo iteratively (plans can be deep).
+std::vector<InfoNode> flatten_info(const json& root) {
+  std::vector<InfoNode> out;
+  if (!root.is_object()) return out;
+  std::vector<std::pair<const json*, std::size_t>> stack;  // node, parent index (npos for root)
+  stack.emplace_back(&root, std::string::npos);
+  // Children must keep their order: push in reverse, and append to the parent when popped.
+  while (!stack.empty()) {
+    auto [node, parent] = stack.back();
+    stack.pop_back();
+    InfoNode n;
+    if (auto it = node->find("nodeName"); it != node->end() && it->is_string()) n.name = it->get<std::string>();
+    if (auto it = node->find("metrics"); it != node->end() && it->is_array()) {
+      for (const auto& m : *it) {
+        if (!m.is_object()) continue;
+        InfoMetric im;
+        if (auto a = m.find("accumulatorId"); a != m.end()) im.acc = static_cast<long long>(as_number(*a));
+        if (auto a = m.find("name"); a != m.end() && a->is_string()) im.name = a->get<std::string>();
+        if (auto a = m.find("metricType"); a != m.end() && a->is_string()) im.type = a->get<std::string>();
+        n.metrics.push_back(std::move(im));
+      }
+    }
+    std::size_t index = out.size();
+    out.push_back(std::move(n));
+    if (parent != std::string::npos) out[parent].children.push_back(index);
+    if (auto it = node->find("children"); it != node->end() && it->is_array()) {
+      for (auto c = it->rbegin(); c != it->rend(); ++c)
+        if (c->is_object()) stack.emplace_back(&*c, index);
+    }
+  }
+  return out;
+}
+
+std::string trimmed(std::string_view s) {
+  while (!s.empty() && s.back() == ' ') s.remove_suffix(1);
+  while (!s.empty() && s.front() == ' ') s.remove_prefix(1);
+  return std::string(s);
+}
+
+// Event-log metric names are lower case ("number of output rows"); the profile's labels start
+// with a capital ("Number of output rows"). Use the profile's spelling so rules see one name.
+std::string metric_label(const std::string& name) {
+  std::string s = name;
+  if (!s.empty() && s[0] >= 'a' && s[0] <= 'z') s[0] = static_cast<char>(s[0] - 'a' + 'A');
+  return s;
+}
+
+Metric make_metric(const InfoMetric& im, double raw) {
+  Metric m;
+  m.label = metric_label(im.name);
+  if (im.type == "size") {
+    m.unit = MetricUnit::Bytes;
+    m.value = raw;
+  } else if (im.type == "timing") {
+    m.unit = MetricUnit::Millis;
+    m.value = raw;
+  } else if (im.type == "nsTiming") {
+    m.unit = MetricUnit::Millis;
+    m.value = raw / 1e6;
+  } else {
+    m.unit = MetricUnit::Count;
+    m.value = raw;
+  }
+  return m;
+}
+
+bool is_hidden_in_text(std::string_view info_name) {
+  return info_name.substr(0, 17) == "WholeStageCodegen" || info_name == "InputAdapter";
+}
+
+class Builder {
+ public:
+  Builder(const std::string& path, const EventLogOptions& opts, const EventLogSink& sink) : opts_(opts), sink_(sink) {
+    result_.path = path;
+    result_.format = InputFormat::EventLog;
+  }
+
+  void feed(std::string_view line, std::uint32_t line_no) {
+    while (!line.empty() && (line.back() == '\r' || line.back() == ' ')) line.remove_suffix(1);
+    if (line.empty()) return;
+    ++events_;
+    std::string_view ev = event_name(line);
+    if (ev.empty()) {
+      if (bad_lines_++ < 3)
+        result_.messages.push_back({MessageSeverity::Error, {line_no, 1, line_no, 2},
+                                    "expected a JSON event object with an \"Event\" field"});
+      return;
+    }
+    bool wanted = ends_with(ev, "SQLExecutionStart") || ends_with(ev, "SQLAdaptiveExecutionUpdate") ||
+                  ends_with(ev, "SQLExecutionEnd") || ends_with(ev, "SparkListenerDriverAccumUpdates") ||
+                  ev == "SparkListenerJobStart" || ev == "SparkListenerTaskEnd" ||
+                  ev == "SparkListenerStageCompleted";
+    if (!wanted) return;
+    // Task-end events are most of a log: skip the JSON parse for stages no followed execution ran
+    // (jobs outside SQL, executions not selected with --execution, ones already finished).
+    if (ev == "SparkListenerTaskEnd") {
+      if (auto stage = stage_id_of(line); stage && !stage_owner_.count(*stage)) return;
+    }
+    if (ev == "SparkListenerTaskEnd") {
+      TaskEnd t;
+      TaskEndSax sax(t);
+      if (json::sax_parse(line.begin(), line.end(), &sax)) on_task_end(t);
+      else if (bad_lines_++ < 3)
+        result_.messages.push_back({MessageSeverity::Error, {line_no, 1, line_no, 2},
+                                    "this event line is not valid JSON (truncated log?)"});
+      return;
+    }
+    json e = json::parse(line.begin(), line.end(), nullptr, false);
+    if (e.is_discarded() || !e.is_object()) {
+      if (bad_lines_++ < 3)
+        result_.messages.push_back({MessageSeverity::Error, {line_no, 1, line_no, 2},
+                                    "this event line is not valid JSON (truncated log?)"});
+      return;
+    }
+    if (ends_with(ev, "SQLExecutionStart")) on_start(e, line_no);
+    else if (ends_with(ev, "SQLAdaptiveExecutionUpdate")) on_update(e, line_no);
+    else if (ends_with(ev, "SQLExecutionEnd")) on_end(e);
+    else if (ends_with(ev, "SparkListenerDriverAccumUpdates")) on_driver_accums(e);
+    else if (ev == "SparkListenerJobStart") on_job_start(e);
+    else if (ev == "SparkListenerStageCompleted") on_stage_completed(e);
+  }
+
+  void message(MessageSeverity sev, std::uint32_t line_no, std::string text) {
+    line_no = std::max<std::uint32_t>(1, line_no);
+    result_.messages.push_back({sev, {line_no, 1, line_no, 2}, std::move(text)});
+  }
+
+  ParseResult finish() {
+    if (events_ == 0 && !result_.has_errors())
+      result_.messages.push_back({MessageSeverity::Error, {1, 1, 1, 1}, "the event log is empty"});
+    // Executions that never ended (a log still being written, or cut): build them now.
+    std::vector<long long> ids;
+    for (const auto& [id, ex] : executions_) ids.push_back(id);
+    for (long long id : ids) finalize(id);
+    if (opts_.execution && !selected_seen_)
+      result_.messages.push_back({MessageSeverity::Error, {1, 1, 1, 1},
+                                  "the event log has no SQL execution " + std::to_string(*opts_.execution)});
+    if (!any_execution_ && events_ > 0)
+      result_.messages.push_back({MessageSeverity::Note, {1, 1, 1, 1},
+                                  "the event log holds no SQL execution (SparkListenerSQLExecutionStart)"});
+    std::stable_sort(collected_.begin(), collected_.end(),
+                     [](const auto& x, const auto& y) { return x.first < y.first; });
+    for (auto& [id, plan] : collected_) result_.plans.push_back(std::move(plan));
+    return std::move(result_);
+  }
+
+ private:
+  EventLogOptions opts_;
+  const EventLogSink& sink_;
+  ParseResult result_;
+  std::vector<std::pair<long long, Plan>> collected_;  // without a sink: (execution id, plan)
+  std::size_t events_ = 0;
+  std::size_t bad_lines_ = 0;
+  bool any_execution_ = false, selected_seen_ = false;
+  std::map<long long, Execution> executions_;             // running (or never ended) executions
+  std::unordered_map<long long, StageTasks> stages_;
+  std::unordered_map<long long, long long> stage_owner_;  // stage id -> execution id
+  std::unordered_map<long long, long long> acc_owner_;    // accumulator id -> execution id
+  std::unordered_map<long long, double> acc_value_;       // accumulator id -> summed updates
+
+  // Only the selected execution (or all) is followed.
+  bool wanted_execution(long long id) {
+    any_execution_ = true;
+    if (opts_.execution && *opts_.execution != id) return false;
+    selected_seen_ = true;
+    return true;
+  }
+
+  // Build the plan of a finished execution, hand it on and drop the execution's state.
+  void finalize(long long id) {
+    auto it = executions_.find(id);
+    if (it == executions_.end()) return;
+    Execution& ex = it->second;
+    std::optional<Plan> plan = build_plan(ex);
+    for (long long sid : ex.stages) {
+      stages_.erase(sid);
+      stage_owner_.erase(sid);
+    }
+    for (long long acc : ex.accs) {
+      acc_owner_.erase(acc);
+      acc_value_.erase(acc);
+    }
+    executions_.erase(it);
+    if (!plan) return;
+    if (sink_) sink_(std::move(*plan));
+    else collected_.emplace_back(id, std::move(*plan));
+  }
+
+  static long long exec_id(const json& e) {
+    auto it = e.find("executionId");
+    return it == e.end() ? -1 : static_cast<long long>(as_number(*it));
+  }
+
+  void set_plan(Execution& ex, const json& e, std::uint32_t line_no) {
+    if (auto it = e.find("physicalPlanDescription"); it != e.end() && it->is_string()) {
+      ex.plan_text = it->get<std::string>();
+      ex.plan_line = line_no;
+    }
+    if (auto it = e.find("sparkPlanInfo"); it != e.end()) {
+      ex.info = flatten_info(*it);
+      for (const auto& n : ex.info)
+        for (const auto& m : n.metrics)
+          if (acc_owner_.emplace(m.acc, ex.id).second) ex.accs.push_back(m.acc);
+    }
+  }
+
+  void on_start(const json& e, std::uint32_t line_no) {
+    long long id = exec_id(e);
+    if (!wanted_execution(id)) return;
+    Execution& ex = executions_[id];
+    ex.id = id;
+    if (auto it = e.find("description"); it != e.end() && it->is_string()) ex.description = it->get<std::string>();
+    if (auto it = e.find("time"); it != e.end()) ex.start_ms = as_number(*it);
+    set_plan(ex, e, line_no);
+  }
+
+  void on_update(const json& e, std::uint32_t line_no) {
+    long long id = exec_id(e);
+    if (!wanted_execution(id)) return;
+    Execution& ex = executions_[id];
+    ex.id = id;
+    set_plan(ex, e, line_no);
+  }
+
+  void on_end(const json& e) {
+    auto it = executions_.find(exec_id(e));
+    if (it == executions_.end()) return;
+    it->second.ended = true;
+    if (auto t = e.find("time"); t != e.end()) it->second.end_ms = as_number(*t);
+    finalize(it->first);
+  }
+
+  void on_driver_accums(const json& e) {
+    auto it = e.find("accumUpdates");
+    if (it == e.end() || !it->is_array()) return;
+    for (const auto& pair : *it)
+      if (pair.is_array() && pair.size() == 2) {
+        auto acc = static_cast<long long>(as_number(pair[0]));
+        if (acc_owner_.count(acc)) acc_value_[acc] += as_number(pair[1]);
+      }
+  }
+
+  void on_job_start(const json& e) {
+    auto props = e.find("Properties");
+    if (props == e.end() || !props->is_object()) return;
+    auto eid = props->find("spark.sql.execution.id");
+    if (eid == props->end()) return;
+    long long id = static_cast<long long>(as_number(*eid));
+    auto ex = executions_.find(id);
+    if (ex == executions_.end()) return;
+    if (auto st = e.find("Stage IDs"); st != e.end() && st->is_array())
+      for (const auto& s : *st) {
+        auto sid = static_cast<long long>(as_number(s));
+        ex->second.stages.push_back(sid);
+        stage_owner_[sid] = id;
+      }
+  }
+
+  void on_task_end(const TaskEnd& t) {
+    if (!t.stage) return;
+    auto stage = static_cast<long long>(*t.stage);
+    if (!stage_owner_.count(stage)) return;  // not a stage of a followed SQL execution
+    StageTasks& st = stages_[stage];
+    if (!t.has_info) return;
+    if (!t.failed) {
+      double ms = t.run_time.value_or(-1);
+      if (ms < 0 && t.launch && t.finish) ms = *t.finish - *t.launch;
+      if (ms >= 0) st.task_ms.push_back(ms);
+    }
+    for (const auto& [id, update] : t.accs) {
+      if (!acc_owner_.count(id)) continue;  // not a SQL metric of a known plan
+      st.accumulators.insert(id);
+      if (update) acc_value_[id] += *update;
+    }
+  }
+
+  void on_stage_completed(const json& e) {
+    auto info = e.find("Stage Info");
+    if (info == e.end() || !info->is_object()) return;
+    auto sid = info->find("Stage ID");
+    if (sid == info->end()) return;
+    auto stage = static_cast<long long>(as_number(*sid));
+    if (!stage_owner_.count(stage)) return;
+    StageTasks& st = stages_[stage];
+    if (auto n = info->find("Number of Tasks"); n != info->end()) st.num_tasks = as_number(*n);
+    auto sub = info->find("Submission Time"), done = info->find("Completion Time");
+    if (sub != info->end() && done != info->end()) st.duration_ms = as_number(*done) - as_number(*sub);
+    if (auto nm = info->find("Stage Name"); nm != info->end() && nm->is_string()) st.name = nm->get<std::string>();
+  }
+
+  // Pair the plan-info tree with the parsed operators: walk both from the root, skipping the
+  // info nodes formatted mode never prints (WholeStageCodegen, InputAdapter), and stop where
+  // the names disagree. Returns accumulator id -> operator index.
+  static std::unordered_map<long long, std::size_t> match(const Plan& plan, const std::vector<InfoNode>& info) {
+    std::unordered_map<long long, std::size_t> acc_op;
+    if (info.empty() || plan.roots.empty()) return acc_op;
+    std::vector<std::pair<std::size_t, std::size_t>> stack;  // info index, op index
+    stack.emplace_back(0, plan.roots.front());
+    std::size_t guard = 0;
+    while (!stack.empty() && guard++ < 4 * (info.size() + plan.ops.size()) + 16) {
+      auto [ii, oi] = stack.back();
+      stack.pop_back();
+      const InfoNode* in = &info[ii];
+      while (is_hidden_in_text(in->name) && in->children.size() == 1) {
+        ii = in->children.front();
+        in = &info[ii];
+      }
+      const Operator& op = plan.ops[oi];
+      if (trimmed(in->name) != trimmed(op.name)) continue;
+      for (const auto& m : in->metrics) acc_op[m.acc] = oi;
+      if (op.kind == OpKind::ReusedExchange) continue;  // the info repeats the reused subtree
+      // The children the text shows for this operator, in the order the info lists them.
+      std::vector<std::size_t> kids;
+      if (op.kind == OpKind::AdaptivePlan) {
+        for (std::size_t c : op.children)
+          if (plan.ops[c].section != Section::AqeInitial) {
+            kids.push_back(c);
+            break;
+          }
+      } else {
+        kids = op.children;
+      }
+      // Subquery plans hosted here follow the ordinary children in the info tree.
+      for (const auto& sq : plan.subqueries)
+        if (sq.hosting_op && *sq.hosting_op == oi && sq.root) kids.push_back(*sq.root);
+      std::size_t n = std::min(kids.size(), in->children.size());
+      for (std::size_t k = 0; k < n; ++k) stack.emplace_back(in->children[k], kids[k]);
+    }
+    return acc_op;
+  }
+
+  static double quantile(std::vector<double>& v, double q) {
+    std::size_t k = static_cast<std::size_t>(std::floor(q * static_cast<double>(v.size() - 1)));
+    std::nth_element(v.begin(), v.begin() + static_cast<std::ptrdiff_t>(k), v.end());
+    return v[k];
+  }
+
+  std::optional<Plan> build_plan(Execution& ex) {
+    if (ex.plan_text.empty()) return std::nullopt;
+    ParseResult pr = parse_explain_text(ex.plan_text, result_.path);
+    const SourceRange event_loc{ex.plan_line, 1, ex.plan_line, 2};
+    for (auto& m : pr.messages) {
+      // Positions inside the embedded plan do not map onto the log file: name the event line.
+      m.message = "execution " + std::to_string(ex.id) + ", plan line " + std::to_string(m.loc.line) + ": " + m.message;
+      m.loc = event_loc;
+      result_.messages.push_back(std::move(m));
+    }
+    if (pr.plans.empty()) return std::nullopt;
+    Plan plan = std::move(pr.plans.front());
+    plan.format = InputFormat::EventLog;
+    plan.name = "execution " + std::to_string(ex.id) + (ex.description.empty() ? "" : ": " + ex.description);
+    plan.query.statement_id = std::to_string(ex.id);
+    plan.query.description = ex.description;
+    plan.query.status = ex.ended ? "FINISHED" : "RUNNING";
+    if (ex.ended && ex.end_ms >= ex.start_ms)
+      plan.query.metrics.push_back({"totalTimeMs", "", ex.end_ms - ex.start_ms, MetricUnit::Millis, false});
+    plan.loc = event_loc;
+    for (auto& op : plan.ops) {
+      op.loc = event_loc;
+      op.detail_loc = event_loc;
+      for (auto& f : op.fields) f.loc = event_loc;
+      op.stats.loc = event_loc;
+    }
+    for (auto& sq : plan.subqueries) sq.loc = event_loc;
+    for (auto& t : plan.trailers) t.loc = event_loc;
+
+    // Metric values.
+    auto acc_op = match(plan, ex.info);
+    std::unordered_map<long long, const InfoMetric*> acc_metric;
+    for (const auto& n : ex.info)
+      for (const auto& m : n.metrics) acc_metric[m.acc] = &m;
+    for (const auto& [acc, oi] : acc_op) {
+      auto v = acc_value_.find(acc);
+      if (v == acc_value_.end()) continue;
+      const InfoMetric* im = acc_metric[acc];
+      if (!im || im->type == "average") continue;  // averages are encoded, not summable
+      Operator& op = plan.ops[oi];
+      Metric m = make_metric(*im, v->second);
+      if (m.label == "Number of output rows") op.rows = m.value;
+      if (m.label == "Peak memory") op.peak_memory_bytes = m.value;
+      if (m.label == "Duration" && !op.duration_ms) op.duration_ms = m.value;
+      op.metrics.push_back(std::move(m));
+    }
+    // Keep the metrics in a stable order (the info's order is per operator already).
+    for (auto& op : plan.ops)
+      std::stable_sort(op.metrics.begin(), op.metrics.end(),
+                       [](const Metric& a, const Metric& b) { return a.label < b.label; });
+
+    // Stages with their task-time distribution and operators.
+    std::sort(ex.stages.begin(), ex.stages.end());
+    ex.stages.erase(std::unique(ex.stages.begin(), ex.stages.end()), ex.stages.end());
+    double task_total = 0;
+    for (long long sid : ex.stages) {
+      auto it = stages_.find(sid);
+      if (it == stages_.end()) continue;
+      StageTasks& st = it->second;
+      StageInfo si;
+      si.id = std::to_string(sid);
+      si.status = st.duration_ms ? "COMPLETE" : "";
+      si.num_tasks = st.num_tasks;
+      si.duration_ms = st.duration_ms;
+      if (!st.task_ms.empty()) {
+        std::vector<double> v = st.task_ms;
+        for (double t : v) task_total += t;
+        si.task_ms_min = *std::min_element(v.begin(), v.end());
+        si.task_ms_max = *std::max_element(v.begin(), v.end());
+        si.task_ms_median = quantile(v, 0.5);
+        si.task_ms_p75 = quantile(v, 0.75);
+        if (!si.num_tasks) si.num_tasks = static_cast<double>(v.size());
+      }
+      std::unordered_set<std::size_t> ops;
+      for (long long acc : st.accumulators)
+        if (auto o = acc_op.find(acc); o != acc_op.end()) ops.insert(o->second);
+      si.operators.assign(ops.begin(), ops.end());
+      std::sort(si.operators.begin(), si.operators.end());
+      for (std::size_t oi : si.operators) plan.ops[oi].spark_stages.push_back(static_cast<int>(sid));
+      plan.stages.push_back(std::move(si));
+    }
+    if (task_total > 0) plan.query.metrics.push_back({"taskTotalTimeMs", "", task_total, MetricUnit::Millis, false});
+    return plan;
+  }
+};
+
+// Splits decompressed pieces into lines for the Builder. A line is kept whole only when it spans
+// pieces; a line longer than kMaxLine is skipped with an error (no event is that long).
+class LineFeeder {
+ public:
+  explicit LineFeeder(Builder& b) : b_(b) {}
+
+  void feed(std::string_view data) {
+    std::size_t pos = 0;
+    while (pos < data.size()) {
+      std::size_t nl = data.find('\n', pos);
+      std::string_view piece = data.substr(pos, nl == std::string_view::npos ? std::string_view::npos : nl - pos);
+      if (nl == std::string_view::npos) {
+        append(piece);
+        return;
+      }
+      if (pending_.empty() && !skipping_) {
+        b_.feed(piece, ++line_);
+      } else {
+        append(piece);
+        finish_line();
+      }
+      pos = nl + 1;
+    }
+  }
+
+  // The end of one file: its last line ends here even without a line break.
+  void end_of_input() {
+    if (!pending_.empty() || skipping_) finish_line();
+  }
+
+  [[nodiscard]] std::uint32_t line() const { return line_; }
+
+ private:
+  static constexpr std::size_t kMaxLine = 256u << 20;
+
+  void append(std::string_view piece) {
+    if (skipping_) return;
+    if (pending_.size() + piece.size() > kMaxLine) {
+      skipping_ = true;
+      std::string().swap(pending_);
+      return;
+    }
+    pending_.append(piece);
+  }
+
+  void finish_line() {
+    ++line_;
+    if (skipping_) {
+      b_.message(MessageSeverity::Error, line_, "this event line is longer than 256 MiB: skipped");
+      skipping_ = false;
+    } else {
+      b_.feed(pending_, line_);
+    }
+    pending_.clear();
+    if (pending_.capacity() > (16u << 20)) std::string().swap(pending_);
+  }
+
+  Builder& b_;
+  std::string pending_;
+  std::uint32_t line_ = 0;
+  bool skipping_ = false;
+};
+
+// Reads one input (any codec) through the feeder; a decoding error ends that input with a message.
+void pump(std::istream& in, const std::string& name, Builder& b, LineFeeder& f) {
+  std::string error;
+  auto decoder = eventlog::make_decoder(in, error);
+  std::string prefix = name.empty() ? "" : name + ": ";
+  if (!decoder) {
+    b.message(MessageSeverity::Error, f.line() + 1, prefix + error);
+    return;
+  }
+  std::string_view piece;
+  while (decoder->next(piece)) f.feed(piece);
+  f.end_of_input();
+  if (!decoder->error().empty())
+    b.message(MessageSeverity::Error, f.line() + 1,
+              prefix + decoder->error() +
+                  (f.line() ? "; nothing after line " + std::to_string(f.line()) + " is read" : ""));
+}
+
+bool starts_with(std::string_view s, std::string_view p) { return s.substr(0, p.size()) == p; }
+
+// A rolling log directory: events_<N>_<appId>[_<attempt>][.<codec>][.compact] in N order, from the
+// last compacted file on (older ones are folded into it), as Spark's RollingEventLogFilesFileReader.
+void read_rolling_dir(const std::filesystem::path& dir, Builder& b) {
+  namespace fs = std::filesystem;
+  struct EventsFile {
+    unsigned long long index;
+    fs::path path;
+    bool compact;
+  };
+  std::vector<EventsFile> files;
+  bool in_progress = false;
+  std::error_code ec;
+  for (fs::directory_iterator it(dir, ec), end; !ec && it != end; it.increment(ec)) {
+    std::string name = it->path().filename().string();
+    if (starts_with(name, "appstatus_") && ends_with(name, ".inprogress")) in_progress = true;
+    if (!starts_with(name, "events_")) continue;
+    std::size_t i = 7, digits = 0;
+    unsigned long long index = 0;
+    while (i < name.size() && name[i] >= '0' && name[i] <= '9' && digits < 18) index = index * 10 + static_cast<unsigned>(name[i++] - '0'), ++digits;
+    if (digits == 0 || i >= name.size() || name[i] != '_') continue;
+    files.push_back({index, it->path(), ends_with(name, ".compact")});
+  }
+  if (ec) {
+    b.message(MessageSeverity::Error, 1, dir.string() + ": " + ec.message());
+    return;
+  }
+  std::sort(files.begin(), files.end(), [](const auto& x, const auto& y) { return x.index < y.index; });
+  std::size_t first = 0;
+  for (std::size_t i = 0; i < files.size(); ++i)
+    if (files[i].compact) first = i;
+  if (files.empty()) {
+    b.message(MessageSeverity::Error, 1, "this rolling event-log directory has no events_<N>_<appId> file");
+    return;
+  }
+  if (in_progress)
+    b.message(MessageSeverity::Note, 1, "the application was still running when the log was read (appstatus_*.inprogress)");
+  LineFeeder f(b);
+  for (std::size_t i = first; i < files.size(); ++i) {
+    std::ifstream in(files[i].path, std::ios::binary);
+    std::string name = files[i].path.filename().string();
+    if (!in) {
+      b.message(MessageSeverity::Error, f.line() + 1, name + ": cannot be opened");
+      continue;
+    }
+    pump(in, name, b, f);
+  }
+}
+
+}  // namespace
+
+bool looks_compressed_event_log(std::string_view head) { return !eventlog::codec_of(head).empty(); }
+
+bool is_rolling_event_log_dir(const std::filesystem::path& path) {
+  std::filesystem::path p = path;
+  if (p.filename().empty()) p = p.parent_path();  // "eventlog_v2_x/"
+  std::error_code ec;
+  return starts_with(p.filename().string(), "eventlog_v2_") && std::filesystem::is_directory(p, ec);
+}
+
+bool is_event_log_path(const std::filesystem::path& path) {
+  std::error_code ec;
+  if (std::filesystem::is_directory(path, ec)) return is_rolling_event_log_dir(path);
+  std::ifstream in(path, std::ios::binary);
+  if (!in) return false;
+  std::string head(4096, '\0');
+  in.read(head.data(), static_cast<std::streamsize>(head.size()));
+  head.resize(static_cast<std::size_t>(std::max<std::streamsize>(0, in.gcount())));
+  return detect_format(head) == InputFormat::EventLog;
+}
+
+ParseResult parse_event_log(std::string_view text, const std::string& path, const EventLogOptions& opts) {
+  if (looks_compressed_event_log(text.substr(0, 16))) {
+    std::istringstream in{std::string(text)};
+    return parse_event_log_stream(in, path, opts);
+  }
+  EventLogSink none;
+  Builder b(path, opts, none);
+  std::uint32_t line_no = 0;
+  std::size_t pos = 0;
+  while (pos < text.size()) {
+    std::size_t eol = text.find('\n', pos);
+    if (eol == std::string_view::npos) eol = text.size();
+    b.feed(text.substr(pos, eol - pos), ++line_no);
+    pos = eol + 1;
+  }
+  return b.finish();
+}
+
+ParseResult parse_event_log(std::string_view text, const std::string& path) {
+  return parse_event_log(text, path, EventLogOptions{});
+}
+
+ParseResult parse_event_log_stream(std::istream& in, const std::string& path, const EventLogOptions& opts,
+                                   const EventLogSink& sink) {
+  Builder b(path, opts, sink);
+  LineFeeder f(b);
+  pump(in, "", b, f);
+  return b.finish();
+}
+
+ParseResult read_event_log(const std::filesystem::path& path, const std::string& display, const EventLogOptions& opts,
+                           const EventLogSink& sink) {
+  const std::string shown = display.empty() ? path.string() : display;
+  std::error_code ec;
+  if (std::filesystem::is_directory(path, ec)) {
+    Builder b(shown, opts, sink);
+    if (is_rolling_event_log_dir(path)) read_rolling_dir(path, b);
+    else b.message(MessageSeverity::Error, 1, "a directory that is not a rolling event log (eventlog_v2_<appId>)");
+    return b.finish();
+  }
+  std::ifstream in(path, std::ios::binary);
+  if (!in) {
+    Builder b(shown, opts, sink);
+    b.message(MessageSeverity::Error, 1, "cannot be opened");
+    return b.finish();
+  }
+  return parse_event_log_stream(in, shown, opts, sink);
+}
+
+}  // namespace planlint

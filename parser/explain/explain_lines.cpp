@@ -1,0 +1,359 @@
+// Actions for grammar/explain.hpp: fill small structs of views into the current line.
+#include "parser/explain/explain_lines.hpp"
+
+#include <charconv>
+#include <cstdlib>
+
+#include "grammar/explain.hpp"
+
+namespace planlint::explain {
+
+namespace g = grammar::explain;
+namespace pegtl = tao::pegtl;
+
+namespace {
+
+using Input = pegtl::memory_input<pegtl::tracking_mode::lazy, pegtl::eol::lf_crlf, const char*>;
+
+Input make_input(std::string_view line) { return Input(line.data(), line.data() + line.size(), "line"); }
+
+std::uint32_t col_of(const char* begin, const char* p) { return static_cast<std::uint32_t>(p - begin); }
+
+int to_int(std::string_view s) {
+  int v = 0;
+  std::from_chars(s.data(), s.data() + s.size(), v);
+  return v;
+}
+
+std::string_view rtrim(std::string_view s) {
+  while (!s.empty() && (s.back() == ' ' || s.back() == '\t')) s.remove_suffix(1);
+  return s;
+}
+
+// The action of a rule whose whole match is stored, as a view, in one member of the line struct.
+template <auto Member>
+struct store_view {
+  template <typename In, typename State>
+  static void apply(const In& in, State& st) {
+    st.out->*Member = in.string_view();
+  }
+};
+
+// ---- tree lines ----
+
+struct TreeState {
+  const char* begin;
+  TreeLine* out;
+};
+
+template <typename Rule>
+struct tree_action : pegtl::nothing<Rule> {};
+
+template <>
+struct tree_action<g::lead> {
+  template <typename In>
+  static void apply(const In& in, TreeState& st) {
+    st.out->column = col_of(st.begin, in.end());
+    st.out->label_column = st.out->column;
+    auto s = in.string_view();
+    st.out->connector = s.find("+- ") != std::string_view::npos || s.find(":- ") != std::string_view::npos;
+  }
+};
+template <>
+struct tree_action<g::codegen_marker> {
+  template <typename In>
+  static void apply(const In& in, TreeState& st) {
+    st.out->codegen = true;
+    st.out->label_column = col_of(st.begin, in.end());
+  }
+};
+template <>
+struct tree_action<g::codegen_stage> {
+  template <typename In>
+  static void apply(const In& in, TreeState& st) { st.out->codegen_stage = to_int(in.string_view()); }
+};
+template <>
+struct tree_action<g::node_label> : store_view<&TreeLine::label> {};
+template <>
+struct tree_action<g::plain_label> : store_view<&TreeLine::label> {};
+template <>
+struct tree_action<g::outline_id> : store_view<&TreeLine::id> {};
+template <>
+struct tree_action<g::stats_body> {
+  template <typename In>
+  static void apply(const In& in, TreeState& st) {
+    st.out->stats = in.string_view();
+    st.out->has_stats = true;
+  }
+};
+template <>
+struct tree_action<g::columnar_suffix> {
+  template <typename In>
+  static void apply(const In& in, TreeState& st) {
+    auto s = in.string_view();
+    st.out->columnar = s.substr(1);
+  }
+};
+
+// Formatted line without must<> (for detection) and with it (for the error message).
+struct formatted_tree_line_try
+    : pegtl::seq<g::lead, pegtl::opt<g::codegen_marker>, g::node_label, g::node_tail> {};
+
+// ---- detail blocks ----
+
+struct HeaderState {
+  BlockHeader* out;
+};
+template <typename Rule>
+struct header_action : pegtl::nothing<Rule> {};
+template <>
+struct header_action<g::block_id> : store_view<&BlockHeader::id> {};
+template <>
+struct header_action<g::block_name> {
+  template <typename In>
+  static void apply(const In& in, HeaderState& st) { st.out->name = rtrim(in.string_view()); }
+};
+template <>
+struct header_action<g::block_codegen> {
+  template <typename In>
+  static void apply(const In& in, HeaderState& st) { st.out->codegen_stage = to_int(in.string_view()); }
+};
+template <>
+struct header_action<g::block_reuses> {
+  template <typename In>
+  static void apply(const In& in, HeaderState& st) {
+    st.out->reuses = in.string_view();
+    st.out->has_reuses = true;
+  }
+};
+
+struct FieldState {
+  const char* begin;
+  FieldLine* out;
+};
+template <typename Rule>
+struct field_action : pegtl::nothing<Rule> {};
+template <>
+struct field_action<g::field_key> : store_view<&FieldLine::key> {};
+template <>
+struct field_action<g::condition_key> : store_view<&FieldLine::key> {};
+template <>
+struct field_action<g::field_count> {
+  template <typename In>
+  static void apply(const In& in, FieldState& st) {
+    std::size_t v = 0;
+    auto s = in.string_view();
+    std::from_chars(s.data(), s.data() + s.size(), v);
+    st.out->count = v;
+  }
+};
+template <>
+struct field_action<g::field_value> {
+  template <typename In>
+  static void apply(const In& in, FieldState& st) {
+    st.out->value = in.string_view();
+    st.out->value_column = col_of(st.begin, in.begin());
+  }
+};
+
+// ---- subquery lines ----
+struct SubqueryState {
+  const char* begin;
+  SubqueryLine* out;
+};
+template <typename Rule>
+struct subquery_action : pegtl::nothing<Rule> {};
+template <>
+struct subquery_action<g::subquery_number> {
+  template <typename In>
+  static void apply(const In& in, SubqueryState& st) { st.out->number = to_int(in.string_view()); }
+};
+template <>
+struct subquery_action<g::hosting_id> {
+  template <typename In>
+  static void apply(const In& in, SubqueryState& st) { st.out->hosting_id = in.string_view(); }
+};
+template <>
+struct subquery_action<g::hosting_expression> {
+  template <typename In>
+  static void apply(const In& in, SubqueryState& st) {
+    st.out->expression = in.string_view();
+    st.out->expression_column = col_of(st.begin, in.begin());
+  }
+};
+
+// ---- statistics ----
+struct StatsState {
+  StatsValues* out;
+  std::string_view key;
+};
+template <typename Rule>
+struct stats_action : pegtl::nothing<Rule> {};
+template <>
+struct stats_action<g::stat_key> {
+  template <typename In>
+  static void apply(const In& in, StatsState& st) { st.key = in.string_view(); }
+};
+
+// "240.0 B", "1024.0 KiB", "8.0 EiB", "1.23E+6".
+std::optional<double> parse_number_with_unit(std::string_view v) {
+  while (!v.empty() && v.front() == ' ') v.remove_prefix(1);
+  v = rtrim(v);
+  if (v.empty()) return std::nullopt;
+  std::string tmp(v);
+  char* end = nullptr;
+  double d = std::strtod(tmp.c_str(), &end);
+  if (end == tmp.c_str()) return std::nullopt;
+  std::string_view unit(end);
+  while (!unit.empty() && unit.front() == ' ') unit.remove_prefix(1);
+  static constexpr std::pair<std::string_view, double> kUnits[] = {
+      {"", 1.0},
+      {"B", 1.0},
+      {"KiB", 1024.0},
+      {"MiB", 1024.0 * 1024},
+      {"GiB", 1024.0 * 1024 * 1024},
+      {"TiB", 1024.0 * 1024 * 1024 * 1024},
+      {"PiB", 1024.0 * 1024 * 1024 * 1024 * 1024},
+      {"EiB", 1024.0 * 1024 * 1024 * 1024 * 1024 * 1024},
+  };
+  for (const auto& [u, m] : kUnits)
+    if (unit == u) return d * m;
+  return std::nullopt;
+}
+
+template <>
+struct stats_action<g::stat_value> {
+  template <typename In>
+  static void apply(const In& in, StatsState& st) {
+    if (st.key == "sizeInBytes")
+      st.out->size_bytes = parse_number_with_unit(in.string_view());
+    else if (st.key == "rowCount")
+      st.out->row_count = parse_number_with_unit(in.string_view());
+  }
+};
+template <>
+struct stats_action<g::stat_masked> {
+  template <typename In>
+  static void apply(const In&, StatsState& st) { st.out->masked = true; }
+};
+
+}  // namespace
+
+bool match_formatted_tree_line(std::string_view line, TreeLine& out, LineError* err) {
+  out = TreeLine{};
+  TreeState st{line.data(), &out};
+  {
+    Input in = make_input(line);
+    if (pegtl::parse<formatted_tree_line_try, tree_action>(in, st)) return true;
+  }
+  if (!err) return false;
+  out = TreeLine{};
+  try {
+    Input in = make_input(line);
+    if (pegtl::parse<g::formatted_tree_line, tree_action, g::control>(in, st)) return true;
+    err->column = 0;
+    err->message = "expected a tree line";
+  } catch (const pegtl::parse_error& e) {
+    const auto& pos = e.positions();
+    err->column = pos.empty() ? 0 : static_cast<std::uint32_t>(pos.front().byte);
+    err->message = std::string(e.message());
+  }
+  return false;
+}
+
+bool match_plain_tree_line(std::string_view line, TreeLine& out) {
+  out = TreeLine{};
+  TreeState st{line.data(), &out};
+  Input in = make_input(line);
+  return pegtl::parse<g::plain_tree_line, tree_action>(in, st);
+}
+
+bool match_aqe_header(std::string_view line, AqeTitle& title, std::uint32_t& column) {
+  if (line.find("== ") == std::string_view::npos) return false;
+  Input in = make_input(line);
+  if (!pegtl::parse<g::aqe_header>(in)) return false;
+  std::size_t p = line.find("+- ==");
+  column = static_cast<std::uint32_t>(p);
+  std::string_view t = line.substr(p + 6);
+  title = t.substr(0, 5) == "Final" ? AqeTitle::Final : t.substr(0, 7) == "Current" ? AqeTitle::Current : AqeTitle::Initial;
+  return true;
+}
+
+bool match_mode_header(std::string_view line, std::string_view& title) {
+  if (line.size() < 7 || line.substr(0, 3) != "== ") return false;
+  Input in = make_input(line);
+  if (!pegtl::parse<g::mode_header>(in)) return false;
+  title = line.substr(3, line.size() - 6);
+  return true;
+}
+
+bool match_subqueries_marker(std::string_view line) {
+  if (line.substr(0, 5) != "=====") return false;
+  Input in = make_input(line);
+  return pegtl::parse<g::subqueries_marker>(in);
+}
+
+bool match_optimized_out_marker(std::string_view line) {
+  if (line.substr(0, 5) != "=====") return false;
+  Input in = make_input(line);
+  return pegtl::parse<g::optimized_out_marker>(in);
+}
+
+bool match_subplan_line(std::string_view line, int& number, LineError* err) {
+  if (line.substr(0, 8) != "Subplan:") return false;
+  try {
+    Input in = make_input(line);
+    pegtl::parse<g::subplan_line, pegtl::nothing, g::control>(in);
+    number = to_int(line.substr(8));
+    return true;
+  } catch (const pegtl::parse_error& e) {
+    if (err) {
+      const auto& pos = e.positions();
+      err->column = pos.empty() ? 0 : static_cast<std::uint32_t>(pos.front().byte);
+      err->message = std::string(e.message());
+    }
+    return false;
+  }
+}
+
+bool match_subquery_line(std::string_view line, SubqueryLine& out, LineError* err) {
+  if (line.substr(0, 9) != "Subquery:") return false;
+  out = SubqueryLine{};
+  SubqueryState st{line.data(), &out};
+  try {
+    Input in = make_input(line);
+    return pegtl::parse<g::subquery_line, subquery_action, g::control>(in, st);
+  } catch (const pegtl::parse_error& e) {
+    if (err) {
+      const auto& pos = e.positions();
+      err->column = pos.empty() ? 0 : static_cast<std::uint32_t>(pos.front().byte);
+      err->message = std::string(e.message());
+    }
+    return false;
+  }
+}
+
+bool match_block_header(std::string_view line, BlockHeader& out) {
+  if (line.size() < 4 || line[0] != '(') return false;
+  out = BlockHeader{};
+  HeaderState st{&out};
+  Input in = make_input(line);
+  return pegtl::parse<g::block_header, header_action>(in, st);
+}
+
+bool match_field_line(std::string_view line, FieldLine& out) {
+  if (line.empty() || line[0] < 'A' || line[0] > 'Z') return false;
+  out = FieldLine{};
+  FieldState st{line.data(), &out};
+  Input in = make_input(line);
+  return pegtl::parse<g::field_line, field_action>(in, st);
+}
+
+bool parse_stats_body(std::string_view body, StatsValues& out) {
+  out = StatsValues{};
+  StatsState st{&out, {}};
+  Input in = make_input(body);
+  return pegtl::parse<g::stats_list, stats_action>(in, st);
+}
+
+}  // namespace planlint::explain

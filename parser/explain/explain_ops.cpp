@@ -1,0 +1,509 @@
+#include "parser/explain/explain_ops.hpp"
+
+#include <algorithm>
+#include <cctype>
+#include <cstdint>
+
+#include "parser/common/classify.hpp"
+#include "parser/registry/parse.hpp"
+
+namespace planlint::explain {
+
+namespace {
+
+bool starts_with(std::string_view s, std::string_view p) { return s.substr(0, p.size()) == p; }
+bool ends_with(std::string_view s, std::string_view p) {
+  return s.size() >= p.size() && s.substr(s.size() - p.size()) == p;
+}
+std::string_view trim(std::string_view s) {
+  while (!s.empty() && s.front() == ' ') s.remove_prefix(1);
+  while (!s.empty() && s.back() == ' ') s.remove_suffix(1);
+  return s;
+}
+bool is_digit(char c) { return c >= '0' && c <= '9'; }
+
+// Index of the bracket closing the one at `open`, or npos.
+std::size_t match_close(std::string_view s, std::size_t open) {
+  int depth = 0;
+  for (std::size_t i = open; i < s.size(); ++i) {
+    char c = s[i];
+    if (c == '(' || c == '[' || c == '{') ++depth;
+    else if (c == ')' || c == ']' || c == '}') {
+      if (--depth == 0) return i;
+    }
+  }
+  return std::string_view::npos;
+}
+
+struct ExprKey {
+  std::string_view key;
+  ExprDialect dialect;
+};
+constexpr ExprKey kExprKeys[] = {
+    {"Condition", ExprDialect::Catalyst},         {"PushedFilters", ExprDialect::PushedFilter},
+    {"DataFilters", ExprDialect::Catalyst},       {"PartitionFilters", ExprDialect::Catalyst},
+    {"RequiredDataFilters", ExprDialect::Catalyst}, {"OptionalDataFilters", ExprDialect::Catalyst},
+    {"DictionaryFilters", ExprDialect::Catalyst}, {"Left keys", ExprDialect::Catalyst},
+    {"Right keys", ExprDialect::Catalyst},        {"Join condition", ExprDialect::Catalyst},
+    {"Keys", ExprDialect::Catalyst},
+};
+
+// `offset`: where `text` starts inside f.value; `value_at`: where f.value starts in the input.
+void parse_into(Field& f, std::string_view text, std::size_t offset, ExprDialect d, std::vector<ParseMessage>& msgs,
+                const SourceRange& value_at) {
+  ParsedExpr e = parse_expression(text, d);
+  if (!e.root && !e.error.empty() && e.error != "expression parser not available") {
+    // One warning per field is enough to point at the text.
+    bool seen = false;
+    for (const auto& x : f.exprs) seen = seen || (!x.root && !x.error.empty());
+    if (!seen) {
+      SourceRange at = f.loc;
+      std::size_t pos = offset + std::min<std::size_t>(e.error_offset, text.size());
+      if (value_at.known() && f.value.find('\n') >= pos) {
+        at.line = at.end_line = value_at.line;
+        at.column = value_at.column + static_cast<std::uint32_t>(pos);
+        at.end_column = at.column + 1;
+      }
+      msgs.push_back({MessageSeverity::Warning, at, "could not parse expression in '" + f.key + "': " + e.error});
+    }
+  }
+  if (is_truncated_value(text)) e.truncated = true;
+  f.exprs.push_back(std::move(e));
+}
+
+}  // namespace
+
+std::vector<std::string_view> split_top_level(std::string_view s, std::string_view sep) {
+  std::vector<std::string_view> out;
+  split_top_level(s, sep, out);
+  return out;
+}
+
+void split_top_level(std::string_view s, std::string_view sep, std::vector<std::string_view>& out) {
+  out.clear();
+  if (s.empty() || sep.empty()) return;
+  const char s0 = sep[0];
+  const bool two = sep.size() == 2;
+  const char s1 = two ? sep[1] : '\0';
+  const std::size_t n = s.size();
+  const char* d = s.data();
+  // 1 opens, 2 closes, 3 is the separator's first byte, 0 anything else.
+  std::uint8_t cls[256] = {};
+  cls[static_cast<unsigned char>('(')] = cls[static_cast<unsigned char>('[')] = cls[static_cast<unsigned char>('{')] = 1;
+  cls[static_cast<unsigned char>(')')] = cls[static_cast<unsigned char>(']')] = cls[static_cast<unsigned char>('}')] = 2;
+  cls[static_cast<unsigned char>(s0)] = 3;
+  int depth = 0;
+  std::size_t start = 0;
+  for (std::size_t i = 0; i < n; ++i) {
+    const char c = d[i];
+    const std::uint8_t k = cls[static_cast<unsigned char>(c)];
+    if (k == 0) continue;
+    if (k == 1) {
+      ++depth;
+      continue;
+    }
+    if (k == 2) {
+      depth = depth > 0 ? depth - 1 : 0;
+      continue;
+    }
+    if (c != s0 || depth != 0) continue;
+    if (two && (i + 1 >= n || d[i + 1] != s1)) continue;
+    const std::size_t next = i + sep.size();
+    // "Subquery scalar-subquery#2, [id=#3]" is one expression.
+    if (next + 5 <= n && d[next] == '[' && d[next + 1] == 'i' && d[next + 2] == 'd' && d[next + 3] == '=' &&
+        d[next + 4] == '#')
+      continue;
+    out.push_back(s.substr(start, i - start));
+    start = next;
+    i = next - 1;
+  }
+  out.push_back(s.substr(start));
+}
+
+bool is_truncated_value(std::string_view v) {
+  if (ends_with(v, "...") || ends_with(v, "...]")) return true;
+  for (std::size_t p = v.find("... "); p != std::string_view::npos; p = v.find("... ", p + 4)) {
+    std::size_t i = p + 4;
+    std::size_t b = i;
+    while (i < v.size() && is_digit(v[i])) ++i;
+    if (i == b) continue;
+    std::string_view tail = v.substr(i);
+    if (starts_with(tail, " more fields") || starts_with(tail, " entries]") || starts_with(tail, " more"))
+      return true;
+  }
+  // InMemoryFileIndex(3 paths)[p1, p2, ...]: fewer paths listed than there are.
+  for (std::size_t p = v.find(" paths)["); p != std::string_view::npos; p = v.find(" paths)[", p + 8)) {
+    std::size_t b = p;
+    while (b > 0 && is_digit(v[b - 1])) --b;
+    if (b == p || b == 0 || v[b - 1] != '(') continue;
+    std::size_t k = 0;
+    for (std::size_t i = b; i < p; ++i) k = k * 10 + static_cast<std::size_t>(v[i] - '0');
+    std::size_t open = p + 7;
+    std::size_t close = match_close(v, open);
+    if (close == std::string_view::npos) return true;
+    if (split_top_level(v.substr(open + 1, close - open - 1)).size() < k) return true;
+  }
+  return false;
+}
+
+void describe_operator(Operator& op, std::string_view label, std::string_view header_name) {
+  label = trim(label);
+  op.label = std::string(label);
+  std::string_view first = label.substr(0, label.find(' '));
+  std::string_view rest = first.size() < label.size() ? trim(label.substr(first.size())) : std::string_view{};
+  // "SortMergeJoin(skew=true)", "ShuffledHashJoin(skew=true)".
+  std::string_view base = first;
+  if (auto p = base.find('('); p != std::string_view::npos && p > 0) {
+    if (base.find("skew=true") != std::string_view::npos) op.join.skew = true;
+    base = base.substr(0, p);
+  }
+  Classification c = classify_operator(base);
+  if (c.kind == OpKind::Join) {
+    op.name = header_name.empty() ? std::string(base) : std::string(trim(header_name));
+    op.kind = c.kind;
+    op.engine = c.engine;
+    op.join.strategy = c.strategy;
+    // "<JoinType> [BuildLeft|BuildRight]"; the type can hold parentheses: ExistenceJoin(exists#1).
+    auto parts = split_top_level(rest, " ");
+    for (auto p : parts) {
+      p = trim(p);
+      if (p.empty()) continue;
+      if (p == "BuildLeft") op.join.build = BuildSide::Left;
+      else if (p == "BuildRight") op.join.build = BuildSide::Right;
+      else if (op.join.type == JoinType::None) {
+        op.join.type = parse_join_type(p);
+        op.join.type_text = std::string(p);
+      }
+    }
+    return;
+  }
+  std::string_view name = header_name.empty() ? label : trim(header_name);
+  op.name = std::string(name);
+  if (name != base) c = classify_operator(name);
+  op.kind = c.kind;
+  op.engine = c.engine;
+  if (c.kind == OpKind::Scan || c.kind == OpKind::InMemoryScan) {
+    // "Scan parquet db.t", "PhotonScan parquet t", "FileScan parquet db.t", "BatchScan t",
+    // "Scan JDBCRelation(t) [numPartitions=1]", "Scan In-memory table t".
+    auto words = split_top_level(name, " ");
+    std::string_view w0 = words.empty() ? std::string_view{} : words[0];
+    if (starts_with(name, "Scan In-memory table ")) {
+      op.table = std::string(trim(name.substr(21)));
+    } else if (w0 == "BatchScan") {
+      if (words.size() >= 2) op.table = std::string(trim(name.substr(10)));
+    } else if (words.size() >= 2 && (w0 == "Scan" || w0 == "FileScan" || starts_with(w0, "PhotonScan") ||
+                                     ends_with(w0, "Transformer"))) {
+      std::string_view fmt = words[1];
+      if (starts_with(fmt, "JDBCRelation(")) {
+        op.scan_format = "jdbc";
+        std::size_t close = match_close(fmt, 12);
+        if (close != std::string_view::npos) op.table = std::string(fmt.substr(13, close - 13));
+      } else if (fmt != "ExistingRDD" && fmt != "OneRowRelation") {
+        op.scan_format = std::string(fmt);
+        std::size_t pos = static_cast<std::size_t>(fmt.data() + fmt.size() - name.data());
+        std::string_view t = trim(name.substr(pos));
+        if (auto b = t.find('['); b != std::string_view::npos && w0 == "FileScan") t = t.substr(0, b);
+        op.table = std::string(t);
+      }
+    }
+  }
+}
+
+void finish_field(Field& f, std::vector<ParseMessage>& msgs, const SourceRange& value_at) {
+  std::string_view v = f.value;
+  f.truncated = is_truncated_value(v);
+  thread_local std::vector<std::string_view> parts;
+  parts.clear();
+  if (v.size() >= 2 && v.front() == '[' && v.back() == ']' && v.find('\n') == std::string_view::npos) {
+    std::string_view inner = v.substr(1, v.size() - 2);
+    f.is_list = true;
+    f.items.clear();
+    if (!inner.empty()) {
+      split_top_level(inner, ", ", parts);
+      f.items.reserve(parts.size());
+      for (auto it : parts) f.items.emplace_back(it);
+    }
+    if (f.count && *f.count != f.items.size()) f.count_mismatch = true;
+  } else if (f.count) {
+    // `Key [N]: text` whose value is not a bracketed list.
+    f.count_mismatch = *f.count != 0;
+  }
+  for (const auto& k : kExprKeys) {
+    if (f.key != k.key) continue;
+    if (f.is_list) {
+      // Offsets first: parse_expression must not see `parts` change under it.
+      std::vector<std::pair<std::size_t, std::size_t>> spans;
+      spans.reserve(parts.size());
+      for (auto it : parts) spans.emplace_back(static_cast<std::size_t>(it.data() - v.data()), it.size());
+      for (const auto& [off, len] : spans) parse_into(f, v.substr(off, len), off, k.dialect, msgs, value_at);
+    } else if (!v.empty() && v != "None") {
+      parse_into(f, v, 0, k.dialect, msgs, value_at);
+    }
+    break;
+  }
+}
+
+void apply_fields(Operator& op) {
+  for (const Field& f : op.fields) {
+    if (f.key == "Arguments" && op.arguments.empty()) op.arguments = f.value;
+    if (op.kind != OpKind::Join) continue;
+    if (f.key == "Left keys") op.join.left_keys = f.exprs;
+    else if (f.key == "Right keys") op.join.right_keys = f.exprs;
+    else if (f.key == "Join condition" && !f.exprs.empty()) op.join.condition = f.exprs.front();
+    else if (f.key == "Join type" && (op.join.type == JoinType::None || op.join.type == JoinType::Unknown)) {
+      op.join.type = parse_join_type(f.value);
+      op.join.type_text = f.value;
+    }
+  }
+  if ((op.kind == OpKind::Scan) && op.scan_format.empty()) {
+    if (const Field* f = op.field("Format")) {
+      op.scan_format = f->value;
+      std::transform(op.scan_format.begin(), op.scan_format.end(), op.scan_format.begin(),
+                     [](unsigned char ch) { return static_cast<char>(std::tolower(ch)); });
+    }
+  }
+}
+
+SourceRange LineLocator::of(std::string_view piece) const { return of(piece, piece); }
+
+SourceRange LineLocator::of(std::string_view first, std::string_view last) const {
+  const char* b = line.data();
+  const char* e = b + line.size();
+  auto inside = [&](const char* p) { return p >= b && p <= e; };
+  if (!norm || !inside(first.data()) || !inside(last.data() + last.size())) {
+    return norm ? norm->range(index, 0, line.size()) : SourceRange{};
+  }
+  return norm->range(index, static_cast<std::size_t>(first.data() - b),
+                     static_cast<std::size_t>(last.data() + last.size() - b));
+}
+
+namespace {
+
+// `key` may be a literal (synthetic key) or a view into the line; the range covers the key when
+// it is in the line, else the value.
+Field make_field(std::string_view key, std::string_view value, const LineLocator& at, std::vector<ParseMessage>& msgs) {
+  Field f;
+  f.key = std::string(key);
+  value = trim(value);
+  f.value = std::string(value);
+  bool key_in_line = key.data() >= at.line.data() && key.data() < at.line.data() + at.line.size();
+  f.loc = at.of(key_in_line ? key : value, value);
+  finish_field(f, msgs, at.of(value));
+  return f;
+}
+
+// "Batched: true, DataFilters: [...], Format: Parquet, Location: ..." -> key/value pairs. Splits at
+// ", Key: " regardless of bracket depth, because values cut with "..." leave brackets open.
+void split_metadata(Operator& op, std::string_view s, const LineLocator& loc, std::vector<ParseMessage>& msgs) {
+  auto is_key_at = [&](std::size_t i, std::size_t& key_end) {
+    if (i >= s.size() || s[i] < 'A' || s[i] > 'Z') return false;
+    std::size_t j = i;
+    while (j < s.size() && std::isalnum(static_cast<unsigned char>(s[j]))) ++j;
+    if (j + 1 >= s.size() || s[j] != ':' || s[j + 1] != ' ') return false;
+    key_end = j;
+    return true;
+  };
+  std::size_t key_end = 0;
+  std::size_t start = 0;
+  while (start < s.size() && !is_key_at(start, key_end)) {
+    std::size_t n = s.find(' ', start);
+    if (n == std::string_view::npos) return;
+    start = n + 1;
+  }
+  while (start < s.size()) {
+    std::string_view key = s.substr(start, key_end - start);
+    std::size_t vstart = key_end + 2;
+    std::size_t next = std::string_view::npos;
+    std::size_t next_key_end = 0;
+    for (std::size_t p = s.find(", ", vstart); p != std::string_view::npos; p = s.find(", ", p + 1)) {
+      if (is_key_at(p + 2, next_key_end)) {
+        next = p;
+        break;
+      }
+    }
+    // BatchScan: "ReadSchema: struct<...> RuntimeFilters: []" has no comma before the last key.
+    std::string_view value = s.substr(vstart, next == std::string_view::npos ? std::string_view::npos : next - vstart);
+    op.fields.push_back(make_field(key, value, loc, msgs));
+    if (next == std::string_view::npos) break;
+    start = next + 2;
+    key_end = next_key_end;
+  }
+}
+
+bool is_bool(std::string_view s) { return s == "true" || s == "false"; }
+
+}  // namespace
+
+void describe_default_node(Operator& op, std::string_view text, const LineLocator& loc, std::vector<ParseMessage>& msgs) {
+  text = trim(text);
+  op.label = std::string(text);
+  // Name: up to the first space, '[' or '('; "FileScan fmt table", "Scan <rel>", "BatchScan <t>",
+  // "Execute <Cmd>" keep more words.
+  std::size_t end = text.find_first_of(" [(");
+  if (end == std::string_view::npos) end = text.size();
+  std::string_view first = text.substr(0, end);
+  std::string_view name = first;
+  std::string_view args;
+  if (first == "FileScan" || first == "Scan" || first == "BatchScan" || starts_with(first, "PhotonScan") ||
+      first == "Execute") {
+    std::size_t b = text.find('[');
+    std::size_t sp = text.find(' ', end + 1);
+    std::size_t stop = std::min(b, text.size());
+    if (first == "Execute") stop = std::min(sp, text.size());
+    if (first == "Scan" && (starts_with(text, "Scan ExistingRDD") || starts_with(text, "Scan OneRowRelation")))
+      stop = std::min(b, text.size());
+    name = trim(text.substr(0, stop));
+    args = trim(text.substr(stop));
+  } else {
+    // "SortMergeJoin(skew=true) [a], [b], Inner" keeps the skew marker with the name.
+    if (end < text.size() && text[end] == '(' && starts_with(text.substr(end), "(skew=true)")) end += 11;
+    name = text.substr(0, end);
+    args = trim(text.substr(end));
+  }
+  describe_operator(op, name, {});
+  op.label = std::string(text);
+  op.arguments = std::string(args);
+  if (args.empty()) return;
+
+  if (op.kind == OpKind::Scan || op.kind == OpKind::LocalData || op.kind == OpKind::InMemoryScan) {
+    std::string_view rest = args;
+    if (!rest.empty() && rest.front() == '[') {
+      std::size_t close = match_close(rest, 0);
+      std::string_view cols = close == std::string_view::npos ? rest : rest.substr(0, close + 1);
+      Field f = make_field("Output", cols, loc, msgs);
+      // FileScan prints columns joined by "," without a space.
+      if (f.is_list && f.items.size() == 1 && cols.find(',') != std::string_view::npos) {
+        f.items.clear();
+        for (auto it : split_top_level(cols.substr(1, cols.size() - 2), ",")) f.items.emplace_back(it);
+      }
+      op.fields.push_back(std::move(f));
+      rest = close == std::string_view::npos ? std::string_view{} : trim(rest.substr(close + 1));
+    }
+    if (op.kind == OpKind::Scan && !rest.empty()) split_metadata(op, rest, loc, msgs);
+    else if (!rest.empty()) op.fields.push_back(make_field("Arguments", rest, loc, msgs));
+    apply_fields(op);
+    return;
+  }
+  if (op.kind == OpKind::Filter) {
+    op.fields.push_back(make_field("Condition", args, loc, msgs));
+    return;
+  }
+  if (op.kind == OpKind::Project) {
+    op.fields.push_back(make_field("Output", args, loc, msgs));
+    return;
+  }
+  if (op.kind == OpKind::Join) {
+    auto items = split_top_level(args);
+    std::size_t i = 0;
+    if (i < items.size() && starts_with(items[i], "[")) op.fields.push_back(make_field("Left keys", items[i++], loc, msgs));
+    if (i < items.size() && starts_with(items[i], "[")) op.fields.push_back(make_field("Right keys", items[i++], loc, msgs));
+    bool have_cond = false;
+    for (; i < items.size(); ++i) {
+      std::string_view it = trim(items[i]);
+      if (it == "BuildLeft") op.join.build = BuildSide::Left;
+      else if (it == "BuildRight") op.join.build = BuildSide::Right;
+      else if (is_bool(it)) {
+        if (it == "true" && i + 1 == items.size() &&
+            (op.join.strategy == JoinStrategy::SortMerge || op.join.strategy == JoinStrategy::ShuffledHash))
+          op.join.skew = true;
+      } else if (it == "isSkew=true") op.join.skew = true;
+      else if ((op.join.type == JoinType::None) && parse_join_type(it) != JoinType::Unknown) {
+        op.join.type = parse_join_type(it);
+        op.join.type_text = std::string(it);
+        op.fields.push_back(make_field("Join type", it, loc, msgs));
+      } else if (op.join.type == JoinType::None && starts_with(it, "ExistenceJoin(")) {
+        op.join.type = JoinType::ExistenceJoin;
+        op.join.type_text = std::string(it);
+        op.fields.push_back(make_field("Join type", it, loc, msgs));
+      } else if (!have_cond) {
+        have_cond = true;
+        op.fields.push_back(make_field("Join condition", it, loc, msgs));
+      }
+    }
+    if (!have_cond) op.fields.push_back(make_field("Join condition", "None", loc, msgs));
+    apply_fields(op);
+    return;
+  }
+  if (args.front() == '(' && op.kind == OpKind::Aggregate) {
+    // HashAggregate(keys=[..], functions=[..], output=[..])
+    std::size_t close = match_close(args, 0);
+    std::string_view inner = args.substr(1, (close == std::string_view::npos ? args.size() : close) - 1);
+    for (auto kv : split_top_level(inner)) {
+      std::size_t eq = kv.find('=');
+      if (eq == std::string_view::npos) continue;
+      std::string_view k = kv.substr(0, eq);
+      std::string_view key = k == "keys" ? "Keys" : k == "functions" ? "Functions" : k == "output" ? "Results" : k;
+      op.fields.push_back(make_field(key, kv.substr(eq + 1), loc, msgs));
+    }
+    return;
+  }
+  if (op.kind == OpKind::ReusedExchange) {
+    auto items = split_top_level(args);
+    if (!items.empty() && starts_with(items[0], "[")) op.fields.push_back(make_field("Output", items[0], loc, msgs));
+  }
+  op.fields.push_back(make_field("Arguments", args, loc, msgs));
+}
+
+void describe_logical_node(Operator& op, std::string_view text, SourceRange loc) {
+  text = trim(text);
+  op.label = std::string(text);
+  std::string_view t = text;
+  while (!t.empty() && (t.front() == '\'' || t.front() == '!')) t.remove_prefix(1);
+  std::size_t end = t.find_first_of(" [(");
+  if (end == std::string_view::npos) end = t.size();
+  op.name = std::string(t.substr(0, end));
+  op.logical = true;
+  op.kind = OpKind::Logical;
+  op.arguments = std::string(trim(t.substr(end)));
+  std::string_view args = op.arguments;
+  auto add_hint = [&](std::string_view strategy, BuildSide side) {
+    Hint h;
+    h.strategy = std::string(strategy);
+    h.side = side;
+    h.loc = loc;
+    op.hints.push_back(std::move(h));
+  };
+  // "(strategy=broadcast)" / "strategy=shuffle_hash" -> "broadcast".
+  auto strategy_of = [](std::string_view s) {
+    std::size_t p = s.find("strategy=");
+    if (p == std::string_view::npos) return std::string_view{};
+    s = s.substr(p + 9);
+    std::size_t e = s.find_first_of(",) ");
+    return s.substr(0, e);
+  };
+  if (op.name == "ResolvedHint") {
+    if (auto s = strategy_of(args); !s.empty()) add_hint(s, BuildSide::None);
+  } else if (op.name == "UnresolvedHint") {
+    std::string_view s = args.substr(0, args.find(','));
+    if (!s.empty()) add_hint(trim(s), BuildSide::None);
+  } else if (op.name == "Join") {
+    for (auto part : split_top_level(args)) {
+      part = trim(part);
+      if (starts_with(part, "leftHint=")) {
+        if (auto s = strategy_of(part); !s.empty()) add_hint(s, BuildSide::Left);
+      } else if (starts_with(part, "rightHint=")) {
+        if (auto s = strategy_of(part); !s.empty()) add_hint(s, BuildSide::Right);
+      } else if (op.join.type == JoinType::None && parse_join_type(part) != JoinType::Unknown) {
+        op.join.type = parse_join_type(part);
+        op.join.type_text = std::string(part);
+      } else if (op.join.type == JoinType::None && starts_with(part, "ExistenceJoin(")) {
+        op.join.type = JoinType::ExistenceJoin;
+        op.join.type_text = std::string(part);
+      }
+    }
+  }
+  if (op.name == "Relation" || op.name == "LogicalRelation") {
+    // "Relation spark_catalog.db.t[a#1,b#2] parquet"
+    std::size_t b = args.find('[');
+    op.table = std::string(trim(args.substr(0, b)));
+    if (b != std::string_view::npos) {
+      std::size_t close = match_close(args, b);
+      if (close != std::string_view::npos) {
+        std::string_view fmt = trim(args.substr(close + 1));
+        if (!fmt.empty() && fmt.find(' ') == std::string_view::npos) op.scan_format = std::string(fmt);
+      }
+    }
+  }
+}
+
+}  // namespace planlint::explain

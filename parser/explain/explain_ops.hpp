@@ -1,0 +1,52 @@
+// Helpers of the explain reader that turn printed text into model pieces: operator labels into
+// name / kind / join / scan facts, raw field values into split lists with expressions, default-mode
+// one-line arguments into the same Fields formatted mode prints. Internal to parser/explain/.
+#pragma once
+
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "parser/explain/normalize.hpp"
+#include "parser/model/plan.hpp"
+
+namespace planlint::explain {
+
+// Split at top-level `sep` (", " or ","), ignoring separators inside () [] {}. Views into `s`.
+std::vector<std::string_view> split_top_level(std::string_view s, std::string_view sep = ", ");
+void split_top_level(std::string_view s, std::string_view sep, std::vector<std::string_view>& out);  // reuses `out`
+
+// Spark abbreviated the value: "...", "... N more fields", "[p, ... k entries]", "(k paths)[...]".
+bool is_truncated_value(std::string_view v);
+
+// Fill name, label, kind, engine, join type / build side / skew, table and scan format from a
+// printed label ("BroadcastHashJoin Inner BuildRight", "Scan parquet spark_catalog.db.t",
+// "SortMergeJoin(skew=true) Inner"). `header_name` (detail block name) wins for the bare name.
+void describe_operator(Operator& op, std::string_view label, std::string_view header_name);
+
+// After all lines of a field are in: split `[...]` lists, check `[N]`, flag truncation, parse the
+// expressions of expression-bearing keys. Messages for expressions that did not parse go to `msgs`.
+// `value_at`: where the value starts in the input (for messages), unknown if not given.
+void finish_field(Field& f, std::vector<ParseMessage>& msgs, const SourceRange& value_at = {});
+
+// Copy join keys / condition / type / Arguments from the fields into the operator.
+void apply_fields(Operator& op);
+
+// Maps a view into one normalised line to its range in the original input.
+struct LineLocator {
+  const Normalized* norm = nullptr;
+  std::size_t index = 0;        // line index in norm->lines
+  std::string_view line;        // norm->lines[index].text
+  [[nodiscard]] SourceRange of(std::string_view piece) const;
+  [[nodiscard]] SourceRange of(std::string_view first, std::string_view last) const;  // first.begin .. last.end
+};
+
+// Default-mode node text "Name args": name and the args split into Fields like formatted mode
+// (FileScan metadata, Filter condition, Project list, aggregate keys, join keys, Arguments).
+void describe_default_node(Operator& op, std::string_view text, const LineLocator& at, std::vector<ParseMessage>& msgs);
+
+// Logical node text (extended / cost modes): name, hints (ResolvedHint, leftHint= / rightHint=),
+// join type of a logical Join, arguments.
+void describe_logical_node(Operator& op, std::string_view text, SourceRange loc);
+
+}  // namespace planlint::explain

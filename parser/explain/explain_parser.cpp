@@ -1,0 +1,828 @@
+// The explain-text reader: a line-level state machine over the normalised input (parser/explain/normalize)
+// that runs the PEGTL line grammars (grammar/explain.hpp via parser/explain/explain_lines) and builds the
+// operator DAG. Formatted, default, extended and cost modes; several plans per input.
+// Parent finding uses the column-stack rule (spark-explain-format.md §2.1): no recursion, linear.
+#include <algorithm>
+#include <string>
+#include <cstdint>
+#include <unordered_map>
+#include <unordered_set>
+#include <vector>
+
+#include "parser/explain/explain_lines.hpp"
+#include "parser/explain/explain_ops.hpp"
+#include "parser/explain/normalize.hpp"
+#include "parser/registry/parse.hpp"
+
+namespace planlint {
+
+namespace {
+
+using explain::TreeLine;
+
+bool starts_with(std::string_view s, std::string_view p) { return s.substr(0, p.size()) == p; }
+std::string_view trim(std::string_view s) {
+  while (!s.empty() && s.front() == ' ') s.remove_prefix(1);
+  while (!s.empty() && s.back() == ' ') s.remove_suffix(1);
+  return s;
+}
+
+enum class Region : std::uint8_t { None, Physical, Logical, Trailer };
+enum class PhysMode : std::uint8_t { Start, Outline, Details, EntryStart };
+enum class PhysKind : std::uint8_t { Unknown, Formatted, Default };
+
+struct StackEntry {
+  std::uint32_t col;
+  std::size_t op;
+};
+struct SectionEntry {
+  std::uint32_t col;  // label column of the section's nodes
+  Section section;
+};
+
+struct PendingReuse {
+  std::size_t op;
+  std::string target;
+  SourceRange loc;
+};
+
+class Reader {
+ public:
+  Reader(const Normalized& n, ParseResult& r) : n_(n), r_(r) {}
+
+  void run() {
+    for (std::size_t i = 0; i < n_.lines.size(); ++i) {
+      if (n_.cut && i == n_.cut_line) cut_seen_ = true;
+      line(i);
+    }
+    finish_plan();
+    if (r_.plans.empty()) {
+      SourceRange loc{1, 1, 1, 1};
+      if (!n_.lines.empty()) loc = n_.range(0, 0, 0);
+      r_.messages.push_back({MessageSeverity::Error, loc, "expected '== Physical Plan ==' or an explain plan tree"});
+    }
+    if (n_.cut) {
+      r_.messages.push_back({MessageSeverity::Warning, n_.range(n_.cut_line, 0, n_.lines[n_.cut_line].text.size()),
+                             "the plan text was cut by Spark ('" + n_.cut_text +
+                                 "', spark.sql.maxPlanStringLength): the rest of the plan is missing"});
+    }
+    // Overall format: the first plan's.
+    if (!r_.plans.empty()) r_.format = r_.plans.front().format;
+  }
+
+ private:
+  const Normalized& n_;
+  ParseResult& r_;
+  bool cut_seen_ = false;
+
+  // ---- per plan state ----
+  bool have_plan_ = false;
+  Region region_ = Region::None;
+  PhysMode mode_ = PhysMode::Start;
+  PhysKind kind_ = PhysKind::Unknown;
+  bool has_physical_ = false;
+  bool has_logical_ = false;
+  bool has_parsed_ = false;
+  bool has_optimized_ = false;
+  Section logical_section_ = Section::OptimizedLogical;
+  bool expect_schema_ = false;
+  bool logical_done_ = false;
+  Section base_section_ = Section::Main;
+  std::optional<std::size_t> entry_;  // subquery entry whose root is the next outline root
+  std::vector<StackEntry> stack_;
+  std::vector<SectionEntry> sections_;
+  std::vector<char> on_stack_;
+  std::unordered_set<std::uint64_t> placed_;
+  std::unordered_map<std::string, std::size_t> ids_;
+  std::optional<std::size_t> block_op_;  // current detail block's operator
+  bool in_block_ = false;                // inside a block (even for an id missing from the outline)
+  std::optional<std::size_t> last_field_;
+  std::size_t last_field_first_line_ = 0;
+  SourceRange last_value_at_;  // where the current field's value starts
+  bool blank_ = true;
+  std::vector<PendingReuse> reuses_;
+  std::vector<std::pair<std::size_t, std::string>> hosting_;  // subquery entry -> hosting id
+  std::optional<std::size_t> trailer_;
+
+  Plan& plan() { return r_.plans.back(); }
+
+  void error(std::size_t i, std::uint32_t col, std::string msg, MessageSeverity sev = MessageSeverity::Error) {
+    std::uint32_t c = n_.column(i, col);
+    r_.messages.push_back({sev, {n_.lines[i].line, c, n_.lines[i].line, c + 1}, std::move(msg)});
+  }
+
+  void reset_plan_state() {
+    region_ = Region::None;
+    mode_ = PhysMode::Start;
+    kind_ = PhysKind::Unknown;
+    has_physical_ = has_logical_ = has_parsed_ = has_optimized_ = false;
+    expect_schema_ = false;
+    logical_done_ = false;
+    base_section_ = Section::Main;
+    entry_.reset();
+    stack_.clear();
+    sections_.clear();
+    on_stack_.clear();
+    placed_.clear();
+    ids_.clear();
+    block_op_.reset();
+    in_block_ = false;
+    last_field_.reset();
+    blank_ = true;
+    reuses_.clear();
+    hosting_.clear();
+    trailer_.reset();
+  }
+
+  void new_plan(std::size_t i) {
+    finish_plan();
+    reset_plan_state();
+    r_.plans.emplace_back();
+    // About one operator per 7 lines in formatted output: avoid moving big Operators around.
+    // Only this plan's lines count (up to the next `== ... ==` header): an input of many plans
+    // must not reserve room for the whole input once per plan.
+    std::size_t end = i + 1;
+    while (end < n_.lines.size() && !(n_.lines[end].text.size() > 3 && n_.lines[end].text[0] == '=' &&
+                                      n_.lines[end].text[1] == '=' && n_.lines[end].text[2] == ' '))
+      ++end;
+    r_.plans.back().ops.reserve(std::min<std::size_t>((end - i) / 7 + 8, 1u << 16));
+    have_plan_ = true;
+    plan().name = "plan " + std::to_string(r_.plans.size());
+    plan().loc = n_.range(i, 0, n_.lines[i].text.size());
+  }
+
+  // ---- dispatch ----
+  void line(std::size_t i) {
+    std::string_view t = n_.lines[i].text;
+    std::string_view title;
+    if (!t.empty() && t[0] == '=' && explain::match_mode_header(t, title)) {
+      header(i, title);
+      return;
+    }
+    switch (region_) {
+      case Region::None: headerless(i); break;
+      case Region::Physical: physical(i); break;
+      case Region::Logical: logical(i); break;
+      case Region::Trailer: trailer_line(i); break;
+    }
+  }
+
+  void header(std::size_t i, std::string_view title) {
+    bool same_plan_ok = have_plan_ && has_logical_ && !has_physical_ && region_ != Region::Trailer;
+    // EXPLAIN CODEGEN: "== Subtree 1 / 2 (maxMethodCodeSize:...) ==" then a default-mode tree and the
+    // generated Java source, which is skipped (it belongs to no block).
+    bool codegen_subtree = starts_with(title, "Subtree ") && title.find(" / ") != std::string_view::npos;
+    if (title == "Physical Plan" || codegen_subtree) {
+      if (!same_plan_ok || codegen_subtree) new_plan(i);
+      end_block();
+      region_ = Region::Physical;
+      mode_ = PhysMode::Start;
+      has_physical_ = true;
+      pop_stack(0);
+      sections_.clear();
+      return;
+    }
+    Section s = Section::Main;
+    if (title == "Parsed Logical Plan") s = Section::ParsedLogical;
+    else if (title == "Analyzed Logical Plan") s = Section::AnalyzedLogical;
+    else if (title == "Optimized Logical Plan") s = Section::OptimizedLogical;
+    if (s != Section::Main) {
+      if (s == Section::ParsedLogical || !same_plan_ok) new_plan(i);
+      region_ = Region::Logical;
+      logical_section_ = s;
+      has_logical_ = true;
+      has_parsed_ = has_parsed_ || s == Section::ParsedLogical;
+      has_optimized_ = has_optimized_ || s == Section::OptimizedLogical;
+      expect_schema_ = s == Section::AnalyzedLogical;
+      logical_done_ = false;
+      pop_stack(0);
+      sections_.clear();
+      return;
+    }
+    // A trailer: Photon Explanation, Optimizer Statistics, Extended Information, anything else.
+    bool photon = title == "Photon Explanation";
+    if (!have_plan_ || (photon && plan().photon.present) || (photon && has_trailer(title))) new_plan(i);
+    end_block();
+    region_ = Region::Trailer;
+    Trailer tr;
+    tr.title = std::string(title);
+    tr.loc = n_.range(i, 0, n_.lines[i].text.size());
+    plan().trailers.push_back(std::move(tr));
+    trailer_ = plan().trailers.size() - 1;
+    if (photon) plan().photon.present = true;
+  }
+
+  bool has_trailer(std::string_view title) {
+    for (const auto& t : plan().trailers)
+      if (t.title == title) return true;
+    return false;
+  }
+
+  // No header yet: a plan root followed by tree lines starts a plan whose header is missing.
+  void headerless(std::size_t i) {
+    std::string_view t = n_.lines[i].text;
+    if (t.empty() || t[0] == ' ') return;
+    std::string_view next = i + 1 < n_.lines.size() ? n_.lines[i + 1].text : std::string_view{};
+    bool next_child = starts_with(next, "+- ") || starts_with(next, ":- ");
+    TreeLine tl;
+    bool formatted = explain::match_formatted_tree_line(t, tl, nullptr) && !tl.connector;
+    if (!(next_child || (formatted && next.empty()))) return;
+    if (!formatted && !next_child) return;
+    new_plan(i);
+    error(i, 0, "the '== Physical Plan ==' header is missing; reading the plan anyway", MessageSeverity::Warning);
+    region_ = Region::Physical;
+    mode_ = PhysMode::Start;
+    has_physical_ = true;
+    physical(i);
+  }
+
+  // ---- physical plans ----
+  void physical(std::size_t i) {
+    std::string_view t = n_.lines[i].text;
+    switch (mode_) {
+      case PhysMode::Start: {
+        if (t.empty()) return;
+        TreeLine tl;
+        if (explain::match_formatted_tree_line(t, tl, nullptr)) {
+          kind_ = PhysKind::Formatted;
+          mode_ = PhysMode::Outline;
+          base_section_ = Section::Main;
+          formatted_node(i, tl);
+          return;
+        }
+        if (looks_formatted(t)) {
+          // A formatted outline line that is broken (cut before its id): report it as such.
+          kind_ = PhysKind::Formatted;
+          mode_ = PhysMode::Outline;
+          base_section_ = Section::Main;
+          formatted_outline(i);
+          return;
+        }
+        if (starts_with(t, "Truncated plan of ")) {
+          error(i, 0, "Spark printed no plan ('" + std::string(t) + "', spark.sql.maxPlanStringLength)",
+                MessageSeverity::Warning);
+          mode_ = PhysMode::Details;
+          return;
+        }
+        if (t.find("Exception") != std::string_view::npos || starts_with(t, "Error occurred")) {
+          error(i, 0, "the plan is an error message, not a plan", MessageSeverity::Warning);
+          mode_ = PhysMode::Details;
+          return;
+        }
+        kind_ = PhysKind::Default;
+        mode_ = PhysMode::Outline;
+        default_line(i);
+        return;
+      }
+      case PhysMode::Outline:
+        if (kind_ == PhysKind::Default) default_line(i);
+        else formatted_outline(i);
+        return;
+      case PhysMode::EntryStart:
+        if (t.empty()) {
+          mode_ = PhysMode::Details;
+          blank_ = true;
+          entry_.reset();
+          return;
+        }
+        {
+          TreeLine tl;
+          if (!starts_with(t, "Subquery:") && !starts_with(t, "Subplan:") && t[0] != '(' &&
+              explain::match_formatted_tree_line(t, tl, nullptr)) {
+            mode_ = PhysMode::Outline;
+            pop_stack(0);
+            sections_.clear();
+            formatted_node(i, tl);
+            return;
+          }
+        }
+        mode_ = PhysMode::Details;
+        entry_.reset();
+        details(i);
+        return;
+      case PhysMode::Details: details(i); return;
+    }
+  }
+
+  // `* Name` (formatted codegen marker; default mode prints `*(n) `) or a line ending in an
+  // unfinished ` (<digits>` id.
+  static bool looks_formatted(std::string_view t) {
+    std::size_t k = 0;
+    while (k < t.size() && (t[k] == ' ' || t[k] == ':' || t[k] == '+' || t[k] == '-')) ++k;
+    if (t.substr(k, 2) == "* ") return true;
+    std::size_t e = t.size();
+    while (e > 0 && t[e - 1] >= '0' && t[e - 1] <= '9') --e;
+    return e >= 2 && e < t.size() + 1 && t.substr(e - 2, 2) == " (" && t.find('(') == e - 1;
+  }
+
+  void formatted_outline(std::size_t i) {
+    std::string_view t = n_.lines[i].text;
+    if (t.empty()) {
+      mode_ = PhysMode::Details;
+      blank_ = true;
+      return;
+    }
+    explain::AqeTitle title;
+    std::uint32_t col = 0;
+    if (explain::match_aqe_header(t, title, col)) {
+      aqe_header(title, col);
+      return;
+    }
+    TreeLine tl;
+    explain::LineError err;
+    if (explain::match_formatted_tree_line(t, tl, &err)) {
+      formatted_node(i, tl);
+      return;
+    }
+    explain::BlockHeader bh;
+    if (t[0] != ' ' && (explain::match_block_header(t, bh) || starts_with(t, "=====") || starts_with(t, "Subquery:"))) {
+      mode_ = PhysMode::Details;
+      blank_ = true;
+      details(i);
+      return;
+    }
+    error(i, err.column, err.message);
+  }
+
+  void aqe_header(explain::AqeTitle title, std::uint32_t col) {
+    std::uint32_t label_col = col + 3;
+    pop_stack(label_col);
+    while (!sections_.empty() && sections_.back().col >= label_col) sections_.pop_back();
+    Section s = title == explain::AqeTitle::Final     ? Section::AqeFinal
+                : title == explain::AqeTitle::Current ? Section::AqeCurrent
+                                                      : Section::AqeInitial;
+    sections_.push_back({label_col, s});
+    plan().adaptive = true;
+    if (title == explain::AqeTitle::Final) plan().is_final_plan = true;
+    else if (title == explain::AqeTitle::Current && !plan().is_final_plan) plan().is_final_plan = false;
+  }
+
+  void pop_stack(std::uint32_t col) {
+    while (!stack_.empty() && stack_.back().col >= col) {
+      on_stack_[stack_.back().op] = 0;
+      stack_.pop_back();
+    }
+  }
+
+  Section section_for(std::uint32_t col) {
+    while (!sections_.empty() && col < sections_.back().col) sections_.pop_back();
+    return sections_.empty() ? base_section_ : sections_.back().section;
+  }
+
+  std::size_t add_op() {
+    Plan& p = plan();
+    p.ops.emplace_back();
+    p.ops.back().index = p.ops.size() - 1;
+    on_stack_.push_back(0);
+    return p.ops.size() - 1;
+  }
+
+  // (parent, child) placed by the outline, roots under kRootParent: an operator printed
+  // again (AQE's initial plan repeats ids) is attached once, without scanning the child list.
+  static constexpr std::size_t kRootParent = 0xFFFFFFFFu;
+  static std::uint64_t edge_key(std::size_t parent, std::size_t child) {
+    return (static_cast<std::uint64_t>(parent) << 32) ^ static_cast<std::uint64_t>(child);
+  }
+
+  // Attach `op` under the stack top (or as a root) and push it.
+  void place(std::size_t op, std::uint32_t col, bool inner_subquery = false) {
+    Plan& p = plan();
+    if (!stack_.empty()) {
+      std::size_t parent = stack_.back().op;
+      if (inner_subquery) {
+        SubqueryEntry e;
+        e.number = static_cast<int>(p.subqueries.size()) + 1;
+        e.hosting_op = parent;
+        e.hosting_expression = p.ops[op].label;
+        e.root = op;
+        e.loc = p.ops[op].loc;
+        p.subqueries.push_back(std::move(e));
+      } else if (parent != op && placed_.insert(edge_key(parent, op)).second) {
+        p.ops[parent].children.push_back(op);
+      }
+    } else if (entry_) {
+      if (!p.subqueries[*entry_].root) p.subqueries[*entry_].root = op;
+    } else if (base_section_ == Section::Main) {
+      if (placed_.insert(edge_key(kRootParent, op)).second) p.roots.push_back(op);
+    }
+    stack_.push_back({col, op});
+    on_stack_[op] = 1;
+  }
+
+  void formatted_node(std::size_t i, const TreeLine& tl) {
+    Plan& p = plan();
+    pop_stack(tl.column);
+    Section sec = section_for(tl.column);
+    std::string_view label = trim(tl.label);
+    std::size_t op;
+    bool merged = false;
+    if (tl.id != "unknown") {
+      auto it = ids_.find(std::string(tl.id));
+      if (it != ids_.end() && !on_stack_[it->second] && p.ops[it->second].label == label) {
+        op = it->second;
+        merged = true;
+      }
+    }
+    if (!merged) {
+      op = add_op();
+      Operator& o = p.ops[op];
+      if (tl.id != "unknown") {
+        o.id = std::string(tl.id);
+        auto [it, fresh] = ids_.emplace(o.id, op);
+        if (!fresh) {
+          error(i, tl.label_column, "operator id " + o.id + " is used by two different operators",
+                MessageSeverity::Warning);
+        }
+      }
+      explain::describe_operator(o, label, {});
+      o.section = sec;
+      o.loc = n_.range(i, tl.column, n_.lines[i].text.size());
+      if (tl.has_stats) set_stats(o, tl.stats, i, tl);
+      if (o.kind == OpKind::AdaptivePlan) p.adaptive = true;
+    }
+    Operator& o = p.ops[op];
+    if (tl.codegen) o.codegen = true;
+    bool inner_subquery = false;
+    place(op, tl.column, inner_subquery);
+  }
+
+  void set_stats(Operator& o, std::string_view body, std::size_t i, const TreeLine& tl) {
+    explain::StatsValues sv;
+    explain::parse_stats_body(body, sv);
+    o.stats.size_bytes = sv.size_bytes;
+    o.stats.row_count = sv.row_count;
+    o.stats.masked = sv.masked;
+    o.stats.text = "Statistics(" + std::string(body) + ")";
+    std::size_t b = static_cast<std::size_t>(body.data() - n_.lines[i].text.data()) - 11;
+    o.stats.loc = n_.range(i, b, b + body.size() + 12);
+    (void)tl;
+  }
+
+  // Default (simple) mode physical tree line.
+  void default_line(std::size_t i) {
+    std::string_view t = n_.lines[i].text;
+    if (t.empty()) {
+      mode_ = PhysMode::Details;  // after the tree: nothing else belongs to a default plan
+      return;
+    }
+    explain::AqeTitle title;
+    std::uint32_t col = 0;
+    if (explain::match_aqe_header(t, title, col)) {
+      aqe_header(title, col);
+      return;
+    }
+    TreeLine tl;
+    if (!explain::match_plain_tree_line(t, tl) || trim(tl.label).empty()) {
+      error(i, 0, "expected a plan tree line");
+      return;
+    }
+    Plan& p = plan();
+    pop_stack(tl.column);
+    Section sec = section_for(tl.column);
+    std::size_t op = add_op();
+    Operator& o = p.ops[op];
+    o.section = sec;
+    o.loc = n_.range(i, tl.column, t.size());
+    o.codegen = tl.codegen;
+    o.codegen_stage = tl.codegen_stage;
+    explain::describe_default_node(o, tl.label, explain::LineLocator{&n_, i, t}, r_.messages);
+    if (tl.has_stats) set_stats(o, tl.stats, i, tl);
+    if (o.kind == OpKind::AdaptivePlan && stack_.empty() && base_section_ == Section::Main) {
+      p.adaptive = true;
+      if (o.arguments.find("isFinalPlan=true") != std::string::npos) p.is_final_plan = true;
+      else if (o.arguments.find("isFinalPlan=false") != std::string::npos) p.is_final_plan = false;
+    }
+    // Subqueries are printed inline as inner children (+6 columns): keep them out of children.
+    bool inner = false;
+    if ((o.kind == OpKind::Subquery || o.kind == OpKind::ReusedSubquery) && !stack_.empty() &&
+        tl.column >= stack_.back().col + 6)
+      inner = true;
+    if (o.kind == OpKind::ReusedExchange) {
+      auto items = explain::split_top_level(o.arguments);
+      if (items.size() >= 2) {
+        std::string_view target = o.arguments;
+        target.remove_prefix(static_cast<std::size_t>(items[1].data() - o.arguments.data()));
+        reuses_.push_back({op, std::string(target), o.loc});
+      }
+    }
+    place(op, tl.column, inner);
+  }
+
+  // ---- formatted detail area ----
+  void end_block() {
+    if (last_field_ && block_op_) {
+      Field& f = plan().ops[*block_op_].fields[*last_field_];
+      explain::finish_field(f, r_.messages, last_value_at_);
+    }
+    if (block_op_) explain::apply_fields(plan().ops[*block_op_]);
+    block_op_.reset();
+    in_block_ = false;
+    last_field_.reset();
+  }
+
+  void details(std::size_t i) {
+    std::string_view t = n_.lines[i].text;
+    if (t.empty()) {
+      blank_ = true;
+      return;
+    }
+    bool was_blank = blank_;
+    blank_ = false;
+    if (t[0] == '(') {
+      explain::BlockHeader bh;
+      if (explain::match_block_header(t, bh)) {
+        auto it = ids_.find(std::string(bh.id));
+        bool known = it != ids_.end();
+        if (was_blank || !in_block_ || (known && trim(plan().ops[it->second].name) == trim(bh.name))) {
+          block_header(i, bh, known ? std::optional<std::size_t>(it->second) : std::nullopt);
+          return;
+        }
+      }
+    }
+    if (t[0] == '=' || t[0] == 'S') {
+      if (explain::match_subqueries_marker(t)) {
+        end_block();
+        base_section_ = Section::Subquery;
+        return;
+      }
+      if (explain::match_optimized_out_marker(t)) {
+        end_block();
+        base_section_ = Section::OptimizedOut;
+        return;
+      }
+      explain::LineError err;
+      explain::SubqueryLine sq;
+      if (explain::match_subquery_line(t, sq, &err)) {
+        end_block();
+        base_section_ = Section::Subquery;
+        Plan& p = plan();
+        SubqueryEntry e;
+        e.number = sq.number;
+        e.hosting_expression = std::string(sq.expression);
+        e.loc = n_.range(i, 0, t.size());
+        p.subqueries.push_back(std::move(e));
+        if (sq.hosting_id != "unknown") hosting_.emplace_back(p.subqueries.size() - 1, std::string(sq.hosting_id));
+        entry_ = p.subqueries.size() - 1;
+        mode_ = PhysMode::EntryStart;
+        return;
+      }
+      if (starts_with(t, "Subquery:")) {
+        error(i, err.column, err.message);
+        return;
+      }
+      int number = 0;
+      err = {};
+      if (explain::match_subplan_line(t, number, &err)) {
+        end_block();
+        base_section_ = Section::OptimizedOut;
+        entry_.reset();
+        mode_ = PhysMode::EntryStart;
+        return;
+      }
+      if (starts_with(t, "Subplan:")) {
+        error(i, err.column, err.message);
+        return;
+      }
+    }
+    if (!in_block_) {
+      // Text between sections that belongs to no block (damage, prose): ignore it.
+      return;
+    }
+    explain::FieldLine fl;
+    if (explain::match_field_line(t, fl)) {
+      if (last_field_ && block_op_)
+        explain::finish_field(plan().ops[*block_op_].fields[*last_field_], r_.messages, last_value_at_);
+      last_field_.reset();
+      if (!block_op_) return;
+      Operator& o = plan().ops[*block_op_];
+      Field f;
+      f.key = std::string(fl.key);
+      f.value = std::string(fl.value);
+      f.count = fl.count;
+      f.loc = n_.range(i, 0, t.size());
+      o.fields.push_back(std::move(f));
+      last_field_ = o.fields.size() - 1;
+      last_field_first_line_ = i;
+      last_value_at_ = n_.range(i, fl.value_column, fl.value_column + 1);
+      return;
+    }
+    // Continuation of the previous value (a literal with a newline, PushedJoins lines), or a bare line.
+    if (!block_op_) return;
+    Operator& o = plan().ops[*block_op_];
+    if (last_field_) {
+      Field& f = o.fields[*last_field_];
+      f.value += '\n';
+      f.value += t;
+      f.loc = n_.range(last_field_first_line_, 0, i, t.size());
+      return;
+    }
+    Field f;
+    f.value = std::string(t);
+    f.loc = n_.range(i, 0, t.size());
+    o.fields.push_back(std::move(f));
+    last_field_ = o.fields.size() - 1;
+    last_field_first_line_ = i;
+    last_value_at_ = n_.range(i, 0, 1);
+  }
+
+  void block_header(std::size_t i, const explain::BlockHeader& bh, std::optional<std::size_t> op) {
+    end_block();
+    in_block_ = true;
+    if (!op) return;  // a block for an id the outline does not show (Gluten's WholeStageCodegenTransformer)
+    Operator& o = plan().ops[*op];
+    if (!o.fields.empty() || o.detail_loc.known()) {
+      error(i, 1, "second detail block for operator id " + o.id + "; the first one is kept", MessageSeverity::Warning);
+      return;
+    }
+    block_op_ = op;
+    o.fields.reserve(6);
+    o.detail_loc = n_.range(i, 0, n_.lines[i].text.size());
+    if (bh.codegen_stage) {
+      o.codegen_stage = bh.codegen_stage;
+      o.codegen = true;
+    }
+    // The block header's bare name is the operator's name (no join type / build side).
+    // (only when it agrees with the outline label: a cut-off header must not rename the operator).
+    std::string_view hn = trim(bh.name);
+    if (!hn.empty() && starts_with(o.label, hn)) o.name = std::string(hn);
+    else if (!hn.empty())
+      error(i, 4, "detail block (" + o.id + ") '" + std::string(hn) + "' does not match the outline's '" + o.label + "'",
+            MessageSeverity::Warning);
+    if (bh.has_reuses) {
+      if (bh.reuses != "unknown") reuses_.push_back({*op, std::string(bh.reuses), o.detail_loc});
+    }
+  }
+
+  // ---- logical plans (extended / cost) ----
+  void logical(std::size_t i) {
+    std::string_view t = n_.lines[i].text;
+    if (t.empty()) {
+      if (!stack_.empty() || !plan().logical_roots.empty()) logical_done_ = true;
+      return;
+    }
+    if (logical_done_) return;
+    if (expect_schema_) {
+      expect_schema_ = false;
+      std::string_view next = i + 1 < n_.lines.size() ? n_.lines[i + 1].text : std::string_view{};
+      bool next_child = starts_with(next, "+- ") || starts_with(next, ":- ");
+      bool has_attr = t.find('#') != std::string_view::npos;
+      if (!has_attr && !next_child) return;  // `a: int, b: string` schema line
+    }
+    TreeLine tl;
+    if (!explain::match_plain_tree_line(t, tl) || trim(tl.label).empty()) {
+      error(i, 0, "expected a logical plan tree line");
+      return;
+    }
+    Plan& p = plan();
+    pop_stack(tl.column);
+    std::size_t op = add_op();
+    Operator& o = p.ops[op];
+    o.section = logical_section_;
+    o.loc = n_.range(i, tl.column, t.size());
+    std::string_view label = tl.label;
+    if (tl.codegen) {
+      // A logical label can start with '*' only as part of the text; put it back.
+      label = std::string_view(t).substr(tl.column);
+      if (tl.has_stats) label = label.substr(0, label.size() - tl.stats.size() - 13);
+    }
+    explain::describe_logical_node(o, label, o.loc);
+    if (tl.has_stats) set_stats(o, tl.stats, i, tl);
+    if (stack_.empty()) p.logical_roots.push_back(op);
+    else {
+      auto& ch = p.ops[stack_.back().op].children;
+      ch.push_back(op);
+    }
+    stack_.push_back({tl.column, op});
+    on_stack_[op] = 1;
+  }
+
+  // ---- trailers ----
+  void trailer_line(std::size_t i) {
+    if (!trailer_) return;
+    Trailer& tr = plan().trailers[*trailer_];
+    if (!tr.text.empty() || !n_.lines[i].text.empty()) {
+      if (!tr.text.empty()) tr.text += '\n';
+      tr.text += n_.lines[i].text;
+      tr.loc.end_line = n_.lines[i].line;
+      tr.loc.end_column = n_.column(i, n_.lines[i].text.size());
+    }
+  }
+
+  // ---- end of a plan ----
+  void finish_plan() {
+    if (!have_plan_) return;
+    end_block();
+    Plan& p = plan();
+    for (auto& tr : p.trailers)
+      while (!tr.text.empty() && tr.text.back() == '\n') tr.text.pop_back();
+    // Reuse links (forward references allowed). Default mode names the reused exchange by its
+    // label: the first exchange with that label, looked up in one index (not a scan per reuse).
+    std::unordered_map<std::string_view, std::size_t> exchange_by_label;
+    if (kind_ == PhysKind::Default && !reuses_.empty())
+      for (const auto& o : p.ops)
+        if (o.kind == OpKind::Exchange || o.kind == OpKind::BroadcastExchange) exchange_by_label.emplace(o.label, o.index);
+    for (const auto& pr : reuses_) {
+      if (kind_ == PhysKind::Default) {
+        if (auto it = exchange_by_label.find(pr.target); it != exchange_by_label.end()) p.ops[pr.op].reuses = it->second;
+        continue;
+      }
+      auto it = ids_.find(pr.target);
+      if (it != ids_.end()) p.ops[pr.op].reuses = it->second;
+      else
+        r_.messages.push_back({MessageSeverity::Warning, pr.loc, "reused operator id " + pr.target + " is not in the plan"});
+    }
+    for (const auto& [entry, id] : hosting_) {
+      auto it = ids_.find(id);
+      if (it != ids_.end()) p.subqueries[entry].hosting_op = it->second;
+    }
+    // Logical hints: a ResolvedHint under a Join also marks the join side it applies to.
+    for (auto& o : p.ops) {
+      if (!o.logical || o.name != "Join") continue;
+      for (std::size_t k = 0; k < o.children.size() && k < 2; ++k) {
+        const Operator& c = p.ops[o.children[k]];
+        if (c.name != "ResolvedHint" && c.name != "UnresolvedHint") continue;
+        for (const Hint& h : c.hints) {
+          Hint h2 = h;
+          h2.side = k == 0 ? BuildSide::Left : BuildSide::Right;
+          o.hints.push_back(std::move(h2));
+        }
+      }
+    }
+    if (has_parsed_) p.format = InputFormat::ExplainExtended;
+    else if (has_optimized_) p.format = InputFormat::ExplainCost;
+    else if (kind_ == PhysKind::Formatted) p.format = InputFormat::ExplainFormatted;
+    else if (kind_ == PhysKind::Default) p.format = InputFormat::ExplainDefault;
+    else if (p.photon.present) p.format = InputFormat::PhotonExplanation;
+    else p.format = InputFormat::ExplainFormatted;
+    for (std::size_t root : p.roots)
+      if (const Operator& o = p.ops[root]; o.kind == OpKind::AdaptivePlan && !p.is_final_plan) {
+        if (const Field* f = o.field("Arguments")) {
+          if (f->value.find("isFinalPlan=true") != std::string::npos) p.is_final_plan = true;
+          else if (f->value.find("isFinalPlan=false") != std::string::npos) p.is_final_plan = false;
+        }
+      }
+    parse_trailers(p);
+    p.link();
+    have_plan_ = false;
+  }
+
+  static void parse_trailers(Plan& p) {
+    for (const auto& tr : p.trailers) {
+      if (tr.title == "Photon Explanation") {
+        p.photon.present = true;
+        p.photon.loc = tr.loc;
+        bool refs = false;
+        std::string_view text = tr.text;
+        std::size_t pos = 0;
+        while (pos <= text.size()) {
+          std::size_t nl = text.find('\n', pos);
+          if (nl == std::string_view::npos) nl = text.size();
+          std::string_view l = text.substr(pos, nl - pos);
+          pos = nl + 1;
+          std::size_t indent = 0;
+          while (indent < l.size() && l[indent] == ' ') ++indent;
+          std::string_view body = l.substr(indent);
+          if (body.empty()) {
+            if (nl == text.size()) break;
+            continue;
+          }
+          if (body.find("fully supported by Photon") != std::string_view::npos) p.photon.fully_supported = true;
+          else if (starts_with(body, "Reference node")) refs = true;
+          else if (indent > 0 && refs) p.photon.reference_nodes.emplace_back(body);
+          else if (indent > 0 && indent <= 8 && !refs) p.photon.reasons.emplace_back(body);
+          else if (indent > 8 && !refs && !p.photon.reasons.empty()) {
+            p.photon.reasons.back() += '\n';
+            p.photon.reasons.back() += body;
+          } else if (indent == 0 && !starts_with(body, "Photon does not fully support")) {
+            refs = false;
+          }
+          if (nl == text.size()) break;
+        }
+      } else if (starts_with(tr.title, "Optimizer Statistics")) {
+        std::string_view text = tr.text;
+        std::size_t pos = 0;
+        while (pos < text.size()) {
+          std::size_t nl = text.find('\n', pos);
+          if (nl == std::string_view::npos) nl = text.size();
+          std::string_view l = trim(text.substr(pos, nl - pos));
+          if (!l.empty()) p.optimizer_statistics.emplace_back(l);
+          pos = nl + 1;
+        }
+      }
+    }
+  }
+};
+
+}  // namespace
+
+ParseResult parse_explain_text(std::string_view text, const std::string& path) {
+  ParseResult r;
+  r.path = path;
+  Normalized n = normalize(text);
+  Reader reader(n, r);
+  reader.run();
+  if (r.format == InputFormat::Unknown) r.format = InputFormat::ExplainFormatted;
+  return r;
+}
+
+}  // namespace planlint

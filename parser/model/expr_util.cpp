@@ -1,0 +1,388 @@
+#include "parser/model/expr_util.hpp"
+
+#include <algorithm>
+#include <iterator>
+#include <cctype>
+
+namespace planlint {
+namespace {
+
+std::string lower(std::string_view s) {
+  std::string out(s);
+  std::transform(out.begin(), out.end(), out.begin(),
+                 [](char c) { return static_cast<char>(std::tolower(static_cast<unsigned char>(c))); });
+  return out;
+}
+
+bool is_comparison(std::string_view op) {
+  return op == "=" || op == "==" || op == "<=>" || op == "<" || op == "<=" || op == ">" ||
+         op == ">=" || op == "!=" || op == "<>";
+}
+
+bool is_conjunction(const Expr& e) {
+  return (e.kind == ExprKind::Binary && (e.name == "AND" || e.name == "and")) ||
+         (e.kind == ExprKind::Function && e.name == "And") || e.kind == ExprKind::List;
+}
+
+// Spark-internal wrappers that are not user functions on a column.
+bool is_internal_wrapper(std::string_view lname) {
+  static constexpr std::string_view kWrappers[] = {
+      "knownfloatingpointnormalized", "normalizenanandzero", "promote_precision", "checkoverflow",
+      "unscaledvalue", "makedecimal"};
+  return std::find(std::begin(kWrappers), std::end(kWrappers), lname) != std::end(kWrappers);
+}
+
+bool is_column_function(std::string_view lname) {
+  static constexpr std::string_view kFunctions[] = {
+      "cast", "try_cast", "year", "month", "day", "dayofmonth", "dayofweek", "dayofyear",
+      "weekday", "weekofyear", "quarter", "hour", "minute", "second", "to_date", "to_timestamp",
+      "date_format", "from_unixtime", "unix_timestamp", "to_unix_timestamp", "from_utc_timestamp",
+      "to_utc_timestamp", "date_trunc", "trunc", "date_add", "date_sub", "add_months", "datediff",
+      "last_day", "substr", "substring", "left", "right", "upper", "lower", "ucase", "lcase",
+      "trim", "ltrim", "rtrim", "btrim", "concat", "concat_ws", "length", "char_length", "lpad",
+      "rpad", "replace", "translate", "regexp_replace", "regexp_extract", "split", "coalesce",
+      "nvl", "ifnull", "abs", "round", "floor", "ceil", "md5", "hash", "initcap"};
+  return std::find(std::begin(kFunctions), std::end(kFunctions), lname) != std::end(kFunctions);
+}
+
+bool contains_attribute(const Expr& e) {
+  std::vector<const Expr*> todo{&e};
+  while (!todo.empty()) {
+    const Expr* x = todo.back();
+    todo.pop_back();
+    if (x->kind == ExprKind::Attribute) return true;
+    for (const auto& a : x->args) todo.push_back(&a);
+  }
+  return false;
+}
+
+// Peel casts Spark adds around literals: cast(2024-01-01 as date).
+const Expr* peel_literal_cast(const Expr& e) {
+  const Expr* x = &e;
+  while (x->kind == ExprKind::Cast && x->args.size() == 1) x = &x->args[0];
+  return x;
+}
+
+void print(const Expr& e, std::string& out);
+
+void print_args(const std::vector<Expr>& args, std::size_t from, const char* sep, std::string& out) {
+  for (std::size_t i = from; i < args.size(); ++i) {
+    if (i > from) out += sep;
+    print(args[i], out);
+  }
+}
+
+void print(const Expr& e, std::string& out) {
+  switch (e.kind) {
+    case ExprKind::Attribute:
+      out += e.name;
+      if (!e.expr_id.empty()) out += "#" + e.expr_id;
+      return;
+    case ExprKind::Literal:
+    case ExprKind::Raw:
+      out += e.name;
+      return;
+    case ExprKind::Function:
+      if (e.name == "BETWEEN" && e.args.size() == 3) {
+        out += "(";
+        print(e.args[0], out);
+        out += " BETWEEN ";
+        print(e.args[1], out);
+        out += " AND ";
+        print(e.args[2], out);
+        out += ")";
+        return;
+      }
+      if (e.name == "windowexpression" && e.args.size() == 2) {
+        print(e.args[0], out);
+        out += " ";
+        print(e.args[1], out);
+        return;
+      }
+      if (e.name == "input") {
+        out += "input[";
+        print_args(e.args, 0, ", ", out);
+        out += "]";
+        return;
+      }
+      out += e.name + "(";
+      if (e.type == "distinct") out += "DISTINCT ";
+      print_args(e.args, 0, ", ", out);
+      out += ")";
+      return;
+    case ExprKind::Cast:
+      out += e.name + "(";
+      print_args(e.args, 0, ", ", out);
+      out += " as " + e.type + ")";
+      return;
+    case ExprKind::Binary:
+      if (e.args.size() != 2) break;
+      if (e.name == "AS") {
+        print(e.args[0], out);
+        out += " AS ";
+        print(e.args[1], out);
+        return;
+      }
+      if (e.name == "[]") {
+        print(e.args[0], out);
+        out += "[";
+        print(e.args[1], out);
+        out += "]";
+        return;
+      }
+      if (e.name == ".") {
+        print(e.args[0], out);
+        out += ".";
+        print(e.args[1], out);
+        return;
+      }
+      if (e.name == "LIKE" || e.name == "RLIKE" || e.name == "ILIKE" || e.name == "REGEXP") {
+        print(e.args[0], out);
+        out += " " + e.name + " ";
+        print(e.args[1], out);
+        return;
+      }
+      out += "(";
+      print(e.args[0], out);
+      out += " " + e.name + " ";
+      print(e.args[1], out);
+      out += ")";
+      return;
+    case ExprKind::Unary:
+      if (e.args.size() != 1) break;
+      if (e.name == "NOT") {
+        out += "NOT ";
+        print(e.args[0], out);
+      } else if (e.name == "-" || e.name == "+" || e.name == "~") {
+        out += e.name;
+        print(e.args[0], out);
+      } else {  // IS NULL, IS NOT NULL, ASC NULLS FIRST, ...
+        print(e.args[0], out);
+        out += " " + e.name;
+      }
+      return;
+    case ExprKind::In:
+      if (e.args.empty()) break;
+      print(e.args[0], out);
+      out += " " + e.name + " (";
+      print_args(e.args, 1, ",", out);
+      out += ")";
+      return;
+    case ExprKind::InSubquery:
+      if (e.args.empty()) break;
+      print(e.args[0], out);
+      out += " IN " + e.name + "#" + e.expr_id;
+      return;
+    case ExprKind::Case: {
+      out += "CASE";
+      std::size_t i = 0;
+      for (; i + 1 < e.args.size(); i += 2) {
+        out += " WHEN ";
+        print(e.args[i], out);
+        out += " THEN ";
+        print(e.args[i + 1], out);
+      }
+      if (i < e.args.size()) {
+        out += " ELSE ";
+        print(e.args[i], out);
+      }
+      out += " END";
+      return;
+    }
+    case ExprKind::List:
+      out += "[";
+      print_args(e.args, 0, ", ", out);
+      out += "]";
+      return;
+    case ExprKind::Subquery:
+      if (e.type == "reused") out += "ReusedSubquery ";
+      out += e.name + "#" + e.expr_id;
+      return;
+  }
+  // Malformed node (never produced by the parser): print what there is.
+  out += e.name;
+  if (!e.args.empty()) {
+    out += "(";
+    print_args(e.args, 0, ", ", out);
+    out += ")";
+  }
+}
+
+}  // namespace
+
+std::vector<const Expr*> split_conjuncts(const Expr& e) {
+  std::vector<const Expr*> out;
+  std::vector<const Expr*> todo{&e};
+  while (!todo.empty()) {
+    const Expr* x = todo.back();
+    todo.pop_back();
+    if (is_conjunction(*x)) {
+      for (auto it = x->args.rbegin(); it != x->args.rend(); ++it) todo.push_back(&*it);
+    } else {
+      out.push_back(x);
+    }
+  }
+  return out;
+}
+
+std::vector<const Expr*> collect_attributes(const Expr& e) {
+  std::vector<const Expr*> out;
+  std::vector<const Expr*> todo{&e};
+  while (!todo.empty()) {
+    const Expr* x = todo.back();
+    todo.pop_back();
+    if (x->kind == ExprKind::Attribute) out.push_back(x);
+    for (auto it = x->args.rbegin(); it != x->args.rend(); ++it) todo.push_back(&*it);
+  }
+  return out;
+}
+
+std::string column_name(const Expr& attribute, bool unqualified) {
+  std::string name;
+  name.reserve(attribute.name.size());
+  for (char c : attribute.name)
+    if (c != '`') name.push_back(c);
+  if (unqualified) {
+    if (auto dot = name.rfind('.'); dot != std::string::npos && attribute.name.find('`') == std::string::npos)
+      name = name.substr(dot + 1);
+  }
+  return name;
+}
+
+std::string to_string(const Expr& e) {
+  std::string out;
+  print(e, out);
+  return out;
+}
+
+bool is_literal(const Expr& e) {
+  const Expr* x = peel_literal_cast(e);
+  while ((x->kind == ExprKind::Unary && (x->name == "-" || x->name == "+")) && x->args.size() == 1)
+    x = peel_literal_cast(x->args[0]);
+  return x->kind == ExprKind::Literal;
+}
+
+std::string_view v1_filter_name(std::string_view op) {
+  if (op == "=" || op == "==") return "EqualTo";
+  if (op == "<=>") return "EqualNullSafe";
+  if (op == ">") return "GreaterThan";
+  if (op == ">=") return "GreaterThanOrEqual";
+  if (op == "<") return "LessThan";
+  if (op == "<=") return "LessThanOrEqual";
+  return {};
+}
+
+std::string_view flip_comparison(std::string_view op) {
+  if (op == ">") return "<";
+  if (op == ">=") return "<=";
+  if (op == "<") return ">";
+  if (op == "<=") return ">=";
+  return op;
+}
+
+std::optional<ColumnFilter> pushed_filter_parts(const Expr& f) {
+  if (f.kind != ExprKind::Function || f.args.empty()) return std::nullopt;
+  if (f.name == "And" || f.name == "Or" || f.name == "Not") return std::nullopt;
+  if (f.args[0].kind != ExprKind::Attribute) return std::nullopt;
+  ColumnFilter out;
+  out.op = f.name;
+  out.column = column_name(f.args[0]);
+  if (f.args.size() > 1) out.value = &f.args[1];
+  return out;
+}
+
+std::optional<ColumnFilter> catalyst_filter_parts(const Expr& c) {
+  auto column_of = [](const Expr& x) -> const Expr* {
+    return x.kind == ExprKind::Attribute ? &x : nullptr;
+  };
+  ColumnFilter out;
+  if (c.kind == ExprKind::Binary && c.args.size() == 2 && is_comparison(c.name)) {
+    const Expr* l = column_of(c.args[0]);
+    const Expr* r = column_of(c.args[1]);
+    std::string_view op = c.name;
+    if (l && is_literal(c.args[1])) {
+      out.column = column_name(*l);
+      out.value = &c.args[1];
+    } else if (r && is_literal(c.args[0])) {
+      out.column = column_name(*r);
+      out.value = &c.args[0];
+      op = flip_comparison(op);
+    } else {
+      return std::nullopt;
+    }
+    out.op = std::string(v1_filter_name(op));
+    if (out.op.empty()) return std::nullopt;  // != and <> are pushed as Not(EqualTo(..))
+    return out;
+  }
+  if (c.kind == ExprKind::Unary && c.args.size() == 1 &&
+      (c.name == "IS NULL" || c.name == "IS NOT NULL")) {
+    const Expr* a = column_of(c.args[0]);
+    if (!a) return std::nullopt;
+    out.op = c.name == "IS NULL" ? "IsNull" : "IsNotNull";
+    out.column = column_name(*a);
+    return out;
+  }
+  if (c.kind == ExprKind::Function && c.args.size() >= 1) {
+    const std::string n = lower(c.name);
+    const Expr* a = column_of(c.args[0]);
+    if (!a) return std::nullopt;
+    if ((n == "isnotnull" || n == "isnull") && c.args.size() == 1) {
+      out.op = n == "isnull" ? "IsNull" : "IsNotNull";
+    } else if (c.args.size() == 2 && is_literal(c.args[1]) &&
+               (n == "startswith" || n == "endswith" || n == "contains")) {
+      out.op = n == "startswith" ? "StringStartsWith" : n == "endswith" ? "StringEndsWith" : "StringContains";
+      out.value = &c.args[1];
+    } else {
+      return std::nullopt;
+    }
+    out.column = column_name(*a);
+    return out;
+  }
+  if (c.kind == ExprKind::In && c.name == "IN" && !c.args.empty()) {
+    const Expr* a = column_of(c.args[0]);
+    if (!a) return std::nullopt;
+    for (std::size_t i = 1; i < c.args.size(); ++i)
+      if (!is_literal(c.args[i])) return std::nullopt;
+    out.op = "In";
+    out.column = column_name(*a);
+    out.value = &c;
+    return out;
+  }
+  return std::nullopt;
+}
+
+bool was_pushed(const Expr& conjunct, const std::vector<const Expr*>& pushed_filters) {
+  const auto want = catalyst_filter_parts(conjunct);
+  if (!want) return false;
+  for (const Expr* p : pushed_filters) {
+    if (!p) continue;
+    for (const Expr* f : split_conjuncts(*p)) {
+      const auto have = pushed_filter_parts(*f);
+      if (have && have->op == want->op && have->column == want->column) return true;
+    }
+  }
+  return false;
+}
+
+bool is_function_of_column(const Expr& e, std::string* function) {
+  if (e.kind != ExprKind::Function && e.kind != ExprKind::Cast) return false;
+  const std::string n = lower(e.name);
+  if (is_internal_wrapper(n)) {
+    // promote_precision(cast(x#1 as ...)): look through Spark's own wrapper
+    return e.args.size() == 1 && is_function_of_column(e.args[0], function);
+  }
+  if (!is_column_function(n)) return false;
+  if (!contains_attribute(e)) return false;
+  if (function) *function = e.name;
+  return true;
+}
+
+const Expr* non_sargable_side(const Expr& c) {
+  if (c.kind != ExprKind::Binary || c.args.size() != 2) return nullptr;
+  if (!is_comparison(c.name) && c.name != "LIKE") return nullptr;
+  for (const Expr& side : c.args)
+    if (is_function_of_column(side)) return &side;
+  return nullptr;
+}
+
+}  // namespace planlint

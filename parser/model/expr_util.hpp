@@ -1,0 +1,86 @@
+// Questions rules ask about a parsed expression (parser/model/expr.hpp). Pure functions over the tree;
+// nothing here re-reads text.
+//
+// Shapes produced by parse_expression that these helpers rely on:
+//   a AND b          Binary "AND"              (also "OR", "=", "<=>", "!=", "<>", "<", "<=", ">",
+//                                               ">=", "+", "-", "*", "/", "%", "||", "LIKE", "RLIKE")
+//   NOT a            Unary "NOT"               x IS NULL / x IS NOT NULL: Unary "IS NULL" / "IS NOT NULL"
+//   x IN (a, b)      In "IN" / "NOT IN", args[0] = x, args[1..] = values
+//   x IN dynamicpruning#5   InSubquery, name "dynamicpruning", expr_id "5", args[0] = x
+//   e AS name#12     Binary "AS", args = {e, Attribute}
+//   a#1 ASC NULLS FIRST     Unary "ASC NULLS FIRST" (any of ASC/DESC [NULLS FIRST|LAST])
+//   a#1[0] / a#1.f   Binary "[]" / Binary "."
+//   x BETWEEN a AND b       Function "BETWEEN" {x, a, b}
+//   Subquery scalar-subquery#51, [id=#52]   Subquery, name "scalar-subquery", expr_id "51",
+//                                            type "reused" for ReusedSubquery
+//   v1 pushed filters  Function "GreaterThan" {Attribute amount, Literal 50.00}; type "handled"
+//                      when Spark marked it with a leading `*`; In(c, [1,2]) = {Attribute, List}
+#pragma once
+
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "parser/model/expr.hpp"
+
+namespace planlint {
+
+// The AND-conjuncts of a condition, left to right: `((a AND b) AND c)` gives a, b, c. Also flattens
+// the pushed-filter form And(a, b) and a top-level list `[f1, f2]` (PushedFilters, PartitionFilters).
+// Anything else gives itself.
+std::vector<const Expr*> split_conjuncts(const Expr& e);
+
+// Every Attribute node in `e`, in source order (duplicates kept).
+std::vector<const Expr*> collect_attributes(const Expr& e);
+
+// The column an attribute names, without `#id` and without backquotes: `ss_item_sk#12` ->
+// `ss_item_sk`. With `unqualified`, only the last dotted segment (`cs.cs_item_sk` -> `cs_item_sk`).
+std::string column_name(const Expr& attribute, bool unqualified = false);
+
+// Canonical one-line text of an expression, in Catalyst's printing style (`(a#1 = 5)`,
+// `cast(x#1 as date)`, `x#1 IN (1,2)`). Two trees print the same exactly when they are the same.
+std::string to_string(const Expr& e);
+
+// A literal value (10, 'x', DATE '2024-01-01', null), also through casts and unary minus:
+// `cast(2024-01-01 as date)` is a literal.
+bool is_literal(const Expr& e);
+
+// Catalyst comparison operator -> v1 Filter name: "=" EqualTo, "<=>" EqualNullSafe, ">"
+// GreaterThan, ">=" GreaterThanOrEqual, "<" LessThan, "<=" LessThanOrEqual. Empty if none.
+std::string_view v1_filter_name(std::string_view catalyst_op);
+// The operator seen from the other side: ">" -> "<", "<=" -> ">=", "=" -> "=".
+std::string_view flip_comparison(std::string_view catalyst_op);
+
+// One simple filter on one column: `GreaterThan(amount,50.00)`, `IsNotNull(c)`, `In(c, [a,b])`,
+// `StringStartsWith(c,x)`, or the Catalyst predicate that Spark would push as that filter.
+struct ColumnFilter {
+  std::string op;            // v1 Filter name: EqualTo, GreaterThan, In, IsNotNull, StringStartsWith, ...
+  std::string column;        // column name without #id
+  const Expr* value = nullptr;  // the compared value / IN list / prefix; null for IsNull, IsNotNull
+};
+
+// A v1 pushed filter node (ExprDialect::PushedFilter) as op + column. nullopt for And/Or/Not and
+// anything that is not a one-column filter.
+std::optional<ColumnFilter> pushed_filter_parts(const Expr& filter);
+
+// The v1 filter a Catalyst conjunct corresponds to: `(a#1 > 5)` -> GreaterThan a, `(5 < a#1)` ->
+// GreaterThan a, `isnotnull(a#1)` -> IsNotNull a, `a#1 IN (1,2)` -> In a, `StartsWith(a#1, x)` ->
+// StringStartsWith a. nullopt when the conjunct is not a plain column-vs-literal predicate (for
+// example when the column is wrapped in a function: that filter cannot be pushed).
+std::optional<ColumnFilter> catalyst_filter_parts(const Expr& conjunct);
+
+// Whether a Catalyst conjunct appears among the pushed filters (the whole PushedFilters list or
+// single filters): same v1 operator on the same column. Compares columns by name only.
+bool was_pushed(const Expr& conjunct, const std::vector<const Expr*>& pushed_filters);
+
+// True when `e` is a function or cast applied to a column (a non-sargable predicate side):
+// cast / try_cast / year / month / to_date / date_format / substr / substring / upper / lower /
+// trim / date_trunc / ... with an Attribute among its (nested) arguments. `function` receives the
+// function's name. isnull / isnotnull and Spark's internal wrappers do not count.
+bool is_function_of_column(const Expr& e, std::string* function = nullptr);
+
+// The side of a comparison (`Binary` =, <, ... or LIKE) that wraps a column in a function, or null.
+const Expr* non_sargable_side(const Expr& comparison);
+
+}  // namespace planlint

@@ -1,0 +1,110 @@
+#include "parser/model/phases.hpp"
+
+#include "parser/model/plan_walk.hpp"
+
+#include <algorithm>
+
+namespace planlint::method {
+
+std::optional<double> query_metric(const Plan& plan, std::initializer_list<std::string_view> labels) {
+  for (std::string_view l : labels)
+    if (auto v = plan.query.metric_value(l)) return v;
+  return std::nullopt;
+}
+
+const Operator* plan_anchor(const Plan& plan) {
+  const bool final_plan = has_final_plan(plan);
+  for (std::size_t r : plan.roots)
+    if (r < plan.ops.size() && is_active(plan.ops[r], final_plan)) return &plan.ops[r];
+  for (const Operator& op : plan.ops)
+    if (is_active(op, final_plan)) return &op;
+  return nullptr;
+}
+
+std::string scan_ref(const Operator& op) {
+  std::string ref = op_ref(op);
+  if (op.table.empty() || op.name.find(op.table) != std::string::npos) return ref;
+  std::string name = op.name.empty() ? op.label : op.name;
+  return name + " " + op.table + (op.id.empty() ? "" : " (" + op.id + ")");
+}
+
+bool owns_query_metrics(const Plan& plan) {
+  if (plan.format != InputFormat::QueryProfile || plan.ops.empty() || plan.ops.size() > 2) return true;
+  return !std::all_of(plan.ops.begin(), plan.ops.end(), [](const Operator& op) {
+    return op.kind == OpKind::Command || op.kind == OpKind::Write || op.kind == OpKind::Other ||
+           op.kind == OpKind::Unknown;
+  });
+}
+
+double PhaseBreakdown::share(std::size_t i) const {
+  double total = total_ms.value_or(0);
+  if (total <= 0)
+    for (const Phase& p : phases) total += p.ms;
+  return (i < phases.size() && total > 0) ? phases[i].ms / total : 0;
+}
+
+PhaseBreakdown phase_breakdown(const Plan& plan) {
+  PhaseBreakdown b;
+  b.from_result_cache = plan.query.result_from_cache.value_or(false);
+  struct Source {
+    const char* name;
+    const char* title;
+    std::initializer_list<std::string_view> labels;
+  };
+  // Export labels first, then the system.query.history column names.
+  const Source sources[] = {
+      {"waiting-for-compute", "waiting for compute",
+       {"queuedProvisioningTimeMs", "waiting_for_compute_duration_ms"}},
+      {"queueing", "queued at capacity", {"queuedOverloadTimeMs", "waiting_at_capacity_duration_ms"}},
+      {"compilation", "compilation", {"compilationTimeMs", "compilation_duration_ms"}},
+      {"execution", "execution", {"executionTimeMs", "execution_duration_ms"}},
+      {"result-fetch", "result fetch", {"resultFetchTimeMs", "result_fetch_duration_ms"}},
+  };
+  for (const Source& s : sources)
+    if (auto v = query_metric(plan, s.labels); v && *v >= 0) b.phases.push_back({s.name, s.title, *v});
+  b.total_ms = query_metric(plan, {"totalTimeMs", "total_duration_ms"});
+  b.task_ms = query_metric(plan, {"taskTotalTimeMs", "total_task_duration_ms"});
+  bool has_exec = false;
+  double exec_ms = 0;
+  for (const Phase& p : b.phases)
+    if (p.name == "execution") {
+      has_exec = true;
+      exec_ms = p.ms;
+    }
+  b.known = has_exec || b.phases.size() >= 2;
+  if (b.task_ms && has_exec && exec_ms > 0) b.parallelism = *b.task_ms / exec_ms;
+  for (std::size_t i = 0; i < b.phases.size(); ++i)
+    if (!b.dominant || b.phases[i].ms > b.phases[*b.dominant].ms) b.dominant = i;
+  if (b.dominant && b.phases[*b.dominant].ms <= 0) b.dominant.reset();
+  return b;
+}
+
+bool is_pass_through(const Operator& op) {
+  switch (op.kind) {
+    case OpKind::Filter:
+    case OpKind::Transition:
+    case OpKind::CodegenStage:
+    case OpKind::Exchange:
+    case OpKind::ShuffleRead:
+    case OpKind::QueryStage:
+    case OpKind::Sort:
+    case OpKind::Limit:
+      return true;
+    default:
+      return false;
+  }
+}
+
+std::vector<std::string_view> field_texts(const Field& f) {
+  std::vector<std::string_view> out;
+  if (!f.exprs.empty()) {
+    for (const ParsedExpr& e : f.exprs) out.push_back(e.text);
+  } else if (f.is_list && !f.items.empty()) {
+    out.assign(f.items.begin(), f.items.end());
+  } else if (!f.value.empty()) {
+    out.push_back(f.value);
+  }
+  return out;
+}
+
+}  // namespace planlint::method

@@ -1,0 +1,175 @@
+#include "parser/model/plan.hpp"
+
+#include <algorithm>
+
+namespace planlint {
+
+std::string_view to_string(InputFormat f) {
+  switch (f) {
+    case InputFormat::ExplainFormatted: return "explain-formatted";
+    case InputFormat::ExplainDefault: return "explain-default";
+    case InputFormat::ExplainExtended: return "explain-extended";
+    case InputFormat::ExplainCost: return "explain-cost";
+    case InputFormat::PhotonExplanation: return "photon-explanation";
+    case InputFormat::QueryProfile: return "query-profile";
+    case InputFormat::EventLog: return "event-log";
+    case InputFormat::HistoryServer: return "history-server";
+    case InputFormat::Unknown: break;
+  }
+  return "unknown";
+}
+
+std::string_view to_string(OpKind k) {
+  switch (k) {
+    case OpKind::Scan: return "scan";
+    case OpKind::LocalData: return "local-data";
+    case OpKind::InMemoryScan: return "in-memory-scan";
+    case OpKind::Filter: return "filter";
+    case OpKind::Project: return "project";
+    case OpKind::Join: return "join";
+    case OpKind::Exchange: return "exchange";
+    case OpKind::BroadcastExchange: return "broadcast-exchange";
+    case OpKind::ReusedExchange: return "reused-exchange";
+    case OpKind::Aggregate: return "aggregate";
+    case OpKind::Sort: return "sort";
+    case OpKind::TopK: return "top-k";
+    case OpKind::Limit: return "limit";
+    case OpKind::Window: return "window";
+    case OpKind::Union: return "union";
+    case OpKind::Expand: return "expand";
+    case OpKind::Generate: return "generate";
+    case OpKind::QueryStage: return "query-stage";
+    case OpKind::ShuffleRead: return "shuffle-read";
+    case OpKind::AdaptivePlan: return "adaptive-plan";
+    case OpKind::Transition: return "transition";
+    case OpKind::CodegenStage: return "codegen-stage";
+    case OpKind::PythonEval: return "python-eval";
+    case OpKind::Subquery: return "subquery";
+    case OpKind::ReusedSubquery: return "reused-subquery";
+    case OpKind::Command: return "command";
+    case OpKind::Write: return "write";
+    case OpKind::Logical: return "logical";
+    case OpKind::Other: return "other";
+    case OpKind::Unknown: break;
+  }
+  return "unknown";
+}
+
+std::string_view to_string(Engine e) {
+  switch (e) {
+    case Engine::Photon: return "photon";
+    case Engine::Gluten: return "gluten";
+    case Engine::Spark: break;
+  }
+  return "spark";
+}
+
+std::string_view to_string(JoinType t) {
+  switch (t) {
+    case JoinType::Inner: return "Inner";
+    case JoinType::Cross: return "Cross";
+    case JoinType::LeftOuter: return "LeftOuter";
+    case JoinType::RightOuter: return "RightOuter";
+    case JoinType::FullOuter: return "FullOuter";
+    case JoinType::LeftSemi: return "LeftSemi";
+    case JoinType::LeftAnti: return "LeftAnti";
+    case JoinType::ExistenceJoin: return "ExistenceJoin";
+    case JoinType::LeftSingle: return "LeftSingle";
+    case JoinType::Unknown: return "Unknown";
+    case JoinType::None: break;
+  }
+  return "";
+}
+
+std::string_view to_string(BuildSide s) {
+  switch (s) {
+    case BuildSide::Left: return "BuildLeft";
+    case BuildSide::Right: return "BuildRight";
+    case BuildSide::None: break;
+  }
+  return "";
+}
+
+std::string_view to_string(JoinStrategy s) {
+  switch (s) {
+    case JoinStrategy::BroadcastHash: return "broadcast-hash";
+    case JoinStrategy::ShuffledHash: return "shuffled-hash";
+    case JoinStrategy::SortMerge: return "sort-merge";
+    case JoinStrategy::BroadcastNestedLoop: return "broadcast-nested-loop";
+    case JoinStrategy::Cartesian: return "cartesian";
+    case JoinStrategy::Unknown: return "unknown";
+    case JoinStrategy::None: break;
+  }
+  return "";
+}
+
+std::string_view to_string(Section s) {
+  switch (s) {
+    case Section::AqeFinal: return "final";
+    case Section::AqeCurrent: return "current";
+    case Section::AqeInitial: return "initial";
+    case Section::Subquery: return "subquery";
+    case Section::OptimizedOut: return "optimized-out";
+    case Section::ParsedLogical: return "parsed-logical";
+    case Section::AnalyzedLogical: return "analyzed-logical";
+    case Section::OptimizedLogical: return "optimized-logical";
+    case Section::Profile: return "profile";
+    case Section::Main: break;
+  }
+  return "main";
+}
+
+const Field* Operator::field(std::string_view key) const {
+  for (const auto& f : fields)
+    if (f.key == key) return &f;
+  return nullptr;
+}
+
+const Metric* Operator::metric(std::string_view label) const {
+  for (const auto& m : metrics)
+    if (m.label == label) return &m;
+  return nullptr;
+}
+
+std::optional<double> Operator::metric_value(std::string_view label) const {
+  const Metric* m = metric(label);
+  return m ? m->value : std::nullopt;
+}
+
+std::optional<double> QueryInfo::metric_value(std::string_view label) const {
+  for (const auto& m : metrics)
+    if (m.label == label) return m.value;
+  return std::nullopt;
+}
+
+void Plan::link() {
+  for (auto& op : ops) op.parents.clear();
+  // kept_by[c] == i + 1: operator i already kept child c. One mark per child instead of a scan
+  // of the kept list, so an operator with 100,000 children costs 100,000 steps, not 10^10.
+  std::vector<std::size_t> kept_by(ops.size(), 0);
+  for (std::size_t i = 0; i < ops.size(); ++i) {
+    auto& ch = ops[i].children;
+    std::size_t kept = 0;
+    for (std::size_t c : ch) {
+      if (c >= ops.size() || c == i || kept_by[c] == i + 1) continue;
+      kept_by[c] = i + 1;
+      ch[kept++] = c;
+    }
+    ch.resize(kept);
+    for (std::size_t c : ch) ops[c].parents.push_back(i);
+  }
+}
+
+const Operator* Plan::find_id(std::string_view id) const {
+  if (id.empty()) return nullptr;
+  for (const auto& op : ops)
+    if (op.id == id) return &op;
+  return nullptr;
+}
+
+bool ParseResult::has_errors() const {
+  return std::any_of(messages.begin(), messages.end(),
+                     [](const ParseMessage& m) { return m.severity == MessageSeverity::Error; });
+}
+
+}  // namespace planlint

@@ -1,0 +1,268 @@
+// The plan model: one format-independent operator DAG built by every reader (explain text,
+// Query Profile JSON, event logs). Rules see only this.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "parser/model/expr.hpp"
+
+namespace planlint {
+
+// 1-based line and column (bytes) in the original input; 0 means unknown.
+struct SourceRange {
+  std::uint32_t line = 0;
+  std::uint32_t column = 0;
+  std::uint32_t end_line = 0;
+  std::uint32_t end_column = 0;  // exclusive
+  [[nodiscard]] bool known() const { return line != 0; }
+};
+
+enum class InputFormat : std::uint8_t {
+  Unknown,
+  ExplainFormatted,   // explain("formatted") / EXPLAIN FORMATTED
+  ExplainDefault,     // explain() / EXPLAIN: physical tree only
+  ExplainExtended,    // explain(true): parsed, analyzed, optimized logical + physical
+  ExplainCost,        // EXPLAIN COST: optimized logical with Statistics + physical
+  PhotonExplanation,  // only a "== Photon Explanation ==" section
+  QueryProfile,       // Databricks SQL Query Profile JSON export
+  EventLog,           // Spark event log (JSON lines)
+  HistoryServer,      // Spark History Server REST answer (/api/v1/applications/<app>/sql)
+};
+std::string_view to_string(InputFormat f);
+
+enum class OpKind : std::uint8_t {
+  Unknown,
+  Scan,              // file / DSv2 / JDBC / Photon / profile data-source scans
+  LocalData,         // LocalTableScan, Range, OneRowRelation, ExistingRDD
+  InMemoryScan,      // InMemoryTableScan / InMemoryRelation
+  Filter,
+  Project,
+  Join,              // see JoinInfo
+  Exchange,          // shuffle exchange (Spark, Photon sink/source/map stage, Gluten ColumnarExchange)
+  BroadcastExchange,
+  ReusedExchange,
+  Aggregate,
+  Sort,
+  TopK,              // TakeOrderedAndProject, PhotonTopK
+  Limit,
+  Window,
+  Union,
+  Expand,
+  Generate,
+  QueryStage,        // ShuffleQueryStage, BroadcastQueryStage, TableCacheQueryStage, ResultQueryStage
+  ShuffleRead,       // AQEShuffleRead / CustomShuffleReader
+  AdaptivePlan,      // AdaptiveSparkPlan
+  Transition,        // ColumnarToRow, RowToColumnar, InputAdapter, Photon/Velox adapters
+  CodegenStage,      // WholeStageCodegen (profiles), Photon result / write stages, Gluten WholeStageCodegenTransformer
+  PythonEval,        // BatchEvalPython, ArrowEvalPython, MapInPandas, FlatMapGroupsInPandas, ...
+  Subquery,          // Subquery / SubqueryBroadcast wrappers (profile, default mode)
+  ReusedSubquery,
+  Command,           // Execute ..., CommandResult, write commands
+  Write,             // file writers (profile)
+  Logical,           // a node of a logical plan (extended / cost modes, command inner children)
+  Other,
+};
+std::string_view to_string(OpKind k);
+
+enum class Engine : std::uint8_t { Spark, Photon, Gluten };
+std::string_view to_string(Engine e);
+
+enum class JoinType : std::uint8_t {
+  None, Inner, Cross, LeftOuter, RightOuter, FullOuter, LeftSemi, LeftAnti, ExistenceJoin, LeftSingle, Unknown
+};
+std::string_view to_string(JoinType t);
+enum class BuildSide : std::uint8_t { None, Left, Right };
+std::string_view to_string(BuildSide s);
+enum class JoinStrategy : std::uint8_t {
+  None, BroadcastHash, ShuffledHash, SortMerge, BroadcastNestedLoop, Cartesian, Unknown
+};
+std::string_view to_string(JoinStrategy s);
+
+struct JoinInfo {
+  JoinType type = JoinType::None;
+  std::string type_text;             // as printed ("ExistenceJoin(exists#12)", "Left Semi")
+  BuildSide build = BuildSide::None;
+  JoinStrategy strategy = JoinStrategy::None;
+  bool skew = false;                 // (skew=true) / isSkew=true / trailing true
+  std::vector<ParsedExpr> left_keys;
+  std::vector<ParsedExpr> right_keys;
+  std::optional<ParsedExpr> condition;  // absent or "None" -> empty
+};
+
+// Statistics(sizeInBytes=..., rowCount=...) on query stages and cost-mode logical nodes.
+struct Statistics {
+  std::optional<double> size_bytes;
+  std::optional<double> row_count;
+  bool masked = false;               // Statistics(X) in test goldens
+  std::string text;
+  SourceRange loc;
+};
+
+// A join hint seen in a logical plan (ResolvedHint / leftHint= / rightHint=) or SQL text.
+struct Hint {
+  std::string strategy;              // "broadcast", "shuffle_hash", "merge", "shuffle_replicate_nl"
+  BuildSide side = BuildSide::None;  // which join input it applies to, when known
+  SourceRange loc;
+};
+
+// One detail line of an operator: `Key [N]: [...]`, `Key: value`, `Condition : ...`, a bare line,
+// a profile metadata entry, or one argument of a default-mode tree line.
+struct Field {
+  std::string key;                   // "" for a bare line
+  std::string value;                 // raw text (continuation lines joined with '\n')
+  std::optional<std::size_t> count;  // the printed [N]
+  bool is_list = false;              // value is a [...] list that was split into items
+  std::vector<std::string> items;    // top-level list items (when is_list)
+  bool count_mismatch = false;       // items.size() != count: items are not trusted
+  bool truncated = false;            // Spark abbreviated the value ("...", "... N more fields")
+  std::vector<ParsedExpr> exprs;     // parsed items for expression-bearing keys (conditions, filters, keys)
+  SourceRange loc;
+};
+
+enum class MetricUnit : std::uint8_t { Count, Bytes, Millis };
+
+// A runtime metric normalised to Count, Bytes or milliseconds.
+struct Metric {
+  std::string label;                 // as the source names it ("Number of output rows")
+  std::string key;                   // profile key when not UNKNOWN_KEY
+  std::optional<double> value;       // absent: the source had no value
+  MetricUnit unit = MetricUnit::Count;
+  bool hidden = false;
+};
+
+// Where in the printed output an operator appeared.
+enum class Section : std::uint8_t {
+  Main, AqeFinal, AqeCurrent, AqeInitial, Subquery, OptimizedOut,
+  ParsedLogical, AnalyzedLogical, OptimizedLogical, Profile
+};
+std::string_view to_string(Section s);
+
+struct Operator {
+  std::size_t index = 0;             // position in Plan::ops
+  std::string id;                    // printed operator id ("12"), profile node id; empty when unknown
+  std::string name;                  // node name: "BroadcastHashJoin", "PhotonGroupingAgg", "Scan parquet spark_catalog.db.t"
+  std::string label;                 // the whole printed label / profile display name
+  std::string tag;                   // profile tag (normalised upper-case), empty for text
+  OpKind kind = OpKind::Unknown;
+  Engine engine = Engine::Spark;
+  Section section = Section::Main;
+  bool logical = false;
+  bool codegen = false;              // `* ` / `*(n) ` / `^ ` marker or inside a WholeStageCodegen
+  std::optional<int> codegen_stage;  // [codegen id : n] / *(n)
+  std::string table;                 // scans: table identifier when printed
+  std::string scan_format;           // scans: parquet, delta, orc, csv, jdbc, ...
+  JoinInfo join;                     // kind == Join
+  Statistics stats;
+  std::vector<Hint> hints;
+  std::vector<Field> fields;         // detail lines in printed order
+  std::string arguments;             // default-mode one-line arguments / `Arguments:` value
+  std::vector<std::size_t> children; // producers, in printed order (left first)
+  std::vector<std::size_t> parents;  // consumers (filled by Plan::link)
+  std::optional<std::size_t> reuses; // ReusedExchange / ReusedSubquery -> the reused operator
+  std::string child_side;            // profile CHILD_TAG (Left/Right/Child) when given
+  std::vector<Metric> metrics;
+  std::optional<double> rows;        // output rows (profile keyMetrics / "Number of output rows")
+  std::optional<double> duration_ms; // operator time
+  std::optional<double> peak_memory_bytes;
+  std::optional<std::size_t> stage_parent; // profile subgraphParent / enclosing codegen stage
+  std::vector<int> spark_stages;     // Spark stage ids linked to this operator
+  bool hidden = false;               // helper node a UI folds away
+  SourceRange loc;                   // outline line (text) or node object (JSON)
+  SourceRange detail_loc;            // `(N) Name` detail header, when present
+
+  [[nodiscard]] const Field* field(std::string_view key) const;     // first field with that key
+  [[nodiscard]] const Metric* metric(std::string_view label) const; // exact label match
+  [[nodiscard]] std::optional<double> metric_value(std::string_view label) const;
+};
+
+struct SubqueryEntry {
+  int number = 0;                           // Subquery:<n>
+  std::optional<std::size_t> hosting_op;    // operator whose expression contains it
+  std::string hosting_expression;
+  std::optional<std::size_t> root;          // printed plan root; empty when reused
+  SourceRange loc;
+};
+
+struct Trailer {
+  std::string title;                        // "Photon Explanation", "Extended Information (x)", ...
+  std::string text;
+  SourceRange loc;
+};
+
+// The parsed "== Photon Explanation ==" section.
+struct PhotonExplanation {
+  bool present = false;
+  bool fully_supported = false;
+  std::vector<std::string> reasons;          // reason headlines with their detail lines
+  std::vector<std::string> reference_nodes;  // "Project [UDF(name#2964) AS ...]"
+  SourceRange loc;
+};
+
+// Query-level facts of a profile (or an event-log execution).
+struct QueryInfo {
+  std::string statement_id;
+  std::string sql_text;
+  SourceRange sql_loc;
+  std::string status;
+  std::string statement_type;
+  std::string description;
+  std::vector<Metric> metrics;               // total/compile/execution/... normalised
+  std::optional<bool> result_from_cache;
+  [[nodiscard]] std::optional<double> metric_value(std::string_view label) const;
+};
+
+struct StageInfo {
+  std::string id;
+  std::string status;
+  std::optional<double> num_tasks;
+  std::optional<double> duration_ms;
+  std::optional<double> peak_memory_bytes;
+  // Task-time distribution when the source has it (event logs).
+  std::optional<double> task_ms_min, task_ms_median, task_ms_max, task_ms_p75;
+  std::vector<std::size_t> operators;
+};
+
+struct Plan {
+  std::string name;                          // e.g. "plan 1", "execution 3: <description>", graph index
+  InputFormat format = InputFormat::Unknown;
+  std::vector<Operator> ops;
+  std::vector<std::size_t> roots;            // physical roots (usually one)
+  std::vector<std::size_t> logical_roots;    // extended / cost modes, in printed order
+  bool adaptive = false;                     // AdaptiveSparkPlan present
+  std::optional<bool> is_final_plan;
+  std::vector<SubqueryEntry> subqueries;
+  std::vector<Trailer> trailers;
+  PhotonExplanation photon;
+  std::vector<std::string> optimizer_statistics;  // "missing = t1" lines
+  QueryInfo query;
+  std::vector<StageInfo> stages;
+  SourceRange loc;                           // the whole plan's first line
+
+  // Fill Operator::parents from children (and drop duplicate edges). Call once after building.
+  void link();
+  [[nodiscard]] const Operator* find_id(std::string_view id) const;
+};
+
+enum class MessageSeverity : std::uint8_t { Error, Warning, Note };
+
+// A parser's own message: a syntax error, an unparsable expression, a dangling edge.
+struct ParseMessage {
+  MessageSeverity severity = MessageSeverity::Error;
+  SourceRange loc;
+  std::string message;                       // "expected ')' after cast type"
+};
+
+// Everything read from one input: one or more plans plus the parser's messages.
+struct ParseResult {
+  std::string path;                          // as given ("-" for stdin)
+  InputFormat format = InputFormat::Unknown;
+  std::vector<Plan> plans;
+  std::vector<ParseMessage> messages;
+  [[nodiscard]] bool has_errors() const;
+};
+
+}  // namespace planlint

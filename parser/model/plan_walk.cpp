@@ -1,0 +1,461 @@
+#include "parser/model/plan_walk.hpp"
+
+#include "parser/model/expr_util.hpp"
+#include "parser/model/format.hpp"
+
+#include <algorithm>
+#include <cctype>
+#include <cmath>
+#include <cstdio>
+
+namespace planlint {
+
+namespace {
+
+std::string_view trim(std::string_view s) {
+  while (!s.empty() && std::isspace(static_cast<unsigned char>(s.front()))) s.remove_prefix(1);
+  while (!s.empty() && std::isspace(static_cast<unsigned char>(s.back()))) s.remove_suffix(1);
+  return s;
+}
+
+// "(a = b)" -> "a = b" when the outer parentheses enclose the whole text.
+std::string_view strip_parens(std::string_view s) {
+  for (;;) {
+    s = trim(s);
+    if (s.size() < 2 || s.front() != '(' || s.back() != ')') return s;
+    int depth = 0;
+    bool encloses = true;
+    for (std::size_t i = 0; i < s.size(); ++i) {
+      if (s[i] == '(') ++depth;
+      else if (s[i] == ')') {
+        --depth;
+        if (depth == 0 && i + 1 != s.size()) {
+          encloses = false;
+          break;
+        }
+      }
+    }
+    if (!encloses) return s;
+    s = s.substr(1, s.size() - 2);
+  }
+}
+
+bool starts_with(std::string_view s, std::string_view p) { return s.substr(0, p.size()) == p; }
+
+}  // namespace
+
+// ---- operators -------------------------------------------------------------------------------
+
+bool is_transparent(const Operator& op) {
+  switch (op.kind) {
+    case OpKind::Transition:
+    case OpKind::CodegenStage:
+    case OpKind::QueryStage:
+    case OpKind::ShuffleRead:
+    case OpKind::AdaptivePlan:
+      return true;
+    default:
+      return false;
+  }
+}
+
+bool has_final_plan(const Plan& plan) {
+  return std::any_of(plan.ops.begin(), plan.ops.end(), [](const Operator& o) {
+    return o.section == Section::AqeFinal || o.section == Section::AqeCurrent;
+  });
+}
+
+bool is_active(const Operator& op, bool final_plan_exists) {
+  if (op.logical || op.kind == OpKind::Logical) return false;
+  switch (op.section) {
+    case Section::OptimizedOut:
+    case Section::ParsedLogical:
+    case Section::AnalyzedLogical:
+    case Section::OptimizedLogical:
+      return false;
+    case Section::AqeInitial:
+      return !final_plan_exists;
+    default:
+      return true;
+  }
+}
+
+std::vector<const Operator*> active_ops(const Plan& plan) {
+  bool fin = has_final_plan(plan);
+  std::vector<const Operator*> out;
+  for (const auto& op : plan.ops)
+    if (is_active(op, fin)) out.push_back(&op);
+  return out;
+}
+
+std::vector<const Operator*> active_ops(const Plan& plan, OpKind kind) {
+  bool fin = has_final_plan(plan);
+  std::vector<const Operator*> out;
+  for (const auto& op : plan.ops)
+    if (op.kind == kind && is_active(op, fin)) out.push_back(&op);
+  return out;
+}
+
+std::optional<std::size_t> skip_transparent_down(const Plan& plan, std::size_t idx) {
+  for (std::size_t steps = 0; steps <= plan.ops.size() && idx < plan.ops.size(); ++steps) {
+    const Operator& op = plan.ops[idx];
+    if (!is_transparent(op)) return idx;
+    if (op.children.size() != 1) return op.children.empty() ? std::nullopt : std::optional<std::size_t>(idx);
+    idx = op.children[0];
+  }
+  return std::nullopt;
+}
+
+const Operator* scan_below(const Plan& plan, const Operator& filter) {
+  if (filter.children.size() != 1) return nullptr;
+  auto s = skip_transparent_down(plan, filter.children[0]);
+  if (!s || plan.ops[*s].kind != OpKind::Scan) return nullptr;
+  return &plan.ops[*s];
+}
+
+const Operator* single_scan_under(const Plan& plan, std::size_t idx) {
+  for (std::size_t steps = 0; steps <= plan.ops.size() && idx < plan.ops.size(); ++steps) {
+    const Operator& op = plan.ops[idx];
+    if (op.kind == OpKind::Scan) return &op;
+    if (op.kind == OpKind::ReusedExchange && op.reuses) {
+      idx = *op.reuses;
+      continue;
+    }
+    bool pass = is_transparent(op) || op.kind == OpKind::Filter || op.kind == OpKind::Project ||
+                op.kind == OpKind::Exchange || op.kind == OpKind::BroadcastExchange || op.kind == OpKind::Sort;
+    if (!pass || op.children.size() != 1) return nullptr;
+    idx = op.children[0];
+  }
+  return nullptr;
+}
+
+bool plan_has_engine(const Plan& plan, Engine e) {
+  return std::any_of(plan.ops.begin(), plan.ops.end(), [e](const Operator& o) { return o.engine == e; });
+}
+
+std::string op_ref(const Operator& op) {
+  std::string name = op.name.empty() ? op.label : op.name;
+  // Profile scans are all "DataSourceScan": their display name says which table.
+  if (op.kind == OpKind::Scan && name.find(' ') == std::string::npos && op.label.rfind("Scan ", 0) == 0) name = op.label;
+  if (op.id.empty()) return name;
+  return name + " (" + op.id + ")";
+}
+
+// ---- sizes -----------------------------------------------------------------------------------
+
+std::optional<double> first_metric(const Operator& op, std::initializer_list<std::string_view> labels,
+                                   std::string* which) {
+  for (auto l : labels) {
+    if (auto v = op.metric_value(l)) {
+      if (which) *which = std::string(l);
+      return v;
+    }
+  }
+  return std::nullopt;
+}
+
+namespace {
+
+constexpr std::string_view kShuffleBytes[] = {
+    "AQEShuffleRead - Partition data size", "Exchange - Data size", "Data size", "data size",
+    "Sink - Num uncompressed bytes written", "Sink - Num bytes written", "Exchange - Shuffle bytes written",
+    "Shuffle bytes written", "shuffle bytes written"};
+constexpr std::string_view kShuffleRows[] = {
+    "Sink - Number of output rows", "Exchange - Shuffle records written", "Shuffle records written",
+    "shuffle records written", "Source - Number of output rows"};
+
+// The largest byte count among the shuffle metrics of `op` (conservative for "small enough").
+std::optional<double> max_shuffle_bytes(const Operator& op, std::string* which) {
+  std::optional<double> best;
+  for (auto l : kShuffleBytes) {
+    auto v = op.metric_value(l);
+    if (v && (!best || *v > *best)) {
+      best = v;
+      if (which) *which = std::string(l);
+    }
+  }
+  return best;
+}
+
+}  // namespace
+
+SideSize input_size(const Plan& plan, std::size_t idx) {
+  SideSize s;
+  for (std::size_t steps = 0; steps <= plan.ops.size() && idx < plan.ops.size(); ++steps) {
+    const Operator& op = plan.ops[idx];
+    if (op.kind == OpKind::QueryStage && !op.stats.masked && op.stats.size_bytes &&
+        op.name.find("ResultQueryStage") == std::string::npos) {
+      s.bytes = op.stats.size_bytes;
+      s.rows = op.stats.row_count;
+      s.source = &op;
+      s.what = "Statistics(sizeInBytes=" + format_bytes(*op.stats.size_bytes) + ") of " + op_ref(op);
+      return s;
+    }
+    if (op.kind == OpKind::Exchange || op.kind == OpKind::BroadcastExchange || op.kind == OpKind::ShuffleRead ||
+        op.kind == OpKind::QueryStage) {
+      std::string which;
+      if (auto b = max_shuffle_bytes(op, &which)) {
+        s.bytes = b;
+        for (auto l : kShuffleRows)
+          if (!s.rows) s.rows = op.metric_value(l);
+        if (!s.rows) s.rows = op.rows;
+        s.source = &op;
+        s.what = "'" + which + "' of " + op_ref(op);
+        return s;
+      }
+    }
+    if (op.kind == OpKind::ReusedExchange && op.reuses) {
+      idx = *op.reuses;
+      continue;
+    }
+    bool pass = is_transparent(op) || op.kind == OpKind::Sort || op.kind == OpKind::Exchange ||
+                op.kind == OpKind::BroadcastExchange;
+    if (!pass || op.children.size() != 1) break;
+    idx = op.children[0];
+  }
+  return s;
+}
+
+std::optional<double> output_rows(const Plan& plan, std::size_t idx) {
+  for (std::size_t steps = 0; steps <= plan.ops.size() && idx < plan.ops.size(); ++steps) {
+    const Operator& op = plan.ops[idx];
+    if (op.rows) return op.rows;
+    if (auto v = first_metric(op, {"Number of output rows", "number of output rows"})) return v;
+    if (op.kind == OpKind::ReusedExchange && op.reuses) {
+      idx = *op.reuses;
+      continue;
+    }
+    bool pass = is_transparent(op) || op.kind == OpKind::Exchange || op.kind == OpKind::BroadcastExchange ||
+                op.kind == OpKind::Sort;
+    if (!pass || op.children.size() != 1) break;
+    idx = op.children[0];
+  }
+  return std::nullopt;
+}
+
+namespace {
+
+std::string attr_key(const Expr& e) { return e.name + "#" + e.expr_id; }
+
+void collect_key_attrs(const std::vector<ParsedExpr>& keys, std::set<std::string>& out, bool& usable) {
+  for (const auto& k : keys) {
+    if (!k.root) {
+      usable = false;
+      return;
+    }
+    for (const Expr* a : attributes_in(*k.root)) {
+      if (a->expr_id.empty() || a->expr_id == "x" || a->expr_id == "X") {
+        usable = false;
+        return;
+      }
+      out.insert(attr_key(*a));
+    }
+  }
+}
+
+}  // namespace
+
+LogicalJoins::LogicalJoins(const Plan& plan) {
+  for (const auto& op : plan.ops) {
+    const bool logical_join = (op.logical || op.kind == OpKind::Logical) && op.section == Section::OptimizedLogical &&
+                              (op.join.type != JoinType::None || op.name == "Join");
+    if (logical_join) {
+      std::vector<std::string> cond;
+      if (op.join.condition && op.join.condition->root)
+        for (const Expr* a : attributes_in(*op.join.condition->root)) cond.push_back(attr_key(*a));
+      std::sort(cond.begin(), cond.end());
+      cond.erase(std::unique(cond.begin(), cond.end()), cond.end());
+      for (const auto& a : cond) by_attr_[a].push_back(logical_.size());
+      cond_attrs_.push_back(std::move(cond));
+      logical_.push_back(&op);
+    } else if (op.kind == OpKind::Join && !op.logical && op.section == Section::Main) {
+      physical_pos_.emplace(&op, physical_.size());
+      physical_.push_back(&op);
+    }
+  }
+}
+
+const Operator* LogicalJoins::find(const Operator& physical_join) const {
+  if (logical_.empty()) return nullptr;
+  std::set<std::string> keys;
+  bool usable = true;
+  collect_key_attrs(physical_join.join.left_keys, keys, usable);
+  collect_key_attrs(physical_join.join.right_keys, keys, usable);
+  if (usable && !keys.empty()) {
+    // Candidates: the logical joins whose condition names the rarest key; keep those naming all.
+    const std::vector<std::size_t>* candidates = nullptr;
+    for (const auto& k : keys) {
+      auto it = by_attr_.find(k);
+      if (it == by_attr_.end()) {
+        candidates = nullptr;
+        break;
+      }
+      if (!candidates || it->second.size() < candidates->size()) candidates = &it->second;
+    }
+    if (candidates) {
+      const Operator* found = nullptr;
+      bool ambiguous = false;
+      for (std::size_t c : *candidates) {
+        const auto& cond = cond_attrs_[c];
+        if (std::all_of(keys.begin(), keys.end(),
+                        [&](const std::string& k) { return std::binary_search(cond.begin(), cond.end(), k); })) {
+          ambiguous = ambiguous || found != nullptr;
+          found = logical_[c];
+        }
+      }
+      if (found && !ambiguous) return found;
+    }
+  }
+  // Without parsed logical conditions: the optimized logical plan and the physical plan list their
+  // joins in the same (pre-order) order, so pair them by position when both have the same number.
+  if (logical_.size() != physical_.size()) return nullptr;
+  auto it = physical_pos_.find(&physical_join);
+  if (it == physical_pos_.end()) return nullptr;
+  const Operator* lj = logical_[it->second];
+  // The join types must agree.
+  if (lj->join.type != JoinType::None && lj->join.type != physical_join.join.type) return nullptr;
+  return lj;
+}
+
+const Operator* logical_child(const Plan& plan, const Operator& logical, BuildSide side) {
+  std::size_t pos = side == BuildSide::Left ? 0 : 1;
+  if (logical.children.size() != 2) return nullptr;
+  return &plan.ops[logical.children[pos]];
+}
+
+// ---- expressions -----------------------------------------------------------------------------
+
+bool iequals(std::string_view a, std::string_view b) {
+  if (a.size() != b.size()) return false;
+  for (std::size_t i = 0; i < a.size(); ++i)
+    if (std::tolower(static_cast<unsigned char>(a[i])) != std::tolower(static_cast<unsigned char>(b[i])))
+      return false;
+  return true;
+}
+
+std::string abbreviate(std::string_view text, std::size_t max) {
+  if (text.size() <= max) return std::string(text);
+  std::size_t cut = max;
+  while (cut > 0 && (static_cast<unsigned char>(text[cut]) & 0xC0) == 0x80) --cut;
+  return std::string(text.substr(0, cut)) + "…";
+}
+
+std::string lower(std::string_view s) {
+  std::string out(s);
+  for (char& c : out) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  return out;
+}
+
+std::vector<const Expr*> conjuncts(const Expr& e) { return split_conjuncts(e); }
+
+std::string expr_text(const ParsedExpr& pe, const Expr& e) {
+  if (e.end <= e.begin || e.end > pe.text.size()) return std::string(strip_parens(pe.text));
+  return std::string(strip_parens(std::string_view(pe.text).substr(e.begin, e.end - e.begin)));
+}
+
+bool is_attribute(const Expr& e) { return e.kind == ExprKind::Attribute; }
+
+bool is_constant(const Expr& e) {
+  if (planlint::is_literal(e)) return true;
+  if (e.kind != ExprKind::List) return false;
+  return std::all_of(e.args.begin(), e.args.end(), [](const Expr& a) { return planlint::is_literal(a); });
+}
+
+std::string column_key(std::string_view name) {
+  name = trim(name);
+  if (auto h = name.find('#'); h != std::string_view::npos) name = name.substr(0, h);
+  // Without quotes, the last dotted segment, lower-cased; one pass, one allocation at most.
+  std::string s;
+  s.reserve(name.size());
+  for (char c : name) {
+    if (c == '`' || c == '"') continue;
+    if (c == '.') s.clear();
+    else s += static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  }
+  return s;
+}
+
+namespace {
+
+constexpr std::string_view kV1Names[] = {
+    "EqualTo", "EqualNullSafe", "GreaterThan", "GreaterThanOrEqual", "LessThan", "LessThanOrEqual", "In",
+    "IsNull", "IsNotNull", "StringStartsWith", "StringEndsWith", "StringContains"};
+
+}  // namespace
+
+std::optional<SimplePredicate> simple_predicate(const Expr& e) {
+  if (auto cf = catalyst_filter_parts(e)) return SimplePredicate{cf->op, column_key(cf->column)};
+  if (auto pf = pushed_filter_parts(e)) {
+    for (auto n : kV1Names)
+      if (pf->op == n) return SimplePredicate{pf->op, column_key(pf->column)};
+  }
+  return std::nullopt;
+}
+
+std::vector<const Expr*> attributes_in(const Expr& e) { return collect_attributes(e); }
+
+std::optional<std::set<std::string>> data_columns(const Operator& scan) {
+  if (const Field* f = scan.field("DATA_COLUMNS"); f && f->is_list) {
+    std::set<std::string> out;
+    for (const auto& i : f->items) out.insert(column_key(i));
+    return out;
+  }
+  const Field* f = scan.field("ReadSchema");
+  if (!f) return std::nullopt;
+  std::string_view v = trim(f->value);
+  if (!starts_with(v, "struct<")) return std::nullopt;
+  v.remove_prefix(7);
+  std::set<std::string> out;
+  int depth = 0;
+  std::size_t start = 0;
+  bool in_name = true;
+  for (std::size_t i = 0; i < v.size(); ++i) {
+    char c = v[i];
+    if (c == '<' || c == '(') ++depth;
+    else if (c == '>' || c == ')') {
+      if (depth == 0) break;
+      --depth;
+    } else if (depth == 0 && c == ':' && in_name) {
+      out.insert(column_key(v.substr(start, i - start)));
+      in_name = false;
+    } else if (depth == 0 && c == ',') {
+      start = i + 1;
+      in_name = true;
+    }
+  }
+  return out;
+}
+
+std::set<std::string> output_columns(const Operator& scan) {
+  std::set<std::string> out;
+  for (std::string_view key : {"Output", "OUTPUT"}) {
+    const Field* f = scan.field(key);
+    if (!f) continue;
+    for (const auto& i : f->items) out.insert(column_key(i));
+  }
+  return out;
+}
+
+std::set<std::string> partition_filter_columns(const Operator& scan) {
+  std::set<std::string> out;
+  for (const ParsedExpr* pe : field_exprs(scan, {"PartitionFilters", "PARTITION_FILTERS"}))
+    if (pe->root)
+      for (const Expr* a : attributes_in(*pe->root)) out.insert(column_key(a->name));
+  return out;
+}
+
+std::vector<const ParsedExpr*> field_exprs(const Operator& op, std::initializer_list<std::string_view> keys) {
+  std::vector<const ParsedExpr*> out;
+  for (const auto& f : op.fields)
+    for (auto k : keys)
+      if (f.key == k)
+        for (const auto& e : f.exprs) out.push_back(&e);
+  return out;
+}
+
+bool field_untrusted(const Field& f) {
+  if (f.truncated || f.count_mismatch) return true;
+  return std::any_of(f.exprs.begin(), f.exprs.end(), [](const ParsedExpr& e) { return e.truncated; });
+}
+
+}  // namespace planlint

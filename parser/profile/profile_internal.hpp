@@ -1,0 +1,53 @@
+// Internals of the Query Profile reader shared by its files (parser/profile/*.cpp). Not an API.
+#pragma once
+
+#include <nlohmann/json.hpp>
+
+#include <optional>
+#include <string>
+#include <string_view>
+
+#include "parser/model/plan.hpp"
+
+namespace planlint::profile {
+
+using nlohmann::json;
+
+// `camelKey` or its snake_case spelling (`camel_key`): the export's GraphQL names are camelCase,
+// protobuf-JSON dumps of the same messages are snake_case. Null counts as absent.
+const json* member(const json& object, std::string_view camel_key);
+
+// A number, or a string holding one (planMetadatas carries int64 as strings).
+std::optional<double> number(const json* v);
+
+// A scalar as text ("" for absent values and containers: containers are never dumped, their depth
+// is untrusted).
+std::string text(const json* v);
+
+// Operator::tag and Operator::name from a profile tag in any spelling:
+//   PHOTON_BROADCAST_HASH_JOIN_EXEC           -> PhotonBroadcastHashJoin
+//   UNKNOWN_SPARK_PLAN.ShuffleQueryStage      -> ShuffleQueryStage
+//   UNKNOWN.PhotonShuffleExchangeSink         -> PhotonShuffleExchangeSink
+//   UNKNOWN_DATA_SOURCE_SCAN_EXEC             -> DataSourceScan (a scan)
+//   photon_topk_exec                          -> PhotonTopK
+// The tag is normalised to upper case, except the Spark class name after a `.`, which keeps its
+// case. Without a tag the display name without spaces stands in ("Hash Aggregate" -> HashAggregate).
+struct TagName {
+  std::string tag;
+  std::string name;
+};
+TagName tag_and_name(std::string_view tag, std::string_view display_name);
+
+// A metric's value in the model's unit from its metricType: TIMING_METRIC_NS -> ms,
+// TIMING_METRIC_MS -> ms, SIZE_METRIC_BYTES -> Bytes, everything else (UNKNOWN_TYPE, SUM_METRIC,
+// AVERAGE_METRIC) a Count.
+Metric read_metric(const json& m);
+
+// One graph node's metadata entry as a Field (key as given; lists split into items; FILTERS,
+// PARTITION_FILTERS, CONDITION and join keys also parsed as SQL expressions).
+Field read_field(const json& entry);
+
+// Parse the text of a photonExplain entry into `pe`.
+void add_photon_explanation(PhotonExplanation& pe, std::string_view text);
+
+}  // namespace planlint::profile

@@ -1,0 +1,253 @@
+// Query Profile reader, the per-entry part: tags, metrics, metadata fields, Photon explanations.
+#include <cctype>
+#include <cstdlib>
+#include <string>
+#include <vector>
+
+#include "parser/common/classify.hpp"
+#include "parser/registry/parse.hpp"
+#include "parser/profile/profile_internal.hpp"
+
+namespace planlint::profile {
+
+namespace {
+
+bool starts_with(std::string_view s, std::string_view p) { return s.substr(0, p.size()) == p; }
+bool ends_with(std::string_view s, std::string_view p) {
+  return s.size() >= p.size() && s.substr(s.size() - p.size()) == p;
+}
+
+std::string upper(std::string_view s) {
+  std::string out(s);
+  for (char& c : out) c = static_cast<char>(std::toupper(static_cast<unsigned char>(c)));
+  return out;
+}
+std::string lower(std::string_view s) {
+  std::string out(s);
+  for (char& c : out) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  return out;
+}
+
+std::string_view trim(std::string_view s) {
+  while (!s.empty() && std::isspace(static_cast<unsigned char>(s.front()))) s.remove_prefix(1);
+  while (!s.empty() && std::isspace(static_cast<unsigned char>(s.back()))) s.remove_suffix(1);
+  return s;
+}
+
+bool has_lower(std::string_view s) {
+  for (char c : s)
+    if (std::islower(static_cast<unsigned char>(c))) return true;
+  return false;
+}
+bool has_upper(std::string_view s) {
+  for (char c : s)
+    if (std::isupper(static_cast<unsigned char>(c))) return true;
+  return false;
+}
+
+std::vector<std::string> split_words(std::string_view s) {
+  std::vector<std::string> words;
+  std::string cur;
+  for (char c : s) {
+    if (c == '_' || c == ' ' || c == '-' || c == '.') {
+      if (!cur.empty()) words.push_back(lower(cur)), cur.clear();
+    } else {
+      cur += c;
+    }
+  }
+  if (!cur.empty()) words.push_back(lower(cur));
+  return words;
+}
+
+// "photon" + base words -> printed name, using the shared vocabulary's spelling when it knows the
+// operator ("topk" -> "TopK") and plain CamelCase otherwise.
+std::string camel_name(bool photon, const std::vector<std::string>& words) {
+  std::string joined;
+  for (const auto& w : words) joined += w;
+  std::string name = photon ? "Photon" : "";
+  if (std::string_view canon = canonical_operator_name(joined); !canon.empty()) return name + std::string(canon);
+  for (const auto& w : words) {
+    if (w.empty()) continue;
+    name += static_cast<char>(std::toupper(static_cast<unsigned char>(w[0])));
+    name += w.substr(1);
+  }
+  return name;
+}
+
+bool is_expression_key(std::string_view key) {
+  return key == "FILTERS" || key == "PARTITION_FILTERS" || key == "CONDITION" || key == "LEFT_KEYS" ||
+         key == "RIGHT_KEYS";
+}
+
+}  // namespace
+
+const json* member(const json& object, std::string_view camel_key) {
+  if (!object.is_object()) return nullptr;
+  auto it = object.find(camel_key);
+  if (it == object.end()) {
+    std::string snake;
+    for (char c : camel_key) {
+      if (std::isupper(static_cast<unsigned char>(c))) {
+        snake += '_';
+        snake += static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+      } else {
+        snake += c;
+      }
+    }
+    if (snake != camel_key) it = object.find(snake);
+  }
+  if (it == object.end() || it->is_null()) return nullptr;
+  return &*it;
+}
+
+std::optional<double> number(const json* v) {
+  if (!v) return std::nullopt;
+  if (v->is_number()) return v->get<double>();
+  if (v->is_string()) {
+    const std::string& s = v->get_ref<const std::string&>();
+    if (s.empty() || s.size() > 64) return std::nullopt;
+    char* end = nullptr;
+    double d = std::strtod(s.c_str(), &end);
+    if (end == s.c_str() + s.size()) return d;
+  }
+  return std::nullopt;
+}
+
+std::string text(const json* v) {
+  if (!v) return {};
+  if (v->is_string()) return v->get<std::string>();
+  if (v->is_boolean()) return v->get<bool>() ? "true" : "false";
+  if (v->is_number_unsigned()) return std::to_string(v->get<std::uint64_t>());
+  if (v->is_number_integer()) return std::to_string(v->get<std::int64_t>());
+  if (v->is_number_float()) return v->dump();  // a scalar: no recursion
+  return {};
+}
+
+TagName tag_and_name(std::string_view raw_tag, std::string_view display_name) {
+  TagName out;
+  std::string_view tag = trim(raw_tag);
+  if (tag.empty()) {
+    for (char c : display_name)
+      if (c != ' ') out.name += c;
+    return out;
+  }
+  std::string_view family;
+  std::string_view cls = tag;
+  if (auto dot = tag.rfind('.'); dot != std::string_view::npos) {
+    family = tag.substr(0, dot);
+    cls = tag.substr(dot + 1);
+    out.tag = upper(family) + "." + std::string(cls);
+  } else {
+    out.tag = upper(tag);
+  }
+
+  if (cls.find('_') == std::string_view::npos && has_lower(cls) && has_upper(cls)) {
+    // A Spark class name already: PhotonShuffleExchangeSink, ShuffleQueryStage, PhotonTopk.
+    std::string_view base = cls;
+    bool photon = starts_with(base, "Photon");
+    if (photon) base.remove_prefix(6);
+    if (ends_with(base, "Exec")) base.remove_suffix(4);
+    std::string_view canon = canonical_operator_name(base);
+    out.name = (photon ? "Photon" : "") + std::string(canon.empty() ? base : canon);
+    return out;
+  }
+  // UPPER_SNAKE (or lower_snake): PHOTON_TOPK_EXEC, UNKNOWN_DATA_SOURCE_SCAN_EXEC.
+  std::vector<std::string> words = split_words(cls);
+  if (family.empty())
+    while (words.size() > 1 && words.front() == "unknown") words.erase(words.begin());
+  if (words.size() > 1 && words.back() == "exec") words.pop_back();
+  bool photon = words.size() > 1 && words.front() == "photon";
+  if (photon) words.erase(words.begin());
+  out.name = camel_name(photon, words);
+  return out;
+}
+
+Metric read_metric(const json& m) {
+  Metric out;
+  out.label = text(member(m, "label"));
+  if (out.label.empty()) out.label = text(member(m, "name"));
+  std::string key = text(member(m, "key"));
+  if (key != "UNKNOWN_KEY") out.key = std::move(key);
+  out.value = number(member(m, "value"));
+  std::string type = upper(text(member(m, "metricType")));
+  if (starts_with(type, "TIMING")) {
+    out.unit = MetricUnit::Millis;
+    if (ends_with(type, "_NS") && out.value) *out.value /= 1e6;
+  } else if (starts_with(type, "SIZE")) {
+    out.unit = MetricUnit::Bytes;
+  }
+  const json* hidden = member(m, "hidden");
+  out.hidden = hidden && hidden->is_boolean() && hidden->get<bool>();
+  return out;
+}
+
+Field read_field(const json& entry) {
+  Field f;
+  f.key = text(member(entry, "key"));
+  if (f.key.empty()) f.key = text(member(entry, "label"));
+  const json* value = member(entry, "value");
+  const json* values = member(entry, "values");
+  bool list = values && values->is_array() && (!values->empty() || !value);
+  if (list) {
+    f.is_list = true;
+    for (const auto& item : *values) f.items.push_back(text(&item));
+    f.count = f.items.size();
+    f.value = "[";
+    for (std::size_t i = 0; i < f.items.size(); ++i) f.value += (i ? ", " : "") + f.items[i];
+    f.value += "]";
+  } else {
+    f.value = text(value);
+  }
+  if (is_expression_key(f.key)) {
+    if (f.is_list) {
+      for (const auto& item : f.items) f.exprs.push_back(parse_expression(item, ExprDialect::Sql));
+    } else if (!f.value.empty()) {
+      f.exprs.push_back(parse_expression(f.value, ExprDialect::Sql));
+    }
+  }
+  return f;
+}
+
+void add_photon_explanation(PhotonExplanation& pe, std::string_view text) {
+  pe.present = true;
+  enum { Before, Reasons, References } state = Before;
+  std::size_t reason_indent = 0;
+  bool not_fully = false;
+  std::size_t pos = 0;
+  while (pos <= text.size()) {
+    std::size_t eol = text.find('\n', pos);
+    if (eol == std::string_view::npos) eol = text.size();
+    std::string_view line = text.substr(pos, eol - pos);
+    pos = eol + 1;
+    if (!line.empty() && line.back() == '\r') line.remove_suffix(1);
+    std::size_t indent = 0;
+    while (indent < line.size() && (line[indent] == '\t' || line[indent] == ' ')) ++indent;
+    std::string_view t = trim(line);
+    if (t.empty() || starts_with(t, "== Photon Explanation")) continue;
+    if (t.find("does not fully support") != std::string_view::npos) {
+      not_fully = true;
+      state = Reasons;
+      continue;
+    }
+    if (t.find("fully supported by Photon") != std::string_view::npos) {
+      if (!not_fully) pe.fully_supported = true;
+      continue;
+    }
+    if (starts_with(lower(t), "reference node")) {
+      state = References;
+      continue;
+    }
+    if (state == References) {
+      pe.reference_nodes.emplace_back(t);
+    } else if (!pe.reasons.empty() && state == Reasons && indent > reason_indent) {
+      pe.reasons.back() += "\n" + std::string(t);
+    } else {
+      pe.reasons.emplace_back(t);
+      reason_indent = indent;
+      state = Reasons;
+    }
+  }
+  if (not_fully) pe.fully_supported = false;
+}
+
+}  // namespace planlint::profile

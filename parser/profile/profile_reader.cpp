@@ -1,0 +1,563 @@
+// Databricks SQL Query Profile JSON (the "Download" export) -> the shared plan model.
+//
+// The export (../shared/docs/databricks-formats.md §1) holds `query` (statement header and
+// query-level metrics), `planMetadatas` (or `planMetadata`), and `graphs[]`, each a DAG of
+// `nodes[]` joined by `edges[]` whose `fromId` is the CONSUMER and `toId` the producer. Every graph
+// becomes one Plan; the graph with the most nodes (the query itself; a write adds a 1-node graph
+// for the command) comes first. Keys are accepted in camelCase and snake_case.
+//
+// How rules should read what this reader builds:
+//  - Operator::engine is Photon when the node carries IS_PHOTON=true. Scans always do, even when a
+//    COLUMNAR_TO_ROW_EXEC above them feeds JVM operators: JVM fallback is a Transition operator
+//    with Spark operators above it, not a Spark scan.
+//  - Stage containers (WHOLE_STAGE_CODEGEN_EXEC, PHOTON_RESULT_STAGE_EXEC,
+//    PHOTON_SHUFFLE_MAP_STAGE_EXEC, PHOTON_WRITE_STAGE_EXEC) have no edges; operators inside them
+//    point at them through Operator::stage_parent. They are never roots.
+//  - A Photon shuffle is three things: the map-stage container (kind Exchange, name
+//    PhotonShuffleMapStage, metric "Marked for OOM fallback", "Stage duration"), the
+//    sink node (kind Exchange, name PhotonShuffleExchangeSink) that is the edge between the
+//    producing and the consuming side, and no separate source / AQE read node. The sink carries the
+//    writer metrics with a "Sink - " prefix ("Sink - Num bytes written", "Sink - Num bytes spilled
+//    to disk due to memory pressure"), the reader metrics with "Source - " ("Source - Num bytes
+//    read", "Source - Remote bytes read") and the AQE read with "AQEShuffleRead - " ("Number of
+//    skewed partitions", "Number of skewed partition splits", "Number of coalesced partitions",
+//    "Number of partitions", "Partition data size"). JVM exchanges (SHUFFLE_EXCHANGE_EXEC) use
+//    "Exchange - " / "AQEShuffleRead - " the same way. So skew is
+//    `op.metric_value("AQEShuffleRead - Number of skewed partitions") > 0` on kind Exchange.
+//  - Operator::rows / duration_ms / peak_memory_bytes are the node's keyMetrics (the numbers on
+//    the DAG box); Metric values are normalised to ms, Bytes or counts (ns timings divided by 1e6).
+//  - StageInfo::operators lists the operators linked to the stage through stageLinks (an
+//    operator without stageLinks inherits those of its stage container).
+#include <algorithm>
+#include <cctype>
+#include <map>
+#include <string>
+#include <unordered_map>
+#include <vector>
+
+#include "parser/common/classify.hpp"
+#include "parser/registry/parse.hpp"
+#include "parser/profile/profile_internal.hpp"
+#include "parser/profile/profile_positions.hpp"
+
+namespace planlint {
+
+namespace {
+
+using profile::json;
+using profile::kNoOffset;
+using profile::member;
+using profile::number;
+using profile::text;
+
+// Real exports nest about 8 levels; anything far deeper is not a profile and would only cost memory.
+constexpr std::size_t kMaxDepth = 256;
+
+struct Reader {
+  std::string_view input;
+  ParseResult& result;
+  profile::LineTable lines;
+  profile::Positions pos;
+
+  Reader(std::string_view text, ParseResult& r) : input(text), result(r), lines(text) {}
+
+  SourceRange at(std::size_t off) const { return lines.at(off); }
+
+  void message(MessageSeverity sev, SourceRange loc, std::string msg) {
+    result.messages.push_back({sev, loc, std::move(msg)});
+  }
+
+  QueryInfo read_query(const json& root);
+  Plan read_graph(const json& g, std::size_t gi, const QueryInfo& query);
+  void read_node(const json& n, Operator& op, const profile::GraphPositions* gp, std::size_t ni);
+  void break_cycles(Plan& plan, const std::map<std::pair<std::size_t, std::size_t>, std::size_t>& edge_at);
+};
+
+// A Spark stage id: a whole number that fits an int (anything else is not a stage id).
+std::optional<int> stage_number(std::optional<double> v) {
+  if (!v || !(*v >= 0 && *v <= 2147483647.0) || *v != static_cast<double>(static_cast<long long>(*v))) return std::nullopt;
+  return static_cast<int>(*v);
+}
+
+bool is_true(const std::string& s) {
+  return s.size() == 4 && (s[0] == 't' || s[0] == 'T') && (s[1] == 'r' || s[1] == 'R') &&
+         (s[2] == 'u' || s[2] == 'U') && (s[3] == 'e' || s[3] == 'E');
+}
+
+// snake_case -> camelCase ("total_time_ms" -> "totalTimeMs"); camelCase stays as it is.
+std::string camel_case(std::string_view name) {
+  std::string out;
+  bool up = false;
+  for (char c : name) {
+    if (c == '_') {
+      up = !out.empty();
+      continue;
+    }
+    out += up ? static_cast<char>(std::toupper(static_cast<unsigned char>(c))) : c;
+    up = false;
+  }
+  return out;
+}
+
+// The query-level metrics worth normalising; every other number in `query.metrics` is kept too,
+// as a Count unless its name says Ms / Bytes. Timestamps are points in time, not measures: skipped.
+MetricUnit query_metric_unit(std::string_view name) {
+  auto ends = [&](std::string_view s) { return name.size() >= s.size() && name.substr(name.size() - s.size()) == s; };
+  if (ends("Ms")) return MetricUnit::Millis;
+  if (ends("Bytes")) return MetricUnit::Bytes;
+  return MetricUnit::Count;
+}
+
+QueryInfo Reader::read_query(const json& root) {
+  QueryInfo q;
+  const json* qo = member(root, "query");
+  if (!qo || !qo->is_object()) return q;
+  q.statement_id = text(member(*qo, "id"));
+  if (q.statement_id.empty()) q.statement_id = text(member(*qo, "statementId"));
+  q.sql_text = text(member(*qo, "queryText"));
+  if (pos.query_text != kNoOffset) q.sql_loc = lines.span(pos.query_text + 1, pos.query_text_end);
+  q.status = text(member(*qo, "status"));
+  q.statement_type = text(member(*qo, "statementType"));
+  if (const json* m = member(*qo, "metrics"); m && m->is_object()) {
+    for (auto it = m->begin(); it != m->end(); ++it) {
+      const std::string& name = it.key();
+      if (name == "__typename" || name.find("Timestamp") != std::string::npos ||
+          name.find("timestamp") != std::string::npos)
+        continue;
+      const json& v = it.value();
+      if (v.is_boolean()) {
+        if (camel_case(name) == "resultFromCache") q.result_from_cache = v.get<bool>();
+        continue;
+      }
+      if (!v.is_number() && !v.is_null() && !v.is_string()) continue;  // planningPhases[] and other lists
+      std::optional<double> value = number(&v);
+      if (v.is_string() && !value) continue;
+      Metric metric;
+      metric.label = camel_case(name);  // total_time_ms -> totalTimeMs: one spelling for rules
+      metric.value = value;
+      metric.unit = query_metric_unit(metric.label);
+      q.metrics.push_back(std::move(metric));
+    }
+  }
+  return q;
+}
+
+void Reader::read_node(const json& n, Operator& op, const profile::GraphPositions* gp, std::size_t ni) {
+  if (gp && ni < gp->nodes.size()) op.loc = at(gp->nodes[ni]);
+  op.id = text(member(n, "id"));
+  op.label = text(member(n, "name"));
+  auto tn = profile::tag_and_name(text(member(n, "tag")), op.label);
+  op.tag = std::move(tn.tag);
+  op.name = std::move(tn.name);
+  op.section = Section::Profile;
+  Classification c = classify_operator(op.name);
+  op.kind = c.kind;
+  op.join.strategy = c.strategy;
+
+  if (const json* h = member(n, "hidden"); h && h->is_boolean()) op.hidden = h->get<bool>();
+
+  if (const json* km = member(n, "keyMetrics"); km && km->is_object()) {
+    op.rows = number(member(*km, "rowsNum"));
+    op.duration_ms = number(member(*km, "durationMs"));
+    op.peak_memory_bytes = number(member(*km, "peakMemoryBytes"));
+  }
+
+  if (const json* links = member(n, "stageLinks"); links && links->is_array()) {
+    for (const auto& l : *links)
+      if (auto v = stage_number(number(&l))) op.spark_stages.push_back(*v);
+  }
+
+  // Metadata -> fields.
+  std::optional<bool> photon;
+  const json* md = member(n, "metadata");
+  if (md && md->is_array()) {
+    const std::vector<std::size_t>* md_pos = (gp && ni < gp->metadata.size()) ? &gp->metadata[ni] : nullptr;
+    std::size_t k = 0;
+    for (const auto& e : *md) {
+      std::size_t idx = k++;
+      if (!e.is_object()) continue;
+      Field f = profile::read_field(e);
+      if (md_pos && idx < md_pos->size()) f.loc = at((*md_pos)[idx]);
+      // Like the explain reader: one warning per field whose expression did not parse (kept raw).
+      for (const auto& x : f.exprs)
+        if (!x.root && !x.error.empty() && x.error != "expression parser not available") {
+          message(MessageSeverity::Warning, f.loc, "could not parse expression in '" + f.key + "': " + x.error);
+          break;
+        }
+      if (f.key == "IS_PHOTON") photon = is_true(f.value);
+      else if (f.key == "CHILD_TAG") op.child_side = f.value;
+      op.fields.push_back(std::move(f));
+    }
+  }
+  op.engine = photon ? (*photon ? Engine::Photon : Engine::Spark) : c.engine;
+
+  if (const Field* f = op.field("SCAN_IDENTIFIER")) op.table = f->value;
+  if (op.table.empty()) {
+    const Field* db = op.field("SCAN_DATABASE");
+    const Field* t = op.field("SCAN_TABLE");
+    if (t && !t->value.empty()) op.table = (db && !db->value.empty() ? db->value + "." : "") + t->value;
+  }
+  if (const Field* f = op.field("SCAN_RELATION_DESC")) op.scan_format = f->value;
+
+  // Joins.
+  if (const Field* f = op.field("JOIN_ALGORITHM"); f && !f->value.empty()) {
+    std::string camel;
+    bool up = true;
+    for (char ch : f->value) {
+      if (ch == ' ' || ch == '_' || ch == '-') {
+        up = true;
+        continue;
+      }
+      camel += up ? static_cast<char>(std::toupper(static_cast<unsigned char>(ch))) : ch;
+      up = false;
+    }
+    if (camel.rfind("Join") != camel.size() - 4 || camel.size() < 4) camel += "Join";
+    Classification jc = classify_operator(camel);
+    if (jc.kind == OpKind::Join && jc.strategy != JoinStrategy::Unknown) op.join.strategy = jc.strategy;
+    if (op.kind == OpKind::Unknown || op.kind == OpKind::Other) op.kind = OpKind::Join;
+  }
+  if (op.kind == OpKind::Join) {
+    if (const Field* f = op.field("JOIN_TYPE")) {
+      op.join.type_text = f->value;
+      op.join.type = parse_join_type(f->value);
+    }
+    if (const Field* f = op.field("JOIN_BUILD_SIDE")) {
+      std::string s;
+      for (char ch : f->value) s += static_cast<char>(std::tolower(static_cast<unsigned char>(ch)));
+      if (s.find("left") != std::string::npos) op.join.build = BuildSide::Left;
+      else if (s.find("right") != std::string::npos) op.join.build = BuildSide::Right;
+    }
+    if (const Field* f = op.field("LEFT_KEYS")) op.join.left_keys = f->exprs;
+    if (const Field* f = op.field("RIGHT_KEYS")) op.join.right_keys = f->exprs;
+    if (const Field* f = op.field("CONDITION"); f && !f->exprs.empty() && f->value != "None")
+      op.join.condition = f->exprs.front();
+  }
+
+  if (const json* ms = member(n, "metrics"); ms && ms->is_array()) {
+    op.metrics.reserve(ms->size());
+    for (const auto& m : *ms)
+      if (m.is_object()) op.metrics.push_back(profile::read_metric(m));
+  }
+  if (!op.rows) op.rows = op.metric_value("Number of output rows");
+}
+
+// Remove edges that close a cycle (iterative DFS, linear), reporting each at its edge object.
+void Reader::break_cycles(Plan& plan, const std::map<std::pair<std::size_t, std::size_t>, std::size_t>& edge_at) {
+  const std::size_t n = plan.ops.size();
+  std::vector<std::uint8_t> state(n, 0);  // 0 new, 1 on the DFS path, 2 done
+  std::vector<std::pair<std::size_t, std::size_t>> stack;
+  for (std::size_t s = 0; s < n; ++s) {
+    if (state[s]) continue;
+    stack.push_back({s, 0});
+    state[s] = 1;
+    while (!stack.empty()) {
+      auto& [v, k] = stack.back();
+      auto& ch = plan.ops[v].children;
+      if (k == ch.size()) {
+        state[v] = 2;
+        stack.pop_back();
+        continue;
+      }
+      std::size_t c = ch[k];
+      if (state[c] == 1) {
+        auto e = edge_at.find({v, c});
+        message(MessageSeverity::Warning, e == edge_at.end() ? plan.ops[v].loc : at(e->second),
+                "edge from node '" + plan.ops[v].id + "' to node '" + plan.ops[c].id +
+                    "' closes a cycle; the edge is ignored");
+        ch.erase(ch.begin() + static_cast<std::ptrdiff_t>(k));
+        continue;
+      }
+      ++k;
+      if (state[c] == 0) {
+        state[c] = 1;
+        stack.push_back({c, 0});  // invalidates v/k references: they are not used after this
+      }
+    }
+  }
+}
+
+Plan Reader::read_graph(const json& g, std::size_t gi, const QueryInfo& query) {
+  Plan plan;
+  plan.format = InputFormat::QueryProfile;
+  plan.name = "graph " + std::to_string(gi);
+  plan.query = query;
+  const profile::GraphPositions* gp = gi < pos.graphs.size() ? &pos.graphs[gi] : nullptr;
+  if (gp) plan.loc = at(gp->offset);
+
+  const json* nodes = member(g, "nodes");
+  std::unordered_map<std::string, std::size_t> by_id;
+  if (nodes && nodes->is_array()) {
+    plan.ops.reserve(nodes->size());
+    std::size_t ni = 0;
+    for (const auto& n : *nodes) {
+      std::size_t this_ni = ni++;
+      if (!n.is_object()) {
+        SourceRange loc = plan.loc;
+        message(MessageSeverity::Warning, loc, "graph " + std::to_string(gi) + ": nodes[" + std::to_string(this_ni) +
+                                                   "] is not an object; ignored");
+        continue;
+      }
+      Operator op;
+      op.index = plan.ops.size();
+      read_node(n, op, gp, this_ni);
+      if (op.id.empty()) {
+        message(MessageSeverity::Warning, op.loc, "node without an id; edges cannot reach it");
+      } else if (!by_id.emplace(op.id, op.index).second) {
+        message(MessageSeverity::Warning, op.loc,
+                "node id '" + op.id + "' appears twice in the graph; edges use the first");
+      }
+      plan.ops.push_back(std::move(op));
+    }
+  } else if (nodes) {
+    message(MessageSeverity::Warning, plan.loc, "graph " + std::to_string(gi) + ": `nodes` is not an array");
+  }
+
+  // Edges: fromId is the consumer, toId the producer.
+  std::map<std::pair<std::size_t, std::size_t>, std::size_t> edge_at;
+  if (const json* edges = member(g, "edges"); edges && edges->is_array()) {
+    std::size_t ei = 0;
+    for (const auto& e : *edges) {
+      std::size_t off = (gp && ei < gp->edges.size()) ? gp->edges[ei] : kNoOffset;
+      ++ei;
+      SourceRange loc = off == kNoOffset ? plan.loc : at(off);
+      std::string from = text(member(e, "fromId"));
+      std::string to = text(member(e, "toId"));
+      auto f = by_id.find(from);
+      auto t = by_id.find(to);
+      if (f == by_id.end() || t == by_id.end()) {
+        const std::string& missing = f == by_id.end() ? from : to;
+        message(MessageSeverity::Warning, loc,
+                "edge refers to node id '" + missing + "', which is not in the graph; the edge is ignored");
+        continue;
+      }
+      if (f->second == t->second) {
+        message(MessageSeverity::Warning, loc, "edge from node '" + from + "' to itself; the edge is ignored");
+        continue;
+      }
+      // edge_at doubles as the set of edges seen: a repeated edge is dropped in O(log e).
+      if (edge_at.emplace(std::pair{f->second, t->second}, off).second) plan.ops[f->second].children.push_back(t->second);
+    }
+  }
+
+  // Children: Left before Right (CHILD_TAG), the rest in edge order between them.
+  auto rank = [&](std::size_t c) {
+    const std::string& side = plan.ops[c].child_side;
+    return side == "Left" ? 0 : side == "Right" ? 2 : 1;
+  };
+  for (auto& op : plan.ops)
+    std::stable_sort(op.children.begin(), op.children.end(),
+                     [&](std::size_t a, std::size_t b) { return rank(a) < rank(b); });
+
+  break_cycles(plan, edge_at);
+  plan.link();
+
+  // Stage containers: subgraphParent (a chain of them must not loop).
+  std::vector<bool> is_container(plan.ops.size(), false);
+  if (nodes && nodes->is_array()) {
+    std::size_t oi = 0;
+    for (const auto& n : *nodes) {
+      if (!n.is_object()) continue;
+      Operator& op = plan.ops[oi++];
+      std::string parent = text(member(n, "subgraphParent"));
+      if (parent.empty()) continue;
+      auto it = by_id.find(parent);
+      if (it == by_id.end() || it->second == op.index) {
+        message(MessageSeverity::Warning, op.loc,
+                "subgraphParent '" + parent + "' is not another node of the graph; ignored");
+        continue;
+      }
+      op.stage_parent = it->second;
+      is_container[it->second] = true;
+    }
+  }
+  {
+    std::vector<std::uint8_t> state(plan.ops.size(), 0);
+    std::vector<std::size_t> path;
+    for (std::size_t s = 0; s < plan.ops.size(); ++s) {
+      std::size_t v = s;
+      path.clear();
+      while (state[v] == 0) {
+        state[v] = 1;
+        path.push_back(v);
+        if (!plan.ops[v].stage_parent) break;
+        std::size_t p = *plan.ops[v].stage_parent;
+        if (state[p] == 1) {
+          message(MessageSeverity::Warning, plan.ops[v].loc,
+                  "subgraphParent of node '" + plan.ops[v].id + "' closes a loop; ignored");
+          plan.ops[v].stage_parent.reset();
+          break;
+        }
+        v = p;
+      }
+      for (std::size_t x : path) state[x] = 2;
+    }
+  }
+  for (auto& op : plan.ops)
+    if (op.stage_parent && plan.ops[*op.stage_parent].name == "WholeStageCodegen") op.codegen = true;
+
+  for (const auto& op : plan.ops) {
+    if (op.kind == OpKind::AdaptivePlan) plan.adaptive = true;
+    if (op.parents.empty() && !(is_container[op.index] && op.children.empty())) plan.roots.push_back(op.index);
+  }
+
+  // Stages.
+  if (const json* sd = member(g, "stageData"); sd && sd->is_array()) {
+    std::unordered_map<int, std::size_t> stage_index;
+    for (const auto& s : *sd) {
+      if (!s.is_object()) continue;
+      StageInfo st;
+      st.id = text(member(s, "stageId"));
+      st.status = text(member(s, "status"));
+      st.num_tasks = number(member(s, "numTasks"));
+      if (const json* km = member(s, "keyMetrics"); km && km->is_object()) {
+        st.duration_ms = number(member(*km, "durationMs"));
+        st.peak_memory_bytes = number(member(*km, "peakMemoryBytes"));
+      }
+      if (auto idn = stage_number(number(member(s, "stageId")))) stage_index.emplace(*idn, plan.stages.size());
+      plan.stages.push_back(std::move(st));
+    }
+    for (const auto& op : plan.ops) {
+      const std::vector<int>* links = &op.spark_stages;
+      if (links->empty() && op.stage_parent) links = &plan.ops[*op.stage_parent].spark_stages;
+      for (int id : *links)
+        if (auto it = stage_index.find(id); it != stage_index.end()) {
+          auto& ops = plan.stages[it->second].operators;
+          if (ops.empty() || ops.back() != op.index) ops.push_back(op.index);
+        }
+    }
+  }
+
+  // photonExplain: empty in every export seen; strings or objects holding the text.
+  if (const json* pe = member(g, "photonExplain"); pe && pe->is_array()) {
+    for (const auto& e : *pe) {
+      std::string t;
+      if (e.is_string()) {
+        t = e.get<std::string>();
+      } else if (e.is_object()) {
+        for (const char* k : {"text", "explanation", "message", "reason", "description", "value"})
+          if (t.empty()) t = text(member(e, k));
+        if (t.empty())
+          for (auto it = e.begin(); it != e.end(); ++it)
+            if (it.value().is_string() && it.key() != "__typename") t += (t.empty() ? "" : "\n") + it.value().get<std::string>();
+      }
+      if (t.empty()) continue;
+      profile::add_photon_explanation(plan.photon, t);
+      if (!plan.photon.loc.known()) plan.photon.loc = plan.loc;
+    }
+  }
+  return plan;
+}
+
+std::string json_error_text(const std::string& what) {
+  // "[json.exception.parse_error.101] parse error at line 1, column 7: syntax error while parsing
+  // object - unexpected end of input; expected string literal" -> the part after the position.
+  std::string msg = what;
+  if (auto p = msg.find("syntax error"); p != std::string::npos) msg = msg.substr(p);
+  else if (auto q = msg.find(": "); q != std::string::npos) msg = msg.substr(q + 2);
+  return "invalid JSON: " + msg;
+}
+
+}  // namespace
+
+ParseResult parse_query_profile(std::string_view text_in, const std::string& path) {
+  ParseResult result;
+  result.path = path;
+  result.format = InputFormat::QueryProfile;
+  std::string_view input = text_in;
+  std::size_t bom = input.substr(0, 3) == "\xEF\xBB\xBF" ? 3 : 0;
+
+  Reader reader(input, result);
+  reader.pos = profile::scan_positions(input.substr(bom), kMaxDepth);
+  // Offsets from the scan are relative to the text after the BOM.
+  if (bom) {
+    auto shift = [&](std::size_t& o) {
+      if (o != kNoOffset) o += bom;
+    };
+    shift(reader.pos.query);
+    shift(reader.pos.query_text);
+    shift(reader.pos.query_text_end);
+    shift(reader.pos.depth_exceeded_at);
+    for (auto& g : reader.pos.graphs) {
+      shift(g.offset);
+      for (auto& o : g.nodes) shift(o);
+      for (auto& o : g.edges) shift(o);
+      for (auto& v : g.metadata)
+        for (auto& o : v) shift(o);
+    }
+  }
+  if (reader.pos.depth_exceeded_at != kNoOffset) {
+    reader.message(MessageSeverity::Error, reader.at(reader.pos.depth_exceeded_at),
+                   "JSON nested deeper than " + std::to_string(kMaxDepth) + " levels; not a query profile");
+    return result;
+  }
+
+  json root;
+  try {
+    root = json::parse(input.begin() + static_cast<std::ptrdiff_t>(bom), input.end());
+  } catch (const json::parse_error& e) {
+    std::size_t off = e.byte == 0 ? 0 : e.byte - 1;
+    off = std::min(off + bom, input.size());
+    // "unexpected end of input": point just after the last token, on a line that has text.
+    if (off >= input.size())
+      while (off > bom && std::isspace(static_cast<unsigned char>(input[off - 1]))) --off;
+    reader.message(MessageSeverity::Error, reader.at(off), json_error_text(e.what()));
+    return result;
+  } catch (const json::exception& e) {
+    reader.message(MessageSeverity::Error, reader.at(bom), json_error_text(e.what()));
+    return result;
+  }
+  if (!root.is_object()) {
+    reader.message(MessageSeverity::Error, reader.at(bom), "expected a JSON object (a query profile export)");
+    return result;
+  }
+
+  std::string version = text(member(root, "version"));
+  if (!version.empty() && version != "1.1" && version != "1.2")
+    reader.message(MessageSeverity::Note, reader.at(bom),
+                   "query profile version " + version + " has not been seen before; reading it like 1.2");
+
+  QueryInfo query = reader.read_query(root);
+
+  // graphs[] (or a single `graph` object).
+  std::vector<const json*> graphs;
+  const char* why_none = "graphs missing";
+  if (const json* gs = member(root, "graphs"); gs && gs->is_array()) {
+    why_none = "graphs is empty";
+    for (const auto& g : *gs) graphs.push_back(&g);
+  } else if (const json* g1 = member(root, "graph"); g1 && g1->is_object()) {
+    graphs.push_back(g1);
+  }
+  std::vector<Plan> plans;
+  for (std::size_t gi = 0; gi < graphs.size(); ++gi) {
+    if (!graphs[gi]->is_object()) {
+      reader.message(MessageSeverity::Warning, reader.at(bom), "graphs[" + std::to_string(gi) + "] is not an object; ignored");
+      continue;
+    }
+    plans.push_back(reader.read_graph(*graphs[gi], gi, query));
+  }
+  if (plans.empty()) {
+    Plan plan;
+    plan.format = InputFormat::QueryProfile;
+    plan.name = "query " + query.statement_id;
+    plan.query = std::move(query);
+    plan.loc = reader.at(reader.pos.query != kNoOffset ? reader.pos.query : bom);
+    reader.message(MessageSeverity::Note, plan.loc,
+                   std::string("the export holds no plan (") + why_none + "); query-level facts only");
+    result.plans.push_back(std::move(plan));
+    return result;
+  }
+  // The main graph (most nodes; the first on a tie) first, the others in file order.
+  std::size_t main = 0;
+  for (std::size_t i = 1; i < plans.size(); ++i)
+    if (plans[i].ops.size() > plans[main].ops.size()) main = i;
+  if (plans.size() > 1) plans[main].name += " (main)";
+  std::rotate(plans.begin(), plans.begin() + static_cast<std::ptrdiff_t>(main),
+              plans.begin() + static_cast<std::ptrdiff_t>(main) + 1);
+  result.plans = std::move(plans);
+  std::stable_sort(result.messages.begin(), result.messages.end(), [](const ParseMessage& a, const ParseMessage& b) {
+    return a.loc.line != b.loc.line ? a.loc.line < b.loc.line : a.loc.column < b.loc.column;
+  });
+  return result;
+}
+
+}  // namespace planlint

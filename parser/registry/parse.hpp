@@ -1,0 +1,36 @@
+// Entry points of the parser stage. Each reader turns one input into a ParseResult holding
+// plans in the shared model (parser/model/plan.hpp) plus its own messages; none of them decides
+// what is wrong with a plan.
+#pragma once
+
+#include <string>
+#include <string_view>
+
+#include "parser/model/expr.hpp"
+#include "parser/model/plan.hpp"
+
+namespace planlint {
+
+// Guess the input format from content: a JSON object with `graphs` / `query` is a Query Profile,
+// JSON lines with `"Event":` an event log, a History Server SQL answer (an object or list with
+// `planDescription`), anything else explain text (the mode is refined by
+// the text parser).
+InputFormat detect_format(std::string_view text);
+
+// Explain text in any mode (formatted, default, extended, cost), with paste damage repaired.
+// Several plans in one text give several Plans.
+ParseResult parse_explain_text(std::string_view text, const std::string& path);
+
+// Databricks Query Profile JSON export.
+ParseResult parse_query_profile(std::string_view text, const std::string& path);
+
+// Spark event log (JSON lines), one Plan per SQL execution.
+ParseResult parse_event_log(std::string_view text, const std::string& path);
+
+// detect_format + the matching reader.
+ParseResult parse_input(std::string_view text, const std::string& path);
+
+// One printed expression in the given dialect. Never throws; depth is bounded.
+ParsedExpr parse_expression(std::string_view text, ExprDialect dialect = ExprDialect::Catalyst);
+
+}  // namespace planlint

@@ -1,0 +1,63 @@
+#!/usr/bin/env bash
+# The layers only include the layers before them (docs/architecture.md):
+#   grammar/        the standard library and PEGTL only
+#   parser/model/   parser/model/ and the standard library only
+#   rules/          parser/model/, rules/ and the standard library only
+#   parser/<reader> never lint/, rules/ or tools/
+#   lint/           never tools/
+# The CMake target graph enforces the model and rules lines at compile time (planlint_rules links
+# only planlint_model and sees only include roots holding those two folders); this check also
+# catches relative includes ("../lint/x.hpp"), which the include roots cannot stop.
+# Usage: tests/layout_includes.sh [path/to/planlint]   (run from the source folder; the binary is unused)
+set -u
+
+# check DIR ALLOWED_QUOTED_REGEX STD_ONLY: prints each include of DIR that breaks the rule.
+check() {
+  local dir=$1 allowed=$2 std_only=$3 bad=0 f line inc
+  while IFS= read -r f; do
+    while IFS= read -r line; do
+      inc=$(printf '%s' "$line" | sed -n 's/^[[:space:]]*#[[:space:]]*include[[:space:]]*\([<"][^>"]*[>"]\).*/\1/p')
+      [ -n "$inc" ] || continue
+      case $inc in
+        \"*)
+          if ! printf '%s' "${inc//\"/}" | grep -Eq "^($allowed)" || [[ $inc == *..* ]]; then
+            echo "$f: $inc"; bad=1
+          fi ;;
+        \<*)
+          # Standard library headers have no '/' and no '.' (<vector>, <string_view>).
+          if [ "$std_only" = 1 ] && ! [[ $inc =~ ^\<[a-z_0-9]+\>$ ]]; then
+            echo "$f: $inc"; bad=1
+          fi ;;
+      esac
+    done < "$f"
+  done < <(find "$dir" -maxdepth "${4:-1}" -type f \( -name '*.cpp' -o -name '*.hpp' \) | sort)
+  return $bad
+}
+
+# Self-test: the check must catch a rule that includes a reader, a relative include and a
+# non-standard library, and accept a clean rule.
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+printf '#include "rules/rule.hpp"\n#include "parser/model/plan.hpp"\n#include <vector>\n' > "$tmp/ok.cpp"
+check "$tmp" 'parser/model/|rules/' 1 >/dev/null || { echo "FAIL: self-test rejected a clean file"; exit 1; }
+for bad in '#include "parser/explain/explain_ops.hpp"' '#include "../lint/engine/engine.hpp"' \
+           '#include "rules/../lint/x.hpp"' '#include <nlohmann/json.hpp>'; do
+  printf '%s\n' "$bad" > "$tmp/ok.cpp"
+  if check "$tmp" 'parser/model/|rules/' 1 >/dev/null; then echo "FAIL: self-test accepted $bad"; exit 1; fi
+done
+
+fail=0
+check grammar 'a^' 0 || fail=1   # grammar/ includes no project header at all
+if grep -h '#include <' grammar/*.hpp | grep -v -E '<(tao/pegtl[^>]*|[a-z_0-9]+)>'; then fail=1; fi
+check parser/model 'parser/model/' 1 || fail=1
+check rules 'parser/model/|rules/' 1 || fail=1
+for d in parser/*/; do
+  [ "$d" = parser/model/ ] && continue
+  check "$d" 'grammar/|parser/' 0 || fail=1
+done
+check lint 'grammar/|parser/|rules/|lint/' 0 2 || fail=1
+if [ "$fail" = 1 ]; then
+  echo "FAIL: the includes above cross a layer (docs/architecture.md)"
+  exit 1
+fi
+echo "ok: grammar, model, rules, readers and lint include only earlier layers"
