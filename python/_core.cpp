@@ -12,7 +12,7 @@
 
 #include "lint/engine/check.hpp"
 #include "lint/config/config_file.hpp"
-#include "lint/engine/eventlog_check.hpp"
+#include "lint/config/settings.hpp"
 #include "lint/engine/input.hpp"
 #include "lint/output/plan_json.hpp"
 #include "lint/output/output.hpp"
@@ -25,7 +25,7 @@ using namespace planlint;
 namespace {
 
 // Settings from Python: the config file choice plus overrides, as the CLI's options.
-struct Settings {
+struct PySettings {
   std::string config_file;            // "" : search (when use_files)
   bool use_files = true;
   std::vector<std::string> select, ignore;
@@ -33,7 +33,7 @@ struct Settings {
   std::optional<long long> execution;
 };
 
-Config resolve(const Settings& s, const std::string& path) {
+Config resolve(const PySettings& s, const std::string& path) {
   ConfigError ce;
   Config base;
   if (!s.config_file.empty()) {
@@ -45,22 +45,19 @@ Config resolve(const Settings& s, const std::string& path) {
     if (!c) throw py::value_error(ce.str());
     base = std::move(*c);
   }
-  Config over;
+  Settings over;
   std::string err;
-  for (const auto& r : s.select) {
-    if (!check_rule_selector(r, err)) throw py::value_error("select: " + err);
-    over.select.insert(r);
-  }
-  for (const auto& r : s.ignore) {
-    if (!check_rule_selector(r, err)) throw py::value_error("ignore: " + err);
-    over.ignore.insert(r);
-  }
+  for (const auto& r : s.select)
+    if (!settings_select(over, r, err)) throw py::value_error("select: " + err);
+  for (const auto& r : s.ignore)
+    if (!settings_ignore(over, r, err)) throw py::value_error("ignore: " + err);
   for (const auto& [k, v] : s.severity)
-    if (!set_severity(over, k, v, err)) throw py::value_error("severity: " + err);
+    if (!settings_severity(over, k, v, err)) throw py::value_error("severity: " + err);
   for (const auto& [k, v] : s.set)
-    if (!set_threshold(over, k, v, err)) throw py::value_error("set: " + err);
-  over.execution = s.execution;
-  return apply_overrides(std::move(base), over);
+    if (!settings_threshold(over, k, v, err)) throw py::value_error("set: " + err);
+  Config c = apply_settings(std::move(base), over);
+  if (s.execution) c.execution = s.execution;
+  return c;
 }
 
 py::dict finding_dict(const Diagnostic& d, const std::string& path) {
@@ -106,7 +103,7 @@ py::dict report_dict(const FileReport& r) {
 }
 
 // check_text: a plan given as text. `display` names it (and places its config search).
-py::dict check_text_py(const std::string& text, const std::string& display, const Settings& s) {
+py::dict check_text_py(const std::string& text, const std::string& display, const PySettings& s) {
   Config c = resolve(s, display);  // may raise: before the GIL is released
   FileReport r;
   {
@@ -117,12 +114,12 @@ py::dict check_text_py(const std::string& text, const std::string& display, cons
 }
 
 // A file, as `planlint check FILE` reads it (event logs streamed).
-py::dict check_path_py(const std::string& path, const Settings& s) {
+py::dict check_path_py(const std::string& path, const PySettings& s) {
   Config c = resolve(s, path);
   FileReport r;
   {
     py::gil_scoped_release nogil;
-    r = is_event_log_path(path) ? check_event_log(path, c, path) : check_file(path, c, path);
+    r = check_input(path, c, path);
   }
   return report_dict(r);
 }
@@ -155,15 +152,15 @@ std::string parse_py(const std::optional<std::string>& text, const std::optional
 
 PYBIND11_MODULE(_core, m) {
   m.doc() = "planlint's C++ engine (use the `planlint` package, not this module)";
-  py::class_<Settings>(m, "Settings")
+  py::class_<PySettings>(m, "Settings")
       .def(py::init<>())
-      .def_readwrite("config_file", &Settings::config_file)
-      .def_readwrite("use_files", &Settings::use_files)
-      .def_readwrite("select", &Settings::select)
-      .def_readwrite("ignore", &Settings::ignore)
-      .def_readwrite("severity", &Settings::severity)
-      .def_readwrite("set", &Settings::set)
-      .def_readwrite("execution", &Settings::execution);
+      .def_readwrite("config_file", &PySettings::config_file)
+      .def_readwrite("use_files", &PySettings::use_files)
+      .def_readwrite("select", &PySettings::select)
+      .def_readwrite("ignore", &PySettings::ignore)
+      .def_readwrite("severity", &PySettings::severity)
+      .def_readwrite("set", &PySettings::set)
+      .def_readwrite("execution", &PySettings::execution);
   m.def("check_text", &check_text_py, py::arg("text"), py::arg("display"), py::arg("settings"));
   m.def("check_path", &check_path_py, py::arg("path"), py::arg("settings"));
   m.def("parse", &parse_py, py::arg("text"), py::arg("path"), py::arg("display"));

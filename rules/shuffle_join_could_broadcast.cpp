@@ -3,14 +3,13 @@
 
 #include "rules/plan_util.hpp"
 #include "rules/rule.hpp"
+#include "rules/thresholds.hpp"
 
 namespace planlint {
 
 namespace {
 
 using namespace rules;
-
-constexpr double kMiB = 1024.0 * 1024.0;
 
 RuleDoc make_doc() {
   RuleDoc d;
@@ -57,9 +56,9 @@ RuleDoc make_doc() {
       "`Sink - Num bytes written`, `Exchange - Data size`; the largest is used). Without a size the rule "
       "reports nothing.";
   d.thresholds = {
-      {"broadcast-threshold", 10 * kMiB, "bytes",
-       "spark.sql.autoBroadcastJoinThreshold (10 MiB), the size under which Spark itself broadcasts a side. "
-       "Databricks' AQE uses 30 MB (spark.databricks.adaptive.autoBroadcastJoinThreshold): set 31457280 there."}};
+      rules::broadcast_threshold(
+          "spark.sql.autoBroadcastJoinThreshold (10 MiB), the size under which Spark itself broadcasts a side. "
+          "Databricks' AQE uses 30 MB (spark.databricks.adaptive.autoBroadcastJoinThreshold): set 31457280 there.")};
   return d;
 }
 

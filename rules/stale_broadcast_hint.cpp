@@ -4,6 +4,7 @@
 
 #include "rules/plan_util.hpp"
 #include "rules/rule.hpp"
+#include "rules/thresholds.hpp"
 
 namespace planlint {
 
@@ -55,8 +56,8 @@ RuleDoc make_doc() {
       "comes from the SQL text (`/*+ BROADCAST(t) */`, matched to the side by table name or alias) or "
       "from the logical plan's join hints. Without a size, nothing is reported.";
   d.thresholds = {
-      {"broadcast-threshold", 10 * kMiB, "bytes",
-       "spark.sql.autoBroadcastJoinThreshold (10 MiB); Databricks' AQE uses 30 MB."},
+      rules::broadcast_threshold(
+          "spark.sql.autoBroadcastJoinThreshold (10 MiB); Databricks' AQE uses 30 MB."),
       {"stale-hint-factor", 10, "ratio",
        "A hinted side 10× over the threshold Spark would pick by itself is no longer a small table."},
       {"stale-hint-bytes", kGiB, "bytes",

@@ -11,26 +11,28 @@
 # Usage: tests/layout_includes.sh [path/to/planlint]   (run from the source folder; the binary is unused)
 set -u
 
-# check DIR ALLOWED_QUOTED_REGEX STD_ONLY: prints each include of DIR that breaks the rule.
+# check DIR ALLOWED_QUOTED_REGEX STD_ONLY [DEPTH]: prints each include of DIR that breaks the rule.
+# One grep per folder; the checks themselves are bash pattern matches (no process per line).
 check() {
-  local dir=$1 allowed=$2 std_only=$3 bad=0 f line inc
-  while IFS= read -r f; do
-    while IFS= read -r line; do
-      inc=$(printf '%s' "$line" | sed -n 's/^[[:space:]]*#[[:space:]]*include[[:space:]]*\([<"][^>"]*[>"]\).*/\1/p')
-      [ -n "$inc" ] || continue
-      case $inc in
-        \"*)
-          if ! printf '%s' "${inc//\"/}" | grep -Eq "^($allowed)" || [[ $inc == *..* ]]; then
-            echo "$f: $inc"; bad=1
-          fi ;;
-        \<*)
-          # Standard library headers have no '/' and no '.' (<vector>, <string_view>).
-          if [ "$std_only" = 1 ] && ! [[ $inc =~ ^\<[a-z_0-9]+\>$ ]]; then
-            echo "$f: $inc"; bad=1
-          fi ;;
-      esac
-    done < "$f"
-  done < <(find "$dir" -maxdepth "${4:-1}" -type f \( -name '*.cpp' -o -name '*.hpp' \) | sort)
+  local dir=$1 allowed=$2 std_only=$3 bad=0 line loc inc kind
+  while IFS= read -r line; do
+    loc=${line%%:*}
+    inc=${line#*:}
+    inc=${inc#*include}
+    inc=${inc#"${inc%%[![:space:]]*}"}
+    kind=${inc:0:1}
+    inc=${inc:1}
+    inc=${inc%%[>\"]*}
+    if [ "$kind" = '"' ]; then
+      if ! [[ $inc =~ ^($allowed) ]] || [[ $inc == *..* ]]; then
+        echo "$loc: \"$inc\""; bad=1
+      fi
+    elif [ "$std_only" = 1 ] && ! [[ $inc =~ ^[a-z_0-9]+$ ]]; then
+      # Standard library headers have no '/' and no '.' (<vector>, <string_view>).
+      echo "$loc: <$inc>"; bad=1
+    fi
+  done < <(find "$dir" -maxdepth "${4:-1}" -type f \( -name '*.cpp' -o -name '*.hpp' \) -print0 | sort -z |
+           xargs -0 -r grep -H -E '^[[:space:]]*#[[:space:]]*include[[:space:]]*[<"]')
   return $bad
 }
 

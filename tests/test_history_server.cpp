@@ -5,6 +5,7 @@
 #include "lint/engine/engine.hpp"
 #include "parser/history_server/history_server.hpp"
 #include "parser/registry/parse.hpp"
+#include "parser/registry/reader.hpp"
 #include "tests/support.hpp"
 
 using namespace planlint;
@@ -75,6 +76,25 @@ TEST_CASE("history server: detected by content; a list gives one plan per execut
   ParseResult none = parse_history_server(text, "x", one);
   CHECK(none.plans.empty());
   CHECK(none.has_errors());
+}
+
+TEST_CASE("history server: recognised from the first 4 KB when the description is longer") {
+  std::string text = hs("multi-exec.sql-1.json");
+  std::size_t desc = text.find("\"description\": \"");
+  REQUIRE(desc != std::string::npos);
+  // A whole SQL statement as the description pushes "planDescription" past what detection sees.
+  text.insert(desc + 16, std::string(2 * kDetectBytes, 'x'));
+  REQUIRE(text.find("\"planDescription\"") > kDetectBytes);
+  std::string_view head = std::string_view(text).substr(0, kDetectBytes);
+  CHECK(looks_like_history_server(head));
+  CHECK(reader_for(head).name == "history-server");
+  LintResult r = lint_text(text, "long.json", Config{});
+  CHECK(r.parse.format == InputFormat::HistoryServer);
+  CHECK_FALSE(r.parse.has_errors());
+  CHECK(r.parse.plans.size() == 1);
+  // A profile whose query has an "id" and a "status" is not taken: those keys are not the first.
+  CHECK_FALSE(looks_like_history_server("{\"version\": \"1.2\", \"query\": {\"id\": 1, \"status\": \"X\"}}"));
+  CHECK_FALSE(looks_like_history_server("{\"id\": \"01f0\", \"status\": \"FINISHED\"}"));
 }
 
 TEST_CASE("history server: metrics attach to the operators of the final plan, the same as the event log's") {

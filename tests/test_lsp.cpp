@@ -644,29 +644,30 @@ TEST_CASE("lsp: run() over a framed stream coalesces buffered edits into one lin
 
 TEST_CASE("lsp: config from the document's folder, editor overrides, reload on change") {
   Client c;
-  c.config_to_return.project.config.ignore = {"from-file"};
-  c.config_to_return.project.config.thresholds["r1"]["a"] = 1;
+  c.config_to_return.project.config.ignore = {"disk-spill"};
+  c.config_to_return.project.config.thresholds["exploding-join"]["explode-factor"] = 1;
   c.config_to_return.project.file = "/work/plans/.planlint.toml";
-  c.initialize({{"select", {"test-broadcast"}}, {"thresholds", {{"r1", {{"b", 2}}}, {"broadcast-threshold", 1e9}}}});
+  c.initialize({{"select", {"shuffle-join-could-broadcast"}},
+                {"thresholds", {{"exploding-join", {{"explode-min-rows", 2}}}, {"broadcast-threshold", 1e9}}}});
   c.open(kUri, kPlan);
   CHECK(c.config_loads == 1);
   CHECK(c.config_dir == "/work/plans");
   const Config& cfg = c.linter->last_config;
-  CHECK(cfg.select == std::set<std::string>{"test-broadcast"});
-  CHECK(cfg.ignore == std::set<std::string>{"from-file"});
-  CHECK(cfg.thresholds.at("r1").at("a") == 1);
-  CHECK(cfg.thresholds.at("r1").at("b") == 2);
+  CHECK(cfg.select == std::set<std::string>{"shuffle-join-could-broadcast"});
+  CHECK(cfg.ignore == std::set<std::string>{"disk-spill"});
+  CHECK(cfg.thresholds.at("exploding-join").at("explode-factor") == 1);
+  CHECK(cfg.thresholds.at("exploding-join").at("explode-min-rows") == 2);
   CHECK(cfg.global_thresholds.at("broadcast-threshold") == 1e9);
   // A second document in the same folder reuses the cached config.
   c.open("file:///work/plans/q2.txt", kPlan);
   CHECK(c.config_loads == 1);
   // The config file changed: read again, and every open document is re-linted.
-  c.config_to_return.project.config.ignore = {"changed"};
+  c.config_to_return.project.config.ignore = {"small-files"};
   c.notify("workspace/didChangeWatchedFiles",
            {{"changes", json::array({{{"uri", "file:///work/plans/.planlint.toml"}, {"type", 2}}})}});
   auto msgs = c.take();
   CHECK(c.config_loads == 2);
-  CHECK(c.linter->last_config.ignore == std::set<std::string>{"changed"});
+  CHECK(c.linter->last_config.ignore == std::set<std::string>{"small-files"});
   CHECK(diagnostics_of(msgs, kUri).is_object());
   CHECK(diagnostics_of(msgs, "file:///work/plans/q2.txt").is_object());
   // Unrelated files do not trigger a reload; saving the plan re-reads its folder's config.
@@ -674,18 +675,43 @@ TEST_CASE("lsp: config from the document's folder, editor overrides, reload on c
   CHECK(c.config_loads == 2);
   c.notify("textDocument/didSave", {{"textDocument", {{"uri", kUri}}}});
   CHECK(c.config_loads == 3);
-  // didChangeConfiguration replaces the overrides.
-  c.notify("workspace/didChangeConfiguration", {{"settings", {{"planlint", {{"ignore", {"x"}}}}}}});
-  CHECK(c.linter->last_config.ignore == std::set<std::string>{"x"});
+  // didChangeConfiguration replaces the overrides; `ignore` adds to the file's list, as
+  // `planlint check --ignore` does.
+  c.notify("workspace/didChangeConfiguration", {{"settings", {{"planlint", {{"ignore", {"PL104"}}}}}}});
+  CHECK(c.linter->last_config.ignore == std::set<std::string>{"small-files", "PL104"});
   CHECK(c.linter->last_config.select.empty());
   // Bad settings are reported, not fatal.
-  std::vector<json> notes;
-  c.notify("workspace/didChangeConfiguration", {{"settings", {{"select", "oops"}, {"severity", {{"r", "loud"}}}}}});
+  c.notify("workspace/didChangeConfiguration", {{"settings", {{"select", "oops"}, {"severity", {{"disk-spill", "loud"}}}}}});
   msgs = c.take();
   int warnings = 0;
   for (auto& m : msgs)
     if (m.value("method", "") == "window/showMessage") ++warnings;
   CHECK(warnings == 2);
+}
+
+TEST_CASE("lsp: unknown rules and options in editor settings are shown to the user, as the CLI refuses them") {
+  Client c;
+  json settings = {{"select", {"no-such-rule", "disk-spill"}},
+                   {"ignore", {"PL999"}},
+                   {"severity", {{"nope", "error"}}},
+                   {"thresholds", {{"disk-spill", {{"no-such-option", 1}}}, {"broadcast-threshold", "lots"}}},
+                   {"globalThresholds", {{"min-bytes", "1k"}}}};
+  std::vector<json> msgs;
+  c.request("initialize", {{"capabilities", json::object()}, {"initializationOptions", settings}}, &msgs);
+  c.notify("initialized", json::object());
+  std::vector<std::string> shown;
+  for (auto& m : msgs)
+    if (m.value("method", "") == "window/showMessage") shown.push_back(m["params"]["message"]);
+  REQUIRE(shown.size() == 5);
+  CHECK(shown[0].find("unknown rule `no-such-rule`") != std::string::npos);
+  CHECK(shown[1].find("unknown rule `PL999`") != std::string::npos);
+  CHECK(shown[2].find("unknown rule `nope`") != std::string::npos);
+  CHECK(shown[3].find("`broadcast-threshold`: `lots` is not a number of bytes") != std::string::npos);
+  CHECK(shown[4].find("unknown option `no-such-option` for rule `disk-spill`") != std::string::npos);
+  c.open(kUri, kPlan);
+  // The valid entries still apply; "1k" reads as in .planlint.toml (1024 bytes).
+  CHECK(c.linter->last_config.select == std::set<std::string>{"disk-spill"});
+  CHECK(c.linter->last_config.global_thresholds.at("min-bytes") == 1024);
 }
 
 TEST_CASE("lsp: a config error is shown once, and linting goes on with defaults") {

@@ -2,7 +2,7 @@
 # Install the Debian packages planlint needs to build and test, when any is missing.
 # Usage: tools/setup-deps.sh [extra-package ...]
 set -euo pipefail
-pkgs=(g++ cmake ninja-build pkg-config tao-pegtl-dev nlohmann-json3-dev libre2-dev libcli11-dev
+pkgs=(g++ cmake ninja-build pkg-config tao-pegtl-dev nlohmann-json3-dev libcli11-dev
       doctest-dev libtomlplusplus-dev libzstd-dev liblz4-dev libsnappy-dev
       libcurl4-openssl-dev pybind11-dev python3-dev python3-pytest python3-pandas python3-setuptools
       python3-pip parallel dpkg-dev openssl "$@")

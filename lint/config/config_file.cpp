@@ -409,19 +409,4 @@ std::optional<Config> config_for_input(const std::string& path, bool use_files, 
   return config_for_path(*project, abs);
 }
 
-Config apply_overrides(Config base, const Config& cli) {
-  if (!cli.select.empty()) base.select = cli.select;
-  base.ignore.insert(cli.ignore.begin(), cli.ignore.end());
-  for (const auto& [k, v] : cli.severity) base.severity[k] = v;
-  for (const auto& [k, v] : cli.global_thresholds) base.global_thresholds[k] = v;
-  for (const auto& [rule, opts] : cli.thresholds)
-    for (const auto& [k, v] : opts) base.thresholds[rule][k] = v;
-  // A rule-specific option from the config would shadow a global one from the command line.
-  for (const auto& [k, v] : cli.global_thresholds)
-    for (auto& [rule, opts] : base.thresholds)
-      if (opts.count(k) && !(cli.thresholds.count(rule) && cli.thresholds.at(rule).count(k))) opts[k] = v;
-  if (cli.execution) base.execution = cli.execution;
-  return base;
-}
-
 }  // namespace planlint

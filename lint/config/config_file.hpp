@@ -80,11 +80,6 @@ Config config_for_path(const ProjectConfig& project, const std::filesystem::path
 // or when `use_files` is false: the defaults). nullopt with `error` set when that file is bad.
 std::optional<Config> config_for_input(const std::string& path, bool use_files, ConfigError& error);
 
-// Settings given on top of a project config (the command line's, the Python API's): a non-empty
-// `select` replaces the project's, `ignore` adds to it, severities and thresholds override single
-// entries, and a global threshold also overrides the same option set for one rule in the project.
-Config apply_overrides(Config base, const Config& overrides);
-
 // `file` relative to `base` with '/' separators (both made absolute first); `file` itself
 // (generic form) when it is not below `base`.
 std::string relative_generic(const std::filesystem::path& file, const std::filesystem::path& base);

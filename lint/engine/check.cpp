@@ -7,53 +7,42 @@
 #include "lint/config/config_file.hpp"
 #include "lint/engine/engine.hpp"
 #include "lint/config/glob.hpp"
-#include "lint/engine/input.hpp"
-#include "lint/engine/known_rules.hpp"
-#include "lint/engine/suppress.hpp"
 #include "parser/eventlog/eventlog.hpp"
 
 namespace planlint {
 
 namespace fs = std::filesystem;
 
-std::size_t finish_diagnostics(LintResult& lint, std::string_view text, const Config& config) {
-  std::vector<Diagnostic>& diags = lint.diagnostics;
-  if (is_reported(config, kParseErrorRule)) {
-    for (auto& d : parse_error_diagnostics(lint.parse)) {
-      if (auto s = config.severity.find(d.rule); s != config.severity.end()) d.severity = s->second;
-      diags.push_back(std::move(d));
-    }
-  }
-  std::size_t suppressed = apply_suppressions(find_suppressions(text), diags, config);
-  // Reading order; findings on one operator stay together (same position, stable order).
-  std::stable_sort(diags.begin(), diags.end(), [](const Diagnostic& a, const Diagnostic& b) {
-    return std::tie(a.range.line, a.range.column) < std::tie(b.range.line, b.range.column);
-  });
-  return suppressed;
-}
-
-FileReport check_text(std::string text, const std::string& path, const Config& config) {
+FileReport check_input(const std::string& path, const Config& config, const std::string& display) {
+  LintRequest request;
+  request.path = path;
+  request.display = display;
+  LintOptions options;
+  options.keep_plans = false;  // event logs are streamed: findings only
+  Linted linted = lint_input(request, config, options);
   FileReport report;
-  report.path = path;
-  LintResult lint = lint_text(text, path, config);
-  report.format = lint.parse.format;
-  report.suppressed = finish_diagnostics(lint, text, config);
-  report.diagnostics = std::move(lint.diagnostics);
-  report.text = std::move(text);
+  report.path = std::move(linted.path);
+  report.error = std::move(linted.error);
+  if (!report.error.empty()) return report;
+  report.format = linted.result.parse.format;
+  report.suppressed = linted.suppressed;
+  report.diagnostics = std::move(linted.result.diagnostics);
+  report.text = std::move(linted.text);
   return report;
 }
 
-FileReport check_file(const std::string& path, const Config& config, const std::string& display) {
-  std::string error;
-  auto text = read_input(path, error);
-  const std::string& shown = display.empty() ? path : display;
-  if (!text) {
-    FileReport r;
-    r.path = shown;
-    r.error = error;
-    return r;
-  }
-  return check_text(std::move(*text), shown, config);
+FileReport check_text(std::string text, const std::string& path, const Config& config) {
+  LintRequest request;
+  request.path = path;
+  request.text = text;
+  Linted linted = lint_input(request, config);
+  FileReport report;
+  report.path = std::move(linted.path);
+  report.format = linted.result.parse.format;
+  report.suppressed = linted.suppressed;
+  report.diagnostics = std::move(linted.result.diagnostics);
+  report.text = std::move(text);
+  return report;
 }
 
 bool GlobSet::matches(const fs::path& p) const {

@@ -13,19 +13,15 @@
 
 namespace planlint {
 
-// Parse `text`, run the rules `config` enables, add parse errors (rule `parse-error`, unless
-// ignored), apply the file's `planlint: disable=` directives and report the unused ones. The
-// result is in reading order. `path` is what the report shows.
+// `planlint check` on one input (a file, a rolling event-log directory, or "-"): lint_input with
+// every finishing step, event logs streamed, as a report for the output formats. `display` is the
+// path shown (defaults to `path`; used for stdin with --stdin-filename). An unreadable input gives a
+// report with `error` set.
+FileReport check_input(const std::string& path, const Config& config, const std::string& display = "");
+
+// The same for bytes already in hand (a fetched History Server answer, an NDJSON record, Python's
+// check_text): `path` names the input in the report.
 FileReport check_text(std::string text, const std::string& path, const Config& config);
-
-// check_text's steps after lint_text, for front ends that also keep the plans (the LSP): adds the
-// `parse-error` findings, applies the directives in `text` (reporting unused ones) and puts
-// `lint.diagnostics` in reading order. Returns how many findings the directives removed.
-std::size_t finish_diagnostics(LintResult& lint, std::string_view text, const Config& config);
-
-// read_input + check_text; an unreadable input gives a report with `error` set.
-// `display` is the path shown (defaults to `path`; used for stdin with --stdin-filename).
-FileReport check_file(const std::string& path, const Config& config, const std::string& display = "");
 
 // Globs with the folder they are relative to.
 struct GlobSet {

@@ -1,9 +1,5 @@
 #include "lint/engine/engine.hpp"
 
-#include "lint/engine/eventlog_check.hpp"
-#include "parser/eventlog/eventlog.hpp"
-#include "parser/history_server/history_server.hpp"
-
 #include <algorithm>
 #include <tuple>
 
@@ -47,28 +43,6 @@ std::vector<Diagnostic> run_rules(const ParseResult& parsed, const Config& confi
            std::tie(b.plan_index, b.range.line, b.range.column);
   });
   return out;
-}
-
-LintResult lint_text(std::string_view text, const std::string& path, const Config& config) {
-  LintResult r;
-  if (config.execution && detect_format(text) == InputFormat::EventLog) {
-    EventLogOptions opts;
-    opts.execution = config.execution;
-    r.parse = parse_event_log(text, path, opts);
-  } else if (detect_format(text) == InputFormat::HistoryServer) {
-    HistoryServerOptions opts;
-    opts.execution = config.execution;
-    r.parse = parse_history_server(text, path, opts);
-  } else {
-    r.parse = parse_input(text, path);
-  }
-  r.diagnostics = run_rules(r.parse, config);
-  // As for event logs, each finding names its SQL execution.
-  if (r.parse.format == InputFormat::HistoryServer)
-    for (auto& d : r.diagnostics)
-      if (d.plan_index < r.parse.plans.size())
-        d.message = execution_label(r.parse.plans[d.plan_index]) + ": " + d.message;
-  return r;
 }
 
 }  // namespace planlint

@@ -1,6 +1,11 @@
-// The lint engine: parse an input, run every enabled rule over every plan, order the findings.
+// The lint engine: read one input with the reader the registry picks (parser/registry/reader.hpp),
+// run every enabled rule over every plan, add parse errors and apply suppression directives, order
+// the findings. lint_input() is the one entry point: `check`, `show`, `report`, the LSP and
+// event-log streaming all go through it.
 #pragma once
 
+#include <cstddef>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -16,10 +21,45 @@ struct LintResult {
   std::vector<Diagnostic> diagnostics;   // in reading order (plan, line, column)
 };
 
-// Run the enabled rules over already-parsed plans.
+// One input to lint.
+struct LintRequest {
+  std::string path;                      // a file, a rolling event-log directory, or "-" (standard input)
+  std::string display;                   // how results name the input (default: `path`)
+  std::optional<std::string_view> text;  // its bytes when the caller has them (an editor buffer); else `path` is read
+};
+
+struct LintOptions {
+  // Add parse errors as findings (rule `parse-error`, unless ignored), apply the input's
+  // `planlint: disable=` directives (reporting unused ones) and put the findings in reading order.
+  bool finish = true;
+  // False: a format that streams (event logs) is read plan by plan and only the findings are kept,
+  // each naming its execution (`execution 3 (save at etl.py:41): ...`); memory stays flat.
+  bool keep_plans = true;
+};
+
+struct Linted {
+  std::string path;          // as shown to the user
+  std::string text;          // the input as read (empty when streamed, or given in the request)
+  LintResult result;         // result.parse.format: what the reader found
+  std::size_t suppressed = 0;  // findings removed by directives
+  std::string error;         // non-empty: the input could not be read (nothing else is set)
+};
+
+// Lint one input.
+Linted lint_input(const LintRequest& request, const Config& config, const LintOptions& options = {});
+
+// lint_input on a buffer, without `finish`: the parse and the rules' findings (tests, benchmarks).
+LintResult lint_text(std::string_view text, const std::string& path, const Config& config);
+
+// The steps of LintOptions::finish, for a result already in hand: adds the `parse-error` findings,
+// applies the directives in `text` and puts `lint.diagnostics` in reading order. Returns how many
+// findings the directives removed.
+std::size_t finish_diagnostics(LintResult& lint, std::string_view text, const Config& config);
+
+// Run the enabled rules over already-parsed plans (the step of lint_input after reading).
 std::vector<Diagnostic> run_rules(const ParseResult& parsed, const Config& config);
 
-// parse_input + run_rules.
-LintResult lint_text(std::string_view text, const std::string& path, const Config& config);
+// "execution 3 (save at etl.py:41)": how a streamed finding names its plan.
+std::string execution_label(const Plan& plan);
 
 }  // namespace planlint

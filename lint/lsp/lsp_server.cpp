@@ -1,8 +1,8 @@
 #include "lint/lsp/lsp_server.hpp"
 
+#include <cstdio>
 #include <exception>
 
-#include "lint/engine/check.hpp"
 #include "lint/lsp/lsp_features.hpp"
 
 namespace planlint::lsp {
@@ -85,83 +85,81 @@ ConfigLookup load_config_for(const std::filesystem::path& dir) {
 }
 
 LintResult lint_document(std::string_view text, const std::string& path, const Config& config) {
-  LintResult r = lint_text(text, path, config);
-  finish_diagnostics(r, text, config);
-  return r;
+  LintRequest request;
+  request.path = path;
+  request.text = text;
+  return std::move(lint_input(request, config).result);
 }
 
-ConfigOverrides parse_overrides(const json& options, std::vector<std::string>& errors) {
-  ConfigOverrides o;
+namespace {
+
+// A threshold value from the editor as the config file would spell it: numbers exactly, strings
+// with their unit ("1k"); nullopt for anything else.
+std::optional<std::string> quantity_text(const json& v) {
+  if (v.is_number_integer()) return v.dump();
+  if (v.is_number()) {
+    char buf[64];
+    std::snprintf(buf, sizeof buf, "%.17g", v.get<double>());
+    return std::string(buf);
+  }
+  if (v.is_string()) return v.get<std::string>();
+  return std::nullopt;
+}
+
+}  // namespace
+
+Settings parse_overrides(const json& options, std::vector<std::string>& errors) {
+  Settings o;
   const json* src = &options;
   if (options.is_object() && options.contains("planlint") && options["planlint"].is_object())
     src = &options["planlint"];
   if (!src->is_object()) return o;
-  auto names = [&](const char* key) -> std::optional<std::set<std::string>> {
+  std::string err;
+  auto names = [&](const char* key, bool (*add)(Settings&, std::string_view, std::string&)) {
     const json& v = member(*src, key);
-    if (v.is_null()) return std::nullopt;
-    std::set<std::string> out;
+    if (v.is_null()) return;
     if (!v.is_array()) {
       errors.push_back(std::string("'") + key + "' must be a list of rule names or codes");
-      return std::nullopt;
+      return;
     }
+    if (std::string_view(key) == "select") o.select.emplace();  // given: replaces the file's list
     for (const auto& e : v) {
-      if (e.is_string())
-        out.insert(e.get<std::string>());
-      else
+      if (!e.is_string())
         errors.push_back(std::string("'") + key + "' must contain only strings");
+      else if (!add(o, e.get<std::string>(), err))
+        errors.push_back(std::string("'") + key + "': " + err);
     }
-    return out;
   };
-  o.select = names("select");
-  o.ignore = names("ignore");
+  names("select", settings_select);
+  names("ignore", settings_ignore);
   if (const json& sev = member(*src, "severity"); sev.is_object()) {
     for (const auto& [rule, level] : sev.items()) {
-      auto s = level.is_string() ? severity_from_string(level.get<std::string>()) : std::nullopt;
-      if (s)
-        o.severity[rule] = *s;
-      else
+      if (!level.is_string())
         errors.push_back("severity of '" + rule + "' must be \"error\", \"warning\" or \"info\"");
+      else if (!settings_severity(o, rule, level.get<std::string>(), err))
+        errors.push_back("severity: " + err);
     }
   }
+  auto threshold = [&](const std::string& key, const json& v) {
+    auto text = quantity_text(v);
+    if (!text)
+      errors.push_back("threshold '" + key + "' must be a number or a quantity such as \"30MB\"");
+    else if (!settings_threshold(o, key, *text, err))
+      errors.push_back("thresholds: " + err);
+  };
   if (const json& th = member(*src, "thresholds"); th.is_object()) {
     for (const auto& [rule, values] : th.items()) {
-      if (values.is_number()) {  // a shared threshold given at the top level
-        o.global_thresholds[rule] = values.get<double>();
+      if (!values.is_object()) {  // a shared option given at the top level
+        threshold(rule, values);
         continue;
       }
-      if (!values.is_object()) {
-        errors.push_back("thresholds of '" + rule + "' must be a table of numbers");
-        continue;
-      }
-      for (const auto& [name, v] : values.items()) {
-        if (v.is_number())
-          o.thresholds[rule][name] = v.get<double>();
-        else
-          errors.push_back("threshold '" + rule + "." + name + "' must be a number");
-      }
+      for (const auto& [name, v] : values.items()) threshold(rule + "." + name, v);
     }
   }
-  for (const char* key : {"globalThresholds", "global_thresholds"}) {
-    if (const json& g = member(*src, key); g.is_object()) {
-      for (const auto& [name, v] : g.items()) {
-        if (v.is_number())
-          o.global_thresholds[name] = v.get<double>();
-        else
-          errors.push_back("threshold '" + name + "' must be a number");
-      }
-    }
-  }
+  for (const char* key : {"globalThresholds", "global_thresholds"})
+    if (const json& g = member(*src, key); g.is_object())
+      for (const auto& [name, v] : g.items()) threshold(name, v);
   return o;
-}
-
-Config apply_overrides(Config config, const ConfigOverrides& o) {
-  if (o.select) config.select = *o.select;
-  if (o.ignore) config.ignore = *o.ignore;
-  for (const auto& [rule, s] : o.severity) config.severity[rule] = s;
-  for (const auto& [rule, values] : o.thresholds)
-    for (const auto& [name, v] : values) config.thresholds[rule][name] = v;
-  for (const auto& [name, v] : o.global_thresholds) config.global_thresholds[name] = v;
-  return config;
 }
 
 // --- server ---------------------------------------------------------------------------------
@@ -436,7 +434,7 @@ void Server::lint(Document& doc) {
                                   format_bytes(static_cast<double>(options_.max_document_bytes)) +
                                   " in the editor (use the CLI)");
   } else {
-    Config config = apply_overrides(config_for_path(config_for(doc.path).project, doc.path), overrides_);
+    Config config = apply_settings(config_for_path(config_for(doc.path).project, doc.path), overrides_);
     try {
       doc.result = options_.lint(doc.text, doc.path, config);
     } catch (const std::exception& e) {

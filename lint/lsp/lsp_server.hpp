@@ -1,6 +1,6 @@
 // `planlint lsp`: a Language Server over a byte stream (stdio in production, string streams in
 // tests). Single-threaded: messages are handled one at a time in arrival order. Documents are
-// linted with the same engine as the CLI (lint_text); linting is deferred while more input is
+// linted with the same engine as the CLI (lint_input); linting is deferred while more input is
 // already buffered, so a burst of edits costs one lint.
 #pragma once
 
@@ -19,6 +19,7 @@
 
 #include "lint/config/config.hpp"
 #include "lint/config/config_file.hpp"
+#include "lint/config/settings.hpp"
 #include "lint/engine/engine.hpp"
 #include "lint/lsp/lsp_framing.hpp"
 #include "lint/lsp/lsp_text.hpp"
@@ -48,23 +49,18 @@ struct ConfigLookup {
 using ConfigLoader = std::function<ConfigLookup(const std::filesystem::path& dir)>;
 ConfigLookup load_config_for(const std::filesystem::path& dir);
 
-// Editor-side overrides (initializationOptions, workspace/didChangeConfiguration), applied on top
-// of the config file. Absent members leave the file's value alone.
-struct ConfigOverrides {
-  std::optional<std::set<std::string>> select;
-  std::optional<std::set<std::string>> ignore;
-  std::map<std::string, Severity> severity;
-  std::map<std::string, std::map<std::string, double>> thresholds;
-  std::map<std::string, double> global_thresholds;
-};
-// Reads {"select": [...], "ignore": [...], "severity": {rule: level}, "thresholds": {rule: {name: n}},
-// "globalThresholds": {name: n}} (also nested under "planlint"); problems are appended to `errors`.
-ConfigOverrides parse_overrides(const json& options, std::vector<std::string>& errors);
-Config apply_overrides(Config config, const ConfigOverrides& o);
+// Editor settings (initializationOptions, workspace/didChangeConfiguration), applied on top of the
+// config file by the same merge as the command line's (lint/config/settings.hpp). Reads
+// {"select": [...], "ignore": [...], "severity": {rule: level}, "thresholds": {rule: {option: v}} or
+// {option: v}, "globalThresholds": {option: v}} (also nested under "planlint"); values are numbers
+// or strings with the config file's units ("1k", "30MB"). Names are validated as in the config
+// file: each problem (an unknown rule or option, a bad level or value) is appended to `errors`
+// (the server shows them to the user) and that entry is left out.
+Settings parse_overrides(const json& options, std::vector<std::string>& errors);
 
 // Lints one document. `diagnostics` must be what `planlint check` reports for it.
 using Linter = std::function<LintResult(std::string_view text, const std::string& path, const Config& config)>;
-// The CLI's pipeline (lint_text + finish_diagnostics), keeping the plans for hover and outline.
+// lint_input on the editor's buffer, with every finishing step, keeping the plans for hover and outline.
 LintResult lint_document(std::string_view text, const std::string& path, const Config& config);
 
 struct ServerOptions {
@@ -134,7 +130,7 @@ class Server {
   bool exited_ = false;
   bool watch_dynamic_ = false;
   int next_request_id_ = 1;
-  ConfigOverrides overrides_;
+  Settings overrides_;
   std::map<std::string, ConfigLookup> config_cache_;  // by folder
   std::set<std::string> reported_config_errors_;
   std::map<std::string, std::unique_ptr<Document>> documents_;  // by URI

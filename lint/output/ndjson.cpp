@@ -5,7 +5,6 @@
 #include <ostream>
 
 #include "lint/engine/check.hpp"
-#include "lint/engine/eventlog_check.hpp"
 #include "lint/output/output.hpp"
 #include "parser/eventlog/eventlog.hpp"
 
@@ -69,7 +68,7 @@ std::string ndjson_record(std::string_view line, std::size_t line_number, const 
     return error_record(line_number, &id, "\"path\": \"-\" is the record stream itself", totals);
   } else {
     std::error_code ec;
-    report = is_event_log_path(path) ? check_event_log(path, *config, path) : check_file(path, *config, path);
+    report = check_input(path, *config, path);
   }
   if (!report.error.empty()) return error_record(line_number, &id, report.error, totals);
 

@@ -9,6 +9,7 @@
 #include <unordered_set>
 #include <vector>
 
+#include "parser/common/photon.hpp"
 #include "parser/explain/explain_lines.hpp"
 #include "parser/explain/explain_ops.hpp"
 #include "parser/explain/normalize.hpp"
@@ -769,35 +770,8 @@ class Reader {
   static void parse_trailers(Plan& p) {
     for (const auto& tr : p.trailers) {
       if (tr.title == "Photon Explanation") {
-        p.photon.present = true;
+        parse_photon_explanation(tr.text, p.photon);
         p.photon.loc = tr.loc;
-        bool refs = false;
-        std::string_view text = tr.text;
-        std::size_t pos = 0;
-        while (pos <= text.size()) {
-          std::size_t nl = text.find('\n', pos);
-          if (nl == std::string_view::npos) nl = text.size();
-          std::string_view l = text.substr(pos, nl - pos);
-          pos = nl + 1;
-          std::size_t indent = 0;
-          while (indent < l.size() && l[indent] == ' ') ++indent;
-          std::string_view body = l.substr(indent);
-          if (body.empty()) {
-            if (nl == text.size()) break;
-            continue;
-          }
-          if (body.find("fully supported by Photon") != std::string_view::npos) p.photon.fully_supported = true;
-          else if (starts_with(body, "Reference node")) refs = true;
-          else if (indent > 0 && refs) p.photon.reference_nodes.emplace_back(body);
-          else if (indent > 0 && indent <= 8 && !refs) p.photon.reasons.emplace_back(body);
-          else if (indent > 8 && !refs && !p.photon.reasons.empty()) {
-            p.photon.reasons.back() += '\n';
-            p.photon.reasons.back() += body;
-          } else if (indent == 0 && !starts_with(body, "Photon does not fully support")) {
-            refs = false;
-          }
-          if (nl == text.size()) break;
-        }
       } else if (starts_with(tr.title, "Optimizer Statistics")) {
         std::string_view text = tr.text;
         std::size_t pos = 0;

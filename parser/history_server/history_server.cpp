@@ -148,20 +148,48 @@ std::optional<Spread> metric_spread(std::string_view name, std::string_view valu
 }  // namespace
 
 bool looks_like_history_server(std::string_view text) {
+  // Detection sees only the input's first bytes (parser/registry/reader.hpp: kDetectBytes), and a
+  // `description` can be a whole SQL statement longer than that, so the answer is recognised on its
+  // structure: Jackson writes ExecutionData's fields in declaration order, `"id": <number>` then
+  // `"status"`, at the start of the object (or of the list's first object). A head that already
+  // holds "planDescription" with the job-id lists or "submissionTime" is taken as well.
   std::size_t i = 0;
   if (text.substr(0, 3) == "\xEF\xBB\xBF") i = 3;
-  while (i < text.size() && (text[i] == ' ' || text[i] == '\t' || text[i] == '\r' || text[i] == '\n')) ++i;
+  auto blank = [&](std::size_t& k) {
+    while (k < text.size() && (text[k] == ' ' || text[k] == '\t' || text[k] == '\r' || text[k] == '\n')) ++k;
+  };
+  blank(i);
   if (i >= text.size()) return false;
   std::size_t j = i;
   if (text[j] == '[') {
     ++j;
-    while (j < text.size() && (text[j] == ' ' || text[j] == '\t' || text[j] == '\r' || text[j] == '\n')) ++j;
-    if (j >= text.size()) return false;
-    if (text[j] == ']') return false;  // an empty list says nothing
+    blank(j);
+    if (j >= text.size() || text[j] == ']') return false;  // an empty list says nothing
   }
   if (text[j] != '{') return false;
-  // ExecutionData's own fields in the first 64 KB: planDescription with status, submissionTime or
-  // the job-id lists.
+  std::size_t k = j + 1;
+  blank(k);
+  auto key = [&](std::string_view name) {
+    std::string_view quoted = text.substr(k, name.size() + 2);
+    if (quoted.size() != name.size() + 2 || quoted.front() != '"' || quoted.back() != '"' ||
+        quoted.substr(1, name.size()) != name)
+      return false;
+    k += name.size() + 2;
+    blank(k);
+    if (k >= text.size() || text[k] != ':') return false;
+    ++k;
+    blank(k);
+    return true;
+  };
+  if (key("id") && k < text.size() && text[k] >= '0' && text[k] <= '9') {
+    while (k < text.size() && text[k] >= '0' && text[k] <= '9') ++k;
+    blank(k);
+    if (k < text.size() && text[k] == ',') {
+      ++k;
+      blank(k);
+      if (key("status")) return true;
+    }
+  }
   std::string_view head = text.substr(j, 1 << 16);
   bool plan = head.find("\"planDescription\"") != std::string_view::npos;
   bool jobs = head.find("\"successJobIds\"") != std::string_view::npos ||

@@ -19,8 +19,9 @@ struct HistoryServerOptions {
   std::optional<long long> execution;  // only this SQL execution id
 };
 
-// True when `text` starts like an ExecutionData object or a list of them (a JSON object or array
-// whose first object has "planDescription" or the SqlResource's job-id fields).
+// True when `text` starts like an ExecutionData object or a list of them: a JSON object (or array
+// whose first object) opens with `"id": <number>, "status"`, or has "planDescription" with the
+// SqlResource's job-id fields in its head. Needs only the first bytes (a long description is fine).
 bool looks_like_history_server(std::string_view text);
 
 ParseResult parse_history_server(std::string_view text, const std::string& path,

@@ -47,7 +47,5 @@ Metric read_metric(const json& m);
 // PARTITION_FILTERS, CONDITION and join keys also parsed as SQL expressions).
 Field read_field(const json& entry);
 
-// Parse the text of a photonExplain entry into `pe`.
-void add_photon_explanation(PhotonExplanation& pe, std::string_view text);
 
 }  // namespace planlint::profile

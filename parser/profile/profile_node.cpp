@@ -208,46 +208,4 @@ Field read_field(const json& entry) {
   return f;
 }
 
-void add_photon_explanation(PhotonExplanation& pe, std::string_view text) {
-  pe.present = true;
-  enum { Before, Reasons, References } state = Before;
-  std::size_t reason_indent = 0;
-  bool not_fully = false;
-  std::size_t pos = 0;
-  while (pos <= text.size()) {
-    std::size_t eol = text.find('\n', pos);
-    if (eol == std::string_view::npos) eol = text.size();
-    std::string_view line = text.substr(pos, eol - pos);
-    pos = eol + 1;
-    if (!line.empty() && line.back() == '\r') line.remove_suffix(1);
-    std::size_t indent = 0;
-    while (indent < line.size() && (line[indent] == '\t' || line[indent] == ' ')) ++indent;
-    std::string_view t = trim(line);
-    if (t.empty() || starts_with(t, "== Photon Explanation")) continue;
-    if (t.find("does not fully support") != std::string_view::npos) {
-      not_fully = true;
-      state = Reasons;
-      continue;
-    }
-    if (t.find("fully supported by Photon") != std::string_view::npos) {
-      if (!not_fully) pe.fully_supported = true;
-      continue;
-    }
-    if (starts_with(lower(t), "reference node")) {
-      state = References;
-      continue;
-    }
-    if (state == References) {
-      pe.reference_nodes.emplace_back(t);
-    } else if (!pe.reasons.empty() && state == Reasons && indent > reason_indent) {
-      pe.reasons.back() += "\n" + std::string(t);
-    } else {
-      pe.reasons.emplace_back(t);
-      reason_indent = indent;
-      state = Reasons;
-    }
-  }
-  if (not_fully) pe.fully_supported = false;
-}
-
 }  // namespace planlint::profile

@@ -36,6 +36,7 @@
 #include <vector>
 
 #include "parser/common/classify.hpp"
+#include "parser/common/photon.hpp"
 #include "parser/registry/parse.hpp"
 #include "parser/profile/profile_internal.hpp"
 #include "parser/profile/profile_positions.hpp"
@@ -441,7 +442,7 @@ Plan Reader::read_graph(const json& g, std::size_t gi, const QueryInfo& query) {
             if (it.value().is_string() && it.key() != "__typename") t += (t.empty() ? "" : "\n") + it.value().get<std::string>();
       }
       if (t.empty()) continue;
-      profile::add_photon_explanation(plan.photon, t);
+      parse_photon_explanation(t, plan.photon);
       if (!plan.photon.loc.known()) plan.photon.loc = plan.loc;
     }
   }

@@ -15,11 +15,10 @@
 #include "lint/engine/baseline.hpp"
 #include "lint/engine/check.hpp"
 #include "lint/config/config_file.hpp"
-#include "lint/engine/eventlog_check.hpp"
+#include "lint/config/settings.hpp"
 #include "lint/engine/known_rules.hpp"
 #include "lint/output/ndjson.hpp"
 #include "lint/output/output.hpp"
-#include "parser/eventlog/eventlog.hpp"
 #include "parser/registry/parse.hpp"
 #include "tools/cli/history_server_fetch.hpp"
 #include "tools/cli/commands.hpp"
@@ -63,8 +62,6 @@ bool split_assignment(const std::string& s, std::string& key, std::string& value
   value = s.substr(eq + 1);
   return true;
 }
-
-Config merge(Config base, const Config& cli) { return apply_overrides(std::move(base), cli); }
 
 class ConfigCache {
  public:
@@ -113,14 +110,14 @@ fs::path folder_of(const std::string& path) {
 // --format ndjson: records on stdin, finding records on stdout, streaming. Findings and bad records
 // are data in the stream: the exit status is 0 (Spark's rdd.pipe fails a task on any other), 2 only
 // for usage errors.
-int run_ndjson_check(const CheckOptions& opt, ConfigCache& configs, const Config& cli) {
+int run_ndjson_check(const CheckOptions& opt, ConfigCache& configs, const Settings& cli) {
   NdjsonConfigFor config_for = [&](const std::string& path, std::string& error) -> std::optional<Config> {
     const ProjectConfig* pc = configs.for_dir(path.empty() ? fs::path(".") : folder_of(path));
     if (!pc) {
       error = "bad configuration file (see standard error)";
       return std::nullopt;
     }
-    Config c = merge(config_for_path(*pc, path.empty() ? fs::path("stdin") : fs::path(path)), cli);
+    Config c = apply_settings(config_for_path(*pc, path.empty() ? fs::path("stdin") : fs::path(path)), cli);
     if (opt.execution >= 0) c.execution = opt.execution;
     return c;
   };
@@ -135,7 +132,7 @@ int run_ndjson_check(const CheckOptions& opt, ConfigCache& configs, const Config
 
 // --history-server URL --app APP [--execution N]: fetch the SQL executions and check them as a
 // saved answer would be.
-int check_history_server(const CheckOptions& opt, const ProjectConfig& top, const Config& cli, OutputFormat format,
+int check_history_server(const CheckOptions& opt, const ProjectConfig& top, const Settings& cli, OutputFormat format,
                          Severity fail_on) {
   std::optional<long long> execution;
   if (opt.execution >= 0) execution = opt.execution;
@@ -164,7 +161,7 @@ int check_history_server(const CheckOptions& opt, const ProjectConfig& top, cons
               << "`); is the URL the History Server's (or a driver UI's) root?\n";
     return 2;
   }
-  Config config = merge(config_for_path(top, fs::path("history-server")), cli);
+  Config config = apply_settings(config_for_path(top, fs::path("history-server")), cli);
   config.execution = execution;
   std::vector<FileReport> reports{check_text(std::move(*body), url, config)};
   OutputOptions out_opt;
@@ -189,26 +186,23 @@ int check_history_server(const CheckOptions& opt, const ProjectConfig& top, cons
 }
 
 int run_check(const CheckOptions& opt) {
-  // Command-line rule settings, validated before anything is read.
-  Config cli;
+  // Command-line rule settings, validated before anything is read (lint/config/settings.hpp: the
+  // same validation and merge as the editor's settings).
+  Settings cli;
   std::string err;
-  for (const auto& s : opt.select) {
-    if (!check_rule_selector(s, err)) return usage_error("--select: " + err);
-    cli.select.insert(s);
-  }
-  for (const auto& s : opt.ignore) {
-    if (!check_rule_selector(s, err)) return usage_error("--ignore: " + err);
-    cli.ignore.insert(s);
-  }
+  for (const auto& s : opt.select)
+    if (!settings_select(cli, s, err)) return usage_error("--select: " + err);
+  for (const auto& s : opt.ignore)
+    if (!settings_ignore(cli, s, err)) return usage_error("--ignore: " + err);
   for (const auto& s : opt.severity) {
     std::string k, v;
     if (!split_assignment(s, k, v)) return usage_error("--severity expects RULE=LEVEL, got `" + s + "`");
-    if (!set_severity(cli, k, v, err)) return usage_error("--severity: " + err);
+    if (!settings_severity(cli, k, v, err)) return usage_error("--severity: " + err);
   }
   for (const auto& s : opt.set) {
     std::string k, v;
     if (!split_assignment(s, k, v)) return usage_error("--set expects RULE.OPTION=VALUE or OPTION=VALUE, got `" + s + "`");
-    if (!set_threshold(cli, k, v, err)) return usage_error("--set: " + err);
+    if (!settings_threshold(cli, k, v, err)) return usage_error("--set: " + err);
   }
   if (!opt.history_server.empty() && opt.app.empty()) return usage_error("--history-server needs --app APP");
   if (opt.history_server.empty() && !opt.app.empty()) return usage_error("--app needs --history-server URL");
@@ -251,7 +245,7 @@ int run_check(const CheckOptions& opt) {
     fs::path dir = in == "-" && opt.stdin_filename.empty() ? fs::path(".") : folder_of(shown);
     const ProjectConfig* pc = configs.for_dir(dir);
     if (!pc) return 2;
-    file_configs.push_back(merge(config_for_path(*pc, shown == "-" ? fs::path("stdin") : fs::path(shown)), cli));
+    file_configs.push_back(apply_settings(config_for_path(*pc, shown == "-" ? fs::path("stdin") : fs::path(shown)), cli));
     if (opt.execution >= 0) file_configs.back().execution = opt.execution;
     displays.push_back(shown);
   }
@@ -263,9 +257,7 @@ int run_check(const CheckOptions& opt) {
   auto worker = [&] {
     for (std::size_t i = next++; i < inputs.size(); i = next++)
       // Event logs (files of any codec, rolling directories) are streamed, never read whole.
-      reports[i] = inputs[i] == "-"                ? check_stdin(file_configs[i], displays[i])
-                   : is_event_log_path(inputs[i]) ? check_event_log(inputs[i], file_configs[i], displays[i])
-                                                  : check_file(inputs[i], file_configs[i], displays[i]);
+      reports[i] = check_input(inputs[i], file_configs[i], displays[i]);
   };
   if (jobs <= 1 || std::count(inputs.begin(), inputs.end(), "-")) {
     worker();

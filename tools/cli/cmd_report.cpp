@@ -22,8 +22,8 @@ struct ReportArgs {
 
 int run_report(const ReportArgs& a) {
   std::vector<LintResult> results;
-  const std::optional<int> linted = for_each_linted_file(a.paths, !a.no_config, [&](LintedFile& f) {
-    finish_diagnostics(f.result, f.text, f.config);  // parse errors as findings, `planlint: disable=` directives
+  // finish: parse errors as findings, `planlint: disable=` directives, as `check` reports them.
+  const std::optional<int> linted = for_each_linted_file(a.paths, !a.no_config, /*finish=*/true, [&](LintedFile& f) {
     results.push_back(std::move(f.result));
   });
   if (!linted) return 2;

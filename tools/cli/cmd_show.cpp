@@ -33,7 +33,7 @@ int run_show(const ShowArgs& a) {
   ShowOptions opts;
   opts.color = use_color(a.color);
   opts.width = a.width < 40 ? 40 : a.width;
-  return for_each_linted_file(a.paths, !a.no_config, [&](LintedFile& f) {
+  return for_each_linted_file(a.paths, !a.no_config, /*finish=*/false, [&](LintedFile& f) {
            std::cout << (a.format == "dot" ? show_dot(f.result) : show_text(f.result, opts));
          }).value_or(2);
 }

@@ -1,0 +1,19 @@
+// The explain-text reader in the registry (parser/registry/registry.cpp): anything the other
+// readers do not claim, in every explain mode (the parser finds the mode). Read whole.
+#include "parser/registry/parse.hpp"
+#include "parser/registry/reader.hpp"
+
+namespace planlint {
+
+Reader explain_text_reader() {
+  Reader r;
+  r.name = "explain-text";
+  r.format = InputFormat::Unknown;
+  r.detect = [](std::string_view) { return true; };
+  r.parse = [](std::string_view text, const std::string& path, const ReadOptions&) {
+    return parse_explain_text(text, path);
+  };
+  return r;
+}
+
+}  // namespace planlint

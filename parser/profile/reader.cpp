@@ -1,0 +1,23 @@
+// The Query Profile reader in the registry (parser/registry/registry.cpp): a JSON document whose
+// first line is not an event-log record. Read whole.
+#include "parser/common/detect.hpp"
+#include "parser/registry/parse.hpp"
+#include "parser/registry/reader.hpp"
+
+namespace planlint {
+
+Reader query_profile_reader() {
+  Reader r;
+  r.name = "query-profile";
+  r.format = InputFormat::QueryProfile;
+  r.detect = [](std::string_view head) {
+    std::string_view first = first_content_line(head);
+    return !first.empty() && first[0] == '{' && first.find("\"Event\"") == std::string_view::npos;
+  };
+  r.parse = [](std::string_view text, const std::string& path, const ReadOptions&) {
+    return parse_query_profile(text, path);
+  };
+  return r;
+}
+
+}  // namespace planlint

@@ -1,0 +1,60 @@
+// The reader interface: every input format is one folder of parser/ that provides one Reader, and
+// parser/registry/registry.cpp lists them. Adding a format = a folder + one line in that list
+// (docs/architecture.md). A reader builds plans in the model (parser/model/plan.hpp) and its own
+// messages; it never decides what is wrong with a plan.
+#pragma once
+
+#include <cstddef>
+#include <filesystem>
+#include <functional>
+#include <iosfwd>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "parser/model/plan.hpp"
+
+namespace planlint {
+
+struct ReadOptions {
+  std::optional<long long> execution;  // event logs: only this SQL execution id (`--execution N`)
+};
+
+// Receives each plan as soon as the reader has it (streaming readers only).
+using PlanSink = std::function<void(Plan&&)>;
+
+// How many first bytes detection looks at.
+inline constexpr std::size_t kDetectBytes = 4096;
+
+struct Reader {
+  std::string_view name;  // "event-log", "query-profile", "explain-text"
+  // What detection reports for this reader (explain text: Unknown, its parser refines the mode).
+  InputFormat format = InputFormat::Unknown;
+  // True when the input starts like this format. `head` is the first bytes of the input (up to
+  // kDetectBytes, or the whole buffer), byte-order mark and leading blank lines included.
+  bool (*detect)(std::string_view head) = nullptr;
+  // Parses a whole buffer.
+  ParseResult (*parse)(std::string_view text, const std::string& path, const ReadOptions& options) = nullptr;
+  // Formats that stream: reads `in` a plan at a time and hands each plan to `sink` (the result then
+  // holds only the messages). nullptr for formats that are read whole.
+  ParseResult (*stream)(std::istream& in, const std::string& path, const ReadOptions& options,
+                        const PlanSink& sink) = nullptr;
+  // Inputs the reader opens itself from a path (a directory of rolling files, a compressed file):
+  // `claims` says whether `path` is one, `read` reads it (streamed to `sink` when one is given, else
+  // the plans are in the result). nullptr when the reader only takes bytes.
+  bool (*claims)(const std::filesystem::path& path) = nullptr;
+  ParseResult (*read)(const std::filesystem::path& path, const std::string& display, const ReadOptions& options,
+                      const PlanSink& sink) = nullptr;
+};
+
+// Every reader, in detection order; the last one (explain text) accepts any input.
+const std::vector<Reader>& readers();
+
+// The first reader whose detect() accepts `head`.
+const Reader& reader_for(std::string_view head);
+
+// The reader that opens `path` itself (Reader::claims), or nullptr.
+const Reader* reader_claiming(const std::filesystem::path& path);
+
+}  // namespace planlint
