@@ -120,7 +120,8 @@ class FilterNotPushedDown final : public DocumentedRule<make_doc> {
       // Absent list: Spark drops empty metadata in formatted mode, so "nothing pushed" -- but only
       // trust that for explain text where the scan printed its details.
       if (!pushed.present) {
-        bool text = plan.format != InputFormat::QueryProfile && plan.format != InputFormat::EventLog;
+        bool text = plan.format != InputFormat::QueryProfile && plan.format != InputFormat::EventLog &&
+                    plan.format != InputFormat::HistoryServer;
         if (!text || !scan->field(FieldRole::ReadSchema)) {
           ctx.why(*op, looked, op_ref(*scan) + " shows no pushed-filter list and no ReadSchema, so an empty list cannot be told from an absent one");
           continue;

@@ -23,7 +23,7 @@ TEST_CASE("readers: one registry list, explain text last") {
     CHECK(has_parse);
     CHECK(claims_and_reads);
   }
-  CHECK(names == std::vector<std::string>{"event-log", "query-profile", "explain-text"});
+  CHECK(names == std::vector<std::string>{"event-log", "history-server", "query-profile", "explain-text"});
   const bool event_logs_stream = all.front().stream != nullptr;
   CHECK(event_logs_stream);
   CHECK(all.back().detect("anything at all"));

@@ -10,10 +10,13 @@ build_only=0
 if [ "${1:-}" = "--build-only" ]; then build_only=1; shift; fi
 # The build (docs/ci.md's GitHub Actions recipe installs the same list; tests/ci_recipe.sh checks it).
 build_pkgs=(g++ cmake ninja-build pkg-config tao-pegtl-dev nlohmann-json3-dev libcli11-dev
-            doctest-dev libtomlplusplus-dev libzstd-dev liblz4-dev libsnappy-dev)
+            doctest-dev libtomlplusplus-dev libzstd-dev liblz4-dev libsnappy-dev libcurl4-openssl-dev)
 # The tests: report_chromium.sh, lsp_neovim.sh, eventlog_cli.sh, hostile_cli.sh (xmllint),
-# sarif_validate.sh (npm).
-test_pkgs=(chromium neovim zstd lz4 npm libxml2-utils)
+# sarif_validate.sh (npm); the Python package and its tests (pybind11, pytest, pandas); the
+# History Server and NDJSON tests (parallel, openssl); the .deb test (dpkg-dev).
+test_pkgs=(chromium neovim zstd lz4 npm libxml2-utils
+           pybind11-dev python3-dev python3-pytest python3-pandas python3-setuptools python3-pip
+           parallel dpkg-dev openssl)
 pkgs=("${build_pkgs[@]}" "$@")
 [ "$build_only" = 1 ] || pkgs+=("${test_pkgs[@]}")
 missing=()

@@ -19,7 +19,8 @@ namespace planlint {
 // report with `error` set.
 FileReport check_input(const std::string& path, const Config& config, const std::string& display = "");
 
-// The same for bytes already in memory, named `path` (tests, fuzz targets).
+// The same for bytes already in hand (a fetched History Server answer, an NDJSON record, Python's
+// check_text): `path` names the input in the report.
 FileReport check_text(std::string text, const std::string& path, const Config& config);
 
 // Globs with the folder they are relative to.

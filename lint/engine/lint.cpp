@@ -123,8 +123,14 @@ class Linter {
 
   // A whole buffer: the reader the registry picks for it, then the rules.
   void whole(std::string_view text) {
-    out_.result.parse = reader_for(text).parse(text, out_.path, read_);
+    out_.result.parse = reader_for(text.substr(0, kDetectBytes)).parse(text, out_.path, read_);
     out_.result.diagnostics = run_rules(out_.result.parse, config_);
+    // A History Server answer holds several executions: as for streamed event logs, each finding
+    // names its execution.
+    const ParseResult& parse = out_.result.parse;
+    if (parse.format == InputFormat::HistoryServer)
+      for (auto& d : out_.result.diagnostics)
+        if (d.plan_index < parse.plans.size()) d.message = execution_label(parse.plans[d.plan_index]) + ": " + d.message;
     finish(text);
     refuse(text, true, out_.result.parse.format);
   }

@@ -421,7 +421,8 @@ bool already_suppressed(const std::vector<Suppression>& found, const Diagnostic&
 
 json code_actions_json(const DocumentView& doc, Range range) {
   json out = json::array();
-  bool is_json = doc.lint.parse.format == InputFormat::QueryProfile || doc.lint.parse.format == InputFormat::EventLog;
+  bool is_json = doc.lint.parse.format == InputFormat::QueryProfile || doc.lint.parse.format == InputFormat::EventLog ||
+                 doc.lint.parse.format == InputFormat::HistoryServer;
   std::vector<Suppression> directives = find_suppressions(doc.text);
   std::vector<std::string> offered;
   // JSON: the findings of the operator the cursor is in, wherever in its node object it is.

@@ -4,6 +4,7 @@
 
 #include <cstddef>
 #include <iosfwd>
+#include <nlohmann/json_fwd.hpp>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -52,6 +53,9 @@ struct Totals {
 Totals count_totals(const std::vector<FileReport>& files);
 // "Found 3 findings (1 error, 2 warnings) in 2 files." / "No findings in 2 files."
 std::string summary_line(const Totals& t);
+// One finding as the `json` format writes it: rule, code, severity, message, line, column,
+// operator_id, operator, evidence [{name, value, number?, unit?}], fix.
+nlohmann::ordered_json diagnostic_to_json(const Diagnostic& d);
 // The value of one evidence item as printed: its text, else the number with its unit.
 std::string evidence_value(const Evidence& e);
 

@@ -25,6 +25,22 @@ ordered_json evidence_json(const Evidence& e) {
 }
 }  // namespace
 
+ordered_json diagnostic_to_json(const Diagnostic& d) {
+  ordered_json jd;
+  jd["rule"] = d.rule;
+  jd["code"] = d.code;
+  jd["severity"] = std::string(to_string(d.severity));
+  jd["message"] = d.message;
+  jd["line"] = d.range.line;
+  jd["column"] = d.range.column;
+  jd["operator_id"] = d.operator_id;
+  jd["operator"] = d.operator_name;
+  jd["evidence"] = ordered_json::array();
+  for (const auto& e : d.evidence) jd["evidence"].push_back(evidence_json(e));
+  jd["fix"] = d.fix;
+  return jd;
+}
+
 void write_json(std::ostream& out, const std::vector<FileReport>& files) {
   ordered_json root;
   root["files"] = ordered_json::array();
@@ -34,21 +50,7 @@ void write_json(std::ostream& out, const std::vector<FileReport>& files) {
     jf["format"] = std::string(to_string(f.format));
     if (!f.error.empty()) jf["error"] = f.error;
     jf["diagnostics"] = ordered_json::array();
-    for (const auto& d : f.diagnostics) {
-      ordered_json jd;
-      jd["rule"] = d.rule;
-      jd["code"] = d.code;
-      jd["severity"] = std::string(to_string(d.severity));
-      jd["message"] = d.message;
-      jd["line"] = d.range.line;
-      jd["column"] = d.range.column;
-      jd["operator_id"] = d.operator_id;
-      jd["operator"] = d.operator_name;
-      jd["evidence"] = ordered_json::array();
-      for (const auto& e : d.evidence) jd["evidence"].push_back(evidence_json(e));
-      jd["fix"] = d.fix;
-      jf["diagnostics"].push_back(std::move(jd));
-    }
+    for (const auto& d : f.diagnostics) jf["diagnostics"].push_back(diagnostic_to_json(d));
     root["files"].push_back(std::move(jf));
   }
   out << root.dump(2, ' ', false, nlohmann::json::error_handler_t::replace) << "\n";

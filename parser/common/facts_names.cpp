@@ -123,6 +123,7 @@ void fill_facts_for_format(Plan& plan) {
       fill_profile_facts(plan);
       break;
     case InputFormat::EventLog:
+    case InputFormat::HistoryServer:
       fill_explain_facts(plan);
       fill_eventlog_facts(plan, "");
       break;

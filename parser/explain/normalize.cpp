@@ -1,6 +1,7 @@
 #include "parser/explain/normalize.hpp"
 
 #include <algorithm>
+#include <optional>
 #include <cctype>
 
 namespace planlint {
@@ -587,6 +588,16 @@ void join_continuations(Normalized& out, bool& any) {
   bool changed = false;
   int root_wait = -1;  // non-empty lines still to see before the section's root (0: the next one)
   bool tree = false;   // the previous kept line is an operator line
+  std::optional<Mapped> open;  // the line next.back() with the continuations seen so far
+  auto flush = [&] {
+    if (!open) return;
+    std::size_t k = next.size() - 1;
+    std::uint32_t line = next[k].line;
+    next[k] = make_line(out, std::move(*open), line);
+    next[k].line = line;
+    src[k] = kJoined;
+    open.reset();
+  };
   auto position = [&](std::size_t k, std::size_t x) -> SrcPos {
     if (src[k] != kJoined) return out.pos(src[k], x);
     const auto& m = out.maps[static_cast<std::size_t>(next[k].map)];
@@ -597,6 +608,7 @@ void join_continuations(Normalized& out, bool& any) {
     std::string_view t = l.text;
     if (t.empty()) {
       tree = false;
+      flush();
       next.push_back(l);
       src.push_back(i);
       continue;
@@ -606,6 +618,7 @@ void join_continuations(Normalized& out, bool& any) {
       bool plan = title.find("Plan ==") != std::string_view::npos || title.find("Subtree ") != std::string_view::npos;
       root_wait = plan ? (title.find("Analyzed") != std::string_view::npos ? 1 : 0) : -1;
       tree = false;
+      flush();
       next.push_back(l);
       src.push_back(i);
       continue;
@@ -614,19 +627,19 @@ void join_continuations(Normalized& out, bool& any) {
     bool marker = is_tree_marker(t, g);
     bool detail = g + 1 < t.size() && t[g] == '(' && is_digit(t[g + 1]);  // formatted `(3) Filter`
     if (tree && !marker && !detail && !next.empty()) {
-      std::size_t k = next.size() - 1;
-      std::string_view pt = next[k].text;
-      Mapped m;
-      for (std::size_t x = 0; x < pt.size(); ++x) m.put(pt[x], position(k, x));
+      // The whole run of continuation lines is joined once (rebuilding the line per continuation
+      // was quadratic in a long run).
+      if (!open) {
+        std::size_t k = next.size() - 1;
+        std::string_view pt = next[k].text;
+        open.emplace();
+        for (std::size_t x = 0; x < pt.size(); ++x) open->put(pt[x], position(k, x));
+      }
       std::string_view body = t.substr(g);
-      char last = m.text.empty() ? ' ' : m.text.back();
+      char last = open->text.empty() ? ' ' : open->text.back();
       bool glue = last == '/' || last == '(' || last == '[' || (last == ')' && !body.empty() && body[0] == '[');
-      if (!glue) m.put(' ', out.pos(i, g));
-      copy_range(out, i, g, t.size(), m);
-      std::uint32_t line = next[k].line;
-      next[k] = make_line(out, std::move(m), line);
-      next[k].line = line;
-      src[k] = kJoined;
+      if (!glue) open->put(' ', out.pos(i, g));
+      copy_range(out, i, g, t.size(), *open);
       changed = true;
       continue;
     }
@@ -634,9 +647,11 @@ void join_continuations(Normalized& out, bool& any) {
     if (root_wait >= 0) --root_wait;
     std::string_view body = marker ? t.substr(g + 3) : t;
     tree = (marker || is_root) && !is_title_line(body);
+    flush();
     next.push_back(l);
     src.push_back(i);
   }
+  flush();
   if (changed) {
     any = true;
     out.lines = std::move(next);

@@ -13,6 +13,7 @@ std::string_view to_string(InputFormat f) {
     case InputFormat::PhotonExplanation: return "photon-explanation";
     case InputFormat::QueryProfile: return "query-profile";
     case InputFormat::EventLog: return "event-log";
+    case InputFormat::HistoryServer: return "history-server";
     case InputFormat::Unknown: break;
   }
   return "unknown";

@@ -32,6 +32,7 @@ enum class InputFormat : std::uint8_t {
   PhotonExplanation,  // only a "== Photon Explanation ==" section
   QueryProfile,       // Databricks SQL Query Profile JSON export
   EventLog,           // Spark event log (JSON lines)
+  HistoryServer,      // Spark History Server REST answer (/api/v1/applications/<app>/sql)
 };
 std::string_view to_string(InputFormat f);
 

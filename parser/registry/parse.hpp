@@ -19,7 +19,8 @@ inline constexpr std::string_view kExpectedInputs =
     "`graphs` and `query`) or a Spark event log (JSON lines with `\"Event\"`)";
 
 // Guess the input format from content: a JSON object with `graphs` / `query` is a Query Profile,
-// JSON lines with `"Event":` an event log, anything else explain text (the mode is refined by
+// JSON lines with `"Event":` an event log, a History Server SQL answer (an object or list with
+// `planDescription`), anything else explain text (the mode is refined by
 // the text parser).
 InputFormat detect_format(std::string_view text);
 

@@ -5,12 +5,14 @@
 namespace planlint {
 
 Reader event_log_reader();     // parser/eventlog/reader.cpp
+Reader history_server_reader(); // parser/history_server/reader.cpp: JSON, so before the profile reader
 Reader query_profile_reader(); // parser/profile/reader.cpp
 Reader explain_text_reader();  // parser/explain/reader.cpp: accepts anything, so it comes last
 
 const std::vector<Reader>& readers() {
   static const std::vector<Reader> all{
       event_log_reader(),
+      history_server_reader(),
       query_profile_reader(),
       explain_text_reader(),
   };

@@ -21,12 +21,15 @@
 #include "lint/config/config_file.hpp"
 #include "lint/config/settings.hpp"
 #include "lint/engine/known_rules.hpp"
+#include "lint/output/ndjson.hpp"
 #include "lint/output/output.hpp"
 #include "lint/diff/diff.hpp"
 #include "lint/diff/git_show.hpp"
 #include "parser/eventlog/eventlog.hpp"
 #include "lint/output/output_file.hpp"
 #include "lint/output/sanitize.hpp"
+#include "parser/registry/parse.hpp"
+#include "tools/cli/history_server_fetch.hpp"
 #include "tools/cli/commands.hpp"
 #include "tools/cli/lint_file.hpp"
 
@@ -56,6 +59,8 @@ struct CheckOptions {
   std::string max_input_size;
   bool show_settings = false, show_files = false;
   std::string why;  // --why RULE
+  std::string history_server, app;  // --history-server URL --app APP
+  FetchOptions fetch;
 };
 
 int usage_error(const std::string& message) {
@@ -189,6 +194,85 @@ int run_why(const std::string& name, const std::vector<std::string>& inputs, con
   return rc;
 }
 
+// --format ndjson: records on stdin, finding records on stdout, streaming. Findings and bad records
+// are data in the stream: the exit status is 0 (Spark's rdd.pipe fails a task on any other), 2 only
+// for usage errors.
+int run_ndjson_check(const CheckOptions& opt, ConfigCache& configs, const Settings& cli) {
+  NdjsonConfigFor config_for = [&](const std::string& path, std::string& error) -> std::optional<Config> {
+    const ProjectConfig* pc = configs.for_dir(path.empty() ? fs::path(".") : folder_of(path));
+    if (!pc) {
+      error = "bad configuration file (see standard error)";
+      return std::nullopt;
+    }
+    Config c = apply_settings(config_for_path(*pc, path.empty() ? fs::path("stdin") : fs::path(path)), cli);
+    if (opt.execution >= 0) c.execution = opt.execution;
+    return c;
+  };
+  std::ios::sync_with_stdio(false);
+  NdjsonTotals t = run_ndjson(std::cin, std::cout, config_for);
+  std::cout.flush();
+  if (opt.statistics)
+    std::cerr << "planlint: " << t.records << " records, " << t.findings << " findings, " << t.errors
+              << " errors\n";
+  return 0;
+}
+
+// --history-server URL --app APP [--execution N]: fetch the SQL executions and check them as a
+// saved answer would be.
+int check_history_server(const CheckOptions& opt, const ProjectConfig& top, const Settings& cli, OutputFormat format,
+                         Severity fail_on) {
+  std::optional<long long> execution;
+  if (opt.execution >= 0) execution = opt.execution;
+  std::string url = history_server_sql_url(opt.history_server, opt.app, execution);
+  std::string error;
+  std::optional<std::string> body = http_get(url, opt.fetch, error);
+  if (!body) {
+    std::cerr << "planlint: error: " << error << "\n";
+    return 2;
+  }
+  std::string_view trimmed = *body;
+  while (!trimmed.empty() && std::isspace(static_cast<unsigned char>(trimmed.front()))) trimmed.remove_prefix(1);
+  while (!trimmed.empty() && std::isspace(static_cast<unsigned char>(trimmed.back()))) trimmed.remove_suffix(1);
+  std::string compact;
+  for (char ch : trimmed.substr(0, 64))
+    if (!std::isspace(static_cast<unsigned char>(ch))) compact += ch;
+  if (compact == "[]") {
+    std::cerr << "planlint: error: " << url << ": the application has no SQL executions\n";
+    return 2;
+  }
+  if (detect_format(*body) != InputFormat::HistoryServer) {
+    std::string head(trimmed.substr(0, 120));
+    for (char& c : head)
+      if (static_cast<unsigned char>(c) < 0x20) c = ' ';
+    std::cerr << "planlint: error: " << url << ": the answer is not a History Server SQL answer (it starts `" << head
+              << "`); is the URL the History Server's (or a driver UI's) root?\n";
+    return 2;
+  }
+  Config config = apply_settings(config_for_path(top, fs::path("history-server")), cli);
+  config.execution = execution;
+  std::vector<FileReport> reports{check_text(std::move(*body), url, config)};
+  OutputOptions out_opt;
+  out_opt.statistics = opt.statistics;
+  if (!opt.output.empty()) {
+    std::ostringstream out;
+    write_report(out, format, reports, out_opt);
+    std::string err;
+    if (!write_file_atomically(opt.output, out.str(), err)) return usage_error(err);
+  } else {
+    out_opt.color = use_color(opt.color, true);
+    write_report(std::cout, format, reports, out_opt);
+    std::cout.flush();
+  }
+  if (opt.exit_zero) return 0;
+  // Nothing read (every finding is a parse error, e.g. an unknown --execution): exit 2.
+  const auto& diags = reports.front().diagnostics;
+  if (!diags.empty() && std::all_of(diags.begin(), diags.end(), [](const Diagnostic& d) { return d.rule == "parse-error"; }))
+    return 2;
+  for (const auto& d : reports.front().diagnostics)
+    if (d.severity >= fail_on) return 1;
+  return 0;
+}
+
 int run_check(const CheckOptions& opt) {
   // Command-line rule settings, validated before anything is read (lint/config/settings.hpp: the
   // same validation and merge as the editor's settings).
@@ -210,6 +294,17 @@ int run_check(const CheckOptions& opt) {
   }
   if (opt.statistics && opt.format != "text" && opt.format != "full" && opt.format != "concise" && opt.format != "json")
     return usage_error("--statistics prints counts as text or JSON; --format " + opt.format + " has no statistics form");
+  if (!opt.history_server.empty() && opt.app.empty()) return usage_error("--history-server needs --app APP");
+  if (opt.history_server.empty() && !opt.app.empty()) return usage_error("--app needs --history-server URL");
+  if (!opt.history_server.empty() && !opt.paths.empty())
+    return usage_error("--history-server reads no files; drop the paths or the option");
+  if (opt.format == "ndjson") {
+    if (!opt.history_server.empty()) return usage_error("--format ndjson reads records from standard input, not --history-server");
+    for (const auto& p : opt.paths)
+      if (p != "-") return usage_error("--format ndjson reads records from standard input ('-'), not `" + p + "`");
+    ConfigCache configs(opt);
+    return run_ndjson_check(opt, configs, cli);
+  }
   auto format = output_format_from_string(opt.format);
   auto fail_on = severity_from_string(opt.fail_on);
   if (!format) return usage_error("unknown --format `" + opt.format + "`");
@@ -231,6 +326,7 @@ int run_check(const CheckOptions& opt) {
   std::vector<GlobSet> exclude{GlobSet{opt.exclude, {}}};
   if (!top->exclude.empty()) exclude.push_back(GlobSet{top->exclude, top->root});
   std::vector<std::string> errors;
+  if (!opt.history_server.empty()) return check_history_server(opt, *top, cli, *format, *fail_on);
   std::vector<std::string> inputs = collect_inputs(args, include, exclude, errors);
   for (const auto& e : errors) std::cerr << "planlint: error: " << visible(e) << "\n";
   // Outputs never overwrite an input (the same file after resolving links).
@@ -425,7 +521,7 @@ void register_check(CLI::App& app, int& exit_code) {
       "Config: .planlint.toml or [tool.planlint] in pyproject.toml, nearest to each file (see docs/ci.md).");
   cmd->add_option("paths", opt->paths, "Plan files or folders ('-' or nothing: standard input)");
   cmd->add_option("--format", opt->format, "Output format")
-      ->check(CLI::IsMember({"text", "full", "concise", "json", "sarif", "github", "junit"}))
+      ->check(CLI::IsMember({"text", "full", "concise", "json", "sarif", "github", "junit", "ndjson"}))
       ->capture_default_str();
   cmd->add_option("--fail-on", opt->fail_on, "Lowest severity that fails the check (exit 1)")
       ->check(CLI::IsMember({"error", "warning", "info"}))
@@ -453,7 +549,14 @@ void register_check(CLI::App& app, int& exit_code) {
       ->check(CLI::IsMember({"auto", "always", "never"}))
       ->capture_default_str();
   cmd->add_flag("--statistics", opt->statistics, "Count findings per rule instead of listing them");
-  cmd->add_option("--execution", opt->execution, "Event logs: check only this SQL execution id");
+  cmd->add_option("--execution", opt->execution, "Event logs, History Server: check only this SQL execution id");
+  cmd->add_option("--history-server", opt->history_server,
+                  "Fetch the SQL executions of --app from this Spark History Server (or driver UI) URL");
+  cmd->add_option("--app", opt->app, "Application id for --history-server (APP or APP/ATTEMPT)");
+  cmd->add_option("--timeout", opt->fetch.timeout_s, "--history-server: seconds for the whole answer")
+      ->capture_default_str();
+  cmd->add_option("--cacert", opt->fetch.cacert, "--history-server: CA bundle (PEM) to verify the server with");
+  cmd->add_flag("--insecure", opt->fetch.insecure, "--history-server: do not verify the TLS certificate");
   cmd->add_option("--stdin-filename", opt->stdin_filename, "Name (and config location) of the plan read from stdin");
   cmd->add_option("-o,--output", opt->output, "Write the report to FILE instead of standard output");
   cmd->add_option("--against", opt->against,
@@ -466,7 +569,8 @@ void register_check(CLI::App& app, int& exit_code) {
                   "Explain, per candidate operator, what evidence RULE looked for and what was missing");
   cmd->callback([opt, cmd, &exit_code] {
     // No file and a terminal on stdin: the user forgot the file; waiting silently would look hung.
-    if (opt->paths.empty() && !opt->show_settings && !opt->show_files && ::isatty(STDIN_FILENO)) {
+    if (opt->paths.empty() && opt->history_server.empty() && !opt->show_settings && !opt->show_files &&
+        ::isatty(STDIN_FILENO)) {
       std::cerr << cmd->help() << "\nplanlint: error: no plan given: name files or folders, or pipe a plan into "
                                   "`planlint check -`\n";
       exit_code = 2;

@@ -1,0 +1,475 @@
+#include "parser/history_server/history_server.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <cstdlib>
+#include <map>
+#include <nlohmann/json.hpp>
+#include <set>
+#include <unordered_map>
+
+#include "parser/common/facts_fill.hpp"
+#include "parser/common/shown_children.hpp"
+#include "parser/registry/parse.hpp"
+
+namespace planlint {
+
+namespace {
+
+using json = nlohmann::json;
+
+std::string_view trim(std::string_view s) {
+  while (!s.empty() && (s.front() == ' ' || s.front() == '\n' || s.front() == '\r' || s.front() == '\t'))
+    s.remove_prefix(1);
+  while (!s.empty() && (s.back() == ' ' || s.back() == '\n' || s.back() == '\r' || s.back() == '\t'))
+    s.remove_suffix(1);
+  return s;
+}
+
+bool starts_with(std::string_view s, std::string_view p) { return s.substr(0, p.size()) == p; }
+
+// Line and column (1-based) of byte `pos` in `text`.
+SourceRange position_of(std::string_view text, std::size_t pos, std::size_t len = 1) {
+  pos = std::min(pos, text.size());
+  std::uint32_t line = 1, col = 1;
+  for (std::size_t i = 0; i < pos; ++i) {
+    if (text[i] == '\n') {
+      ++line;
+      col = 1;
+    } else {
+      ++col;
+    }
+  }
+  return SourceRange{line, col, line, static_cast<std::uint32_t>(col + len)};
+}
+
+// "Number of output rows" from "number of output rows total (min, med, max (stageId: taskId))".
+std::string metric_label(std::string_view name) {
+  name = trim(name);
+  for (std::string_view suffix : {" total (min, med, max (stageId: taskId))", " total (min, med, max)"})
+    if (name.size() > suffix.size() && name.substr(name.size() - suffix.size()) == suffix)
+      name.remove_suffix(suffix.size());
+  std::string s(name);
+  if (!s.empty() && s[0] >= 'a' && s[0] <= 'z') s[0] = static_cast<char>(s[0] - 'a' + 'A');
+  return s;
+}
+
+double unit_factor(std::string_view unit, MetricUnit& kind, bool& ok) {
+  ok = true;
+  static const std::pair<std::string_view, double> sizes[] = {
+      {"B", 1.0},          {"KiB", 1024.0},        {"MiB", 1048576.0},        {"GiB", 1073741824.0},
+      {"TiB", 1099511627776.0}, {"PiB", 1125899906842624.0}, {"EiB", 1152921504606846976.0},
+      // Spark 2.x printed 1024-based units as KB / MB / GB.
+      {"KB", 1024.0},      {"MB", 1048576.0},      {"GB", 1073741824.0},      {"TB", 1099511627776.0},
+      {"PB", 1125899906842624.0}};
+  for (const auto& [u, f] : sizes)
+    if (unit == u) {
+      kind = MetricUnit::Bytes;
+      return f;
+    }
+  static const std::pair<std::string_view, double> times[] = {
+      {"ms", 1.0}, {"s", 1000.0}, {"m", 60000.0}, {"min", 60000.0}, {"h", 3600000.0}};
+  for (const auto& [u, f] : times)
+    if (unit == u) {
+      kind = MetricUnit::Millis;
+      return f;
+    }
+  ok = unit.empty();
+  kind = MetricUnit::Count;
+  return 1.0;
+}
+
+}  // namespace
+
+std::optional<Metric> history_server_metric(std::string_view name, std::string_view value) {
+  // Per-task metrics: "total (min, med, max (stageId: taskId))\n<total> (<min>, <med>, <max> (...))";
+  // Spark 3.0 put the header into the name and the REST layer strips the leading newline.
+  std::string_view v = trim(value);
+  if (std::size_t nl = v.rfind('\n'); nl != std::string_view::npos) v = trim(v.substr(nl + 1));
+  if (v.empty() || v.front() == '(') return std::nullopt;  // averages: "(min, med, max ...)" only
+  if (std::size_t paren = v.find(" ("); paren != std::string_view::npos) v = trim(v.substr(0, paren));
+  // Number (with US thousands separators) and an optional unit.
+  std::string digits;
+  std::size_t i = 0;
+  if (i < v.size() && v[i] == '-') digits += v[i++];
+  for (; i < v.size(); ++i) {
+    char c = v[i];
+    if (c >= '0' && c <= '9') digits += c;
+    else if (c == '.') digits += c;
+    else if (c == ',') continue;
+    else break;
+  }
+  if (digits.empty() || digits == "-" || digits == ".") return std::nullopt;
+  std::string_view unit = trim(v.substr(i));
+  MetricUnit kind = MetricUnit::Count;
+  bool ok = false;
+  double factor = unit_factor(unit, kind, ok);
+  if (!ok) return std::nullopt;
+  char* end = nullptr;
+  double number = std::strtod(digits.c_str(), &end);
+  if (end != digits.c_str() + digits.size() || !std::isfinite(number)) return std::nullopt;
+  Metric m;
+  m.label = metric_label(name);
+  m.unit = kind;
+  m.value = number * factor;
+  return m;
+}
+
+namespace {
+
+// The per-task spread of a metric: "total (min, med, max (stageId: taskId))\n<sum> (<min>, <med>,
+// <max> (stage S.A: task T))". Values in the metric's unit; `stage` from the task with the max.
+struct Spread {
+  double min = 0, med = 0, max = 0;
+  long long stage = -1;
+};
+
+std::optional<Spread> metric_spread(std::string_view name, std::string_view value) {
+  std::string_view v = trim(value);
+  if (std::size_t nl = v.rfind('\n'); nl != std::string_view::npos) v = trim(v.substr(nl + 1));
+  std::size_t open = v.find(" (");
+  if (open == std::string_view::npos || v.back() != ')') return std::nullopt;
+  std::string_view inner = v.substr(open + 2, v.size() - open - 3);  // "<min>, <med>, <max> (stage S.A: task T)"
+  std::size_t c1 = inner.find(", ");
+  std::size_t c2 = c1 == std::string_view::npos ? c1 : inner.find(", ", c1 + 2);
+  std::size_t st = inner.find(" (stage ");
+  if (c2 == std::string_view::npos || st == std::string_view::npos || st < c2) return std::nullopt;
+  auto mn = history_server_metric(name, inner.substr(0, c1));
+  auto md = history_server_metric(name, inner.substr(c1 + 2, c2 - c1 - 2));
+  auto mx = history_server_metric(name, inner.substr(c2 + 2, st - c2 - 2));
+  if (!mn || !md || !mx || !mn->value || !md->value || !mx->value) return std::nullopt;
+  Spread s{*mn->value, *md->value, *mx->value, -1};
+  std::string_view stage = inner.substr(st + 8);
+  long long id = 0;
+  std::size_t i = 0;
+  for (; i < stage.size() && stage[i] >= '0' && stage[i] <= '9'; ++i) id = id * 10 + (stage[i] - '0');
+  if (i > 0) s.stage = id;
+  return s;
+}
+
+}  // namespace
+
+bool looks_like_history_server(std::string_view text) {
+  // Detection sees only the input's first bytes (parser/registry/reader.hpp: kDetectBytes), and a
+  // `description` can be a whole SQL statement longer than that, so the answer is recognised on its
+  // structure: Jackson writes ExecutionData's fields in declaration order, `"id": <number>` then
+  // `"status"`, at the start of the object (or of the list's first object). A head that already
+  // holds "planDescription" with the job-id lists or "submissionTime" is taken as well.
+  std::size_t i = 0;
+  if (text.substr(0, 3) == "\xEF\xBB\xBF") i = 3;
+  auto blank = [&](std::size_t& k) {
+    while (k < text.size() && (text[k] == ' ' || text[k] == '\t' || text[k] == '\r' || text[k] == '\n')) ++k;
+  };
+  blank(i);
+  if (i >= text.size()) return false;
+  std::size_t j = i;
+  if (text[j] == '[') {
+    ++j;
+    blank(j);
+    if (j >= text.size() || text[j] == ']') return false;  // an empty list says nothing
+  }
+  if (text[j] != '{') return false;
+  std::size_t k = j + 1;
+  blank(k);
+  auto key = [&](std::string_view name) {
+    std::string_view quoted = text.substr(k, name.size() + 2);
+    if (quoted.size() != name.size() + 2 || quoted.front() != '"' || quoted.back() != '"' ||
+        quoted.substr(1, name.size()) != name)
+      return false;
+    k += name.size() + 2;
+    blank(k);
+    if (k >= text.size() || text[k] != ':') return false;
+    ++k;
+    blank(k);
+    return true;
+  };
+  if (key("id") && k < text.size() && text[k] >= '0' && text[k] <= '9') {
+    while (k < text.size() && text[k] >= '0' && text[k] <= '9') ++k;
+    blank(k);
+    if (k < text.size() && text[k] == ',') {
+      ++k;
+      blank(k);
+      if (key("status")) return true;
+    }
+  }
+  std::string_view head = text.substr(j, 1 << 16);
+  bool plan = head.find("\"planDescription\"") != std::string_view::npos;
+  bool jobs = head.find("\"successJobIds\"") != std::string_view::npos ||
+              head.find("\"runningJobIds\"") != std::string_view::npos;
+  return plan && (jobs || head.find("\"submissionTime\"") != std::string_view::npos ||
+                  head.find("\"status\"") != std::string_view::npos);
+}
+
+namespace {
+
+struct GraphNode {
+  long long id = 0;
+  std::string name;
+  std::vector<Metric> metrics;
+  std::vector<std::pair<std::string, Spread>> spreads;  // metric label -> per-task spread
+  std::optional<long long> codegen_id;                  // wholeStageCodegenId; the cluster's own n
+  std::vector<long long> children;  // ascending id: SparkPlanGraph numbers nodes in pre-order
+  bool cluster = false;             // WholeStageCodegen (n)
+};
+
+bool skipped_in_graph(const Operator& op) {
+  // SparkPlanGraph has no node for query stages (it points to their exchange), InputAdapter or
+  // the WholeStageCodegen wrapper (a cluster, not on any edge).
+  return op.kind == OpKind::QueryStage || op.name == "InputAdapter" || starts_with(op.name, "WholeStageCodegen");
+}
+
+// Pair graph nodes with parsed operators: walk both from the root; stop where names disagree.
+std::unordered_map<long long, std::size_t> match(const Plan& plan, const std::map<long long, GraphNode>& graph,
+                                                 long long root) {
+  std::unordered_map<long long, std::size_t> out;
+  if (plan.roots.empty() || !graph.count(root)) return out;
+  std::set<std::size_t> used;
+  std::vector<std::pair<long long, std::size_t>> stack{{root, plan.roots.front()}};
+  std::size_t guard = 0;
+  const std::size_t limit = 4 * (graph.size() + plan.ops.size()) + 16;
+  while (!stack.empty() && guard++ < limit) {
+    auto [gid, oi] = stack.back();
+    stack.pop_back();
+    std::size_t hops = 0;
+    while (skipped_in_graph(plan.ops[oi]) && plan.ops[oi].children.size() == 1 && hops++ < plan.ops.size())
+      oi = plan.ops[oi].children.front();
+    const GraphNode& g = graph.at(gid);
+    const Operator& op = plan.ops[oi];
+    if (trim(g.name) != trim(op.name) || out.count(gid) || used.count(oi)) continue;
+    out[gid] = oi;
+    used.insert(oi);
+    if (op.kind == OpKind::ReusedExchange) continue;
+    std::vector<std::size_t> kids = shown_children(plan, oi);
+    std::vector<long long> gk;
+    for (long long c : g.children)
+      if (graph.count(c) && !graph.at(c).cluster) gk.push_back(c);
+    std::size_t n = std::min(kids.size(), gk.size());
+    for (std::size_t k = 0; k < n; ++k) stack.emplace_back(gk[k], kids[k]);
+  }
+  // What the walk left: a name printed once in both (outside the AQE initial plan) is the same node.
+  std::map<std::string, std::vector<long long>> g_by_name;
+  std::map<std::string, std::vector<std::size_t>> o_by_name;
+  for (const auto& [id, g] : graph)
+    if (!g.cluster && !out.count(id)) g_by_name[std::string(trim(g.name))].push_back(id);
+  for (const auto& op : plan.ops)
+    if (!used.count(op.index) && op.section != Section::AqeInitial && !op.logical)
+      o_by_name[std::string(trim(op.name))].push_back(op.index);
+  for (const auto& [name, ids] : g_by_name) {
+    auto it = o_by_name.find(name);
+    if (ids.size() == 1 && it != o_by_name.end() && it->second.size() == 1) out[ids.front()] = it->second.front();
+  }
+  return out;
+}
+
+long long as_ll(const json& j, long long fallback = -1) {
+  if (j.is_number_integer()) return j.get<long long>();
+  if (j.is_number()) return static_cast<long long>(j.get<double>());
+  if (j.is_string()) {
+    const std::string& s = j.get_ref<const std::string&>();
+    char* end = nullptr;
+    long long v = std::strtoll(s.c_str(), &end, 10);
+    if (end != s.c_str() && *end == 0) return v;
+  }
+  return fallback;
+}
+
+std::string as_str(const json& o, const char* key) {
+  auto it = o.find(key);
+  return it != o.end() && it->is_string() ? it->get<std::string>() : std::string();
+}
+
+}  // namespace
+
+ParseResult parse_history_server(std::string_view text, const std::string& path, const HistoryServerOptions& opts) {
+  ParseResult result;
+  result.path = path;
+  result.format = InputFormat::HistoryServer;
+  json doc;
+  try {
+    doc = json::parse(text.begin(), text.end());
+  } catch (const json::parse_error& e) {
+    std::size_t at = e.byte > 0 ? e.byte - 1 : 0;
+    std::string what = e.what();
+    if (std::size_t p = what.find("syntax error"); p != std::string::npos) what = what.substr(p);
+    result.messages.push_back({MessageSeverity::Error, position_of(text, at),
+                               "History Server answer is not valid JSON: " + what +
+                                   " (hint: save the whole answer of /api/v1/applications/<app>/sql)"});
+    return result;
+  }
+  std::vector<const json*> execs;
+  if (doc.is_array()) {
+    for (const auto& e : doc)
+      if (e.is_object()) execs.push_back(&e);
+  } else if (doc.is_object()) {
+    execs.push_back(&doc);
+  }
+  if (execs.empty()) {
+    result.messages.push_back({MessageSeverity::Error, position_of(text, 0),
+                               "expected a SQL execution object (ExecutionData) or a list of them"});
+    return result;
+  }
+  // Each execution's plan positions: the line of its "planDescription" key, in document order.
+  std::vector<std::size_t> plan_keys;
+  for (std::size_t p = text.find("\"planDescription\""); p != std::string_view::npos;
+       p = text.find("\"planDescription\"", p + 1))
+    plan_keys.push_back(p);
+
+  bool matched_any = false;
+  for (std::size_t k = 0; k < execs.size(); ++k) {
+    const json& ex = *execs[k];
+    long long id = ex.contains("id") ? as_ll(ex["id"]) : -1;
+    if (opts.execution && id != *opts.execution) continue;
+    matched_any = true;
+    SourceRange loc = k < plan_keys.size() ? position_of(text, plan_keys[k] + 1, 15) : position_of(text, 0);
+    std::string description = as_str(ex, "description");
+    std::string plan_text = as_str(ex, "planDescription");
+    std::string label = "execution " + std::to_string(id);
+    if (plan_text.empty()) {
+      result.messages.push_back(
+          {MessageSeverity::Error, loc,
+           label + ": no planDescription (fetch with planDescription=true, the default)"});
+      continue;
+    }
+    ParseResult pr = parse_explain_text(plan_text, path);
+    for (auto& m : pr.messages) {
+      m.message = label + ", plan line " + std::to_string(m.loc.line) + ": " + m.message;
+      m.loc = loc;
+      result.messages.push_back(std::move(m));
+    }
+    if (pr.plans.empty()) continue;
+    Plan plan = std::move(pr.plans.front());
+    plan.format = InputFormat::HistoryServer;
+    plan.name = label + (description.empty() ? "" : ": " + description);
+    plan.query.statement_id = std::to_string(id);
+    plan.query.description = description;
+    plan.query.status = as_str(ex, "status");
+    if (auto d = ex.find("duration"); d != ex.end() && d->is_number() && d->get<double>() >= 0)
+      plan.query.metrics.push_back({"totalTimeMs", "", d->get<double>(), MetricUnit::Millis, false});
+    plan.loc = loc;
+    for (auto& op : plan.ops) {
+      op.loc = loc;
+      op.detail_loc = loc;
+      for (auto& f : op.fields) f.loc = loc;
+      op.stats.loc = loc;
+    }
+    for (auto& sq : plan.subqueries) sq.loc = loc;
+    for (auto& t : plan.trailers) t.loc = loc;
+
+    // The SQL tab's graph with its metric values.
+    std::map<long long, GraphNode> graph;
+    if (auto nodes = ex.find("nodes"); nodes != ex.end() && nodes->is_array()) {
+      for (const auto& n : *nodes) {
+        if (!n.is_object() || !n.contains("nodeId")) continue;
+        GraphNode g;
+        g.id = as_ll(n["nodeId"]);
+        g.name = as_str(n, "nodeName");
+        g.cluster = starts_with(trim(g.name), "WholeStageCodegen");
+        if (auto c = n.find("wholeStageCodegenId"); c != n.end() && c->is_number()) g.codegen_id = as_ll(*c);
+        if (g.cluster) {  // "WholeStageCodegen (3)"
+          std::string_view nm = trim(g.name);
+          std::size_t open = nm.find('(');
+          if (open != std::string_view::npos) {
+            long long id = 0;
+            std::size_t i = open + 1, digits = 0;
+            for (; i < nm.size() && nm[i] >= '0' && nm[i] <= '9'; ++i, ++digits) id = id * 10 + (nm[i] - '0');
+            if (digits) g.codegen_id = id;
+          }
+        }
+        if (auto ms = n.find("metrics"); ms != n.end() && ms->is_array())
+          for (const auto& m : *ms) {
+            if (!m.is_object()) continue;
+            std::string mname = as_str(m, "name"), mvalue = as_str(m, "value");
+            if (auto metric = history_server_metric(mname, mvalue)) {
+              if (auto sp = metric_spread(mname, mvalue)) g.spreads.emplace_back(metric->label, *sp);
+              g.metrics.push_back(std::move(*metric));
+            }
+          }
+        graph[g.id] = std::move(g);
+      }
+    }
+    std::set<long long> has_parent;
+    if (auto edges = ex.find("edges"); edges != ex.end() && edges->is_array()) {
+      for (const auto& e : *edges) {
+        if (!e.is_object() || !e.contains("fromId") || !e.contains("toId")) continue;
+        long long from = as_ll(e["fromId"]), to = as_ll(e["toId"]);
+        auto parent = graph.find(to);
+        if (parent == graph.end() || !graph.count(from) || from == to) continue;
+        parent->second.children.push_back(from);
+        has_parent.insert(from);
+      }
+    }
+    long long root = -1;
+    for (auto& [gid, g] : graph) {
+      std::sort(g.children.begin(), g.children.end());
+      g.children.erase(std::unique(g.children.begin(), g.children.end()), g.children.end());
+      if (root < 0 && !g.cluster && !has_parent.count(gid)) root = gid;
+    }
+    if (!graph.empty()) {
+      auto pairs = match(plan, graph, root);
+      std::size_t non_cluster = 0;
+      for (const auto& [gid, g] : graph) non_cluster += g.cluster ? 0 : 1;
+      for (const auto& [gid, oi] : pairs) {
+        Operator& op = plan.ops[oi];
+        for (const Metric& m : graph[gid].metrics) {
+          if (m.label == "Number of output rows") op.rows = m.value;
+          if (m.label == "Peak memory") op.peak_memory_bytes = m.value;
+          if (m.label == "Duration" && !op.duration_ms) op.duration_ms = m.value;
+          op.metrics.push_back(m);
+        }
+        std::stable_sort(op.metrics.begin(), op.metrics.end(),
+                         [](const Metric& a, const Metric& b) { return a.label < b.label; });
+      }
+      // Stages: the SQL tab gives no task list, but every per-task metric names the stage of its
+      // largest task, and a codegen stage's `duration` is the spread of its per-task time: that
+      // spread stands in for the stage's task times (min, median, max; no p75).
+      std::map<long long, StageInfo> stages;
+      std::map<long long, long long> codegen_stage;  // codegen id -> Spark stage id
+      for (const auto& [gid, g] : graph) {
+        if (!g.cluster || !g.codegen_id) continue;
+        for (const auto& [label, sp] : g.spreads) {
+          if (label != "Duration" || sp.stage < 0) continue;
+          StageInfo& si = stages[sp.stage];
+          si.id = std::to_string(sp.stage);
+          if (!si.task_ms_max || sp.max > *si.task_ms_max) {
+            si.task_ms_min = sp.min;
+            si.task_ms_median = sp.med;
+            si.task_ms_max = sp.max;
+          }
+          codegen_stage[*g.codegen_id] = sp.stage;
+        }
+      }
+      for (const auto& [gid, oi] : pairs) {
+        const GraphNode& g = graph[gid];
+        std::set<long long> ids;
+        for (const auto& [label, sp] : g.spreads)
+          if (sp.stage >= 0) ids.insert(sp.stage);
+        if (g.codegen_id)
+          if (auto it = codegen_stage.find(*g.codegen_id); it != codegen_stage.end()) ids.insert(it->second);
+        for (long long sid : ids) {
+          plan.ops[oi].spark_stages.push_back(static_cast<int>(sid));
+          StageInfo& si = stages[sid];
+          si.id = std::to_string(sid);
+          si.operators.push_back(oi);
+        }
+      }
+      for (auto& [sid, si] : stages) {
+        std::sort(si.operators.begin(), si.operators.end());
+        plan.stages.push_back(std::move(si));
+      }
+      if (pairs.size() < non_cluster)
+        result.messages.push_back({MessageSeverity::Note, loc,
+                                   label + ": metrics of " + std::to_string(non_cluster - pairs.size()) + " of " +
+                                       std::to_string(non_cluster) +
+                                       " graph nodes could not be matched to an operator of the plan text"});
+    }
+    // SQL metric names as the event log's reader labels them: the same name table.
+    fill_eventlog_facts(plan, "");
+    result.plans.push_back(std::move(plan));
+  }
+  if (opts.execution && !matched_any)
+    result.messages.push_back({MessageSeverity::Error, position_of(text, 0),
+                               "no SQL execution " + std::to_string(*opts.execution) + " in this answer"});
+  return result;
+}
+
+}  // namespace planlint

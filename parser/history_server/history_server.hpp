@@ -1,0 +1,35 @@
+// Spark History Server / live UI REST answers for SQL executions:
+// `GET /api/v1/applications/<app>/sql[/<execution>]?details=true` (Spark's SqlResource). One
+// `ExecutionData` object or a list of them; each gives one Plan: its `planDescription` (the
+// formatted explain text of the final plan) read by the explain-text reader, with the SQL tab's
+// per-node metric values (`nodes`, display strings like "1.2 MiB" or
+// "total (min, med, max (stageId: taskId))\n10.0 s (...)") attached to the matching operators
+// through the graph (`edges`).
+#pragma once
+
+#include <optional>
+#include <string>
+#include <string_view>
+
+#include "parser/model/plan.hpp"
+
+namespace planlint {
+
+struct HistoryServerOptions {
+  std::optional<long long> execution;  // only this SQL execution id
+};
+
+// True when `text` starts like an ExecutionData object or a list of them: a JSON object (or array
+// whose first object) opens with `"id": <number>, "status"`, or has "planDescription" with the
+// SqlResource's job-id fields in its head. Needs only the first bytes (a long description is fine).
+bool looks_like_history_server(std::string_view text);
+
+ParseResult parse_history_server(std::string_view text, const std::string& path,
+                                 const HistoryServerOptions& opts = {});
+
+// One metric display string of SQLMetrics.stringValue to a value in Count / Bytes / Millis:
+// "10,000", "1.2 MiB", "44 ms", "2.3 m", "total (min, med, max (stageId: taskId))\n5 s (...)",
+// Spark 3.0's "\n5 s (1 s, 2 s, 2 s)". nullopt when not a number.
+std::optional<Metric> history_server_metric(std::string_view name, std::string_view value);
+
+}  // namespace planlint

@@ -1,0 +1,164 @@
+#include <doctest/doctest.h>
+#include <algorithm>
+#include <set>
+
+#include "lint/engine/engine.hpp"
+#include "parser/history_server/history_server.hpp"
+#include "parser/registry/parse.hpp"
+#include "parser/registry/reader.hpp"
+#include "tests/support.hpp"
+
+using namespace planlint;
+using planlint::test::corpus_dir;
+using planlint::test::read_file;
+
+namespace {
+const Operator* final_op(const Plan& p, std::string_view name) {
+  for (const auto& op : p.ops)
+    if (op.name == name && op.section != Section::AqeInitial) return &op;
+  return nullptr;
+}
+std::string hs(const char* name) { return read_file(corpus_dir() / "history-server" / name); }
+}  // namespace
+
+TEST_CASE("history server: metric display strings of SQLMetrics.stringValue") {
+  auto m = history_server_metric("number of output rows", "10,000");
+  REQUIRE(m);
+  CHECK(m->label == "Number of output rows");
+  CHECK(m->unit == MetricUnit::Count);
+  CHECK(*m->value == 10000);
+  m = history_server_metric("spill size", "total (min, med, max (stageId: taskId))\n22.0 GiB (0.0 B, 0.0 B, 14.0 GiB (stage 2.0: task 57))");
+  REQUIRE(m);
+  CHECK(m->unit == MetricUnit::Bytes);
+  CHECK(*m->value == doctest::Approx(22.0 * 1024 * 1024 * 1024));
+  m = history_server_metric("duration", "total (min, med, max (stageId: taskId))\n4.3 m (1.2 s, 1.4 s, 1.6 m (stage 2.0: task 57))");
+  REQUIRE(m);
+  CHECK(m->unit == MetricUnit::Millis);
+  CHECK(*m->value == doctest::Approx(4.3 * 60000));
+  m = history_server_metric("sort time", "44 ms");
+  REQUIRE(m);
+  CHECK(*m->value == 44);
+  CHECK(history_server_metric("time", "1.50 h")->value == doctest::Approx(1.5 * 3600000));
+  // Spark 3.0: the header in the name, the REST layer strips the value's leading newline.
+  m = history_server_metric("data size total (min, med, max)", "9.4 MiB (1.2 MiB, 2.3 MiB, 3.1 MiB)");
+  REQUIRE(m);
+  CHECK(m->label == "Data size");
+  CHECK(*m->value == doctest::Approx(9.4 * 1048576));
+  // Averages carry no total; odd strings are not numbers.
+  CHECK_FALSE(history_server_metric("avg hash probe", "(min, med, max (stageId: taskId)):\n(1.2, 2.2, 6.3 (stage 3.0: task 9))"));
+  CHECK_FALSE(history_server_metric("x", "n/a"));
+  CHECK_FALSE(history_server_metric("x", "12 parsecs"));
+  CHECK_FALSE(history_server_metric("x", ""));
+}
+
+TEST_CASE("history server: detected by content; a list gives one plan per execution with metrics") {
+  std::string text = hs("multi-exec.sql.json");
+  CHECK(detect_format(text) == InputFormat::HistoryServer);
+  CHECK(detect_format(hs("multi-exec.sql-1.json")) == InputFormat::HistoryServer);
+  CHECK(detect_format("{\"graphs\": []}") == InputFormat::QueryProfile);
+  CHECK(detect_format("[]") != InputFormat::HistoryServer);
+  ParseResult r = parse_input(text, "multi-exec.sql.json");
+  CHECK(r.format == InputFormat::HistoryServer);
+  CHECK_FALSE(r.has_errors());
+  REQUIRE(r.plans.size() == 2);
+  CHECK(r.plans[0].query.statement_id == "0");
+  CHECK(r.plans[1].query.statement_id == "1");
+  CHECK(r.plans[0].format == InputFormat::HistoryServer);
+  CHECK(r.plans[0].loc.line > 1);  // the line of that execution's "planDescription"
+  CHECK(r.plans[1].loc.line > r.plans[0].loc.line);
+  // One execution only.
+  HistoryServerOptions one;
+  one.execution = 1;
+  ParseResult r1 = parse_history_server(text, "x", one);
+  REQUIRE(r1.plans.size() == 1);
+  CHECK(r1.plans[0].query.statement_id == "1");
+  one.execution = 7;
+  ParseResult none = parse_history_server(text, "x", one);
+  CHECK(none.plans.empty());
+  CHECK(none.has_errors());
+}
+
+TEST_CASE("history server: recognised from the first 4 KB when the description is longer") {
+  std::string text = hs("multi-exec.sql-1.json");
+  std::size_t desc = text.find("\"description\": \"");
+  REQUIRE(desc != std::string::npos);
+  // A whole SQL statement as the description pushes "planDescription" past what detection sees.
+  text.insert(desc + 16, std::string(2 * kDetectBytes, 'x'));
+  REQUIRE(text.find("\"planDescription\"") > kDetectBytes);
+  std::string_view head = std::string_view(text).substr(0, kDetectBytes);
+  CHECK(looks_like_history_server(head));
+  CHECK(reader_for(head).name == "history-server");
+  LintResult r = lint_text(text, "long.json", Config{});
+  CHECK(r.parse.format == InputFormat::HistoryServer);
+  CHECK_FALSE(r.parse.has_errors());
+  CHECK(r.parse.plans.size() == 1);
+  // A profile whose query has an "id" and a "status" is not taken: those keys are not the first.
+  CHECK_FALSE(looks_like_history_server("{\"version\": \"1.2\", \"query\": {\"id\": 1, \"status\": \"X\"}}"));
+  CHECK_FALSE(looks_like_history_server("{\"id\": \"01f0\", \"status\": \"FINISHED\"}"));
+}
+
+TEST_CASE("history server: metrics attach to the operators of the final plan, the same as the event log's") {
+  ParseResult hsr = parse_input(hs("skewed-join.sql.json"), "skewed-join.sql.json");
+  ParseResult ev = parse_input(read_file(corpus_dir() / "eventlog/skewed-join.eventlog"), "skewed-join.eventlog");
+  REQUIRE(hsr.plans.size() == 1);
+  REQUIRE(ev.plans.size() == 1);
+  for (const auto& note : hsr.messages) INFO(note.message);
+  const Plan& p = hsr.plans[0];
+  const Operator* smj = final_op(p, "SortMergeJoin");
+  REQUIRE(smj);
+  REQUIRE(smj->rows);
+  CHECK(*smj->rows == *final_op(ev.plans[0], "SortMergeJoin")->rows);  // counts are exact
+  const Operator* events = final_op(p, "Scan parquet spark_catalog.default.events");
+  REQUIRE(events);
+  CHECK(events->rows == std::optional<double>(400'000'000.0));
+  // Each operator got the event log's metrics (sizes and times rounded as displayed).
+  std::size_t hs_metrics = 0, ev_metrics = 0;
+  for (const auto& op : p.ops) hs_metrics += op.metrics.size();
+  for (const auto& op : ev.plans[0].ops) ev_metrics += op.metrics.size();
+  CHECK(hs_metrics == ev_metrics);
+  // The codegen stage's task-time spread stands in for the stage's task times.
+  REQUIRE(std::find(smj->spark_stages.begin(), smj->spark_stages.end(), 2) != smj->spark_stages.end());
+  const StageInfo* st = nullptr;
+  for (const auto& s : p.stages)
+    if (s.id == "2") st = &s;
+  REQUIRE(st);
+  REQUIRE(st->task_ms_max);
+  CHECK(*st->task_ms_max == doctest::Approx(1.6 * 60000));
+  CHECK(*st->task_ms_median == doctest::Approx(1400));
+}
+
+TEST_CASE("history server: findings name their execution and match the event log's rules") {
+  Config c;
+  LintResult a = lint_text(hs("skewed-join.sql.json"), "a.json", c);
+  LintResult b = lint_text(read_file(corpus_dir() / "eventlog/skewed-join.eventlog"), "b", c);
+  std::set<std::string> ra, rb;
+  for (const auto& d : a.diagnostics) {
+    CHECK(d.message.rfind("execution 0 (", 0) == 0);
+    ra.insert(d.rule + "@" + d.operator_name);
+  }
+  for (const auto& d : b.diagnostics) rb.insert(d.rule + "@" + d.operator_name);
+  CHECK(ra == rb);
+  CHECK(ra.count("skew-not-handled@SortMergeJoin"));
+}
+
+TEST_CASE("history server: broken answers say what was wrong") {
+  ParseResult r = parse_history_server("{\"id\": 1, \"planDescription\": \"== Physical", "x.json");
+  CHECK(r.plans.empty());
+  REQUIRE(r.has_errors());
+  CHECK(r.messages[0].message.find("not valid JSON") != std::string::npos);
+  r = parse_history_server("{\"id\": 3, \"status\": \"COMPLETED\", \"planDescription\": \"\", \"successJobIds\": []}", "x.json");
+  CHECK(r.plans.empty());
+  REQUIRE(r.has_errors());
+  CHECK(r.messages[0].message.find("no planDescription") != std::string::npos);
+  // Graph nodes pointing nowhere, ids out of order, a self edge, junk types: read what can be read.
+  r = parse_history_server(R"({"id": 0, "planDescription": "== Physical Plan ==\n* Project (2)\n+- * Range (1)\n\n\n(1) Range [codegen id : 1]\nOutput [1]: [id#0L]\n\n(2) Project [codegen id : 1]\nOutput [1]: [id#0L]\n",
+    "submissionTime": "x", "nodes": [{"nodeId": 1, "nodeName": "Range", "metrics": [{"name": "number of output rows", "value": "1,000"}]},
+    {"nodeId": 0, "nodeName": "Project", "metrics": "nope"}, {"nodeId": "7"}, 5],
+    "edges": [{"fromId": 1, "toId": 0}, {"fromId": 0, "toId": 0}, {"fromId": 9, "toId": 1}, {}]})",
+                           "x.json");
+  REQUIRE(r.plans.size() == 1);
+  CHECK_FALSE(r.has_errors());
+  const Operator* range = final_op(r.plans[0], "Range");
+  REQUIRE(range);
+  CHECK(range->rows == std::optional<double>(1000.0));
+}
