@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cctype>
+#include <cstring>
 
 namespace planlint {
 
@@ -51,7 +52,7 @@ bool is_noise(std::string_view s) {
       c != 'r')
     return false;
   for (auto p : kPrompts)
-    if (starts_with(s, p)) return true;
+    if (p[0] == c && starts_with(s, p)) return true;
   if (s == ">>>" || s == "scala>") return true;
   // `res6: String =` (Scala REPL result), `INFO core/src/lib.rs: ...`, `WARN CometExecRule: ...`.
   if (c == 'r' && s.size() > 4 && starts_with(s, "res") && is_digit(s[3])) {
@@ -60,7 +61,7 @@ bool is_noise(std::string_view s) {
     return i < s.size() && s[i] == ':';
   }
   for (std::string_view lvl : {"INFO ", "WARN ", "ERROR ", "DEBUG "}) {
-    if (!starts_with(s, lvl)) continue;
+    if (lvl[0] != c || !starts_with(s, lvl)) continue;
     std::size_t colon = s.find(": ", lvl.size());
     std::size_t space = s.find(' ', lvl.size());
     return colon != std::string_view::npos && colon <= space;
@@ -254,7 +255,9 @@ void unwrap_notebook_json(Normalized& out, bool& any) {
   std::size_t items = 0;
   bool keys = false;
   for (const auto& l : out.lines) {
-    std::string_view t = rtrim(ltrim(l.text));
+    std::string_view t = ltrim(l.text);
+    if (t.empty() || t[0] != '"') continue;  // both tests below need a leading quote
+    t = rtrim(t);
     if (starts_with(t, "\"output_type\"") || starts_with(t, "\"cell_type\"")) keys = true;
     if (t.size() > 4 && t[0] == '"' && (t.substr(t.size() - 4) == "\\n\"," || t.substr(t.size() - 3) == "\\n\""))
       ++items;
@@ -315,9 +318,10 @@ void split_literal_newlines(Normalized& out, bool& any) {
         ++hits;
     }
     if (hits < 2) {
-      next.push_back(out.lines[i]);
+      if (changed) next.push_back(out.lines[i]);
       continue;
     }
+    if (!changed) next.assign(out.lines.begin(), out.lines.begin() + static_cast<std::ptrdiff_t>(i));
     changed = true;
     // The string body: from after an opening quote before the first `==` / marker to a closing quote.
     std::size_t b = 0;
@@ -349,8 +353,8 @@ void unescape_markup(Normalized& out, bool& any) {
     std::string_view t = out.lines[i].text;
     bool amp = t.find('&') != std::string_view::npos;
     bool bs = t.find('\\') != std::string_view::npos;
-    std::size_t stars = 0;
-    for (std::size_t p = t.find("**"); p != std::string_view::npos; p = t.find("**", p + 2)) ++stars;
+    std::size_t stars = 0;  // only `stars >= 2` matters below
+    for (std::size_t p = t.find("**"); p != std::string_view::npos && stars < 2; p = t.find("**", p + 2)) ++stars;
     if (!amp && !bs && stars < 2) continue;
     Mapped m;
     bool hit = false;
@@ -389,13 +393,21 @@ void unescape_markup(Normalized& out, bool& any) {
 // ---- newlines lost: `== Physical Plan == *(2) HashAggregate(...) +- Exchange ... +- ...` --------
 // Split before a `== Title ==`, after it, and before every `+- ` / `:- ` with its `:` guides.
 void split_collapsed_lines(Normalized& out, bool& any) {
+  // `next` is built only from the first line that is split (most inputs have none).
   std::vector<NormLine> next;
   bool changed = false;
+  std::vector<std::size_t> cuts;
   for (std::size_t i = 0; i < out.lines.size(); ++i) {
     std::string_view t = out.lines[i].text;
-    std::vector<std::size_t> cuts;
+    cuts.clear();
     std::size_t markers = 0;
-    for (std::size_t p = 1; p + 3 < t.size(); ++p) {
+    // Markers ` +- ` / ` :- ` at p (p >= 1, p + 3 < size): found through their '-' at p + 1.
+    const char* const data = t.data();
+    for (std::size_t d = 2; d + 2 < t.size(); ++d) {
+      const void* hit = std::memchr(data + d, '-', t.size() - 2 - d);
+      if (hit == nullptr) break;
+      d = static_cast<std::size_t>(static_cast<const char*>(hit) - data);
+      const std::size_t p = d - 1;
       if (t[p - 1] != ' ' || !is_tree_marker(t, p)) continue;
       std::size_t q = p;
       while (true) {
@@ -425,11 +437,12 @@ void split_collapsed_lines(Normalized& out, bool& any) {
       }
     }
     if (markers < 2 && !(header_inside && markers >= 1) && !(header_inside && !cuts.empty() && cuts.back() < t.size() && markers == 0 && h == 0)) {
-      next.push_back(out.lines[i]);
+      if (changed) next.push_back(out.lines[i]);
       continue;
     }
     std::sort(cuts.begin(), cuts.end());
     cuts.erase(std::unique(cuts.begin(), cuts.end()), cuts.end());
+    if (!changed) next.assign(out.lines.begin(), out.lines.begin() + static_cast<std::ptrdiff_t>(i));
     changed = true;
     std::size_t b = 0;
     cuts.push_back(t.size());
@@ -528,10 +541,18 @@ void rebuild_flattened_trees(Normalized& out, bool& any) {
       ++i;
       continue;
     }
+    // guides[k - i - 1]: where the marker of line k (i < k < e) starts, computed once per line.
+    thread_local std::vector<std::size_t> guides;
+    guides.clear();
     std::size_t e = i + 1;
-    while (e < n && !out.lines[e].text.empty() && is_tree_marker(out.lines[e].text, skip_guides(out.lines[e].text)) &&
-           !is_title_line(out.lines[e].text.substr(skip_guides(out.lines[e].text) + 3)))
+    while (e < n) {
+      std::string_view s = out.lines[e].text;
+      if (s.empty()) break;
+      std::size_t g = skip_guides(s);
+      if (!is_tree_marker(s, g) || is_title_line(s.substr(g + 3))) break;
+      guides.push_back(g);
       ++e;
+    }
     if (e == i + 1) {
       ++i;
       continue;
@@ -539,9 +560,8 @@ void rebuild_flattened_trees(Normalized& out, bool& any) {
     bool flattened = false;
     for (std::size_t k = i; k < e && !flattened; ++k) flattened = out.lines[k].collapsed;
     for (std::size_t k = i + 1; k + 1 < e && !flattened; ++k) {
-      std::string_view a = out.lines[k].text, b = out.lines[k + 1].text;
-      std::size_t ga = skip_guides(a), gb = skip_guides(b);
-      if (a[ga] == '+' && ga == gb) flattened = true;
+      std::size_t ga = guides[k - i - 1], gb = guides[k - i];
+      if (out.lines[k].text[ga] == '+' && ga == gb) flattened = true;
     }
     if (!flattened) {
       i = e;
@@ -582,9 +602,13 @@ void join_continuations(Normalized& out, bool& any) {
   constexpr std::size_t kJoined = static_cast<std::size_t>(-1);
   std::vector<NormLine> next;
   std::vector<std::size_t> src;  // index in out.lines of next[k], or kJoined (built here, shift 0)
-  next.reserve(out.lines.size());
-  src.reserve(out.lines.size());
+  // Until the first join, next == out.lines[0, i) and src[k] == k: both are built only then.
   bool changed = false;
+  auto keep = [&](std::size_t i) {
+    if (!changed) return;
+    next.push_back(out.lines[i]);
+    src.push_back(i);
+  };
   int root_wait = -1;  // non-empty lines still to see before the section's root (0: the next one)
   bool tree = false;   // the previous kept line is an operator line
   auto position = [&](std::size_t k, std::size_t x) -> SrcPos {
@@ -597,8 +621,7 @@ void join_continuations(Normalized& out, bool& any) {
     std::string_view t = l.text;
     if (t.empty()) {
       tree = false;
-      next.push_back(l);
-      src.push_back(i);
+      keep(i);
       continue;
     }
     if (is_title_line(t)) {
@@ -606,14 +629,19 @@ void join_continuations(Normalized& out, bool& any) {
       bool plan = title.find("Plan ==") != std::string_view::npos || title.find("Subtree ") != std::string_view::npos;
       root_wait = plan ? (title.find("Analyzed") != std::string_view::npos ? 1 : 0) : -1;
       tree = false;
-      next.push_back(l);
-      src.push_back(i);
+      keep(i);
       continue;
     }
     std::size_t g = skip_guides(t);
     bool marker = is_tree_marker(t, g);
     bool detail = g + 1 < t.size() && t[g] == '(' && is_digit(t[g + 1]);  // formatted `(3) Filter`
-    if (tree && !marker && !detail && !next.empty()) {
+    if (tree && !marker && !detail && (changed ? !next.empty() : i > 0)) {
+      if (!changed) {
+        next.assign(out.lines.begin(), out.lines.begin() + static_cast<std::ptrdiff_t>(i));
+        src.resize(i);
+        for (std::size_t k = 0; k < i; ++k) src[k] = k;
+        changed = true;
+      }
       std::size_t k = next.size() - 1;
       std::string_view pt = next[k].text;
       Mapped m;
@@ -634,8 +662,7 @@ void join_continuations(Normalized& out, bool& any) {
     if (root_wait >= 0) --root_wait;
     std::string_view body = marker ? t.substr(g + 3) : t;
     tree = (marker || is_root) && !is_title_line(body);
-    next.push_back(l);
-    src.push_back(i);
+    keep(i);
   }
   if (changed) {
     any = true;
@@ -710,7 +737,10 @@ Normalized normalize(std::string_view input) {
     l.line = lineno;
     l.text = rtrim(raw);
     // A trailing `Error in query: ...` block (spark-sql) up to the next prompt or header.
-    if (starts_with(l.text, "Error in query") || starts_with(l.text, "org.apache.spark.sql.AnalysisException")) in_error = true;
+    const char c0 = l.text.empty() ? '\0' : l.text[0];
+    if ((c0 == 'E' && starts_with(l.text, "Error in query")) ||
+        (c0 == 'o' && starts_with(l.text, "org.apache.spark.sql.AnalysisException")))
+      in_error = true;
     else if (in_error && (starts_with(l.text, "== ") || is_noise(l.text))) in_error = false;
     if (in_error) {
       any_noise = true;
