@@ -236,10 +236,13 @@ void combine_two(State& st, const ParseInput& in, ExprKind kind, std::string nam
   e.name = std::move(name);
   e.begin = first.e.begin;
   e.end = st.offset(in.end());
-  std::vector<Item> kids;
-  kids.push_back(std::move(first));
-  kids.push_back(std::move(second));
-  push_node(st, in, std::move(e), std::move(kids));
+  // As push_node, without a vector of two items in between.
+  const std::uint32_t h = std::max(first.height, second.height);
+  e.args.reserve(2);
+  e.args.push_back(std::move(first.e));
+  e.args.push_back(std::move(second.e));
+  if (h + 1 > kMaxHeight) too_deep(in);
+  push(st, std::move(e), h + 1);
 }
 
 // A binary reduction: the stack holds lhs, op (a Raw node), rhs.
@@ -261,9 +264,12 @@ void wrap_unary(State& st, const ParseInput& in, std::string name, std::uint32_t
   e.name = std::move(name);
   e.begin = begin;
   e.end = st.offset(in.end());
-  std::vector<Item> kids;
-  kids.push_back(std::move(x));
-  push_node(st, in, std::move(e), std::move(kids));
+  // As push_node, without a vector of one item in between.
+  const std::uint32_t h = x.height;
+  e.args.reserve(1);
+  e.args.push_back(std::move(x.e));
+  if (h + 1 > kMaxHeight) too_deep(in);
+  push(st, std::move(e), h + 1);
 }
 
 // ---------------------------------------------------------------- control
