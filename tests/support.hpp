@@ -59,10 +59,8 @@ struct RunResult {
   std::string out;
 };
 
-// Run the planlint executable with a shell-quoted argument string; stdout captured,
-// stderr appended when `with_stderr`.
-inline RunResult run_planlint(const std::string& args, bool with_stderr = false) {
-  std::string cmd = std::string("'") + PLANLINT_BINARY + "' " + args + (with_stderr ? " 2>&1" : " 2>/dev/null");
+// Run a shell command line; its stdout captured, with its exit code.
+inline RunResult run_shell(const std::string& cmd) {
   RunResult r;
   FILE* pipe = ::popen(cmd.c_str(), "r");
   if (!pipe) return r;
@@ -72,6 +70,12 @@ inline RunResult run_planlint(const std::string& args, bool with_stderr = false)
   int status = ::pclose(pipe);
   r.exit_code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
   return r;
+}
+
+// Run the planlint executable with a shell-quoted argument string; stdout captured,
+// stderr appended when `with_stderr`.
+inline RunResult run_planlint(const std::string& args, bool with_stderr = false) {
+  return run_shell(std::string("'") + PLANLINT_BINARY + "' " + args + (with_stderr ? " 2>&1" : " 2>/dev/null"));
 }
 
 }  // namespace planlint::test

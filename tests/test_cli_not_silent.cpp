@@ -24,17 +24,7 @@ struct Scratch {
   }
   ~Scratch() { fs::remove_all(dir); }
 };
-planlint::test::RunResult run_command(const std::string& cmd) {
-  planlint::test::RunResult r;
-  FILE* pipe = ::popen((cmd + " 2>&1").c_str(), "r");
-  if (!pipe) return r;
-  char buf[4096];
-  std::size_t n;
-  while ((n = std::fread(buf, 1, sizeof buf, pipe)) > 0) r.out.append(buf, n);
-  int status = ::pclose(pipe);
-  r.exit_code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
-  return r;
-}
+planlint::test::RunResult run_command(const std::string& cmd) { return planlint::test::run_shell(cmd + " 2>&1"); }
 fs::path explain() { return corpus_dir() / "check" / "orders-join.explain.txt"; }
 fs::path eventlog() { return corpus_dir() / "eventlog" / "multi-exec.eventlog"; }
 }  // namespace

@@ -270,6 +270,11 @@ TEST_CASE("planlint diff: CI gate, formats, config and suppressions") {
     CHECK(r.out.find("join-strategy-regressed") != std::string::npos);
   }
   CHECK(test::run_planlint("diff --no-config --ignore PLD001 " + m + " " + p).exit_code == 0);
+  // Code prefixes of the comparison family select them like ruff's (PLD = every diff rule).
+  CHECK(test::run_planlint("diff --no-config --ignore PLD " + m + " " + p).exit_code == 0);
+  CHECK(test::run_planlint("diff --no-config --select PLD " + m + " " + p).exit_code == 1);
+  CHECK(test::run_planlint("diff --no-config --select PLD0 " + m + " " + p).exit_code == 1);
+  CHECK(test::run_planlint("diff --no-config --select PLX " + m + " " + p).exit_code == 2);
   CHECK(test::run_planlint("diff --no-config --exit-zero " + m + " " + p).exit_code == 0);
   CHECK(test::run_planlint("diff --no-config --fail-on error " + m + " " + p).exit_code == 0);
   CHECK(test::run_planlint("diff --no-config --severity PLD001=error --fail-on error " + m + " " + p).exit_code == 1);

@@ -180,6 +180,20 @@ TEST_CASE("fuzz regression: wide plans, repeated ids and long reasons cost linea
     CHECK(p.ops[0].children.back() == n);
     CHECK(p.ops[n].parents == std::vector<std::size_t>{0});
   }
+  SUBCASE("an operator line hand-wrapped over 3,000 continuation lines: joined once") {
+    // join_continuations rebuilt the whole joined line (and its column map) per continuation:
+    // quadratic time and memory (20,000 lines took minutes and gigabytes; found by fuzz_output).
+    std::string text = "== Physical Plan ==\n*(1) Project [a#1]\n+- *(1) Filter (x#1 = 1)\n";
+    for (int i = 0; i < 3000; ++i) text += "   and_more_" + std::to_string(i) + ", col_" + std::to_string(i) + "\n";
+    text += "   +- Scan parquet t (1)\n";
+    auto r = planlint::parse_explain_text(text, "wrapped.txt");
+    REQUIRE(r.plans.size() == 1);
+    REQUIRE(r.plans[0].ops.size() == 3);
+    bool joined = false;
+    for (const auto& op : r.plans[0].ops) joined |= op.label.find("col_2999") != std::string::npos;
+    CHECK(joined);
+    CHECK(planlint::fuzz::plan_invariant_violation(r, text) == "");
+  }
   SUBCASE("AQE final and initial plans repeating 3,000 ids: each child once") {
     auto r = planlint::parse_explain_text(wide_union(3000, true), "aqe.txt");
     REQUIRE(r.plans.size() == 1);

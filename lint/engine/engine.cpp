@@ -5,10 +5,13 @@
 
 namespace planlint {
 
+// "PL", then the family letters (PLD = plan diffs, PLH = history), then digits: PL0, PLD, PLD00.
 bool is_code_prefix(std::string_view s) {
   if (s.size() < 2 || s.substr(0, 2) != "PL") return false;
-  for (char c : s.substr(2))
-    if (c < '0' || c > '9') return false;
+  std::size_t i = 2;
+  while (i < s.size() && s[i] >= 'A' && s[i] <= 'Z') ++i;
+  for (; i < s.size(); ++i)
+    if (s[i] < '0' || s[i] > '9') return false;
   return true;
 }
 

@@ -8,6 +8,7 @@
 #include "lint/engine/fingerprint.hpp"
 #include "lint/engine/known_rules.hpp"
 #include "lint/output/output.hpp"
+#include "lint/output/sanitize.hpp"
 
 namespace planlint {
 
@@ -46,20 +47,7 @@ std::string pascal_case(std::string_view kebab) {
 
 // A relative or absolute path as a URI reference (RFC 3986).
 std::string path_uri(std::string_view path) {
-  static const char* hex = "0123456789ABCDEF";
-  std::string out = !path.empty() && path[0] == '/' ? "file://" : "";
-  for (unsigned char c : path) {
-    bool keep = (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '-' ||
-                c == '.' || c == '_' || c == '~' || c == '/';
-    if (keep) {
-      out += static_cast<char>(c);
-    } else {
-      out += '%';
-      out += hex[c >> 4];
-      out += hex[c & 15];
-    }
-  }
-  return out;
+  return (!path.empty() && path[0] == '/' ? "file://" : "") + percent_encode_path(path);
 }
 
 std::string help_markdown(const RuleDoc& d) {

@@ -25,4 +25,8 @@ inline std::string safe_output(std::string_view text) { return no_workflow_comma
 // `\x01`, invalid UTF-8 as U+FFFD, and & < > " ' escaped.
 std::string xml_text(std::string_view s);
 
+// Percent-encodes every byte but RFC 3986's unreserved characters and '/' (a path inside a URI:
+// SARIF artifact locations, History Server URL segments).
+std::string percent_encode_path(std::string_view s);
+
 }  // namespace planlint

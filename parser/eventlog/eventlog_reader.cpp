@@ -23,6 +23,7 @@
 #include <unordered_map>
 #include <unordered_set>
 
+#include "parser/common/shown_children.hpp"
 #include "parser/eventlog/eventlog_codec.hpp"
 #include "parser/registry/parse.hpp"
 
@@ -570,19 +571,7 @@ class Builder {
       for (const auto& m : in->metrics) acc_op[m.acc] = oi;
       if (op.kind == OpKind::ReusedExchange) continue;  // the info repeats the reused subtree
       // The children the text shows for this operator, in the order the info lists them.
-      std::vector<std::size_t> kids;
-      if (op.kind == OpKind::AdaptivePlan) {
-        for (std::size_t c : op.children)
-          if (plan.ops[c].section != Section::AqeInitial) {
-            kids.push_back(c);
-            break;
-          }
-      } else {
-        kids = op.children;
-      }
-      // Subquery plans hosted here follow the ordinary children in the info tree.
-      for (const auto& sq : plan.subqueries)
-        if (sq.hosting_op && *sq.hosting_op == oi && sq.root) kids.push_back(*sq.root);
+      std::vector<std::size_t> kids = shown_children(plan, oi);
       std::size_t n = std::min(kids.size(), in->children.size());
       for (std::size_t k = 0; k < n; ++k) stack.emplace_back(in->children[k], kids[k]);
     }

@@ -1,6 +1,7 @@
 #include "parser/explain/normalize.hpp"
 
 #include <algorithm>
+#include <optional>
 #include <cctype>
 #include <cstring>
 
@@ -602,15 +603,21 @@ void join_continuations(Normalized& out, bool& any) {
   constexpr std::size_t kJoined = static_cast<std::size_t>(-1);
   std::vector<NormLine> next;
   std::vector<std::size_t> src;  // index in out.lines of next[k], or kJoined (built here, shift 0)
-  // Until the first join, next == out.lines[0, i) and src[k] == k: both are built only then.
+  next.reserve(out.lines.size());
+  src.reserve(out.lines.size());
   bool changed = false;
-  auto keep = [&](std::size_t i) {
-    if (!changed) return;
-    next.push_back(out.lines[i]);
-    src.push_back(i);
-  };
   int root_wait = -1;  // non-empty lines still to see before the section's root (0: the next one)
   bool tree = false;   // the previous kept line is an operator line
+  std::optional<Mapped> open;  // the line next.back() with the continuations seen so far
+  auto flush = [&] {
+    if (!open) return;
+    std::size_t k = next.size() - 1;
+    std::uint32_t line = next[k].line;
+    next[k] = make_line(out, std::move(*open), line);
+    next[k].line = line;
+    src[k] = kJoined;
+    open.reset();
+  };
   auto position = [&](std::size_t k, std::size_t x) -> SrcPos {
     if (src[k] != kJoined) return out.pos(src[k], x);
     const auto& m = out.maps[static_cast<std::size_t>(next[k].map)];
@@ -621,7 +628,9 @@ void join_continuations(Normalized& out, bool& any) {
     std::string_view t = l.text;
     if (t.empty()) {
       tree = false;
-      keep(i);
+      flush();
+      next.push_back(l);
+      src.push_back(i);
       continue;
     }
     if (is_title_line(t)) {
@@ -629,32 +638,28 @@ void join_continuations(Normalized& out, bool& any) {
       bool plan = title.find("Plan ==") != std::string_view::npos || title.find("Subtree ") != std::string_view::npos;
       root_wait = plan ? (title.find("Analyzed") != std::string_view::npos ? 1 : 0) : -1;
       tree = false;
-      keep(i);
+      flush();
+      next.push_back(l);
+      src.push_back(i);
       continue;
     }
     std::size_t g = skip_guides(t);
     bool marker = is_tree_marker(t, g);
     bool detail = g + 1 < t.size() && t[g] == '(' && is_digit(t[g + 1]);  // formatted `(3) Filter`
-    if (tree && !marker && !detail && (changed ? !next.empty() : i > 0)) {
-      if (!changed) {
-        next.assign(out.lines.begin(), out.lines.begin() + static_cast<std::ptrdiff_t>(i));
-        src.resize(i);
-        for (std::size_t k = 0; k < i; ++k) src[k] = k;
-        changed = true;
+    if (tree && !marker && !detail && !next.empty()) {
+      // The whole run of continuation lines is joined once (rebuilding the line per continuation
+      // was quadratic in a long run).
+      if (!open) {
+        std::size_t k = next.size() - 1;
+        std::string_view pt = next[k].text;
+        open.emplace();
+        for (std::size_t x = 0; x < pt.size(); ++x) open->put(pt[x], position(k, x));
       }
-      std::size_t k = next.size() - 1;
-      std::string_view pt = next[k].text;
-      Mapped m;
-      for (std::size_t x = 0; x < pt.size(); ++x) m.put(pt[x], position(k, x));
       std::string_view body = t.substr(g);
-      char last = m.text.empty() ? ' ' : m.text.back();
+      char last = open->text.empty() ? ' ' : open->text.back();
       bool glue = last == '/' || last == '(' || last == '[' || (last == ')' && !body.empty() && body[0] == '[');
-      if (!glue) m.put(' ', out.pos(i, g));
-      copy_range(out, i, g, t.size(), m);
-      std::uint32_t line = next[k].line;
-      next[k] = make_line(out, std::move(m), line);
-      next[k].line = line;
-      src[k] = kJoined;
+      if (!glue) open->put(' ', out.pos(i, g));
+      copy_range(out, i, g, t.size(), *open);
       changed = true;
       continue;
     }
@@ -662,8 +667,11 @@ void join_continuations(Normalized& out, bool& any) {
     if (root_wait >= 0) --root_wait;
     std::string_view body = marker ? t.substr(g + 3) : t;
     tree = (marker || is_root) && !is_title_line(body);
-    keep(i);
+    flush();
+    next.push_back(l);
+    src.push_back(i);
   }
+  flush();
   if (changed) {
     any = true;
     out.lines = std::move(next);

@@ -8,6 +8,7 @@
 #include <set>
 #include <unordered_map>
 
+#include "parser/common/shown_children.hpp"
 #include "parser/registry/parse.hpp"
 
 namespace planlint {
@@ -237,18 +238,7 @@ std::unordered_map<long long, std::size_t> match(const Plan& plan, const std::ma
     out[gid] = oi;
     used.insert(oi);
     if (op.kind == OpKind::ReusedExchange) continue;
-    std::vector<std::size_t> kids;
-    if (op.kind == OpKind::AdaptivePlan) {
-      for (std::size_t c : op.children)
-        if (plan.ops[c].section != Section::AqeInitial) {
-          kids.push_back(c);
-          break;
-        }
-    } else {
-      kids = op.children;
-    }
-    for (const auto& sq : plan.subqueries)
-      if (sq.hosting_op && *sq.hosting_op == oi && sq.root) kids.push_back(*sq.root);
+    std::vector<std::size_t> kids = shown_children(plan, oi);
     std::vector<long long> gk;
     for (long long c : g.children)
       if (graph.count(c) && !graph.at(c).cluster) gk.push_back(c);

@@ -4,6 +4,8 @@
 
 #include <mutex>
 
+#include "lint/output/sanitize.hpp"
+
 namespace planlint::cli {
 
 namespace {
@@ -18,21 +20,7 @@ std::size_t on_data(char* ptr, std::size_t size, std::size_t n, void* user) {
   return len;
 }
 
-std::string url_escape(const std::string& s) {
-  std::string out;
-  static const char* hex = "0123456789ABCDEF";
-  for (unsigned char c : s) {
-    if ((c >= 'A' && c <= 'Z') || (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') || c == '-' || c == '_' ||
-        c == '.' || c == '~' || c == '/') {
-      out += static_cast<char>(c);
-    } else {
-      out += '%';
-      out += hex[c >> 4];
-      out += hex[c & 15];
-    }
-  }
-  return out;
-}
+std::string url_escape(const std::string& s) { return percent_encode_path(s); }
 
 std::string first_line(const std::string& body) {
   std::string line = body.substr(0, body.find('\n'));
