@@ -249,10 +249,24 @@ void combine_two(State& st, const ParseInput& in, ExprKind kind, std::string nam
 template <typename ParseInput>
 void reduce_binary(State& st, const ParseInput& in) {
   if (st.stack.size() < 3) return;
-  Item rhs = pop(st);
-  Item op = pop(st);
-  Item lhs = pop(st);
-  combine_two(st, in, ExprKind::Binary, std::move(op.e.name), std::move(lhs), std::move(rhs));
+  // In place: the node replaces lhs on the stack (as combine_two, with no Item moved out first).
+  const std::size_t n = st.stack.size();
+  Item& lhs = st.stack[n - 3];
+  Item& op = st.stack[n - 2];
+  Item& rhs = st.stack[n - 1];
+  Expr e;
+  e.kind = ExprKind::Binary;
+  e.name = std::move(op.e.name);
+  e.begin = lhs.e.begin;
+  e.end = st.offset(in.end());
+  const std::uint32_t h = std::max(lhs.height, rhs.height);
+  if (h + 1 > kMaxHeight) too_deep(in);
+  e.args.reserve(2);
+  e.args.push_back(std::move(lhs.e));
+  e.args.push_back(std::move(rhs.e));
+  st.stack.pop_back();
+  st.stack.pop_back();
+  st.stack.back() = Item{std::move(e), h + 1};
 }
 
 // Wrap the top of the stack in a Unary node `name`, spanning from it to the end of `in`.
