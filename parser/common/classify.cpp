@@ -3,6 +3,8 @@
 #include <array>
 #include <cctype>
 #include <string>
+#include <string_view>
+#include <unordered_map>
 #include <utility>
 
 namespace planlint {
@@ -183,12 +185,15 @@ Classification classify_operator(std::string_view name) {
   }
   if (ends_with(base, "Exec")) base.remove_suffix(4);
 
-  for (const Entry& e : kEntries) {
-    if (base == e.name) {
-      c.kind = e.kind;
-      c.strategy = e.strategy;
-      break;
-    }
+  // Exact-name lookup (the first entry of a name wins, as a scan in order would find it).
+  static const std::unordered_map<std::string_view, const Entry*> kByName = [] {
+    std::unordered_map<std::string_view, const Entry*> m;
+    for (const Entry& e : kEntries) m.emplace(e.name, &e);
+    return m;
+  }();
+  if (auto it = kByName.find(base); it != kByName.end()) {
+    c.kind = it->second->kind;
+    c.strategy = it->second->strategy;
   }
   if (c.kind == OpKind::Unknown) {
     // Gluten's and others' wrappers that are transitions between engines.

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <optional>
 #include <cctype>
+#include <cstring>
 
 namespace planlint {
 
@@ -52,7 +53,7 @@ bool is_noise(std::string_view s) {
       c != 'r')
     return false;
   for (auto p : kPrompts)
-    if (starts_with(s, p)) return true;
+    if (p[0] == c && starts_with(s, p)) return true;
   if (s == ">>>" || s == "scala>") return true;
   // `res6: String =` (Scala REPL result), `INFO core/src/lib.rs: ...`, `WARN CometExecRule: ...`.
   if (c == 'r' && s.size() > 4 && starts_with(s, "res") && is_digit(s[3])) {
@@ -61,7 +62,7 @@ bool is_noise(std::string_view s) {
     return i < s.size() && s[i] == ':';
   }
   for (std::string_view lvl : {"INFO ", "WARN ", "ERROR ", "DEBUG "}) {
-    if (!starts_with(s, lvl)) continue;
+    if (lvl[0] != c || !starts_with(s, lvl)) continue;
     std::size_t colon = s.find(": ", lvl.size());
     std::size_t space = s.find(' ', lvl.size());
     return colon != std::string_view::npos && colon <= space;
@@ -255,7 +256,9 @@ void unwrap_notebook_json(Normalized& out, bool& any) {
   std::size_t items = 0;
   bool keys = false;
   for (const auto& l : out.lines) {
-    std::string_view t = rtrim(ltrim(l.text));
+    std::string_view t = ltrim(l.text);
+    if (t.empty() || t[0] != '"') continue;  // both tests below need a leading quote
+    t = rtrim(t);
     if (starts_with(t, "\"output_type\"") || starts_with(t, "\"cell_type\"")) keys = true;
     if (t.size() > 4 && t[0] == '"' && (t.substr(t.size() - 4) == "\\n\"," || t.substr(t.size() - 3) == "\\n\""))
       ++items;
@@ -316,9 +319,10 @@ void split_literal_newlines(Normalized& out, bool& any) {
         ++hits;
     }
     if (hits < 2) {
-      next.push_back(out.lines[i]);
+      if (changed) next.push_back(out.lines[i]);
       continue;
     }
+    if (!changed) next.assign(out.lines.begin(), out.lines.begin() + static_cast<std::ptrdiff_t>(i));
     changed = true;
     // The string body: from after an opening quote before the first `==` / marker to a closing quote.
     std::size_t b = 0;
@@ -350,8 +354,8 @@ void unescape_markup(Normalized& out, bool& any) {
     std::string_view t = out.lines[i].text;
     bool amp = t.find('&') != std::string_view::npos;
     bool bs = t.find('\\') != std::string_view::npos;
-    std::size_t stars = 0;
-    for (std::size_t p = t.find("**"); p != std::string_view::npos; p = t.find("**", p + 2)) ++stars;
+    std::size_t stars = 0;  // only `stars >= 2` matters below
+    for (std::size_t p = t.find("**"); p != std::string_view::npos && stars < 2; p = t.find("**", p + 2)) ++stars;
     if (!amp && !bs && stars < 2) continue;
     Mapped m;
     bool hit = false;
@@ -390,13 +394,21 @@ void unescape_markup(Normalized& out, bool& any) {
 // ---- newlines lost: `== Physical Plan == *(2) HashAggregate(...) +- Exchange ... +- ...` --------
 // Split before a `== Title ==`, after it, and before every `+- ` / `:- ` with its `:` guides.
 void split_collapsed_lines(Normalized& out, bool& any) {
+  // `next` is built only from the first line that is split (most inputs have none).
   std::vector<NormLine> next;
   bool changed = false;
+  std::vector<std::size_t> cuts;
   for (std::size_t i = 0; i < out.lines.size(); ++i) {
     std::string_view t = out.lines[i].text;
-    std::vector<std::size_t> cuts;
+    cuts.clear();
     std::size_t markers = 0;
-    for (std::size_t p = 1; p + 3 < t.size(); ++p) {
+    // Markers ` +- ` / ` :- ` at p (p >= 1, p + 3 < size): found through their '-' at p + 1.
+    const char* const data = t.data();
+    for (std::size_t d = 2; d + 2 < t.size(); ++d) {
+      const void* hit = std::memchr(data + d, '-', t.size() - 2 - d);
+      if (hit == nullptr) break;
+      d = static_cast<std::size_t>(static_cast<const char*>(hit) - data);
+      const std::size_t p = d - 1;
       if (t[p - 1] != ' ' || !is_tree_marker(t, p)) continue;
       std::size_t q = p;
       while (true) {
@@ -426,11 +438,12 @@ void split_collapsed_lines(Normalized& out, bool& any) {
       }
     }
     if (markers < 2 && !(header_inside && markers >= 1) && !(header_inside && !cuts.empty() && cuts.back() < t.size() && markers == 0 && h == 0)) {
-      next.push_back(out.lines[i]);
+      if (changed) next.push_back(out.lines[i]);
       continue;
     }
     std::sort(cuts.begin(), cuts.end());
     cuts.erase(std::unique(cuts.begin(), cuts.end()), cuts.end());
+    if (!changed) next.assign(out.lines.begin(), out.lines.begin() + static_cast<std::ptrdiff_t>(i));
     changed = true;
     std::size_t b = 0;
     cuts.push_back(t.size());
@@ -529,10 +542,18 @@ void rebuild_flattened_trees(Normalized& out, bool& any) {
       ++i;
       continue;
     }
+    // guides[k - i - 1]: where the marker of line k (i < k < e) starts, computed once per line.
+    thread_local std::vector<std::size_t> guides;
+    guides.clear();
     std::size_t e = i + 1;
-    while (e < n && !out.lines[e].text.empty() && is_tree_marker(out.lines[e].text, skip_guides(out.lines[e].text)) &&
-           !is_title_line(out.lines[e].text.substr(skip_guides(out.lines[e].text) + 3)))
+    while (e < n) {
+      std::string_view s = out.lines[e].text;
+      if (s.empty()) break;
+      std::size_t g = skip_guides(s);
+      if (!is_tree_marker(s, g) || is_title_line(s.substr(g + 3))) break;
+      guides.push_back(g);
       ++e;
+    }
     if (e == i + 1) {
       ++i;
       continue;
@@ -540,9 +561,8 @@ void rebuild_flattened_trees(Normalized& out, bool& any) {
     bool flattened = false;
     for (std::size_t k = i; k < e && !flattened; ++k) flattened = out.lines[k].collapsed;
     for (std::size_t k = i + 1; k + 1 < e && !flattened; ++k) {
-      std::string_view a = out.lines[k].text, b = out.lines[k + 1].text;
-      std::size_t ga = skip_guides(a), gb = skip_guides(b);
-      if (a[ga] == '+' && ga == gb) flattened = true;
+      std::size_t ga = guides[k - i - 1], gb = guides[k - i];
+      if (out.lines[k].text[ga] == '+' && ga == gb) flattened = true;
     }
     if (!flattened) {
       i = e;
@@ -725,7 +745,10 @@ Normalized normalize(std::string_view input) {
     l.line = lineno;
     l.text = rtrim(raw);
     // A trailing `Error in query: ...` block (spark-sql) up to the next prompt or header.
-    if (starts_with(l.text, "Error in query") || starts_with(l.text, "org.apache.spark.sql.AnalysisException")) in_error = true;
+    const char c0 = l.text.empty() ? '\0' : l.text[0];
+    if ((c0 == 'E' && starts_with(l.text, "Error in query")) ||
+        (c0 == 'o' && starts_with(l.text, "org.apache.spark.sql.AnalysisException")))
+      in_error = true;
     else if (in_error && (starts_with(l.text, "== ") || is_noise(l.text))) in_error = false;
     if (in_error) {
       any_noise = true;

@@ -236,20 +236,37 @@ void combine_two(State& st, const ParseInput& in, ExprKind kind, std::string nam
   e.name = std::move(name);
   e.begin = first.e.begin;
   e.end = st.offset(in.end());
-  std::vector<Item> kids;
-  kids.push_back(std::move(first));
-  kids.push_back(std::move(second));
-  push_node(st, in, std::move(e), std::move(kids));
+  // As push_node, without a vector of two items in between.
+  const std::uint32_t h = std::max(first.height, second.height);
+  e.args.reserve(2);
+  e.args.push_back(std::move(first.e));
+  e.args.push_back(std::move(second.e));
+  if (h + 1 > kMaxHeight) too_deep(in);
+  push(st, std::move(e), h + 1);
 }
 
 // A binary reduction: the stack holds lhs, op (a Raw node), rhs.
 template <typename ParseInput>
 void reduce_binary(State& st, const ParseInput& in) {
   if (st.stack.size() < 3) return;
-  Item rhs = pop(st);
-  Item op = pop(st);
-  Item lhs = pop(st);
-  combine_two(st, in, ExprKind::Binary, std::move(op.e.name), std::move(lhs), std::move(rhs));
+  // In place: the node replaces lhs on the stack (as combine_two, with no Item moved out first).
+  const std::size_t n = st.stack.size();
+  Item& lhs = st.stack[n - 3];
+  Item& op = st.stack[n - 2];
+  Item& rhs = st.stack[n - 1];
+  Expr e;
+  e.kind = ExprKind::Binary;
+  e.name = std::move(op.e.name);
+  e.begin = lhs.e.begin;
+  e.end = st.offset(in.end());
+  const std::uint32_t h = std::max(lhs.height, rhs.height);
+  if (h + 1 > kMaxHeight) too_deep(in);
+  e.args.reserve(2);
+  e.args.push_back(std::move(lhs.e));
+  e.args.push_back(std::move(rhs.e));
+  st.stack.pop_back();
+  st.stack.pop_back();
+  st.stack.back() = Item{std::move(e), h + 1};
 }
 
 // Wrap the top of the stack in a Unary node `name`, spanning from it to the end of `in`.
@@ -261,9 +278,12 @@ void wrap_unary(State& st, const ParseInput& in, std::string name, std::uint32_t
   e.name = std::move(name);
   e.begin = begin;
   e.end = st.offset(in.end());
-  std::vector<Item> kids;
-  kids.push_back(std::move(x));
-  push_node(st, in, std::move(e), std::move(kids));
+  // As push_node, without a vector of one item in between.
+  const std::uint32_t h = x.height;
+  e.args.reserve(1);
+  e.args.push_back(std::move(x.e));
+  if (h + 1 > kMaxHeight) too_deep(in);
+  push(st, std::move(e), h + 1);
 }
 
 // ---------------------------------------------------------------- control
