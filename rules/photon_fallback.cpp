@@ -234,6 +234,14 @@ class PhotonFallback final : public DocumentedRule<make_doc> {
                 "only driver-local rows (a LocalTableScan) run on the JVM: they move no data");
         continue;
       }
+      // A Python UDF evaluator alone (ArrowEvalPython between Photon's Arrow batch sink and source)
+      // is the engine's Python UDF path, not a fallback: python-udf reports its cost.
+      if (std::all_of(members.begin(), members.end(),
+                      [&](std::size_t m) { return plan.ops[m].kind == OpKind::PythonEval; })) {
+        ctx.why(plan.ops[members.front()], "a JVM operator fed by " + engine_name + " operators",
+                "only a Python UDF evaluator runs outside " + engine_name + ": that is the Python UDF path, which python-udf reports");
+        continue;
+      }
       // Entry: a member with no candidate below it; among several, the one with the most rows.
       std::size_t entry = members.front();
       bool have = false;

@@ -98,6 +98,7 @@ constexpr std::array kEntries = {
     Entry{"ArrowResultStage", OpKind::CodegenStage, JoinStrategy::None},
     Entry{"BatchEvalPython", OpKind::PythonEval, JoinStrategy::None},
     Entry{"ArrowEvalPython", OpKind::PythonEval, JoinStrategy::None},
+    Entry{"ColumnarArrowEvalPython", OpKind::PythonEval, JoinStrategy::None},  // Gluten
     Entry{"MapInPandas", OpKind::PythonEval, JoinStrategy::None},
     Entry{"MapInArrow", OpKind::PythonEval, JoinStrategy::None},
     Entry{"PythonMapInArrow", OpKind::PythonEval, JoinStrategy::None},

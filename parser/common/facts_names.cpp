@@ -65,7 +65,8 @@ void fill_operator_name_facts(Operator& op) {
   const std::string base = base_name(op.name);
   if (op.kind == OpKind::PythonEval) {
     if (base == "BatchEvalPython" || base == "BatchEvalPythonUDTF") op.facts.udf.kind = UdfKind::PythonRow;
-    else if (base == "ArrowEvalPython" || base == "ArrowEvalPythonUDTF") op.facts.udf.kind = UdfKind::PythonArrow;
+    else if (base == "ArrowEvalPython" || base == "ArrowEvalPythonUDTF" || base == "ColumnarArrowEvalPython")
+      op.facts.udf.kind = UdfKind::PythonArrow;
     else op.facts.udf.kind = UdfKind::Pandas;
     std::string src;
     if (const Field* f = op.field(FieldRole::Arguments)) src = f->value;
