@@ -3,9 +3,25 @@
 // the reader, before derive_common_facts.
 #pragma once
 
+#include <cstddef>
+#include <string_view>
+#include <utility>
+
 #include "parser/model/plan.hpp"
 
 namespace planlint {
+
+// One reader's name table of metrics: label as the reader's input spells it -> Metric id.
+template <std::size_t N>
+using MetricNameTable = std::pair<std::string_view, Metric::Id>[N];
+
+// The id of `label` in `table`, or Metric::Unknown.
+template <std::size_t N>
+Metric::Id lookup_metric(const MetricNameTable<N>& table, std::string_view label) {
+  for (const auto& [l, id] : table)
+    if (l == label) return id;
+  return Metric::Unknown;
+}
 
 // Explain text (every mode); also the plans embedded in event logs.
 void fill_explain_facts(Plan& plan);

@@ -35,19 +35,12 @@ constexpr std::pair<std::string_view, Metric::Id> kEventLogQueryMetrics[] = {
     {"taskTotalTimeMs", Metric::TaskTotalTime},
 };
 
-template <std::size_t N>
-Metric::Id lookup(const std::pair<std::string_view, Metric::Id> (&table)[N], std::string_view label) {
-  for (const auto& [l, id] : table)
-    if (l == label) return id;
-  return Metric::Unknown;
-}
-
 }  // namespace
 
 void fill_eventlog_facts(Plan& plan, std::string_view spark_version) {
   for (Operator& op : plan.ops)
-    for (Metric& m : op.metrics) m.id = lookup(kEventLogMetrics, m.label);
-  for (Metric& m : plan.query.metrics) m.id = lookup(kEventLogQueryMetrics, m.label);
+    for (Metric& m : op.metrics) m.id = lookup_metric(kEventLogMetrics, m.label);
+  for (Metric& m : plan.query.metrics) m.id = lookup_metric(kEventLogQueryMetrics, m.label);
   // "3.5.1", "2.4.8-amzn-0": major and minor as stated by the log.
   int major = 0, minor = 0;
   std::size_t i = 0;

@@ -414,35 +414,37 @@ std::string lower_name(std::string_view s) {
 }
 }  // namespace
 
-bool is_runtime_filter(const Expr& e) {
+namespace {
+// Whether `e` or any expression inside it satisfies `hit` (iterative: no recursion on deep trees).
+template <class Hit>
+bool any_subexpression(const Expr& e, Hit hit) {
   std::vector<const Expr*> stack{&e};
   while (!stack.empty()) {
     const Expr* x = stack.back();
     stack.pop_back();
-    if (x->kind == ExprKind::Function) {
-      std::string n = lower_name(x->name);
-      if (n == "dynamicpruningexpression" || n == "might_contain" || n == "bloom_filter_might_contain" ||
-          n == "hashedrelationcontains")
-        return true;
-    }
-    if (x->kind == ExprKind::InSubquery || x->kind == ExprKind::Subquery) return true;
+    if (hit(*x)) return true;
     for (const auto& a : x->args) stack.push_back(&a);
   }
   return false;
 }
+}  // namespace
+
+bool is_runtime_filter(const Expr& e) {
+  return any_subexpression(e, [](const Expr& x) {
+    if (x.kind == ExprKind::InSubquery || x.kind == ExprKind::Subquery) return true;
+    if (x.kind != ExprKind::Function) return false;
+    std::string n = lower_name(x.name);
+    return n == "dynamicpruningexpression" || n == "might_contain" || n == "bloom_filter_might_contain" ||
+           n == "hashedrelationcontains";
+  });
+}
 
 bool is_bloom_filter(const Expr& e) {
-  std::vector<const Expr*> stack{&e};
-  while (!stack.empty()) {
-    const Expr* x = stack.back();
-    stack.pop_back();
-    if (x->kind == ExprKind::Function) {
-      std::string n = lower_name(x->name);
-      if (n == "might_contain" || n == "bloom_filter_might_contain" || n == "bloom_filter_agg") return true;
-    }
-    for (const auto& a : x->args) stack.push_back(&a);
-  }
-  return false;
+  return any_subexpression(e, [](const Expr& x) {
+    if (x.kind != ExprKind::Function) return false;
+    std::string n = lower_name(x.name);
+    return n == "might_contain" || n == "bloom_filter_might_contain" || n == "bloom_filter_agg";
+  });
 }
 
 bool is_udf_call(const Expr& e) {

@@ -97,13 +97,6 @@ constexpr std::pair<std::string_view, Metric::Id> kProfileQueryMetrics[] = {
     {"readBytes", Metric::QueryReadBytes},
 };
 
-template <std::size_t N>
-Metric::Id lookup(const std::pair<std::string_view, Metric::Id> (&table)[N], std::string_view label) {
-  for (const auto& [l, id] : table)
-    if (l == label) return id;
-  return Metric::Unknown;
-}
-
 }  // namespace
 
 void fill_profile_facts(Plan& plan) {
@@ -115,7 +108,7 @@ void fill_profile_facts(Plan& plan) {
           f.role = role;
           break;
         }
-    for (Metric& m : op.metrics) m.id = lookup(kProfileMetrics, m.label);
+    for (Metric& m : op.metrics) m.id = lookup_metric(kProfileMetrics, m.label);
     fill_operator_name_facts(op);
     if (op.kind == OpKind::Exchange) {
       if (const Field* f = op.field(FieldRole::Partitioning); f && f->value == "Single") {
@@ -145,7 +138,7 @@ void fill_profile_facts(Plan& plan) {
                                                 : ScanSource::File;
     }
   }
-  for (Metric& m : plan.query.metrics) m.id = lookup(kProfileQueryMetrics, m.label);
+  for (Metric& m : plan.query.metrics) m.id = lookup_metric(kProfileQueryMetrics, m.label);
   plan.facts.engine.databricks = true;
   derive_common_facts(plan);
 }
