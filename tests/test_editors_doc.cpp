@@ -26,23 +26,29 @@ TEST_CASE("docs/editors.md: the settings example names real rules and options") 
       CHECK(planlint::find_rule_doc(n.get<std::string>()) != nullptr);
       ++names;
     }
-  for (const auto& [rule, level] : j["severity"].items()) {
+  // Plain variables, not structured bindings: clang before 16 cannot capture those in INFO's lambda.
+  for (const auto& item : j["severity"].items()) {
+    const std::string rule = item.key();
     INFO("severity: " << rule);
     CHECK(planlint::find_rule_doc(rule) != nullptr);
     ++names;
   }
-  for (const auto& [rule, options] : j["thresholds"].items()) {
+  for (const auto& item : j["thresholds"].items()) {
+    const std::string rule = item.key();
+    const json& options = item.value();
     const planlint::RuleDoc* doc = planlint::find_rule_doc(rule);
     INFO("thresholds: " << rule);
     REQUIRE(doc != nullptr);
-    for (const auto& [option, value] : options.items()) {
+    for (const auto& opt : options.items()) {
+      const std::string option = opt.key();
       INFO("option " << option);
       CHECK(std::any_of(doc->thresholds.begin(), doc->thresholds.end(),
                         [&](const planlint::Threshold& t) { return t.name == option; }));
     }
     ++names;
   }
-  for (const auto& [option, value] : j["globalThresholds"].items()) {
+  for (const auto& item : j["globalThresholds"].items()) {
+    const std::string option = item.key();
     bool known = false;
     for (const planlint::RuleDoc* d : planlint::all_rule_docs())
       for (const auto& t : d->thresholds) known = known || t.name == option;

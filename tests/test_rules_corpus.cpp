@@ -82,7 +82,9 @@ TEST_CASE("corpus/rules: expected diagnostics per plan") {
     expected += ".expected";
     test::check_golden(expected, format_diagnostics(r.diagnostics));
   }
-  for (const auto& [dir, counts] : per_dir) {
+  for (const auto& entry : per_dir) {  // no structured binding: clang < 16 cannot capture it in CAPTURE
+    const auto& dir = entry.first;
+    const auto& counts = entry.second;
     CAPTURE(dir);
     CHECK(counts.first >= 1);
     CHECK(counts.second >= 1);
