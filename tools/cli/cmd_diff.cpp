@@ -42,7 +42,7 @@ std::optional<ParseResult> read_side(const std::string& path, long long executio
 }
 
 int run_diff(const DiffOptions& opt) {
-  auto cli = cli_config(opt.rules);
+  auto cli = cli_settings(opt.rules);
   if (!cli) return 2;
   auto config = config_for(opt.rules, opt.new_path, *cli);
   if (!config) return 2;

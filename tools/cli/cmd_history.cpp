@@ -19,7 +19,7 @@ struct HistoryOptions {
 };
 
 int run_history(const HistoryOptions& opt) {
-  auto cli = cli_config(opt.rules);
+  auto cli = cli_settings(opt.rules);
   if (!cli) return 2;
   std::optional<double> now;
   if (!opt.now.empty()) {

@@ -57,31 +57,28 @@ void add_rule_options(CLI::App* cmd, RuleOptions& opt) {
   cmd->add_option("-o,--output", opt.output, "Write the report to FILE instead of standard output");
 }
 
-std::optional<Config> cli_config(const RuleOptions& opt) {
-  Config cli;
+std::optional<Settings> cli_settings(const RuleOptions& opt) {
+  // The same validation and merge as check and the editor (lint/config/settings.hpp).
+  Settings cli;
   std::string err;
-  for (const auto& s : opt.select) {
-    if (!check_rule_selector(s, err)) return usage("--select: " + err), std::nullopt;
-    cli.select.insert(s);
-  }
-  for (const auto& s : opt.ignore) {
-    if (!check_rule_selector(s, err)) return usage("--ignore: " + err), std::nullopt;
-    cli.ignore.insert(s);
-  }
+  for (const auto& s : opt.select)
+    if (!settings_select(cli, s, err)) return usage("--select: " + err), std::nullopt;
+  for (const auto& s : opt.ignore)
+    if (!settings_ignore(cli, s, err)) return usage("--ignore: " + err), std::nullopt;
   for (const auto& s : opt.severity) {
     std::string k, v;
     if (!split(s, k, v)) return usage("--severity expects RULE=LEVEL, got `" + s + "`"), std::nullopt;
-    if (!set_severity(cli, k, v, err)) return usage("--severity: " + err), std::nullopt;
+    if (!settings_severity(cli, k, v, err)) return usage("--severity: " + err), std::nullopt;
   }
   for (const auto& s : opt.set) {
     std::string k, v;
     if (!split(s, k, v)) return usage("--set expects RULE.OPTION=VALUE or OPTION=VALUE, got `" + s + "`"), std::nullopt;
-    if (!set_threshold(cli, k, v, err)) return usage("--set: " + err), std::nullopt;
+    if (!settings_threshold(cli, k, v, err)) return usage("--set: " + err), std::nullopt;
   }
   return cli;
 }
 
-std::optional<Config> config_for(const RuleOptions& opt, const std::string& path, const Config& cli) {
+std::optional<Config> config_for(const RuleOptions& opt, const std::string& path, const Settings& cli) {
   Config base;
   if (!opt.no_config) {
     ConfigError ce;
@@ -95,13 +92,7 @@ std::optional<Config> config_for(const RuleOptions& opt, const std::string& path
       base = std::move(*c);
     }
   }
-  if (!cli.select.empty()) base.select = cli.select;
-  base.ignore.insert(cli.ignore.begin(), cli.ignore.end());
-  for (const auto& [k, v] : cli.severity) base.severity[k] = v;
-  for (const auto& [k, v] : cli.global_thresholds) base.global_thresholds[k] = v;
-  for (const auto& [rule, opts] : cli.thresholds)
-    for (const auto& [k, v] : opts) base.thresholds[rule][k] = v;
-  return base;
+  return apply_settings(std::move(base), cli);
 }
 
 int finish_reports(const RuleOptions& opt, const std::vector<FileReport>& reports, bool unreadable) {

@@ -10,6 +10,7 @@
 #include <CLI/CLI.hpp>
 
 #include "lint/config/config.hpp"
+#include "lint/config/settings.hpp"
 #include "lint/output/output.hpp"
 
 namespace planlint::cli {
@@ -27,12 +28,13 @@ struct RuleOptions {
 
 void add_rule_options(CLI::App* cmd, RuleOptions& opt);
 
-// The command line's rule settings; nullopt after printing a usage error.
-std::optional<Config> cli_config(const RuleOptions& opt);
+// The command line's rule settings, validated as for check and the editor; nullopt after printing
+// a usage error.
+std::optional<Settings> cli_settings(const RuleOptions& opt);
 
 // The config for `path` (the project's nearest config file unless --no-config / --config) with the
 // command line's settings on top; nullopt after printing an error.
-std::optional<Config> config_for(const RuleOptions& opt, const std::string& path, const Config& cli);
+std::optional<Config> config_for(const RuleOptions& opt, const std::string& path, const Settings& cli);
 
 // Writes the reports (stdout or -o) and returns the exit code: 2 when `unreadable`, else 1 when a
 // finding reaches --fail-on (unless --exit-zero), else 0.
