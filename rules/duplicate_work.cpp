@@ -98,7 +98,7 @@ Cost cost_of(const Chain& c) {
   Cost k;
   k.ms = c.scan->duration_ms;
   k.bytes = rules::first_metric(*c.scan, {Metric::FilesReadBytes});
-  if (!k.bytes && c.scan->stats.size_bytes && !c.scan->stats.masked) k.bytes = c.scan->stats.size_bytes;
+  if (!k.bytes && c.scan->stats->size_bytes && !c.scan->stats->masked) k.bytes = c.scan->stats->size_bytes;
   k.rows = rules::first_metric(*c.scan, {Metric::RowsScanned});
   if (!k.rows) k.rows = c.scan->rows;
   return k;

@@ -104,11 +104,11 @@ Rows join_rows(const Plan& plan, const LogicalJoins& logical, const Operator& op
   if (const Operator* lj = logical.find(op)) {
     const Operator* l = logical_child(plan, *lj, BuildSide::Left);
     const Operator* rt = logical_child(plan, *lj, BuildSide::Right);
-    if (lj->stats.row_count && l && l->stats.row_count && rt && rt->stats.row_count) {
+    if (lj->stats->row_count && l && l->stats->row_count && rt && rt->stats->row_count) {
       Rows e;
-      e.out = lj->stats.row_count;
-      e.left = l->stats.row_count;
-      e.right = rt->stats.row_count;
+      e.out = lj->stats->row_count;
+      e.left = l->stats->row_count;
+      e.right = rt->stats->row_count;
       e.estimate = true;
       e.logical = lj;
       return e;
@@ -129,8 +129,8 @@ class ExplodingJoin final : public DocumentedRule<make_doc> {
       Rows rows = join_rows(plan, logical, *op);
       const char* est = rows.estimate ? "estimated " : "";
 
-      bool nested = op->join.strategy == JoinStrategy::Cartesian || op->join.strategy == JoinStrategy::BroadcastNestedLoop;
-      if (nested && !has_condition(*op) && is_expanding_type(op->join.type)) {
+      bool nested = op->join->strategy == JoinStrategy::Cartesian || op->join->strategy == JoinStrategy::BroadcastNestedLoop;
+      if (nested && !has_condition(*op) && is_expanding_type(op->join->type)) {
         bool small = at_most_one_row(plan, op->children[0]) || at_most_one_row(plan, op->children[1]);
         if (rows.left && *rows.left <= 1) small = true;
         if (rows.right && *rows.right <= 1) small = true;
@@ -141,7 +141,7 @@ class ExplodingJoin final : public DocumentedRule<make_doc> {
             msg += " (" + format_count(*rows.left) + " × " + format_count(*rows.right) + " " + est + "rows in, " +
                    format_count(*rows.out) + " out)";
           Diagnostic d = ctx.make_as("cartesian-product", *op, msg);
-          d.evidence.push_back(ev_text("join", op->name + (op->join.type_text.empty() ? "" : " " + op->join.type_text)));
+          d.evidence.push_back(ev_text("join", op->name + (op->join->type_text.empty() ? "" : " " + op->join->type_text)));
           d.evidence.push_back(ev_text("join condition", "none"));
           if (rows.left) d.evidence.push_back(ev_rows(std::string(est) + "left rows", *rows.left));
           if (rows.right) d.evidence.push_back(ev_rows(std::string(est) + "right rows", *rows.right));
@@ -170,13 +170,13 @@ class ExplodingJoin final : public DocumentedRule<make_doc> {
       d.evidence.push_back(ev_rows(std::string(est) + "right rows", *rows.right));
       d.evidence.push_back(ev_ratio("output to input ratio", in > 0 ? out / in : out));
       if (rows.logical) d.evidence.push_back(ev_text("estimates from", op_ref(*rows.logical)));
-      if (!op->join.left_keys.empty()) {
+      if (!op->join->left_keys.empty()) {
         std::string keys;
-        for (std::size_t i = 0; i < op->join.left_keys.size(); ++i)
-          keys += (i ? ", " : "") + op->join.left_keys[i].text;
+        for (std::size_t i = 0; i < op->join->left_keys.size(); ++i)
+          keys += (i ? ", " : "") + op->join->left_keys[i].text;
         keys += " = ";
-        for (std::size_t i = 0; i < op->join.right_keys.size(); ++i)
-          keys += (i ? ", " : "") + op->join.right_keys[i].text;
+        for (std::size_t i = 0; i < op->join->right_keys.size(); ++i)
+          keys += (i ? ", " : "") + op->join->right_keys[i].text;
         d.evidence.push_back(ev_text("join keys", keys));
       }
       set_impact(d, out - in, "rows", " extra rows");

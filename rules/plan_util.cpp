@@ -9,7 +9,7 @@ namespace planlint::rules {
 
 std::set<std::string> side_names(const Plan& plan, const Operator& join, std::size_t child_pos) {
   std::set<std::string> out;
-  const auto& keys = child_pos == 0 ? join.join.left_keys : join.join.right_keys;
+  const auto& keys = child_pos == 0 ? join.join->left_keys : join.join->right_keys;
   for (const auto& k : keys) {
     if (!k.root) continue;
     for (const Expr* a : attributes_in(*k.root)) {

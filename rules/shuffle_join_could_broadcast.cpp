@@ -82,13 +82,13 @@ SideSize side_size(const Plan& plan, const LogicalJoins& logical, const Operator
   if (s.bytes) return s;
   if (const Operator* lj = logical.find(join)) {
     const Operator* ch = logical_child(plan, *lj, pos == 0 ? BuildSide::Left : BuildSide::Right);
-    if (ch && ch->stats.size_bytes && !ch->stats.masked) {
+    if (ch && ch->stats->size_bytes && !ch->stats->masked) {
       SideSize e;
-      e.bytes = ch->stats.size_bytes;
-      e.rows = ch->stats.row_count;
+      e.bytes = ch->stats->size_bytes;
+      e.rows = ch->stats->row_count;
       e.source = ch;
       e.estimate = true;
-      e.what = "estimated Statistics(sizeInBytes=" + format_bytes(*ch->stats.size_bytes) + ") of the logical " +
+      e.what = "estimated Statistics(sizeInBytes=" + format_bytes(*ch->stats->size_bytes) + ") of the logical " +
                op_ref(*ch);
       return e;
     }
@@ -106,8 +106,8 @@ class ShuffleJoinCouldBroadcast final : public DocumentedRule<make_doc> {
     const auto& hints = plan.facts.sql_hints;
     for (const Operator* op : active_ops(plan)) {
       if (op->kind != OpKind::Join || op->children.size() != 2) continue;
-      if (op->join.strategy != JoinStrategy::SortMerge && op->join.strategy != JoinStrategy::ShuffledHash) {
-        ctx.why(*op, "a SortMergeJoin or ShuffledHashJoin", "it already is a " + std::string(to_string(op->join.strategy)) + " join");
+      if (op->join->strategy != JoinStrategy::SortMerge && op->join->strategy != JoinStrategy::ShuffledHash) {
+        ctx.why(*op, "a SortMergeJoin or ShuffledHashJoin", "it already is a " + std::string(to_string(op->join->strategy)) + " join");
         continue;
       }
       SideSize sizes[2] = {side_size(plan, logical, *op, 0), side_size(plan, logical, *op, 1)};
@@ -115,9 +115,9 @@ class ShuffleJoinCouldBroadcast final : public DocumentedRule<make_doc> {
       std::string missing;
       for (int pos = 0; pos < 2; ++pos) {
         const char* side = pos == 0 ? "left" : "right";
-        if (!can_broadcast(op->join.type, pos == 0 ? BuildSide::Left : BuildSide::Right)) {
+        if (!can_broadcast(op->join->type, pos == 0 ? BuildSide::Left : BuildSide::Right)) {
           missing += std::string(missing.empty() ? "" : "; ") + "the " + side + " side cannot be broadcast in a " +
-                     (op->join.type_text.empty() ? std::string(to_string(op->join.type)) : op->join.type_text) + " join";
+                     (op->join->type_text.empty() ? std::string(to_string(op->join->type)) : op->join->type_text) + " join";
           continue;
         }
         if (!sizes[pos].bytes) {
@@ -167,7 +167,7 @@ class ShuffleJoinCouldBroadcast final : public DocumentedRule<make_doc> {
               forced = std::string(h.side == BuildSide::Left ? "leftHint" : "rightHint") + "=(strategy=" + st + ")";
           }
 
-      std::string join_name = op->join.strategy == JoinStrategy::SortMerge ? "shuffles and sorts both sides"
+      std::string join_name = op->join->strategy == JoinStrategy::SortMerge ? "shuffles and sorts both sides"
                                                                            : "shuffles both sides";
       std::string msg = op_ref(*op) + " " + join_name + " although the " + side + " side is " +
                         format_bytes(*small.bytes) + " (" +
@@ -184,8 +184,8 @@ class ShuffleJoinCouldBroadcast final : public DocumentedRule<make_doc> {
       d.evidence.push_back(ev_text(std::string(side) + " side size from", small.what));
       if (other.bytes) d.evidence.push_back(ev_bytes(std::string(best == 0 ? "right" : "left") + " side size", *other.bytes));
       d.evidence.push_back(ev_bytes("broadcast threshold", threshold));
-      d.evidence.push_back(ev_text("join type", op->join.type_text.empty() ? std::string(to_string(op->join.type))
-                                                                          : op->join.type_text));
+      d.evidence.push_back(ev_text("join type", op->join->type_text.empty() ? std::string(to_string(op->join->type))
+                                                                          : op->join->type_text));
       if (!forced.empty()) d.evidence.push_back(ev_text("hint", forced));
       if (other.bytes) {
         set_impact(d, *other.bytes, "bytes", " shuffled that a broadcast join would not move");

@@ -17,7 +17,7 @@ bool is_executor_broadcast(const Plan& plan, const Operator& op) {
     if (cur->parents.size() != 1) break;
     cur = &plan.ops[cur->parents[0]];
     if (cur->kind != OpKind::Exchange && cur->kind != OpKind::QueryStage && cur->kind != OpKind::ShuffleRead) {
-      if (cur->kind == OpKind::Join && cur->join.strategy == JoinStrategy::BroadcastHash) return true;
+      if (cur->kind == OpKind::Join && cur->join->strategy == JoinStrategy::BroadcastHash) return true;
       break;
     }
   }
@@ -103,9 +103,9 @@ class SinglePartitionShuffle final : public DocumentedRule<make_doc> {
         // AQE query stage above the exchange carries Statistics(sizeInBytes=..., rowCount=...).
         for (std::size_t p : op.parents) {
           const Operator& q = plan.ops[p];
-          if (q.kind == OpKind::QueryStage && !q.stats.masked) {
-            if (q.stats.size_bytes) bytes = q.stats.size_bytes;
-            if (!rows && q.stats.row_count) rows = q.stats.row_count;
+          if (q.kind == OpKind::QueryStage && !q.stats->masked) {
+            if (q.stats->size_bytes) bytes = q.stats->size_bytes;
+            if (!rows && q.stats->row_count) rows = q.stats->row_count;
           }
         }
       }

@@ -97,12 +97,12 @@ class SkewNotHandled final : public DocumentedRule<make_doc> {
     for (const Operator* op : active_ops(plan)) {
       if (op->kind != OpKind::Join || op->children.size() != 2) continue;
       const std::string looked = "a shuffle join without AQE skew handling whose input partitions or tasks are skewed";
-      if (op->join.skew) {
+      if (op->join->skew) {
         ctx.why(*op, looked, "AQE already split its skewed partitions (skew=true)");
         continue;
       }
-      if (op->join.strategy != JoinStrategy::SortMerge && op->join.strategy != JoinStrategy::ShuffledHash) {
-        ctx.why(*op, looked, "not a shuffle join (a " + std::string(to_string(op->join.strategy)) + " join)");
+      if (op->join->strategy != JoinStrategy::SortMerge && op->join->strategy != JoinStrategy::ShuffledHash) {
+        ctx.why(*op, looked, "not a shuffle join (a " + std::string(to_string(op->join->strategy)) + " join)");
         continue;
       }
       if (side_handles_skew(plan, op->children[0]) || side_handles_skew(plan, op->children[1])) {

@@ -80,19 +80,19 @@ class StaleBroadcastHint final : public DocumentedRule<make_doc> {
 
     for (const Operator* op : active_ops(plan)) {
       if (op->kind != OpKind::Join || op->children.size() != 2) continue;
-      if (op->join.strategy != JoinStrategy::BroadcastHash && op->join.strategy != JoinStrategy::BroadcastNestedLoop)
+      if (op->join->strategy != JoinStrategy::BroadcastHash && op->join->strategy != JoinStrategy::BroadcastNestedLoop)
         continue;
-      if (op->join.build == BuildSide::None) continue;
-      std::size_t pos = op->join.build == BuildSide::Left ? 0 : 1;
+      if (op->join->build == BuildSide::None) continue;
+      std::size_t pos = op->join->build == BuildSide::Left ? 0 : 1;
       const char* side = pos == 0 ? "left" : "right";
 
       SideSize size = input_size(plan, op->children[pos]);
       const Operator* lj = logical.find(*op);
       if (!size.bytes && lj) {
-        const Operator* ch = logical_child(plan, *lj, op->join.build);
-        if (ch && ch->stats.size_bytes && !ch->stats.masked) {
-          size.bytes = ch->stats.size_bytes;
-          size.rows = ch->stats.row_count;
+        const Operator* ch = logical_child(plan, *lj, op->join->build);
+        if (ch && ch->stats->size_bytes && !ch->stats->masked) {
+          size.bytes = ch->stats->size_bytes;
+          size.rows = ch->stats->row_count;
           size.source = ch;
           size.estimate = true;
           size.what = "estimated Statistics of the logical " + op_ref(*ch);
@@ -110,7 +110,7 @@ class StaleBroadcastHint final : public DocumentedRule<make_doc> {
       }
       if (hint.empty() && lj) {
         for (const auto& h : lj->hints)
-          if (h.kind == HintKind::Broadcast && (h.side == op->join.build || h.side == BuildSide::None))
+          if (h.kind == HintKind::Broadcast && (h.side == op->join->build || h.side == BuildSide::None))
             hint = std::string(h.side == BuildSide::Left ? "leftHint" : h.side == BuildSide::Right ? "rightHint" : "") +
                    "=(strategy=broadcast) hint in the logical plan";
       }

@@ -120,7 +120,7 @@ struct PlanBuilder {
     Classification c = classify_operator(name);
     op.kind = c.kind;
     op.engine = c.engine;
-    op.join.strategy = c.strategy;
+    op.join.edit().strategy = c.strategy;
     op.id = std::to_string(op.index + 1);
     op.children = std::move(children);
     op.loc.line = static_cast<std::uint32_t>(op.index + 1);
@@ -166,9 +166,9 @@ struct PlanBuilder {
     return f;
   }
   void join(std::size_t i, JoinType t, BuildSide b = BuildSide::None) {
-    plan.ops[i].join.type = t;
-    plan.ops[i].join.type_text = std::string(to_string(t));
-    plan.ops[i].join.build = b;
+    plan.ops[i].join.edit().type = t;
+    plan.ops[i].join.edit().type_text = std::string(to_string(t));
+    plan.ops[i].join.edit().build = b;
   }
   void metric(std::size_t i, std::string label, double v, MetricUnit u = MetricUnit::Count) {
     Metric m;

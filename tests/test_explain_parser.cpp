@@ -113,10 +113,10 @@ TEST_CASE("formatted AQE: Final and Initial sections form one DAG, shared nodes 
   const Operator& stage = op_by_id(p, "8");
   CHECK(stage.kind == OpKind::QueryStage);
   CHECK(stage.section == Section::AqeFinal);
-  CHECK(stage.stats.size_bytes == doctest::Approx(8.0 * 1152921504606846976.0));
+  CHECK(stage.stats->size_bytes == doctest::Approx(8.0 * 1152921504606846976.0));
   const Operator& sqs = op_by_id(p, "5");
-  CHECK(sqs.stats.row_count == doctest::Approx(10));
-  CHECK(sqs.stats.size_bytes == doctest::Approx(240));
+  CHECK(sqs.stats->row_count == doctest::Approx(10));
+  CHECK(sqs.stats->size_bytes == doctest::Approx(240));
   // HashAggregate (3) is shared: one operator with two consumers (Exchange 4 and Exchange 9).
   const Operator& agg = op_by_id(p, "3");
   CHECK(agg.codegen);
@@ -185,11 +185,11 @@ Arguments: RoundRobinPartitioning(4), ENSURE_REQUIREMENTS, [plan_id=9]
   for (const auto& o : p.ops) unknown += o.id.empty() ? 1 : 0;
   CHECK(unknown == 2);
   const Operator& smj = op_by_id(p, "3");
-  CHECK(smj.join.type == JoinType::Inner);
-  CHECK(smj.join.strategy == JoinStrategy::SortMerge);
-  CHECK(smj.join.left_keys.size() == 1);
-  CHECK(smj.join.left_keys[0].text == "v#3L");
-  CHECK_FALSE(smj.join.condition);
+  CHECK(smj.join->type == JoinType::Inner);
+  CHECK(smj.join->strategy == JoinStrategy::SortMerge);
+  CHECK(smj.join->left_keys.size() == 1);
+  CHECK(smj.join->left_keys[0].text == "v#3L");
+  CHECK_FALSE(smj.join->condition);
 }
 
 TEST_CASE("formatted: join labels, list counts, truncation, multi-line values, masked locations") {
@@ -232,20 +232,20 @@ Join condition: None
   const Plan& p = r.plans[0];
   REQUIRE(p.ops.size() == 5);
   const Operator& bnlj = op_by_id(p, "5");
-  CHECK(bnlj.join.strategy == JoinStrategy::BroadcastNestedLoop);
-  CHECK(bnlj.join.type == JoinType::LeftAnti);
-  CHECK(bnlj.join.build == BuildSide::Right);
+  CHECK(bnlj.join->strategy == JoinStrategy::BroadcastNestedLoop);
+  CHECK(bnlj.join->type == JoinType::LeftAnti);
+  CHECK(bnlj.join->build == BuildSide::Right);
   const Operator& shj = op_by_id(p, "3");
   CHECK(shj.name == "ShuffledHashJoin");
-  CHECK(shj.join.skew);
-  CHECK(shj.join.build == BuildSide::Left);
-  REQUIRE(shj.join.condition);
-  CHECK(shj.join.condition->text == "(concat(b#2, x\ny) = z)");
+  CHECK(shj.join->skew);
+  CHECK(shj.join->build == BuildSide::Left);
+  REQUIRE(shj.join->condition);
+  CHECK(shj.join->condition->text == "(concat(b#2, x\ny) = z)");
   CHECK(shj.field("Join condition")->loc.line == 26);
   CHECK(shj.field("Join condition")->loc.end_line == 27);
   const Operator& ex = op_by_id(p, "4");
-  CHECK(ex.join.type == JoinType::ExistenceJoin);
-  CHECK(ex.join.type_text == "ExistenceJoin(exists#12)");
+  CHECK(ex.join->type == JoinType::ExistenceJoin);
+  CHECK(ex.join->type_text == "ExistenceJoin(exists#12)");
   CHECK(ex.field("Arguments")->truncated);
   const Operator& jdbc = op_by_id(p, "1");
   CHECK(jdbc.scan_format == "jdbc");
@@ -277,11 +277,11 @@ TEST_CASE("default mode: one-line arguments become the same fields as formatted 
   REQUIRE(p.ops.size() == 6);  // with the inline Subquery and its LocalTableScan
   const Operator& smj = p.ops[0];
   CHECK(smj.kind == OpKind::Join);
-  CHECK(smj.join.skew);
-  CHECK(smj.join.type == JoinType::LeftOuter);
+  CHECK(smj.join->skew);
+  CHECK(smj.join->type == JoinType::LeftOuter);
   CHECK(smj.codegen_stage == 2);
-  REQUIRE(smj.join.condition);
-  CHECK(smj.join.condition->text == "(v#3 > 1)");
+  REQUIRE(smj.join->condition);
+  CHECK(smj.join->condition->text == "(v#3 > 1)");
   CHECK(smj.children.size() == 2);
   const Operator& filter = p.ops[1];
   CHECK(filter.field("Condition"));
@@ -351,12 +351,12 @@ Join Inner, (a#1 = b#2), leftHint=(strategy=shuffle_hash), rightHint=(strategy=b
   CHECK(optimized.hints[0].strategy == "shuffle_hash");
   CHECK(optimized.hints[0].side == BuildSide::Left);
   CHECK(optimized.hints[1].side == BuildSide::Right);
-  CHECK(optimized.join.type == JoinType::Inner);
+  CHECK(optimized.join->type == JoinType::Inner);
   CHECK(p.ops[optimized.children[0]].table == "spark_catalog.default.t1");
   const Operator& bhj = p.ops[p.roots[0]];
   CHECK(bhj.kind == OpKind::Join);
   CHECK_FALSE(bhj.logical);
-  CHECK(bhj.join.build == BuildSide::Right);
+  CHECK(bhj.join->build == BuildSide::Right);
 }
 
 TEST_CASE("cost mode and several plans in one input") {
@@ -385,8 +385,8 @@ Arguments: [x#1]
   CHECK(cost.format == InputFormat::ExplainCost);
   REQUIRE(cost.logical_roots.size() == 1);
   const Operator& f = cost.ops[cost.logical_roots[0]];
-  CHECK(f.stats.size_bytes == doctest::Approx(1.5 * 1024 * 1024));
-  CHECK(f.stats.row_count == doctest::Approx(2.0e4));
+  CHECK(f.stats->size_bytes == doctest::Approx(1.5 * 1024 * 1024));
+  CHECK(f.stats->row_count == doctest::Approx(2.0e4));
   CHECK(f.name == "Filter");
   CHECK(r.plans[1].format == InputFormat::ExplainFormatted);
   CHECK(r.plans[1].ops.size() == 1);

@@ -86,9 +86,9 @@ struct FakeLinter {
     plan.ops[1].table = "db.caf\xC3\xA9";
     plan.ops[1].scan_format = "parquet";
     Operator& join = plan.ops[3];
-    join.join.type = JoinType::Inner;
-    join.join.strategy = JoinStrategy::BroadcastHash;
-    join.join.build = BuildSide::Right;
+    join.join.edit().type = JoinType::Inner;
+    join.join.edit().strategy = JoinStrategy::BroadcastHash;
+    join.join.edit().build = BuildSide::Right;
     join.detail_loc = locate(text, 8, "(4)");
     Field keys;
     keys.key = "Left keys";

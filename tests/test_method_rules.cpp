@@ -465,7 +465,7 @@ TEST_CASE("single-partition-shuffle") {
     auto e = n.add("Exchange", OpKind::Exchange, {s});
     n.op(e).arguments = "SinglePartition, ENSURE_REQUIREMENTS, [plan_id=40]";
     auto st = n.add("ShuffleQueryStage", OpKind::QueryStage, {e});
-    n.op(st).stats.size_bytes = 3.0 * 1024 * 1024 * 1024;
+    n.op(st).stats.edit().size_bytes = 3.0 * 1024 * 1024 * 1024;
     auto lim = n.add("GlobalLimit", OpKind::Limit, {st});
     auto r = run(n.done(lim), "single-partition-shuffle");
     REQUIRE(r.size() == 1);

@@ -91,14 +91,14 @@ TEST_CASE("profile-01: mixed Photon/JVM, JVM broadcast joins, DPP pruning, query
   CHECK(join.label == "Left Semi Join");
   CHECK(join.tag == "BROADCAST_HASH_JOIN_EXEC");
   CHECK(join.engine == Engine::Spark);
-  CHECK(join.join.strategy == JoinStrategy::BroadcastHash);
-  CHECK(join.join.type == JoinType::LeftSemi);
-  CHECK(join.join.type_text == "Left Semi");
-  CHECK(join.join.build == BuildSide::Right);
-  REQUIRE(join.join.left_keys.size() == 1);
-  CHECK(join.join.left_keys[0].text == "cs.cs_sold_date_sk");
-  REQUIRE(join.join.right_keys.size() == 1);
-  CHECK(join.join.right_keys[0].text == "d.d_date_sk");
+  CHECK(join.join->strategy == JoinStrategy::BroadcastHash);
+  CHECK(join.join->type == JoinType::LeftSemi);
+  CHECK(join.join->type_text == "Left Semi");
+  CHECK(join.join->build == BuildSide::Right);
+  REQUIRE(join.join->left_keys.size() == 1);
+  CHECK(join.join->left_keys[0].text == "cs.cs_sold_date_sk");
+  REQUIRE(join.join->right_keys.size() == 1);
+  CHECK(join.join->right_keys[0].text == "d.d_date_sk");
   CHECK(join.rows == 556);
   // Left (CHILD_TAG Left, the Project) before the build side (the Shuffle, CHILD_TAG Child).
   REQUIRE(join.children.size() == 2);
@@ -183,11 +183,11 @@ TEST_CASE("profile-02 and profile-03: Photon joins and shuffles") {
     const Operator& j = op_id(p, "6432");
     CHECK(j.name == "PhotonShuffledHashJoin");
     CHECK(j.engine == Engine::Photon);
-    CHECK(j.join.strategy == JoinStrategy::ShuffledHash);
-    CHECK(j.join.type == JoinType::Inner);
-    CHECK(j.join.build == BuildSide::Right);
-    REQUIRE(j.join.left_keys.size() == 1);
-    CHECK(j.join.left_keys[0].text == "T1.ID");
+    CHECK(j.join->strategy == JoinStrategy::ShuffledHash);
+    CHECK(j.join->type == JoinType::Inner);
+    CHECK(j.join->build == BuildSide::Right);
+    REQUIRE(j.join->left_keys.size() == 1);
+    CHECK(j.join->left_keys[0].text == "T1.ID");
     CHECK(p.stages.size() == 6);
     CHECK(p.query.metric_value("totalTimeMs") == 42851);
   }
@@ -197,9 +197,9 @@ TEST_CASE("profile-02 and profile-03: Photon joins and shuffles") {
     const Plan& p = r.plans.front();
     const Operator& j = op_id(p, "44780");
     CHECK(j.name == "PhotonBroadcastHashJoin");
-    CHECK(j.join.strategy == JoinStrategy::BroadcastHash);
-    REQUIRE(j.join.right_keys.size() == 1);
-    CHECK(j.join.right_keys[0].text == "tpcds.tpcds_sf1000_delta_lc.item.i_item_sk");
+    CHECK(j.join->strategy == JoinStrategy::BroadcastHash);
+    REQUIRE(j.join->right_keys.size() == 1);
+    CHECK(j.join->right_keys[0].text == "tpcds.tpcds_sf1000_delta_lc.item.i_item_sk");
     CHECK(p.query.metric_value("prunedFilesCount") == 1);
   }
 }

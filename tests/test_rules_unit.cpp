@@ -100,15 +100,15 @@ std::size_t aqe_smj(PlanBuilder& b, double left_bytes, double right_bytes, JoinT
   b.op(ls).table = "spark_catalog.db.fact";
   std::size_t lx = b.add("Exchange", {ls});
   std::size_t lq = b.add("ShuffleQueryStage", {lx});
-  b.op(lq).stats.size_bytes = left_bytes;
+  b.op(lq).stats.edit().size_bytes = left_bytes;
   std::size_t lr = b.add("AQEShuffleRead", {lq});
   std::size_t lsort = b.add("Sort", {lr});
   std::size_t rs = b.add("Scan parquet spark_catalog.db.dim");
   b.op(rs).table = "spark_catalog.db.dim";
   std::size_t rx = b.add("Exchange", {rs});
   std::size_t rq = b.add("ShuffleQueryStage", {rx});
-  b.op(rq).stats.size_bytes = right_bytes;
-  b.op(rq).stats.row_count = 41000;
+  b.op(rq).stats.edit().size_bytes = right_bytes;
+  b.op(rq).stats.edit().row_count = 41000;
   std::size_t rr = b.add("AQEShuffleRead", {rq});
   std::size_t rsort = b.add("Sort", {rr});
   std::size_t j = b.add("SortMergeJoin", {lsort, rsort});
@@ -157,7 +157,7 @@ TEST_CASE("shuffle-join-could-broadcast") {
   SUBCASE("no size evidence") {
     PlanBuilder b;
     std::size_t j = aqe_smj(b, 48 * kGiB, 3.2 * kMiB);
-    for (auto& op : b.plan.ops) op.stats = {};
+    for (auto& op : b.plan.ops) op.stats.reset();
     (void)j;
     CHECK(lint(b).empty());
   }
@@ -183,7 +183,7 @@ TEST_CASE("skew-not-handled") {
     b.metric(rx, "Sink - Num bytes written", 30 * kGiB, MetricUnit::Bytes);
     std::size_t j = b.add("PhotonShuffledHashJoin", {lx, rx});
     b.join(j, JoinType::Inner, BuildSide::Right);
-    b.op(j).join.skew = skew_flag;
+    b.op(j).join.edit().skew = skew_flag;
     b.op(j).duration_ms = 600000;
     return j;
   };
@@ -238,7 +238,7 @@ TEST_CASE("stale-broadcast-hint and oversized-broadcast") {
     b.op(r).table = "spark_catalog.db.customers";
     std::size_t bx = b.add("BroadcastExchange", {r});
     std::size_t bq = b.add("BroadcastQueryStage", {bx});
-    b.op(bq).stats.size_bytes = bytes;
+    b.op(bq).stats.edit().size_bytes = bytes;
     std::size_t j = b.add("BroadcastHashJoin", {l, bq});
     b.join(j, JoinType::Inner, BuildSide::Right);
     return j;
@@ -341,7 +341,7 @@ TEST_CASE("exploding-join and cartesian-product") {
     std::size_t r = b.add("Scan parquet db.b");
     std::size_t j = b.add("BroadcastNestedLoopJoin", {l, r});
     b.join(j, JoinType::Inner, BuildSide::Right);
-    b.op(j).join.condition = pe(bin("<", attr("x", "1"), attr("y", "2")));
+    b.op(j).join.edit().condition = pe(bin("<", attr("x", "1"), attr("y", "2")));
     CHECK(lint(b).empty());
   }
   SUBCASE("semi join never multiplies") {

@@ -133,9 +133,9 @@ TEST_CASE("shared corpus: the Gluten plan keeps Final and Initial sections as on
   const auto* join = p.find_id("21");
   REQUIRE(join);
   CHECK(join->engine == planlint::Engine::Gluten);
-  CHECK(join->join.build == planlint::BuildSide::Right);
+  CHECK(join->join->build == planlint::BuildSide::Right);
   CHECK(join->codegen);
   const auto* stage = p.find_id("27");
   REQUIRE(stage);
-  CHECK(stage->stats.masked);
+  CHECK(stage->stats->masked);
 }

@@ -103,11 +103,11 @@ std::string field_sig(const Operator& op, std::initializer_list<std::string_view
 std::string signature(const Operator& op) {
   switch (op.kind) {
     case OpKind::Join: {
-      std::string s(to_string(op.join.type));
+      std::string s(to_string(op.join->type));
       s += "|";
-      for (const auto& k : op.join.left_keys) s += norm(k.text) + ",";
+      for (const auto& k : op.join->left_keys) s += norm(k.text) + ",";
       s += "|";
-      for (const auto& k : op.join.right_keys) s += norm(k.text) + ",";
+      for (const auto& k : op.join->right_keys) s += norm(k.text) + ",";
       return s;
     }
     case OpKind::Scan:
@@ -265,17 +265,17 @@ struct Differ {
     for (auto [o, n] : match.pairs) {
       if (O(o).kind != OpKind::Join || N(n).kind != OpKind::Join) continue;
       const Operator &a = O(o), &b = N(n);
-      int ra = join_rank(a.join.strategy), rb = join_rank(b.join.strategy);
+      int ra = join_rank(a.join->strategy), rb = join_rank(b.join->strategy);
       std::string tables = newp_tables[n].empty() ? "its inputs" : newp_tables[n];
       if (ra >= 0 && rb > ra) {
         std::vector<std::size_t> brought;
         for (std::size_t s : shuffles_under(n))
           if (new_only_set.count(s)) brought.push_back(s);
-        std::string msg = op_ref(b) + " joins " + tables + " as a " + std::string(to_string(b.join.strategy)) +
-                          " join where the old plan used " + std::string(to_string(a.join.strategy)) + " (" +
+        std::string msg = op_ref(b) + " joins " + tables + " as a " + std::string(to_string(b.join->strategy)) +
+                          " join where the old plan used " + std::string(to_string(a.join->strategy)) + " (" +
                           op_ref(a) + ")";
-        std::vector<Evidence> ev{{"old strategy", std::string(to_string(a.join.strategy)), std::nullopt, ""},
-                                 {"new strategy", std::string(to_string(b.join.strategy)), std::nullopt, ""}};
+        std::vector<Evidence> ev{{"old strategy", std::string(to_string(a.join->strategy)), std::nullopt, ""},
+                                 {"new strategy", std::string(to_string(b.join->strategy)), std::nullopt, ""}};
         if (!brought.empty()) {
           std::string list;
           for (std::size_t s : brought) {
@@ -289,28 +289,28 @@ struct Differ {
       } else if (ra >= 0 && rb >= 0 && rb < ra) {
         for (std::size_t s : shuffles_under(n)) explained.insert(s);
         report(kPlanImproved, &b,
-               op_ref(b) + " joins " + tables + " as a " + std::string(to_string(b.join.strategy)) +
-                   " join; the old plan used " + std::string(to_string(a.join.strategy)),
+               op_ref(b) + " joins " + tables + " as a " + std::string(to_string(b.join->strategy)) +
+                   " join; the old plan used " + std::string(to_string(a.join->strategy)),
                &a);
       }
-      if (a.join.skew && !b.join.skew)
+      if (a.join->skew && !b.join->skew)
         report(kAdaptiveLost, &b, op_ref(b) + " no longer handles skew; the old plan's join was a skew join",
                &a);
     }
     // A nested-loop or cartesian join with no counterpart.
     std::set<std::string> old_nl;
     for (std::size_t o : match.old_only)
-      if (O(o).kind == OpKind::Join && join_rank(O(o).join.strategy) >= 2) old_nl.insert(oldp_tables[o]);
+      if (O(o).kind == OpKind::Join && join_rank(O(o).join->strategy) >= 2) old_nl.insert(oldp_tables[o]);
     for (auto [o, n] : match.pairs)
-      if (join_rank(O(o).join.strategy) >= 2) old_nl.insert(oldp_tables[o]);
+      if (join_rank(O(o).join->strategy) >= 2) old_nl.insert(oldp_tables[o]);
     for (std::size_t n : match.new_only) {
       const Operator& b = N(n);
-      if (b.kind != OpKind::Join || join_rank(b.join.strategy) < 2 || old_nl.count(newp_tables[n])) continue;
+      if (b.kind != OpKind::Join || join_rank(b.join->strategy) < 2 || old_nl.count(newp_tables[n])) continue;
       report(kJoinRegressed, &b,
-             op_ref(b) + " is a new " + std::string(to_string(b.join.strategy)) + " join of " +
+             op_ref(b) + " is a new " + std::string(to_string(b.join->strategy)) + " join of " +
                  (newp_tables[n].empty() ? "its inputs" : newp_tables[n]) +
                  ": every row is compared with every row; the old plan had no such join",
-             nullptr, {{"new strategy", std::string(to_string(b.join.strategy)), std::nullopt, ""}});
+             nullptr, {{"new strategy", std::string(to_string(b.join->strategy)), std::nullopt, ""}});
     }
   }
 
@@ -562,18 +562,18 @@ struct Differ {
                                {"time", "ms", a.duration_ms, b.duration_ms},
                                {"spill", "bytes", spill_bytes(a), spill_bytes(b)},
                                {"shuffle bytes", "bytes", shuffle_bytes(a), shuffle_bytes(b)}};
-      if (!a.stats.masked && !b.stats.masked) {
-        qs.push_back({"size", "bytes", a.stats.size_bytes, b.stats.size_bytes});
-        qs.push_back({"estimated rows", "rows", a.stats.row_count, b.stats.row_count});
+      if (!a.stats->masked && !b.stats->masked) {
+        qs.push_back({"size", "bytes", a.stats->size_bytes, b.stats->size_bytes});
+        qs.push_back({"estimated rows", "rows", a.stats->row_count, b.stats->row_count});
       }
       compare(qs, &b, &a, op_ref(b));
       // AQE query stages are wrappers (not matched themselves): their Statistics describe the
       // matched operator below them.
       const Operator* sa = stage_above(oldp, a);
       const Operator* sb = stage_above(newp, b);
-      if (sa && sb && !sa->stats.masked && !sb->stats.masked)
-        compare({{"size", "bytes", sa->stats.size_bytes, sb->stats.size_bytes},
-                 {"rows", "rows", sa->stats.row_count, sb->stats.row_count}},
+      if (sa && sb && !sa->stats->masked && !sb->stats->masked)
+        compare({{"size", "bytes", sa->stats->size_bytes, sb->stats->size_bytes},
+                 {"rows", "rows", sa->stats->row_count, sb->stats->row_count}},
                 sb, sa, op_ref(*sb));
     }
     auto q = [](const Plan& p, Metric::Id id) { return method::query_metric(p, {id}); };

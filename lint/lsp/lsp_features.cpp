@@ -153,16 +153,16 @@ std::string operator_hover(const DocumentView& doc, const OperatorRef& ref) {
   if (!op.table.empty()) details.push_back("Table: " + op.table);
   if (!op.scan_format.empty()) details.push_back("Format: " + op.scan_format);
   if (op.kind == OpKind::Join) {
-    std::string j = "Join: " + (op.join.type_text.empty() ? std::string(to_string(op.join.type)) : op.join.type_text);
-    if (op.join.strategy != JoinStrategy::None) j += ", " + std::string(to_string(op.join.strategy));
-    if (op.join.build != BuildSide::None) j += ", " + std::string(to_string(op.join.build));
-    if (op.join.skew) j += ", skew";
+    std::string j = "Join: " + (op.join->type_text.empty() ? std::string(to_string(op.join->type)) : op.join->type_text);
+    if (op.join->strategy != JoinStrategy::None) j += ", " + std::string(to_string(op.join->strategy));
+    if (op.join->build != BuildSide::None) j += ", " + std::string(to_string(op.join->build));
+    if (op.join->skew) j += ", skew";
     details.push_back(j);
   }
-  if (op.stats.size_bytes || op.stats.row_count) {
+  if (op.stats->size_bytes || op.stats->row_count) {
     std::string s = "Statistics:";
-    if (op.stats.size_bytes) s += " " + format_bytes(*op.stats.size_bytes);
-    if (op.stats.row_count) s += " " + format_count(*op.stats.row_count) + " rows";
+    if (op.stats->size_bytes) s += " " + format_bytes(*op.stats->size_bytes);
+    if (op.stats->row_count) s += " " + format_count(*op.stats->row_count) + " rows";
     details.push_back(s);
   }
   constexpr std::size_t kMaxFields = 8;

@@ -96,7 +96,7 @@ ojson operator_json(const Operator& op) {
   if (op.codegen_stage) j["codegen_stage"] = *op.codegen_stage;
   if (!op.table.empty()) j["table"] = op.table;
   if (!op.scan_format.empty()) j["scan_format"] = op.scan_format;
-  const JoinInfo& ji = op.join;
+  const JoinInfo& ji = *op.join;
   if (op.kind == OpKind::Join || ji.type != JoinType::None) {
     ojson jj;
     jj["type"] = to_string(ji.type);
@@ -109,12 +109,12 @@ ojson operator_json(const Operator& op) {
     if (ji.condition) jj["condition"] = ji.condition->text;
     j["join"] = std::move(jj);
   }
-  if (op.stats.size_bytes || op.stats.row_count || op.stats.masked || !op.stats.text.empty()) {
+  if (op.stats->size_bytes || op.stats->row_count || op.stats->masked || !op.stats->text.empty()) {
     ojson s;
-    put_number(s, "size_bytes", op.stats.size_bytes);
-    put_number(s, "row_count", op.stats.row_count);
-    if (op.stats.masked) s["masked"] = true;
-    if (!op.stats.text.empty()) s["text"] = op.stats.text;
+    put_number(s, "size_bytes", op.stats->size_bytes);
+    put_number(s, "row_count", op.stats->row_count);
+    if (op.stats->masked) s["masked"] = true;
+    if (!op.stats->text.empty()) s["text"] = op.stats->text;
     j["stats"] = std::move(s);
   }
   if (!op.hints.empty()) {

@@ -70,10 +70,10 @@ std::string operator_summary(const Plan& p, const Operator& op) {
   };
   add(std::string(to_string(op.kind)));
   if (op.engine != Engine::Spark) add(std::string(to_string(op.engine)));
-  if (op.kind == OpKind::Join || op.join.type != JoinType::None) {
-    add(op.join.type_text.empty() ? std::string(to_string(op.join.type)) : op.join.type_text);
-    add(std::string(to_string(op.join.build)));
-    if (op.join.skew) add("skew");
+  if (op.kind == OpKind::Join || op.join->type != JoinType::None) {
+    add(op.join->type_text.empty() ? std::string(to_string(op.join->type)) : op.join->type_text);
+    add(std::string(to_string(op.join->build)));
+    if (op.join->skew) add("skew");
   }
   if (!op.table.empty()) add(op.table);
   if (op.codegen_stage) add("codegen " + std::to_string(*op.codegen_stage));
@@ -81,8 +81,8 @@ std::string operator_summary(const Plan& p, const Operator& op) {
     const Operator& t = p.ops[*op.reuses];
     add("reuses " + (t.id.empty() ? t.name : t.name + " (" + t.id + ")"));
   }
-  if (op.stats.size_bytes) add("size=" + fmt_number(*op.stats.size_bytes) + "B");
-  if (op.stats.row_count) add("rows=" + fmt_number(*op.stats.row_count));
+  if (op.stats->size_bytes) add("size=" + fmt_number(*op.stats->size_bytes) + "B");
+  if (op.stats->row_count) add("rows=" + fmt_number(*op.stats->row_count));
   if (op.rows) add("rows=" + fmt_number(*op.rows));
   if (op.duration_ms) add("time=" + fmt_number(*op.duration_ms) + "ms");
   for (const auto& h : op.hints) add("hint=" + h.strategy + (h.side == BuildSide::Left ? "(left)" : h.side == BuildSide::Right ? "(right)" : ""));

@@ -51,7 +51,7 @@ json op_json(const Operator& op, const PlanTimes& times) {
   }
   if (op.peak_memory_bytes) o["memory"] = format_bytes(*op.peak_memory_bytes);
   if (auto share = times.share(op.index)) o["share"] = *share;
-  if (op.stats.size_bytes) o["estimate"] = format_bytes(*op.stats.size_bytes);
+  if (op.stats->size_bytes) o["estimate"] = format_bytes(*op.stats->size_bytes);
   json fields = json::array();
   for (const auto& f : op.fields) fields.push_back({f.key, f.value});
   if (!op.arguments.empty() && op.fields.empty()) fields.push_back({"Arguments", op.arguments});

@@ -75,12 +75,12 @@ std::string engine_mark(const Operator& op, bool mixed) {
 std::string details(const Operator& op) {
   std::string s;
   if (op.kind == OpKind::Join) {
-    s += op.join.type_text.empty() ? std::string(to_string(op.join.type)) : op.join.type_text;
-    if (op.join.build != BuildSide::None) s += " " + std::string(to_string(op.join.build));
-    if (op.join.skew) s += " skew";
+    s += op.join->type_text.empty() ? std::string(to_string(op.join->type)) : op.join->type_text;
+    if (op.join->build != BuildSide::None) s += " " + std::string(to_string(op.join->build));
+    if (op.join->skew) s += " skew";
   }
   if (!op.table.empty() && op.name.find(op.table) == std::string::npos) s += (s.empty() ? "" : " ") + op.table;
-  if (op.stats.size_bytes) s += (s.empty() ? "" : " ") + std::string("est. ") + format_bytes(*op.stats.size_bytes);
+  if (op.stats->size_bytes) s += (s.empty() ? "" : " ") + std::string("est. ") + format_bytes(*op.stats->size_bytes);
   return s;
 }
 
@@ -253,7 +253,7 @@ std::string show_dot(const LintResult& result) {
       else if (op.duration_ms) label += "\ntime (stage): " + format_millis(*op.duration_ms);
       auto share = times.share(op.index);
       if (share) label += " (" + percent(*share) + ")";
-      if (op.stats.size_bytes) label += "\nest. " + format_bytes(*op.stats.size_bytes);
+      if (op.stats->size_bytes) label += "\nest. " + format_bytes(*op.stats->size_bytes);
       std::string attrs;
       if (auto r = rules.find(op.index); r != rules.end()) {
         label += "\n" + r->second;

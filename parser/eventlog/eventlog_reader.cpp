@@ -616,7 +616,7 @@ class Builder {
       op.loc = event_loc;
       op.detail_loc = event_loc;
       for (auto& f : op.fields) f.loc = event_loc;
-      op.stats.loc = event_loc;
+      if (op.stats.present()) op.stats.edit().loc = event_loc;
     }
     for (auto& sq : plan.subqueries) sq.loc = event_loc;
     for (auto& t : plan.trailers) t.loc = event_loc;

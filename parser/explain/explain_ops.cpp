@@ -154,7 +154,7 @@ void describe_operator(Operator& op, std::string_view label, std::string_view he
   // "SortMergeJoin(skew=true)", "ShuffledHashJoin(skew=true)".
   std::string_view base = first;
   if (auto p = base.find('('); p != std::string_view::npos && p > 0) {
-    if (base.find("skew=true") != std::string_view::npos) op.join.skew = true;
+    if (base.find("skew=true") != std::string_view::npos) op.join.edit().skew = true;
     base = base.substr(0, p);
   }
   Classification c = classify_operator(base);
@@ -162,17 +162,17 @@ void describe_operator(Operator& op, std::string_view label, std::string_view he
     op.name = header_name.empty() ? std::string(base) : std::string(trim(header_name));
     op.kind = c.kind;
     op.engine = c.engine;
-    op.join.strategy = c.strategy;
+    op.join.edit().strategy = c.strategy;
     // "<JoinType> [BuildLeft|BuildRight]"; the type can hold parentheses: ExistenceJoin(exists#1).
     auto parts = split_top_level(rest, " ");
     for (auto p : parts) {
       p = trim(p);
       if (p.empty()) continue;
-      if (p == "BuildLeft") op.join.build = BuildSide::Left;
-      else if (p == "BuildRight") op.join.build = BuildSide::Right;
-      else if (op.join.type == JoinType::None) {
-        op.join.type = parse_join_type(p);
-        op.join.type_text = std::string(p);
+      if (p == "BuildLeft") op.join.edit().build = BuildSide::Left;
+      else if (p == "BuildRight") op.join.edit().build = BuildSide::Right;
+      else if (op.join->type == JoinType::None) {
+        op.join.edit().type = parse_join_type(p);
+        op.join.edit().type_text = std::string(p);
       }
     }
     return;
@@ -247,12 +247,12 @@ void apply_fields(Operator& op) {
   for (const Field& f : op.fields) {
     if (f.key == "Arguments" && op.arguments.empty()) op.arguments = f.value;
     if (op.kind != OpKind::Join) continue;
-    if (f.key == "Left keys") op.join.left_keys = f.exprs;
-    else if (f.key == "Right keys") op.join.right_keys = f.exprs;
-    else if (f.key == "Join condition" && !f.exprs.empty()) op.join.condition = f.exprs.front();
-    else if (f.key == "Join type" && (op.join.type == JoinType::None || op.join.type == JoinType::Unknown)) {
-      op.join.type = parse_join_type(f.value);
-      op.join.type_text = f.value;
+    if (f.key == "Left keys") op.join.edit().left_keys = f.exprs;
+    else if (f.key == "Right keys") op.join.edit().right_keys = f.exprs;
+    else if (f.key == "Join condition" && !f.exprs.empty()) op.join.edit().condition = f.exprs.front();
+    else if (f.key == "Join type" && (op.join->type == JoinType::None || op.join->type == JoinType::Unknown)) {
+      op.join.edit().type = parse_join_type(f.value);
+      op.join.edit().type_text = f.value;
     }
   }
   if ((op.kind == OpKind::Scan) && op.scan_format.empty()) {
@@ -400,20 +400,20 @@ void describe_default_node(Operator& op, std::string_view text, const LineLocato
     bool have_cond = false;
     for (; i < items.size(); ++i) {
       std::string_view it = trim(items[i]);
-      if (it == "BuildLeft") op.join.build = BuildSide::Left;
-      else if (it == "BuildRight") op.join.build = BuildSide::Right;
+      if (it == "BuildLeft") op.join.edit().build = BuildSide::Left;
+      else if (it == "BuildRight") op.join.edit().build = BuildSide::Right;
       else if (is_bool(it)) {
         if (it == "true" && i + 1 == items.size() &&
-            (op.join.strategy == JoinStrategy::SortMerge || op.join.strategy == JoinStrategy::ShuffledHash))
-          op.join.skew = true;
-      } else if (it == "isSkew=true") op.join.skew = true;
-      else if ((op.join.type == JoinType::None) && parse_join_type(it) != JoinType::Unknown) {
-        op.join.type = parse_join_type(it);
-        op.join.type_text = std::string(it);
+            (op.join->strategy == JoinStrategy::SortMerge || op.join->strategy == JoinStrategy::ShuffledHash))
+          op.join.edit().skew = true;
+      } else if (it == "isSkew=true") op.join.edit().skew = true;
+      else if ((op.join->type == JoinType::None) && parse_join_type(it) != JoinType::Unknown) {
+        op.join.edit().type = parse_join_type(it);
+        op.join.edit().type_text = std::string(it);
         op.fields.push_back(make_field("Join type", it, loc, msgs));
-      } else if (op.join.type == JoinType::None && starts_with(it, "ExistenceJoin(")) {
-        op.join.type = JoinType::ExistenceJoin;
-        op.join.type_text = std::string(it);
+      } else if (op.join->type == JoinType::None && starts_with(it, "ExistenceJoin(")) {
+        op.join.edit().type = JoinType::ExistenceJoin;
+        op.join.edit().type_text = std::string(it);
         op.fields.push_back(make_field("Join type", it, loc, msgs));
       } else if (!have_cond) {
         have_cond = true;
@@ -483,12 +483,12 @@ void describe_logical_node(Operator& op, std::string_view text, SourceRange loc)
         if (auto s = strategy_of(part); !s.empty()) add_hint(s, BuildSide::Left);
       } else if (starts_with(part, "rightHint=")) {
         if (auto s = strategy_of(part); !s.empty()) add_hint(s, BuildSide::Right);
-      } else if (op.join.type == JoinType::None && parse_join_type(part) != JoinType::Unknown) {
-        op.join.type = parse_join_type(part);
-        op.join.type_text = std::string(part);
-      } else if (op.join.type == JoinType::None && starts_with(part, "ExistenceJoin(")) {
-        op.join.type = JoinType::ExistenceJoin;
-        op.join.type_text = std::string(part);
+      } else if (op.join->type == JoinType::None && parse_join_type(part) != JoinType::Unknown) {
+        op.join.edit().type = parse_join_type(part);
+        op.join.edit().type_text = std::string(part);
+      } else if (op.join->type == JoinType::None && starts_with(part, "ExistenceJoin(")) {
+        op.join.edit().type = JoinType::ExistenceJoin;
+        op.join.edit().type_text = std::string(part);
       }
     }
   }

@@ -226,14 +226,22 @@ class Reader {
     finish_plan();
     reset_plan_state();
     r_.plans.emplace_back();
-    // About one operator per 7 lines in formatted output: avoid moving big Operators around.
     // Only this plan's lines count (up to the next `== ... ==` header): an input of many plans
     // must not reserve room for the whole input once per plan.
-    std::size_t end = i + 1;
+    // Operators are about one per tree line (`+- ` / `:- ` after the guides) plus the roots: count
+    // them, so the vector of operators is allocated once (a doubling copies every operator and
+    // holds both copies at the peak).
+    std::size_t end = i + 1, tree_lines = 0;
     while (end < n_.lines.size() && !(n_.lines[end].text.size() > 3 && n_.lines[end].text[0] == '=' &&
-                                      n_.lines[end].text[1] == '=' && n_.lines[end].text[2] == ' '))
+                                      n_.lines[end].text[1] == '=' && n_.lines[end].text[2] == ' ')) {
+      std::string_view t = n_.lines[end].text;
+      std::size_t k = t.find_first_not_of(" :|");
+      if (k != std::string_view::npos && ((t[k] == '-' && k > 0 && t[k - 1] == ':') ||
+                                          (t[k] == '+' && k + 1 < t.size() && t[k + 1] == '-')))
+        ++tree_lines;
       ++end;
-    r_.plans.back().ops.reserve(std::min<std::size_t>((end - i) / 7 + 8, 1u << 16));
+    }
+    r_.plans.back().ops.reserve(tree_lines + tree_lines / 16 + 8);
     have_plan_ = true;
     plan().name = "plan " + std::to_string(r_.plans.size());
     plan().loc = n_.range(i, 0, n_.lines[i].text.size());
@@ -551,12 +559,12 @@ class Reader {
   void set_stats(Operator& o, std::string_view body, std::size_t i, const TreeLine& tl) {
     explain::StatsValues sv;
     explain::parse_stats_body(body, sv);
-    o.stats.size_bytes = sv.size_bytes;
-    o.stats.row_count = sv.row_count;
-    o.stats.masked = sv.masked;
-    o.stats.text = "Statistics(" + std::string(body) + ")";
+    o.stats.edit().size_bytes = sv.size_bytes;
+    o.stats.edit().row_count = sv.row_count;
+    o.stats.edit().masked = sv.masked;
+    o.stats.edit().text = "Statistics(" + std::string(body) + ")";
     std::size_t b = static_cast<std::size_t>(body.data() - n_.lines[i].text.data()) - 11;
-    o.stats.loc = n_.range(i, b, b + body.size() + 12);
+    o.stats.edit().loc = n_.range(i, b, b + body.size() + 12);
     (void)tl;
   }
 
@@ -616,7 +624,10 @@ class Reader {
       Field& f = plan().ops[*block_op_].fields[*last_field_];
       explain::finish_field(f, r_.messages, last_value_at_);
     }
-    if (block_op_) explain::apply_fields(plan().ops[*block_op_]);
+    if (block_op_) {
+      explain::apply_fields(plan().ops[*block_op_]);
+      plan().ops[*block_op_].fields.shrink_to_fit();
+    }
     block_op_.reset();
     in_block_ = false;
     last_field_.reset();
@@ -737,7 +748,6 @@ class Reader {
       return;
     }
     block_op_ = op;
-    o.fields.reserve(6);
     o.detail_loc = n_.range(i, 0, n_.lines[i].text.size());
     if (bh.codegen_stage) {
       o.codegen_stage = bh.codegen_stage;

@@ -728,7 +728,15 @@ Normalized normalize(std::string_view input) {
 
   // 1. Split, strip CR and trailing blanks, drop fences / borders / noise. Lines are views into
   //    `input`; only the few rewritten lines (tabs) are stored in `out.owned`.
-  lines.reserve(input.size() / 48 + 16);
+  // One entry per input line at most: count them (memchr speed) so the table is allocated once
+  // and no larger than needed.
+  std::size_t newlines = 0;
+  for (std::size_t at = 0; at < input.size(); ++newlines) {
+    const void* nl = std::memchr(input.data() + at, '\n', input.size() - at);
+    if (!nl) break;
+    at = static_cast<std::size_t>(static_cast<const char*>(nl) - input.data()) + 1;
+  }
+  lines.reserve(newlines + 1);
   std::size_t pos = 0;
   std::uint32_t lineno = 0;
   bool any_table = false, any_noise = false, any_fence = false, any_crlf = false, any_tab = false;

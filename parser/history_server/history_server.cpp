@@ -350,7 +350,7 @@ ParseResult parse_history_server(std::string_view text, const std::string& path,
       op.loc = loc;
       op.detail_loc = loc;
       for (auto& f : op.fields) f.loc = loc;
-      op.stats.loc = loc;
+      if (op.stats.present()) op.stats.edit().loc = loc;
     }
     for (auto& sq : plan.subqueries) sq.loc = loc;
     for (auto& t : plan.trailers) t.loc = loc;

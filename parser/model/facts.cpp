@@ -161,9 +161,9 @@ void derive_common_facts(Plan& plan) {
       plan.facts.aqe = true;
     if (op.facts.streaming) plan.facts.streaming = true;
     if (op.kind == OpKind::Join) {
-      bool cond = !op.join.left_keys.empty() || !op.join.right_keys.empty();
-      if (!cond && op.join.condition) {
-        std::string_view t = trim(op.join.condition->text);
+      bool cond = !op.join->left_keys.empty() || !op.join->right_keys.empty();
+      if (!cond && op.join->condition) {
+        std::string_view t = trim(op.join->condition->text);
         cond = !(t.empty() || (t.size() == 4 && std::tolower(static_cast<unsigned char>(t[0])) == 'n' &&
                                std::tolower(static_cast<unsigned char>(t[1])) == 'o' &&
                                std::tolower(static_cast<unsigned char>(t[2])) == 'n' &&

@@ -11,6 +11,7 @@
 
 #include "parser/model/expr.hpp"
 #include "parser/model/facts.hpp"
+#include "parser/model/out_of_line.hpp"
 
 namespace planlint {
 
@@ -115,17 +116,18 @@ struct Hint {
 // One detail line of an operator: `Key [N]: [...]`, `Key: value`, `Condition : ...`, a bare line,
 // a profile metadata entry, or one argument of a default-mode tree line.
 struct Field {
+  // (members ordered so that the flags share one word: a plan holds several fields per operator)
   std::string key;                   // "" for a bare line
-  FieldRole role = FieldRole::None;  // what the key means, set by the reader (rules use this)
   std::string value;                 // raw text (continuation lines joined with '\n')
-  std::optional<std::size_t> count;  // the printed [N]
-  bool is_list = false;              // value is a [...] list that was split into items
   std::vector<std::string> items;    // top-level list items (when is_list)
+  std::vector<ParsedExpr> exprs;     // parsed items for expression-bearing keys (conditions, filters, keys)
+  SourceRange loc;
+  std::optional<std::size_t> count;  // the printed [N]
+  FieldRole role = FieldRole::None;  // what the key means, set by the reader (rules use this)
+  bool is_list = false;              // value is a [...] list that was split into items
   bool count_mismatch = false;       // items.size() != count: items are not trusted
   bool truncated = false;            // Spark abbreviated the value ("...", "... N more fields")
   bool more_fields = false;          // ... by spark.sql.debug.maxToStringFields ("... N more fields")
-  std::vector<ParsedExpr> exprs;     // parsed items for expression-bearing keys (conditions, filters, keys)
-  SourceRange loc;
   // Nothing in it: no value, `[]`, or a list with no items.
   // The printed value says nothing ("" or "[]"); items / parsed expressions are not looked at.
   [[nodiscard]] bool empty_value() const { return value.empty() || value == "[]"; }
@@ -184,11 +186,12 @@ struct Operator {
   Section section = Section::Main;
   bool logical = false;
   bool codegen = false;              // `* ` / `*(n) ` / `^ ` marker or inside a WholeStageCodegen
+  bool hidden = false;               // helper node a UI folds away
   std::optional<int> codegen_stage;  // [codegen id : n] / *(n)
   std::string table;                 // scans: table identifier when printed
   std::string scan_format;           // scans: parquet, delta, orc, csv, jdbc, ...
-  JoinInfo join;                     // kind == Join
-  Statistics stats;
+  OutOfLine<JoinInfo> join;          // kind == Join (out of line: most operators are no join)
+  OutOfLine<Statistics> stats;       // Statistics(...) when printed
   std::vector<Hint> hints;
   std::vector<Field> fields;         // detail lines in printed order
   std::string arguments;             // default-mode one-line arguments / `Arguments:` value
@@ -204,7 +207,6 @@ struct Operator {
   std::optional<double> peak_memory_bytes;
   std::optional<std::size_t> stage_parent; // profile subgraphParent / enclosing codegen stage
   std::vector<int> spark_stages;     // Spark stage ids linked to this operator
-  bool hidden = false;               // helper node a UI folds away
   SourceRange loc;                   // outline line (text) or node object (JSON)
   SourceRange detail_loc;            // `(N) Name` detail header, when present
 

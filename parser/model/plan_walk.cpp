@@ -194,12 +194,12 @@ SideSize input_size(const Plan& plan, std::size_t idx) {
   SideSize s;
   for (std::size_t steps = 0; steps <= plan.ops.size() && idx < plan.ops.size(); ++steps) {
     const Operator& op = plan.ops[idx];
-    if (op.kind == OpKind::QueryStage && !op.stats.masked && op.stats.size_bytes &&
+    if (op.kind == OpKind::QueryStage && !op.stats->masked && op.stats->size_bytes &&
         !op.facts.result_stage) {
-      s.bytes = op.stats.size_bytes;
-      s.rows = op.stats.row_count;
+      s.bytes = op.stats->size_bytes;
+      s.rows = op.stats->row_count;
       s.source = &op;
-      s.what = "Statistics(sizeInBytes=" + format_bytes(*op.stats.size_bytes) + ") of " + op_ref(op);
+      s.what = "Statistics(sizeInBytes=" + format_bytes(*op.stats->size_bytes) + ") of " + op_ref(op);
       return s;
     }
     if (op.kind == OpKind::Exchange || op.kind == OpKind::BroadcastExchange || op.kind == OpKind::ShuffleRead ||
@@ -269,11 +269,11 @@ void collect_key_attrs(const std::vector<ParsedExpr>& keys, std::set<std::string
 LogicalJoins::LogicalJoins(const Plan& plan) {
   for (const auto& op : plan.ops) {
     const bool logical_join = (op.logical || op.kind == OpKind::Logical) && op.section == Section::OptimizedLogical &&
-                              (op.join.type != JoinType::None || op.facts.logical_join);
+                              (op.join->type != JoinType::None || op.facts.logical_join);
     if (logical_join) {
       std::vector<std::string> cond;
-      if (op.join.condition && op.join.condition->root)
-        for (const Expr* a : attributes_in(*op.join.condition->root)) cond.push_back(attr_key(*a));
+      if (op.join->condition && op.join->condition->root)
+        for (const Expr* a : attributes_in(*op.join->condition->root)) cond.push_back(attr_key(*a));
       std::sort(cond.begin(), cond.end());
       cond.erase(std::unique(cond.begin(), cond.end()), cond.end());
       for (const auto& a : cond) by_attr_[a].push_back(logical_.size());
@@ -290,8 +290,8 @@ const Operator* LogicalJoins::find(const Operator& physical_join) const {
   if (logical_.empty()) return nullptr;
   std::set<std::string> keys;
   bool usable = true;
-  collect_key_attrs(physical_join.join.left_keys, keys, usable);
-  collect_key_attrs(physical_join.join.right_keys, keys, usable);
+  collect_key_attrs(physical_join.join->left_keys, keys, usable);
+  collect_key_attrs(physical_join.join->right_keys, keys, usable);
   if (usable && !keys.empty()) {
     // Candidates: the logical joins whose condition names the rarest key; keep those naming all.
     const std::vector<std::size_t>* candidates = nullptr;
@@ -324,7 +324,7 @@ const Operator* LogicalJoins::find(const Operator& physical_join) const {
   if (it == physical_pos_.end()) return nullptr;
   const Operator* lj = logical_[it->second];
   // The join types must agree.
-  if (lj->join.type != JoinType::None && lj->join.type != physical_join.join.type) return nullptr;
+  if (lj->join->type != JoinType::None && lj->join->type != physical_join.join->type) return nullptr;
   return lj;
 }
 
