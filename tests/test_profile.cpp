@@ -133,9 +133,9 @@ TEST_CASE("corpus/profile v1.2: Photon broadcast join, executor broadcast, sides
   CHECK(join.loc.column == 9);
   CHECK(join.name == "PhotonBroadcastHashJoin");
   CHECK(join.engine == Engine::Photon);
-  CHECK(join.join.strategy == JoinStrategy::BroadcastHash);
-  CHECK(join.join.build == BuildSide::Right);
-  CHECK(join.join.type == JoinType::Inner);
+  CHECK(join.join->strategy == JoinStrategy::BroadcastHash);
+  CHECK(join.join->build == BuildSide::Right);
+  CHECK(join.join->type == JoinType::Inner);
   CHECK(join.rows == 249118004);
   // The edges list the build side first; CHILD_TAG Left puts the orders scan first anyway.
   REQUIRE(join.children.size() == 2);
@@ -203,11 +203,11 @@ TEST_CASE("corpus/profile v1.1 with planMetadata: JVM sort-merge join with Left/
   const Operator& smj = op_id(p, "80");
   CHECK(smj.name == "SortMergeJoin");
   CHECK(smj.engine == Engine::Spark);
-  CHECK(smj.join.strategy == JoinStrategy::SortMerge);
-  CHECK(smj.join.type == JoinType::LeftOuter);
-  CHECK(smj.join.build == BuildSide::None);
-  REQUIRE(smj.join.condition.has_value());
-  CHECK(smj.join.condition->text == "(a.ts < b.ts)");
+  CHECK(smj.join->strategy == JoinStrategy::SortMerge);
+  CHECK(smj.join->type == JoinType::LeftOuter);
+  CHECK(smj.join->build == BuildSide::None);
+  REQUIRE(smj.join->condition.has_value());
+  CHECK(smj.join->condition->text == "(a.ts < b.ts)");
   REQUIRE(smj.children.size() == 2);
   CHECK(p.ops[smj.children[0]].id == "74");  // Left, although listed second
   CHECK(p.ops[smj.children[1]].id == "78");
@@ -384,6 +384,44 @@ TEST_CASE("profile reader: bad and odd inputs never crash") {
   ParseResult loop = parse(
       "{\"graphs\": [{\"nodes\": [{\"id\": \"1\", \"subgraphParent\": \"2\"}, {\"id\": \"2\", \"subgraphParent\": \"1\"}]}]}");
   CHECK(std::any_of(loop.plans[0].ops.begin(), loop.plans[0].ops.end(), [](const Operator& o) { return !o.stage_parent; }));
+}
+
+TEST_CASE("profile reader: nodes are read while the JSON is parsed, with the DOM reader's results") {
+  // Nodes are read as each one is complete and dropped from the JSON DOM (memory); what the
+  // reader gives must not depend on it: JSON's "last key wins", indices of non-object nodes,
+  // the single `graph` object and a `nodes` that is not an array.
+  auto parse = [](std::string_view t) { return parse_query_profile(t, "x.json"); };
+  ParseResult twice = parse(
+      "{\"graphs\": [{\"nodes\": [{\"id\": \"9\"}], \"nodes\": [{\"id\": \"1\"}, 5, {\"id\": \"2\", "
+      "\"subgraphParent\": \"1\"}], \"edges\": [{\"fromId\": \"1\", \"toId\": \"2\"}]}]}");
+  REQUIRE(twice.plans.size() == 1);
+  REQUIRE(twice.plans[0].ops.size() == 2);
+  CHECK(twice.plans[0].ops[0].id == "1");
+  CHECK(twice.plans[0].ops[1].id == "2");
+  CHECK(twice.plans[0].ops[1].stage_parent == std::optional<std::size_t>(0));
+  CHECK(twice.plans[0].ops[0].children == std::vector<std::size_t>{1});
+  CHECK(has_message(twice, MessageSeverity::Warning, "graph 0: nodes[1] is not an object; ignored"));
+
+  ParseResult single = parse("{\"graph\": {\"nodes\": [{\"id\": \"a\", \"name\": \"Sort\"}, {\"id\": \"b\"}],"
+                             " \"edges\": [{\"fromId\": \"a\", \"toId\": \"b\"}]}}");
+  REQUIRE(single.plans.size() == 1);
+  REQUIRE(single.plans[0].ops.size() == 2);
+  CHECK(single.plans[0].ops[0].label == "Sort");
+  CHECK(single.plans[0].ops[0].children == std::vector<std::size_t>{1});
+
+  // `graphs` wins over `graph`; a later `graphs` key replaces an earlier one.
+  ParseResult both = parse("{\"graph\": {\"nodes\": [{\"id\": \"g\"}]}, \"graphs\": [{\"nodes\": [{\"id\": \"x\"}]}],"
+                           " \"graphs\": [{\"nodes\": [{\"id\": \"y\"}, {\"id\": \"z\"}]}, {\"nodes\": [{\"id\": \"w\"}]}]}");
+  REQUIRE(both.plans.size() == 2);
+  REQUIRE(both.plans[0].ops.size() == 2);
+  CHECK(both.plans[0].ops[0].id == "y");
+  REQUIRE(both.plans[1].ops.size() == 1);
+  CHECK(both.plans[1].ops[0].id == "w");
+
+  // A `nodes` key that is not an array replaces an array given before it.
+  ParseResult not_array = parse("{\"graphs\": [{\"nodes\": [{\"id\": \"1\"}], \"nodes\": {\"id\": \"2\"}}]}");
+  CHECK(has_message(not_array, MessageSeverity::Warning, "`nodes` is not an array"));
+  for (const auto& p : not_array.plans) CHECK(p.ops.empty());
 }
 
 TEST_CASE("profile reader: a 4 MB synthetic profile parses (time reported, not asserted)") {

@@ -69,8 +69,83 @@ struct Reader {
     result.messages.push_back({sev, loc, std::move(msg)});
   }
 
+  // A node read while the JSON was parsed (its DOM is then dropped: a profile's nodes are most of
+  // its bytes, and holding them all as JSON as well as the model took 10x the input).
+  struct ReadNode {
+    bool object = false;                  // not an object: only its position in `nodes` is kept
+    Operator op;
+    std::vector<ParseMessage> messages;   // what read_node said, replayed in reading order
+    std::string subgraph_parent;          // its subgraphParent, resolved once all nodes are read
+  };
+  // Nodes of graphs[i] (key "graphs") or of the single `graph` object (key "graph", index 0), in
+  // the order of their `nodes` array; present only when that `nodes` was an array.
+  std::map<std::pair<std::string, std::size_t>, std::vector<ReadNode>> read_nodes;
+
+  // The JSON parser's callback that reads each element of graphs[i].nodes / graph.nodes as soon
+  // as it is complete and drops it from the DOM.
+  json::parser_callback_t node_reader() {
+    return [this, kinds = std::vector<json::parse_event_t>(), keys = std::vector<std::string>(),
+            counts = std::vector<std::size_t>()](int d, json::parse_event_t ev, json& parsed) mutable {
+      using E = json::parse_event_t;
+      const auto depth = static_cast<std::size_t>(d);
+      if (depth > 5) return true;  // nodes are at depth 3 or 4; below them nothing to track
+      if (kinds.size() < 6) kinds.resize(6, E::value), keys.resize(6), counts.resize(6, 0);
+      auto is = [&](std::size_t at, E kind) { return kinds[at] == kind; };
+      // Which graph a `nodes` array at this depth belongs to: {"graphs", i} or {"graph", 0}.
+      auto graph_of = [&](std::size_t nodes_depth) -> std::optional<std::pair<std::string, std::size_t>> {
+        if (nodes_depth == 3 && is(0, E::object_start) && keys[1] == "graphs" && is(1, E::array_start) &&
+            is(2, E::object_start) && keys[3] == "nodes" && counts[2] > 0)
+          return std::pair<std::string, std::size_t>{"graphs", counts[2] - 1};
+        if (nodes_depth == 2 && is(0, E::object_start) && keys[1] == "graph" && is(1, E::object_start) &&
+            keys[2] == "nodes")
+          return std::pair<std::string, std::size_t>{"graph", 0};
+        return std::nullopt;
+      };
+      const bool starts = ev == E::object_start || ev == E::array_start || ev == E::value;
+      if (starts && depth > 0 && is(depth - 1, E::array_start)) ++counts[depth];  // an array element begins
+      if (ev == E::object_start || ev == E::array_start) {
+        kinds[depth] = ev;
+        if (depth + 1 < counts.size()) counts[depth + 1] = 0;
+        if (ev == E::array_start) {
+          if (auto g = graph_of(depth)) read_nodes[*g].clear();  // a repeated `nodes` key replaces the first
+        }
+        if (depth + 1 < keys.size()) keys[depth + 1].clear();
+        return true;
+      }
+      if (ev == E::key) {
+        keys[depth] = parsed.is_string() ? parsed.get<std::string>() : std::string();
+        if (depth == 1 && (keys[1] == "graphs" || keys[1] == "graph"))  // a repeated key replaces the first
+          for (auto it = read_nodes.begin(); it != read_nodes.end();)
+            it = it->first.first == keys[1] ? read_nodes.erase(it) : std::next(it);
+        if (auto g = graph_of(depth)) read_nodes.erase(*g);  // `nodes` again: only the last counts
+        return true;
+      }
+      // An element completes: object_end / array_end / value at `depth`.
+      if (depth == 0) return true;
+      auto g = graph_of(depth - 1);
+      if (!g || !is(depth - 1, E::array_start)) return true;
+      std::vector<ReadNode>& nodes = read_nodes[*g];
+      ReadNode rn;
+      const std::size_t ni = nodes.size();
+      if (ev == E::object_end && parsed.is_object()) {
+        rn.object = true;
+        const profile::GraphPositions* gp =
+            g->first == "graphs" ? (g->second < pos.graphs.size() ? &pos.graphs[g->second] : nullptr)
+                                 : (!pos.graphs.empty() ? &pos.graphs[0] : nullptr);
+        const std::size_t before = result.messages.size();
+        read_node(parsed, rn.op, gp, ni);
+        rn.subgraph_parent = text(member(parsed, "subgraphParent"));
+        rn.messages.assign(std::make_move_iterator(result.messages.begin() + static_cast<std::ptrdiff_t>(before)),
+                           std::make_move_iterator(result.messages.end()));
+        result.messages.resize(before);
+      }
+      nodes.push_back(std::move(rn));
+      return false;  // dropped from the DOM: read_graph takes it from read_nodes
+    };
+  }
+
   QueryInfo read_query(const json& root);
-  Plan read_graph(const json& g, std::size_t gi, const QueryInfo& query);
+  Plan read_graph(const json& g, std::size_t gi, const QueryInfo& query, std::vector<ReadNode>* pre_read);
   void read_node(const json& n, Operator& op, const profile::GraphPositions* gp, std::size_t ni);
   void break_cycles(Plan& plan, const std::map<std::pair<std::size_t, std::size_t>, std::size_t>& edge_at);
 };
@@ -154,7 +229,7 @@ void Reader::read_node(const json& n, Operator& op, const profile::GraphPosition
   op.section = Section::Profile;
   Classification c = classify_operator(op.name);
   op.kind = c.kind;
-  op.join.strategy = c.strategy;
+  if (c.strategy != JoinStrategy::None) op.join.edit().strategy = c.strategy;
 
   if (const json* h = member(n, "hidden"); h && h->is_boolean()) op.hidden = h->get<bool>();
 
@@ -215,24 +290,24 @@ void Reader::read_node(const json& n, Operator& op, const profile::GraphPosition
     }
     if (camel.rfind("Join") != camel.size() - 4 || camel.size() < 4) camel += "Join";
     Classification jc = classify_operator(camel);
-    if (jc.kind == OpKind::Join && jc.strategy != JoinStrategy::Unknown) op.join.strategy = jc.strategy;
+    if (jc.kind == OpKind::Join && jc.strategy != JoinStrategy::Unknown) op.join.edit().strategy = jc.strategy;
     if (op.kind == OpKind::Unknown || op.kind == OpKind::Other) op.kind = OpKind::Join;
   }
   if (op.kind == OpKind::Join) {
     if (const Field* f = op.field("JOIN_TYPE")) {
-      op.join.type_text = f->value;
-      op.join.type = parse_join_type(f->value);
+      op.join.edit().type_text = f->value;
+      op.join.edit().type = parse_join_type(f->value);
     }
     if (const Field* f = op.field("JOIN_BUILD_SIDE")) {
       std::string s;
       for (char ch : f->value) s += static_cast<char>(std::tolower(static_cast<unsigned char>(ch)));
-      if (s.find("left") != std::string::npos) op.join.build = BuildSide::Left;
-      else if (s.find("right") != std::string::npos) op.join.build = BuildSide::Right;
+      if (s.find("left") != std::string::npos) op.join.edit().build = BuildSide::Left;
+      else if (s.find("right") != std::string::npos) op.join.edit().build = BuildSide::Right;
     }
-    if (const Field* f = op.field("LEFT_KEYS")) op.join.left_keys = f->exprs;
-    if (const Field* f = op.field("RIGHT_KEYS")) op.join.right_keys = f->exprs;
+    if (const Field* f = op.field("LEFT_KEYS")) op.join.edit().left_keys = f->exprs;
+    if (const Field* f = op.field("RIGHT_KEYS")) op.join.edit().right_keys = f->exprs;
     if (const Field* f = op.field("CONDITION"); f && !f->exprs.empty() && f->value != "None")
-      op.join.condition = f->exprs.front();
+      op.join.edit().condition = f->exprs.front();
   }
 
   if (const json* ms = member(n, "metrics"); ms && ms->is_array()) {
@@ -278,7 +353,7 @@ void Reader::break_cycles(Plan& plan, const std::map<std::pair<std::size_t, std:
   }
 }
 
-Plan Reader::read_graph(const json& g, std::size_t gi, const QueryInfo& query) {
+Plan Reader::read_graph(const json& g, std::size_t gi, const QueryInfo& query, std::vector<ReadNode>* pre_read) {
   Plan plan;
   plan.format = InputFormat::QueryProfile;
   plan.name = "graph " + std::to_string(gi);
@@ -288,20 +363,29 @@ Plan Reader::read_graph(const json& g, std::size_t gi, const QueryInfo& query) {
 
   const json* nodes = member(g, "nodes");
   std::unordered_map<std::string, std::size_t> by_id;
+  std::vector<std::string> subgraph_parents;  // per operator
   if (nodes && nodes->is_array()) {
-    plan.ops.reserve(nodes->size());
-    std::size_t ni = 0;
-    for (const auto& n : *nodes) {
-      std::size_t this_ni = ni++;
-      if (!n.is_object()) {
+    const std::size_t count = pre_read ? pre_read->size() : nodes->size();
+    plan.ops.reserve(count);
+    for (std::size_t this_ni = 0; this_ni < count; ++this_ni) {
+      const bool object = pre_read ? (*pre_read)[this_ni].object : (*nodes)[this_ni].is_object();
+      if (!object) {
         SourceRange loc = plan.loc;
         message(MessageSeverity::Warning, loc, "graph " + std::to_string(gi) + ": nodes[" + std::to_string(this_ni) +
                                                    "] is not an object; ignored");
         continue;
       }
       Operator op;
+      if (pre_read) {
+        ReadNode& rn = (*pre_read)[this_ni];
+        op = std::move(rn.op);
+        for (auto& m : rn.messages) result.messages.push_back(std::move(m));
+        subgraph_parents.push_back(std::move(rn.subgraph_parent));
+      } else {
+        read_node((*nodes)[this_ni], op, gp, this_ni);
+        subgraph_parents.push_back(text(member((*nodes)[this_ni], "subgraphParent")));
+      }
       op.index = plan.ops.size();
-      read_node(n, op, gp, this_ni);
       if (op.id.empty()) {
         message(MessageSeverity::Warning, op.loc, "node without an id; edges cannot reach it");
       } else if (!by_id.emplace(op.id, op.index).second) {
@@ -355,12 +439,10 @@ Plan Reader::read_graph(const json& g, std::size_t gi, const QueryInfo& query) {
 
   // Stage containers: subgraphParent (a chain of them must not loop).
   std::vector<bool> is_container(plan.ops.size(), false);
-  if (nodes && nodes->is_array()) {
-    std::size_t oi = 0;
-    for (const auto& n : *nodes) {
-      if (!n.is_object()) continue;
-      Operator& op = plan.ops[oi++];
-      std::string parent = text(member(n, "subgraphParent"));
+  for (std::size_t oi = 0; oi < subgraph_parents.size() && oi < plan.ops.size(); ++oi) {
+    {
+      Operator& op = plan.ops[oi];
+      const std::string& parent = subgraph_parents[oi];
       if (parent.empty()) continue;
       auto it = by_id.find(parent);
       if (it == by_id.end() || it->second == op.index) {
@@ -495,7 +577,7 @@ ParseResult parse_query_profile(std::string_view text_in, const std::string& pat
 
   json root;
   try {
-    root = json::parse(input.begin() + static_cast<std::ptrdiff_t>(bom), input.end());
+    root = json::parse(input.begin() + static_cast<std::ptrdiff_t>(bom), input.end(), reader.node_reader());
   } catch (const json::parse_error& e) {
     std::size_t off = e.byte == 0 ? 0 : e.byte - 1;
     off = std::min(off + bom, input.size());
@@ -535,8 +617,10 @@ ParseResult parse_query_profile(std::string_view text_in, const std::string& pat
   // graphs[] (or a single `graph` object).
   std::vector<const json*> graphs;
   const char* why_none = "graphs missing";
+  const char* graphs_key = "graph";
   if (const json* gs = member(root, "graphs"); gs && gs->is_array()) {
     why_none = "graphs is empty";
+    graphs_key = "graphs";
     for (const auto& g : *gs) graphs.push_back(&g);
   } else if (const json* g1 = member(root, "graph"); g1 && g1->is_object()) {
     graphs.push_back(g1);
@@ -547,7 +631,8 @@ ParseResult parse_query_profile(std::string_view text_in, const std::string& pat
       reader.message(MessageSeverity::Warning, reader.at(bom), "graphs[" + std::to_string(gi) + "] is not an object; ignored");
       continue;
     }
-    plans.push_back(reader.read_graph(*graphs[gi], gi, query));
+    auto pre = reader.read_nodes.find({graphs_key, gi});
+    plans.push_back(reader.read_graph(*graphs[gi], gi, query, pre == reader.read_nodes.end() ? nullptr : &pre->second));
   }
   if (plans.empty()) {
     Plan plan;
