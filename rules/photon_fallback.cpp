@@ -19,14 +19,16 @@ RuleDoc make_doc() {
   d.name = "photon-fallback";
   d.code = "PL007";
   d.severity = Severity::Warning;
-  d.summary = "Part of a Photon (or Gluten/Velox) plan fell back to the row-based JVM engine";
+  d.summary = "Part of a Photon (or Gluten/Velox, Comet) plan fell back to the row-based JVM engine";
   d.what =
-      "In a plan that runs on Photon (or on Apache Gluten with Velox), finds the operators that do real "
-      "work on the JVM engine on top of native operators: entered through `ColumnarToRow` (profile "
-      "`Columnar To Row`, Gluten `VeloxColumnarToRowExec`) and possibly left again through a "
-      "row-to-columnar transition. One finding per connected JVM region, on the operator where the "
+      "In a plan that runs on Photon (or on Apache Gluten with Velox, or Apache Comet), finds the operators "
+      "that do real work on the JVM engine on top of native operators: entered through `ColumnarToRow` "
+      "(profile `Columnar To Row`, Gluten `VeloxColumnarToRowExec`, `CometColumnarToRow`) and possibly left "
+      "again through a row-to-columnar transition; and the JVM operators below a native pipeline that feed it "
+      "through a row-to-columnar transition (a scan the engine could not offload, such as Gluten's `Scan hive` "
+      "under `RowToVeloxColumnar`). One finding per connected JVM region, on the operator where the "
       "region starts, with its rows and time where known, the Photon share of task time and the "
-      "unsupported expression when the `== Photon Explanation ==` section names it (which is also "
+      "unsupported expression when the `== Photon Explanation ==` section (or Comet's `[COMET: ...]` note) names it (which is also "
       "reported by itself when the plan has no operators). The final `ColumnarToRow` that returns "
       "results, AQE wrappers (AdaptiveSparkPlan, query stages, shuffle reads) and reused exchanges are "
       "not fallback.";
@@ -50,7 +52,8 @@ RuleDoc make_doc() {
       "-- the same logic with built-in functions runs in Photon:\n"
       "SELECT initcap(trim(regexp_replace(name, '[^A-Za-z ]', ''))) AS clean_name FROM db.customers";
   d.evidence =
-      "Explain text: the operator names (`Photon*` vs vanilla operators; Gluten `*Transformer` vs vanilla) and "
+      "Explain text: the operator names (`Photon*` vs vanilla operators; Gluten `*Transformer`, Comet `Comet*` vs "
+      "vanilla), Comet's `[COMET: ...]` fallback notes and "
       "the `== Photon Explanation ==` section. Query Profile: `IS_PHOTON` metadata on each node, rows and "
       "time per node, and the query's Photon and total task time. The rule needs no threshold: a JVM "
       "operator between native ones is the evidence.";
@@ -58,7 +61,7 @@ RuleDoc make_doc() {
 }
 
 bool does_work(const Operator& op) {
-  if (is_transparent(op)) return false;
+  if (is_transparent(op) || op.facts.row_to_columnar) return false;
   switch (op.kind) {
     case OpKind::ReusedExchange:
     case OpKind::ReusedSubquery:
@@ -178,15 +181,19 @@ class PhotonFallback final : public DocumentedRule<make_doc> {
     // Native input adapters (Gluten's InputIteratorTransformer) are passed over when a later
     // native operator names the consumer better.
     auto native_consumer = [&](std::size_t i, std::size_t* transition) {
-      std::size_t x = i, first_native = n;
-      if (transition) *transition = n;
+      std::size_t x = i, first_native = n, none = n;
+      if (!transition) transition = &none;
+      *transition = n;
       for (std::size_t steps = 0; steps <= n; ++steps) {
         const Operator& o = plan.ops[x];
         if (o.parents.size() != 1) break;
         x = o.parents[0];
         const Operator& p = plan.ops[x];
-        if (p.kind == OpKind::Transition && transition && *transition == n) *transition = x;
+        const bool into_native = p.facts.row_to_columnar;
+        if (into_native && *transition == n) *transition = x;
+        if (into_native) continue;
         if (is_native(p) && p.kind != OpKind::Transition && !is_transparent(p)) {
+          if (*transition == n) break;  // no conversion of rows on the way: not a JVM leaf feeding it
           if (p.kind != OpKind::Other) return x;
           if (first_native == n) first_native = x;
           continue;
@@ -214,7 +221,7 @@ class PhotonFallback final : public DocumentedRule<make_doc> {
               if (!seen[p]) stack.push_back({p, false});
             continue;
           }
-          char v = native_consumer(i, nullptr) < n ? 1 : 0;
+          char v = native_consumer(i, nullptr) < n ? 1 : 0;  // only through a row-to-columnar conversion
           for (std::size_t p : op.parents)
             if (!is_native(plan.ops[p]) && feeds_native[p]) v = 1;
           feeds_native[i] = v;

@@ -132,6 +132,8 @@ struct OpFacts {
   ShufflePartitionFacts shuffle_partitions;  // exchanges whose source counts empty partitions
   UdfFacts udf;
   bool comet = false;           // an Apache Comet (DataFusion) native operator, or a transition into Comet
+  bool row_to_columnar = false; // converts JVM rows into a native engine's columnar batches (RowToColumnar,
+                                // RowToVeloxColumnar, GlutenRowToArrowColumnar, CometSparkRowToColumnar, ...)
   std::string fallback_reason;  // the engine's own note on why this operator was not offloaded
                                 // (Comet's `[COMET: ...]` annotation in an explain tree)
   bool streaming = false;       // a stateful streaming operator (state store, watermark, ...)
