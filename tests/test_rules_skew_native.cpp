@@ -306,6 +306,22 @@ TEST_CASE("photon-fallback: a Gluten leaf scan that is not offloaded") {
         "      +- LocalTableScan [a#1]\n";
     CHECK(lint_text(plan, "local.txt", only_rule("photon-fallback")).diagnostics.empty());
   }
+  SUBCASE("near miss: a scan Gluten offloaded without renaming it (^ marker, no row-to-columnar conversion)") {
+    const std::string plan =
+        "VeloxColumnarToRowExec\n"
+        "+- ^ ProjectExecTransformer (3)\n"
+        "   +- ^ NoopFilter (2)\n"
+        "      +- ^ Scan parquet (1)\n";
+    CHECK(lint_text(plan, "offloaded.txt", only_rule("photon-fallback")).diagnostics.empty());
+  }
+  SUBCASE("near miss: a JVM subquery feeding a Photon scan's dynamic pruning is not converted rows") {
+    PlanBuilder b;
+    std::size_t agg = b.add("HashAggregate");
+    std::size_t sub = b.add("SubqueryBroadcast", {agg});
+    std::size_t scan = b.add("PhotonScan parquet db.fact", {sub});
+    b.add("PhotonResultStage", {scan});
+    CHECK(only(lint(b), "photon-fallback").empty());
+  }
   SUBCASE("near miss: no native operator at all") {
     const std::string plan =
         "Project [a#1]\n"
