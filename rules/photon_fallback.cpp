@@ -176,8 +176,10 @@ class PhotonFallback final : public DocumentedRule<make_doc> {
       }
     }
 
-    // The native operator that consumes `i`'s rows (through transparent non-native operators and
-    // transitions), and the first transition on the way; n when none.
+    // The native operator that consumes `i`'s rows through a row-to-columnar conversion (and
+    // transparent operators), and that conversion in `transition`; n when there is none: a native
+    // consumer reached without a conversion on the way (a scan Gluten offloaded without renaming
+    // it) does not count.
     // Native input adapters (Gluten's InputIteratorTransformer) are passed over when a later
     // native operator names the consumer better.
     auto native_consumer = [&](std::size_t i, std::size_t* transition) {
