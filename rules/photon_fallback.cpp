@@ -19,14 +19,16 @@ RuleDoc make_doc() {
   d.name = "photon-fallback";
   d.code = "PL007";
   d.severity = Severity::Warning;
-  d.summary = "Part of a Photon (or Gluten/Velox) plan fell back to the row-based JVM engine";
+  d.summary = "Part of a Photon (or Gluten/Velox, Comet) plan fell back to the row-based JVM engine";
   d.what =
-      "In a plan that runs on Photon (or on Apache Gluten with Velox), finds the operators that do real "
-      "work on the JVM engine on top of native operators: entered through `ColumnarToRow` (profile "
-      "`Columnar To Row`, Gluten `VeloxColumnarToRowExec`) and possibly left again through a "
-      "row-to-columnar transition. One finding per connected JVM region, on the operator where the "
+      "In a plan that runs on Photon (or on Apache Gluten with Velox, or Apache Comet), finds the operators "
+      "that do real work on the JVM engine on top of native operators: entered through `ColumnarToRow` "
+      "(profile `Columnar To Row`, Gluten `VeloxColumnarToRowExec`, `CometColumnarToRow`) and possibly left "
+      "again through a row-to-columnar transition; and the JVM operators below a native pipeline that feed it "
+      "through a row-to-columnar transition (a scan the engine could not offload, such as Gluten's `Scan hive` "
+      "under `RowToVeloxColumnar`). One finding per connected JVM region, on the operator where the "
       "region starts, with its rows and time where known, the Photon share of task time and the "
-      "unsupported expression when the `== Photon Explanation ==` section names it (which is also "
+      "unsupported expression when the `== Photon Explanation ==` section (or Comet's `[COMET: ...]` note) names it (which is also "
       "reported by itself when the plan has no operators). The final `ColumnarToRow` that returns "
       "results, AQE wrappers (AdaptiveSparkPlan, query stages, shuffle reads) and reused exchanges are "
       "not fallback.";
@@ -50,7 +52,8 @@ RuleDoc make_doc() {
       "-- the same logic with built-in functions runs in Photon:\n"
       "SELECT initcap(trim(regexp_replace(name, '[^A-Za-z ]', ''))) AS clean_name FROM db.customers";
   d.evidence =
-      "Explain text: the operator names (`Photon*` vs vanilla operators; Gluten `*Transformer` vs vanilla) and "
+      "Explain text: the operator names (`Photon*` vs vanilla operators; Gluten `*Transformer`, Comet `Comet*` vs "
+      "vanilla), Comet's `[COMET: ...]` fallback notes and "
       "the `== Photon Explanation ==` section. Query Profile: `IS_PHOTON` metadata on each node, rows and "
       "time per node, and the query's Photon and total task time. The rule needs no threshold: a JVM "
       "operator between native ones is the evidence.";
@@ -58,7 +61,7 @@ RuleDoc make_doc() {
 }
 
 bool does_work(const Operator& op) {
-  if (is_transparent(op)) return false;
+  if (is_transparent(op) || op.facts.row_to_columnar) return false;
   switch (op.kind) {
     case OpKind::ReusedExchange:
     case OpKind::ReusedSubquery:
@@ -71,6 +74,11 @@ bool does_work(const Operator& op) {
     default:
       return true;
   }
+}
+
+std::string_view trim_period(std::string_view s) {
+  while (!s.empty() && (s.back() == '.' || s.back() == ' ')) s.remove_suffix(1);
+  return s;
 }
 
 std::string base_name(std::string_view s) {
@@ -113,17 +121,29 @@ class PhotonFallback final : public DocumentedRule<make_doc> {
   [[nodiscard]] bool explains() const override { return true; }
   void check(RuleContext& ctx) const override {
     const Plan& plan = ctx.plan();
-    Engine target;
-    if (plan_has_engine(plan, Engine::Photon) || plan.photon.present) target = Engine::Photon;
-    else if (plan_has_engine(plan, Engine::Gluten)) target = Engine::Gluten;
+    // The native engine of the plan. Comet has no Engine of its own: its operators are Spark
+    // operators that the reader marked (OpFacts::comet).
+    enum class Target { Photon, Gluten, Comet } target;
+    const bool has_comet = std::any_of(plan.ops.begin(), plan.ops.end(), [](const Operator& o) { return o.facts.comet; });
+    if (plan_has_engine(plan, Engine::Photon) || plan.photon.present) target = Target::Photon;
+    else if (plan_has_engine(plan, Engine::Gluten)) target = Target::Gluten;
+    else if (has_comet) target = Target::Comet;
     else {
       if (ctx.explaining() && !plan.roots.empty() && plan.roots[0] < plan.ops.size())
         ctx.why(plan.ops[plan.roots[0]], "JVM operators between Photon (or Gluten/Velox) operators",
-                "the plan has no Photon or Gluten operator and no Photon explanation: nothing to fall back from");
+                "the plan has no Photon, Gluten or Comet operator and no Photon explanation: nothing to fall back from");
       return;
     }
-    const std::string engine_name = target == Engine::Photon ? "Photon" : "Gluten/Velox";
-    const std::string jvm = target == Engine::Photon ? "the JVM engine" : "vanilla Spark (JVM)";
+    const std::string engine_name = target == Target::Photon ? "Photon" : target == Target::Gluten ? "Gluten/Velox" : "Comet";
+    const std::string jvm = target == Target::Photon ? "the JVM engine" : "vanilla Spark (JVM)";
+    auto is_native = [target](const Operator& o) {
+      switch (target) {
+        case Target::Photon: return o.engine == Engine::Photon;
+        case Target::Gluten: return o.engine == Engine::Gluten;
+        case Target::Comet: return o.facts.comet;
+      }
+      return false;
+    };
 
     const std::size_t n = plan.ops.size();
     const bool fin = has_final_plan(plan);
@@ -150,16 +170,76 @@ class PhotonFallback final : public DocumentedRule<make_doc> {
         }
         char v = 0;
         for (std::size_t c : kids)
-          if (plan.ops[c].engine == target || native_below[c]) v = 1;
+          if (is_native(plan.ops[c]) || native_below[c]) v = 1;
         native_below[i] = v;
         state[i] = 2;
       }
     }
 
-    std::vector<char> cand(n, 0);
+    // The native operator that consumes `i`'s rows through a row-to-columnar conversion (and
+    // transparent operators), and that conversion in `transition`; n when there is none: a native
+    // consumer reached without a conversion on the way (a scan Gluten offloaded without renaming
+    // it) does not count.
+    // Native input adapters (Gluten's InputIteratorTransformer) are passed over when a later
+    // native operator names the consumer better.
+    auto native_consumer = [&](std::size_t i, std::size_t* transition) {
+      std::size_t x = i, first_native = n, none = n;
+      if (!transition) transition = &none;
+      *transition = n;
+      for (std::size_t steps = 0; steps <= n; ++steps) {
+        const Operator& o = plan.ops[x];
+        if (o.parents.size() != 1) break;
+        x = o.parents[0];
+        const Operator& p = plan.ops[x];
+        const bool into_native = p.facts.row_to_columnar;
+        if (into_native && *transition == n) *transition = x;
+        if (into_native) continue;
+        if (is_native(p) && p.kind != OpKind::Transition && !is_transparent(p)) {
+          if (*transition == n) break;  // no conversion of rows on the way: not a JVM leaf feeding it
+          if (p.kind != OpKind::Other) return x;
+          if (first_native == n) first_native = x;
+          continue;
+        }
+        if (!is_transparent(p) && !is_native(p)) break;
+      }
+      return first_native;
+    };
+    // feeds_native[i]: i's rows reach a native operator, directly or through JVM operators.
+    std::vector<char> feeds_native(n, 0);
+    {
+      std::vector<char> seen(n, 0);
+      for (std::size_t start = 0; start < n; ++start) {
+        if (seen[start]) continue;
+        std::vector<std::pair<std::size_t, bool>> stack{{start, false}};
+        while (!stack.empty()) {
+          auto [i, expanded] = stack.back();
+          stack.pop_back();
+          const Operator& op = plan.ops[i];
+          if (!expanded) {
+            if (seen[i]) continue;
+            seen[i] = 1;
+            stack.push_back({i, true});
+            for (std::size_t p : op.parents)
+              if (!seen[p]) stack.push_back({p, false});
+            continue;
+          }
+          char v = native_consumer(i, nullptr) < n ? 1 : 0;  // only through a row-to-columnar conversion
+          for (std::size_t p : op.parents)
+            if (!is_native(plan.ops[p]) && feeds_native[p]) v = 1;
+          feeds_native[i] = v;
+        }
+      }
+    }
+
+    // Candidates: JVM operators that do work and read native output (something native below), or
+    // that feed a native operator without one below (a leaf that was not offloaded: its rows are
+    // converted into the native format above it).
+    std::vector<char> cand(n, 0), leaf_fallback(n, 0);
     for (const auto& op : plan.ops) {
-      cand[op.index] = is_active(op, fin) && op.engine != target && does_work(op) && native_below[op.index];
-      if (ctx.explaining() && !cand[op.index] && is_active(op, fin) && op.engine != target && does_work(op))
+      const bool jvm_work = is_active(op, fin) && !is_native(op) && does_work(op);
+      cand[op.index] = jvm_work && native_below[op.index];
+      if (jvm_work && !cand[op.index] && feeds_native[op.index]) cand[op.index] = leaf_fallback[op.index] = 1;
+      if (ctx.explaining() && !cand[op.index] && jvm_work)
         ctx.why(op, "a JVM operator fed by " + engine_name + " operators",
                 "no " + engine_name + " operator below it: its rows never were in " + engine_name);
     }
@@ -180,7 +260,7 @@ class PhotonFallback final : public DocumentedRule<make_doc> {
         for (std::size_t steps = 0; steps <= n; ++steps) {
           const Operator& o = plan.ops[x];
           if (o.kind == OpKind::Transition && entry_transition[i] == n) entry_transition[i] = x;
-          if (!is_transparent(o) || o.engine == target || o.children.size() != 1) break;
+          if (!is_transparent(o) || is_native(o) || o.children.size() != 1) break;
           x = o.children[0];
         }
         if (cand[x]) {
@@ -266,9 +346,20 @@ class PhotonFallback final : public DocumentedRule<make_doc> {
         }
         list += (list.empty() ? "" : ", ") + op_ref(o);
       }
+      // A region with no native operator below it (a leaf that was not offloaded): where its rows
+      // enter the native engine.
+      const bool leaf = std::all_of(members.begin(), members.end(), [&](std::size_t m) { return leaf_fallback[m] != 0; });
+      std::size_t into = n, into_transition = n;
+      if (leaf)
+        for (std::size_t m : members)
+          if (into == n) into = native_consumer(m, &into_transition);
       std::string msg = op_ref(e) + " runs on " + jvm + ", not in " + engine_name;
       if (entry_transition[entry] < n)
         msg += ": it reads " + engine_name + " output through " + op_ref(plan.ops[entry_transition[entry]]);
+      else if (leaf && into < n)
+        msg += ": its rows are converted into " + engine_name + " batches" +
+               (into_transition < n ? " by " + op_ref(plan.ops[into_transition]) : std::string()) + " for " +
+               op_ref(plan.ops[into]);
       if (e.rows) msg += " (" + format_count(*e.rows) + " rows" + (own_ms(e) ? ", " + format_millis(*own_ms(e)) : "") + ")";
       if (members.size() > 1) msg += "; " + std::to_string(members.size()) + " operators run on the JVM in this part of the plan";
       if (any_ms && members.size() > 1) msg += " (" + format_millis(total_ms) + ")";
@@ -280,6 +371,21 @@ class PhotonFallback final : public DocumentedRule<make_doc> {
       Diagnostic d = ctx.make(e, msg);
       d.evidence.push_back(ev_text("engine", engine_name));
       d.evidence.push_back(ev_text("JVM operators", list));
+      if (entry_transition[entry] < n) {
+        if (target == Target::Comet) {
+          d.evidence.push_back(ev_text("transition", op_ref(plan.ops[entry_transition[entry]])));
+          std::string below;
+          for (std::size_t c : plan.ops[entry_transition[entry]].children) below += (below.empty() ? "" : ", ") + op_ref(plan.ops[c]);
+          if (!below.empty()) d.evidence.push_back(ev_text("native operators below", below));
+        }
+      } else if (leaf && into < n) {
+        if (into_transition < n) d.evidence.push_back(ev_text("transition", op_ref(plan.ops[into_transition])));
+        d.evidence.push_back(ev_text("native operator above", op_ref(plan.ops[into])));
+      }
+      std::string engine_note;
+      for (std::size_t m : members)
+        if (engine_note.empty()) engine_note = plan.ops[m].facts.fallback_reason;
+      if (!engine_note.empty()) d.evidence.push_back(ev_text("fallback reason", engine_note));
       if (e.rows) d.evidence.push_back(ev_rows("rows", *e.rows));
       if (any_ms) d.evidence.push_back(ev_ms("JVM operator time", total_ms));
       if (photon_ms && task_ms && *task_ms > 0)
@@ -302,10 +408,25 @@ class PhotonFallback final : public DocumentedRule<make_doc> {
       } else if (e.rows) {
         set_impact(d, *e.rows, "rows", " rows converted to JVM rows");
       }
-      d.fix = target == Engine::Photon
-                  ? replacement_advice(e, plan.photon)
-                  : "Find the fallback reason (Spark UI 'Gluten SQL / DataFrame' tab, or the GlutenFallbackReporter "
-                    "log line 'Validation failed for plan: ...') and replace the unsupported expression or operator.";
+      if (target == Target::Photon) {
+        d.fix = replacement_advice(e, plan.photon);
+      } else if (target == Target::Gluten) {
+        d.fix = leaf && e.kind == OpKind::Scan
+                    ? "Velox cannot read this source natively, so every row is read by Spark and converted into "
+                      "columnar batches: store the table in a format the native scan reads (Parquet or ORC, not a "
+                      "Hive text/SerDe table), or check the fallback reason (Spark UI 'Gluten SQL / DataFrame' tab, "
+                      "GlutenFallbackReporter log line 'Validation failed for plan: ...')."
+                    : "Find the fallback reason (Spark UI 'Gluten SQL / DataFrame' tab, or the GlutenFallbackReporter "
+                      "log line 'Validation failed for plan: ...') and replace the unsupported expression or operator.";
+      } else {
+        d.fix = engine_note.empty()
+                    ? "Find why Comet did not run it (spark.comet.explain.fallback.enabled=true logs 'Comet cannot "
+                      "execute some parts of this plan natively' with a [COMET: ...] reason per operator) and replace "
+                      "the unsupported expression or operator with one Comet supports."
+                    : "Comet's reason: " + std::string(trim_period(engine_note)) +
+                          ". Replace the expression with one Comet runs natively, or, when the documented difference "
+                          "from Spark does not matter for your data, set the allowIncompatible option the reason names.";
+      }
       ctx.report(std::move(d));
     }
 

@@ -1,5 +1,8 @@
 // skew-not-handled (PL003): a shuffle join ran on skewed partitions without AQE's skew handling.
+#include <algorithm>
+#include <cstdio>
 #include <memory>
+#include <optional>
 
 #include "rules/plan_util.hpp"
 #include "rules/rule.hpp"
@@ -22,7 +25,14 @@ RuleDoc make_doc() {
       "the shuffles that feed it) while the run shows skew: a shuffle whose largest partition is at least "
       "`skew-factor` times the median (`MapStage - Skew max to non-empty median ratio` in a Query "
       "Profile), or a join stage whose slowest task took at least `skew-factor` times the median task "
-      "and at least `skew-min-task-time` (event logs, which carry task times).";
+      "and at least `skew-min-task-time` (event logs, which carry task times). When a profile has no skew "
+      "ratio (older Query Profiles), the partition counters of the shuffle stand in: at least "
+      "`skew-empty-share` of its partitions received no data and the data sits in the few others, at least "
+      "`skew-threshold-bytes` per non-empty partition on average (so at least one partition is one AQE "
+      "would split: with most partitions empty the median partition is empty). In an event log whose join "
+      "stage has no straggler by time alone, the tasks' shuffle reads stand in: the largest task read at least "
+      "`skew-threshold-bytes` and `skew-factor` times the median task, and some task ran at least "
+      "`skew-min-task-time`.";
   d.why =
       "A shuffle join processes one key range per task. When a few keys hold much of the data, the tasks "
       "that get them run for minutes while the others finish in seconds; the stage, and the query, take as "
@@ -48,7 +58,10 @@ RuleDoc make_doc() {
   d.evidence =
       "Runtime evidence only: Query Profile skew metrics on the shuffles feeding the join "
       "(`MapStage - Skew max to non-empty median ratio`, `MapStage - Skew num skewed partitions`) or, in "
-      "an event log, the task-time distribution of the stage that ran the join. Plans without runtime "
+      "an event log, the task-time distribution of the stage that ran the join; in older profiles without the skew "
+      "ratio, the shuffle's partition counters (`AQEShuffleRead - Number of empty partitions`, the sink's number "
+      "of partitions and `AQEShuffleRead - Partition data size`); in event logs, also the bytes each task of the "
+      "join stage read from the shuffle (the tasks' shuffle read metrics). Plans without runtime "
       "metrics (explain text) never trigger it.";
   d.thresholds = {
       {"skew-factor", 5, "ratio",
@@ -56,6 +69,10 @@ RuleDoc make_doc() {
       {"skew-threshold-bytes", 256.0 * 1024 * 1024, "bytes",
        "spark.sql.adaptive.skewJoin.skewedPartitionThresholdInBytes (256 MB): a shuffle smaller than this in total "
        "cannot hold a partition AQE would split, so its ratio is ignored."},
+      {"skew-empty-share", 0.9, "ratio",
+       "9 of 10 shuffle partitions empty: the key has so few values (or one value holds so much) that the data "
+       "sits in a tenth of the partitions or less; below it empty partitions are more often a partition count "
+       "set too high than skew."},
       {"skew-min-task-time", 5000, "ms",
        "5 s, as DataFlint's partition-skew alert: below it a straggler costs less than scheduling noise."}};
   return d;
@@ -86,6 +103,48 @@ const Operator* side_exchange(const Plan& plan, std::size_t idx) {
   return nullptr;
 }
 
+// Older profiles have no skew ratio; their partition counters show the same thing when most of the
+// shuffle's partitions are empty and the rest hold at least skew-threshold-bytes each on average.
+template <class Miss>
+std::optional<Diagnostic> from_partition_counts(RuleContext& ctx, const Operator& join, const Operator& ex,
+                                                const char* side, double empty_share, double min_bytes, Miss& miss) {
+  const ShufflePartitionFacts& sp = ex.facts.shuffle_partitions;
+  if (!sp.partitions || !sp.empty_partitions || !sp.bytes || *sp.partitions <= 0) return std::nullopt;
+  const double parts = *sp.partitions, empty = std::min(*sp.empty_partitions, parts), bytes = *sp.bytes;
+  const double full = std::max(1.0, parts - empty);
+  const double share = empty / parts;
+  if (share < empty_share) {
+    miss(op_ref(ex) + ": " + format_count(empty) + " of " + format_count(parts) + " partitions empty, under skew-empty-share");
+    return std::nullopt;
+  }
+  if (bytes / full < min_bytes) {
+    miss(op_ref(ex) + ": " + format_count(empty) + " of " + format_count(parts) + " partitions empty, but the other " +
+         format_count(full) + " hold " + format_bytes(bytes) + " in all, under skew-threshold-bytes each");
+    return std::nullopt;
+  }
+  Diagnostic d = ctx.make(join, op_ref(join) + " ran without AQE skew handling although its " + side +
+                                    " input is concentrated in a few partitions: " + format_count(empty) + " of the " +
+                                    format_count(parts) + " partitions of " + op_ref(ex) + " are empty and the other " +
+                                    format_count(full) + " hold " + format_bytes(bytes) + " (" +
+                                    format_bytes(bytes / full) + " each on average), so " + format_count(full) +
+                                    " tasks did the " + side + " side's work");
+  d.evidence.push_back({"shuffle partitions", format_count(parts), parts, ""});
+  d.evidence.push_back({"empty partitions", format_count(empty), empty, ""});
+  d.evidence.push_back(ev_bytes(std::string(side) + " side shuffle size", bytes));
+  d.evidence.push_back(ev_bytes("average non-empty partition", bytes / full));
+  char pct[32];
+  std::snprintf(pct, sizeof pct, "%.1f%%", 100.0 * share);
+  d.evidence.push_back({"empty share", pct, share, "ratio"});
+  if (join.duration_ms) set_impact(d, *join.duration_ms, "ms", " in the join");
+  return d;
+}
+
+const StageShuffleReadFacts* stage_reads(const Plan& plan, const std::string& stage_id) {
+  for (const auto& f : plan.facts.stage_shuffle_reads)
+    if (f.stage_id == stage_id) return &f;
+  return nullptr;
+}
+
 class SkewNotHandled final : public DocumentedRule<make_doc> {
  public:
   [[nodiscard]] bool explains() const override { return true; }
@@ -94,6 +153,7 @@ class SkewNotHandled final : public DocumentedRule<make_doc> {
     const double factor = ctx.threshold("skew-factor");
     const double min_bytes = ctx.threshold("skew-threshold-bytes");
     const double min_task = ctx.threshold("skew-min-task-time");
+    const double empty_share = ctx.threshold("skew-empty-share");
     for (const Operator* op : active_ops(plan)) {
       if (op->kind != OpKind::Join || op->children.size() != 2) continue;
       const std::string looked = "a shuffle join without AQE skew handling whose input partitions or tasks are skewed";
@@ -123,6 +183,10 @@ class SkewNotHandled final : public DocumentedRule<make_doc> {
         }
         auto ratio = first_metric(*ex, {Metric::MapStageSkewRatio});
         if (!ratio) {
+          if (auto d = from_partition_counts(ctx, *op, *ex, side, empty_share, min_bytes, miss)) {
+            found = std::move(d);
+            continue;
+          }
           miss(op_ref(*ex) + " has no partition skew metric (profiles only)");
           continue;
         }
@@ -172,10 +236,54 @@ class SkewNotHandled final : public DocumentedRule<make_doc> {
           d.evidence.push_back(ev_ratio("max to median task time", mx / med));
           if (st.num_tasks) d.evidence.push_back(ev_rows("tasks", *st.num_tasks));
           d.evidence.push_back(ev_ratio("skew factor", factor));
+          if (const StageShuffleReadFacts* sr = stage_reads(plan, st.id); sr && sr->bytes_max >= factor * sr->bytes_median) {
+            d.evidence.push_back(ev_bytes("largest task shuffle read", sr->bytes_max));
+            d.evidence.push_back(ev_bytes("median task shuffle read", sr->bytes_median));
+          }
           set_impact(d, mx - med, "ms", " of straggler time");
           found = std::move(d);
           break;
         }
+      }
+      // 3. Shuffle reads concentrated in a few tasks of the join's stage (event logs): the largest task
+      // read at least skew-threshold-bytes and skew-factor times the median task, and the stage has a
+      // task that ran at least skew-min-task-time (so the concentration cost time).
+      for (int sid : op->spark_stages) {
+        if (found) break;
+        const std::string id = std::to_string(sid);
+        const StageShuffleReadFacts* sr = stage_reads(plan, id);
+        if (!sr) continue;
+        const StageInfo* st = nullptr;
+        for (const auto& s2 : plan.stages)
+          if (s2.id == id) st = &s2;
+        const double mx = sr->bytes_max, med = sr->bytes_median;
+        if (sr->tasks < 2 || mx < min_bytes || (med > 0 && mx / med < factor)) {
+          miss("stage " + id + ": largest task shuffle read " + format_bytes(mx) + ", median " + format_bytes(med) +
+               " (needs at least skew-threshold-bytes and the skew factor " + format_ratio(factor) + ")");
+          continue;
+        }
+        if (!st || !st->task_ms_max || *st->task_ms_max < min_task) {
+          miss("stage " + id + ": its shuffle reads are uneven but no task ran skew-min-task-time");
+          continue;
+        }
+        std::string msg = op_ref(*op) + " ran without AQE skew handling although stage " + id +
+                          " that ran it read its shuffle unevenly: one task read " + format_bytes(mx) + ", ";
+        msg += med > 0 ? format_ratio(mx / med) + " the median task (" + format_bytes(med) + ")"
+                       : "while most tasks read nothing";
+        if (sr->empty_tasks > 0)
+          msg += "; " + format_count(sr->empty_tasks) + " of " + format_count(sr->tasks) + " tasks read no row";
+        Diagnostic d = ctx.make(*op, msg);
+        d.evidence.push_back(ev_bytes("largest task shuffle read", mx));
+        d.evidence.push_back(ev_bytes("median task shuffle read", med));
+        if (med > 0) d.evidence.push_back(ev_ratio("max to median shuffle read", mx / med));
+        d.evidence.push_back({"tasks", format_count(sr->tasks), sr->tasks, ""});
+        d.evidence.push_back({"tasks that read no row", format_count(sr->empty_tasks), sr->empty_tasks, ""});
+        d.evidence.push_back(ev_ms("slowest task", *st->task_ms_max));
+        if (st->task_ms_median) {
+          d.evidence.push_back(ev_ms("median task", *st->task_ms_median));
+          set_impact(d, *st->task_ms_max - *st->task_ms_median, "ms", " of straggler time");
+        }
+        found = std::move(d);
       }
       if (!found) {
         ctx.why(*op, looked, missing);

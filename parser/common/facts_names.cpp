@@ -63,6 +63,12 @@ bool passes_columns(const Operator& op) {
 
 void fill_operator_name_facts(Operator& op) {
   const std::string base = base_name(op.name);
+  {
+    std::string lower;
+    for (char c : base) lower += static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+    if ((contains(lower, "rowto") && contains(lower, "columnar")) || contains(lower, "sparktocolumnar"))
+      op.facts.row_to_columnar = true;
+  }
   if (op.kind == OpKind::PythonEval) {
     if (base == "BatchEvalPython" || base == "BatchEvalPythonUDTF") op.facts.udf.kind = UdfKind::PythonRow;
     else if (base == "ArrowEvalPython" || base == "ArrowEvalPythonUDTF" || base == "ColumnarArrowEvalPython")

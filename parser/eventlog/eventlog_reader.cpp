@@ -79,6 +79,8 @@ double as_number(const json& v) {
 // the reading time.
 struct TaskEnd {
   std::optional<double> stage, run_time, launch, finish;
+  // Task Metrics > Shuffle Read Metrics: bytes (remote + local) and records this task read.
+  std::optional<double> shuffle_remote_bytes, shuffle_local_bytes, shuffle_records;
   bool has_info = false, failed = false, has_accs = false;
   std::vector<std::pair<long long, std::optional<double>>> accs;  // (id, update) of Accumulables entries with an ID
 };
@@ -111,6 +113,7 @@ class TaskEndSax {
     if (stack_.empty()) c = Ctx::Root;
     else if (ctx() == Ctx::Root && key_ == Key::TaskInfo) c = Ctx::Info, t_.has_info = true;
     else if (ctx() == Ctx::Root && key_ == Key::TaskMetrics) c = Ctx::Metrics;
+    else if (ctx() == Ctx::Metrics && key_ == Key::ShuffleRead) c = Ctx::ShuffleRead;
     else if (ctx() == Ctx::Accs) c = Ctx::Acc, acc_id_.reset(), acc_update_.reset();
     stack_.push_back(c);
     key_ = Key::None;
@@ -150,6 +153,12 @@ class TaskEndSax {
         break;
       case Ctx::Metrics:
         if (k == "Executor Run Time") key_ = Key::RunTime;
+        else if (k == "Shuffle Read Metrics") key_ = Key::ShuffleRead;
+        break;
+      case Ctx::ShuffleRead:
+        if (k == "Remote Bytes Read") key_ = Key::RemoteBytes;
+        else if (k == "Local Bytes Read") key_ = Key::LocalBytes;
+        else if (k == "Total Records Read") key_ = Key::Records;
         break;
       case Ctx::Acc:
         if (k == "ID") key_ = Key::Id;
@@ -163,8 +172,11 @@ class TaskEndSax {
   bool parse_error(std::size_t, const std::string&, const nlohmann::detail::exception&) { return false; }
 
  private:
-  enum class Ctx { Root, Info, Metrics, Accs, Acc, Other };
-  enum class Key { None, StageId, TaskInfo, TaskMetrics, Failed, Killed, Launch, Finish, Accumulables, RunTime, Id, Update };
+  enum class Ctx { Root, Info, Metrics, ShuffleRead, Accs, Acc, Other };
+  enum class Key {
+    None, StageId, TaskInfo, TaskMetrics, Failed, Killed, Launch, Finish, Accumulables, RunTime, ShuffleRead,
+    RemoteBytes, LocalBytes, Records, Id, Update
+  };
 
   [[nodiscard]] Ctx ctx() const { return stack_.empty() ? Ctx::Other : stack_.back(); }
 
@@ -180,6 +192,11 @@ class TaskEndSax {
         break;
       case Ctx::Metrics:
         if (key_ == Key::RunTime) t_.run_time = v;
+        break;
+      case Ctx::ShuffleRead:
+        if (key_ == Key::RemoteBytes) t_.shuffle_remote_bytes = v;
+        else if (key_ == Key::LocalBytes) t_.shuffle_local_bytes = v;
+        else if (key_ == Key::Records) t_.shuffle_records = v;
         break;
       case Ctx::Acc:
         if (key_ == Key::Id) acc_id_ = v;
@@ -225,6 +242,7 @@ struct Execution {
 
 struct StageTasks {
   std::vector<double> task_ms;
+  std::vector<double> shuffle_bytes, shuffle_records;  // per successful task that reported shuffle reads
   std::optional<double> num_tasks;
   std::optional<double> duration_ms;
   std::string name;
@@ -535,6 +553,10 @@ class Builder {
       double ms = t.run_time.value_or(-1);
       if (ms < 0 && t.launch && t.finish) ms = *t.finish - *t.launch;
       if (ms >= 0) st.task_ms.push_back(ms);
+      if (t.shuffle_remote_bytes || t.shuffle_local_bytes || t.shuffle_records) {
+        st.shuffle_bytes.push_back(t.shuffle_remote_bytes.value_or(0) + t.shuffle_local_bytes.value_or(0));
+        st.shuffle_records.push_back(t.shuffle_records.value_or(0));
+      }
     }
     for (const auto& [id, update] : t.accs) {
       if (!acc_owner_.count(id)) continue;  // not a SQL metric of a known plan
@@ -671,6 +693,21 @@ class Builder {
       si.operators.assign(ops.begin(), ops.end());
       std::sort(si.operators.begin(), si.operators.end());
       for (std::size_t oi : si.operators) plan.ops[oi].spark_stages.push_back(static_cast<int>(sid));
+      // The spread of shuffle reads over the stage's tasks (stages that read a shuffle).
+      double read_total = 0;
+      for (double b : st.shuffle_bytes) read_total += b;
+      if (read_total > 0) {
+        StageShuffleReadFacts f;
+        f.stage_id = si.id;
+        f.tasks = static_cast<double>(st.shuffle_bytes.size());
+        f.bytes_total = read_total;
+        f.bytes_max = *std::max_element(st.shuffle_bytes.begin(), st.shuffle_bytes.end());
+        f.bytes_median = quantile(st.shuffle_bytes, 0.5);
+        f.records_max = *std::max_element(st.shuffle_records.begin(), st.shuffle_records.end());
+        f.records_median = quantile(st.shuffle_records, 0.5);
+        f.empty_tasks = static_cast<double>(std::count(st.shuffle_records.begin(), st.shuffle_records.end(), 0.0));
+        plan.facts.stage_shuffle_reads.push_back(std::move(f));
+      }
       plan.stages.push_back(std::move(si));
     }
     if (task_total > 0) plan.query.metrics.push_back({"taskTotalTimeMs", "", task_total, MetricUnit::Millis, false});

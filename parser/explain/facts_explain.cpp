@@ -194,6 +194,30 @@ void infer_version(Plan& plan) {
   }
 }
 
+// Comet's explain annotation on an operator it did not run: `Project [COMET: <reason>]`.
+constexpr std::string_view kCometFallbackNote = "[COMET: ";
+
+void fill_comet_fallback_reason(Operator& op) {
+  auto take = [&](std::string_view text) {
+    auto p = text.find(kCometFallbackNote);
+    if (p == std::string_view::npos) return false;
+    p += kCometFallbackNote.size();
+    int depth = 1;
+    std::size_t e = p;
+    for (; e < text.size() && depth > 0; ++e) {
+      if (text[e] == '[') ++depth;
+      else if (text[e] == ']') --depth;
+    }
+    std::string_view reason = text.substr(p, depth == 0 ? e - 1 - p : text.size() - p);
+    while (!reason.empty() && reason.back() == ' ') reason.remove_suffix(1);
+    op.facts.fallback_reason = std::string(reason);
+    return !reason.empty();
+  };
+  if (take(op.label) || take(op.arguments)) return;
+  for (const Field& f : op.fields)
+    if (take(f.value)) return;
+}
+
 }  // namespace
 
 void fill_explain_facts(Plan& plan) {
@@ -211,7 +235,11 @@ void fill_explain_facts(Plan& plan) {
     fill_partitioning(op);
     fill_shuffle_read(op);
     fill_scan(op);
-    if (starts_with(op.name, "Comet")) plan.facts.engine.comet = true;
+    if (starts_with(op.name, "Comet")) {
+      plan.facts.engine.comet = true;
+      op.facts.comet = true;
+    }
+    fill_comet_fallback_reason(op);
   }
   infer_version(plan);
   derive_common_facts(plan);

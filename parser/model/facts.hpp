@@ -52,6 +52,14 @@ struct Partitioning {
   bool executor_broadcast = false;          // Photon's executor-side broadcast (one partition on purpose)
 };
 
+// How a shuffle's data spread over its partitions, when the source counts it (Query Profiles: the
+// AQEShuffleRead and sink counters of the exchange). Set on the exchange that carries the counters.
+struct ShufflePartitionFacts {
+  std::optional<double> partitions;        // partitions the map side wrote (before AQE coalescing)
+  std::optional<double> empty_partitions;  // of them, the partitions that received no data
+  std::optional<double> bytes;             // bytes the reduce side read from all partitions
+};
+
 struct ShuffleReadFacts {
   bool coalesced = false;     // AQE coalesced small partitions
   bool skew_handled = false;  // AQE split skewed partitions here
@@ -121,7 +129,13 @@ struct SqlHint {
 struct OpFacts {
   Partitioning partitioning;    // exchanges and Coalesce
   ShuffleReadFacts shuffle_read;
+  ShufflePartitionFacts shuffle_partitions;  // exchanges whose source counts empty partitions
   UdfFacts udf;
+  bool comet = false;           // an Apache Comet (DataFusion) native operator, or a transition into Comet
+  bool row_to_columnar = false; // converts JVM rows into a native engine's columnar batches (RowToColumnar,
+                                // RowToVeloxColumnar, GlutenRowToArrowColumnar, CometSparkRowToColumnar, ...)
+  std::string fallback_reason;  // the engine's own note on why this operator was not offloaded
+                                // (Comet's `[COMET: ...]` annotation in an explain tree)
   bool streaming = false;       // a stateful streaming operator (state store, watermark, ...)
   bool result_stage = false;    // ResultQueryStage: wraps the final result, not a shuffle stage
   bool logical_join = false;    // a logical Join node (extended / cost modes)
@@ -144,11 +158,22 @@ struct EngineFacts {
   bool comet = false;              // Comet operators present
 };
 
+// Per-task shuffle-read distribution of one Spark stage (event logs: the tasks' shuffle read
+// metrics), keyed by StageInfo::id. Only stages that read a shuffle.
+struct StageShuffleReadFacts {
+  std::string stage_id;
+  double tasks = 0;
+  double bytes_max = 0, bytes_median = 0, bytes_total = 0;   // bytes read per task
+  double records_max = 0, records_median = 0;                // records read per task
+  double empty_tasks = 0;                                    // tasks that read no record
+};
+
 struct PlanFacts {
   EngineFacts engine;
   std::optional<bool> aqe;         // adaptive execution on (AdaptiveSparkPlan seen) / known off
   bool streaming = false;          // any streaming operator
   std::vector<SqlHint> sql_hints;  // hints of QueryInfo::sql_text
+  std::vector<StageShuffleReadFacts> stage_shuffle_reads;  // event logs
   bool final_plan_collapsed = false;  // the AQE final plan is only a LocalTableScan <empty> (or the like):
                                       // the initial plan's stages are what ran
 };

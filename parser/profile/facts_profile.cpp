@@ -32,6 +32,10 @@ constexpr std::pair<std::string_view, FieldRole> kProfileFieldRoles[] = {
     {"SCAN_FILE_PATHS", FieldRole::Location},
 };
 
+// The AQEShuffleRead counter of partitions that received no data (the export carries it on the
+// exchange; Spark's own AQEShuffleRead has no such metric).
+constexpr std::string_view kProfileEmptyPartitions = "AQEShuffleRead - Number of empty partitions";
+
 // Operator metric labels of the profile's export.
 constexpr std::pair<std::string_view, Metric::Id> kProfileMetrics[] = {
     {"Number of output rows", Metric::OutputRows},
@@ -110,6 +114,14 @@ void fill_profile_facts(Plan& plan) {
         }
     for (Metric& m : op.metrics) m.id = lookup_metric(kProfileMetrics, m.label);
     fill_operator_name_facts(op);
+    for (const Metric& m : op.metrics)
+      if (m.value && m.label == kProfileEmptyPartitions) op.facts.shuffle_partitions.empty_partitions = m.value;
+    if (op.facts.shuffle_partitions.empty_partitions) {
+      ShufflePartitionFacts& sp = op.facts.shuffle_partitions;
+      sp.partitions = op.metric_value(Metric::SinkPartitions);
+      if (!sp.partitions) sp.partitions = op.metric_value(Metric::ExchangePartitions);
+      sp.bytes = op.metric_value(Metric::ShuffleReadPartitionDataSize);
+    }
     if (op.kind == OpKind::Exchange) {
       if (const Field* f = op.field(FieldRole::Partitioning); f && f->value == "Single") {
         op.facts.partitioning.kind = PartitioningKind::Single;

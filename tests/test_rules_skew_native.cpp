@@ -1,0 +1,331 @@
+// skew-not-handled from partition and task evidence (older profiles without the skew ratio, event
+// logs' per-task shuffle reads) and photon-fallback on Comet and on Gluten leaf scans: triggers and
+// near misses, on hand-built models, on event logs made from the corpus logs and on real plans.
+#include <doctest/doctest.h>
+
+#include <sstream>
+#include <string>
+
+#include "lint/engine/engine.hpp"
+#include "parser/registry/parse.hpp"
+#include "tests/rules_builder.hpp"
+#include "tests/support.hpp"
+
+using namespace planlint;
+using namespace planlint::test;
+
+namespace {
+
+constexpr double kMiB = 1024.0 * 1024.0;
+constexpr double kGiB = 1024.0 * kMiB;
+
+// Scan -> PhotonShuffleExchangeSink (with an older profile's partition counters, no skew ratio) on
+// both sides of a PhotonShuffledHashJoin; returns the join.
+std::size_t counters_join(PlanBuilder& b, double parts, double empty, double bytes) {
+  std::size_t ls = b.add("Scan parquet db.detail");
+  std::size_t lx = b.add("PhotonShuffleExchangeSink", {ls});
+  b.metric(lx, "Sink - Number of partitions", parts);
+  b.metric(lx, "AQEShuffleRead - Number of empty partitions", empty);
+  b.metric(lx, "AQEShuffleRead - Partition data size", bytes, MetricUnit::Bytes);
+  std::size_t rs = b.add("Scan parquet db.master");
+  std::size_t rx = b.add("PhotonShuffleExchangeSink", {rs});
+  b.metric(rx, "Sink - Number of partitions", parts);
+  b.metric(rx, "AQEShuffleRead - Number of empty partitions", parts - 6);
+  b.metric(rx, "AQEShuffleRead - Partition data size", 426, MetricUnit::Bytes);
+  std::size_t j = b.add("PhotonShuffledHashJoin", {lx, rx});
+  b.join(j, JoinType::Inner, BuildSide::Right);
+  return j;
+}
+
+// An event-log join whose stage 7 has the given task times and per-task shuffle reads.
+std::size_t stage_join(PlanBuilder& b, double max_ms, double median_ms, double max_bytes, double median_bytes) {
+  std::size_t ls = b.add("Scan parquet db.fact");
+  std::size_t lx = b.add("Exchange", {ls});
+  std::size_t rs = b.add("Scan parquet db.dim");
+  std::size_t rx = b.add("Exchange", {rs});
+  std::size_t j = b.add("SortMergeJoin", {lx, rx});
+  b.join(j, JoinType::Inner, BuildSide::None);
+  b.op(j).spark_stages = {7};
+  StageInfo st;
+  st.id = "7";
+  st.num_tasks = 200;
+  st.task_ms_max = max_ms;
+  st.task_ms_median = median_ms;
+  b.plan.stages.push_back(st);
+  StageShuffleReadFacts sr;
+  sr.stage_id = "7";
+  sr.tasks = 200;
+  sr.bytes_max = max_bytes;
+  sr.bytes_median = median_bytes;
+  sr.bytes_total = max_bytes + 199 * median_bytes;
+  sr.records_max = max_bytes / 100;
+  sr.records_median = median_bytes / 100;
+  sr.empty_tasks = median_bytes > 0 ? 0 : 150;
+  b.plan.facts.stage_shuffle_reads.push_back(sr);
+  return j;
+}
+
+// `text` with shuffle read metrics added to the task-end events of stage `stage`: the first `hot`
+// tasks read `hot_bytes`, the others `bytes`.
+std::string with_shuffle_reads(const std::string& text, int stage, int hot, double hot_bytes, double bytes) {
+  std::istringstream in(text);
+  std::string line, out;
+  const std::string stage_key = "\"Stage ID\":" + std::to_string(stage) + ",";
+  int seen = 0;
+  while (std::getline(in, line)) {
+    if (line.find("SparkListenerTaskEnd") != std::string::npos && line.find(stage_key) != std::string::npos) {
+      auto p = line.find("\"Task Metrics\":{");
+      REQUIRE(p != std::string::npos);
+      p += std::string("\"Task Metrics\":{").size();
+      double b = seen++ < hot ? hot_bytes : bytes;
+      char buf[200];
+      std::snprintf(buf, sizeof buf,
+                    "\"Shuffle Read Metrics\":{\"Remote Blocks Fetched\":3,\"Remote Bytes Read\":%.0f,"
+                    "\"Local Bytes Read\":%.0f,\"Total Records Read\":%.0f},",
+                    b * 0.75, b * 0.25, b / 100);
+      line.insert(p, buf);
+    }
+    out += line + "\n";
+  }
+  return out;
+}
+
+bool has_evidence(const Diagnostic& d, const std::string& name) {
+  for (const auto& e : d.evidence)
+    if (e.name == name) return true;
+  return false;
+}
+
+std::string evidence(const Diagnostic& d, const std::string& name) {
+  for (const auto& e : d.evidence)
+    if (e.name == name) return e.value;
+  return "";
+}
+
+Config only_rule(const std::string& rule) {
+  Config c;
+  c.select = {rule};
+  return c;
+}
+
+}  // namespace
+
+TEST_CASE("skew-not-handled: an older profile's partition counters (most partitions empty, the data in a few)") {
+  SUBCASE("505 of 512 partitions empty, 6 GB in the other 7") {
+    PlanBuilder b(InputFormat::QueryProfile);
+    counters_join(b, 512, 505, 6057173279.0);
+    auto ds = only(lint(b), "skew-not-handled");
+    REQUIRE(ds.size() == 1);
+    CHECK(ds[0].operator_name == "PhotonShuffledHashJoin");
+    CHECK(ds[0].message.find("its left input is concentrated in a few partitions: 505 of the 512 partitions of "
+                             "PhotonShuffleExchangeSink (2) are empty and the other 7 hold") != std::string::npos);
+    CHECK(evidence(ds[0], "empty partitions") == "505");
+    CHECK(has_evidence(ds[0], "average non-empty partition"));
+    CHECK(ds[0].fix.find("spark.sql.adaptive.skewJoin.enabled") != std::string::npos);
+  }
+  SUBCASE("near miss: most partitions hold data (AQE's median is not empty)") {
+    PlanBuilder b(InputFormat::QueryProfile);
+    counters_join(b, 512, 400, 60 * kGiB);
+    CHECK(only(lint(b), "skew-not-handled").empty());
+  }
+  SUBCASE("near miss: the few full partitions are small") {
+    PlanBuilder b(InputFormat::QueryProfile);
+    counters_join(b, 512, 505, 7 * 100 * kMiB);
+    CHECK(only(lint(b), "skew-not-handled").empty());
+  }
+  SUBCASE("near miss: AQE split the skewed partitions") {
+    PlanBuilder b(InputFormat::QueryProfile);
+    counters_join(b, 512, 505, 6057173279.0);
+    b.metric(1, "AQEShuffleRead - Number of skewed partitions", 5);
+    CHECK(only(lint(b), "skew-not-handled").empty());
+  }
+  SUBCASE("near miss: a broadcast join needs no skew handling") {
+    PlanBuilder b(InputFormat::QueryProfile);
+    std::size_t j = counters_join(b, 512, 505, 6057173279.0);
+    b.op(j).join.strategy = JoinStrategy::BroadcastHash;
+    CHECK(only(lint(b), "skew-not-handled").empty());
+  }
+  SUBCASE("the share is a threshold") {
+    PlanBuilder b(InputFormat::QueryProfile);
+    counters_join(b, 512, 400, 60 * kGiB);
+    Config c;
+    c.thresholds["skew-not-handled"]["skew-empty-share"] = 0.7;
+    CHECK(only(lint(b, c), "skew-not-handled").size() == 1);
+  }
+}
+
+TEST_CASE("skew-not-handled: per-task shuffle reads of the join stage (event logs)") {
+  SUBCASE("one task read 2 GiB, the median task 40 MiB, the slowest task ran 12 s") {
+    PlanBuilder b(InputFormat::EventLog);
+    stage_join(b, 12000, 6000, 2 * kGiB, 40 * kMiB);  // time spread 2x: the task-time evidence alone misses
+    auto ds = only(lint(b), "skew-not-handled");
+    REQUIRE(ds.size() == 1);
+    CHECK(ds[0].message.find("stage 7 that ran it read its shuffle unevenly: one task read 2.0 GiB, 51.2× the median "
+                             "task (40.0 MiB)") != std::string::npos);
+    CHECK(has_evidence(ds[0], "largest task shuffle read"));
+    CHECK(*ds[0].impact == doctest::Approx(6000));
+  }
+  SUBCASE("most tasks read nothing") {
+    PlanBuilder b(InputFormat::EventLog);
+    stage_join(b, 60000, 200, 3 * kGiB, 0);
+    auto ds = only(lint(b), "skew-not-handled");
+    REQUIRE(ds.size() == 1);
+    // The task times decide first: 60 s against a 0.2 s median is the straggler evidence.
+    CHECK(ds[0].message.find("has stragglers") != std::string::npos);
+    CHECK(has_evidence(ds[0], "median task shuffle read"));
+  }
+  SUBCASE("near miss: uneven, but the largest read is under skew-threshold-bytes") {
+    PlanBuilder b(InputFormat::EventLog);
+    stage_join(b, 12000, 6000, 200 * kMiB, 4 * kMiB);
+    CHECK(only(lint(b), "skew-not-handled").empty());
+  }
+  SUBCASE("near miss: uneven and large, but no task ran skew-min-task-time") {
+    PlanBuilder b(InputFormat::EventLog);
+    stage_join(b, 3000, 1500, 2 * kGiB, 40 * kMiB);
+    CHECK(only(lint(b), "skew-not-handled").empty());
+  }
+  SUBCASE("near miss: even reads") {
+    PlanBuilder b(InputFormat::EventLog);
+    stage_join(b, 12000, 6000, 600 * kMiB, 500 * kMiB);
+    CHECK(only(lint(b), "skew-not-handled").empty());
+  }
+}
+
+TEST_CASE("event log: the tasks' shuffle reads become the stage's shuffle-read facts") {
+  const std::string skewed = read_file(corpus_dir() / "eventlog/skewed-join.eventlog");
+  const std::string text = with_shuffle_reads(skewed, 2, 3, 3 * kGiB, 60 * kMiB);
+  ParseResult r = parse_input(text, "skewed-reads.eventlog");
+  REQUIRE(r.plans.size() == 1);
+  const Plan& p = r.plans[0];
+  REQUIRE(p.facts.stage_shuffle_reads.size() == 1);
+  const StageShuffleReadFacts& f = p.facts.stage_shuffle_reads[0];
+  CHECK(f.stage_id == "2");
+  CHECK(f.tasks == 50);
+  CHECK(f.bytes_max == doctest::Approx(3 * kGiB));
+  CHECK(f.bytes_median == doctest::Approx(60 * kMiB));
+  CHECK(f.bytes_total == doctest::Approx(3 * 3 * kGiB + 47 * 60 * kMiB));
+  CHECK(f.records_max == doctest::Approx(3 * kGiB / 100));
+  CHECK(f.empty_tasks == 0);
+  // Without shuffle read metrics (the corpus log as written) there are no such facts.
+  CHECK(parse_input(skewed, "s.eventlog").plans.at(0).facts.stage_shuffle_reads.empty());
+
+  SUBCASE("the stragglers' finding carries the shuffle-read spread") {
+    LintResult lr = lint_text(text, "s.eventlog", only_rule("skew-not-handled"));
+    REQUIRE(lr.diagnostics.size() == 1);
+    CHECK(lr.diagnostics[0].message.find("has stragglers") != std::string::npos);
+    CHECK(evidence(lr.diagnostics[0], "largest task shuffle read").rfind("3.0 GiB", 0) == 0);
+  }
+  SUBCASE("near miss: uneven reads in a stage whose tasks all ran 1.5 s") {
+    const std::string even = with_shuffle_reads(read_file(corpus_dir() / "eventlog/even-join.eventlog"), 2, 1,
+                                                3 * kGiB, 60 * kMiB);
+    ParseResult er = parse_input(even, "even-reads.eventlog");
+    REQUIRE(er.plans.size() == 1);
+    REQUIRE(er.plans[0].facts.stage_shuffle_reads.size() == 1);
+    CHECK(lint_text(even, "e.eventlog", only_rule("skew-not-handled")).diagnostics.empty());
+  }
+}
+
+TEST_CASE("photon-fallback: Comet") {
+  SUBCASE("a Spark Project over CometColumnarToRow (real plan 029)") {
+    LintResult lr = lint_text(read_file(corpus_dir() / "real/029-comet-fallback-incompatible-expr.txt"), "029.txt",
+                              only_rule("photon-fallback"));
+    REQUIRE(lr.diagnostics.size() == 1);
+    const Diagnostic& d = lr.diagnostics[0];
+    CHECK(d.operator_name == "Project");
+    CHECK(d.message == "Project runs on vanilla Spark (JVM), not in Comet: it reads Comet output through CometColumnarToRow");
+    CHECK(evidence(d, "engine") == "Comet");
+    CHECK(evidence(d, "transition") == "CometColumnarToRow");
+    CHECK(evidence(d, "native operators below") == "CometNativeScan");
+    CHECK(evidence(d, "fallback reason").rfind("from_unixtime(eventTime#5L, yyyy-MM-dd HH:mm:ss, Some(GMT)) is not fully "
+                                               "compatible with Spark", 0) == 0);
+    CHECK(d.fix.find("spark.comet.expression.FromUnixTime.allowIncompatible=true") != std::string::npos);
+  }
+  SUBCASE("a Spark operator sandwiched between Comet operators") {
+    const std::string plan =
+        "== Physical Plan ==\n"
+        "CometColumnarToRow\n"
+        "+- CometHashAggregate [k#1], [k#1, sum(v#2)]\n"
+        "   +- CometSparkRowToColumnar\n"
+        "      +- Generate explode(vs#3), [k#1], false, [v#2]\n"
+        "         +- CometColumnarToRow\n"
+        "            +- CometNativeScan parquet spark_catalog.default.t [k#1, vs#3]\n";
+    LintResult lr = lint_text(plan, "sandwich.txt", only_rule("photon-fallback"));
+    REQUIRE(lr.diagnostics.size() == 1);
+    CHECK(lr.diagnostics[0].operator_name == "Generate");
+    CHECK(lr.diagnostics[0].message.find("not in Comet: it reads Comet output through CometColumnarToRow") !=
+          std::string::npos);
+  }
+  SUBCASE("near misses: all-Comet plans, a plan with no Comet operator, Comet's own notes") {
+    for (const char* f : {"real/025-comet-native-scan-formatted-with-logs.txt", "real/026-comet-fallback-warn-tree.txt",
+                          "real/027-comet-filter-native-scan.txt", "real/028-comet-codegen-dispatch-summary.txt"}) {
+      INFO(f);
+      CHECK(lint_text(read_file(corpus_dir() / f), f, only_rule("photon-fallback")).diagnostics.empty());
+    }
+  }
+  SUBCASE("near miss: a driver-local LocalTableScan under Comet") {
+    const std::string plan =
+        "CometColumnarToRow\n"
+        "+- CometProject [a#1]\n"
+        "   +- CometSparkRowToColumnar\n"
+        "      +- LocalTableScan [a#1]\n";
+    CHECK(lint_text(plan, "local.txt", only_rule("photon-fallback")).diagnostics.empty());
+  }
+}
+
+TEST_CASE("photon-fallback: a Gluten leaf scan that is not offloaded") {
+  SUBCASE("Scan hive under RowToVeloxColumnar (real plan 039)") {
+    LintResult lr = lint_text(read_file(corpus_dir() / "real/039-gluten-hive-udf-spark-sql-prompt.txt"), "039.txt",
+                              only_rule("photon-fallback"));
+    REQUIRE(lr.diagnostics.size() == 1);
+    const Diagnostic& d = lr.diagnostics[0];
+    CHECK(d.operator_name == "Scan hive spark_catalog.default.tbl");
+    CHECK(d.message ==
+          "Scan hive spark_catalog.default.tbl runs on vanilla Spark (JVM), not in Gluten/Velox: its rows are "
+          "converted into Gluten/Velox batches by RowToVeloxColumnar for ProjectExecTransformer");
+    CHECK(evidence(d, "transition") == "RowToVeloxColumnar");
+    CHECK(evidence(d, "native operator above") == "ProjectExecTransformer");
+    CHECK(d.fix.find("Parquet or ORC") != std::string::npos);
+  }
+  SUBCASE("the JVM operators above a JVM leaf belong to the same finding") {
+    const std::string plan =
+        "VeloxColumnarToRow\n"
+        "+- ^(2) ProjectExecTransformer [a#1]\n"
+        "   +- RowToVeloxColumnar\n"
+        "      +- Filter (a#1 > 5)\n"
+        "         +- Scan hive spark_catalog.default.tbl [a#1], HiveTableRelation [`spark_catalog`.`default`.`tbl`]\n";
+    LintResult lr = lint_text(plan, "leaf.txt", only_rule("photon-fallback"));
+    REQUIRE(lr.diagnostics.size() == 1);
+    CHECK(lr.diagnostics[0].operator_name == "Scan hive spark_catalog.default.tbl");
+    CHECK(lr.diagnostics[0].message.find("2 operators run on the JVM") != std::string::npos);
+  }
+  SUBCASE("near miss: a LocalTableScan leaf is driver-local rows") {
+    const std::string plan =
+        "VeloxColumnarToRow\n"
+        "+- ^(2) ProjectExecTransformer [a#1]\n"
+        "   +- RowToVeloxColumnar\n"
+        "      +- LocalTableScan [a#1]\n";
+    CHECK(lint_text(plan, "local.txt", only_rule("photon-fallback")).diagnostics.empty());
+  }
+  SUBCASE("near miss: a scan Gluten offloaded without renaming it (^ marker, no row-to-columnar conversion)") {
+    const std::string plan =
+        "VeloxColumnarToRowExec\n"
+        "+- ^ ProjectExecTransformer (3)\n"
+        "   +- ^ NoopFilter (2)\n"
+        "      +- ^ Scan parquet (1)\n";
+    CHECK(lint_text(plan, "offloaded.txt", only_rule("photon-fallback")).diagnostics.empty());
+  }
+  SUBCASE("near miss: a JVM subquery feeding a Photon scan's dynamic pruning is not converted rows") {
+    PlanBuilder b;
+    std::size_t agg = b.add("HashAggregate");
+    std::size_t sub = b.add("SubqueryBroadcast", {agg});
+    std::size_t scan = b.add("PhotonScan parquet db.fact", {sub});
+    b.add("PhotonResultStage", {scan});
+    CHECK(only(lint(b), "photon-fallback").empty());
+  }
+  SUBCASE("near miss: no native operator at all") {
+    const std::string plan =
+        "Project [a#1]\n"
+        "+- Scan hive spark_catalog.default.tbl [a#1], HiveTableRelation [`spark_catalog`.`default`.`tbl`]\n";
+    CHECK(lint_text(plan, "vanilla.txt", only_rule("photon-fallback")).diagnostics.empty());
+  }
+}
