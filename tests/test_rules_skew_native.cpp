@@ -142,7 +142,7 @@ TEST_CASE("skew-not-handled: an older profile's partition counters (most partiti
   SUBCASE("near miss: a broadcast join needs no skew handling") {
     PlanBuilder b(InputFormat::QueryProfile);
     std::size_t j = counters_join(b, 512, 505, 6057173279.0);
-    b.op(j).join.strategy = JoinStrategy::BroadcastHash;
+    b.op(j).join.edit().strategy = JoinStrategy::BroadcastHash;
     CHECK(only(lint(b), "skew-not-handled").empty());
   }
   SUBCASE("the share is a threshold") {
