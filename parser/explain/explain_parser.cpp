@@ -235,9 +235,10 @@ class Reader {
     while (end < n_.lines.size() && !(n_.lines[end].text.size() > 3 && n_.lines[end].text[0] == '=' &&
                                       n_.lines[end].text[1] == '=' && n_.lines[end].text[2] == ' ')) {
       std::string_view t = n_.lines[end].text;
-      std::size_t k = t.find_first_not_of(" :|");
-      if (k != std::string_view::npos && ((t[k] == '-' && k > 0 && t[k - 1] == ':') ||
-                                          (t[k] == '+' && k + 1 < t.size() && t[k + 1] == '-')))
+      std::size_t k = 0;
+      while (k < t.size() && (t[k] == ' ' || t[k] == ':' || t[k] == '|')) ++k;
+      if (k < t.size() && ((t[k] == '-' && k > 0 && t[k - 1] == ':') ||
+                           (t[k] == '+' && k + 1 < t.size() && t[k + 1] == '-')))
         ++tree_lines;
       ++end;
     }

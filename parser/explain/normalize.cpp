@@ -9,6 +9,27 @@ namespace planlint {
 
 namespace {
 
+// Newlines in `s`, eight bytes at a time (a byte-wise loop or memchr per line costs 10-20x more
+// instructions on a plan of short lines; the count only sizes the line table).
+std::size_t count_newlines(std::string_view s) {
+  constexpr std::uint64_t ones = 0x0101010101010101ULL, low7 = 0x7F7F7F7F7F7F7F7FULL, nl = ones * '\n';
+  std::size_t n = 0, i = 0;
+  while (i + 8 <= s.size()) {
+    std::uint64_t acc = 0;  // per byte lane: how many newlines, at most 255 words per flush
+    for (int k = 0; k < 255 && i + 8 <= s.size(); ++k, i += 8) {
+      std::uint64_t w;
+      std::memcpy(&w, s.data() + i, 8);
+      const std::uint64_t x = w ^ nl;                             // newline bytes become 0
+      const std::uint64_t zero = ~(((x & low7) + low7) | x | low7);  // 0x80 exactly in zero bytes
+      acc += zero >> 7;
+    }
+    const std::uint64_t pairs = (acc & 0x00FF00FF00FF00FFULL) + ((acc >> 8) & 0x00FF00FF00FF00FFULL);
+    n += static_cast<std::size_t>((pairs * 0x0001000100010001ULL) >> 48);  // sum of four lanes <= 2040
+  }
+  for (; i < s.size(); ++i) n += s[i] == '\n';
+  return n;
+}
+
 bool is_digit(char c) { return c >= '0' && c <= '9'; }
 bool is_blank(char c) { return c == ' ' || c == '\t'; }
 
@@ -730,12 +751,7 @@ Normalized normalize(std::string_view input) {
   //    `input`; only the few rewritten lines (tabs) are stored in `out.owned`.
   // One entry per input line at most: count them (memchr speed) so the table is allocated once
   // and no larger than needed.
-  std::size_t newlines = 0;
-  for (std::size_t at = 0; at < input.size(); ++newlines) {
-    const void* nl = std::memchr(input.data() + at, '\n', input.size() - at);
-    if (!nl) break;
-    at = static_cast<std::size_t>(static_cast<const char*>(nl) - input.data()) + 1;
-  }
+  const std::size_t newlines = count_newlines(input);
   lines.reserve(newlines + 1);
   std::size_t pos = 0;
   std::uint32_t lineno = 0;
