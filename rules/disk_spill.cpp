@@ -97,7 +97,7 @@ class DiskSpill final : public DocumentedRule<make_doc> {
       std::string msg = rules::op_ref(op) + " spilled " + format_bytes(spilled) + " to disk";
       auto spills = rules::first_metric(op, {Metric::Spills, Metric::SinkSpills});
       if (spills) msg += " in " + format_count(*spills) + " spills";
-      if (op.peak_memory_bytes) msg += " (peak memory " + format_bytes(*op.peak_memory_bytes) + ")";
+      if (op.extra->peak_memory_bytes) msg += " (peak memory " + format_bytes(*op.extra->peak_memory_bytes) + ")";
       Diagnostic d = ctx.make(op, std::move(msg));
       d.evidence.push_back({"spilled bytes", format_bytes(spilled), spilled, "bytes"});
       if (spills) d.evidence.push_back({"spills", format_count(*spills), *spills, ""});
@@ -107,8 +107,8 @@ class DiskSpill final : public DocumentedRule<make_doc> {
         d.evidence.push_back({"max spill recursion depth", format_count(*depth), *depth, ""});
       if (auto merge = rules::first_metric(op, {Metric::SinkSpillMergeTime}))
         d.evidence.push_back({"time merging spill files", format_millis(*merge), *merge, "ms"});
-      if (op.peak_memory_bytes)
-        d.evidence.push_back({"peak memory", format_bytes(*op.peak_memory_bytes), *op.peak_memory_bytes, "bytes"});
+      if (op.extra->peak_memory_bytes)
+        d.evidence.push_back({"peak memory", format_bytes(*op.extra->peak_memory_bytes), *op.extra->peak_memory_bytes, "bytes"});
       if (op.rows) d.evidence.push_back({"output rows", format_count(*op.rows), *op.rows, "rows"});
       if (op.duration_ms) d.evidence.push_back({"operator time", format_millis(*op.duration_ms), *op.duration_ms, "ms"});
       if (auto q = method::query_metric(plan, {Metric::QuerySpillBytes}))

@@ -78,7 +78,7 @@ PushedSet pushed_set(const Operator& scan) {
     if (std::find(roles.begin(), roles.end(), f.role) == roles.end()) continue;
     ps.present = true;
     if (field_untrusted(f)) ps.trusted = false;
-    if (f.exprs.empty() && !(f.is_list && f.items.empty())) {
+    if (f.exprs.empty() && !(f.is_list && f.item_spans.empty())) {
       // A non-empty value that was not parsed: nothing can be said about it.
       if (!f.empty_value()) ps.trusted = false;
     }

@@ -144,7 +144,7 @@ class LowFilePruning final : public DocumentedRule<make_doc> {
       std::string clusters;
       for (const Field& f : op.fields)
         if (f.role == FieldRole::Clustering) {
-          clusters = f.is_list ? join(f.items) : f.value;
+          clusters = f.is_list ? join(f.items().strings()) : f.value;
           d.evidence.push_back({"clustering columns", clusters, std::nullopt, ""});
         }
       d.fix = "Cluster the table on the filtered column(s) so matching rows share few files: "

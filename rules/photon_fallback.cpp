@@ -384,7 +384,7 @@ class PhotonFallback final : public DocumentedRule<make_doc> {
       }
       std::string engine_note;
       for (std::size_t m : members)
-        if (engine_note.empty()) engine_note = plan.ops[m].facts.fallback_reason;
+        if (engine_note.empty()) engine_note = *plan.ops[m].facts.fallback_reason;
       if (!engine_note.empty()) d.evidence.push_back(ev_text("fallback reason", engine_note));
       if (e.rows) d.evidence.push_back(ev_rows("rows", *e.rows));
       if (any_ms) d.evidence.push_back(ev_ms("JVM operator time", total_ms));

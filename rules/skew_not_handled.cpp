@@ -108,7 +108,7 @@ const Operator* side_exchange(const Plan& plan, std::size_t idx) {
 template <class Miss>
 std::optional<Diagnostic> from_partition_counts(RuleContext& ctx, const Operator& join, const Operator& ex,
                                                 const char* side, double empty_share, double min_bytes, Miss& miss) {
-  const ShufflePartitionFacts& sp = ex.facts.shuffle_partitions;
+  const ShufflePartitionFacts& sp = *ex.facts.shuffle_partitions;
   if (!sp.partitions || !sp.empty_partitions || !sp.bytes || *sp.partitions <= 0) return std::nullopt;
   const double parts = *sp.partitions, empty = std::min(*sp.empty_partitions, parts), bytes = *sp.bytes;
   const double full = std::max(1.0, parts - empty);
@@ -213,8 +213,8 @@ class SkewNotHandled final : public DocumentedRule<make_doc> {
         found = std::move(d);
       }
       // 2. Task-time spread of the stage(s) that ran the join.
-      if (!found && op->spark_stages.empty()) miss("no Spark stage linked to the join (no task times; event logs have them)");
-      for (int sid : op->spark_stages) {
+      if (!found && op->extra->spark_stages.empty()) miss("no Spark stage linked to the join (no task times; event logs have them)");
+      for (int sid : op->extra->spark_stages) {
         if (found) break;
         for (const auto& st : plan.stages) {
           if (st.id != std::to_string(sid)) continue;
@@ -248,7 +248,7 @@ class SkewNotHandled final : public DocumentedRule<make_doc> {
       // 3. Shuffle reads concentrated in a few tasks of the join's stage (event logs): the largest task
       // read at least skew-threshold-bytes and skew-factor times the median task, and the stage has a
       // task that ran at least skew-min-task-time (so the concentration cost time).
-      for (int sid : op->spark_stages) {
+      for (int sid : op->extra->spark_stages) {
         if (found) break;
         const std::string id = std::to_string(sid);
         const StageShuffleReadFacts* sr = stage_reads(plan, id);

@@ -111,9 +111,9 @@ class WideProjection final : public DocumentedRule<make_doc> {
     for (const Operator* active : rules::active_ops(plan, OpKind::Scan)) {
       const Operator& op = *active;
       const Field* out = op.field(FieldRole::Output);
-      if (!out || !out->is_list || out->count_mismatch || out->truncated || out->items.empty()) continue;
+      if (!out || !out->is_list || out->count_mismatch || out->truncated || out->item_spans.empty()) continue;
       std::vector<Column> cols;
-      for (const std::string& it : out->items) cols.push_back(parse_column(it));
+      for (std::string_view it : out->items()) cols.push_back(parse_column(it));
 
       // Walk up to the first projecting consumer, collecting what the operators on the way use.
       std::string refs;

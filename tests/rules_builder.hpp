@@ -141,22 +141,21 @@ struct PlanBuilder {
   Field& expr_list(std::size_t i, std::string key, std::vector<Expr> items) {
     Field& f = field(i, std::move(key), "");
     f.is_list = true;
-    std::string v = "[";
+    std::vector<std::string> texts;
     for (auto& e : items) {
       ParsedExpr p = pe(std::move(e));
-      v += (f.items.empty() ? "" : ", ") + p.text;
-      f.items.push_back(p.text);
+      texts.push_back(p.text);
       f.exprs.push_back(std::move(p));
     }
-    f.value = v + "]";
-    f.count = f.items.size();
+    f.set_items(texts);
+    f.count = texts.size();
     return f;
   }
   Field& names(std::size_t i, std::string key, std::vector<std::string> items) {
     Field& f = field(i, std::move(key), "");
     f.is_list = true;
-    f.items = std::move(items);
-    f.count = f.items.size();
+    f.count = items.size();
+    f.set_items(items);
     return f;
   }
   Field& condition(std::size_t i, Expr e) {

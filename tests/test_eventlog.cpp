@@ -34,7 +34,7 @@ TEST_CASE("event log: our skewed join log gives one execution with metrics and s
   REQUIRE(smj->rows);
   // 47 even tasks of 8M rows + the three hot tasks (300M + 180M + 128,571,428).
   CHECK(*smj->rows == doctest::Approx(47.0 * 8'000'000 + 300'000'000 + 180'000'000 + 128'571'428));
-  CHECK(smj->spark_stages == std::vector<int>{2});
+  CHECK(smj->extra->spark_stages == std::vector<int>{2});
   const Operator* scan = find_name(p, "Scan parquet spark_catalog.default.events");
   REQUIRE(scan);
   CHECK(scan->rows == std::optional<double>(40.0 * 10'000'000));

@@ -128,7 +128,7 @@ TEST_CASE("formatted AQE: Final and Initial sections form one DAG, shared nodes 
   const Field* keys = agg.field("Keys");
   REQUIRE(keys);
   CHECK(keys->count == 1u);
-  CHECK(keys->items.size() == 1);
+  CHECK(keys->item_spans.size() == 1);
   CHECK_FALSE(keys->count_mismatch);
   CHECK(op_by_id(p, "4").arguments == "hashpartitioning(k#2L, 200), ENSURE_REQUIREMENTS, [plan_id=31]");
   // Locations: outline line of (7) and its detail block header.
@@ -253,7 +253,7 @@ Join condition: None
   const Field* out = jdbc.field("Output");
   REQUIRE(out);
   CHECK(out->count_mismatch);
-  CHECK(jdbc.field("PushedFilters")->items.size() == 2);
+  CHECK(jdbc.field("PushedFilters")->item_spans.size() == 2);
   const Operator& path_scan = op_by_id(p, "2");
   CHECK(path_scan.scan_format == "parquet");
   CHECK(path_scan.table.empty());
@@ -293,7 +293,7 @@ TEST_CASE("default mode: one-line arguments become the same fields as formatted 
   CHECK(scan.name == "FileScan parquet db.t");
   CHECK(scan.table == "db.t");
   CHECK(scan.scan_format == "parquet");
-  CHECK(scan.field("Output")->items.size() == 2);
+  CHECK(scan.field("Output")->item_spans.size() == 2);
   const Field* pushed = scan.field("PushedFilters");
   REQUIRE(pushed);
   CHECK(pushed->truncated);

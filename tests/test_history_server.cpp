@@ -117,7 +117,7 @@ TEST_CASE("history server: metrics attach to the operators of the final plan, th
   for (const auto& op : ev.plans[0].ops) ev_metrics += op.metrics.size();
   CHECK(hs_metrics == ev_metrics);
   // The codegen stage's task-time spread stands in for the stage's task times.
-  REQUIRE(std::find(smj->spark_stages.begin(), smj->spark_stages.end(), 2) != smj->spark_stages.end());
+  REQUIRE(std::find(smj->extra->spark_stages.begin(), smj->extra->spark_stages.end(), 2) != smj->extra->spark_stages.end());
   const StageInfo* st = nullptr;
   for (const auto& s : p.stages)
     if (s.id == "2") st = &s;

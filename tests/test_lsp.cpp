@@ -96,7 +96,7 @@ struct FakeLinter {
     join.fields.push_back(keys);
     join.rows = 1234567;
     join.duration_ms = 65'000;
-    join.peak_memory_bytes = 2.0 * 1024 * 1024 * 1024;
+    join.extra.edit().peak_memory_bytes = 2.0 * 1024 * 1024 * 1024;
     Metric size;
     size.label = "data size";
     size.unit = MetricUnit::Bytes;

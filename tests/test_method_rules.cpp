@@ -37,8 +37,8 @@ struct Builder {
     Field f;
     f.key = std::move(key);
     f.is_list = true;
-    f.items = std::move(items);
-    f.count = f.items.size();
+    f.count = items.size();
+    f.set_items(items);
     p.ops[i].fields.push_back(std::move(f));
   }
   void field(std::size_t i, std::string key, std::string value) {
@@ -266,7 +266,7 @@ TEST_CASE("disk-spill") {
   auto scan = b.add("Scan t", OpKind::Scan);
   auto agg = b.add("Grouping Aggregate", OpKind::Aggregate, {scan});
   b.op(agg).duration_ms = 39361779;
-  b.op(agg).peak_memory_bytes = 2367378423808;
+  b.op(agg).extra.edit().peak_memory_bytes = 2367378423808;
   b.metric(agg, "Num bytes spilled to disk due to memory pressure", 446081360034, MetricUnit::Bytes);
   b.metric(agg, "Num spills to disk due to memory pressure", 1182);
   auto join = b.add("Inner Join", OpKind::Join, {agg});

@@ -69,11 +69,11 @@ TEST_CASE("op time: JVM members of a codegen stage share its time, exclusively")
   add(OpKind::CodegenStage, Engine::Spark, "WholeStageCodegen").duration_ms = 100'000;
   auto& outer = add(OpKind::Aggregate, Engine::Spark, "HashAggregate");
   outer.metrics.push_back({"Time in aggregation build", "", 90'000, MetricUnit::Millis, false});
-  outer.stage_parent = 0;
+  outer.extra.edit().stage_parent = 0;
   auto& inner = add(OpKind::Aggregate, Engine::Spark, "HashAggregate");
   inner.metrics.push_back({"Time in aggregation build", "", 70'000, MetricUnit::Millis, false});
-  inner.stage_parent = 0;
-  add(OpKind::Transition, Engine::Spark, "ColumnarToRow").stage_parent = 0;
+  inner.extra.edit().stage_parent = 0;
+  add(OpKind::Transition, Engine::Spark, "ColumnarToRow").extra.edit().stage_parent = 0;
   add(OpKind::Scan, Engine::Photon, "PhotonScan").duration_ms = 10'000;
   p.ops[1].children = {2};
   p.ops[2].children = {3};

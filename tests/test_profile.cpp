@@ -145,14 +145,14 @@ TEST_CASE("corpus/profile v1.2: Photon broadcast join, executor broadcast, sides
   const Operator& scan = op_id(p, "521");
   CHECK(scan.table == "main.sales.orders");
   CHECK(scan.scan_format == "parquet");
-  CHECK(scan.child_side == "Left");
+  CHECK(scan.extra->child_side == "Left");
   CHECK(scan.metric_value("Files pruned") == 1184);
   CHECK_FALSE(scan.metric_value("Peak reader threads utilized").has_value());
   CHECK(scan.metric_value("Cumulative time") == 2875);
   const Field* pf = scan.field("PARTITION_FILTERS");
   REQUIRE(pf != nullptr);
   CHECK(pf->is_list);
-  CHECK(pf->items == std::vector<std::string>{"(o.o_date >= DATE '2025-01-01')"});
+  CHECK(pf->items() == std::vector<std::string>{"(o.o_date >= DATE '2025-01-01')"});
   REQUIRE(pf->exprs.size() == 1);
   CHECK(pf->exprs[0].text == "(o.o_date >= DATE '2025-01-01')");
   REQUIRE(pf->exprs[0].root.has_value());
@@ -162,7 +162,7 @@ TEST_CASE("corpus/profile v1.2: Photon broadcast join, executor broadcast, sides
   const Field* clusters = scan.field("SCAN_CLUSTERS");
   REQUIRE(clusters != nullptr);
   CHECK(clusters->is_list);
-  CHECK(clusters->items.empty());
+  CHECK(clusters->item_spans.empty());
 
   const Operator& sink = op_id(p, "527");
   CHECK(sink.kind == OpKind::Exchange);
@@ -170,7 +170,7 @@ TEST_CASE("corpus/profile v1.2: Photon broadcast join, executor broadcast, sides
   CHECK(sink.metric_value("AQEShuffleRead - Number of skewed partition splits") == 48);
   CHECK(sink.metric("AQEShuffleRead - Partition data size")->unit == MetricUnit::Bytes);
   CHECK(p.ops[sink.children.at(0)].id == "524");
-  CHECK(p.ops[*sink.stage_parent].id == "537");
+  CHECK(p.ops[*sink.extra->stage_parent].id == "537");
   CHECK(op_id(p, "540").codegen);
   CHECK_FALSE(op_id(p, "538").codegen);
 
@@ -259,19 +259,19 @@ TEST_CASE("corpus/profile snake_case keys and tag spellings") {
   CHECK(p.roots == std::vector<std::size_t>{0});
   const Operator& sink = op_id(p, "21");
   CHECK(sink.name == "PhotonShuffleExchangeSink");
-  CHECK(sink.tag == "UNKNOWN.PhotonShuffleExchangeSink");
+  CHECK(sink.extra->tag == "UNKNOWN.PhotonShuffleExchangeSink");
   CHECK(sink.kind == OpKind::Exchange);
   CHECK(sink.metric_value("Sink - Num bytes written") == 21504);
   CHECK(sink.metric("Sink - Num bytes written")->unit == MetricUnit::Bytes);
-  CHECK(sink.spark_stages == std::vector<int>{52, 51});
+  CHECK(sink.extra->spark_stages == std::vector<int>{52, 51});
   const Operator& agg = op_id(p, "22");
-  CHECK(agg.tag == "PHOTON_GROUPING_AGG_EXEC");
+  CHECK(agg.extra->tag == "PHOTON_GROUPING_AGG_EXEC");
   CHECK(agg.name == "PhotonGroupingAgg");
   CHECK(agg.rows == 672);
   CHECK(agg.duration_ms == 2900);
-  CHECK(op_id(p, "20").peak_memory_bytes == 67108864);
+  CHECK(op_id(p, "20").extra->peak_memory_bytes == 67108864);
   CHECK(op_id(p, "20").metric_value("Cumulative time") == 310);
-  CHECK(p.ops[*agg.stage_parent].id == "24");
+  CHECK(p.ops[*agg.extra->stage_parent].id == "24");
   CHECK(op_id(p, "25").kind == OpKind::CodegenStage);
   REQUIRE(p.stages.size() == 2);
   CHECK(p.stages[0].num_tasks == 16);
@@ -376,14 +376,14 @@ TEST_CASE("profile reader: bad and odd inputs never crash") {
   ParseResult st = parse("{\"graphs\": [{\"nodes\": [{\"id\": \"1\", \"stageLinks\": [1e300, -1, 3.5, \"7\", 12]}],"
                          " \"stageData\": [{\"stageId\": \"1e300\"}, {\"stageId\": \"12\"}]}]}");
   REQUIRE(st.plans.size() == 1);
-  CHECK(st.plans[0].ops[0].spark_stages == std::vector<int>{7, 12});
+  CHECK(st.plans[0].ops[0].extra->spark_stages == std::vector<int>{7, 12});
   REQUIRE(st.plans[0].stages.size() == 2);
   CHECK(st.plans[0].stages[0].operators.empty());
   CHECK(st.plans[0].stages[1].operators == std::vector<std::size_t>{0});
   // A chain of subgraphParent that loops is cut.
   ParseResult loop = parse(
       "{\"graphs\": [{\"nodes\": [{\"id\": \"1\", \"subgraphParent\": \"2\"}, {\"id\": \"2\", \"subgraphParent\": \"1\"}]}]}");
-  CHECK(std::any_of(loop.plans[0].ops.begin(), loop.plans[0].ops.end(), [](const Operator& o) { return !o.stage_parent; }));
+  CHECK(std::any_of(loop.plans[0].ops.begin(), loop.plans[0].ops.end(), [](const Operator& o) { return !o.extra->stage_parent; }));
 }
 
 TEST_CASE("profile reader: nodes are read while the JSON is parsed, with the DOM reader's results") {
@@ -398,7 +398,7 @@ TEST_CASE("profile reader: nodes are read while the JSON is parsed, with the DOM
   REQUIRE(twice.plans[0].ops.size() == 2);
   CHECK(twice.plans[0].ops[0].id == "1");
   CHECK(twice.plans[0].ops[1].id == "2");
-  CHECK(twice.plans[0].ops[1].stage_parent == std::optional<std::size_t>(0));
+  CHECK(twice.plans[0].ops[1].extra->stage_parent == std::optional<std::size_t>(0));
   CHECK(twice.plans[0].ops[0].children == std::vector<std::size_t>{1});
   CHECK(has_message(twice, MessageSeverity::Warning, "graph 0: nodes[1] is not an object; ignored"));
 

@@ -89,7 +89,7 @@ TEST_CASE("profile-01: mixed Photon/JVM, JVM broadcast joins, DPP pruning, query
   CHECK(join.kind == OpKind::Join);
   CHECK(join.name == "BroadcastHashJoin");
   CHECK(join.label == "Left Semi Join");
-  CHECK(join.tag == "BROADCAST_HASH_JOIN_EXEC");
+  CHECK(join.extra->tag == "BROADCAST_HASH_JOIN_EXEC");
   CHECK(join.engine == Engine::Spark);
   CHECK(join.join->strategy == JoinStrategy::BroadcastHash);
   CHECK(join.join->type == JoinType::LeftSemi);
@@ -103,12 +103,12 @@ TEST_CASE("profile-01: mixed Photon/JVM, JVM broadcast joins, DPP pruning, query
   // Left (CHILD_TAG Left, the Project) before the build side (the Shuffle, CHILD_TAG Child).
   REQUIRE(join.children.size() == 2);
   CHECK(p.ops[join.children[0]].id == "34653");
-  CHECK(p.ops[join.children[0]].child_side == "Left");
+  CHECK(p.ops[join.children[0]].extra->child_side == "Left");
   CHECK(p.ops[join.children[1]].id == "1");
   CHECK(join.metric_value("Time to read broadcast") == 424);
   CHECK(join.metric("Time to read broadcast")->unit == MetricUnit::Millis);
-  CHECK(join.stage_parent.has_value());
-  CHECK(p.ops[*join.stage_parent].id == "34657");
+  CHECK(join.extra->stage_parent.has_value());
+  CHECK(p.ops[*join.extra->stage_parent].id == "34657");
   CHECK(join.codegen);
 
   // Photon scan below a Columnar To Row feeding a JVM aggregate of 1.14 B rows.
@@ -119,7 +119,7 @@ TEST_CASE("profile-01: mixed Photon/JVM, JVM broadcast joins, DPP pruning, query
   CHECK(scan.scan_format == "parquet");
   CHECK(scan.rows == 1138673400);
   CHECK(scan.duration_ms == 255767);
-  CHECK(scan.peak_memory_bytes == 105130076160.0);
+  CHECK(scan.extra->peak_memory_bytes == 105130076160.0);
   CHECK(scan.metric_value("Files read") == 1811);
   CHECK(scan.metric_value("Files pruned") == 467);
   CHECK(scan.metric_value("Size of files pruned") == 25855926746.0);
@@ -134,7 +134,7 @@ TEST_CASE("profile-01: mixed Photon/JVM, JVM broadcast joins, DPP pruning, query
   const Field* filters = scan.field("FILTERS");
   REQUIRE(filters != nullptr);
   CHECK(filters->is_list);
-  CHECK(filters->exprs.size() == filters->items.size());
+  CHECK(filters->exprs.size() == filters->item_spans.size());
   // The scan's DPP subqueries are its children (edges from the scan to "Pruning").
   REQUIRE(scan.children.size() == 2);
   CHECK(p.ops[scan.children[0]].kind == OpKind::Subquery);
@@ -153,7 +153,7 @@ TEST_CASE("profile-01: mixed Photon/JVM, JVM broadcast joins, DPP pruning, query
   CHECK(op_id(p, "34698").kind == OpKind::TopK);
   CHECK(op_id(p, "34584").kind == OpKind::ReusedExchange);
   CHECK(op_id(p, "34690").kind == OpKind::Exchange);
-  CHECK(op_id(p, "34690").spark_stages == std::vector<int>{372, 368});
+  CHECK(op_id(p, "34690").extra->spark_stages == std::vector<int>{372, 368});
   CHECK(op_id(p, "34657").kind == OpKind::CodegenStage);
   CHECK(op_id(p, "34628").name == "PhotonResultStage");
   CHECK(op_id(p, "34628").engine == Engine::Photon);
@@ -262,8 +262,8 @@ TEST_CASE("profile-06: AQE skew counters on the Photon shuffle sink, stages") {
   CHECK(sink.metric_value("Source - Num bytes read") == 5664552698.0);
   CHECK(sink.metric_value("Sink - Cumulative time") == doctest::Approx(112158.68919));
   CHECK(sink.rows == 1439976202.0);
-  REQUIRE(sink.stage_parent.has_value());
-  const Operator& map_stage = p.ops[*sink.stage_parent];
+  REQUIRE(sink.extra->stage_parent.has_value());
+  const Operator& map_stage = p.ops[*sink.extra->stage_parent];
   CHECK(map_stage.id == "21778");
   CHECK(map_stage.name == "PhotonShuffleMapStage");
   CHECK(map_stage.metric_value("Stage duration") == 173481);

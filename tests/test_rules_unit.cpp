@@ -216,7 +216,7 @@ TEST_CASE("skew-not-handled") {
   SUBCASE("task-time spread of the join stage") {
     PlanBuilder b(InputFormat::EventLog);
     std::size_t j = build(b, 1, false);
-    b.op(j).spark_stages = {7};
+    b.op(j).extra.edit().spark_stages = {7};
     StageInfo st;
     st.id = "7";
     st.num_tasks = 200;

@@ -185,12 +185,12 @@ std::string operator_hover(const DocumentView& doc, const OperatorRef& ref) {
   std::vector<std::pair<std::string, std::string>> rows;
   if (op.rows) rows.emplace_back("Rows", format_count(*op.rows));
   if (op.duration_ms) rows.emplace_back("Time", format_millis(*op.duration_ms));
-  if (op.peak_memory_bytes) rows.emplace_back("Peak memory", format_bytes(*op.peak_memory_bytes));
+  if (op.extra->peak_memory_bytes) rows.emplace_back("Peak memory", format_bytes(*op.extra->peak_memory_bytes));
   constexpr std::size_t kMaxByteMetrics = 6;
   std::size_t byte_metrics = 0;
   for (const auto& m : op.metrics) {
     if (m.unit != MetricUnit::Bytes || !m.value || m.hidden) continue;
-    if (op.peak_memory_bytes && *m.value == *op.peak_memory_bytes &&
+    if (op.extra->peak_memory_bytes && *m.value == *op.extra->peak_memory_bytes &&
         m.label.find("emory") != std::string::npos)
       continue;  // already shown as peak memory
     if (byte_metrics++ == kMaxByteMetrics) break;

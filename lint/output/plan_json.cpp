@@ -50,7 +50,7 @@ ojson field_json(const Field& f) {
   j["key"] = f.key;
   j["value"] = f.value;
   if (f.count) j["count"] = *f.count;
-  if (f.is_list) j["items"] = f.items;
+  if (f.is_list) j["items"] = f.items().strings();
   if (f.count_mismatch) j["count_mismatch"] = true;
   if (f.truncated) j["truncated"] = true;
   if (f.loc.known()) {
@@ -91,7 +91,7 @@ ojson operator_json(const Operator& op) {
   j["line"] = op.loc.line;
   j["column"] = op.loc.column;
   if (op.detail_loc.known()) j["detail_line"] = op.detail_loc.line;
-  if (!op.tag.empty()) j["tag"] = op.tag;
+  if (!op.extra->tag.empty()) j["tag"] = op.extra->tag;
   if (op.codegen) j["codegen"] = true;
   if (op.codegen_stage) j["codegen_stage"] = *op.codegen_stage;
   if (!op.table.empty()) j["table"] = op.table;
@@ -135,12 +135,12 @@ ojson operator_json(const Operator& op) {
   }
   j["children"] = op.children;
   if (op.reuses) j["reuses"] = *op.reuses;
-  if (!op.child_side.empty()) j["child_side"] = op.child_side;
+  if (!op.extra->child_side.empty()) j["child_side"] = op.extra->child_side;
   put_number(j, "rows", op.rows);
   put_number(j, "duration_ms", op.duration_ms);
-  put_number(j, "peak_memory_bytes", op.peak_memory_bytes);
-  if (op.stage_parent) j["stage_parent"] = *op.stage_parent;
-  if (!op.spark_stages.empty()) j["spark_stages"] = op.spark_stages;
+  put_number(j, "peak_memory_bytes", op.extra->peak_memory_bytes);
+  if (op.extra->stage_parent) j["stage_parent"] = *op.extra->stage_parent;
+  if (!op.extra->spark_stages.empty()) j["spark_stages"] = op.extra->spark_stages;
   if (op.hidden) j["hidden"] = true;
   if (!op.metrics.empty()) j["metrics"] = metrics_json(op.metrics);
   return j;

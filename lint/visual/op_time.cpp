@@ -60,8 +60,8 @@ PlanTimes operator_times(const Plan& plan) {
   std::vector<std::optional<std::size_t>> stage(n);
   for (const auto& op : plan.ops) {
     if (is_wrapper(op) || op.engine != Engine::Spark) continue;
-    if (op.stage_parent && *op.stage_parent < n && plan.ops[*op.stage_parent].kind == OpKind::CodegenStage)
-      stage[op.index] = op.stage_parent;
+    if (op.extra->stage_parent && *op.extra->stage_parent < n && plan.ops[*op.extra->stage_parent].kind == OpKind::CodegenStage)
+      stage[op.index] = op.extra->stage_parent;
     else if (op.codegen_stage)
       if (auto it = stage_by_id.find(*op.codegen_stage); it != stage_by_id.end()) stage[op.index] = it->second;
   }

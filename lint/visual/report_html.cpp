@@ -49,7 +49,7 @@ json op_json(const Operator& op, const PlanTimes& times) {
   } else if (op.duration_ms) {
     o["stage_time"] = format_millis(*op.duration_ms);
   }
-  if (op.peak_memory_bytes) o["memory"] = format_bytes(*op.peak_memory_bytes);
+  if (op.extra->peak_memory_bytes) o["memory"] = format_bytes(*op.extra->peak_memory_bytes);
   if (auto share = times.share(op.index)) o["share"] = *share;
   if (op.stats->size_bytes) o["estimate"] = format_bytes(*op.stats->size_bytes);
   json fields = json::array();

@@ -37,7 +37,7 @@ bool passes_columns(const Operator& op) {
   if (op.kind != OpKind::Project) return false;
   std::vector<std::string> items;
   if (const Field* f = op.field(FieldRole::Output); f && f->is_list && !f->count_mismatch && !f->truncated) {
-    items = f->items;
+    items = f->items().strings();
   } else {
     std::string_view a = op.arguments;
     if (a.size() < 2 || a.front() != '[' || a.back() != ']') return false;

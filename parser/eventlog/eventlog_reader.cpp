@@ -656,7 +656,7 @@ class Builder {
       Operator& op = plan.ops[oi];
       Metric m = make_metric(*im, v->second);
       if (m.label == "Number of output rows") op.rows = m.value;
-      if (m.label == "Peak memory") op.peak_memory_bytes = m.value;
+      if (m.label == "Peak memory") op.extra.edit().peak_memory_bytes = m.value;
       if (m.label == "Duration" && !op.duration_ms) op.duration_ms = m.value;
       op.metrics.push_back(std::move(m));
     }
@@ -692,7 +692,7 @@ class Builder {
         if (auto o = acc_op.find(acc); o != acc_op.end()) ops.insert(o->second);
       si.operators.assign(ops.begin(), ops.end());
       std::sort(si.operators.begin(), si.operators.end());
-      for (std::size_t oi : si.operators) plan.ops[oi].spark_stages.push_back(static_cast<int>(sid));
+      for (std::size_t oi : si.operators) plan.ops[oi].extra.edit().spark_stages.push_back(static_cast<int>(sid));
       // The spread of shuffle reads over the stage's tasks (stages that read a shuffle).
       double read_total = 0;
       for (double b : st.shuffle_bytes) read_total += b;

@@ -217,13 +217,13 @@ void finish_field(Field& f, std::vector<ParseMessage>& msgs, const SourceRange& 
   if (v.size() >= 2 && v.front() == '[' && v.back() == ']' && v.find('\n') == std::string_view::npos) {
     std::string_view inner = v.substr(1, v.size() - 2);
     f.is_list = true;
-    f.items.clear();
+    f.item_spans.clear();
     if (!inner.empty()) {
       split_top_level(inner, ", ", parts);
-      f.items.reserve(parts.size());
-      for (auto it : parts) f.items.emplace_back(it);
+      f.item_spans.reserve(parts.size());
+      for (auto it : parts) f.add_item(it);  // views into f.value (v)
     }
-    if (f.count && *f.count != f.items.size()) f.count_mismatch = true;
+    if (f.count && *f.count != f.item_spans.size()) f.count_mismatch = true;
   } else if (f.count) {
     // `Key [N]: text` whose value is not a bracketed list.
     f.count_mismatch = *f.count != 0;
@@ -372,9 +372,10 @@ void describe_default_node(Operator& op, std::string_view text, const LineLocato
       std::string_view cols = close == std::string_view::npos ? rest : rest.substr(0, close + 1);
       Field f = make_field("Output", cols, loc, msgs);
       // FileScan prints columns joined by "," without a space.
-      if (f.is_list && f.items.size() == 1 && cols.find(',') != std::string_view::npos) {
-        f.items.clear();
-        for (auto it : split_top_level(cols.substr(1, cols.size() - 2), ",")) f.items.emplace_back(it);
+      if (f.is_list && f.item_spans.size() == 1 && cols.find(',') != std::string_view::npos) {
+        f.item_spans.clear();
+        std::string_view v = f.value;  // make_field trims `cols`: split the field's own copy
+        for (auto it : split_top_level(v.substr(1, v.size() - 2), ",")) f.add_item(it);
       }
       op.fields.push_back(std::move(f));
       rest = close == std::string_view::npos ? std::string_view{} : trim(rest.substr(close + 1));

@@ -210,7 +210,7 @@ void fill_comet_fallback_reason(Operator& op) {
     }
     std::string_view reason = text.substr(p, depth == 0 ? e - 1 - p : text.size() - p);
     while (!reason.empty() && reason.back() == ' ') reason.remove_suffix(1);
-    op.facts.fallback_reason = std::string(reason);
+    op.facts.fallback_reason = std::string(reason);  // OutOfLine: allocated only here
     return !reason.empty();
   };
   if (take(op.label) || take(op.arguments)) return;

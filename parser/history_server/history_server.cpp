@@ -412,7 +412,7 @@ ParseResult parse_history_server(std::string_view text, const std::string& path,
         Operator& op = plan.ops[oi];
         for (const Metric& m : graph[gid].metrics) {
           if (m.label == "Number of output rows") op.rows = m.value;
-          if (m.label == "Peak memory") op.peak_memory_bytes = m.value;
+          if (m.label == "Peak memory") op.extra.edit().peak_memory_bytes = m.value;
           if (m.label == "Duration" && !op.duration_ms) op.duration_ms = m.value;
           op.metrics.push_back(m);
         }
@@ -446,7 +446,7 @@ ParseResult parse_history_server(std::string_view text, const std::string& path,
         if (g.codegen_id)
           if (auto it = codegen_stage.find(*g.codegen_id); it != codegen_stage.end()) ids.insert(it->second);
         for (long long sid : ids) {
-          plan.ops[oi].spark_stages.push_back(static_cast<int>(sid));
+          plan.ops[oi].extra.edit().spark_stages.push_back(static_cast<int>(sid));
           StageInfo& si = stages[sid];
           si.id = std::to_string(sid);
           si.operators.push_back(oi);

@@ -173,14 +173,14 @@ void derive_common_facts(Plan& plan) {
     }
     if (op.kind == OpKind::Aggregate && !op.facts.global_aggregate) {
       if (const Field* keys = op.field(FieldRole::GroupingKeys))
-        op.facts.global_aggregate = keys->items.empty() && (keys->value.empty() || keys->value == "[]");
+        op.facts.global_aggregate = keys->item_spans.empty() && (keys->value.empty() || keys->value == "[]");
     }
     if (op.kind != OpKind::Scan && op.kind != OpKind::InMemoryScan && !op.scan) continue;
     if (!op.scan) op.scan = std::make_shared<ScanFacts>();
     ScanFacts& sc = *op.scan;
     if (const Field* f = op.field(FieldRole::DataColumns); f && f->is_list) {
       std::set<std::string> out;
-      for (const auto& i : f->items) out.insert(column_key(i));
+      for (std::string_view i : f->items()) out.insert(column_key(i));
       sc.data_columns = std::move(out);
       sc.data_columns_truncated = untrusted(*f);
     } else if (const Field* r = op.field(FieldRole::ReadSchema)) {
@@ -193,7 +193,7 @@ void derive_common_facts(Plan& plan) {
     for (const Field& f : op.fields) {
       switch (f.role) {
         case FieldRole::Output:
-          for (const auto& i : f.items) sc.output_columns.insert(column_key(i));
+          for (std::string_view i : f.items()) sc.output_columns.insert(column_key(i));
           if (untrusted(f)) sc.output_truncated = true;
           break;
         case FieldRole::PartitionFilters:

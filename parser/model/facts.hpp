@@ -3,6 +3,8 @@
 // enums and structs, never a field key, a metric label or an operator-name fragment.
 #pragma once
 
+#include "parser/model/out_of_line.hpp"
+
 #include <cstdint>
 #include <optional>
 #include <set>
@@ -129,13 +131,13 @@ struct SqlHint {
 struct OpFacts {
   Partitioning partitioning;    // exchanges and Coalesce
   ShuffleReadFacts shuffle_read;
-  ShufflePartitionFacts shuffle_partitions;  // exchanges whose source counts empty partitions
+  OutOfLine<ShufflePartitionFacts> shuffle_partitions;  // exchanges whose source counts empty partitions
+  OutOfLine<std::string> fallback_reason;  // the engine's own note on why this operator was not
+                                           // offloaded (Comet's `[COMET: ...]` annotation in an explain tree)
   UdfFacts udf;
   bool comet = false;           // an Apache Comet (DataFusion) native operator, or a transition into Comet
   bool row_to_columnar = false; // converts JVM rows into a native engine's columnar batches (RowToColumnar,
                                 // RowToVeloxColumnar, GlutenRowToArrowColumnar, CometSparkRowToColumnar, ...)
-  std::string fallback_reason;  // the engine's own note on why this operator was not offloaded
-                                // (Comet's `[COMET: ...]` annotation in an explain tree)
   bool streaming = false;       // a stateful streaming operator (state store, watermark, ...)
   bool result_stage = false;    // ResultQueryStage: wraps the final result, not a shuffle stage
   bool logical_join = false;    // a logical Join node (extended / cost modes)

@@ -4,6 +4,18 @@
 
 namespace planlint {
 
+void Field::set_items(const std::vector<std::string>& list) {
+  value = "[";
+  item_spans.clear();
+  item_spans.reserve(list.size());
+  for (std::size_t i = 0; i < list.size(); ++i) {
+    if (i) value += ", ";
+    item_spans.push_back({static_cast<std::uint32_t>(value.size()), static_cast<std::uint32_t>(list[i].size())});
+    value += list[i];
+  }
+  value += "]";
+}
+
 std::string_view to_string(InputFormat f) {
   switch (f) {
     case InputFormat::ExplainFormatted: return "explain-formatted";

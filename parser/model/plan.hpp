@@ -3,6 +3,7 @@
 #pragma once
 
 #include <cstdint>
+#include <iterator>
 #include <memory>
 #include <optional>
 #include <string>
@@ -113,13 +114,60 @@ struct Hint {
   SourceRange loc;
 };
 
+// A part of a string held elsewhere: `size` bytes from `begin`.
+struct TextSpan {
+  std::uint32_t begin = 0;
+  std::uint32_t size = 0;
+};
+
+// The top-level items of a list field: views into the field's printed value (8 bytes per item
+// instead of a string each). Iterates as std::string_view.
+class FieldItems {
+ public:
+  FieldItems(std::string_view text, const std::vector<TextSpan>& spans) : text_(text), spans_(&spans) {}
+  class iterator {
+   public:
+    using iterator_category = std::forward_iterator_tag;
+    using value_type = std::string_view;
+    using difference_type = std::ptrdiff_t;
+    using pointer = void;
+    using reference = std::string_view;
+    iterator() = default;
+    iterator(std::string_view text, const TextSpan* at) : text_(text), at_(at) {}
+    std::string_view operator*() const { return text_.substr(at_->begin, at_->size); }
+    iterator& operator++() { ++at_; return *this; }
+    iterator operator++(int) { iterator old = *this; ++at_; return old; }
+    bool operator==(const iterator& o) const { return at_ == o.at_; }
+    bool operator!=(const iterator& o) const { return at_ != o.at_; }
+   private:
+    std::string_view text_;
+    const TextSpan* at_ = nullptr;
+  };
+  [[nodiscard]] iterator begin() const { return {text_, spans_->data()}; }
+  [[nodiscard]] iterator end() const { return {text_, spans_->data() + spans_->size()}; }
+  [[nodiscard]] std::size_t size() const { return spans_->size(); }
+  [[nodiscard]] bool empty() const { return spans_->empty(); }
+  std::string_view operator[](std::size_t i) const { return text_.substr((*spans_)[i].begin, (*spans_)[i].size); }
+  [[nodiscard]] std::vector<std::string> strings() const { return {begin(), end()}; }
+  bool operator==(const std::vector<std::string>& v) const {
+    if (v.size() != size()) return false;
+    for (std::size_t i = 0; i < v.size(); ++i)
+      if ((*this)[i] != v[i]) return false;
+    return true;
+  }
+
+ private:
+  std::string_view text_;
+  const std::vector<TextSpan>* spans_;
+};
+
 // One detail line of an operator: `Key [N]: [...]`, `Key: value`, `Condition : ...`, a bare line,
 // a profile metadata entry, or one argument of a default-mode tree line.
 struct Field {
   // (members ordered so that the flags share one word: a plan holds several fields per operator)
   std::string key;                   // "" for a bare line
   std::string value;                 // raw text (continuation lines joined with '\n')
-  std::vector<std::string> items;    // top-level list items (when is_list)
+  std::vector<TextSpan> item_spans;  // top-level list items (when is_list), as parts of `value`
   std::vector<ParsedExpr> exprs;     // parsed items for expression-bearing keys (conditions, filters, keys)
   SourceRange loc;
   std::optional<std::size_t> count;  // the printed [N]
@@ -128,11 +176,19 @@ struct Field {
   bool count_mismatch = false;       // items.size() != count: items are not trusted
   bool truncated = false;            // Spark abbreviated the value ("...", "... N more fields")
   bool more_fields = false;          // ... by spark.sql.debug.maxToStringFields ("... N more fields")
+  // The top-level list items (when is_list): views into `value`, valid while the field lives.
+  [[nodiscard]] FieldItems items() const { return {value, item_spans}; }
+  // Adds an item: `part` must be a view into `value`.
+  void add_item(std::string_view part) {
+    item_spans.push_back({static_cast<std::uint32_t>(part.data() - value.data()), static_cast<std::uint32_t>(part.size())});
+  }
+  // A list of these items: the value becomes `[a, b, c]` and each item a part of it.
+  void set_items(const std::vector<std::string>& list);
   // Nothing in it: no value, `[]`, or a list with no items.
   // The printed value says nothing ("" or "[]"); items / parsed expressions are not looked at.
   [[nodiscard]] bool empty_value() const { return value.empty() || value == "[]"; }
   // No entry at all: no items, no parsed expression and an empty printed value.
-  [[nodiscard]] bool empty_list() const { return items.empty() && exprs.empty() && empty_value(); }
+  [[nodiscard]] bool empty_list() const { return item_spans.empty() && exprs.empty() && empty_value(); }
 };
 
 enum class MetricUnit : std::uint8_t { Count, Bytes, Millis };
@@ -175,12 +231,21 @@ enum class Section : std::uint8_t {
 };
 std::string_view to_string(Section s);
 
+// Parts of an operator that only runtime sources (Query Profiles, event logs, the History
+// Server) give: out of line, so that explain-text operators do not carry them.
+struct RuntimeExtras {
+  std::string tag;                    // profile tag (normalised upper-case)
+  std::string child_side;             // profile CHILD_TAG (Left/Right/Child) when given
+  std::optional<double> peak_memory_bytes;
+  std::optional<std::size_t> stage_parent;  // profile subgraphParent / enclosing codegen stage
+  std::vector<int> spark_stages;      // Spark stage ids linked to this operator
+};
+
 struct Operator {
   std::size_t index = 0;             // position in Plan::ops
   std::string id;                    // printed operator id ("12"), profile node id; empty when unknown
   std::string name;                  // node name: "BroadcastHashJoin", "PhotonGroupingAgg", "Scan parquet spark_catalog.db.t"
   std::string label;                 // the whole printed label / profile display name
-  std::string tag;                   // profile tag (normalised upper-case), empty for text
   OpKind kind = OpKind::Unknown;
   Engine engine = Engine::Spark;
   Section section = Section::Main;
@@ -192,6 +257,7 @@ struct Operator {
   std::string scan_format;           // scans: parquet, delta, orc, csv, jdbc, ...
   OutOfLine<JoinInfo> join;          // kind == Join (out of line: most operators are no join)
   OutOfLine<Statistics> stats;       // Statistics(...) when printed
+  OutOfLine<RuntimeExtras> extra;    // tag, child side, peak memory, stage links (runtime sources)
   std::vector<Hint> hints;
   std::vector<Field> fields;         // detail lines in printed order
   std::string arguments;             // default-mode one-line arguments / `Arguments:` value
@@ -200,13 +266,9 @@ struct Operator {
   OpFacts facts;                     // typed facts filled by the reader
   std::shared_ptr<ScanFacts> scan;   // kind == Scan / InMemoryScan / LocalData: what the scan reads
   std::optional<std::size_t> reuses; // ReusedExchange / ReusedSubquery -> the reused operator
-  std::string child_side;            // profile CHILD_TAG (Left/Right/Child) when given
   std::vector<Metric> metrics;
   std::optional<double> rows;        // output rows (profile keyMetrics / "Number of output rows")
   std::optional<double> duration_ms; // operator time
-  std::optional<double> peak_memory_bytes;
-  std::optional<std::size_t> stage_parent; // profile subgraphParent / enclosing codegen stage
-  std::vector<int> spark_stages;     // Spark stage ids linked to this operator
   SourceRange loc;                   // outline line (text) or node object (JSON)
   SourceRange detail_loc;            // `(N) Name` detail header, when present
 

@@ -190,17 +190,17 @@ Field read_field(const json& entry) {
   bool list = values && values->is_array() && (!values->empty() || !value);
   if (list) {
     f.is_list = true;
-    for (const auto& item : *values) f.items.push_back(text(&item));
-    f.count = f.items.size();
-    f.value = "[";
-    for (std::size_t i = 0; i < f.items.size(); ++i) f.value += (i ? ", " : "") + f.items[i];
-    f.value += "]";
+    std::vector<std::string> items;
+    items.reserve(values->size());
+    for (const auto& item : *values) items.push_back(text(&item));
+    f.count = items.size();
+    f.set_items(items);
   } else {
     f.value = text(value);
   }
   if (is_expression_key(f.key)) {
     if (f.is_list) {
-      for (const auto& item : f.items) f.exprs.push_back(parse_expression(item, ExprDialect::Sql));
+      for (std::string_view item : f.items()) f.exprs.push_back(parse_expression(item, ExprDialect::Sql));
     } else if (!f.value.empty()) {
       f.exprs.push_back(parse_expression(f.value, ExprDialect::Sql));
     }

@@ -224,7 +224,7 @@ void Reader::read_node(const json& n, Operator& op, const profile::GraphPosition
   op.id = text(member(n, "id"));
   op.label = text(member(n, "name"));
   auto tn = profile::tag_and_name(text(member(n, "tag")), op.label);
-  op.tag = std::move(tn.tag);
+  op.extra.edit().tag = std::move(tn.tag);
   op.name = std::move(tn.name);
   op.section = Section::Profile;
   Classification c = classify_operator(op.name);
@@ -236,12 +236,12 @@ void Reader::read_node(const json& n, Operator& op, const profile::GraphPosition
   if (const json* km = member(n, "keyMetrics"); km && km->is_object()) {
     op.rows = number(member(*km, "rowsNum"));
     op.duration_ms = number(member(*km, "durationMs"));
-    op.peak_memory_bytes = number(member(*km, "peakMemoryBytes"));
+    op.extra.edit().peak_memory_bytes = number(member(*km, "peakMemoryBytes"));
   }
 
   if (const json* links = member(n, "stageLinks"); links && links->is_array()) {
     for (const auto& l : *links)
-      if (auto v = stage_number(number(&l))) op.spark_stages.push_back(*v);
+      if (auto v = stage_number(number(&l))) op.extra.edit().spark_stages.push_back(*v);
   }
 
   // Metadata -> fields.
@@ -262,7 +262,7 @@ void Reader::read_node(const json& n, Operator& op, const profile::GraphPosition
           break;
         }
       if (f.key == "IS_PHOTON") photon = is_true(f.value);
-      else if (f.key == "CHILD_TAG") op.child_side = f.value;
+      else if (f.key == "CHILD_TAG") op.extra.edit().child_side = f.value;
       op.fields.push_back(std::move(f));
     }
   }
@@ -427,7 +427,7 @@ Plan Reader::read_graph(const json& g, std::size_t gi, const QueryInfo& query, s
 
   // Children: Left before Right (CHILD_TAG), the rest in edge order between them.
   auto rank = [&](std::size_t c) {
-    const std::string& side = plan.ops[c].child_side;
+    const std::string& side = plan.ops[c].extra->child_side;
     return side == "Left" ? 0 : side == "Right" ? 2 : 1;
   };
   for (auto& op : plan.ops)
@@ -450,7 +450,7 @@ Plan Reader::read_graph(const json& g, std::size_t gi, const QueryInfo& query, s
                 "subgraphParent '" + parent + "' is not another node of the graph; ignored");
         continue;
       }
-      op.stage_parent = it->second;
+      op.extra.edit().stage_parent = it->second;
       is_container[it->second] = true;
     }
   }
@@ -463,12 +463,12 @@ Plan Reader::read_graph(const json& g, std::size_t gi, const QueryInfo& query, s
       while (state[v] == 0) {
         state[v] = 1;
         path.push_back(v);
-        if (!plan.ops[v].stage_parent) break;
-        std::size_t p = *plan.ops[v].stage_parent;
+        if (!plan.ops[v].extra->stage_parent) break;
+        std::size_t p = *plan.ops[v].extra->stage_parent;
         if (state[p] == 1) {
           message(MessageSeverity::Warning, plan.ops[v].loc,
                   "subgraphParent of node '" + plan.ops[v].id + "' closes a loop; ignored");
-          plan.ops[v].stage_parent.reset();
+          plan.ops[v].extra.edit().stage_parent.reset();
           break;
         }
         v = p;
@@ -477,7 +477,7 @@ Plan Reader::read_graph(const json& g, std::size_t gi, const QueryInfo& query, s
     }
   }
   for (auto& op : plan.ops)
-    if (op.stage_parent && plan.ops[*op.stage_parent].name == "WholeStageCodegen") op.codegen = true;
+    if (op.extra->stage_parent && plan.ops[*op.extra->stage_parent].name == "WholeStageCodegen") op.codegen = true;
 
   for (const auto& op : plan.ops) {
     if (op.kind == OpKind::AdaptivePlan) plan.adaptive = true;
@@ -501,8 +501,8 @@ Plan Reader::read_graph(const json& g, std::size_t gi, const QueryInfo& query, s
       plan.stages.push_back(std::move(st));
     }
     for (const auto& op : plan.ops) {
-      const std::vector<int>* links = &op.spark_stages;
-      if (links->empty() && op.stage_parent) links = &plan.ops[*op.stage_parent].spark_stages;
+      const std::vector<int>* links = &op.extra->spark_stages;
+      if (links->empty() && op.extra->stage_parent) links = &plan.ops[*op.extra->stage_parent].extra->spark_stages;
       for (int id : *links)
         if (auto it = stage_index.find(id); it != stage_index.end()) {
           auto& ops = plan.stages[it->second].operators;
