@@ -122,9 +122,9 @@ class PhotonFallback final : public DocumentedRule<make_doc> {
   void check(RuleContext& ctx) const override {
     const Plan& plan = ctx.plan();
     // The native engine of the plan. Comet has no Engine of its own: its operators are Spark
-    // operators that the reader marked (OpFacts::comet).
+    // operators that the reader marked (OpFacts::comet, and EngineFacts::comet for the plan).
     enum class Target { Photon, Gluten, Comet } target;
-    const bool has_comet = std::any_of(plan.ops.begin(), plan.ops.end(), [](const Operator& o) { return o.facts.comet; });
+    const bool has_comet = plan.facts.engine.comet;
     if (plan_has_engine(plan, Engine::Photon) || plan.photon.present) target = Target::Photon;
     else if (plan_has_engine(plan, Engine::Gluten)) target = Target::Gluten;
     else if (has_comet) target = Target::Comet;

@@ -35,9 +35,10 @@ bool bare_attribute(std::string_view s) {
 // A Project whose list is only attributes: `Project [a#1, b#2]` / `Output [2]: [a#1, b#2]`.
 bool passes_columns(const Operator& op) {
   if (op.kind != OpKind::Project) return false;
-  std::vector<std::string> items;
+  std::vector<std::string_view> items;  // views into the field's value or the operator's arguments
   if (const Field* f = op.field(FieldRole::Output); f && f->is_list && !f->count_mismatch && !f->truncated) {
-    items = f->items().strings();
+    const FieldItems list = f->items();
+    items.assign(list.begin(), list.end());
   } else {
     std::string_view a = op.arguments;
     if (a.size() < 2 || a.front() != '[' || a.back() != ']') return false;
@@ -56,7 +57,7 @@ bool passes_columns(const Operator& op) {
     }
   }
   if (items.empty()) return false;
-  return std::all_of(items.begin(), items.end(), [](const std::string& i) { return bare_attribute(i); });
+  return std::all_of(items.begin(), items.end(), [](std::string_view i) { return bare_attribute(i); });
 }
 
 }  // namespace
