@@ -2,7 +2,8 @@
 # docs/ci.md's GitHub Actions recipe: its `run:` steps are extracted and run with sudo, apt-get,
 # git, cmake, ninja and planlint replaced by functions that record their arguments (a dry run).
 # The packages the recipe installs must cover tools/setup-deps.sh's build list, and apt must know
-# each one (apt-cache show). Also: no test installs packages itself (apt-get / npm install / pip).
+# each one (apt-cache show). Also: no test installs packages itself (with apt, npm or pip).
+# This script installs nothing: every package manager call of the recipe goes to a recording stub.
 # Usage: tests/ci_recipe.sh path/to/planlint   (run from the source folder)
 set -u
 fail=0
@@ -43,7 +44,7 @@ fi
 echo "--- recorded calls"; cat "$work/calls"
 
 # 2. The packages it installs cover the build list of tools/setup-deps.sh.
-installed=$(sed -n 's/^apt-get install //p' "$work/calls" | tr ' ' '\n' | grep -v '^-' | sort -u)
+installed=$(awk '$1 == "apt-get" && $2 == "install" { for (i = 3; i <= NF; i++) print $i }' "$work/calls" | grep -v '^-' | sort -u)
 needed=$(sed -n '/^build_pkgs=(/,/)/p' tools/setup-deps.sh | tr -d '()' | sed 's/build_pkgs=//' | tr -s ' \n' '\n' | grep -v '^$' | sort -u)
 [ -n "$needed" ] || { echo "FAIL: no build_pkgs list in tools/setup-deps.sh"; fail=1; }
 for p in $needed; do
