@@ -183,8 +183,7 @@ class PhotonFallback final : public DocumentedRule<make_doc> {
     // Native input adapters (Gluten's InputIteratorTransformer) are passed over when a later
     // native operator names the consumer better.
     auto native_consumer = [&](std::size_t i, std::size_t* transition) {
-      std::size_t x = i, first_native = n, none = n;
-      if (!transition) transition = &none;
+      std::size_t x = i, first_native = n;
       *transition = n;
       for (std::size_t steps = 0; steps <= n; ++steps) {
         const Operator& o = plan.ops[x];
@@ -203,6 +202,39 @@ class PhotonFallback final : public DocumentedRule<make_doc> {
         if (!is_transparent(p) && !is_native(p)) break;
       }
       return first_native;
+    };
+    // native_consumer(i) < n for every operator, in linear time: the same upward walk, with each
+    // (operator, conversion seen) pair answered once (a long chain of transparent operators would
+    // otherwise be walked again from each of its members: quadratic).
+    std::vector<char> reach[2] = {std::vector<char>(n, 0), std::vector<char>(n, 0)};  // 0 unknown, 1 no, 2 yes
+    auto reaches_native = [&](std::size_t start) {
+      std::vector<std::pair<std::size_t, int>> path;
+      std::size_t x = start;
+      int seen = 0;  // a row-to-columnar conversion on the way
+      char answer = 1;
+      for (std::size_t steps = 0; steps <= n; ++steps) {
+        if (reach[seen][x]) {
+          answer = reach[seen][x];
+          break;
+        }
+        path.emplace_back(x, seen);
+        const Operator& o = plan.ops[x];
+        if (o.parents.size() != 1) break;
+        const std::size_t p = o.parents[0];
+        const Operator& po = plan.ops[p];
+        if (po.facts.row_to_columnar) {
+          x = p, seen = 1;
+          continue;
+        }
+        if (is_native(po) && po.kind != OpKind::Transition && !is_transparent(po)) {
+          answer = seen ? 2 : 1;
+          break;
+        }
+        if (!is_transparent(po) && !is_native(po)) break;
+        x = p;
+      }
+      for (const auto& [y, s] : path) reach[s][y] = answer;
+      return answer == 2;
     };
     // feeds_native[i]: i's rows reach a native operator, directly or through JVM operators.
     std::vector<char> feeds_native(n, 0);
@@ -223,7 +255,7 @@ class PhotonFallback final : public DocumentedRule<make_doc> {
               if (!seen[p]) stack.push_back({p, false});
             continue;
           }
-          char v = native_consumer(i, nullptr) < n ? 1 : 0;  // only through a row-to-columnar conversion
+          char v = reaches_native(i) ? 1 : 0;  // only through a row-to-columnar conversion
           for (std::size_t p : op.parents)
             if (!is_native(plan.ops[p]) && feeds_native[p]) v = 1;
           feeds_native[i] = v;
