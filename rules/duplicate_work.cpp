@@ -67,7 +67,7 @@ Chain build_chain(const Plan& plan, const Operator& scan) {
   Chain c;
   c.scan = &scan;
   c.top = &scan;
-  std::string table = scan.table.empty() ? scan.name : scan.table;
+  std::string table((scan.table.empty() ? scan.name : scan.table).view());
   c.signature = without_ids(table) + "|" + scan.scan_format + "|" + without_ids(scan.arguments) + "|" +
                 field_signature(scan);
   const Operator* cur = &scan;
@@ -168,7 +168,7 @@ class DuplicateWork final : public DocumentedRule<make_doc> {
       Cost k = cost_of(dup);
       double min = ctx.threshold("min-bytes");
       if (k.bytes && *k.bytes < min) continue;
-      std::string table = first.scan->table.empty() ? first.scan->name : first.scan->table;
+      std::string table((first.scan->table.empty() ? first.scan->name : first.scan->table).view());
       std::string msg = method::scan_ref(*dup.scan) + " repeats " + method::scan_ref(*first.scan) +
                         ": the same scan" + (first.filters.empty() ? "" : " and filter") + " of " + table +
                         " is computed " + std::to_string(copies.size()) +

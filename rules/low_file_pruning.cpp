@@ -43,7 +43,7 @@ std::vector<std::string> predicates(const Plan& plan, const Operator& scan) {
       if (const Field* c = p.field(FieldRole::Condition)) {
         for (std::string_view t : method::field_texts(*c)) add(std::string(t));
       } else if (!p.arguments.empty()) {
-        add(p.arguments);
+        add(p.arguments.str());
       }
     }
     cur = &p;
@@ -126,7 +126,7 @@ class LowFilePruning final : public DocumentedRule<make_doc> {
       if (selectivity > ctx.threshold("max-selectivity")) continue;
       std::vector<std::string> preds = predicates(plan, op);
 
-      std::string table = op.table.empty() ? describe_table(op) : op.table;
+      std::string table = op.table.empty() ? describe_table(op) : op.table.str();
       std::string msg = method::scan_ref(op) + " read " + format_count(*read) + " of " + format_count(total) +
                         " files (" + percent(fraction) + ", " + format_bytes(*bytes) + ") but its filters keep " +
                         format_count(*after) + " of the " + format_count(*scanned) + " rows scanned (" +
@@ -144,7 +144,7 @@ class LowFilePruning final : public DocumentedRule<make_doc> {
       std::string clusters;
       for (const Field& f : op.fields)
         if (f.role == FieldRole::Clustering) {
-          clusters = f.is_list ? join(f.items().strings()) : f.value;
+          clusters = f.is_list ? join(f.items().strings()) : f.value.str();
           d.evidence.push_back({"clustering columns", clusters, std::nullopt, ""});
         }
       d.fix = "Cluster the table on the filtered column(s) so matching rows share few files: "
@@ -172,7 +172,7 @@ class LowFilePruning final : public DocumentedRule<make_doc> {
   }
   static std::string describe_table(const Operator& op) {
     for (const Field& f : op.fields)
-      if (f.role == FieldRole::TableIdentifier) return f.value;
+      if (f.role == FieldRole::TableIdentifier) return f.value.str();
     return "<table>";
   }
 };

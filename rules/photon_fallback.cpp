@@ -81,9 +81,9 @@ std::string_view trim_period(std::string_view s) {
   return s;
 }
 
-std::string base_name(std::string_view s) {
+std::string_view base_name(std::string_view s) {
   auto sp = s.find_first_of(" [(");
-  return std::string(s.substr(0, sp));
+  return s.substr(0, sp);
 }
 
 std::string udf_name(const Operator& op) {
@@ -476,7 +476,7 @@ class PhotonFallback final : public DocumentedRule<make_doc> {
       d.evidence.push_back(ev_text("Photon Explanation", reasons));
       for (const auto& r : plan.photon.reference_nodes) d.evidence.push_back(ev_text("reference node", r));
       Operator dummy;
-      if (!plan.photon.reference_nodes.empty()) dummy.name = base_name(plan.photon.reference_nodes.front());
+      if (!plan.photon.reference_nodes.empty()) dummy.name = Text::stable(base_name(plan.photon.reference_nodes.front()));
       d.fix = replacement_advice(dummy, plan.photon);
       ctx.report(std::move(d));
     }

@@ -19,7 +19,7 @@ std::set<std::string> side_names(const Plan& plan, const Operator& join, std::si
   }
   if (child_pos < join.children.size()) {
     if (const Operator* scan = single_scan_under(plan, join.children[child_pos])) {
-      std::string t = scan->table;
+      std::string t(scan->table);
       if (t.empty())
         if (const Field* f = scan->field(FieldRole::TableIdentifier)) t = f->value;
       if (!t.empty()) {

@@ -8,7 +8,7 @@ namespace planlint {
 namespace {
 
 std::string base_name(const Operator& op) {
-  std::string n = op.name;
+  std::string n(op.name);
   if (auto sp = n.find_first_of(" ["); sp != std::string::npos) n.resize(sp);
   return n;
 }

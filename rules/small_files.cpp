@@ -66,7 +66,7 @@ class SmallFiles final : public DocumentedRule<make_doc> {
       if (footers) d.evidence.push_back({"footer fetch wait", format_millis(*footers), *footers, "ms"});
       if (auto c = method::query_metric(plan, {Metric::CompilationTime}))
         d.evidence.push_back({"query compilation time", format_millis(*c), *c, "ms"});
-      std::string table = op.table.empty() ? std::string("<table>") : op.table;
+      std::string table = op.table.empty() ? std::string("<table>") : op.table.str();
       d.fix = "Compact the table: `OPTIMIZE " + table +
               "` (Delta writes ~1 GiB files), and keep it compact with "
               "`delta.autoOptimize.optimizeWrite` / `delta.autoOptimize.autoCompact` or predictive "

@@ -60,7 +60,7 @@ class TruncatedMetadata final : public DocumentedRule<make_doc> {
         bool cut = f.truncated;
         for (const auto& e : f.exprs) cut = cut || e.truncated;
         if (!cut) continue;
-        if (std::find(keys.begin(), keys.end(), f.key) == keys.end()) keys.push_back(f.key);
+        if (std::find(keys.begin(), keys.end(), f.key) == keys.end()) keys.push_back(f.key.str());
         if (f.more_fields) more_fields = true;
       }
       if (keys.empty()) continue;

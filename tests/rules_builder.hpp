@@ -115,13 +115,13 @@ struct PlanBuilder {
   std::size_t add(const std::string& name, std::vector<std::size_t> children = {}) {
     Operator op;
     op.index = plan.ops.size();
-    op.name = name;
-    op.label = name;
+    op.name = plan.keep(name);
+    op.label = op.name;
     Classification c = classify_operator(name);
     op.kind = c.kind;
     op.engine = c.engine;
     op.join.edit().strategy = c.strategy;
-    op.id = std::to_string(op.index + 1);
+    op.id = plan.keep(std::to_string(op.index + 1));
     op.children = std::move(children);
     op.loc.line = static_cast<std::uint32_t>(op.index + 1);
     op.loc.column = 1;
@@ -132,8 +132,8 @@ struct PlanBuilder {
 
   Field& field(std::size_t i, std::string key, std::string value) {
     Field f;
-    f.key = std::move(key);
-    f.value = std::move(value);
+    f.key = plan.keep(key);
+    f.value = plan.keep(value);
     plan.ops[i].fields.push_back(std::move(f));
     return plan.ops[i].fields.back();
   }
@@ -147,7 +147,7 @@ struct PlanBuilder {
       texts.push_back(p.text);
       f.exprs.push_back(std::move(p));
     }
-    f.set_items(texts);
+    f.set_items(plan.text_store(), texts);
     f.count = texts.size();
     return f;
   }
@@ -155,13 +155,13 @@ struct PlanBuilder {
     Field& f = field(i, std::move(key), "");
     f.is_list = true;
     f.count = items.size();
-    f.set_items(items);
+    f.set_items(plan.text_store(), items);
     return f;
   }
   Field& condition(std::size_t i, Expr e) {
     Field& f = field(i, "Condition", "");
     f.exprs.push_back(pe(std::move(e)));
-    f.value = f.exprs.back().text;
+    f.value = plan.keep(f.exprs.back().text);
     return f;
   }
   void join(std::size_t i, JoinType t, BuildSide b = BuildSide::None) {

@@ -151,7 +151,7 @@ TEST_CASE("robustness: printers over a 20,000-deep and 100,000-wide model stay i
   for (std::size_t i = 0; i < 20000; ++i) {
     Operator o;
     o.index = i;
-    o.id = std::to_string(i + 1);
+    o.id = deep.keep(std::to_string(i + 1));
     o.name = "Project";
     o.kind = OpKind::Project;
     if (i + 1 < 20000) o.children.push_back(i + 1);

@@ -52,8 +52,9 @@ SourceRange locate(const std::string& text, std::uint32_t line, const std::strin
 Operator make_op(std::size_t index, std::string id, std::string name, OpKind kind, SourceRange loc) {
   Operator op;
   op.index = index;
-  op.id = std::move(id);
-  op.name = std::move(name);
+  static TextStore store;  // the operators outlive this function (tests only)
+  op.id = store.keep(id);
+  op.name = store.keep(name);
   op.kind = kind;
   op.loc = loc;
   return op;

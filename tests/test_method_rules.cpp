@@ -15,8 +15,8 @@ struct Builder {
   std::size_t add(std::string name, OpKind kind, std::vector<std::size_t> children = {}) {
     Operator op;
     op.index = p.ops.size();
-    op.id = std::to_string(op.index + 1);
-    op.name = std::move(name);
+    op.id = p.keep(std::to_string(op.index + 1));
+    op.name = p.keep(name);
     op.label = op.name;
     op.kind = kind;
     op.children = std::move(children);
@@ -35,16 +35,16 @@ struct Builder {
   }
   void list(std::size_t i, std::string key, std::vector<std::string> items) {
     Field f;
-    f.key = std::move(key);
+    f.key = p.keep(key);
     f.is_list = true;
     f.count = items.size();
-    f.set_items(items);
+    f.set_items(p.text_store(), items);
     p.ops[i].fields.push_back(std::move(f));
   }
   void field(std::size_t i, std::string key, std::string value) {
     Field f;
-    f.key = std::move(key);
-    f.value = std::move(value);
+    f.key = p.keep(key);
+    f.value = p.keep(value);
     p.ops[i].fields.push_back(std::move(f));
   }
   void qmetric(std::string label, double v) {

@@ -59,10 +59,10 @@ TEST_CASE("op time: JVM members of a codegen stage share its time, exclusively")
   auto add = [&](OpKind kind, Engine engine, std::string name) -> Operator& {
     Operator op;
     op.index = p.ops.size();
-    op.id = std::to_string(op.index);
+    op.id = p.keep(std::to_string(op.index));
     op.kind = kind;
     op.engine = engine;
-    op.name = std::move(name);
+    op.name = p.keep(name);
     p.ops.push_back(std::move(op));
     return p.ops.back();
   };

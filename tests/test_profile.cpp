@@ -180,7 +180,7 @@ TEST_CASE("corpus/profile v1.2: Photon broadcast join, executor broadcast, sides
   CHECK(p.stages[1].duration_ms == 7020);
   CHECK(p.stages[1].peak_memory_bytes == 704643072);
   std::vector<std::string> in414;
-  for (std::size_t i : p.stages[1].operators) in414.push_back(p.ops[i].id);
+  for (std::size_t i : p.stages[1].operators) in414.push_back(p.ops[i].id.str());
   CHECK(in414 == std::vector<std::string>{"536", "534", "532", "527", "521", "537"});
 
   const QueryInfo& q = p.query;

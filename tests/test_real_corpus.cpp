@@ -185,7 +185,7 @@ TEST_CASE("real corpus: each plan parses into the tree a person draws, and every
       for (const auto& o : p.ops) {
         if (o.loc.line == 0) continue;
         std::string_view src = at(lines, o.loc.line, o.loc.column);
-        std::string word = o.label.substr(0, std::min<std::size_t>(o.label.find_first_of(" [(:"), 12));
+        std::string word(o.label.substr(0, std::min<std::size_t>(o.label.find_first_of(" [(:"), 12)));
         if (word.empty()) continue;
         INFO("operator " << o.name << " at " << o.loc.line << ":" << o.loc.column << " reads '"
                          << std::string(src.substr(0, 40)) << "'");

@@ -27,7 +27,7 @@ std::string lower(std::string s) {
 
 // The table a scan reads, catalog and schema left out ("store_sales"), lower case.
 std::string table_of(const Operator& op) {
-  std::string t = op.table;
+  std::string t(op.table);
   if (t.empty()) {
     if (op.kind == OpKind::LocalData) return "<local>";
     t = normalise_plan_text(op.label.empty() ? op.name : op.label);
@@ -154,7 +154,7 @@ std::map<std::string, std::set<std::string>> filter_lists(const Operator& op) {
   std::map<std::string, std::set<std::string>> out;
   for (const Field& f : op.fields) {
     if (!is_filter_list(f.key)) continue;
-    auto& set = out[f.key];
+    auto& set = out[f.key.str()];
     for (std::string_view t : method::field_texts(f)) {
       std::string item = filter_item(t);
       if (!item.empty() && item != "[]") set.insert(item);

@@ -356,7 +356,7 @@ json document_symbols_json(const DocumentView& doc) {
         children.push_back(std::move(built[k]));
       }
       extent[i] = full;
-      std::string name = op.name.empty() ? (op.label.empty() ? std::string("operator") : op.label) : op.name;
+      std::string name(op.name.empty() ? (op.label.empty() ? Text("operator") : op.label) : op.name);
       if (!op.id.empty()) name += " (" + op.id + ")";
       std::string detail(to_string(op.kind));
       if (op.rows) detail += " · " + format_count(*op.rows) + " rows";

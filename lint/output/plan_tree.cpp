@@ -60,10 +60,10 @@ void heading(std::vector<TreeRow>& rows, std::string text) {
 }  // namespace
 
 std::string operator_summary(const Plan& p, const Operator& op) {
-  std::string s = op.name.empty() ? op.label : op.name;
+  std::string s((op.name.empty() ? op.label : op.name).view());
   if (!op.id.empty()) s += " (" + op.id + ")";
   std::string facts;
-  auto add = [&](const std::string& x) {
+  auto add = [&](std::string_view x) {
     if (x.empty()) return;
     if (!facts.empty()) facts += ' ';
     facts += x;
@@ -79,7 +79,7 @@ std::string operator_summary(const Plan& p, const Operator& op) {
   if (op.codegen_stage) add("codegen " + std::to_string(*op.codegen_stage));
   if (op.reuses && *op.reuses < p.ops.size()) {
     const Operator& t = p.ops[*op.reuses];
-    add("reuses " + (t.id.empty() ? t.name : t.name + " (" + t.id + ")"));
+    add("reuses " + (t.id.empty() ? t.name.str() : t.name + " (" + t.id + ")"));
   }
   if (op.stats->size_bytes) add("size=" + fmt_number(*op.stats->size_bytes) + "B");
   if (op.stats->row_count) add("rows=" + fmt_number(*op.stats->row_count));

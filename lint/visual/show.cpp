@@ -245,7 +245,7 @@ std::string show_dot(const LintResult& result) {
     const PlanTimes times = operator_times(p);
     out += "  subgraph cluster_" + std::to_string(pi) + " {\n    label=\"" + dot_escape(p.name) + "\";\n";
     for (const auto& op : p.ops) {
-      std::string label = op.name.empty() ? op.label : op.name;
+      std::string label((op.name.empty() ? op.label : op.name).view());
       if (!op.id.empty()) label += " (" + op.id + ")";
       if (op.engine == Engine::Photon) label += " [Photon]";
       const auto& self = times.ops[op.index].self_ms;

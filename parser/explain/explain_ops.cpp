@@ -146,9 +146,9 @@ bool is_truncated_value(std::string_view v) {
   return false;
 }
 
-void describe_operator(Operator& op, std::string_view label, std::string_view header_name) {
-  label = trim(label);
-  op.label = std::string(label);
+void describe_operator(TextStore& st, Operator& op, std::string_view label, std::string_view header_name) {
+  op.label = st.keep(trim(label));
+  label = op.label;  // the parts below are views into the kept label
   std::string_view first = label.substr(0, label.find(' '));
   std::string_view rest = first.size() < label.size() ? trim(label.substr(first.size())) : std::string_view{};
   // "SortMergeJoin(skew=true)", "ShuffledHashJoin(skew=true)".
@@ -159,7 +159,7 @@ void describe_operator(Operator& op, std::string_view label, std::string_view he
   }
   Classification c = classify_operator(base);
   if (c.kind == OpKind::Join) {
-    op.name = header_name.empty() ? std::string(base) : std::string(trim(header_name));
+    op.name = st.keep(header_name.empty() ? base : trim(header_name));
     op.kind = c.kind;
     op.engine = c.engine;
     op.join.edit().strategy = c.strategy;
@@ -178,7 +178,7 @@ void describe_operator(Operator& op, std::string_view label, std::string_view he
     return;
   }
   std::string_view name = header_name.empty() ? label : trim(header_name);
-  op.name = std::string(name);
+  op.name = st.keep(name);
   if (name != base) c = classify_operator(name);
   op.kind = c.kind;
   op.engine = c.engine;
@@ -188,22 +188,22 @@ void describe_operator(Operator& op, std::string_view label, std::string_view he
     auto words = split_top_level(name, " ");
     std::string_view w0 = words.empty() ? std::string_view{} : words[0];
     if (starts_with(name, "Scan In-memory table ")) {
-      op.table = std::string(trim(name.substr(21)));
+      op.table = st.keep(trim(name.substr(21)));
     } else if (w0 == "BatchScan") {
-      if (words.size() >= 2) op.table = std::string(trim(name.substr(10)));
+      if (words.size() >= 2) op.table = st.keep(trim(name.substr(10)));
     } else if (words.size() >= 2 && (w0 == "Scan" || w0 == "FileScan" || starts_with(w0, "PhotonScan") ||
                                      ends_with(w0, "Transformer"))) {
       std::string_view fmt = words[1];
       if (starts_with(fmt, "JDBCRelation(")) {
         op.scan_format = "jdbc";
         std::size_t close = match_close(fmt, 12);
-        if (close != std::string_view::npos) op.table = std::string(fmt.substr(13, close - 13));
+        if (close != std::string_view::npos) op.table = st.keep(fmt.substr(13, close - 13));
       } else if (fmt != "ExistingRDD" && fmt != "OneRowRelation") {
-        op.scan_format = std::string(fmt);
+        op.scan_format = st.keep(fmt);
         std::size_t pos = static_cast<std::size_t>(fmt.data() + fmt.size() - name.data());
         std::string_view t = trim(name.substr(pos));
         if (auto b = t.find('['); b != std::string_view::npos && w0 == "FileScan") t = t.substr(0, b);
-        op.table = std::string(t);
+        op.table = st.keep(t);
       }
     }
   }
@@ -243,7 +243,7 @@ void finish_field(Field& f, std::vector<ParseMessage>& msgs, const SourceRange& 
   }
 }
 
-void apply_fields(Operator& op) {
+void apply_fields(TextStore& st, Operator& op) {
   for (const Field& f : op.fields) {
     if (f.key == "Arguments" && op.arguments.empty()) op.arguments = f.value;
     if (op.kind != OpKind::Join) continue;
@@ -252,14 +252,15 @@ void apply_fields(Operator& op) {
     else if (f.key == "Join condition" && !f.exprs.empty()) op.join.edit().condition = f.exprs.front();
     else if (f.key == "Join type" && (op.join->type == JoinType::None || op.join->type == JoinType::Unknown)) {
       op.join.edit().type = parse_join_type(f.value);
-      op.join.edit().type_text = f.value;
+      op.join.edit().type_text = f.value.str();
     }
   }
   if ((op.kind == OpKind::Scan) && op.scan_format.empty()) {
     if (const Field* f = op.field("Format")) {
-      op.scan_format = f->value;
-      std::transform(op.scan_format.begin(), op.scan_format.end(), op.scan_format.begin(),
+      std::string format(f->value);
+      std::transform(format.begin(), format.end(), format.begin(),
                      [](unsigned char ch) { return static_cast<char>(std::tolower(ch)); });
+      op.scan_format = st.keep(format);
     }
   }
 }
@@ -281,11 +282,11 @@ namespace {
 
 // `key` may be a literal (synthetic key) or a view into the line; the range covers the key when
 // it is in the line, else the value.
-Field make_field(std::string_view key, std::string_view value, const LineLocator& at, std::vector<ParseMessage>& msgs) {
+Field make_field(TextStore& st, std::string_view key, std::string_view value, const LineLocator& at, std::vector<ParseMessage>& msgs) {
   Field f;
-  f.key = std::string(key);
+  f.key = st.keep(key);
   value = trim(value);
-  f.value = std::string(value);
+  f.value = st.keep(value);
   bool key_in_line = key.data() >= at.line.data() && key.data() < at.line.data() + at.line.size();
   f.loc = at.of(key_in_line ? key : value, value);
   finish_field(f, msgs, at.of(value));
@@ -294,7 +295,7 @@ Field make_field(std::string_view key, std::string_view value, const LineLocator
 
 // "Batched: true, DataFilters: [...], Format: Parquet, Location: ..." -> key/value pairs. Splits at
 // ", Key: " regardless of bracket depth, because values cut with "..." leave brackets open.
-void split_metadata(Operator& op, std::string_view s, const LineLocator& loc, std::vector<ParseMessage>& msgs) {
+void split_metadata(TextStore& st, Operator& op, std::string_view s, const LineLocator& loc, std::vector<ParseMessage>& msgs) {
   auto is_key_at = [&](std::size_t i, std::size_t& key_end) {
     if (i >= s.size() || s[i] < 'A' || s[i] > 'Z') return false;
     std::size_t j = i;
@@ -323,7 +324,7 @@ void split_metadata(Operator& op, std::string_view s, const LineLocator& loc, st
     }
     // BatchScan: "ReadSchema: struct<...> RuntimeFilters: []" has no comma before the last key.
     std::string_view value = s.substr(vstart, next == std::string_view::npos ? std::string_view::npos : next - vstart);
-    op.fields.push_back(make_field(key, value, loc, msgs));
+    op.fields.push_back(make_field(st, key, value, loc, msgs));
     if (next == std::string_view::npos) break;
     start = next + 2;
     key_end = next_key_end;
@@ -334,9 +335,13 @@ bool is_bool(std::string_view s) { return s == "true" || s == "false"; }
 
 }  // namespace
 
-void describe_default_node(Operator& op, std::string_view text, const LineLocator& loc, std::vector<ParseMessage>& msgs) {
+void describe_default_node(TextStore& st, Operator& op, std::string_view text, const LineLocator& loc,
+                           std::vector<ParseMessage>& msgs) {
   text = trim(text);
-  op.label = std::string(text);
+  const Text kept = st.keep(text);
+  // A part of the line as a part of the kept text (no second copy). `text` stays the line: the
+  // fields below locate their pieces in it.
+  auto part = [&](std::string_view p) { return kept.sub(static_cast<std::size_t>(p.data() - text.data()), p.size()); };
   // Name: up to the first space, '[' or '('; "FileScan fmt table", "Scan <rel>", "BatchScan <t>",
   // "Execute <Cmd>" keep more words.
   std::size_t end = text.find_first_of(" [(");
@@ -360,9 +365,9 @@ void describe_default_node(Operator& op, std::string_view text, const LineLocato
     name = text.substr(0, end);
     args = trim(text.substr(end));
   }
-  describe_operator(op, name, {});
-  op.label = std::string(text);
-  op.arguments = std::string(args);
+  describe_operator(st, op, part(name), {});
+  op.label = kept;
+  op.arguments = args.empty() ? Text{} : part(args);
   if (args.empty()) return;
 
   if (op.kind == OpKind::Scan || op.kind == OpKind::LocalData || op.kind == OpKind::InMemoryScan) {
@@ -370,7 +375,7 @@ void describe_default_node(Operator& op, std::string_view text, const LineLocato
     if (!rest.empty() && rest.front() == '[') {
       std::size_t close = match_close(rest, 0);
       std::string_view cols = close == std::string_view::npos ? rest : rest.substr(0, close + 1);
-      Field f = make_field("Output", cols, loc, msgs);
+      Field f = make_field(st, "Output", cols, loc, msgs);
       // FileScan prints columns joined by "," without a space.
       if (f.is_list && f.item_spans.size() == 1 && cols.find(',') != std::string_view::npos) {
         f.item_spans.clear();
@@ -380,24 +385,24 @@ void describe_default_node(Operator& op, std::string_view text, const LineLocato
       op.fields.push_back(std::move(f));
       rest = close == std::string_view::npos ? std::string_view{} : trim(rest.substr(close + 1));
     }
-    if (op.kind == OpKind::Scan && !rest.empty()) split_metadata(op, rest, loc, msgs);
-    else if (!rest.empty()) op.fields.push_back(make_field("Arguments", rest, loc, msgs));
-    apply_fields(op);
+    if (op.kind == OpKind::Scan && !rest.empty()) split_metadata(st, op, rest, loc, msgs);
+    else if (!rest.empty()) op.fields.push_back(make_field(st, "Arguments", rest, loc, msgs));
+    apply_fields(st, op);
     return;
   }
   if (op.kind == OpKind::Filter) {
-    op.fields.push_back(make_field("Condition", args, loc, msgs));
+    op.fields.push_back(make_field(st, "Condition", args, loc, msgs));
     return;
   }
   if (op.kind == OpKind::Project) {
-    op.fields.push_back(make_field("Output", args, loc, msgs));
+    op.fields.push_back(make_field(st, "Output", args, loc, msgs));
     return;
   }
   if (op.kind == OpKind::Join) {
     auto items = split_top_level(args);
     std::size_t i = 0;
-    if (i < items.size() && starts_with(items[i], "[")) op.fields.push_back(make_field("Left keys", items[i++], loc, msgs));
-    if (i < items.size() && starts_with(items[i], "[")) op.fields.push_back(make_field("Right keys", items[i++], loc, msgs));
+    if (i < items.size() && starts_with(items[i], "[")) op.fields.push_back(make_field(st, "Left keys", items[i++], loc, msgs));
+    if (i < items.size() && starts_with(items[i], "[")) op.fields.push_back(make_field(st, "Right keys", items[i++], loc, msgs));
     bool have_cond = false;
     for (; i < items.size(); ++i) {
       std::string_view it = trim(items[i]);
@@ -411,18 +416,18 @@ void describe_default_node(Operator& op, std::string_view text, const LineLocato
       else if ((op.join->type == JoinType::None) && parse_join_type(it) != JoinType::Unknown) {
         op.join.edit().type = parse_join_type(it);
         op.join.edit().type_text = std::string(it);
-        op.fields.push_back(make_field("Join type", it, loc, msgs));
+        op.fields.push_back(make_field(st, "Join type", it, loc, msgs));
       } else if (op.join->type == JoinType::None && starts_with(it, "ExistenceJoin(")) {
         op.join.edit().type = JoinType::ExistenceJoin;
         op.join.edit().type_text = std::string(it);
-        op.fields.push_back(make_field("Join type", it, loc, msgs));
+        op.fields.push_back(make_field(st, "Join type", it, loc, msgs));
       } else if (!have_cond) {
         have_cond = true;
-        op.fields.push_back(make_field("Join condition", it, loc, msgs));
+        op.fields.push_back(make_field(st, "Join condition", it, loc, msgs));
       }
     }
-    if (!have_cond) op.fields.push_back(make_field("Join condition", "None", loc, msgs));
-    apply_fields(op);
+    if (!have_cond) op.fields.push_back(make_field(st, "Join condition", "None", loc, msgs));
+    apply_fields(st, op);
     return;
   }
   if (args.front() == '(' && op.kind == OpKind::Aggregate) {
@@ -434,28 +439,28 @@ void describe_default_node(Operator& op, std::string_view text, const LineLocato
       if (eq == std::string_view::npos) continue;
       std::string_view k = kv.substr(0, eq);
       std::string_view key = k == "keys" ? "Keys" : k == "functions" ? "Functions" : k == "output" ? "Results" : k;
-      op.fields.push_back(make_field(key, kv.substr(eq + 1), loc, msgs));
+      op.fields.push_back(make_field(st, key, kv.substr(eq + 1), loc, msgs));
     }
     return;
   }
   if (op.kind == OpKind::ReusedExchange) {
     auto items = split_top_level(args);
-    if (!items.empty() && starts_with(items[0], "[")) op.fields.push_back(make_field("Output", items[0], loc, msgs));
+    if (!items.empty() && starts_with(items[0], "[")) op.fields.push_back(make_field(st, "Output", items[0], loc, msgs));
   }
-  op.fields.push_back(make_field("Arguments", args, loc, msgs));
+  op.fields.push_back(make_field(st, "Arguments", args, loc, msgs));
 }
 
-void describe_logical_node(Operator& op, std::string_view text, SourceRange loc) {
-  text = trim(text);
-  op.label = std::string(text);
+void describe_logical_node(TextStore& st, Operator& op, std::string_view text, SourceRange loc) {
+  op.label = st.keep(trim(text));
+  text = op.label;  // the parts below are views into the kept label
   std::string_view t = text;
   while (!t.empty() && (t.front() == '\'' || t.front() == '!')) t.remove_prefix(1);
   std::size_t end = t.find_first_of(" [(");
   if (end == std::string_view::npos) end = t.size();
-  op.name = std::string(t.substr(0, end));
+  op.name = st.keep(t.substr(0, end));
   op.logical = true;
   op.kind = OpKind::Logical;
-  op.arguments = std::string(trim(t.substr(end)));
+  op.arguments = st.keep(trim(t.substr(end)));
   std::string_view args = op.arguments;
   auto add_hint = [&](std::string_view strategy, BuildSide side) {
     Hint h;
@@ -496,12 +501,12 @@ void describe_logical_node(Operator& op, std::string_view text, SourceRange loc)
   if (op.name == "Relation" || op.name == "LogicalRelation") {
     // "Relation spark_catalog.db.t[a#1,b#2] parquet"
     std::size_t b = args.find('[');
-    op.table = std::string(trim(args.substr(0, b)));
+    op.table = st.keep(trim(args.substr(0, b)));
     if (b != std::string_view::npos) {
       std::size_t close = match_close(args, b);
       if (close != std::string_view::npos) {
         std::string_view fmt = trim(args.substr(close + 1));
-        if (!fmt.empty() && fmt.find(' ') == std::string_view::npos) op.scan_format = std::string(fmt);
+        if (!fmt.empty() && fmt.find(' ') == std::string_view::npos) op.scan_format = st.keep(fmt);
       }
     }
   }

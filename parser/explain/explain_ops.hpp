@@ -22,7 +22,7 @@ bool is_truncated_value(std::string_view v);
 // Fill name, label, kind, engine, join type / build side / skew, table and scan format from a
 // printed label ("BroadcastHashJoin Inner BuildRight", "Scan parquet spark_catalog.db.t",
 // "SortMergeJoin(skew=true) Inner"). `header_name` (detail block name) wins for the bare name.
-void describe_operator(Operator& op, std::string_view label, std::string_view header_name);
+void describe_operator(TextStore& st, Operator& op, std::string_view label, std::string_view header_name);
 
 // After all lines of a field are in: split `[...]` lists, check `[N]`, flag truncation, parse the
 // expressions of expression-bearing keys. Messages for expressions that did not parse go to `msgs`.
@@ -30,7 +30,7 @@ void describe_operator(Operator& op, std::string_view label, std::string_view he
 void finish_field(Field& f, std::vector<ParseMessage>& msgs, const SourceRange& value_at = {});
 
 // Copy join keys / condition / type / Arguments from the fields into the operator.
-void apply_fields(Operator& op);
+void apply_fields(TextStore& st, Operator& op);
 
 // Maps a view into one normalised line to its range in the original input.
 struct LineLocator {
@@ -43,10 +43,10 @@ struct LineLocator {
 
 // Default-mode node text "Name args": name and the args split into Fields like formatted mode
 // (FileScan metadata, Filter condition, Project list, aggregate keys, join keys, Arguments).
-void describe_default_node(Operator& op, std::string_view text, const LineLocator& at, std::vector<ParseMessage>& msgs);
+void describe_default_node(TextStore& st, Operator& op, std::string_view text, const LineLocator& at, std::vector<ParseMessage>& msgs);
 
 // Logical node text (extended / cost modes): name, hints (ResolvedHint, leftHint= / rightHint=),
 // join type of a logical Join, arguments.
-void describe_logical_node(Operator& op, std::string_view text, SourceRange loc);
+void describe_logical_node(TextStore& st, Operator& op, std::string_view text, SourceRange loc);
 
 }  // namespace planlint::explain

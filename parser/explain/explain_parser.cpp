@@ -538,14 +538,14 @@ class Reader {
       op = add_op();
       Operator& o = p.ops[op];
       if (tl.id != "unknown") {
-        o.id = std::string(tl.id);
+        o.id = p.keep(tl.id);
         auto [it, fresh] = ids_.emplace(o.id, op);
         if (!fresh) {
           error(i, tl.label_column, "operator id " + o.id + " is used by two different operators",
                 MessageSeverity::Warning);
         }
       }
-      explain::describe_operator(o, label, {});
+      explain::describe_operator(p.text_store(), o, label, {});
       o.section = sec;
       o.loc = n_.range(i, tl.column, n_.lines[i].text.size());
       if (tl.has_stats) set_stats(o, tl.stats, i, tl);
@@ -596,7 +596,7 @@ class Reader {
     o.loc = n_.range(i, tl.column, t.size());
     o.codegen = tl.codegen;
     o.codegen_stage = tl.codegen_stage;
-    explain::describe_default_node(o, tl.label, explain::LineLocator{&n_, i, t}, r_.messages);
+    explain::describe_default_node(p.text_store(), o, tl.label, explain::LineLocator{&n_, i, t}, r_.messages);
     if (tl.has_stats) set_stats(o, tl.stats, i, tl);
     if (o.kind == OpKind::AdaptivePlan && stack_.empty() && base_section_ == Section::Main) {
       p.adaptive = true;
@@ -626,7 +626,7 @@ class Reader {
       explain::finish_field(f, r_.messages, last_value_at_);
     }
     if (block_op_) {
-      explain::apply_fields(plan().ops[*block_op_]);
+      explain::apply_fields(plan().text_store(), plan().ops[*block_op_]);
       plan().ops[*block_op_].fields.shrink_to_fit();
     }
     block_op_.reset();
@@ -710,8 +710,8 @@ class Reader {
       if (!block_op_) return;
       Operator& o = plan().ops[*block_op_];
       Field f;
-      f.key = std::string(fl.key);
-      f.value = std::string(fl.value);
+      f.key = plan().keep(fl.key);
+      f.value = plan().keep(fl.value);
       f.count = fl.count;
       f.loc = n_.range(i, 0, t.size());
       o.fields.push_back(std::move(f));
@@ -725,13 +725,12 @@ class Reader {
     Operator& o = plan().ops[*block_op_];
     if (last_field_) {
       Field& f = o.fields[*last_field_];
-      f.value += '\n';
-      f.value += t;
+      f.value = plan().text_store().concat({f.value, "\n", t});
       f.loc = n_.range(last_field_first_line_, 0, i, t.size());
       return;
     }
     Field f;
-    f.value = std::string(t);
+    f.value = plan().keep(t);
     f.loc = n_.range(i, 0, t.size());
     o.fields.push_back(std::move(f));
     last_field_ = o.fields.size() - 1;
@@ -757,7 +756,7 @@ class Reader {
     // The block header's bare name is the operator's name (no join type / build side).
     // (only when it agrees with the outline label: a cut-off header must not rename the operator).
     std::string_view hn = trim(bh.name);
-    if (!hn.empty() && starts_with(o.label, hn)) o.name = std::string(hn);
+    if (!hn.empty() && starts_with(o.label, hn)) o.name = o.label.sub(0, hn.size());
     else if (!hn.empty())
       error(i, 4, "detail block (" + o.id + ") '" + std::string(hn) + "' does not match the outline's '" + o.label + "'",
             MessageSeverity::Warning);
@@ -798,7 +797,7 @@ class Reader {
       label = std::string_view(t).substr(tl.column);
       if (tl.has_stats) label = label.substr(0, label.size() - tl.stats.size() - 13);
     }
-    explain::describe_logical_node(o, label, o.loc);
+    explain::describe_logical_node(p.text_store(), o, label, o.loc);
     if (tl.has_stats) set_stats(o, tl.stats, i, tl);
     if (stack_.empty()) p.logical_roots.push_back(op);
     else {

@@ -97,7 +97,7 @@ void fill_partitioning(Operator& op) {
 
 void fill_shuffle_read(Operator& op) {
   if (op.kind != OpKind::ShuffleRead) return;
-  std::string args = op.arguments;
+  std::string args(op.arguments);
   if (const Field* f = op.field(FieldRole::Arguments)) args += " " + f->value;
   // Spark 4 also prints the marks after the outline name: "AQEShuffleRead (6), skewed".
   args += " " + op.label;

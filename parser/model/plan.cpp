@@ -4,16 +4,17 @@
 
 namespace planlint {
 
-void Field::set_items(const std::vector<std::string>& list) {
-  value = "[";
+void Field::set_items(TextStore& store, const std::vector<std::string>& list) {
+  std::string v = "[";
   item_spans.clear();
   item_spans.reserve(list.size());
   for (std::size_t i = 0; i < list.size(); ++i) {
-    if (i) value += ", ";
-    item_spans.push_back({static_cast<std::uint32_t>(value.size()), static_cast<std::uint32_t>(list[i].size())});
-    value += list[i];
+    if (i) v += ", ";
+    item_spans.push_back({static_cast<std::uint32_t>(v.size()), static_cast<std::uint32_t>(list[i].size())});
+    v += list[i];
   }
-  value += "]";
+  v += "]";
+  value = store.keep(v);
 }
 
 std::string_view to_string(InputFormat f) {

@@ -13,6 +13,7 @@
 #include "parser/model/expr.hpp"
 #include "parser/model/facts.hpp"
 #include "parser/model/out_of_line.hpp"
+#include "parser/model/text.hpp"
 
 namespace planlint {
 
@@ -165,8 +166,8 @@ class FieldItems {
 // a profile metadata entry, or one argument of a default-mode tree line.
 struct Field {
   // (members ordered so that the flags share one word: a plan holds several fields per operator)
-  std::string key;                   // "" for a bare line
-  std::string value;                 // raw text (continuation lines joined with '\n')
+  Text key;                          // "" for a bare line
+  Text value;                        // raw text (continuation lines joined with '\n')
   std::vector<TextSpan> item_spans;  // top-level list items (when is_list), as parts of `value`
   std::vector<ParsedExpr> exprs;     // parsed items for expression-bearing keys (conditions, filters, keys)
   SourceRange loc;
@@ -182,8 +183,8 @@ struct Field {
   void add_item(std::string_view part) {
     item_spans.push_back({static_cast<std::uint32_t>(part.data() - value.data()), static_cast<std::uint32_t>(part.size())});
   }
-  // A list of these items: the value becomes `[a, b, c]` and each item a part of it.
-  void set_items(const std::vector<std::string>& list);
+  // A list of these items: the value becomes `[a, b, c]` (kept in `store`) and each item a part of it.
+  void set_items(TextStore& store, const std::vector<std::string>& list);
   // Nothing in it: no value, `[]`, or a list with no items.
   // The printed value says nothing ("" or "[]"); items / parsed expressions are not looked at.
   [[nodiscard]] bool empty_value() const { return value.empty() || value == "[]"; }
@@ -243,9 +244,9 @@ struct RuntimeExtras {
 
 struct Operator {
   std::size_t index = 0;             // position in Plan::ops
-  std::string id;                    // printed operator id ("12"), profile node id; empty when unknown
-  std::string name;                  // node name: "BroadcastHashJoin", "PhotonGroupingAgg", "Scan parquet spark_catalog.db.t"
-  std::string label;                 // the whole printed label / profile display name
+  Text id;                           // printed operator id ("12"), profile node id; empty when unknown
+  Text name;                         // node name: "BroadcastHashJoin", "PhotonGroupingAgg", "Scan parquet spark_catalog.db.t"
+  Text label;                        // the whole printed label / profile display name
   OpKind kind = OpKind::Unknown;
   Engine engine = Engine::Spark;
   Section section = Section::Main;
@@ -253,14 +254,14 @@ struct Operator {
   bool codegen = false;              // `* ` / `*(n) ` / `^ ` marker or inside a WholeStageCodegen
   bool hidden = false;               // helper node a UI folds away
   std::optional<int> codegen_stage;  // [codegen id : n] / *(n)
-  std::string table;                 // scans: table identifier when printed
-  std::string scan_format;           // scans: parquet, delta, orc, csv, jdbc, ...
+  Text table;                        // scans: table identifier when printed
+  Text scan_format;                  // scans: parquet, delta, orc, csv, jdbc, ...
   OutOfLine<JoinInfo> join;          // kind == Join (out of line: most operators are no join)
   OutOfLine<Statistics> stats;       // Statistics(...) when printed
   OutOfLine<RuntimeExtras> extra;    // tag, child side, peak memory, stage links (runtime sources)
   std::vector<Hint> hints;
   std::vector<Field> fields;         // detail lines in printed order
-  std::string arguments;             // default-mode one-line arguments / `Arguments:` value
+  Text arguments;                    // default-mode one-line arguments / `Arguments:` value
   std::vector<std::size_t> children; // producers, in printed order (left first)
   std::vector<std::size_t> parents;  // consumers (filled by Plan::link)
   OpFacts facts;                     // typed facts filled by the reader
@@ -347,9 +348,27 @@ struct Plan {
   SourceRange loc;                           // the whole plan's first line
   PlanFacts facts;                           // engine, version, AQE, hints: filled by the reader
 
+  // The bytes behind the plan's Texts (operator and field strings): one arena per plan, shared by
+  // copies of the plan. `keep` copies a text into it.
+  TextStore& text_store() {
+    if (!text_) text_ = std::make_shared<TextStore>();
+    return *text_;
+  }
+  Text keep(std::string_view s) { return s.empty() ? Text{} : text_store().keep(s); }
+  // For readers that keep texts before the plan exists: the plan holds their store from now on
+  // (its own earlier texts stay valid).
+  void share_text_store(std::shared_ptr<TextStore> store) {
+    if (!store || store == text_) return;
+    if (text_) store->retain(std::move(text_));
+    text_ = std::move(store);
+  }
+
   // Fill Operator::parents from children (and drop duplicate edges). Call once after building.
   void link();
   [[nodiscard]] const Operator* find_id(std::string_view id) const;
+
+ private:
+  std::shared_ptr<TextStore> text_;
 };
 
 enum class MessageSeverity : std::uint8_t { Error, Warning, Note };

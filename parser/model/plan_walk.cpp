@@ -146,7 +146,7 @@ bool plan_has_engine(const Plan& plan, Engine e) {
 }
 
 std::string op_ref(const Operator& op) {
-  std::string name = op.name.empty() ? op.label : op.name;
+  std::string name((op.name.empty() ? op.label : op.name).view());
   // Profile scans are all "DataSourceScan": their display name says which table.
   if (op.facts.label_names_table) name = op.label;
   if (op.id.empty()) return name;

@@ -45,7 +45,7 @@ Metric read_metric(const json& m);
 
 // One graph node's metadata entry as a Field (key as given; lists split into items; FILTERS,
 // PARTITION_FILTERS, CONDITION and join keys also parsed as SQL expressions).
-Field read_field(const json& entry);
+Field read_field(TextStore& st, const json& entry);
 
 
 }  // namespace planlint::profile

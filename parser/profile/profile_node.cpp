@@ -181,10 +181,10 @@ Metric read_metric(const json& m) {
   return out;
 }
 
-Field read_field(const json& entry) {
+Field read_field(TextStore& st, const json& entry) {
   Field f;
-  f.key = text(member(entry, "key"));
-  if (f.key.empty()) f.key = text(member(entry, "label"));
+  f.key = st.keep(text(member(entry, "key")));
+  if (f.key.empty()) f.key = st.keep(text(member(entry, "label")));
   const json* value = member(entry, "value");
   const json* values = member(entry, "values");
   bool list = values && values->is_array() && (!values->empty() || !value);
@@ -194,9 +194,9 @@ Field read_field(const json& entry) {
     items.reserve(values->size());
     for (const auto& item : *values) items.push_back(text(&item));
     f.count = items.size();
-    f.set_items(items);
+    f.set_items(st, items);
   } else {
-    f.value = text(value);
+    f.value = st.keep(text(value));
   }
   if (is_expression_key(f.key)) {
     if (f.is_list) {

@@ -60,6 +60,9 @@ struct Reader {
   ParseResult& result;
   profile::LineTable lines;
   profile::Positions pos;
+  // The bytes of the operators' texts: nodes are read before their plan exists; every plan of the
+  // input shares this store.
+  std::shared_ptr<TextStore> store = std::make_shared<TextStore>();
 
   Reader(std::string_view text, ParseResult& r) : input(text), result(r), lines(text) {}
 
@@ -156,7 +159,7 @@ std::optional<int> stage_number(std::optional<double> v) {
   return static_cast<int>(*v);
 }
 
-bool is_true(const std::string& s) {
+bool is_true(std::string_view s) {
   return s.size() == 4 && (s[0] == 't' || s[0] == 'T') && (s[1] == 'r' || s[1] == 'R') &&
          (s[2] == 'u' || s[2] == 'U') && (s[3] == 'e' || s[3] == 'E');
 }
@@ -221,11 +224,12 @@ QueryInfo Reader::read_query(const json& root) {
 
 void Reader::read_node(const json& n, Operator& op, const profile::GraphPositions* gp, std::size_t ni) {
   if (gp && ni < gp->nodes.size()) op.loc = at(gp->nodes[ni]);
-  op.id = text(member(n, "id"));
-  op.label = text(member(n, "name"));
+  TextStore& st = *store;
+  op.id = st.keep(text(member(n, "id")));
+  op.label = st.keep(text(member(n, "name")));
   auto tn = profile::tag_and_name(text(member(n, "tag")), op.label);
   op.extra.edit().tag = std::move(tn.tag);
-  op.name = std::move(tn.name);
+  op.name = st.keep(tn.name);
   op.section = Section::Profile;
   Classification c = classify_operator(op.name);
   op.kind = c.kind;
@@ -253,7 +257,7 @@ void Reader::read_node(const json& n, Operator& op, const profile::GraphPosition
     for (const auto& e : *md) {
       std::size_t idx = k++;
       if (!e.is_object()) continue;
-      Field f = profile::read_field(e);
+      Field f = profile::read_field(st, e);
       if (md_pos && idx < md_pos->size()) f.loc = at((*md_pos)[idx]);
       // Like the explain reader: one warning per field whose expression did not parse (kept raw).
       for (const auto& x : f.exprs)
@@ -262,7 +266,7 @@ void Reader::read_node(const json& n, Operator& op, const profile::GraphPosition
           break;
         }
       if (f.key == "IS_PHOTON") photon = is_true(f.value);
-      else if (f.key == "CHILD_TAG") op.extra.edit().child_side = f.value;
+      else if (f.key == "CHILD_TAG") op.extra.edit().child_side = f.value.str();
       op.fields.push_back(std::move(f));
     }
   }
@@ -272,7 +276,8 @@ void Reader::read_node(const json& n, Operator& op, const profile::GraphPosition
   if (op.table.empty()) {
     const Field* db = op.field("SCAN_DATABASE");
     const Field* t = op.field("SCAN_TABLE");
-    if (t && !t->value.empty()) op.table = (db && !db->value.empty() ? db->value + "." : "") + t->value;
+    if (t && !t->value.empty())
+      op.table = db && !db->value.empty() ? st.concat({db->value, ".", t->value}) : t->value;
   }
   if (const Field* f = op.field("SCAN_RELATION_DESC")) op.scan_format = f->value;
 
@@ -355,6 +360,7 @@ void Reader::break_cycles(Plan& plan, const std::map<std::pair<std::size_t, std:
 
 Plan Reader::read_graph(const json& g, std::size_t gi, const QueryInfo& query, std::vector<ReadNode>* pre_read) {
   Plan plan;
+  plan.share_text_store(store);
   plan.format = InputFormat::QueryProfile;
   plan.name = "graph " + std::to_string(gi);
   plan.query = query;

@@ -1,0 +1,181 @@
+// Text of the model: a view (pointer and length, 16 bytes) instead of an owned std::string
+// (32 bytes plus a heap block per string longer than 15 bytes). The bytes live in the plan's
+// TextStore (one arena per plan, see Plan::keep), in a string literal or in a static table;
+// they never move, so a Text stays valid as long as its plan (copies of a plan share its store).
+//
+// A Text cannot be made from a std::string: that would be a view into a string that dies first.
+// Readers write `op.name = plan.keep(text)`; tests and tables may assign string literals.
+#pragma once
+
+#include <algorithm>
+#include <cstddef>
+#include <cstdint>
+#include <cstring>
+#include <initializer_list>
+#include <memory>
+#include <ostream>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace planlint {
+
+class Text {
+ public:
+  using size_type = std::size_t;
+  using const_iterator = std::string_view::const_iterator;
+  static constexpr size_type npos = std::string_view::npos;
+
+  constexpr Text() noexcept = default;
+  // A string literal (static storage).
+  template <std::size_t N>
+  constexpr Text(const char (&literal)[N]) noexcept : v_(literal, std::char_traits<char>::length(literal)) {}  // NOLINT
+  template <std::size_t N>
+  constexpr Text& operator=(const char (&literal)[N]) noexcept {
+    v_ = std::string_view(literal, std::char_traits<char>::length(literal));
+    return *this;
+  }
+  Text(const std::string&) = delete;
+  Text(std::string&&) = delete;
+  Text& operator=(const std::string&) = delete;
+  Text& operator=(std::string&&) = delete;
+  // Text whose bytes outlive the model: a TextStore's, a static table's.
+  static constexpr Text stable(std::string_view kept) noexcept { return Text(kept, 0); }
+
+  constexpr operator std::string_view() const noexcept { return v_; }  // NOLINT: reads like a view
+  [[nodiscard]] constexpr std::string_view view() const noexcept { return v_; }
+  [[nodiscard]] std::string str() const { return std::string(v_); }
+
+  [[nodiscard]] constexpr const char* data() const noexcept { return v_.data(); }
+  [[nodiscard]] constexpr size_type size() const noexcept { return v_.size(); }
+  [[nodiscard]] constexpr size_type length() const noexcept { return v_.size(); }
+  [[nodiscard]] constexpr bool empty() const noexcept { return v_.empty(); }
+  [[nodiscard]] constexpr const_iterator begin() const noexcept { return v_.begin(); }
+  [[nodiscard]] constexpr const_iterator end() const noexcept { return v_.end(); }
+  [[nodiscard]] constexpr char front() const { return v_.front(); }
+  [[nodiscard]] constexpr char back() const { return v_.back(); }
+  constexpr char operator[](size_type i) const { return v_[i]; }
+
+  // A part of a Text lives as long as the Text.
+  [[nodiscard]] constexpr Text sub(size_type pos, size_type n = npos) const { return Text(v_.substr(pos, n), 0); }
+  [[nodiscard]] constexpr std::string_view substr(size_type pos, size_type n = npos) const { return v_.substr(pos, n); }
+  [[nodiscard]] constexpr size_type find(std::string_view s, size_type pos = 0) const noexcept { return v_.find(s, pos); }
+  [[nodiscard]] constexpr size_type find(char c, size_type pos = 0) const noexcept { return v_.find(c, pos); }
+  [[nodiscard]] constexpr size_type rfind(std::string_view s, size_type pos = npos) const noexcept { return v_.rfind(s, pos); }
+  [[nodiscard]] constexpr size_type rfind(char c, size_type pos = npos) const noexcept { return v_.rfind(c, pos); }
+  [[nodiscard]] constexpr size_type find_first_of(std::string_view s, size_type pos = 0) const noexcept {
+    return v_.find_first_of(s, pos);
+  }
+  [[nodiscard]] constexpr size_type find_last_of(std::string_view s, size_type pos = npos) const noexcept {
+    return v_.find_last_of(s, pos);
+  }
+  [[nodiscard]] constexpr size_type find_first_not_of(std::string_view s, size_type pos = 0) const noexcept {
+    return v_.find_first_not_of(s, pos);
+  }
+  [[nodiscard]] constexpr size_type find_last_not_of(std::string_view s, size_type pos = npos) const noexcept {
+    return v_.find_last_not_of(s, pos);
+  }
+  [[nodiscard]] constexpr bool starts_with(std::string_view s) const noexcept { return v_.starts_with(s); }
+  [[nodiscard]] constexpr bool starts_with(char c) const noexcept { return v_.starts_with(c); }
+  [[nodiscard]] constexpr bool ends_with(std::string_view s) const noexcept { return v_.ends_with(s); }
+  [[nodiscard]] constexpr bool ends_with(char c) const noexcept { return v_.ends_with(c); }
+  [[nodiscard]] constexpr int compare(std::string_view s) const noexcept { return v_.compare(s); }
+
+  friend constexpr bool operator==(const Text& a, std::string_view b) noexcept { return a.v_ == b; }
+  friend constexpr auto operator<=>(const Text& a, std::string_view b) noexcept { return a.v_ <=> b; }
+  friend std::ostream& operator<<(std::ostream& os, const Text& t) { return os << t.v_; }
+  friend std::string operator+(const std::string& a, const Text& b) { return a + std::string(b.v_); }
+  friend std::string operator+(const Text& a, const std::string& b) { return std::string(a.v_) + b; }
+  friend std::string operator+(const char* a, const Text& b) { return a + std::string(b.v_); }
+  friend std::string operator+(const Text& a, const char* b) { return std::string(a.v_) + b; }
+  friend std::string operator+(const Text& a, const Text& b) { return std::string(a.v_) + std::string(b.v_); }
+
+ private:
+  constexpr Text(std::string_view v, int) noexcept : v_(v) {}
+  std::string_view v_;
+};
+
+// The bytes behind a plan's Texts: blocks that never move, filled one after another. Keeping a
+// text copies it once; there is no per-string header or heap block. Not thread-safe (one reader
+// builds one plan).
+class TextStore {
+ public:
+  TextStore() = default;
+  TextStore(const TextStore&) = delete;
+  TextStore& operator=(const TextStore&) = delete;
+
+  // A copy of `s` that lives as long as the store. A part of the text kept last (or of the
+  // current block) is not copied again: keeping a label and then its name costs the label once.
+  Text keep(std::string_view s) {
+    if (s.empty()) return {};
+    if (holds(s)) return Text::stable(s);
+    char* p = allocate(s.size());
+    std::memcpy(p, s.data(), s.size());
+    return Text::stable({p, s.size()});
+  }
+  // The concatenation of the parts, kept.
+  Text concat(std::initializer_list<std::string_view> parts) {
+    std::size_t n = 0;
+    for (std::string_view s : parts) n += s.size();
+    if (n == 0) return {};
+    char* p = allocate(n);
+    std::size_t at = 0;
+    for (std::string_view s : parts) {
+      if (!s.empty()) std::memcpy(p + at, s.data(), s.size());
+      at += s.size();
+    }
+    return Text::stable({p, n});
+  }
+  // Bytes held (all blocks), for the benchmarks.
+  [[nodiscard]] std::size_t capacity() const { return held_; }
+  // Keeps another store alive as long as this one (a plan that takes over a reader's store after
+  // it kept texts of its own).
+  void retain(std::shared_ptr<const TextStore> other) { retained_.push_back(std::move(other)); }
+
+ private:
+  [[nodiscard]] bool holds(std::string_view s) const {
+    auto in = [&](const char* b, const char* e) {
+      auto p = reinterpret_cast<std::uintptr_t>(s.data());
+      return p >= reinterpret_cast<std::uintptr_t>(b) && p + s.size() <= reinterpret_cast<std::uintptr_t>(e);
+    };
+    return (block_ && in(block_, at_)) || (large_ && in(large_, large_ + large_size_));
+  }
+  char* allocate(std::size_t n) {
+    if (n > left_) {
+      // Large texts get a block of their own; small ones a new shared block (growing to 64 KiB).
+      if (n > kMaxBlock / 4) {
+        blocks_.push_back(std::make_unique<char[]>(n));
+        held_ += n;
+        large_ = blocks_.back().get();
+        large_size_ = n;
+        return blocks_.back().get();
+      }
+      next_ = std::max(next_ < kMaxBlock ? next_ * 2 : kMaxBlock, n);
+      blocks_.push_back(std::make_unique<char[]>(next_));
+      held_ += next_;
+      at_ = block_ = blocks_.back().get();
+      left_ = next_;
+    }
+    char* p = at_;
+    at_ += n;
+    left_ -= n;
+    return p;
+  }
+  static constexpr std::size_t kMaxBlock = 64 * 1024;
+  std::vector<std::unique_ptr<char[]>> blocks_;
+  std::vector<std::shared_ptr<const TextStore>> retained_;
+  char* block_ = nullptr;  // the block being filled: [block_, at_) is kept text
+  char* at_ = nullptr;
+  const char* large_ = nullptr;  // the last text that got a block of its own
+  std::size_t large_size_ = 0;
+  std::size_t left_ = 0;
+  std::size_t next_ = 512;
+  std::size_t held_ = 0;
+};
+
+}  // namespace planlint
+
+template <>
+struct std::hash<planlint::Text> {
+  std::size_t operator()(const planlint::Text& t) const noexcept { return std::hash<std::string_view>{}(t.view()); }
+};
