@@ -83,7 +83,7 @@ PushedSet pushed_set(const Operator& scan) {
       if (!f.empty_value()) ps.trusted = false;
     }
     for (const auto& pe : f.exprs) {
-      ps.texts.push_back(pe.text);
+      ps.texts.push_back(pe.text.str());
       if (!pe.root) {
         ps.trusted = false;
         continue;

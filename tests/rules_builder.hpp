@@ -9,6 +9,7 @@
 #include "parser/common/classify.hpp"
 #include "parser/common/facts_fill.hpp"
 #include "parser/model/plan.hpp"
+#include "tests/kept_text.hpp"
 
 namespace planlint::test {
 
@@ -102,7 +103,9 @@ inline void render(Expr& e, std::string& out) {
 
 inline ParsedExpr pe(Expr e) {
   ParsedExpr p;
-  render(e, p.text);
+  std::string text;
+  render(e, text);
+  p.text = test::kept(text);
   p.root = std::move(e);
   return p;
 }
@@ -144,7 +147,7 @@ struct PlanBuilder {
     std::vector<std::string> texts;
     for (auto& e : items) {
       ParsedExpr p = pe(std::move(e));
-      texts.push_back(p.text);
+      texts.push_back(p.text.str());
       f.exprs.push_back(std::move(p));
     }
     f.set_items(plan.text_store(), texts);

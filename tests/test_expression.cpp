@@ -16,6 +16,7 @@
 #include "grammar/expression.hpp"
 #include "parser/model/expr_util.hpp"
 #include "parser/registry/parse.hpp"
+#include "tests/kept_text.hpp"
 #include "tests/support.hpp"
 
 using namespace planlint;
@@ -89,9 +90,9 @@ std::string sexp(const ParsedExpr& p) {
   return out;
 }
 
-std::string cat(std::string_view s) { return sexp(parse_expression(s, ExprDialect::Catalyst)); }
-std::string pf(std::string_view s) { return sexp(parse_expression(s, ExprDialect::PushedFilter)); }
-std::string sql(std::string_view s) { return sexp(parse_expression(s, ExprDialect::Sql)); }
+std::string cat(std::string_view s) { return sexp(planlint::test::parse_kept(s, ExprDialect::Catalyst)); }
+std::string pf(std::string_view s) { return sexp(planlint::test::parse_kept(s, ExprDialect::PushedFilter)); }
+std::string sql(std::string_view s) { return sexp(planlint::test::parse_kept(s, ExprDialect::Sql)); }
 
 }  // namespace
 
@@ -329,7 +330,7 @@ TEST_CASE("bad input: errors, never exceptions") {
                                                   std::string_view("\0\0", 2), "...", ",,,"};
     for (std::string_view s : inputs) {
       ParsedExpr p;
-      CHECK_NOTHROW(p = parse_expression(s, d));
+      CHECK_NOTHROW(p = planlint::test::parse_kept(s, d));
       if (!p.root) CHECK_FALSE(p.error.empty());
     }
   }
@@ -343,40 +344,40 @@ TEST_CASE("bad input: errors, never exceptions") {
 TEST_CASE("bad input: deep nesting is refused without stack overflow") {
   for (auto d : {ExprDialect::Catalyst, ExprDialect::PushedFilter, ExprDialect::Sql}) {
     const std::string open(100000, '(');
-    auto p = parse_expression(open + "a#1" + std::string(100000, ')'), d);
+    auto p = planlint::test::parse_kept(open + "a#1" + std::string(100000, ')'), d);
     CHECK_FALSE(p.root);
     CHECK(p.error == "expression nested too deeply");
-    p = parse_expression(open, d);
+    p = planlint::test::parse_kept(open, d);
     CHECK_FALSE(p.root);
     std::string calls;
     for (int i = 0; i < 50000; ++i) calls += d == ExprDialect::PushedFilter ? "Not(" : "f(";
-    p = parse_expression(calls, d);
+    p = planlint::test::parse_kept(calls, d);
     CHECK(p.error == "expression nested too deeply");
     std::string nots;
     for (int i = 0; i < 50000; ++i) nots += "NOT ";
-    p = parse_expression(nots + "a", d);
+    p = planlint::test::parse_kept(nots + "a", d);
     CHECK(p.error == "expression nested too deeply");
     std::string minus(100000, '-');
-    p = parse_expression(minus + "1", d);
+    p = planlint::test::parse_kept(minus + "1", d);
     CHECK_FALSE(p.root);
     std::string lists(100000, '[');
-    p = parse_expression(lists, d);
+    p = planlint::test::parse_kept(lists, d);
     CHECK_FALSE(p.root);
-    p = parse_expression("In(a, " + lists, ExprDialect::PushedFilter);
+    p = planlint::test::parse_kept("In(a, " + lists, ExprDialect::PushedFilter);
     CHECK_FALSE(p.root);
   }
   // nesting under the limit works
   std::string ok = "a#1";
   for (int i = 0; i < 100; ++i) ok = "(" + ok + " AND b#2)";
-  CHECK(parse_expression(ok).root);
+  CHECK(planlint::test::parse_kept(ok).root);
   // a long flat chain (SQL text) is bounded by the tree height
   std::string chain = "a = 1";
   for (int i = 0; i < 100000; ++i) chain += " OR a = 1";
-  auto p = parse_expression(chain, ExprDialect::Sql);
+  auto p = planlint::test::parse_kept(chain, ExprDialect::Sql);
   CHECK(p.error == "expression nested too deeply");
   std::string shorter = "a = 1";
   for (int i = 0; i < 500; ++i) shorter += " OR a = 1";
-  CHECK(parse_expression(shorter, ExprDialect::Sql).root);
+  CHECK(planlint::test::parse_kept(shorter, ExprDialect::Sql).root);
 }
 
 TEST_CASE("expr_util: conjuncts, attributes, names") {
@@ -416,7 +417,7 @@ TEST_CASE("expr_util: to_string round-trips Catalyst text") {
         "(d_date#1 >= 2000-02-01)", "name#1 LIKE a%", "(x#1 + -5)", "count(DISTINCT x#1)",
         "coalesce(c#1, )", "avg(x#1) windowspecdefinition(g#2, specifiedwindowframe(RowFrame, "
         "unboundedpreceding$(), unboundedfollowing$()))"}) {
-    auto p = parse_expression(s);
+    auto p = planlint::test::parse_kept(s);
     REQUIRE_MESSAGE(p.root, s);
     std::string expect(s);
     if (s == "(a#1 IS NULL OR isnull(b#2))") expect = "(a#1 IS NULL OR isnull(b#2))";
@@ -555,7 +556,7 @@ TEST_CASE("corpus: Spark plan expressions parse") {
         if (value == "None") break;
         ++total;
         const auto t0 = std::chrono::steady_clock::now();
-        auto p = parse_expression(value, k.dialect);
+        auto p = planlint::test::parse_kept(value, k.dialect);
         parse_time += std::chrono::steady_clock::now() - t0;
         if (p.root) {
           ++ok;
@@ -603,7 +604,7 @@ TEST_CASE("corpus: Databricks profile FILTERS parse") {
         }
         ++i;  // closing quote
         ++total;
-        auto p = parse_expression(value, ExprDialect::Sql);
+        auto p = planlint::test::parse_kept(value, ExprDialect::Sql);
         if (p.root) ++ok;
         else MESSAGE(value << "\n    -> " << p.error << " @" << p.error_offset);
         if (i < text.size() && text[i] == ',') ++i;

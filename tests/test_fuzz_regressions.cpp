@@ -12,6 +12,7 @@
 #include "lint/engine/engine.hpp"
 #include "lint/engine/suppress.hpp"
 #include "parser/eventlog/eventlog.hpp"
+#include "tests/kept_text.hpp"
 #include "tests/support.hpp"
 #include "tools/fuzz/lsp_drive.hpp"
 #include "tools/fuzz/output_checks.hpp"
@@ -43,7 +44,7 @@ void replay(const std::string& kind, const fs::path& file) {
     CHECK(streamed.plans.size() == whole.plans.size());
   } else if (kind == "expression") {
     for (auto d : {planlint::ExprDialect::Catalyst, planlint::ExprDialect::PushedFilter, planlint::ExprDialect::Sql}) {
-      auto e = planlint::parse_expression(text, d);
+      auto e = planlint::test::parse_kept(text, d);
       CHECK(e.text == text);
     }
   } else if (kind == "config") {

@@ -63,7 +63,7 @@ ojson field_json(const Field& f) {
 std::vector<std::string> expr_texts(const std::vector<ParsedExpr>& es) {
   std::vector<std::string> out;
   out.reserve(es.size());
-  for (const auto& e : es) out.push_back(e.text);
+  for (const auto& e : es) out.push_back(e.text.str());
   return out;
 }
 

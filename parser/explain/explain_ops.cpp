@@ -51,7 +51,7 @@ constexpr ExprKey kExprKeys[] = {
 // `offset`: where `text` starts inside f.value; `value_at`: where f.value starts in the input.
 void parse_into(Field& f, std::string_view text, std::size_t offset, ExprDialect d, std::vector<ParseMessage>& msgs,
                 const SourceRange& value_at) {
-  ParsedExpr e = parse_expression(text, d);
+  ParsedExpr e = parse_expression(Text::stable(text), d);  // `text` is a part of f.value
   if (!e.root && !e.error.empty() && e.error != "expression parser not available") {
     // One warning per field is enough to point at the text.
     bool seen = false;

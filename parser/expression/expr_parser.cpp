@@ -1009,9 +1009,9 @@ struct action<g::pf_list> {
 };
 
 template <typename Grammar>
-ParsedExpr run(std::string_view text, unsigned flags) {
+ParsedExpr run(Text text, unsigned flags) {
   ParsedExpr out;
-  out.text = std::string(text);
+  out.text = text;
   out.truncated = text.find("...") != std::string_view::npos;
   // One State per thread, reused: its stacks keep their capacity from one expression to the next
   // (a plan has thousands of expressions). parse_expression is not re-entered from an action.
@@ -1040,7 +1040,7 @@ ParsedExpr run(std::string_view text, unsigned flags) {
 
 }  // namespace
 
-ParsedExpr parse_expression(std::string_view text, ExprDialect dialect) {
+ParsedExpr parse_expression(Text text, ExprDialect dialect) {
   switch (dialect) {
     case ExprDialect::PushedFilter:
       return run<g::pushed_filter_text>(text, g::kSqlLiterals | g::kBareIsColumn);

@@ -8,6 +8,8 @@
 #include <string_view>
 #include <vector>
 
+#include "parser/model/text.hpp"
+
 namespace planlint {
 
 enum class ExprKind : std::uint8_t {
@@ -36,9 +38,10 @@ struct Expr {
 };
 
 // One printed expression with its parse result. `root` is empty when the text did not parse;
-// `error` then says why and the text is still kept so messages can quote it.
+// `error` then says why and the text is still kept so messages can quote it. `text` is a view
+// into the plan's texts (the field value it was printed in).
 struct ParsedExpr {
-  std::string text;
+  Text text;
   std::optional<Expr> root;
   std::string error;
   std::uint32_t error_offset = 0;

@@ -37,7 +37,8 @@ ParseResult parse_event_log(std::string_view text, const std::string& path);
 // detect_format + the matching reader.
 ParseResult parse_input(std::string_view text, const std::string& path);
 
-// One printed expression in the given dialect. Never throws; depth is bounded.
-ParsedExpr parse_expression(std::string_view text, ExprDialect dialect = ExprDialect::Catalyst);
+// One printed expression in the given dialect. Never throws; depth is bounded. The result views
+// `text` (a plan's Text, a literal): it must outlive the result.
+ParsedExpr parse_expression(Text text, ExprDialect dialect = ExprDialect::Catalyst);
 
 }  // namespace planlint

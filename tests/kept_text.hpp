@@ -1,0 +1,21 @@
+// Texts a test hands to the model (Text views) kept for the whole test process.
+#pragma once
+
+#include <string_view>
+
+#include "parser/model/text.hpp"
+#include "parser/registry/parse.hpp"
+
+namespace planlint::test {
+
+inline Text kept(std::string_view s) {
+  static TextStore store;  // a test process is one thread
+  return store.keep(s);
+}
+
+// parse_expression over a text of the test (a std::string, a view into one).
+inline ParsedExpr parse_kept(std::string_view s, ExprDialect d = ExprDialect::Catalyst) {
+  return parse_expression(kept(s), d);
+}
+
+}  // namespace planlint::test
