@@ -127,10 +127,12 @@ std::size_t leading_spaces(std::string_view s) {
 // A line being rebuilt byte by byte, each byte with its source position.
 struct Mapped {
   std::string text;
-  std::vector<SrcPos> map;
+  std::vector<MapRun> runs;  // see MapRun
   void put(char c, SrcPos p) {
+    if (runs.empty() || p.line != runs.back().pos.line ||
+        p.col != runs.back().pos.col + static_cast<std::uint32_t>(text.size() - runs.back().at))
+      runs.push_back({static_cast<std::uint32_t>(text.size()), p});
     text += c;
-    map.push_back(p);
   }
   void put(std::string_view s, SrcPos p) {
     for (char c : s) put(c, p);
@@ -139,9 +141,10 @@ struct Mapped {
 
 NormLine make_line(Normalized& out, Mapped&& m, std::uint32_t line) {
   NormLine l;
-  l.line = m.map.empty() ? line : m.map.front().line;
+  l.line = m.runs.empty() ? line : m.runs.front().pos.line;
   out.set_owned_text(l, m.text);
-  out.maps.push_back(std::move(m.map));
+  out.maps.push_back({out.map_runs.size(), static_cast<std::uint32_t>(m.runs.size()), l.len});
+  out.map_runs.insert(out.map_runs.end(), m.runs.begin(), m.runs.end());
   out.extra_of(l).map = static_cast<std::int32_t>(out.maps.size() - 1);
   return l;
 }
@@ -764,6 +767,13 @@ void Normalized::set_owned_text(NormLine& l, std::string_view t) {
   l.len = static_cast<std::uint32_t>(std::min<std::size_t>(t.size(), UINT32_MAX));
 }
 
+SrcPos Normalized::map_pos(const ByteMap& m, std::size_t x) const {
+  const auto b = map_runs.begin() + static_cast<std::ptrdiff_t>(m.first);
+  auto r = std::upper_bound(b, b + m.count, x, [](std::size_t v, const MapRun& run) { return v < run.at; });
+  --r;  // the run holding x (the first run is at 0)
+  return {r->pos.line, r->pos.col + static_cast<std::uint32_t>(x - r->at)};
+}
+
 SrcPos Normalized::pos(std::size_t idx, std::size_t col) const {
   if (idx >= lines.size()) return {};
   const NormLine& l = lines[idx];
@@ -771,11 +781,11 @@ SrcPos Normalized::pos(std::size_t idx, std::size_t col) const {
   const LineExtra& e = extras[l.extra_index()];
   std::size_t x = col + e.shift;
   if (e.map >= 0) {
-    const auto& m = maps[static_cast<std::size_t>(e.map)];
-    if (m.empty()) return {l.line, e.col_base};
-    if (x < m.size()) return m[x];
-    SrcPos p = m.back();
-    p.col += static_cast<std::uint32_t>(x - m.size() + 1);
+    const ByteMap& m = maps[static_cast<std::size_t>(e.map)];
+    if (m.size == 0) return {l.line, e.col_base};
+    if (x < m.size) return map_pos(m, x);
+    SrcPos p = map_pos(m, m.size - 1);
+    p.col += static_cast<std::uint32_t>(x - m.size + 1);
     return p;
   }
   if (x < e.tab_norm_end)

@@ -7,7 +7,6 @@
 #pragma once
 
 #include <cstdint>
-#include <deque>
 #include <memory>
 #include <string>
 #include <string_view>
@@ -21,6 +20,20 @@ namespace planlint {
 struct SrcPos {
   std::uint32_t line = 1;
   std::uint32_t col = 1;
+};
+
+// Where the bytes of a rewritten line come from, as runs: byte x of the line, from `at` up to the
+// next run, comes from {pos.line, pos.col + (x - at)}. The first run is at byte 0.
+struct MapRun {
+  std::uint32_t at = 0;
+  SrcPos pos;
+};
+
+// The map of one rewritten line of `size` bytes: runs [first, first + count) of Normalized::map_runs.
+struct ByteMap {
+  std::size_t first = 0;
+  std::uint32_t count = 0;
+  std::uint32_t size = 0;
 };
 
 // One normalised line: 16 bytes, as the table has one entry per input line and lives for the whole
@@ -47,7 +60,7 @@ struct LineExtra {
   std::uint32_t shift = 0;        // normalised columns removed as common indent (after tab expansion)
   std::uint32_t tab_norm_end = 0; // leading tabs were expanded: normalised columns [0, tab_norm_end)
   std::uint32_t tab_orig_end = 0; //   came from original bytes [0, tab_orig_end) after col_base
-  std::int32_t map = -1;          // >= 0: rewritten line; Normalized::maps[map][x] is the source of byte x
+  std::int32_t map = -1;          // >= 0: rewritten line; Normalized::maps[map] has the source of its bytes
   bool collapsed = false;         // split out of a line whose newlines were lost (tree shape from guides)
 };
 
@@ -66,7 +79,8 @@ class TextArena {
 struct Normalized {
   std::string_view input;                // the input (after a byte order mark)
   TextArena owned;                       // rewritten lines (tab expansion, unescaping, rebuilt trees)
-  std::deque<std::vector<SrcPos>> maps;  // per rewritten line: the source of every byte
+  std::vector<ByteMap> maps;             // per rewritten line: the source of every byte
+  std::vector<MapRun> map_runs;          //   (their runs)
   std::vector<NormLine> lines;
   std::vector<LineExtra> extras;         // see NormLine::aux (a line a rewrite replaced leaves its entry)
   std::vector<std::string> repairs;     // what was repaired ("removed a common indent of 4 columns")
@@ -82,6 +96,8 @@ struct Normalized {
   // The extra parts of a line: its entry, or the defaults of a plain line.
   [[nodiscard]] LineExtra extra(const NormLine& l) const;
 
+  // Source of byte x < m.size of a rewritten line.
+  [[nodiscard]] SrcPos map_pos(const ByteMap& m, std::size_t x) const;
   // Original position of 0-based normalised column `col` on line `idx`.
   [[nodiscard]] SrcPos pos(std::size_t idx, std::size_t col) const;
   // Original 1-based column of 0-based normalised column `col` on line `idx`.
