@@ -36,7 +36,7 @@ void apply_fields(TextStore& st, Operator& op);
 struct LineLocator {
   const Normalized* norm = nullptr;
   std::size_t index = 0;        // line index in norm->lines
-  std::string_view line;        // norm->lines[index].text
+  std::string_view line;        // norm->text(index)
   [[nodiscard]] SourceRange of(std::string_view piece) const;
   [[nodiscard]] SourceRange of(std::string_view first, std::string_view last) const;  // first.begin .. last.end
 };

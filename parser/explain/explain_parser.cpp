@@ -60,7 +60,7 @@ class Reader {
     finish_plan();
     summarize();
     if (n_.cut) {
-      r_.messages.push_back({MessageSeverity::Warning, n_.range(n_.cut_line, 0, n_.lines[n_.cut_line].text.size()),
+      r_.messages.push_back({MessageSeverity::Warning, n_.range(n_.cut_line, 0, n_.text(n_.cut_line).size()),
                              "the plan text was cut by Spark ('" + n_.cut_text +
                                  "', spark.sql.maxPlanStringLength): the rest of the plan is missing"});
     }
@@ -112,7 +112,7 @@ class Reader {
     for (const auto& p : r_.plans) ops += p.ops.size();
     std::size_t first = n_.lines.size(), nonempty = 0;
     for (std::size_t i = 0; i < n_.lines.size(); ++i)
-      if (!n_.lines[i].text.empty()) {
+      if (!n_.text(i).empty()) {
         ++nonempty;
         first = std::min(first, i);
       }
@@ -122,7 +122,7 @@ class Reader {
       for (const auto& p : r_.plans) photon_only = photon_only || p.photon.present;
       if (photon_only && bad_.empty() && !orphan_tree_lines()) return;
       SourceRange loc{1, 1, 1, 1};
-      if (first < n_.lines.size()) loc = n_.range(first, 0, n_.lines[first].text.size());
+      if (first < n_.lines.size()) loc = n_.range(first, 0, n_.text(first).size());
       std::string msg = r_.plans.empty() ? "expected '== Physical Plan ==' or an explain plan tree"
                                          : "no operator line under the plan's headers";
       msg += "; no operators were read from " + std::to_string(nonempty) + " non-empty line" +
@@ -144,7 +144,7 @@ class Reader {
       list += std::to_string(a) + (b != a ? "-" + std::to_string(b) : "");
     }
     if (shown == 8) list += ", ...";
-    SourceRange loc = n_.range(unread.front(), 0, n_.lines[unread.front()].text.size());
+    SourceRange loc = n_.range(unread.front(), 0, n_.text(unread.front()).size());
     std::string msg = "read " + std::to_string(ops) + " operator" + (ops == 1 ? "" : "s") + "; " +
                       std::to_string(bad_.size()) + " line" + (bad_.size() == 1 ? " was" : "s were") +
                       " not understood (line" + (bad_.size() == 1 ? " " : "s ") + list +
@@ -154,7 +154,7 @@ class Reader {
 
   bool orphan_tree_lines() const {
     for (const auto& l : n_.lines) {
-      std::string_view t = l.text;
+      std::string_view t = n_.text(l);
       std::size_t g = t.find_first_not_of(" :");
       if (g != std::string_view::npos && g > 0 && (starts_with(t.substr(g), "+- ") || starts_with(t.substr(g), ":- ")))
         return true;
@@ -167,7 +167,7 @@ class Reader {
     std::size_t numbered = 0, midmarker = 0, json = 0, html = 0, text = 0, orphan = 0;
     std::size_t count = only ? only->size() : n_.lines.size();
     for (std::size_t k = 0; k < count; ++k) {
-      std::string_view t = n_.lines[only ? (*only)[k] : k].text;
+      std::string_view t = n_.text(only ? (*only)[k] : k);
       if (t.empty()) continue;
       ++text;
       std::size_t d = 0;
@@ -232,9 +232,9 @@ class Reader {
     // them, so the vector of operators is allocated once (a doubling copies every operator and
     // holds both copies at the peak).
     std::size_t end = i + 1, tree_lines = 0;
-    while (end < n_.lines.size() && !(n_.lines[end].text.size() > 3 && n_.lines[end].text[0] == '=' &&
-                                      n_.lines[end].text[1] == '=' && n_.lines[end].text[2] == ' ')) {
-      std::string_view t = n_.lines[end].text;
+    while (end < n_.lines.size() && !(n_.text(end).size() > 3 && n_.text(end)[0] == '=' &&
+                                      n_.text(end)[1] == '=' && n_.text(end)[2] == ' ')) {
+      std::string_view t = n_.text(end);
       std::size_t k = 0;
       while (k < t.size() && (t[k] == ' ' || t[k] == ':' || t[k] == '|')) ++k;
       if (k < t.size() && ((t[k] == '-' && k > 0 && t[k - 1] == ':') ||
@@ -245,12 +245,12 @@ class Reader {
     r_.plans.back().ops.reserve(tree_lines + tree_lines / 16 + 8);
     have_plan_ = true;
     plan().name = "plan " + std::to_string(r_.plans.size());
-    plan().loc = n_.range(i, 0, n_.lines[i].text.size());
+    plan().loc = n_.range(i, 0, n_.text(i).size());
   }
 
   // ---- dispatch ----
   void line(std::size_t i) {
-    std::string_view t = n_.lines[i].text;
+    std::string_view t = n_.text(i);
     std::string_view title;
     if (!t.empty() && t[0] == '=' && explain::match_mode_header(t, title)) {
       header(i, title);
@@ -308,7 +308,7 @@ class Reader {
     region_ = Region::Trailer;
     Trailer tr;
     tr.title = std::string(title);
-    tr.loc = n_.range(i, 0, n_.lines[i].text.size());
+    tr.loc = n_.range(i, 0, n_.text(i).size());
     plan().trailers.push_back(std::move(tr));
     trailer_ = plan().trailers.size() - 1;
     if (photon) plan().photon.present = true;
@@ -322,14 +322,14 @@ class Reader {
 
   // No header yet: a plan root followed by tree lines starts a plan whose header is missing.
   void headerless(std::size_t i) {
-    std::string_view t = n_.lines[i].text;
+    std::string_view t = n_.text(i);
     if (t.empty()) return;
     // A root indented a little more than its children (`  Execute ...` over `+- WriteFiles`).
     std::size_t k = t.find_first_not_of(' ');
     if (k == std::string_view::npos || k > 4 || t[k] == ':' || starts_with(t.substr(k), "+- ") ||
         starts_with(t.substr(k), ":- "))
       return;
-    std::string_view next = i + 1 < n_.lines.size() ? n_.lines[i + 1].text : std::string_view{};
+    std::string_view next = i + 1 < n_.lines.size() ? n_.text(i + 1) : std::string_view{};
     // The child may be indented further (InMemoryRelation prints its plan as an inner child).
     std::size_t nk = next.find_first_not_of(' ');
     bool next_child = nk != std::string_view::npos && nk <= 6 &&
@@ -349,7 +349,7 @@ class Reader {
 
   // ---- physical plans ----
   void physical(std::size_t i) {
-    std::string_view t = n_.lines[i].text;
+    std::string_view t = n_.text(i);
     switch (mode_) {
       case PhysMode::Start: {
         if (t.empty()) return;
@@ -427,7 +427,7 @@ class Reader {
   }
 
   void formatted_outline(std::size_t i) {
-    std::string_view t = n_.lines[i].text;
+    std::string_view t = n_.text(i);
     if (t.empty()) {
       mode_ = PhysMode::Details;
       blank_ = true;
@@ -547,7 +547,7 @@ class Reader {
       }
       explain::describe_operator(p.text_store(), o, label, {});
       o.section = sec;
-      o.loc = n_.range(i, tl.column, n_.lines[i].text.size());
+      o.loc = n_.range(i, tl.column, n_.text(i).size());
       if (tl.has_stats) set_stats(o, tl.stats, i, tl);
       if (o.kind == OpKind::AdaptivePlan) p.adaptive = true;
     }
@@ -564,14 +564,14 @@ class Reader {
     o.stats.edit().row_count = sv.row_count;
     o.stats.edit().masked = sv.masked;
     o.stats.edit().text = "Statistics(" + std::string(body) + ")";
-    std::size_t b = static_cast<std::size_t>(body.data() - n_.lines[i].text.data()) - 11;
+    std::size_t b = static_cast<std::size_t>(body.data() - n_.text(i).data()) - 11;
     o.stats.edit().loc = n_.range(i, b, b + body.size() + 12);
     (void)tl;
   }
 
   // Default (simple) mode physical tree line.
   void default_line(std::size_t i) {
-    std::string_view t = n_.lines[i].text;
+    std::string_view t = n_.text(i);
     if (t.empty()) {
       mode_ = PhysMode::Details;  // after the tree: nothing else belongs to a default plan
       return;
@@ -635,7 +635,7 @@ class Reader {
   }
 
   void details(std::size_t i) {
-    std::string_view t = n_.lines[i].text;
+    std::string_view t = n_.text(i);
     if (t.empty()) {
       blank_ = true;
       return;
@@ -748,7 +748,7 @@ class Reader {
       return;
     }
     block_op_ = op;
-    o.detail_loc = n_.range(i, 0, n_.lines[i].text.size());
+    o.detail_loc = n_.range(i, 0, n_.text(i).size());
     if (bh.codegen_stage) {
       o.codegen_stage = bh.codegen_stage;
       o.codegen = true;
@@ -767,7 +767,7 @@ class Reader {
 
   // ---- logical plans (extended / cost) ----
   void logical(std::size_t i) {
-    std::string_view t = n_.lines[i].text;
+    std::string_view t = n_.text(i);
     if (t.empty()) {
       if (!stack_.empty() || !plan().logical_roots.empty()) logical_done_ = true;
       return;
@@ -775,7 +775,7 @@ class Reader {
     if (logical_done_) return;
     if (expect_schema_) {
       expect_schema_ = false;
-      std::string_view next = i + 1 < n_.lines.size() ? n_.lines[i + 1].text : std::string_view{};
+      std::string_view next = i + 1 < n_.lines.size() ? n_.text(i + 1) : std::string_view{};
       bool next_child = starts_with(next, "+- ") || starts_with(next, ":- ");
       bool has_attr = t.find('#') != std::string_view::npos;
       if (!has_attr && !next_child) return;  // `a: int, b: string` schema line
@@ -812,11 +812,11 @@ class Reader {
   void trailer_line(std::size_t i) {
     if (!trailer_) return;
     Trailer& tr = plan().trailers[*trailer_];
-    if (!tr.text.empty() || !n_.lines[i].text.empty()) {
+    if (!tr.text.empty() || !n_.text(i).empty()) {
       if (!tr.text.empty()) tr.text += '\n';
-      tr.text += n_.lines[i].text;
+      tr.text += n_.text(i);
       tr.loc.end_line = n_.lines[i].line;
-      tr.loc.end_column = n_.column(i, n_.lines[i].text.size());
+      tr.loc.end_column = n_.column(i, n_.text(i).size());
     }
   }
 

@@ -127,10 +127,12 @@ std::size_t leading_spaces(std::string_view s) {
 // A line being rebuilt byte by byte, each byte with its source position.
 struct Mapped {
   std::string text;
-  std::vector<SrcPos> map;
+  std::vector<MapRun> runs;  // see MapRun
   void put(char c, SrcPos p) {
+    if (runs.empty() || p.line != runs.back().pos.line ||
+        p.col != runs.back().pos.col + static_cast<std::uint32_t>(text.size() - runs.back().at))
+      runs.push_back({static_cast<std::uint32_t>(text.size()), p});
     text += c;
-    map.push_back(p);
   }
   void put(std::string_view s, SrcPos p) {
     for (char c : s) put(c, p);
@@ -139,17 +141,38 @@ struct Mapped {
 
 NormLine make_line(Normalized& out, Mapped&& m, std::uint32_t line) {
   NormLine l;
-  l.line = m.map.empty() ? line : m.map.front().line;
-  out.owned.push_back(std::move(m.text));
-  out.maps.push_back(std::move(m.map));
-  l.text = out.owned.back();
-  l.map = static_cast<std::int32_t>(out.maps.size() - 1);
+  l.line = m.runs.empty() ? line : m.runs.front().pos.line;
+  out.set_owned_text(l, m.text);
+  out.maps.push_back({out.map_runs.size(), static_cast<std::uint32_t>(m.runs.size()), l.len});
+  out.map_runs.insert(out.map_runs.end(), m.runs.begin(), m.runs.end());
+  out.extra_of(l).map = static_cast<std::int32_t>(out.maps.size() - 1);
   return l;
+}
+
+// Drop the first n bytes of l's text, which are original columns (a margin, a prefix).
+void strip_front(Normalized& out, NormLine& l, std::size_t n) {
+  if (n == 0) return;
+  out.set_text(l, out.text(l).substr(n));
+  out.extra_of(l).col_base += static_cast<std::uint32_t>(n);
+}
+
+// Drop the first n bytes of l's text as normalised columns (a common indent, a tree number).
+void strip_shift(Normalized& out, NormLine& l, std::size_t n) {
+  if (n == 0) return;
+  out.set_text(l, out.text(l).substr(n));
+  if (!l.has_extra() && std::uint64_t{l.aux} + n < NormLine::kExtra)
+    l.aux += static_cast<std::uint32_t>(n);  // a plain line keeps its shift in aux
+  else
+    out.extra_of(l).shift += static_cast<std::uint32_t>(n);
+}
+
+bool is_rewritten(const Normalized& out, const NormLine& l) {
+  return l.has_extra() && out.extras[l.extra_index()].map >= 0;
 }
 
 // Copy normalised bytes [b, e) of line idx with their source positions.
 void copy_range(const Normalized& out, std::size_t idx, std::size_t b, std::size_t e, Mapped& m) {
-  std::string_view t = out.lines[idx].text;
+  std::string_view t = out.text(idx);
   for (std::size_t x = b; x < e && x < t.size(); ++x) m.put(t[x], out.pos(idx, x));
 }
 
@@ -184,33 +207,29 @@ void strip_notebook_prefixes(Normalized& out, bool& any) {
                                                   "# Databricks notebook source", "-- Databricks notebook source",
                                                   "// Databricks notebook source"};
   for (auto& l : out.lines) {
-    std::string_view t = l.text;
+    std::string_view t = out.text(l);
     if (t.empty() || (t[0] != '#' && t[0] != '-' && t[0] != '/')) continue;
     bool cmd = false;
     for (auto c : kCommand) cmd = cmd || starts_with(t, c);
     if (cmd) {
-      l.text = {};
+      out.set_text(l, {});
       any = true;
       continue;
     }
     for (auto m : kMagic) {
       if (!starts_with(t, m) || (t.size() > m.size() && t[m.size()] != ' ')) continue;
-      std::size_t n = m.size() + (t.size() > m.size() ? 1 : 0);
-      l.text.remove_prefix(n);
-      l.col_base += static_cast<std::uint32_t>(n);
+      strip_front(out, l, m.size() + (t.size() > m.size() ? 1 : 0));
       any = true;
-      std::string_view r = l.text;
+      std::string_view r = out.text(l);
       // `%md`, `%sql`, `%md-sandbox`: the cell's magic command, not text.
       if (!r.empty() && r[0] == '%') {
         std::size_t sp = r.find(' ');
-        std::size_t k = sp == std::string_view::npos ? r.size() : sp + 1;
-        l.text.remove_prefix(k);
-        l.col_base += static_cast<std::uint32_t>(k);
+        strip_front(out, l, sp == std::string_view::npos ? r.size() : sp + 1);
       }
-      std::string_view body = rtrim(ltrim(l.text));
+      std::string_view body = rtrim(ltrim(out.text(l)));
       if (is_fence(body) || body == "<pre>" || body == "</pre>" || body == "/*" || body == "*/" ||
           is_noise(body))
-        l.text = {};
+        out.set_text(l, {});
       break;
     }
   }
@@ -221,7 +240,7 @@ void strip_notebook_prefixes(Normalized& out, bool& any) {
 // Decode the JSON string body s[b, e) (between its quotes) of line idx into lines split at `\n`.
 void decode_json_string(const Normalized& out, std::size_t idx, std::size_t b, std::size_t e,
                         std::vector<Mapped>& pieces) {
-  std::string_view t = out.lines[idx].text;
+  std::string_view t = out.text(idx);
   pieces.emplace_back();
   for (std::size_t x = b; x < e; ++x) {
     SrcPos p = out.pos(idx, x);
@@ -277,7 +296,7 @@ void unwrap_notebook_json(Normalized& out, bool& any) {
   std::size_t items = 0;
   bool keys = false;
   for (const auto& l : out.lines) {
-    std::string_view t = ltrim(l.text);
+    std::string_view t = ltrim(out.text(l));
     if (t.empty() || t[0] != '"') continue;  // both tests below need a leading quote
     t = rtrim(t);
     if (starts_with(t, "\"output_type\"") || starts_with(t, "\"cell_type\"")) keys = true;
@@ -290,21 +309,22 @@ void unwrap_notebook_json(Normalized& out, bool& any) {
   next.reserve(out.lines.size());
   enum { Other, Text, Source } mode = Other;
   for (std::size_t i = 0; i < out.lines.size(); ++i) {
-    NormLine l = out.lines[i];
-    std::string_view t = ltrim(l.text);
-    std::size_t lead = static_cast<std::size_t>(t.data() - l.text.data());
+    const NormLine& l = out.lines[i];
+    const std::string_view text = out.text(l);
+    std::string_view t = ltrim(text);
+    std::size_t lead = static_cast<std::size_t>(t.data() - text.data());
     t = rtrim(t);
-    NormLine blank = l;
-    blank.text = {};
+    NormLine blank = l;  // takes over l's extra entry, if any: l itself is not kept
+    out.set_text(blank, {});
     if (t.empty()) {
       next.push_back(blank);
       continue;
     }
     if (t[0] == '"') {
-      std::size_t close = json_string_end(l.text, lead);
-      std::string_view after = close == std::string_view::npos ? std::string_view{} : ltrim(l.text.substr(close + 1));
+      std::size_t close = json_string_end(text, lead);
+      std::string_view after = close == std::string_view::npos ? std::string_view{} : ltrim(text.substr(close + 1));
       if (!after.empty() && after[0] == ':') {  // a key
-        std::string_view key = l.text.substr(lead + 1, close - lead - 1);
+        std::string_view key = text.substr(lead + 1, close - lead - 1);
         mode = (key == "text" || key == "text/plain" || key == "data") ? Text : key == "source" ? Source : Other;
         next.push_back(blank);
         continue;
@@ -330,7 +350,7 @@ void split_literal_newlines(Normalized& out, bool& any) {
   std::vector<NormLine> next;
   bool changed = false;
   for (std::size_t i = 0; i < out.lines.size(); ++i) {
-    std::string_view t = out.lines[i].text;
+    std::string_view t = out.text(i);
     std::size_t hits = 0;
     for (std::size_t p = t.find("\\n"); p != std::string_view::npos && hits < 3; p = t.find("\\n", p + 2)) {
       std::string_view after = t.substr(p + 2);
@@ -355,7 +375,10 @@ void split_literal_newlines(Normalized& out, bool& any) {
     std::size_t last = t.rfind("\\n");
     std::size_t cq = t.find_first_of("\"'", last == std::string_view::npos ? b : last);
     if (q != std::string_view::npos && cq != std::string_view::npos) e = cq;
-    if (b > 0) next.push_back(NormLine{out.lines[i]}), next.back().text = {};
+    if (b > 0) {
+      next.push_back(out.lines[i]);
+      out.set_text(next.back(), {});
+    }
     std::vector<Mapped> pieces;
     decode_json_string(out, i, b, e, pieces);
     for (auto& p : pieces) next.push_back(make_line(out, std::move(p), out.lines[i].line));
@@ -372,7 +395,7 @@ void unescape_markup(Normalized& out, bool& any) {
       {"&gt;", '>'}, {"&lt;", '<'}, {"&amp;", '&'}, {"&quot;", '"'}, {"&#39;", '\''}, {"&#x27;", '\''},
       {"&nbsp;", ' '}, {"&#42;", '*'}, {"&#95;", '_'}};
   for (std::size_t i = 0; i < out.lines.size(); ++i) {
-    std::string_view t = out.lines[i].text;
+    std::string_view t = out.text(i);
     bool amp = t.find('&') != std::string_view::npos;
     bool bs = t.find('\\') != std::string_view::npos;
     std::size_t stars = 0;  // only `stars >= 2` matters below
@@ -420,7 +443,7 @@ void split_collapsed_lines(Normalized& out, bool& any) {
   bool changed = false;
   std::vector<std::size_t> cuts;
   for (std::size_t i = 0; i < out.lines.size(); ++i) {
-    std::string_view t = out.lines[i].text;
+    std::string_view t = out.text(i);
     cuts.clear();
     std::size_t markers = 0;
     // Markers ` +- ` / ` :- ` at p (p >= 1, p + 3 < size): found through their '-' at p + 1.
@@ -484,7 +507,7 @@ void split_collapsed_lines(Normalized& out, bool& any) {
         Mapped m;
         copy_range(out, i, b, ee, m);
         next.push_back(make_line(out, std::move(m), out.lines[i].line));
-        next.back().collapsed = true;
+        out.extra_of(next.back()).collapsed = true;
       }
       b = e;
     }
@@ -511,11 +534,11 @@ void strip_tree_numbers(Normalized& out, bool& any) {
   };
   for (std::size_t i = 0; i < out.lines.size(); ++i) {
     std::size_t len = 0;
-    long n = number(out.lines[i].text, len);
+    long n = number(out.text(i), len);
     bool start = n == 0 && i + 1 < out.lines.size();
     if (start) {
       std::size_t len2 = 0;
-      start = number(out.lines[i + 1].text, len2) == 1;
+      start = number(out.text(i + 1), len2) == 1;
     }
     if (!(start || (expect >= 0 && n == expect))) {
       expect = -1;
@@ -523,11 +546,10 @@ void strip_tree_numbers(Normalized& out, bool& any) {
     }
     expect = n + 1;
     NormLine& l = out.lines[i];
-    l.text.remove_prefix(len);
-    if (l.map >= 0) {
-      l.shift += static_cast<std::uint32_t>(len);
+    if (is_rewritten(out, l)) {
+      strip_shift(out, l, len);
     } else {
-      l.col_base += static_cast<std::uint32_t>(len);
+      strip_front(out, l, len);
     }
     any = true;
   }
@@ -537,14 +559,14 @@ void strip_tree_numbers(Normalized& out, bool& any) {
 void undouble_spacing(Normalized& out, bool& any) {
   std::size_t nonempty = 0;
   for (std::size_t i = 0; i < out.lines.size(); ++i) {
-    if (out.lines[i].text.empty()) continue;
+    if (out.text(i).empty()) continue;
     ++nonempty;
-    if (i + 1 < out.lines.size() && !out.lines[i + 1].text.empty()) return;
+    if (i + 1 < out.lines.size() && !out.text(i + 1).empty()) return;
   }
   if (nonempty < 4) return;
   std::vector<NormLine> next;
   for (std::size_t i = 0; i < out.lines.size(); ++i)
-    if (!out.lines[i].text.empty()) next.push_back(out.lines[i]);
+    if (!out.text(i).empty()) next.push_back(out.lines[i]);
   if (next.size() < 4) return;
   out.lines = std::move(next);
   any = true;
@@ -558,7 +580,7 @@ void rebuild_flattened_trees(Normalized& out, bool& any) {
   const std::size_t n = out.lines.size();
   while (i < n) {
     // A tree block: a root line, then marker lines.
-    std::string_view t = out.lines[i].text;
+    std::string_view t = out.text(i);
     if (t.empty() || is_title_line(t) || i + 1 >= n) {
       ++i;
       continue;
@@ -568,7 +590,7 @@ void rebuild_flattened_trees(Normalized& out, bool& any) {
     guides.clear();
     std::size_t e = i + 1;
     while (e < n) {
-      std::string_view s = out.lines[e].text;
+      std::string_view s = out.text(e);
       if (s.empty()) break;
       std::size_t g = skip_guides(s);
       if (!is_tree_marker(s, g) || is_title_line(s.substr(g + 3))) break;
@@ -580,10 +602,10 @@ void rebuild_flattened_trees(Normalized& out, bool& any) {
       continue;
     }
     bool flattened = false;
-    for (std::size_t k = i; k < e && !flattened; ++k) flattened = out.lines[k].collapsed;
+    for (std::size_t k = i; k < e && !flattened; ++k) flattened = out.extra(out.lines[k]).collapsed;
     for (std::size_t k = i + 1; k + 1 < e && !flattened; ++k) {
       std::size_t ga = guides[k - i - 1], gb = guides[k - i];
-      if (out.lines[k].text[ga] == '+' && ga == gb) flattened = true;
+      if (out.text(k)[ga] == '+' && ga == gb) flattened = true;
     }
     if (!flattened) {
       i = e;
@@ -593,7 +615,7 @@ void rebuild_flattened_trees(Normalized& out, bool& any) {
     std::vector<std::size_t> depth(e - i, 0), parent(e - i, 0);
     std::vector<std::size_t> branch;  // owners of the open `:-` branches
     for (std::size_t k = 1; k < e - i; ++k) {
-      std::string_view s = out.lines[i + k].text;
+      std::string_view s = out.text(i + k);
       std::size_t g = skip_guides(s);
       std::size_t colons = static_cast<std::size_t>(std::count(s.begin(), s.begin() + static_cast<std::ptrdiff_t>(g), ':'));
       std::size_t par = k - 1;
@@ -607,7 +629,7 @@ void rebuild_flattened_trees(Normalized& out, bool& any) {
     }
     for (std::size_t k = 1; k < e - i; ++k) {
       std::size_t idx = i + k;
-      std::string_view s = out.lines[idx].text;
+      std::string_view s = out.text(idx);
       std::size_t g = skip_guides(s);
       Mapped m;
       SrcPos at = out.pos(idx, g);
@@ -621,37 +643,31 @@ void rebuild_flattened_trees(Normalized& out, bool& any) {
 
 // ---- hand-wrapped long lines: a continuation is not a child operator ---------------------------
 void join_continuations(Normalized& out, bool& any) {
-  constexpr std::size_t kJoined = static_cast<std::size_t>(-1);
+  // `next` is built only from the first continuation (most inputs have none); until then the kept
+  // lines are out.lines[0, i).
   std::vector<NormLine> next;
-  std::vector<std::size_t> src;  // index in out.lines of next[k], or kJoined (built here, shift 0)
-  next.reserve(out.lines.size());
-  src.reserve(out.lines.size());
   bool changed = false;
+  std::size_t last = 0;  // index in out.lines of the last kept line (never a joined one)
   int root_wait = -1;  // non-empty lines still to see before the section's root (0: the next one)
-  bool tree = false;   // the previous kept line is an operator line
+  bool tree = false;   // the previous kept line is an operator line (so a line was kept)
   std::optional<Mapped> open;  // the line next.back() with the continuations seen so far
   auto flush = [&] {
     if (!open) return;
-    std::size_t k = next.size() - 1;
-    std::uint32_t line = next[k].line;
-    next[k] = make_line(out, std::move(*open), line);
-    next[k].line = line;
-    src[k] = kJoined;
+    std::uint32_t line = next.back().line;
+    next.back() = make_line(out, std::move(*open), line);
+    next.back().line = line;
     open.reset();
   };
-  auto position = [&](std::size_t k, std::size_t x) -> SrcPos {
-    if (src[k] != kJoined) return out.pos(src[k], x);
-    const auto& m = out.maps[static_cast<std::size_t>(next[k].map)];
-    return x < m.size() ? m[x] : m.back();
+  auto keep = [&](std::size_t i) {
+    flush();
+    if (changed) next.push_back(out.lines[i]);
+    last = i;
   };
   for (std::size_t i = 0; i < out.lines.size(); ++i) {
-    const NormLine& l = out.lines[i];
-    std::string_view t = l.text;
+    std::string_view t = out.text(i);
     if (t.empty()) {
       tree = false;
-      flush();
-      next.push_back(l);
-      src.push_back(i);
+      keep(i);
       continue;
     }
     if (is_title_line(t)) {
@@ -659,38 +675,38 @@ void join_continuations(Normalized& out, bool& any) {
       bool plan = title.find("Plan ==") != std::string_view::npos || title.find("Subtree ") != std::string_view::npos;
       root_wait = plan ? (title.find("Analyzed") != std::string_view::npos ? 1 : 0) : -1;
       tree = false;
-      flush();
-      next.push_back(l);
-      src.push_back(i);
+      keep(i);
       continue;
     }
     std::size_t g = skip_guides(t);
     bool marker = is_tree_marker(t, g);
     bool detail = g + 1 < t.size() && t[g] == '(' && is_digit(t[g + 1]);  // formatted `(3) Filter`
-    if (tree && !marker && !detail && !next.empty()) {
+    if (tree && !marker && !detail) {
+      if (!changed) {
+        next.reserve(out.lines.size());
+        next.assign(out.lines.begin(), out.lines.begin() + static_cast<std::ptrdiff_t>(i));
+        changed = true;
+      }
       // The whole run of continuation lines is joined once (rebuilding the line per continuation
       // was quadratic in a long run).
       if (!open) {
-        std::size_t k = next.size() - 1;
-        std::string_view pt = next[k].text;
+        std::string_view pt = out.text(last);
         open.emplace();
-        for (std::size_t x = 0; x < pt.size(); ++x) open->put(pt[x], position(k, x));
+        for (std::size_t x = 0; x < pt.size(); ++x) open->put(pt[x], out.pos(last, x));
       }
       std::string_view body = t.substr(g);
-      char last = open->text.empty() ? ' ' : open->text.back();
-      bool glue = last == '/' || last == '(' || last == '[' || (last == ')' && !body.empty() && body[0] == '[');
+      char last_char = open->text.empty() ? ' ' : open->text.back();
+      bool glue = last_char == '/' || last_char == '(' || last_char == '[' ||
+                  (last_char == ')' && !body.empty() && body[0] == '[');
       if (!glue) open->put(' ', out.pos(i, g));
       copy_range(out, i, g, t.size(), *open);
-      changed = true;
       continue;
     }
     bool is_root = root_wait == 0;
     if (root_wait >= 0) --root_wait;
     std::string_view body = marker ? t.substr(g + 3) : t;
     tree = (marker || is_root) && !is_title_line(body);
-    flush();
-    next.push_back(l);
-    src.push_back(i);
+    keep(i);
   }
   flush();
   if (changed) {
@@ -701,21 +717,80 @@ void join_continuations(Normalized& out, bool& any) {
 
 }  // namespace
 
+const char* TextArena::add(std::string_view s) {
+  if (size_ - used_ < s.size() + 1) {
+    // Blocks grow from 4 KiB to 1 MiB: a few rewritten lines cost little, many cost few blocks.
+    size_ = std::max(std::clamp<std::size_t>(2 * size_, 4096, 1 << 20), s.size() + 1);
+    blocks_.emplace_back(new char[size_]);
+    used_ = 0;
+  }
+  char* p = blocks_.back().get() + used_;
+  if (!s.empty()) std::memcpy(p, s.data(), s.size());
+  p[s.size()] = '\0';
+  used_ += s.size() + 1;
+  return p;
+}
+
+LineExtra Normalized::extra(const NormLine& l) const {
+  if (l.has_extra()) return extras[l.extra_index()];
+  LineExtra e;
+  e.base = input.data();
+  e.shift = l.aux;
+  return e;
+}
+
+LineExtra& Normalized::extra_of(NormLine& l) {
+  if (l.has_extra()) return extras[l.extra_index()];
+  extras.push_back(extra(l));
+  l.aux = NormLine::kExtra | static_cast<std::uint32_t>(extras.size() - 1);
+  return extras.back();
+}
+
+void Normalized::set_text(NormLine& l, std::string_view t) {
+  if (t.empty()) {  // keeps its place (the address of an empty line stays inside its buffer)
+    l.len = 0;
+    return;
+  }
+  const char* base = l.has_extra() ? extras[l.extra_index()].base : input.data();
+  auto off = static_cast<std::size_t>(t.data() - base);
+  if (off > UINT32_MAX) {  // a line more than 4 GiB into the input: its own base
+    extra_of(l).base = t.data();
+    off = 0;
+  }
+  l.off = static_cast<std::uint32_t>(off);
+  l.len = static_cast<std::uint32_t>(std::min<std::size_t>(t.size(), UINT32_MAX));  // (cut at 4 GiB)
+}
+
+void Normalized::set_owned_text(NormLine& l, std::string_view t) {
+  extra_of(l).base = owned.add(t);
+  l.off = 0;
+  l.len = static_cast<std::uint32_t>(std::min<std::size_t>(t.size(), UINT32_MAX));
+}
+
+SrcPos Normalized::map_pos(const ByteMap& m, std::size_t x) const {
+  const auto b = map_runs.begin() + static_cast<std::ptrdiff_t>(m.first);
+  auto r = std::upper_bound(b, b + m.count, x, [](std::size_t v, const MapRun& run) { return v < run.at; });
+  --r;  // the run holding x (the first run is at 0)
+  return {r->pos.line, r->pos.col + static_cast<std::uint32_t>(x - r->at)};
+}
+
 SrcPos Normalized::pos(std::size_t idx, std::size_t col) const {
   if (idx >= lines.size()) return {};
   const NormLine& l = lines[idx];
-  std::size_t x = col + l.shift;
-  if (l.map >= 0) {
-    const auto& m = maps[static_cast<std::size_t>(l.map)];
-    if (m.empty()) return {l.line, l.col_base};
-    if (x < m.size()) return m[x];
-    SrcPos p = m.back();
-    p.col += static_cast<std::uint32_t>(x - m.size() + 1);
+  if (!l.has_extra()) return {l.line, static_cast<std::uint32_t>(1 + col + l.aux)};  // col_base 1, aux the shift
+  const LineExtra& e = extras[l.extra_index()];
+  std::size_t x = col + e.shift;
+  if (e.map >= 0) {
+    const ByteMap& m = maps[static_cast<std::size_t>(e.map)];
+    if (m.size == 0) return {l.line, e.col_base};
+    if (x < m.size) return map_pos(m, x);
+    SrcPos p = map_pos(m, m.size - 1);
+    p.col += static_cast<std::uint32_t>(x - m.size + 1);
     return p;
   }
-  if (x < l.tab_norm_end)
-    return {l.line, l.col_base + static_cast<std::uint32_t>(x * l.tab_orig_end / l.tab_norm_end)};
-  return {l.line, l.col_base + static_cast<std::uint32_t>(x - l.tab_norm_end + l.tab_orig_end)};
+  if (x < e.tab_norm_end)
+    return {l.line, e.col_base + static_cast<std::uint32_t>(x * e.tab_orig_end / e.tab_norm_end)};
+  return {l.line, e.col_base + static_cast<std::uint32_t>(x - e.tab_norm_end + e.tab_orig_end)};
 }
 
 SourceRange Normalized::range(std::size_t idx, std::size_t begin, std::size_t end) const {
@@ -730,7 +805,7 @@ SourceRange Normalized::range(std::size_t first_idx, std::size_t begin, std::siz
   // ending on a rewritten byte (an unescaped `&gt;`, a joined line) ends where that byte ends.
   SrcPos e = end > 0 ? pos(last_idx, end - 1) : pos(last_idx, 0);
   if (end > 0) ++e.col;
-  if (lines[last_idx].map < 0) e = pos(last_idx, end);
+  if (!lines[last_idx].has_extra() || extras[lines[last_idx].extra_index()].map < 0) e = pos(last_idx, end);
   r.line = b.line;
   r.column = b.col;
   r.end_line = e.line;
@@ -745,6 +820,7 @@ SourceRange Normalized::range(std::size_t first_idx, std::size_t begin, std::siz
 Normalized normalize(std::string_view input) {
   Normalized out;
   if (starts_with(input, "\xEF\xBB\xBF")) input.remove_prefix(3);
+  out.input = input;
   auto& lines = out.lines;
 
   // 1. Split, strip CR and trailing blanks, drop fences / borders / noise. Lines are views into
@@ -765,49 +841,50 @@ Normalized normalize(std::string_view input) {
     std::string_view raw = input.substr(pos, nl - pos);
     ++lineno;
     if (!raw.empty() && raw.back() == '\r') any_crlf = true;
-    NormLine l;
-    l.line = lineno;
-    l.text = rtrim(raw);
+    std::string_view t = rtrim(raw);
+    const std::string_view none = raw.substr(0, 0);  // an emptied line (stays at its place)
     // A trailing `Error in query: ...` block (spark-sql) up to the next prompt or header.
-    const char c0 = l.text.empty() ? '\0' : l.text[0];
-    if ((c0 == 'E' && starts_with(l.text, "Error in query")) ||
-        (c0 == 'o' && starts_with(l.text, "org.apache.spark.sql.AnalysisException")))
+    const char c0 = t.empty() ? '\0' : t[0];
+    if ((c0 == 'E' && starts_with(t, "Error in query")) ||
+        (c0 == 'o' && starts_with(t, "org.apache.spark.sql.AnalysisException")))
       in_error = true;
-    else if (in_error && (starts_with(l.text, "== ") || is_noise(l.text))) in_error = false;
+    else if (in_error && (starts_with(t, "== ") || is_noise(t))) in_error = false;
     if (in_error) {
       any_noise = true;
-      l.text = {};
+      t = none;
     }
     std::size_t f = 0;
-    while (f < l.text.size() && is_blank(l.text[f])) ++f;
-    if (f < l.text.size()) {
-      char c = l.text[f];
-      if ((c == '`' || c == '~') && is_fence(l.text)) {
-        l.text = {};
+    while (f < t.size() && is_blank(t[f])) ++f;
+    if (f < t.size()) {
+      char c = t[f];
+      if ((c == '`' || c == '~') && is_fence(t)) {
+        t = none;
         any_fence = true;
-      } else if (c == '+' && is_table_border(l.text)) {
-        l.text = {};
+      } else if (c == '+' && is_table_border(t)) {
+        t = none;
         borders.push_back(lines.size());
         any_table = true;
-      } else if (f == 0 && is_noise(l.text)) {
-        l.text = {};
+      } else if (f == 0 && is_noise(t)) {
+        t = none;
         any_noise = true;
-      } else if (c == '>' && is_continuation_prompt(l.text)) {
-        l.text = {};
+      } else if (c == '>' && is_continuation_prompt(t)) {
+        t = none;
         any_noise = true;
       } else {
         ++nonempty;
-        if (c == '|' || ((c == '"' || c == 's') && (starts_with(l.text.substr(f), "\"\"\"|") || starts_with(l.text.substr(f), "s\"\"\"|"))))
+        if (c == '|' || ((c == '"' || c == 's') && (starts_with(t.substr(f), "\"\"\"|") || starts_with(t.substr(f), "s\"\"\"|"))))
           ++margin;
-        if (!any_tab && l.text.find('\t') != std::string_view::npos) any_tab = true;
+        if (!any_tab && t.find('\t') != std::string_view::npos) any_tab = true;
       }
     }
-    lines.push_back(l);
+    NormLine& l = lines.emplace_back();
+    l.line = lineno;
+    out.set_text(l, t);
     if (nl == input.size()) break;
     pos = nl + 1;
   }
   // A trailing newline gives one empty last line: drop it.
-  if (!lines.empty() && lines.back().text.empty() && !input.empty() && input.back() == '\n') lines.pop_back();
+  if (!lines.empty() && lines.back().len == 0 && !input.empty() && input.back() == '\n') lines.pop_back();
   if (any_crlf) out.repairs.emplace_back("converted CRLF line ends");
   if (any_fence) out.repairs.emplace_back("removed markdown fences");
   if (any_noise) out.repairs.emplace_back("removed log or prompt lines");
@@ -817,11 +894,6 @@ Normalized normalize(std::string_view input) {
     if (magic) out.repairs.emplace_back("removed Databricks notebook 'MAGIC' prefixes");
   }
 
-  auto strip_front = [](NormLine& l, std::size_t n) {
-    l.text.remove_prefix(n);
-    l.col_base += static_cast<std::uint32_t>(n);
-  };
-
   // 2. ASCII table of Dataset.show(truncate=False): `|plan|` header row, `|` on the first content
   //    line, `   |` padding on the last.
   if (any_table) {
@@ -830,14 +902,15 @@ Normalized normalize(std::string_view input) {
     for (std::size_t i = borders.front() + 1; i < lines.size(); ++i) {
       while (b < borders.size() && borders[b] < i) ++b;
       NormLine& l = lines[i];
-      std::string_view t = ltrim(l.text);
+      std::string_view t = ltrim(out.text(l));
       if (b == 1 && !t.empty() && t.front() == '|' && t.size() >= 2 && t.back() == '|' &&
-          t.find("==") == std::string_view::npos && (i == 0 || lines[i - 1].text.empty())) {
-        l.text = {};  // column header row
+          t.find("==") == std::string_view::npos && (i == 0 || out.text(i - 1).empty())) {
+        out.set_text(l, {});  // column header row
         continue;
       }
-      if (!t.empty() && t.front() == '|') strip_front(l, static_cast<std::size_t>(t.data() - l.text.data()) + 1);
-      if (!l.text.empty() && l.text.back() == '|') l.text = rtrim(l.text.substr(0, l.text.size() - 1));
+      if (!t.empty() && t.front() == '|') strip_front(out, l, static_cast<std::size_t>(t.data() - out.text(l).data()) + 1);
+      std::string_view rest = out.text(l);
+      if (!rest.empty() && rest.back() == '|') out.set_text(l, rtrim(rest.substr(0, rest.size() - 1)));
     }
   }
 
@@ -845,13 +918,14 @@ Normalized normalize(std::string_view input) {
   if (margin >= 2 && margin * 10 >= nonempty * 8) {
     out.repairs.emplace_back("removed '|' stripMargin margins");
     for (auto& l : lines) {
-      std::string_view t = ltrim(l.text);
+      std::string_view t = ltrim(out.text(l));
       std::size_t bar = t.find('|');
       if (t.empty() || bar > 4 || (bar > 0 && !starts_with(t, "\"\"\"") && !starts_with(t, "s\"\"\""))) continue;
-      strip_front(l, static_cast<std::size_t>(t.data() - l.text.data()) + bar + 1);
+      strip_front(out, l, static_cast<std::size_t>(t.data() - out.text(l).data()) + bar + 1);
+      std::string_view rest = out.text(l);
       for (std::string_view tail : {std::string_view("\"\"\".stripMargin"), std::string_view("\"\"\"")})
-        if (l.text.size() >= tail.size() && l.text.substr(l.text.size() - tail.size()) == tail) {
-          l.text = rtrim(l.text.substr(0, l.text.size() - tail.size()));
+        if (rest.size() >= tail.size() && rest.substr(rest.size() - tail.size()) == tail) {
+          out.set_text(l, rtrim(rest.substr(0, rest.size() - tail.size())));
           break;
         }
     }
@@ -878,36 +952,39 @@ Normalized normalize(std::string_view input) {
   // 4. Tabs: leading tabs to 8-column stops, other tabs to one space (keeps columns 1:1).
   if (any_tab) {
     out.repairs.emplace_back("expanded tabs");
+    std::string s;  // one buffer for every line
     for (auto& l : lines) {
-      if (l.map >= 0 || l.text.find('\t') == std::string_view::npos) continue;
-      std::string s;
-      s.reserve(l.text.size() + 16);
+      const std::string_view t = out.text(l);
+      if (is_rewritten(out, l) || t.find('\t') == std::string_view::npos) continue;
+      s.clear();
       std::size_t i = 0;
-      for (; i < l.text.size() && is_blank(l.text[i]); ++i) {
-        if (l.text[i] == '\t')
+      for (; i < t.size() && is_blank(t[i]); ++i) {
+        if (t[i] == '\t')
           s.append(8 - s.size() % 8, ' ');
         else
           s += ' ';
       }
-      if (i > 0 && s.size() != i) {
-        l.tab_norm_end = static_cast<std::uint32_t>(s.size());
-        l.tab_orig_end = static_cast<std::uint32_t>(i);
+      const std::size_t orig_end = i, norm_end = s.size();
+      for (; i < t.size(); ++i) s += t[i] == '\t' ? ' ' : t[i];
+      out.set_owned_text(l, s);
+      if (orig_end > 0 && norm_end != orig_end) {
+        LineExtra& e = out.extra_of(l);
+        e.tab_norm_end = static_cast<std::uint32_t>(norm_end);
+        e.tab_orig_end = static_cast<std::uint32_t>(orig_end);
       }
-      for (; i < l.text.size(); ++i) s += l.text[i] == '\t' ? ' ' : l.text[i];
-      out.owned.push_back(std::move(s));
-      l.text = out.owned.back();
     }
   }
 
   // 5. Spark's own cut: "... N more characters" (no newline before it).
   for (std::size_t i = lines.size(); i-- > 0;) {
-    if (lines[i].text.empty()) continue;
-    std::size_t c = find_cut(lines[i].text);
+    const std::string_view t = out.text(i);
+    if (t.empty()) continue;
+    std::size_t c = find_cut(t);
     if (c != std::string_view::npos) {
       out.cut = true;
       out.cut_line = i;
-      out.cut_text = std::string(lines[i].text.substr(c));
-      lines[i].text = rtrim(lines[i].text.substr(0, c));
+      out.cut_text = std::string(t.substr(c));
+      out.set_text(lines[i], rtrim(t.substr(0, c)));
     }
     break;
   }
@@ -919,15 +996,14 @@ Normalized normalize(std::string_view input) {
     auto apply = [&](std::size_t b, std::size_t e, std::size_t indent) {
       if (indent == 0) return;
       for (std::size_t i = b; i < e; ++i) {
-        std::size_t n = std::min(indent, leading_spaces(lines[i].text));
+        std::size_t n = std::min(indent, leading_spaces(out.text(i)));
         if (n == 0) continue;
         any_indent = true;
-        lines[i].text.remove_prefix(n);
-        lines[i].shift += static_cast<std::uint32_t>(n);
+        strip_shift(out, lines[i], n);
       }
     };
     auto header_at = [&](std::size_t i) {
-      std::string_view t = lines[i].text;
+      std::string_view t = out.text(i);
       std::size_t k = leading_spaces(t);
       return k < t.size() && t[k] == '=' && is_mode_header(t);
     };
@@ -938,12 +1014,12 @@ Normalized normalize(std::string_view input) {
         first_header = i;
         break;
       }
-      if (!lines[i].text.empty()) m = std::min(m, leading_spaces(lines[i].text));
+      if (!out.text(i).empty()) m = std::min(m, leading_spaces(out.text(i)));
     }
     if (m != std::string_view::npos) apply(0, first_header, m);
     std::size_t region_start = first_header;
     while (region_start < lines.size()) {
-      std::size_t indent = leading_spaces(lines[region_start].text);
+      std::size_t indent = leading_spaces(out.text(region_start));
       std::size_t e = region_start + 1;
       while (e < lines.size() && !header_at(e)) ++e;
       apply(region_start, e, indent);

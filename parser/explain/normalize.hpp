@@ -7,7 +7,7 @@
 #pragma once
 
 #include <cstdint>
-#include <deque>
+#include <memory>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -22,27 +22,82 @@ struct SrcPos {
   std::uint32_t col = 1;
 };
 
+// Where the bytes of a rewritten line come from, as runs: byte x of the line, from `at` up to the
+// next run, comes from {pos.line, pos.col + (x - at)}. The first run is at byte 0.
+struct MapRun {
+  std::uint32_t at = 0;
+  SrcPos pos;
+};
+
+// The map of one rewritten line of `size` bytes: runs [first, first + count) of Normalized::map_runs.
+struct ByteMap {
+  std::size_t first = 0;
+  std::uint32_t count = 0;
+  std::uint32_t size = 0;
+};
+
+// One normalised line: 16 bytes, as the table has one entry per input line and lives for the whole
+// parse. Its text is `len` bytes at `off` in the input, or, when the line has an extra entry, at
+// `off` from that entry's `base`. `aux` holds the common indent removed from a plain line, or
+// (kExtra set) the index of the line's entry in Normalized::extras, which holds whatever else
+// differs from a plain view into the input. Read the text with Normalized::text().
 struct NormLine {
-  std::string_view text;          // normalised content: a view into the input or into Normalized::owned
-  std::uint32_t line = 0;         // 1-based line in the original input
+  static constexpr std::uint32_t kExtra = 0x80000000u;
+  std::uint32_t off = 0;
+  std::uint32_t len = 0;
+  std::uint32_t line = 0;  // 1-based line in the original input
+  std::uint32_t aux = 0;   // kExtra clear: shift (see LineExtra); set: index into Normalized::extras
+  [[nodiscard]] bool has_extra() const { return (aux & kExtra) != 0; }
+  [[nodiscard]] std::uint32_t extra_index() const { return aux & ~kExtra; }
+};
+static_assert(sizeof(NormLine) == 16);
+
+// The rarely set parts of a line (margins, tabs, rewritten text); one entry belongs to one line.
+struct LineExtra {
+  const char* base = nullptr;     // the text's buffer: the input (a line starting 4 GiB or more into
+                                  // the input: the line itself) or a block of Normalized::owned
   std::uint32_t col_base = 1;     // original 1-based column where the kept text starts (after margins)
   std::uint32_t shift = 0;        // normalised columns removed as common indent (after tab expansion)
   std::uint32_t tab_norm_end = 0; // leading tabs were expanded: normalised columns [0, tab_norm_end)
   std::uint32_t tab_orig_end = 0; //   came from original bytes [0, tab_orig_end) after col_base
-  std::int32_t map = -1;          // >= 0: rewritten line; Normalized::maps[map][x] is the source of byte x
+  std::int32_t map = -1;          // >= 0: rewritten line; Normalized::maps[map] has the source of its bytes
   bool collapsed = false;         // split out of a line whose newlines were lost (tree shape from guides)
+};
+
+// Text of rewritten lines, appended into blocks that never move (views into it stay valid).
+class TextArena {
+ public:
+  // Copies `s`; the copy is followed by a NUL, so no two copies (even empty ones) share an address.
+  const char* add(std::string_view s);
+
+ private:
+  std::vector<std::unique_ptr<char[]>> blocks_;
+  std::size_t used_ = 0, size_ = 0;  // of the last block
 };
 
 // Holds views into the input: the input must outlive it.
 struct Normalized {
-  std::deque<std::string> owned;         // rewritten lines (tab expansion, unescaping, rebuilt trees)
-  std::deque<std::vector<SrcPos>> maps;  // per rewritten line: the source of every byte
+  std::string_view input;                // the input (after a byte order mark)
+  TextArena owned;                       // rewritten lines (tab expansion, unescaping, rebuilt trees)
+  std::vector<ByteMap> maps;             // per rewritten line: the source of every byte
+  std::vector<MapRun> map_runs;          //   (their runs)
   std::vector<NormLine> lines;
+  std::vector<LineExtra> extras;         // see NormLine::aux (a line a rewrite replaced leaves its entry)
   std::vector<std::string> repairs;     // what was repaired ("removed a common indent of 4 columns")
   bool cut = false;                      // `... N more characters` (spark.sql.maxPlanStringLength)
   std::size_t cut_line = 0;              // index into lines of the cut
   std::string cut_text;                  // "... 1234 more characters"
 
+  // Normalised content of line `idx`.
+  [[nodiscard]] std::string_view text(std::size_t idx) const { return text(lines[idx]); }
+  [[nodiscard]] std::string_view text(const NormLine& l) const {
+    return {(l.has_extra() ? extras[l.extra_index()].base : input.data()) + l.off, l.len};
+  }
+  // The extra parts of a line: its entry, or the defaults of a plain line.
+  [[nodiscard]] LineExtra extra(const NormLine& l) const;
+
+  // Source of byte x < m.size of a rewritten line.
+  [[nodiscard]] SrcPos map_pos(const ByteMap& m, std::size_t x) const;
   // Original position of 0-based normalised column `col` on line `idx`.
   [[nodiscard]] SrcPos pos(std::size_t idx, std::size_t col) const;
   // Original 1-based column of 0-based normalised column `col` on line `idx`.
@@ -51,6 +106,15 @@ struct Normalized {
   [[nodiscard]] SourceRange range(std::size_t idx, std::size_t begin, std::size_t end) const;
   [[nodiscard]] SourceRange range(std::size_t first_idx, std::size_t begin, std::size_t last_idx,
                                   std::size_t end) const;
+
+  // For normalize(): make `t` the text of `l`; t is empty or a view into the buffer of l's text
+  // (an empty text keeps its address; a text is cut at 4 GiB).
+  void set_text(NormLine& l, std::string_view t);
+  // For normalize(): make a copy of `t` in `owned` the text of `l`.
+  void set_owned_text(NormLine& l, std::string_view t);
+  // For normalize(): the extra entry of `l`, created (with l's buffer and shift) when it has none.
+  // The reference is valid until the next entry is created.
+  LineExtra& extra_of(NormLine& l);
 };
 
 Normalized normalize(std::string_view input);
