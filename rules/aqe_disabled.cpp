@@ -61,7 +61,7 @@ class AqeDisabled final : public DocumentedRule<make_doc> {
       if (op.kind == OpKind::AdaptivePlan || op.kind == OpKind::QueryStage || op.kind == OpKind::ShuffleRead)
         return;  // adaptive after all (the flag was not set by the reader)
       if (!rules::is_active(op, final_plan)) continue;
-      if (op.facts.streaming) return;  // streaming micro-batch plans never use AQE
+      if (op.facts->streaming) return;  // streaming micro-batch plans never use AQE
       if (op.kind == OpKind::Exchange) {
         ++shuffles;
         if (!first) first = &op;

@@ -57,7 +57,7 @@ bool feeds_bloom_filter(const Plan& plan, const Operator& top) {
   const Operator* cur = &top;
   for (int hops = 0; hops < 12 && cur->parents.size() == 1; ++hops) {
     cur = &plan.ops[cur->parents[0]];
-    if (cur->facts.runtime_filter_agg) return true;
+    if (cur->facts->runtime_filter_agg) return true;
     if (cur->kind == OpKind::Join || cur->kind == OpKind::Union) return false;
   }
   return false;

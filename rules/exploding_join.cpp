@@ -66,7 +66,7 @@ bool is_expanding_type(JoinType t) {
   }
 }
 
-bool has_condition(const Operator& join) { return join.facts.join_has_condition; }
+bool has_condition(const Operator& join) { return join.facts->join_has_condition; }
 
 // True when the input is known to produce at most one row: a global aggregate (no grouping keys)
 // reached through projections, filters, exchanges and transparent operators, or a LIMIT 1.
@@ -74,7 +74,7 @@ bool at_most_one_row(const Plan& plan, std::size_t idx) {
   for (std::size_t steps = 0; steps <= plan.ops.size() && idx < plan.ops.size(); ++steps) {
     const Operator& op = plan.ops[idx];
     if (op.rows && *op.rows <= 1) return true;
-    if (op.kind == OpKind::Aggregate) return op.facts.global_aggregate;
+    if (op.kind == OpKind::Aggregate) return op.facts->global_aggregate;
     if (op.kind == OpKind::ReusedExchange && op.reuses) {
       idx = *op.reuses;
       continue;

@@ -61,7 +61,7 @@ RuleDoc make_doc() {
 }
 
 bool does_work(const Operator& op) {
-  if (is_transparent(op) || op.facts.row_to_columnar) return false;
+  if (is_transparent(op) || op.facts->row_to_columnar) return false;
   switch (op.kind) {
     case OpKind::ReusedExchange:
     case OpKind::ReusedSubquery:
@@ -140,7 +140,7 @@ class PhotonFallback final : public DocumentedRule<make_doc> {
       switch (target) {
         case Target::Photon: return o.engine == Engine::Photon;
         case Target::Gluten: return o.engine == Engine::Gluten;
-        case Target::Comet: return o.facts.comet;
+        case Target::Comet: return o.facts->comet;
       }
       return false;
     };
@@ -190,7 +190,7 @@ class PhotonFallback final : public DocumentedRule<make_doc> {
         if (o.parents.size() != 1) break;
         x = o.parents[0];
         const Operator& p = plan.ops[x];
-        const bool into_native = p.facts.row_to_columnar;
+        const bool into_native = p.facts->row_to_columnar;
         if (into_native && *transition == n) *transition = x;
         if (into_native) continue;
         if (is_native(p) && p.kind != OpKind::Transition && !is_transparent(p)) {
@@ -222,7 +222,7 @@ class PhotonFallback final : public DocumentedRule<make_doc> {
         if (o.parents.size() != 1) break;
         const std::size_t p = o.parents[0];
         const Operator& po = plan.ops[p];
-        if (po.facts.row_to_columnar) {
+        if (po.facts->row_to_columnar) {
           x = p, seen = 1;
           continue;
         }
@@ -416,7 +416,7 @@ class PhotonFallback final : public DocumentedRule<make_doc> {
       }
       std::string engine_note;
       for (std::size_t m : members)
-        if (engine_note.empty()) engine_note = *plan.ops[m].facts.fallback_reason;
+        if (engine_note.empty()) engine_note = *plan.ops[m].facts->fallback_reason;
       if (!engine_note.empty()) d.evidence.push_back(ev_text("fallback reason", engine_note));
       if (e.rows) d.evidence.push_back(ev_rows("rows", *e.rows));
       if (any_ms) d.evidence.push_back(ev_ms("JVM operator time", total_ms));

@@ -161,7 +161,7 @@ class ShuffleJoinCouldBroadcast final : public DocumentedRule<make_doc> {
 
       if (forced.empty())
         if (const Operator* lj = logical.find(*op))
-          for (const auto& h : lj->hints) {
+          for (const auto& h : *lj->hints) {
             std::string st = lower(h.strategy);
             if (is_shuffle_hint(h.kind))
               forced = std::string(h.side == BuildSide::Left ? "leftHint" : "rightHint") + "=(strategy=" + st + ")";

@@ -7,13 +7,13 @@
 namespace planlint {
 namespace {
 
-bool is_single(const Operator& op) { return op.facts.partitioning.single; }
+bool is_single(const Operator& op) { return op.facts->partitioning.single; }
 
 // Photon's executor broadcast shuffles the build side into one partition on purpose.
 bool is_executor_broadcast(const Plan& plan, const Operator& op) {
   const Operator* cur = &op;
   for (int hops = 0; hops < 4; ++hops) {
-    if (cur->facts.partitioning.executor_broadcast) return true;
+    if (cur->facts->partitioning.executor_broadcast) return true;
     if (cur->parents.size() != 1) break;
     cur = &plan.ops[cur->parents[0]];
     if (cur->kind != OpKind::Exchange && cur->kind != OpKind::QueryStage && cur->kind != OpKind::ShuffleRead) {

@@ -81,7 +81,7 @@ RuleDoc make_doc() {
 bool side_handles_skew(const Plan& plan, std::size_t idx) {
   for (std::size_t steps = 0; steps <= plan.ops.size() && idx < plan.ops.size(); ++steps) {
     const Operator& op = plan.ops[idx];
-    if (op.kind == OpKind::ShuffleRead && op.facts.shuffle_read.skew_handled) return true;
+    if (op.kind == OpKind::ShuffleRead && op.facts->shuffle_read.skew_handled) return true;
     for (auto id : {Metric::SkewedPartitions, Metric::SkewedPartitionSplits})
       if (auto v = op.metric_value(id); v && *v > 0) return true;
     bool pass = is_transparent(op) || op.kind == OpKind::Sort || op.kind == OpKind::Exchange;
@@ -108,7 +108,7 @@ const Operator* side_exchange(const Plan& plan, std::size_t idx) {
 template <class Miss>
 std::optional<Diagnostic> from_partition_counts(RuleContext& ctx, const Operator& join, const Operator& ex,
                                                 const char* side, double empty_share, double min_bytes, Miss& miss) {
-  const ShufflePartitionFacts& sp = *ex.facts.shuffle_partitions;
+  const ShufflePartitionFacts& sp = *ex.facts->shuffle_partitions;
   if (!sp.partitions || !sp.empty_partitions || !sp.bytes || *sp.partitions <= 0) return std::nullopt;
   const double parts = *sp.partitions, empty = std::min(*sp.empty_partitions, parts), bytes = *sp.bytes;
   const double full = std::max(1.0, parts - empty);

@@ -109,7 +109,7 @@ class StaleBroadcastHint final : public DocumentedRule<make_doc> {
           if (names.count(lower(a))) hint = h.name + "(" + a + ") hint in the SQL text";
       }
       if (hint.empty() && lj) {
-        for (const auto& h : lj->hints)
+        for (const auto& h : *lj->hints)
           if (h.kind == HintKind::Broadcast && (h.side == op->join->build || h.side == BuildSide::None))
             hint = std::string(h.side == BuildSide::Left ? "leftHint" : h.side == BuildSide::Right ? "rightHint" : "") +
                    "=(strategy=broadcast) hint in the logical plan";

@@ -117,9 +117,9 @@ ojson operator_json(const Operator& op) {
     if (!op.stats->text.empty()) s["text"] = op.stats->text;
     j["stats"] = std::move(s);
   }
-  if (!op.hints.empty()) {
+  if (!op.hints->empty()) {
     ojson hs = ojson::array();
-    for (const auto& h : op.hints) {
+    for (const auto& h : *op.hints) {
       ojson hj;
       hj["strategy"] = h.strategy;
       if (h.side != BuildSide::None) hj["side"] = h.side == BuildSide::Left ? "left" : "right";

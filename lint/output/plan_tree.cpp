@@ -85,7 +85,7 @@ std::string operator_summary(const Plan& p, const Operator& op) {
   if (op.stats->row_count) add("rows=" + fmt_number(*op.stats->row_count));
   if (op.rows) add("rows=" + fmt_number(*op.rows));
   if (op.duration_ms) add("time=" + fmt_number(*op.duration_ms) + "ms");
-  for (const auto& h : op.hints) add("hint=" + h.strategy + (h.side == BuildSide::Left ? "(left)" : h.side == BuildSide::Right ? "(right)" : ""));
+  for (const auto& h : *op.hints) add("hint=" + h.strategy + (h.side == BuildSide::Left ? "(left)" : h.side == BuildSide::Right ? "(right)" : ""));
   if (op.section != Section::Main && op.section != Section::Profile) add(std::string(to_string(op.section)));
   return s + " [" + facts + "]";
 }

@@ -68,13 +68,13 @@ void fill_operator_name_facts(Operator& op) {
     std::string lower;
     for (char c : base) lower += static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
     if ((contains(lower, "rowto") && contains(lower, "columnar")) || contains(lower, "sparktocolumnar"))
-      op.facts.row_to_columnar = true;
+      op.facts.edit().row_to_columnar = true;
   }
   if (op.kind == OpKind::PythonEval) {
-    if (base == "BatchEvalPython" || base == "BatchEvalPythonUDTF") op.facts.udf.kind = UdfKind::PythonRow;
+    if (base == "BatchEvalPython" || base == "BatchEvalPythonUDTF") op.facts.edit().udf.kind = UdfKind::PythonRow;
     else if (base == "ArrowEvalPython" || base == "ArrowEvalPythonUDTF" || base == "ColumnarArrowEvalPython")
-      op.facts.udf.kind = UdfKind::PythonArrow;
-    else op.facts.udf.kind = UdfKind::Pandas;
+      op.facts.edit().udf.kind = UdfKind::PythonArrow;
+    else op.facts.edit().udf.kind = UdfKind::Pandas;
     std::string src;
     if (const Field* f = op.field(FieldRole::Arguments)) src = f->value;
     if (src.empty()) src = op.arguments;
@@ -86,7 +86,7 @@ void fill_operator_name_facts(Operator& op) {
         if (src[i] == ']' && --depth == 0) {
           std::string t = src.substr(open, i - open + 1);
           if (t.size() > 160) t = t.substr(0, 157) + "...";
-          op.facts.udf.calls = std::move(t);
+          op.facts.edit().udf.calls = std::move(t);
           break;
         }
       }
@@ -94,26 +94,27 @@ void fill_operator_name_facts(Operator& op) {
   }
   for (std::string_view w : {"StateStore", "StreamingSymmetricHashJoin", "MicroBatch", "StreamingDeduplicate",
                              "EventTimeWatermark", "FlatMapGroupsWithState", "TransformWithState", "StreamingGlobalLimit"})
-    if (contains(op.name, w)) op.facts.streaming = true;
+    if (contains(op.name, w)) op.facts.edit().streaming = true;
   if (base == "Coalesce") {
     bool one = op.arguments == "1" || contains(op.label, "Coalesce 1");
     if (const Field* f = op.field(FieldRole::Arguments); f && f->value == "1") one = true;
-    op.facts.partitioning.kind = PartitioningKind::Coalesce;
+    op.facts.edit().partitioning.kind = PartitioningKind::Coalesce;
     if (one) {
-      op.facts.partitioning.partitions = 1;
-      op.facts.partitioning.single = true;
+      op.facts.edit().partitioning.partitions = 1;
+      op.facts.edit().partitioning.single = true;
     }
   }
-  if (op.kind == OpKind::QueryStage && contains(op.name, "ResultQueryStage")) op.facts.result_stage = true;
-  if ((op.logical || op.kind == OpKind::Logical) && op.name == "Join") op.facts.logical_join = true;
-  if (op.kind == OpKind::Aggregate && op.name == "PhotonAgg") op.facts.global_aggregate = true;
+  if (op.kind == OpKind::QueryStage && contains(op.name, "ResultQueryStage")) op.facts.edit().result_stage = true;
+  if ((op.logical || op.kind == OpKind::Logical) && op.name == "Join") op.facts.edit().logical_join = true;
+  if (op.kind == OpKind::Aggregate && op.name == "PhotonAgg") op.facts.edit().global_aggregate = true;
   if (op.kind == OpKind::Aggregate) {
     bool bloom = contains(op.label, "bloom_filter_agg") || contains(op.arguments, "bloom_filter_agg");
     for (const Field& f : op.fields) bloom = bloom || contains(f.value, "bloom_filter_agg");
-    op.facts.runtime_filter_agg = bloom;
+    if (bloom) op.facts.edit().runtime_filter_agg = true;
   }
-  op.facts.passes_columns = passes_columns(op);
-  for (Hint& h : op.hints) h.kind = hint_kind(h.strategy);
+  if (passes_columns(op)) op.facts.edit().passes_columns = true;
+  if (op.hints.present())
+    for (Hint& h : op.hints.edit()) h.kind = hint_kind(h.strategy);
 }
 
 void fill_photon_explanation_facts(PhotonExplanation& pe) {

@@ -853,10 +853,10 @@ class Reader {
       for (std::size_t k = 0; k < o.children.size() && k < 2; ++k) {
         const Operator& c = p.ops[o.children[k]];
         if (c.name != "ResolvedHint" && c.name != "UnresolvedHint") continue;
-        for (const Hint& h : c.hints) {
+        for (const Hint& h : *c.hints) {
           Hint h2 = h;
           h2.side = k == 0 ? BuildSide::Left : BuildSide::Right;
-          o.hints.push_back(std::move(h2));
+          o.hints.edit().push_back(std::move(h2));
         }
       }
     }

@@ -74,7 +74,7 @@ std::optional<std::uint32_t> number_after(std::string_view t, std::string_view m
 
 void fill_partitioning(Operator& op) {
   const std::string t = op_text(op);
-  Partitioning& p = op.facts.partitioning;
+  Partitioning p;
   if (contains(t, "EXECUTOR_BROADCAST")) p.executor_broadcast = true;
   if (op.kind == OpKind::Exchange) {
     if (contains(t, "SinglePartition")) {
@@ -93,6 +93,9 @@ void fill_partitioning(Operator& op) {
     if (contains(t, "SinglePartition") || contains(t, "RoundRobinPartitioning(1)")) p.single = true;
   }
   if (op.kind == OpKind::BroadcastExchange) p.kind = PartitioningKind::Broadcast;
+  // Facts are out of line: only an operator with something to say gets them.
+  if (p.kind != PartitioningKind::Unknown || p.partitions || p.single || p.executor_broadcast)
+    op.facts.edit().partitioning = p;
 }
 
 void fill_shuffle_read(Operator& op) {
@@ -101,9 +104,9 @@ void fill_shuffle_read(Operator& op) {
   if (const Field* f = op.field(FieldRole::Arguments)) args += " " + f->value;
   // Spark 4 also prints the marks after the outline name: "AQEShuffleRead (6), skewed".
   args += " " + op.label;
-  op.facts.shuffle_read.skew_handled = contains(args, "skewed") && !contains(args, "no skewed");
-  op.facts.shuffle_read.coalesced = contains(args, "coalesced");
-  op.facts.shuffle_read.local = contains(args, "local");
+  op.facts.edit().shuffle_read.skew_handled = contains(args, "skewed") && !contains(args, "no skewed");
+  op.facts.edit().shuffle_read.coalesced = contains(args, "coalesced");
+  op.facts.edit().shuffle_read.local = contains(args, "local");
 }
 
 void fill_scan(Operator& op) {
@@ -210,7 +213,7 @@ void fill_comet_fallback_reason(Operator& op) {
     }
     std::string_view reason = text.substr(p, depth == 0 ? e - 1 - p : text.size() - p);
     while (!reason.empty() && reason.back() == ' ') reason.remove_suffix(1);
-    op.facts.fallback_reason = std::string(reason);  // OutOfLine: allocated only here
+    op.facts.edit().fallback_reason = std::string(reason);  // OutOfLine: allocated only here
     return !reason.empty();
   };
   if (take(op.label) || take(op.arguments)) return;
@@ -237,7 +240,7 @@ void fill_explain_facts(Plan& plan) {
     fill_scan(op);
     if (starts_with(op.name, "Comet")) {
       plan.facts.engine.comet = true;
-      op.facts.comet = true;
+      op.facts.edit().comet = true;
     }
     fill_comet_fallback_reason(op);
   }

@@ -159,7 +159,7 @@ void derive_common_facts(Plan& plan) {
     if (op.engine == Engine::Gluten) plan.facts.engine.gluten = true;
     if (op.kind == OpKind::AdaptivePlan || op.kind == OpKind::QueryStage || op.kind == OpKind::ShuffleRead)
       plan.facts.aqe = true;
-    if (op.facts.streaming) plan.facts.streaming = true;
+    if (op.facts->streaming) plan.facts.streaming = true;
     if (op.kind == OpKind::Join) {
       bool cond = !op.join->left_keys.empty() || !op.join->right_keys.empty();
       if (!cond && op.join->condition) {
@@ -169,11 +169,11 @@ void derive_common_facts(Plan& plan) {
                                std::tolower(static_cast<unsigned char>(t[2])) == 'n' &&
                                std::tolower(static_cast<unsigned char>(t[3])) == 'e'));
       }
-      op.facts.join_has_condition = cond;
+      if (cond) op.facts.edit().join_has_condition = true;
     }
-    if (op.kind == OpKind::Aggregate && !op.facts.global_aggregate) {
+    if (op.kind == OpKind::Aggregate && !op.facts->global_aggregate) {
       if (const Field* keys = op.field(FieldRole::GroupingKeys))
-        op.facts.global_aggregate = keys->item_spans.empty() && (keys->value.empty() || keys->value == "[]");
+        if (keys->item_spans.empty() && (keys->value.empty() || keys->value == "[]")) op.facts.edit().global_aggregate = true;
     }
     if (op.kind != OpKind::Scan && op.kind != OpKind::InMemoryScan && !op.scan) continue;
     if (!op.scan) op.scan = std::make_shared<ScanFacts>();

@@ -259,12 +259,12 @@ struct Operator {
   OutOfLine<JoinInfo> join;          // kind == Join (out of line: most operators are no join)
   OutOfLine<Statistics> stats;       // Statistics(...) when printed
   OutOfLine<RuntimeExtras> extra;    // tag, child side, peak memory, stage links (runtime sources)
-  std::vector<Hint> hints;
+  OutOfLine<std::vector<Hint>> hints;  // logical plans (out of line: physical operators have none)
   std::vector<Field> fields;         // detail lines in printed order
   Text arguments;                    // default-mode one-line arguments / `Arguments:` value
   std::vector<std::size_t> children; // producers, in printed order (left first)
   std::vector<std::size_t> parents;  // consumers (filled by Plan::link)
-  OpFacts facts;                     // typed facts filled by the reader
+  OutOfLine<OpFacts> facts;          // typed facts filled by the reader (out of line: most operators have none)
   std::shared_ptr<ScanFacts> scan;   // kind == Scan / InMemoryScan / LocalData: what the scan reads
   std::optional<std::size_t> reuses; // ReusedExchange / ReusedSubquery -> the reused operator
   std::vector<Metric> metrics;

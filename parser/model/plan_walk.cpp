@@ -118,7 +118,7 @@ const Operator* scan_below(const Plan& plan, const Operator& filter) {
     if (op.kind == OpKind::Scan) return &op;
     // Operators that keep the scan's columns: another Filter (a typed lambda filter, a runtime
     // filter), a Project that only passes columns on.
-    const bool keeps_columns = op.kind == OpKind::Filter || (op.kind == OpKind::Project && op.facts.passes_columns);
+    const bool keeps_columns = op.kind == OpKind::Filter || (op.kind == OpKind::Project && op.facts->passes_columns);
     if (!keeps_columns || op.children.size() != 1) return nullptr;
     idx = op.children[0];
   }
@@ -148,7 +148,7 @@ bool plan_has_engine(const Plan& plan, Engine e) {
 std::string op_ref(const Operator& op) {
   std::string name((op.name.empty() ? op.label : op.name).view());
   // Profile scans are all "DataSourceScan": their display name says which table.
-  if (op.facts.label_names_table) name = op.label;
+  if (op.facts->label_names_table) name = op.label;
   if (op.id.empty()) return name;
   return name + " (" + op.id + ")";
 }
@@ -195,7 +195,7 @@ SideSize input_size(const Plan& plan, std::size_t idx) {
   for (std::size_t steps = 0; steps <= plan.ops.size() && idx < plan.ops.size(); ++steps) {
     const Operator& op = plan.ops[idx];
     if (op.kind == OpKind::QueryStage && !op.stats->masked && op.stats->size_bytes &&
-        !op.facts.result_stage) {
+        !op.facts->result_stage) {
       s.bytes = op.stats->size_bytes;
       s.rows = op.stats->row_count;
       s.source = &op;
@@ -269,7 +269,7 @@ void collect_key_attrs(const std::vector<ParsedExpr>& keys, std::set<std::string
 LogicalJoins::LogicalJoins(const Plan& plan) {
   for (const auto& op : plan.ops) {
     const bool logical_join = (op.logical || op.kind == OpKind::Logical) && op.section == Section::OptimizedLogical &&
-                              (op.join->type != JoinType::None || op.facts.logical_join);
+                              (op.join->type != JoinType::None || op.facts->logical_join);
     if (logical_join) {
       std::vector<std::string> cond;
       if (op.join->condition && op.join->condition->root)

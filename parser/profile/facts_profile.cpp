@@ -115,27 +115,27 @@ void fill_profile_facts(Plan& plan) {
     for (Metric& m : op.metrics) m.id = lookup_metric(kProfileMetrics, m.label);
     fill_operator_name_facts(op);
     for (const Metric& m : op.metrics)
-      if (m.value && m.label == kProfileEmptyPartitions) op.facts.shuffle_partitions.edit().empty_partitions = m.value;
-    if (op.facts.shuffle_partitions->empty_partitions) {
-      ShufflePartitionFacts& sp = op.facts.shuffle_partitions.edit();
+      if (m.value && m.label == kProfileEmptyPartitions) op.facts.edit().shuffle_partitions.edit().empty_partitions = m.value;
+    if (op.facts->shuffle_partitions->empty_partitions) {
+      ShufflePartitionFacts& sp = op.facts.edit().shuffle_partitions.edit();
       sp.partitions = op.metric_value(Metric::SinkPartitions);
       if (!sp.partitions) sp.partitions = op.metric_value(Metric::ExchangePartitions);
       sp.bytes = op.metric_value(Metric::ShuffleReadPartitionDataSize);
     }
     if (op.kind == OpKind::Exchange) {
       if (const Field* f = op.field(FieldRole::Partitioning); f && f->value == "Single") {
-        op.facts.partitioning.kind = PartitioningKind::Single;
-        op.facts.partitioning.partitions = 1;
-        op.facts.partitioning.single = true;
+        op.facts.edit().partitioning.kind = PartitioningKind::Single;
+        op.facts.edit().partitioning.partitions = 1;
+        op.facts.edit().partitioning.single = true;
       }
     }
     std::string t = op.label + "\n" + op.arguments;
     for (const Field& f : op.fields)
       if (f.role == FieldRole::Partitioning) t += "\n" + f.value;
-    if (contains(t, "EXECUTOR_BROADCAST")) op.facts.partitioning.executor_broadcast = true;
-    if (op.kind == OpKind::Aggregate && op.extra->tag == "PHOTON_AGG_EXEC") op.facts.global_aggregate = true;
+    if (contains(t, "EXECUTOR_BROADCAST")) op.facts.edit().partitioning.executor_broadcast = true;
+    if (op.kind == OpKind::Aggregate && op.extra->tag == "PHOTON_AGG_EXEC") op.facts.edit().global_aggregate = true;
     if (op.kind == OpKind::Scan && op.name.find(' ') == std::string::npos && op.label.rfind("Scan ", 0) == 0)
-      op.facts.label_names_table = true;
+      op.facts.edit().label_names_table = true;
     if (op.kind == OpKind::Scan) {
       if (!op.scan) op.scan = std::make_shared<ScanFacts>();
       std::string fmt;
