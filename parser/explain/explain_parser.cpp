@@ -93,7 +93,7 @@ class Reader {
   std::vector<SectionEntry> sections_;
   std::vector<char> on_stack_;
   std::unordered_set<std::uint64_t> placed_;
-  std::unordered_map<std::string, std::size_t> ids_;
+  std::unordered_map<std::string_view, std::size_t> ids_;  // keys view the operators' ids (kept in the plan)
   std::optional<std::size_t> block_op_;  // current detail block's operator
   bool in_block_ = false;                // inside a block (even for an id missing from the outline)
   std::optional<std::size_t> last_field_;
@@ -528,7 +528,7 @@ class Reader {
     std::size_t op;
     bool merged = false;
     if (tl.id != "unknown") {
-      auto it = ids_.find(std::string(tl.id));
+      auto it = ids_.find(tl.id);
       if (it != ids_.end() && !on_stack_[it->second] && p.ops[it->second].label == label) {
         op = it->second;
         merged = true;
@@ -645,7 +645,7 @@ class Reader {
     if (t[0] == '(') {
       explain::BlockHeader bh;
       if (explain::match_block_header(t, bh)) {
-        auto it = ids_.find(std::string(bh.id));
+        auto it = ids_.find(bh.id);
         bool known = it != ids_.end();
         if (was_blank || !in_block_ || (known && trim(plan().ops[it->second].name) == trim(bh.name))) {
           block_header(i, bh, known ? std::optional<std::size_t>(it->second) : std::nullopt);
