@@ -259,19 +259,19 @@ class NonSargablePredicate final : public DocumentedRule<make_doc> {
     Finding f;
     f.predicate = expr_text(pe, c);
     f.column = attrs[0]->name;
-    f.function = call->kind == ExprKind::Cast ? (call->name.empty() ? std::string("cast") : call->name)
+    f.function = call->kind == ExprKind::Cast ? (call->name.empty() ? std::string("cast") : call->name.str())
                  : fn == &kArithmetic            ? std::string("arithmetic")
-                                                 : call->name;
+                                                 : call->name.str();
     f.wrapped = expr_text(pe, *call);
     // The rewrite names the column as the user wrote it (no #id).
-    std::string bare = attrs[0]->name;
+    std::string bare(attrs[0]->name);
     if (fn == &kArithmetic && op != "IN") {
       // col + k = v -> col = v - k (integers only; anything else is left to the user).
       const Expr& l = call->args.size() == 2 ? call->args[0] : *call;
       const Expr& r = call->args.size() == 2 ? call->args[1] : *call;
       long k = 0, v = 0;
       if (call->kind == ExprKind::Binary && is_attribute(l) && r.kind == ExprKind::Literal && lit->kind == ExprKind::Literal &&
-          std::sscanf(r.name.c_str(), "%ld", &k) == 1 && std::sscanf(lit->name.c_str(), "%ld", &v) == 1 &&
+          std::sscanf(r.name.str().c_str(), "%ld", &k) == 1 && std::sscanf(lit->name.str().c_str(), "%ld", &v) == 1 &&
           std::to_string(k) == r.name && std::to_string(v) == lit->name && (call->name == "+" || call->name == "-"))
         f.rewrite = bare + " " + op + " " + std::to_string(call->name == "+" ? v - k : v + k);
     } else if (op != "IN") f.rewrite = rewrite_for(*fn, *call, bare, op, *lit);

@@ -8,14 +8,16 @@
 
 namespace planlint::test {
 
-inline Text kept(std::string_view s) {
-  static TextStore store;  // a test process is one thread
-  return store.keep(s);
+inline TextStore& store() {
+  static TextStore s;  // a test process is one thread
+  return s;
 }
+
+inline Text kept(std::string_view s) { return store().keep(s); }
 
 // parse_expression over a text of the test (a std::string, a view into one).
 inline ParsedExpr parse_kept(std::string_view s, ExprDialect d = ExprDialect::Catalyst) {
-  return parse_expression(kept(s), d);
+  return parse_expression(store(), kept(s), d);
 }
 
 }  // namespace planlint::test

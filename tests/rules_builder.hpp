@@ -16,27 +16,27 @@ namespace planlint::test {
 inline Expr attr(std::string name, std::string id = "") {
   Expr e;
   e.kind = ExprKind::Attribute;
-  e.name = std::move(name);
-  e.expr_id = std::move(id);
+  e.name = kept(name);
+  e.expr_id = kept(id);
   return e;
 }
 inline Expr lit(std::string v) {
   Expr e;
   e.kind = ExprKind::Literal;
-  e.name = std::move(v);
+  e.name = kept(v);
   return e;
 }
 inline Expr bin(std::string op, Expr a, Expr b) {
   Expr e;
   e.kind = ExprKind::Binary;
-  e.name = std::move(op);
+  e.name = kept(op);
   e.args = {std::move(a), std::move(b)};
   return e;
 }
 inline Expr fn(std::string name, std::vector<Expr> args) {
   Expr e;
   e.kind = ExprKind::Function;
-  e.name = std::move(name);
+  e.name = kept(name);
   e.args = std::move(args);
   return e;
 }
@@ -44,7 +44,7 @@ inline Expr cast(Expr a, std::string type) {
   Expr e;
   e.kind = ExprKind::Cast;
   e.name = "cast";
-  e.type = std::move(type);
+  e.type = kept(type);
   e.args = {std::move(a)};
   return e;
 }

@@ -114,7 +114,7 @@ TEST_CASE("catalyst: attribute references") {
   CHECK(cat("eventTime#5-T10000ms") == "eventTime#5");
   CHECK(cat("isnotnull((avg(ctr_total_return) * 1.2)#31)") ==
         "(isnotnull (avg(ctr_total_return) * 1.2)#31)");
-  auto p = parse_expression("  a#1  ");
+  auto p = planlint::test::parse_kept("  a#1  ");
   REQUIRE(p.root);
   CHECK(p.root->begin == 2);
   CHECK(p.root->end == 5);
@@ -148,10 +148,10 @@ TEST_CASE("catalyst: casts") {
   CHECK(cat("cast(x#1 as struct<a:int,b:array<string>>)") == "(cast:struct<a:int,b:array<string>> x#1)");
   CHECK(cat("cast(Subquery scalar-subquery#47, [id=#48] as decimal(33,8))") ==
         "(cast:decimal(33,8) {scalar-subquery#47})");
-  auto p = parse_expression("cast(x#1 as date");
+  auto p = planlint::test::parse_kept("cast(x#1 as date");
   CHECK_FALSE(p.root);
   CHECK(p.error == "expected ')' after cast type");
-  p = parse_expression("cast(x#1 date)");
+  p = planlint::test::parse_kept("cast(x#1 date)");
   CHECK(p.error == "expected 'as' after the cast operand");
   CHECK(p.error_offset == 9);
 }
@@ -177,7 +177,7 @@ TEST_CASE("catalyst: function calls") {
   CHECK(cat("concat(, a#1)") == "(concat '':string a#1)");
   CHECK(sql("f(a, )").rfind("ERROR", 0) == 0);
   CHECK(cat("xxhash64(c#1, 42)") == "(xxhash64 c#1 '42':int)");
-  auto p = parse_expression("f(a#1, b#2");
+  auto p = planlint::test::parse_kept("f(a#1, b#2");
   CHECK(p.error == "expected ')' after function arguments");
   CHECK(p.error_offset == 10);
 }
@@ -268,14 +268,14 @@ TEST_CASE("catalyst: CASE, aliases, sort orders, lists") {
 }
 
 TEST_CASE("catalyst: truncated text") {
-  auto p = parse_expression("[a#1, b#2, ..., ... 12 more fields]");
+  auto p = planlint::test::parse_kept("[a#1, b#2, ..., ... 12 more fields]");
   REQUIRE(p.root);
   CHECK(p.truncated);
   CHECK(sexp(p) == "[a#1 b#2 raw:... raw:... 12 more fields]");
-  p = parse_expression("f(a#1, ... 3 more fields)");
+  p = planlint::test::parse_kept("f(a#1, ... 3 more fields)");
   CHECK(p.root);
   CHECK(p.truncated);
-  p = parse_expression("(a#1 = 5)");
+  p = planlint::test::parse_kept("(a#1 = 5)");
   CHECK_FALSE(p.truncated);
 }
 
@@ -300,7 +300,7 @@ TEST_CASE("pushed filters: v1 Filter syntax") {
   CHECK(pf("[]") == "[]");
   // DSv2 predicates print as SQL
   CHECK(pf("[id IS NOT NULL, id > 5]") == "[(IS NOT NULL col:id) (> col:id '5':int)]");
-  auto p = parse_expression("[IsNotNull(a), GreaterThan(a,5]", ExprDialect::PushedFilter);
+  auto p = planlint::test::parse_kept("[IsNotNull(a), GreaterThan(a,5]", ExprDialect::PushedFilter);
   CHECK_FALSE(p.root);
   CHECK(p.error == "expected ')' after filter arguments");
 }
@@ -318,7 +318,7 @@ TEST_CASE("sql dialect: Databricks profile FILTERS and WHERE text") {
   CHECK(sql("x IN ('a', 'b') AND y IS NULL") == "(AND (IN col:x 'a':string 'b':string) (IS NULL col:y))");
   CHECK(sql("CAST(a AS INT) = 5") == "(= (cast:INT col:a) '5':int)");
   CHECK(sql("tpcds.sf1.date_dim.d_month_seq <= 1293") == "(<= col:tpcds.sf1.date_dim.d_month_seq '1293':int)");
-  auto p = parse_expression("a = 'abc", ExprDialect::Sql);
+  auto p = planlint::test::parse_kept("a = 'abc", ExprDialect::Sql);
   CHECK_FALSE(p.root);
   CHECK(p.error == "unterminated string literal");
 }
@@ -334,10 +334,10 @@ TEST_CASE("bad input: errors, never exceptions") {
       if (!p.root) CHECK_FALSE(p.error.empty());
     }
   }
-  auto p = parse_expression("(a#1 = 5) garbage (");
+  auto p = planlint::test::parse_kept("(a#1 = 5) garbage (");
   CHECK_FALSE(p.root);
   CHECK_FALSE(p.error.empty());
-  p = parse_expression("CASE WHEN a#1 THEN 1");
+  p = planlint::test::parse_kept("CASE WHEN a#1 THEN 1");
   CHECK(p.error == "expected END to close CASE");
 }
 
@@ -381,7 +381,7 @@ TEST_CASE("bad input: deep nesting is refused without stack overflow") {
 }
 
 TEST_CASE("expr_util: conjuncts, attributes, names") {
-  auto p = parse_expression("((isnotnull(a#1) AND (a#1 > 5)) AND (b#2 = x))");
+  auto p = planlint::test::parse_kept("((isnotnull(a#1) AND (a#1 > 5)) AND (b#2 = x))");
   REQUIRE(p.root);
   auto cs = split_conjuncts(*p.root);
   REQUIRE(cs.size() == 3);
@@ -394,16 +394,16 @@ TEST_CASE("expr_util: conjuncts, attributes, names") {
   CHECK(attrs[0]->expr_id == "1");
   CHECK(column_name(*attrs[2]) == "b");
 
-  auto q = parse_expression("(cs.cs_item_sk IS NOT NULL)", ExprDialect::Sql);
+  auto q = planlint::test::parse_kept("(cs.cs_item_sk IS NOT NULL)", ExprDialect::Sql);
   REQUIRE(q.root);
   CHECK(column_name(q.root->args[0]) == "cs.cs_item_sk");
   CHECK(column_name(q.root->args[0], true) == "cs_item_sk");
 
-  auto f = parse_expression("[IsNotNull(a), And(EqualTo(b,1),LessThan(c,2))]", ExprDialect::PushedFilter);
+  auto f = planlint::test::parse_kept("[IsNotNull(a), And(EqualTo(b,1),LessThan(c,2))]", ExprDialect::PushedFilter);
   REQUIRE(f.root);
   CHECK(split_conjuncts(*f.root).size() == 3);
   // (a#1 = 5) OR ... is one conjunct
-  auto o = parse_expression("((a#1 = 5) OR (b#2 = 6))");
+  auto o = planlint::test::parse_kept("((a#1 = 5) OR (b#2 = 6))");
   REQUIRE(o.root);
   CHECK(split_conjuncts(*o.root).size() == 1);
 }
@@ -426,11 +426,11 @@ TEST_CASE("expr_util: to_string round-trips Catalyst text") {
 }
 
 TEST_CASE("expr_util: literals and v1 filter mapping") {
-  CHECK(is_literal(*parse_expression("5").root));
-  CHECK(is_literal(*parse_expression("cast(2024-01-01 as date)").root));
-  CHECK(is_literal(*parse_expression("abc").root));
-  CHECK_FALSE(is_literal(*parse_expression("a#1").root));
-  CHECK_FALSE(is_literal(*parse_expression("f(a#1)").root));
+  CHECK(is_literal(*planlint::test::parse_kept("5").root));
+  CHECK(is_literal(*planlint::test::parse_kept("cast(2024-01-01 as date)").root));
+  CHECK(is_literal(*planlint::test::parse_kept("abc").root));
+  CHECK_FALSE(is_literal(*planlint::test::parse_kept("a#1").root));
+  CHECK_FALSE(is_literal(*planlint::test::parse_kept("f(a#1)").root));
 
   CHECK(v1_filter_name("=") == "EqualTo");
   CHECK(v1_filter_name("<=>") == "EqualNullSafe");
@@ -440,7 +440,7 @@ TEST_CASE("expr_util: literals and v1 filter mapping") {
   CHECK(v1_filter_name("<=") == "LessThanOrEqual");
   CHECK(v1_filter_name("+").empty());
 
-  auto pushed = parse_expression("GreaterThan(amount,50.00)", ExprDialect::PushedFilter);
+  auto pushed = planlint::test::parse_kept("GreaterThan(amount,50.00)", ExprDialect::PushedFilter);
   REQUIRE(pushed.root);
   auto parts = pushed_filter_parts(*pushed.root);
   REQUIRE(parts);
@@ -448,29 +448,29 @@ TEST_CASE("expr_util: literals and v1 filter mapping") {
   CHECK(parts->column == "amount");
   REQUIRE(parts->value);
   CHECK(parts->value->name == "50.00");
-  auto in = parse_expression("In(c, [a,b])", ExprDialect::PushedFilter);
+  auto in = planlint::test::parse_kept("In(c, [a,b])", ExprDialect::PushedFilter);
   parts = pushed_filter_parts(*in.root);
   REQUIRE(parts);
   CHECK(parts->op == "In");
   CHECK(parts->column == "c");
   CHECK(parts->value->kind == ExprKind::List);
-  CHECK(pushed_filter_parts(*parse_expression("IsNotNull(c)", ExprDialect::PushedFilter).root)->column == "c");
-  CHECK(pushed_filter_parts(*parse_expression("StringStartsWith(c,x)", ExprDialect::PushedFilter).root)->op ==
+  CHECK(pushed_filter_parts(*planlint::test::parse_kept("IsNotNull(c)", ExprDialect::PushedFilter).root)->column == "c");
+  CHECK(pushed_filter_parts(*planlint::test::parse_kept("StringStartsWith(c,x)", ExprDialect::PushedFilter).root)->op ==
         "StringStartsWith");
-  CHECK_FALSE(pushed_filter_parts(*parse_expression("Or(IsNull(a),IsNull(b))", ExprDialect::PushedFilter).root));
+  CHECK_FALSE(pushed_filter_parts(*planlint::test::parse_kept("Or(IsNull(a),IsNull(b))", ExprDialect::PushedFilter).root));
 
-  auto c = catalyst_filter_parts(*parse_expression("(5 < a#1)").root);
+  auto c = catalyst_filter_parts(*planlint::test::parse_kept("(5 < a#1)").root);
   REQUIRE(c);
   CHECK(c->op == "GreaterThan");
   CHECK(c->column == "a");
-  CHECK(catalyst_filter_parts(*parse_expression("isnotnull(a#1)").root)->op == "IsNotNull");
-  CHECK(catalyst_filter_parts(*parse_expression("a#1 IN (1,2)").root)->op == "In");
-  CHECK(catalyst_filter_parts(*parse_expression("StartsWith(a#1, x)").root)->op == "StringStartsWith");
-  CHECK_FALSE(catalyst_filter_parts(*parse_expression("(year(a#1) = 2020)").root));
-  CHECK_FALSE(catalyst_filter_parts(*parse_expression("(a#1 = b#2)").root));
+  CHECK(catalyst_filter_parts(*planlint::test::parse_kept("isnotnull(a#1)").root)->op == "IsNotNull");
+  CHECK(catalyst_filter_parts(*planlint::test::parse_kept("a#1 IN (1,2)").root)->op == "In");
+  CHECK(catalyst_filter_parts(*planlint::test::parse_kept("StartsWith(a#1, x)").root)->op == "StringStartsWith");
+  CHECK_FALSE(catalyst_filter_parts(*planlint::test::parse_kept("(year(a#1) = 2020)").root));
+  CHECK_FALSE(catalyst_filter_parts(*planlint::test::parse_kept("(a#1 = b#2)").root));
 
-  auto cond = parse_expression("((isnotnull(d_year#6) AND (d_year#6 = 2000)) AND (year(d_date#7) = 2020))");
-  auto list = parse_expression("[IsNotNull(d_year), EqualTo(d_year,2000)]", ExprDialect::PushedFilter);
+  auto cond = planlint::test::parse_kept("((isnotnull(d_year#6) AND (d_year#6 = 2000)) AND (year(d_date#7) = 2020))");
+  auto list = planlint::test::parse_kept("[IsNotNull(d_year), EqualTo(d_year,2000)]", ExprDialect::PushedFilter);
   REQUIRE(cond.root);
   REQUIRE(list.root);
   auto conj = split_conjuncts(*cond.root);
@@ -483,23 +483,23 @@ TEST_CASE("expr_util: literals and v1 filter mapping") {
 
 TEST_CASE("expr_util: functions applied to columns (non-sargable)") {
   std::string fn;
-  CHECK(is_function_of_column(*parse_expression("year(d#1)").root, &fn));
+  CHECK(is_function_of_column(*planlint::test::parse_kept("year(d#1)").root, &fn));
   CHECK(fn == "year");
-  CHECK(is_function_of_column(*parse_expression("cast(x#1 as date)").root, &fn));
+  CHECK(is_function_of_column(*planlint::test::parse_kept("cast(x#1 as date)").root, &fn));
   CHECK(fn == "cast");
-  CHECK(is_function_of_column(*parse_expression("upper(trim(name#2))").root));
-  CHECK(is_function_of_column(*parse_expression("date_trunc(MONTH, ts#3)").root));
-  CHECK(is_function_of_column(*parse_expression("promote_precision(cast(x#1 as decimal(12,2)))").root));
-  CHECK_FALSE(is_function_of_column(*parse_expression("isnotnull(x#1)").root));
-  CHECK_FALSE(is_function_of_column(*parse_expression("cast(5 as bigint)").root));
-  CHECK_FALSE(is_function_of_column(*parse_expression("x#1").root));
-  auto cmp = parse_expression("(to_date(ts#1) = 2024-01-01)");
+  CHECK(is_function_of_column(*planlint::test::parse_kept("upper(trim(name#2))").root));
+  CHECK(is_function_of_column(*planlint::test::parse_kept("date_trunc(MONTH, ts#3)").root));
+  CHECK(is_function_of_column(*planlint::test::parse_kept("promote_precision(cast(x#1 as decimal(12,2)))").root));
+  CHECK_FALSE(is_function_of_column(*planlint::test::parse_kept("isnotnull(x#1)").root));
+  CHECK_FALSE(is_function_of_column(*planlint::test::parse_kept("cast(5 as bigint)").root));
+  CHECK_FALSE(is_function_of_column(*planlint::test::parse_kept("x#1").root));
+  auto cmp = planlint::test::parse_kept("(to_date(ts#1) = 2024-01-01)");
   REQUIRE(cmp.root);
   const Expr* side = non_sargable_side(*cmp.root);
   REQUIRE(side);
   CHECK(side->name == "to_date");
-  CHECK_FALSE(non_sargable_side(*parse_expression("(ts#1 = 2024-01-01)").root));
-  auto sq = parse_expression("(substr(zip, 1, 5) = '12345')", ExprDialect::Sql);
+  CHECK_FALSE(non_sargable_side(*planlint::test::parse_kept("(ts#1 = 2024-01-01)").root));
+  auto sq = planlint::test::parse_kept("(substr(zip, 1, 5) = '12345')", ExprDialect::Sql);
   REQUIRE(sq.root);
   CHECK(non_sargable_side(*sq.root));
 }

@@ -49,9 +49,9 @@ constexpr ExprKey kExprKeys[] = {
 };
 
 // `offset`: where `text` starts inside f.value; `value_at`: where f.value starts in the input.
-void parse_into(Field& f, std::string_view text, std::size_t offset, ExprDialect d, std::vector<ParseMessage>& msgs,
+void parse_into(TextStore& st, Field& f, std::string_view text, std::size_t offset, ExprDialect d, std::vector<ParseMessage>& msgs,
                 const SourceRange& value_at) {
-  ParsedExpr e = parse_expression(Text::stable(text), d);  // `text` is a part of f.value
+  ParsedExpr e = parse_expression(st, Text::stable(text), d);  // `text` is a part of f.value
   if (!e.root && !e.error.empty() && e.error != "expression parser not available") {
     // One warning per field is enough to point at the text.
     bool seen = false;
@@ -209,7 +209,7 @@ void describe_operator(TextStore& st, Operator& op, std::string_view label, std:
   }
 }
 
-void finish_field(Field& f, std::vector<ParseMessage>& msgs, const SourceRange& value_at) {
+void finish_field(TextStore& st, Field& f, std::vector<ParseMessage>& msgs, const SourceRange& value_at) {
   std::string_view v = f.value;
   f.truncated = is_truncated_value(v);
   thread_local std::vector<std::string_view> parts;
@@ -235,9 +235,9 @@ void finish_field(Field& f, std::vector<ParseMessage>& msgs, const SourceRange& 
       std::vector<std::pair<std::size_t, std::size_t>> spans;
       spans.reserve(parts.size());
       for (auto it : parts) spans.emplace_back(static_cast<std::size_t>(it.data() - v.data()), it.size());
-      for (const auto& [off, len] : spans) parse_into(f, v.substr(off, len), off, k.dialect, msgs, value_at);
+      for (const auto& [off, len] : spans) parse_into(st, f, v.substr(off, len), off, k.dialect, msgs, value_at);
     } else if (!v.empty() && v != "None") {
-      parse_into(f, v, 0, k.dialect, msgs, value_at);
+      parse_into(st, f, v, 0, k.dialect, msgs, value_at);
     }
     break;
   }
@@ -289,7 +289,7 @@ Field make_field(TextStore& st, std::string_view key, std::string_view value, co
   f.value = st.keep(value);
   bool key_in_line = key.data() >= at.line.data() && key.data() < at.line.data() + at.line.size();
   f.loc = at.of(key_in_line ? key : value, value);
-  finish_field(f, msgs, at.of(value));
+  finish_field(st, f, msgs, at.of(value));
   return f;
 }
 

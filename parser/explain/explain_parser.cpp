@@ -623,7 +623,7 @@ class Reader {
   void end_block() {
     if (last_field_ && block_op_) {
       Field& f = plan().ops[*block_op_].fields[*last_field_];
-      explain::finish_field(f, r_.messages, last_value_at_);
+      explain::finish_field(plan().text_store(), f, r_.messages, last_value_at_);
     }
     if (block_op_) {
       explain::apply_fields(plan().text_store(), plan().ops[*block_op_]);
@@ -705,7 +705,7 @@ class Reader {
     explain::FieldLine fl;
     if (explain::match_field_line(t, fl)) {
       if (last_field_ && block_op_)
-        explain::finish_field(plan().ops[*block_op_].fields[*last_field_], r_.messages, last_value_at_);
+        explain::finish_field(plan().text_store(), plan().ops[*block_op_].fields[*last_field_], r_.messages, last_value_at_);
       last_field_.reset();
       if (!block_op_) return;
       Operator& o = plan().ops[*block_op_];

@@ -55,14 +55,18 @@ class MarkStack {
 
 struct State {
   const char* base = nullptr;
+  std::size_t size = 0;
+  TextStore* store = nullptr;  // the plan's: names the parser builds
   unsigned flags = 0;
   std::vector<Item> stack;
   MarkStack marks;
   std::size_t depth = 0;
   bool truncated = false;
 
-  void reset(const char* b, unsigned f) {
+  void reset(const char* b, std::size_t n, TextStore* s, unsigned f) {
     base = b;
+    size = n;
+    store = s;
     flags = f;
     stack.clear();
     marks.clear();
@@ -71,12 +75,24 @@ struct State {
   }
   bool allows(unsigned f) const { return (flags & f) != 0; }
   std::uint32_t offset(const char* p) const { return static_cast<std::uint32_t>(p - base); }
+  // A name for the tree: a view when it is a part of the expression's text, else kept in the store.
+  Text keep(std::string_view s) const {
+    if (s.empty()) return {};
+    const auto p = reinterpret_cast<std::uintptr_t>(s.data());
+    const auto b = reinterpret_cast<std::uintptr_t>(base);
+    if (p >= b && p + s.size() <= b + size) return Text::stable(s);
+    return store->keep(s);
+  }
+  // `built` from `from` (unquoted, upper-cased, ...): a view of `from` when nothing changed.
+  Text keep_built(std::string_view from, const std::string& built) const {
+    return built == from ? keep(from) : keep(built);
+  }
 };
 
-std::string trim_copy(std::string_view s) {
+std::string_view trim_view(std::string_view s) {
   while (!s.empty() && std::isspace(static_cast<unsigned char>(s.front()))) s.remove_prefix(1);
   while (!s.empty() && std::isspace(static_cast<unsigned char>(s.back()))) s.remove_suffix(1);
-  return std::string(s);
+  return s;
 }
 
 // Upper-case keywords and collapse runs of blanks: "is  not null" -> "IS NOT NULL".
@@ -117,7 +133,7 @@ bool all_digits(std::string_view s) {
 }
 
 // A type for literal text as Spark prints it: 10 int, 10L bigint, 2.5 decimal, 1.0E3 double, ...
-std::string guess_literal_type(std::string_view t) {
+const char* guess_literal_type(std::string_view t) {
   if (t.empty()) return "string";
   std::string_view body = t;
   if (body.front() == '-' || body.front() == '+') body.remove_prefix(1);
@@ -206,34 +222,34 @@ std::vector<Item> take_since_mark(State& st) {
 }
 
 template <typename ParseInput>
-Expr make(ExprKind k, std::string name, const ParseInput& in, const State& st) {
+Expr make(ExprKind k, Text name, const ParseInput& in, const State& st) {
   Expr e;
   e.kind = k;
-  e.name = std::move(name);
+  e.name = name;
   e.begin = st.offset(in.begin());
   e.end = st.offset(in.end());
   return e;
 }
 
 // "name#12L" / "#x" / "sum(x)#40L-T100ms" -> name and id.
-void split_attribute(std::string_view text, std::string& name, std::string& id) {
+void split_attribute(const State& st, std::string_view text, Text& name, Text& id) {
   const std::size_t hash = text.rfind('#');
   if (hash == std::string_view::npos) {
-    name = std::string(text);
+    name = st.keep(text);
     return;
   }
-  name = std::string(text.substr(0, hash));
+  name = st.keep(text.substr(0, hash));
   std::string_view rest = text.substr(hash + 1);
   if (auto w = rest.find("-T"); w != std::string_view::npos) rest = rest.substr(0, w);
-  id = std::string(rest);
+  id = st.keep(rest);
 }
 
 // A node `kind` `name` over two items, spanning from the first to the end of `in`.
 template <typename ParseInput>
-void combine_two(State& st, const ParseInput& in, ExprKind kind, std::string name, Item first, Item second) {
+void combine_two(State& st, const ParseInput& in, ExprKind kind, Text name, Item first, Item second) {
   Expr e;
   e.kind = kind;
-  e.name = std::move(name);
+  e.name = name;
   e.begin = first.e.begin;
   e.end = st.offset(in.end());
   // As push_node, without a vector of two items in between.
@@ -256,7 +272,7 @@ void reduce_binary(State& st, const ParseInput& in) {
   Item& rhs = st.stack[n - 1];
   Expr e;
   e.kind = ExprKind::Binary;
-  e.name = std::move(op.e.name);
+  e.name = op.e.name;
   e.begin = lhs.e.begin;
   e.end = st.offset(in.end());
   const std::uint32_t h = std::max(lhs.height, rhs.height);
@@ -271,11 +287,11 @@ void reduce_binary(State& st, const ParseInput& in) {
 
 // Wrap the top of the stack in a Unary node `name`, spanning from it to the end of `in`.
 template <typename ParseInput>
-void wrap_unary(State& st, const ParseInput& in, std::string name, std::uint32_t begin) {
+void wrap_unary(State& st, const ParseInput& in, Text name, std::uint32_t begin) {
   Item x = pop(st);
   Expr e;
   e.kind = ExprKind::Unary;
-  e.name = std::move(name);
+  e.name = name;
   e.begin = begin;
   e.end = st.offset(in.end());
   // As push_node, without a vector of one item in between.
@@ -407,8 +423,8 @@ template <typename Rule, ExprKind Kind>
 struct literal_action {
   template <typename ActionInput>
   static void apply(const ActionInput& in, State& st) {
-    Expr e = make(Kind, in.string(), in, st);
-    e.type = guess_literal_type(e.name);
+    Expr e = make(Kind, st.keep(in.string_view()), in, st);
+    e.type = Text::stable(guess_literal_type(e.name));
     push(st, std::move(e));
   }
 };
@@ -421,7 +437,7 @@ template <>
 struct action<g::bool_literal> {
   template <typename ActionInput>
   static void apply(const ActionInput& in, State& st) {
-    Expr e = make(ExprKind::Literal, in.string(), in, st);
+    Expr e = make(ExprKind::Literal, st.keep(in.string_view()), in, st);
     e.type = "boolean";
     push(st, std::move(e));
   }
@@ -440,7 +456,7 @@ struct action<g::ellipsis> {
   template <typename ActionInput>
   static void apply(const ActionInput& in, State& st) {
     st.truncated = true;
-    push(st, make(ExprKind::Raw, in.string(), in, st));
+    push(st, make(ExprKind::Raw, st.keep(in.string_view()), in, st));
   }
 };
 
@@ -463,6 +479,11 @@ std::string unquote(std::string_view q) {
   return out;
 }
 
+// unquote(q) kept: a view of the text between the quotes when nothing was unescaped.
+Text unquoted(const State& st, std::string_view q) {
+  return q.size() < 2 ? st.keep(q) : st.keep_built(q.substr(1, q.size() - 2), unquote(q));
+}
+
 template <>
 struct action<g::sql_literal> {
   template <typename ActionInput>
@@ -471,13 +492,13 @@ struct action<g::sql_literal> {
     Expr e = make(ExprKind::Literal, "", in, st);
     const std::size_t q = t.find_first_of("'\"");
     if (q == 0) {
-      e.name = unquote(t);
+      e.name = unquoted(st, t);
       e.type = "string";
     } else {
       const std::string prefix = normalise_op(t.substr(0, q == std::string_view::npos ? t.size() : q));
       const std::size_t end = t.rfind(t[q]);
-      e.name = unquote(t.substr(q, end - q + 1));
-      e.type = prefix == "DATE" ? "date" : prefix == "TIMESTAMP_NTZ" ? "timestamp_ntz" : "timestamp";
+      e.name = unquoted(st, t.substr(q, end - q + 1));
+      e.type = prefix == "DATE" ? Text("date") : prefix == "TIMESTAMP_NTZ" ? Text("timestamp_ntz") : Text("timestamp");
     }
     push(st, std::move(e));
   }
@@ -487,7 +508,7 @@ template <>
 struct action<g::interval_literal> {
   template <typename ActionInput>
   static void apply(const ActionInput& in, State& st) {
-    Expr e = make(ExprKind::Literal, in.string(), in, st);
+    Expr e = make(ExprKind::Literal, st.keep(in.string_view()), in, st);
     e.type = "interval";
     push(st, std::move(e));
   }
@@ -497,8 +518,8 @@ template <>
 struct action<g::raw_value> {
   template <typename ActionInput>
   static void apply(const ActionInput& in, State& st) {
-    Expr e = make(ExprKind::Literal, trim_copy(in.string_view()), in, st);
-    e.type = guess_literal_type(e.name);
+    Expr e = make(ExprKind::Literal, st.keep(trim_view(in.string_view())), in, st);
+    e.type = Text::stable(guess_literal_type(e.name));
     push(st, std::move(e));
   }
 };
@@ -508,7 +529,7 @@ struct action<g::attribute> {
   template <typename ActionInput>
   static void apply(const ActionInput& in, State& st) {
     Expr e = make(ExprKind::Attribute, "", in, st);
-    split_attribute(in.string_view(), e.name, e.expr_id);
+    split_attribute(st, in.string_view(), e.name, e.expr_id);
     push(st, std::move(e));
   }
 };
@@ -525,7 +546,7 @@ struct action<g::attr_suffix> {
     e.begin = prev.e.begin;
     e.end = st.offset(in.end());
     const std::string_view whole(st.base + e.begin, e.end - e.begin);
-    split_attribute(whole, e.name, e.expr_id);
+    split_attribute(st, whole, e.name, e.expr_id);
     push(st, std::move(e));
   }
 };
@@ -535,9 +556,9 @@ struct action<g::bare_name> {
   template <typename ActionInput>
   static void apply(const ActionInput& in, State& st) {
     if (st.allows(g::kBareIsColumn)) {
-      push(st, make(ExprKind::Attribute, strip_backquotes(in.string_view()), in, st));
+      push(st, make(ExprKind::Attribute, st.keep_built(in.string_view(), strip_backquotes(in.string_view())), in, st));
     } else {
-      Expr e = make(ExprKind::Literal, strip_backquotes(in.string_view()), in, st);
+      Expr e = make(ExprKind::Literal, st.keep_built(in.string_view(), strip_backquotes(in.string_view())), in, st);
       e.type = "string";
       push(st, std::move(e));
     }
@@ -548,8 +569,8 @@ template <>
 struct action<g::bare_word> {
   template <typename ActionInput>
   static void apply(const ActionInput& in, State& st) {
-    Expr e = make(ExprKind::Literal, in.string(), in, st);
-    e.type = guess_literal_type(e.name);
+    Expr e = make(ExprKind::Literal, st.keep(in.string_view()), in, st);
+    e.type = Text::stable(guess_literal_type(e.name));
     push(st, std::move(e));
   }
 };
@@ -570,7 +591,7 @@ struct action<g::subquery_expr> {
     // last word: scalar-subquery#51
     const std::size_t sp = t.find_last_of(" \t\r\n");
     if (sp != std::string_view::npos) t = t.substr(sp + 1);
-    split_attribute(t, e.name, e.expr_id);
+    split_attribute(st, t, e.name, e.expr_id);
     push(st, std::move(e));
   }
 };
@@ -580,7 +601,7 @@ template <typename Rule>
 struct op_action {
   template <typename ActionInput>
   static void apply(const ActionInput& in, State& st) {
-    push(st, make(ExprKind::Raw, normalise_op(in.string_view()), in, st));
+    push(st, make(ExprKind::Raw, st.keep_built(in.string_view(), normalise_op(in.string_view())), in, st));
   }
 };
 template <> struct action<g::op_or> : op_action<g::op_or> {};
@@ -614,9 +635,9 @@ struct action<g::like_tail> {
   template <typename ActionInput>
   static void apply(const ActionInput& in, State& st) {
     if (st.stack.size() < 3) return;
-    std::string& op = st.stack[st.stack.size() - 2].e.name;
-    const bool negated = op.rfind("NOT ", 0) == 0;
-    if (negated) op = op.substr(4);
+    Text& op = st.stack[st.stack.size() - 2].e.name;
+    const bool negated = op.starts_with("NOT ");
+    if (negated) op = op.sub(4);
     const std::uint32_t begin = st.stack[st.stack.size() - 3].e.begin;
     reduce_binary(st, in);
     if (negated) wrap_unary(st, in, "NOT", begin);
@@ -633,7 +654,7 @@ struct action<g::unary_rec> {
     // -5 is a literal, not an operation on one
     if (op.e.name == "-" && x.e.kind == ExprKind::Literal && x.e.type != "string" &&
         x.e.type != "null" && x.e.type != "boolean" && !x.e.name.empty() && x.e.name[0] != '-') {
-      x.e.name = "-" + x.e.name;
+      x.e.name = st.store->concat({"-", x.e.name});
       x.e.begin = op.e.begin;
       push(st, std::move(x.e), x.height);
       return;
@@ -673,7 +694,7 @@ struct action<g::in_list_tail> {
     // stack: ..., lhs, op, items...   (lhs was pushed before this rule started)
     std::vector<Item> items = take_since_mark(st);
     if (items.empty() || st.stack.empty()) return;
-    std::string op = std::move(items.front().e.name);
+    const Text op = items.front().e.name;
     Item lhs = pop(st);
     Expr e;
     e.kind = ExprKind::In;
@@ -773,7 +794,7 @@ struct action<g::function_call> {
     std::vector<Item> args = take_since_mark(st);
     const std::string_view t = in.string_view();
     const std::size_t open = t.find('(');
-    Expr e = make(ExprKind::Function, strip_backquotes(t.substr(0, open)), in, st);
+    Expr e = make(ExprKind::Function, st.keep_built(t.substr(0, open), strip_backquotes(t.substr(0, open))), in, st);
     std::string_view rest = t.substr(open + 1);
     while (!rest.empty() && (rest.front() == ' ' || rest.front() == '\t')) rest.remove_prefix(1);
     if (rest.size() > 9 && normalise_op(rest.substr(0, 8)) == "DISTINCT") e.type = "distinct";
@@ -829,7 +850,7 @@ template <>
 struct action<g::cast_type> {
   template <typename ActionInput>
   static void apply(const ActionInput& in, State& st) {
-    push(st, make(ExprKind::Raw, trim_copy(in.string_view()), in, st));
+    push(st, make(ExprKind::Raw, st.keep(trim_view(in.string_view())), in, st));
   }
 };
 
@@ -842,9 +863,9 @@ struct action<g::cast_expr> {
     std::string name = normalise_op(t.substr(0, t.find('(')));
     std::transform(name.begin(), name.end(), name.begin(),
                    [](char c) { return static_cast<char>(std::tolower(static_cast<unsigned char>(c))); });
-    Expr e = make(ExprKind::Cast, std::move(name), in, st);
+    Expr e = make(ExprKind::Cast, st.keep(name), in, st);
     if (parts.size() == 2) {
-      e.type = std::move(parts[1].e.name);
+      e.type = parts[1].e.name;
       parts.pop_back();
     }
     push_node(st, in, std::move(e), std::move(parts));
@@ -928,7 +949,7 @@ struct action<g::field_suffix> {
   static void apply(const ActionInput& in, State& st) {
     if (st.stack.empty()) return;
     Item base = pop(st);
-    Expr field = make(ExprKind::Literal, strip_backquotes(in.string_view().substr(1)), in, st);
+    Expr field = make(ExprKind::Literal, st.keep_built(in.string_view().substr(1), strip_backquotes(in.string_view().substr(1))), in, st);
     field.type = "string";
     field.begin += 1;
     combine_two(st, in, ExprKind::Binary, ".", std::move(base), Item{std::move(field), 1});
@@ -943,7 +964,7 @@ struct action<g::alias_tail> {
     Item name = pop(st);
     Item x = pop(st);
     if (name.e.kind == ExprKind::Literal) name.e.kind = ExprKind::Attribute;  // AS plain_name
-    name.e.type.clear();
+    name.e.type = Text{};
     combine_two(st, in, ExprKind::Binary, "AS", std::move(x), std::move(name));
   }
 };
@@ -954,7 +975,7 @@ struct action<g::sort_tail> {
   static void apply(const ActionInput& in, State& st) {
     if (st.stack.empty()) return;
     const std::uint32_t begin = st.stack.back().e.begin;
-    wrap_unary(st, in, normalise_op(in.string_view()), begin);
+    wrap_unary(st, in, st.keep_built(in.string_view(), normalise_op(in.string_view())), begin);
   }
 };
 
@@ -967,7 +988,7 @@ struct action<g::pf_filter> {
   static void apply(const ActionInput& in, State& st) {
     std::vector<Item> args = take_since_mark(st);
     const std::string_view t = in.string_view();
-    Expr e = make(ExprKind::Function, std::string(t.substr(0, t.find('('))), in, st);
+    Expr e = make(ExprKind::Function, st.keep(t.substr(0, t.find('('))), in, st);
     if (in.begin() > st.base && in.begin()[-1] == '*') e.type = "handled";
     if (!is_logical_filter(e.name)) {
       // EqualTo(s,a,b): a literal with a comma was split; join it again.
@@ -975,15 +996,15 @@ struct action<g::pf_filter> {
           args.back().e.kind == ExprKind::Literal) {
         Item& v = args[1];
         v.e.end = args.back().e.end;
-        v.e.name = std::string(st.base + v.e.begin, v.e.end - v.e.begin);
+        v.e.name = st.keep(std::string_view(st.base + v.e.begin, v.e.end - v.e.begin));
         v.e.type = "string";
         args.resize(2);
       }
       // The first argument of a value filter names a column.
       if (!args.empty() && args[0].e.kind == ExprKind::Literal) {
         args[0].e.kind = ExprKind::Attribute;
-        args[0].e.name = strip_backquotes(args[0].e.name);
-        args[0].e.type.clear();
+        args[0].e.name = st.keep_built(args[0].e.name, strip_backquotes(args[0].e.name));
+        args[0].e.type = Text{};
       }
     }
     push_node(st, in, std::move(e), std::move(args));
@@ -1009,14 +1030,14 @@ struct action<g::pf_list> {
 };
 
 template <typename Grammar>
-ParsedExpr run(Text text, unsigned flags) {
+ParsedExpr run(TextStore& store, Text text, unsigned flags) {
   ParsedExpr out;
   out.text = text;
   out.truncated = text.find("...") != std::string_view::npos;
   // One State per thread, reused: its stacks keep their capacity from one expression to the next
   // (a plan has thousands of expressions). parse_expression is not re-entered from an action.
   thread_local State st;
-  st.reset(out.text.data(), flags);
+  st.reset(out.text.data(), out.text.size(), &store, flags);
   try {
     pegtl::memory_input<pegtl::tracking_mode::lazy> in(out.text.data(), out.text.size(), "expression");
     if (pegtl::parse<Grammar, action, control>(in, st) && st.stack.size() == 1) {
@@ -1040,15 +1061,15 @@ ParsedExpr run(Text text, unsigned flags) {
 
 }  // namespace
 
-ParsedExpr parse_expression(Text text, ExprDialect dialect) {
+ParsedExpr parse_expression(TextStore& store, Text text, ExprDialect dialect) {
   switch (dialect) {
     case ExprDialect::PushedFilter:
-      return run<g::pushed_filter_text>(text, g::kSqlLiterals | g::kBareIsColumn);
+      return run<g::pushed_filter_text>(store, text, g::kSqlLiterals | g::kBareIsColumn);
     case ExprDialect::Sql:
-      return run<g::catalyst_text>(text, g::kSqlLiterals | g::kBareIsColumn);
+      return run<g::catalyst_text>(store, text, g::kSqlLiterals | g::kBareIsColumn);
     case ExprDialect::Catalyst:
     default:
-      return run<g::catalyst_text>(text, g::kRawLiterals);
+      return run<g::catalyst_text>(store, text, g::kRawLiterals);
   }
 }
 

@@ -29,9 +29,10 @@ enum class ExprKind : std::uint8_t {
 
 struct Expr {
   ExprKind kind = ExprKind::Raw;
-  std::string name;          // attribute name, function name (as printed), operator, literal text
-  std::string expr_id;       // Attribute: "12", "12L" or "x"; Subquery: its id; empty otherwise
-  std::string type;          // Cast: target type ("date", "decimal(10,2)"); Literal: a guessed type
+  // Views into ParsedExpr::text, literals or the plan's TextStore (a name the parser built).
+  Text name;                 // attribute name, function name (as printed), operator, literal text
+  Text expr_id;              // Attribute: "12", "12L" or "x"; Subquery: its id; empty otherwise
+  Text type;                 // Cast: target type ("date", "decimal(10,2)"); Literal: a guessed type
   std::vector<Expr> args;
   std::uint32_t begin = 0;   // byte offsets into ParsedExpr::text
   std::uint32_t end = 0;

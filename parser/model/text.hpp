@@ -16,6 +16,7 @@
 #include <ostream>
 #include <string>
 #include <string_view>
+#include <type_traits>
 #include <vector>
 
 namespace planlint {
@@ -81,8 +82,21 @@ class Text {
   [[nodiscard]] constexpr bool ends_with(char c) const noexcept { return v_.ends_with(c); }
   [[nodiscard]] constexpr int compare(std::string_view s) const noexcept { return v_.compare(s); }
 
-  friend constexpr bool operator==(const Text& a, std::string_view b) noexcept { return a.v_ == b; }
-  friend constexpr auto operator<=>(const Text& a, std::string_view b) noexcept { return a.v_ <=> b; }
+  // Text against Text, and against anything that reads as a string_view (a literal, a std::string):
+  // one exact match each way, so that no comparison is ambiguous (also with the reversed
+  // candidates of C++20).
+  friend constexpr bool operator==(const Text& a, const Text& b) noexcept { return a.v_ == b.v_; }
+  friend constexpr auto operator<=>(const Text& a, const Text& b) noexcept { return a.v_ <=> b.v_; }
+  template <class T>
+    requires(std::is_convertible_v<const T&, std::string_view> && !std::is_same_v<T, Text>)
+  friend constexpr bool operator==(const Text& a, const T& b) noexcept {
+    return a.v_ == std::string_view(b);
+  }
+  template <class T>
+    requires(std::is_convertible_v<const T&, std::string_view> && !std::is_same_v<T, Text>)
+  friend constexpr auto operator<=>(const Text& a, const T& b) noexcept {
+    return a.v_ <=> std::string_view(b);
+  }
   friend std::ostream& operator<<(std::ostream& os, const Text& t) { return os << t.v_; }
   friend std::string operator+(const std::string& a, const Text& b) { return a + std::string(b.v_); }
   friend std::string operator+(const Text& a, const std::string& b) { return std::string(a.v_) + b; }

@@ -200,9 +200,9 @@ Field read_field(TextStore& st, const json& entry) {
   }
   if (is_expression_key(f.key)) {
     if (f.is_list) {
-      for (std::string_view item : f.items()) f.exprs.push_back(parse_expression(Text::stable(item), ExprDialect::Sql));
+      for (std::string_view item : f.items()) f.exprs.push_back(parse_expression(st, Text::stable(item), ExprDialect::Sql));
     } else if (!f.value.empty()) {
-      f.exprs.push_back(parse_expression(f.value, ExprDialect::Sql));
+      f.exprs.push_back(parse_expression(st, f.value, ExprDialect::Sql));
     }
   }
   return f;

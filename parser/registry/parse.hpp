@@ -38,7 +38,8 @@ ParseResult parse_event_log(std::string_view text, const std::string& path);
 ParseResult parse_input(std::string_view text, const std::string& path);
 
 // One printed expression in the given dialect. Never throws; depth is bounded. The result views
-// `text` (a plan's Text, a literal): it must outlive the result.
-ParsedExpr parse_expression(Text text, ExprDialect dialect = ExprDialect::Catalyst);
+// `text` (a plan's Text, a literal): it must outlive the result. Names the parser builds (an
+// unquoted literal, an upper-cased operator) are kept in `store` (the plan's).
+ParsedExpr parse_expression(TextStore& store, Text text, ExprDialect dialect = ExprDialect::Catalyst);
 
 }  // namespace planlint

@@ -34,7 +34,8 @@ void check_spans(const planlint::Expr& e, std::size_t size) {
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
   const std::string_view text(reinterpret_cast<const char*>(data), size);
   for (auto d : {planlint::ExprDialect::Catalyst, planlint::ExprDialect::PushedFilter, planlint::ExprDialect::Sql}) {
-    const planlint::ParsedExpr p = planlint::parse_expression(planlint::Text::stable(text), d);  // data lives for the call
+    planlint::TextStore store;  // the names the parser builds
+    const planlint::ParsedExpr p = planlint::parse_expression(store, planlint::Text::stable(text), d);  // data lives for the call
     if (p.text != text) fail("text not kept");
     if (p.root) {
       if (!p.error.empty()) fail("tree and error at once");
