@@ -60,7 +60,9 @@ class Reader {
     finish_plan();
     summarize();
     if (n_.cut) {
-      r_.messages.push_back({MessageSeverity::Warning, n_.range(n_.cut_line, 0, n_.text(n_.cut_line).size()),
+      // (a later repair can drop the cut's line: the range is then unknown)
+      const std::size_t cut_size = n_.cut_line < n_.lines.size() ? n_.text(n_.cut_line).size() : 0;
+      r_.messages.push_back({MessageSeverity::Warning, n_.range(n_.cut_line, 0, cut_size),
                              "the plan text was cut by Spark ('" + n_.cut_text +
                                  "', spark.sql.maxPlanStringLength): the rest of the plan is missing"});
     }
