@@ -140,8 +140,6 @@ class TextStore {
     }
     return Text::stable({p, n});
   }
-  // Bytes held (all blocks), for the benchmarks.
-  [[nodiscard]] std::size_t capacity() const { return held_; }
   // Keeps another store alive as long as this one (a plan that takes over a reader's store after
   // it kept texts of its own).
   void retain(std::shared_ptr<const TextStore> other) { retained_.push_back(std::move(other)); }
@@ -159,14 +157,12 @@ class TextStore {
       // Large texts get a block of their own; small ones a new shared block (growing to 64 KiB).
       if (n > kMaxBlock / 4) {
         blocks_.push_back(std::make_unique<char[]>(n));
-        held_ += n;
         large_ = blocks_.back().get();
         large_size_ = n;
         return blocks_.back().get();
       }
       next_ = std::max(next_ < kMaxBlock ? next_ * 2 : kMaxBlock, n);
       blocks_.push_back(std::make_unique<char[]>(next_));
-      held_ += next_;
       at_ = block_ = blocks_.back().get();
       left_ = next_;
     }
@@ -184,7 +180,6 @@ class TextStore {
   std::size_t large_size_ = 0;
   std::size_t left_ = 0;
   std::size_t next_ = 512;
-  std::size_t held_ = 0;
 };
 
 }  // namespace planlint
