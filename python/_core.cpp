@@ -7,6 +7,7 @@
 #include <filesystem>
 #include <optional>
 #include <stdexcept>
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -137,7 +138,7 @@ std::string parse_py(const std::optional<std::string>& text, const std::optional
         pr = read_event_log(*path, *path, {});
       } else {
         auto t = read_input(*path, error);
-        if (t) pr = parse_input(*t, *path);
+        if (t) pr = parse_input(std::make_shared<const std::string>(std::move(*t)), *path);  // plans view it
       }
     } else {
       pr = parse_input(*text, display);

@@ -43,7 +43,7 @@ inline FileReport sample_report(std::vector<Diagnostic> diags) {
   FileReport r;
   r.path = "plans/q1.txt";
   r.format = InputFormat::ExplainFormatted;
-  r.text = kSamplePlan;
+  r.input = std::make_shared<const std::string>(kSamplePlan);
   r.diagnostics = std::move(diags);
   return r;
 }

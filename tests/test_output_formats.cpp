@@ -72,7 +72,7 @@ TEST_CASE("text: clean run, statistics, counts of suppressed and baselined findi
 
 TEST_CASE("text: a very long line (minified JSON) is cut around the column") {
   FileReport r = sample_report({});
-  r.text = std::string(5000, 'x') + "SortMergeJoin" + std::string(5000, 'y');
+  r.input = std::make_shared<const std::string>(std::string(5000, 'x') + "SortMergeJoin" + std::string(5000, 'y'));
   Diagnostic d = sample_finding();
   d.range = {1, 5001, 0, 0};
   r.diagnostics = {d};
@@ -91,7 +91,7 @@ TEST_CASE("text: a very long line (minified JSON) is cut around the column") {
 TEST_CASE("text: a JSON input names the operator instead of showing its `{` line") {
   FileReport r = sample_report({sample_finding()});
   r.format = InputFormat::QueryProfile;
-  r.text = "{\n  \"graphs\": [{\"nodes\": [\n    {\n      \"id\": \"5\",\n      \"name\": \"SortMergeJoin\"\n";
+  r.input = std::make_shared<const std::string>("{\n  \"graphs\": [{\"nodes\": [\n    {\n      \"id\": \"5\",\n      \"name\": \"SortMergeJoin\"\n");
   r.diagnostics[0].range = {4, 5, 0, 0};
   std::string out = render(OutputFormat::Text, {r});
   CHECK(out.find("plans/q1.txt:4:5: warning: SortMergeJoin (5) shuffles") == 0);

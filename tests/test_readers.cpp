@@ -2,6 +2,7 @@
 // detection from the first bytes, and one Photon Explanation parser for explain text and profiles.
 #include <doctest/doctest.h>
 
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -85,4 +86,48 @@ TEST_CASE("photon explanation: one parser, the same result from a profile string
   parse_photon_explanation("== Photon Explanation ==\nThe query is fully supported by Photon.\n", full);
   CHECK(full.fully_supported);
   CHECK(full.reasons.empty());
+}
+
+TEST_CASE("readers: a shared input is viewed, not copied, and lives as long as its plans") {
+  const std::string plan_text =
+      "== Physical Plan ==\n"
+      "*(1) Project [id#1]\n"
+      "+- *(1) Filter (isnotnull(id#1) AND (id#1 > 5))\n"
+      "   +- *(1) ColumnarToRow\n"
+      "      +- FileScan parquet db.t[id#1] Batched: true, DataFilters: [isnotnull(id#1), (id#1 > 5)], "
+      "Format: Parquet, Location: InMemoryFileIndex[file:/data/t], PartitionFilters: [], "
+      "PushedFilters: [IsNotNull(id), GreaterThan(id,5)], ReadSchema: struct<id:int>\n";
+  auto input = std::make_shared<const std::string>(plan_text);
+  const char* begin = input->data();
+  const char* end = begin + input->size();
+  auto inside = [&](std::string_view s) { return s.data() >= begin && s.data() + s.size() <= end; };
+
+  ParseResult shared = parse_input(input, "t.txt");
+  REQUIRE(shared.plans.size() == 1);
+  const Plan& p = shared.plans[0];
+  REQUIRE(p.ops.size() == 4);
+  // Labels and scan arguments are printed as they are: views into the input.
+  for (const Operator& op : p.ops) CHECK(inside(op.label.view()));
+  const Operator* scan = nullptr;
+  for (const Operator& op : p.ops)
+    if (op.kind == OpKind::Scan) scan = &op;
+  REQUIRE(scan != nullptr);
+  CHECK(inside(scan->arguments.view()));
+  // The plan holds the input: dropping the caller's pointer leaves the views valid.
+  CHECK(input.use_count() > 1);
+  input.reset();
+  CHECK(p.ops[0].label == "Project [id#1]");
+
+  // A plain view is copied: the plan must not point into a buffer it does not hold.
+  std::string buffer = plan_text;
+  ParseResult copied = parse_input(std::string_view(buffer), "t.txt");
+  REQUIRE(copied.plans.size() == 1);
+  const char* b = buffer.data();
+  for (const Operator& op : copied.plans[0].ops) {
+    const char* d = op.label.view().data();
+    CHECK((d < b || d >= b + buffer.size()));
+  }
+  buffer.assign(buffer.size(), 'x');
+  CHECK(copied.plans[0].ops[0].label == "Project [id#1]");
+  for (std::size_t i = 0; i < p.ops.size(); ++i) CHECK(copied.plans[0].ops[i].label == p.ops[i].label);
 }

@@ -690,7 +690,7 @@ FileReport diff_parsed(const ParseResult& old_parse, const std::string& old_labe
   std::stable_sort(report.diagnostics.begin(), report.diagnostics.end(), [](const Diagnostic& a, const Diagnostic& b) {
     return std::tie(a.plan_index, a.range.line, a.range.column) < std::tie(b.plan_index, b.range.line, b.range.column);
   });
-  report.text = std::move(new_text);
+  report.input = std::make_shared<const std::string>(std::move(new_text));
   return report;
 }
 

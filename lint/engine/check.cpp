@@ -30,7 +30,7 @@ FileReport check_input(const std::string& path, const Config& config, const std:
   report.format = linted.result.parse.format;
   report.suppressed = linted.suppressed;
   report.diagnostics = std::move(linted.result.diagnostics);
-  report.text = std::move(linted.text);
+  report.input = std::move(linted.input);
   if (read_nothing(linted.result.parse)) {
     // Not "No findings": say that nothing was read, and why (the parse error carries the hint).
     report.error = report.path + ": no plan operators were read";
@@ -54,7 +54,7 @@ FileReport check_text(std::string text, const std::string& path, const Config& c
   report.format = linted.result.parse.format;
   report.suppressed = linted.suppressed;
   report.diagnostics = std::move(linted.result.diagnostics);
-  report.text = std::move(text);
+  report.input = std::make_shared<const std::string>(std::move(text));
   return report;
 }
 

@@ -6,6 +6,7 @@
 
 #include <cstddef>
 #include <optional>
+#include <memory>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -51,7 +52,10 @@ struct LintOptions {
 
 struct Linted {
   std::string path;          // as shown to the user
-  std::string text;          // the input as read (empty when streamed, or given in the request)
+  // The input as read (null when streamed, or given in the request). Shared and const: the plans
+  // of `result` view its bytes instead of copying them.
+  std::shared_ptr<const std::string> input;
+  [[nodiscard]] std::string_view text() const { return input ? std::string_view(*input) : std::string_view(); }
   LintResult result;         // result.parse.format: what the reader found
   std::size_t suppressed = 0;  // findings removed by directives
   std::string error;         // non-empty: the input could not be read (nothing else is set)
@@ -62,6 +66,9 @@ Linted lint_input(const LintRequest& request, const Config& config, const LintOp
 
 // lint_input on a buffer, without `finish`: the parse and the rules' findings (tests, benchmarks).
 LintResult lint_text(std::string_view text, const std::string& path, const Config& config);
+// The same on a shared input: the plans view its bytes instead of copying them (as lint_input does
+// for a file it reads).
+LintResult lint_text(std::shared_ptr<const std::string> input, const std::string& path, const Config& config);
 
 // The steps of LintOptions::finish, for a result already in hand: adds the `parse-error` findings,
 // applies the directives in `text` and puts `lint.diagnostics` in reading order. Returns how many

@@ -124,6 +124,17 @@ class Linter {
   // A whole buffer: the reader the registry picks for it, then the rules.
   void whole(std::string_view text) {
     out_.result.parse = reader_for(text.substr(0, kDetectBytes)).parse(text, out_.path, read_);
+    rules_and_finish(text);
+  }
+  // A shared buffer: the plans view it instead of copying what they keep.
+  void whole(const std::shared_ptr<const std::string>& input) {
+    read_.input = input;
+    const std::string_view text = *input;
+    out_.result.parse = reader_for(text.substr(0, kDetectBytes)).parse(text, out_.path, read_);
+    read_.input.reset();
+    rules_and_finish(text);
+  }
+  void rules_and_finish(std::string_view text) {
     out_.result.diagnostics = run_rules(out_.result.parse, config_);
     // A History Server answer holds several executions: as for streamed event logs, each finding
     // names its execution.
@@ -235,8 +246,8 @@ Linted lint_input(const LintRequest& request, const Config& config, const LintOp
       out.error = error;
       return out;
     }
-    out.text = std::move(*text);
-    linter.whole(out.text);
+    out.input = std::make_shared<const std::string>(std::move(*text));
+    linter.whole(out.input);
     return out;
   }
   // Standard input, a pipe, a FIFO, /dev/stdin, <(...): read once. The format is detected on the
@@ -263,13 +274,13 @@ Linted lint_input(const LintRequest& request, const Config& config, const LintOp
     out.result.parse.format = r.format;
     return out;
   }
-  out.text = std::move(head);
-  if (in && !read_rest(in, out.text, config.max_input_bytes, name, error)) {
-    out.text.clear();
+  std::string text = std::move(head);
+  if (in && !read_rest(in, text, config.max_input_bytes, name, error)) {
     out.error = error;
     return out;
   }
-  linter.whole(out.text);
+  out.input = std::make_shared<const std::string>(std::move(text));
+  linter.whole(out.input);
   return out;
 }
 
@@ -280,6 +291,16 @@ LintResult lint_text(std::string_view text, const std::string& path, const Confi
   LintOptions options;
   options.finish = false;
   return std::move(lint_input(request, config, options).result);
+}
+
+LintResult lint_text(std::shared_ptr<const std::string> input, const std::string& path, const Config& config) {
+  Linted out;
+  out.path = path;
+  LintOptions options;
+  options.finish = false;
+  Linter linter(out, config, options);
+  linter.whole(input);
+  return std::move(out.result);
 }
 
 }  // namespace planlint

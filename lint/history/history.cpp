@@ -467,7 +467,7 @@ FileReport check_history(std::string text, const std::string& path, const Config
       if (!config.ignore.count("parse-error") && !config.ignore.count("PL900")) report.diagnostics.push_back(std::move(d));
     }
   }
-  report.text = std::move(text);
+  report.input = std::make_shared<const std::string>(std::move(text));
   if (!config.enabled(doc, doc.name) || read.records.empty()) return report;
 
   double now = 0;

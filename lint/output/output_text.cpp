@@ -139,7 +139,7 @@ void write_text_lines(std::ostream& out, const std::vector<FileReport>& files, c
     write_statistics(out, files);
   } else {
     for (const auto& f : files) {
-      Lines lines(f.text);
+      Lines lines(f.text());
       const Diagnostic* prev = nullptr;
       for (const auto& d : f.diagnostics) {
         bool grouped = prev && same_operator(*prev, d);

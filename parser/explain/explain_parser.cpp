@@ -3,6 +3,7 @@
 // operator DAG. Formatted, default, extended and cost modes; several plans per input.
 // Parent finding uses the column-stack rule (spark-explain-format.md §2.1): no recursion, linear.
 #include <algorithm>
+#include <memory>
 #include <string>
 #include <cstdint>
 #include <unordered_map>
@@ -50,7 +51,8 @@ struct PendingReuse {
 
 class Reader {
  public:
-  Reader(const Normalized& n, ParseResult& r) : n_(n), r_(r) {}
+  Reader(const Normalized& n, ParseResult& r, std::shared_ptr<const std::string> input)
+      : n_(n), r_(r), input_(std::move(input)) {}
 
   void run() {
     for (std::size_t i = 0; i < n_.lines.size(); ++i) {
@@ -73,6 +75,7 @@ class Reader {
  private:
   const Normalized& n_;
   ParseResult& r_;
+  std::shared_ptr<const std::string> input_;  // the shared input: plans view it (may be null)
   bool cut_seen_ = false;
   std::vector<std::uint32_t> bad_;      // original line numbers of lines that were not understood
   std::vector<std::size_t> bad_index_;  // their normalised indexes
@@ -228,6 +231,7 @@ class Reader {
     finish_plan();
     reset_plan_state();
     r_.plans.emplace_back();
+    if (input_) r_.plans.back().text_store().view_input(*input_, input_);
     // Only this plan's lines count (up to the next `== ... ==` header): an input of many plans
     // must not reserve room for the whole input once per plan.
     // Operators are about one per tree line (`+- ` / `:- ` after the guides) plus the roots: count
@@ -903,11 +907,12 @@ class Reader {
 
 }  // namespace
 
-ParseResult parse_explain_text(std::string_view text, const std::string& path) {
+ParseResult parse_explain_text(std::string_view text, const std::string& path,
+                               std::shared_ptr<const std::string> input) {
   ParseResult r;
   r.path = path;
   Normalized n = normalize(text);
-  Reader reader(n, r);
+  Reader reader(n, r, std::move(input));
   reader.run();
   if (r.format == InputFormat::Unknown) r.format = InputFormat::ExplainFormatted;
   return r;

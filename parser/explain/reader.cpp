@@ -10,8 +10,8 @@ Reader explain_text_reader() {
   r.name = "explain-text";
   r.format = InputFormat::Unknown;
   r.detect = [](std::string_view) { return true; };
-  r.parse = [](std::string_view text, const std::string& path, const ReadOptions&) {
-    return parse_explain_text(text, path);
+  r.parse = [](std::string_view text, const std::string& path, const ReadOptions& options) {
+    return parse_explain_text(text, path, options.input);
   };
   return r;
 }

@@ -143,6 +143,14 @@ class TextStore {
   // Keeps another store alive as long as this one (a plan that takes over a reader's store after
   // it kept texts of its own).
   void retain(std::shared_ptr<const TextStore> other) { retained_.push_back(std::move(other)); }
+  // The input the plan was read from, when its owner shares it: a text that lies inside `range`
+  // is kept as a view into it, not copied. `owner` keeps those bytes alive, unchanged, as long as
+  // the store (a shared, const input buffer).
+  void view_input(std::string_view range, std::shared_ptr<const void> owner) {
+    input_ = range.data();
+    input_end_ = range.data() + range.size();
+    input_owner_ = std::move(owner);
+  }
 
  private:
   [[nodiscard]] bool holds(std::string_view s) const {
@@ -150,7 +158,8 @@ class TextStore {
       auto p = reinterpret_cast<std::uintptr_t>(s.data());
       return p >= reinterpret_cast<std::uintptr_t>(b) && p + s.size() <= reinterpret_cast<std::uintptr_t>(e);
     };
-    return (block_ && in(block_, at_)) || (large_ && in(large_, large_ + large_size_));
+    return (block_ && in(block_, at_)) || (large_ && in(large_, large_ + large_size_)) ||
+           (input_ && in(input_, input_end_));
   }
   char* allocate(std::size_t n) {
     if (n > left_) {
@@ -174,6 +183,9 @@ class TextStore {
   static constexpr std::size_t kMaxBlock = 64 * 1024;
   std::vector<std::unique_ptr<char[]>> blocks_;
   std::vector<std::shared_ptr<const TextStore>> retained_;
+  std::shared_ptr<const void> input_owner_;
+  const char* input_ = nullptr;  // [input_, input_end_): the shared input, viewed not copied
+  const char* input_end_ = nullptr;
   char* block_ = nullptr;  // the block being filled: [block_, at_) is kept text
   char* at_ = nullptr;
   const char* large_ = nullptr;  // the last text that got a block of its own

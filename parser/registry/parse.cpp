@@ -10,4 +10,10 @@ ParseResult parse_input(std::string_view text, const std::string& path) {
   return reader_for(text).parse(text, path, ReadOptions{});
 }
 
+ParseResult parse_input(std::shared_ptr<const std::string> input, const std::string& path) {
+  ReadOptions options;
+  options.input = input;
+  return reader_for(*input).parse(*input, path, options);
+}
+
 }  // namespace planlint

@@ -3,6 +3,7 @@
 // what is wrong with a plan.
 #pragma once
 
+#include <memory>
 #include <string>
 #include <string_view>
 
@@ -25,8 +26,10 @@ inline constexpr std::string_view kExpectedInputs =
 InputFormat detect_format(std::string_view text);
 
 // Explain text in any mode (formatted, default, extended, cost), with paste damage repaired.
-// Several plans in one text give several Plans.
-ParseResult parse_explain_text(std::string_view text, const std::string& path);
+// Several plans in one text give several Plans. When `input` is given, `text` lies inside it and
+// the plans view its bytes instead of copying them (and keep it alive).
+ParseResult parse_explain_text(std::string_view text, const std::string& path,
+                               std::shared_ptr<const std::string> input = {});
 
 // Databricks Query Profile JSON export.
 ParseResult parse_query_profile(std::string_view text, const std::string& path);
@@ -36,6 +39,8 @@ ParseResult parse_event_log(std::string_view text, const std::string& path);
 
 // detect_format + the matching reader.
 ParseResult parse_input(std::string_view text, const std::string& path);
+// The same on a shared input: the plans view its bytes instead of copying them.
+ParseResult parse_input(std::shared_ptr<const std::string> input, const std::string& path);
 
 // One printed expression in the given dialect. Never throws; depth is bounded. The result views
 // `text` (a plan's Text, a literal): it must outlive the result. Names the parser builds (an

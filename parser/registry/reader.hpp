@@ -8,6 +8,7 @@
 #include <filesystem>
 #include <functional>
 #include <iosfwd>
+#include <memory>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -19,6 +20,9 @@ namespace planlint {
 
 struct ReadOptions {
   std::optional<long long> execution;  // event logs: only this SQL execution id (`--execution N`)
+  // The input's owner, when the caller shares it (the text given to `parse` lies inside it): plans
+  // view its bytes instead of copying them, and keep it alive. Unset: plans copy what they keep.
+  std::shared_ptr<const std::string> input;
 };
 
 // Receives each plan as soon as the reader has it (streaming readers only).

@@ -25,6 +25,7 @@
 #include <numeric>
 #include <optional>
 #include <sstream>
+#include <memory>
 #include <string>
 #include <thread>
 #include <vector>
@@ -66,9 +67,11 @@ double thread_cpu_seconds() {
 
 constexpr double kMB = 1024.0 * 1024.0;
 
+// An input as planlint reads one: a shared, const buffer the plans view.
 struct Input {
+  Input(std::string p, std::string t) : path(std::move(p)), text(std::make_shared<const std::string>(std::move(t))) {}
   std::string path;
-  std::string text;
+  std::shared_ptr<const std::string> text;
 };
 
 struct Set {
@@ -76,7 +79,7 @@ struct Set {
   std::vector<Input> inputs;
   std::size_t bytes() const {
     std::size_t n = 0;
-    for (const auto& i : inputs) n += i.text.size();
+    for (const auto& i : inputs) n += i.text->size();
     return n;
   }
 };
@@ -138,7 +141,7 @@ Pass run_once(const Set& set, bool rules) {
       p.plans += r.plans.size();
       for (const auto& pl : r.plans) p.ops += pl.ops.size();
     }
-    p.bytes += in.text.size();
+    p.bytes += in.text->size();
   }
   return p;
 }
@@ -320,15 +323,17 @@ long maxrss_kb() {
 int cmd_memory_child(const std::string& path) {
   long before = maxrss_kb();
   std::string err;
-  auto text = planlint::read_input(path, err);
-  if (!text) {
+  auto read = planlint::read_input(path, err);
+  if (!read) {
     std::fprintf(stderr, "%s\n", err.c_str());
     return 1;
   }
+  // As `planlint check` holds a file it read: shared and const, the plans view it.
+  auto text = std::make_shared<const std::string>(std::move(*read));
   long after_read = maxrss_kb();
   std::size_t plans = 0;
   {
-    auto r = planlint::lint_text(*text, path, planlint::Config{});
+    auto r = planlint::lint_text(text, path, planlint::Config{});
     plans = r.parse.plans.size();
   }
   long peak = maxrss_kb();

@@ -124,10 +124,10 @@ fs::path folder_of(const std::string& path) {
 // --against: the regressions of `path` against its version at `ref` (lint/diff/), added to its
 // report. Files that did not exist at `ref`, or did not change, are only checked.
 void add_regressions(const std::string& ref, const std::string& path, FileReport& report, const Config& config) {
-  if (report.text.empty()) return;  // event logs are streamed, not kept: nothing to compare
+  if (report.text().empty()) return;  // event logs are streamed, not kept: nothing to compare
   auto old_text = git_show(ref, path);
-  if (!old_text || *old_text == report.text) return;
-  FileReport d = diff_texts(*old_text, ref + ":" + path, report.text, report.path, config);
+  if (!old_text || *old_text == report.text()) return;
+  FileReport d = diff_texts(*old_text, ref + ":" + path, std::string(report.text()), report.path, config);
   if (!d.error.empty()) {
     std::cerr << "planlint: note: " << path << ": not compared with " << ref << ": " << d.error << "\n";
     return;

@@ -2,6 +2,7 @@
 // Exit 0 parsed, 1 parsed with syntax errors, 2 usage error or unreadable input.
 #include <algorithm>
 #include <iostream>
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -90,13 +91,14 @@ void register_parse(CLI::App& app, int& exit_code) {
     int rc = 0;
     for (const auto& path : files) {
       std::string err;
-      auto text = read_input(path, err, max_input);
-      if (!text) {
+      auto read = read_input(path, err, max_input);
+      if (!read) {
         std::cerr << "planlint: " << visible(err) << '\n';
         rc = 2;
         continue;
       }
-      ParseResult r = parse_input(*text, path);
+      auto text = std::make_shared<const std::string>(std::move(*read));  // the plans view it
+      ParseResult r = parse_input(text, path);
       print_messages(r, *text, std::cerr);
       if (r.has_errors() && rc == 0) rc = 1;
       if (read_nothing(r)) rc = 2;  // nothing read is an error, never an empty answer

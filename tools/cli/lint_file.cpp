@@ -32,7 +32,7 @@ std::optional<LintedFile> lint_file(const std::string& path, bool use_config_fil
     rc = 2;
     return std::nullopt;
   }
-  return LintedFile{std::move(linted.text), std::move(*config), std::move(linted.result)};
+  return LintedFile{std::move(linted.input), std::move(*config), std::move(linted.result)};
 }
 
 std::optional<int> for_each_linted_file(const std::vector<std::string>& paths, bool use_config_files, bool finish,

@@ -3,6 +3,7 @@
 #pragma once
 
 #include <functional>
+#include <memory>
 #include <optional>
 #include <string>
 #include <vector>
@@ -12,7 +13,9 @@
 namespace planlint::cli {
 
 struct LintedFile {
-  std::string text;  // the input as read (empty for an event log, which its reader opens itself)
+  // The input as read (null for an event log, which its reader opens itself); the plans view it.
+  std::shared_ptr<const std::string> input;
+  [[nodiscard]] std::string_view text() const { return input ? std::string_view(*input) : std::string_view(); }
   Config config;     // the configuration that applies to it
   LintResult result;
 };
