@@ -3,8 +3,10 @@
 // cost modes, and source locations in the ORIGINAL text after paste-damage repair.
 #include <doctest/doctest.h>
 
+#include <optional>
 #include <string>
 
+#include "parser/explain/operator_ids.hpp"
 #include "parser/registry/parse.hpp"
 
 using namespace planlint;
@@ -434,4 +436,30 @@ TEST_CASE("not a plan: a clear error") {
   CHECK(r.messages[0].message.find("hint: ") != std::string::npos);
   auto e = parse("");
   CHECK(e.has_errors());
+}
+
+TEST_CASE("explain reader: operator ids index numbers in a vector, anything else in a map") {
+  explain::OperatorIds ids;
+  CHECK(ids.add("12", 0));
+  CHECK(ids.add("1", 1));
+  CHECK_FALSE(ids.add("12", 2));  // taken: the first operator keeps it
+  CHECK(ids.find("12") == std::optional<std::size_t>(0));
+  CHECK(ids.find("1") == std::optional<std::size_t>(1));
+  CHECK_FALSE(ids.find("2").has_value());
+  CHECK_FALSE(ids.find("123456").has_value());  // past the vector's end
+  // "012" is another id than "12"; a huge or non-numeric id goes to the map.
+  CHECK(ids.add("012", 3));
+  CHECK(ids.find("012") == std::optional<std::size_t>(3));
+  CHECK(ids.find("12") == std::optional<std::size_t>(0));
+  CHECK(ids.add("99999999", 4));
+  CHECK(ids.find("99999999") == std::optional<std::size_t>(4));
+  CHECK_FALSE(ids.add("99999999", 5));
+  CHECK(ids.add("abc", 6));
+  CHECK(ids.find("abc") == std::optional<std::size_t>(6));
+  CHECK(ids.add("0", 7));
+  CHECK(ids.find("0") == std::optional<std::size_t>(7));
+  CHECK_FALSE(ids.find("").has_value());
+  ids.clear();
+  CHECK_FALSE(ids.find("12").has_value());
+  CHECK_FALSE(ids.find("abc").has_value());
 }

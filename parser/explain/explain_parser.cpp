@@ -14,6 +14,7 @@
 #include "parser/explain/explain_lines.hpp"
 #include "parser/explain/explain_ops.hpp"
 #include "parser/explain/normalize.hpp"
+#include "parser/explain/operator_ids.hpp"
 #include "parser/registry/parse.hpp"
 #include "parser/common/facts_fill.hpp"
 
@@ -98,7 +99,7 @@ class Reader {
   std::vector<SectionEntry> sections_;
   std::vector<char> on_stack_;
   std::unordered_set<std::uint64_t> placed_;
-  std::unordered_map<std::string_view, std::size_t> ids_;  // keys view the operators' ids (kept in the plan)
+  explain::OperatorIds ids_;  // printed id -> operator (the ids are views kept in the plan)
   std::optional<std::size_t> block_op_;  // current detail block's operator
   bool in_block_ = false;                // inside a block (even for an id missing from the outline)
   std::optional<std::size_t> last_field_;
@@ -534,9 +535,9 @@ class Reader {
     std::size_t op;
     bool merged = false;
     if (tl.id != "unknown") {
-      auto it = ids_.find(tl.id);
-      if (it != ids_.end() && !on_stack_[it->second] && p.ops[it->second].label == label) {
-        op = it->second;
+      auto known = ids_.find(tl.id);
+      if (known && !on_stack_[*known] && p.ops[*known].label == label) {
+        op = *known;
         merged = true;
       }
     }
@@ -545,8 +546,7 @@ class Reader {
       Operator& o = p.ops[op];
       if (tl.id != "unknown") {
         o.id = p.keep(tl.id);
-        auto [it, fresh] = ids_.emplace(o.id, op);
-        if (!fresh) {
+        if (!ids_.add(o.id, op)) {
           error(i, tl.label_column, "operator id " + o.id + " is used by two different operators",
                 MessageSeverity::Warning);
         }
@@ -651,10 +651,9 @@ class Reader {
     if (t[0] == '(') {
       explain::BlockHeader bh;
       if (explain::match_block_header(t, bh)) {
-        auto it = ids_.find(bh.id);
-        bool known = it != ids_.end();
-        if (was_blank || !in_block_ || (known && trim(plan().ops[it->second].name) == trim(bh.name))) {
-          block_header(i, bh, known ? std::optional<std::size_t>(it->second) : std::nullopt);
+        std::optional<std::size_t> known = ids_.find(bh.id);
+        if (was_blank || !in_block_ || (known && trim(plan().ops[*known].name) == trim(bh.name))) {
+          block_header(i, bh, known);
           return;
         }
       }
@@ -844,14 +843,12 @@ class Reader {
         if (auto it = exchange_by_label.find(pr.target); it != exchange_by_label.end()) p.ops[pr.op].reuses = it->second;
         continue;
       }
-      auto it = ids_.find(pr.target);
-      if (it != ids_.end()) p.ops[pr.op].reuses = it->second;
+      if (auto target = ids_.find(pr.target)) p.ops[pr.op].reuses = *target;
       else
         r_.messages.push_back({MessageSeverity::Warning, pr.loc, "reused operator id " + pr.target + " is not in the plan"});
     }
     for (const auto& [entry, id] : hosting_) {
-      auto it = ids_.find(id);
-      if (it != ids_.end()) p.subqueries[entry].hosting_op = it->second;
+      if (auto host = ids_.find(id)) p.subqueries[entry].hosting_op = *host;
     }
     // Logical hints: a ResolvedHint under a Join also marks the join side it applies to.
     for (auto& o : p.ops) {
