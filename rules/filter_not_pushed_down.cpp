@@ -127,9 +127,9 @@ class FilterNotPushedDown final : public DocumentedRule<make_doc> {
           continue;
         }
       }
-      auto data = data_columns(*scan);
-      auto parts = partition_filter_columns(*scan);
-      auto outputs = output_columns(*scan);
+      const ColumnSet* data = data_columns(*scan);
+      const ColumnSet& parts = partition_filter_columns(*scan);
+      const ColumnSet& outputs = output_columns(*scan);
 
       std::vector<std::string> missing;
       bool untrusted = false;

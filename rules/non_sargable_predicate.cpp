@@ -208,8 +208,8 @@ class NonSargablePredicate final : public DocumentedRule<make_doc> {
  public:
   // `(f(col) op literal)` / `f(col) IN (...)` on one data column of `scan`.
   static std::optional<Finding> inspect(const ParsedExpr& pe, const Expr& c, const Operator& scan,
-                                        const std::optional<std::set<std::string>>& data,
-                                        const std::set<std::string>& parts, const std::set<std::string>& outputs) {
+                                        const ColumnSet* data, const ColumnSet& parts,
+                                        const ColumnSet& outputs) {
     if (is_runtime_filter(c)) return std::nullopt;
     // NOT (f(col) = x): the same wrapped column under a negation.
     if (c.kind == ExprKind::Unary && iequals(c.name, "NOT") && c.args.size() == 1) {
@@ -335,9 +335,9 @@ class NonSargablePredicate final : public DocumentedRule<make_doc> {
     for (const Operator* op : order) {
       const Operator* scan = op->kind == OpKind::Filter ? scan_below(plan, *op) : op;
       if (!scan) continue;
-      auto data = data_columns(*scan);
-      auto parts = partition_filter_columns(*scan);
-      auto outputs = output_columns(*scan);
+      const ColumnSet* data = data_columns(*scan);
+      const ColumnSet& parts = partition_filter_columns(*scan);
+      const ColumnSet& outputs = output_columns(*scan);
       auto exprs = op->kind == OpKind::Scan ? field_exprs(*op, {FieldRole::DataFilters, FieldRole::RequiredDataFilters, FieldRole::ScanFilters})
                                             : field_exprs(*op, {FieldRole::Condition});
       for (const ParsedExpr* pe : exprs) {

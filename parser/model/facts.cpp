@@ -112,6 +112,25 @@ std::string column_key(std::string_view name) {
   return s;
 }
 
+Text column_key(TextStore& store, Text name) {
+  std::string_view n = name;
+  while (!n.empty() && std::isspace(static_cast<unsigned char>(n.front()))) n.remove_prefix(1);
+  while (!n.empty() && std::isspace(static_cast<unsigned char>(n.back()))) n.remove_suffix(1);
+  if (auto h = n.find('#'); h != std::string_view::npos) n = n.substr(0, h);
+  // As printed (no quotes, nothing to lower-case): the last dotted segment is the key.
+  bool plain = true;
+  for (char c : n)
+    if (c == '`' || c == '"' || std::tolower(static_cast<unsigned char>(c)) != static_cast<unsigned char>(c)) {
+      plain = false;
+      break;
+    }
+  if (plain) {
+    if (auto dot = n.rfind('.'); dot != std::string_view::npos) n = n.substr(dot + 1);
+    return store.keep(n);  // a part of a kept text: a view
+  }
+  return store.keep(column_key(n));
+}
+
 namespace {
 
 std::string_view trim(std::string_view s) {
@@ -126,11 +145,11 @@ bool untrusted(const Field& f) {
 }
 
 // Top-level names of a `struct<a:int,b:struct<...>>` schema.
-std::optional<std::set<std::string>> schema_columns(std::string_view v) {
-  v = trim(v);
+std::optional<ColumnSet> schema_columns(TextStore& store, Text v) {
+  v = Text::stable(trim(v));
   if (v.substr(0, 7) != "struct<") return std::nullopt;
-  v.remove_prefix(7);
-  std::set<std::string> out;
+  v = v.sub(7);
+  ColumnSet out;
   int depth = 0;
   std::size_t start = 0;
   bool in_name = true;
@@ -141,13 +160,14 @@ std::optional<std::set<std::string>> schema_columns(std::string_view v) {
       if (depth == 0) break;
       --depth;
     } else if (depth == 0 && c == ':' && in_name) {
-      out.insert(column_key(v.substr(start, i - start)));
+      out.add(column_key(store, v.sub(start, i - start)));
       in_name = false;
     } else if (depth == 0 && c == ',') {
       start = i + 1;
       in_name = true;
     }
   }
+  out.finish();
   return out;
 }
 
@@ -179,12 +199,13 @@ void derive_common_facts(Plan& plan) {
     if (!op.scan) op.scan = std::make_shared<ScanFacts>();
     ScanFacts& sc = *op.scan;
     if (const Field* f = op.field(FieldRole::DataColumns); f && f->is_list) {
-      std::set<std::string> out;
-      for (std::string_view i : f->items()) out.insert(column_key(i));
+      ColumnSet out;
+      for (std::string_view i : f->items()) out.add(column_key(plan.text_store(), Text::stable(i)));
+      out.finish();
       sc.data_columns = std::move(out);
       sc.data_columns_truncated = untrusted(*f);
     } else if (const Field* r = op.field(FieldRole::ReadSchema)) {
-      sc.data_columns = schema_columns(r->value);
+      sc.data_columns = schema_columns(plan.text_store(), r->value);
       sc.data_columns_truncated = untrusted(*r);
     }
     if (sc.format.empty()) {
@@ -193,13 +214,14 @@ void derive_common_facts(Plan& plan) {
     for (const Field& f : op.fields) {
       switch (f.role) {
         case FieldRole::Output:
-          for (std::string_view i : f.items()) sc.output_columns.insert(column_key(i));
+          for (std::string_view i : f.items()) sc.output_columns.add(column_key(plan.text_store(), Text::stable(i)));
           if (untrusted(f)) sc.output_truncated = true;
           break;
         case FieldRole::PartitionFilters:
           for (const ParsedExpr& pe : f.exprs)
             if (pe.root)
-              for (const Expr* a : collect_attributes(*pe.root)) sc.partition_columns.insert(column_key(a->name));
+              for (const Expr* a : collect_attributes(*pe.root))
+                sc.partition_columns.add(column_key(plan.text_store(), a->name));
           break;
         case FieldRole::Location:
           if (untrusted(f) || f.value.find("...") != std::string::npos) sc.location_truncated = true;
@@ -208,6 +230,8 @@ void derive_common_facts(Plan& plan) {
           break;
       }
     }
+    sc.output_columns.finish();
+    sc.partition_columns.finish();
   }
   // AQE final plan that collapsed to an empty local relation (every stage returned no rows, or the
   // optimizer proved the result empty at runtime): the initial plan's stages are what ran.

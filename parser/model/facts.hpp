@@ -3,6 +3,7 @@
 // enums and structs, never a field key, a metric label or an operator-name fragment.
 #pragma once
 
+#include "parser/model/column_set.hpp"
 #include "parser/model/out_of_line.hpp"
 
 #include <cstdint>
@@ -87,9 +88,9 @@ std::string_view to_string(ScanSource s);
 struct ScanFacts {
   ScanSource source = ScanSource::Unknown;
   std::string format;                         // lower-case file format when known: parquet, orc, csv, ...
-  std::optional<std::set<std::string>> data_columns;  // stored columns (ReadSchema / DATA_COLUMNS), key form
-  std::set<std::string> output_columns;       // Output / OUTPUT, key form (lower-case, no qualifier)
-  std::set<std::string> partition_columns;    // columns named by partition filters
+  std::optional<ColumnSet> data_columns;      // stored columns (ReadSchema / DATA_COLUMNS), key form
+  ColumnSet output_columns;                   // Output / OUTPUT, key form (lower-case, no qualifier)
+  ColumnSet partition_columns;                // columns named by partition filters
   bool output_truncated = false;
   bool data_columns_truncated = false;
   bool location_truncated = false;            // Location / file list abbreviated: it cannot be compared
@@ -196,5 +197,8 @@ std::string without_ids(std::string_view text);
 
 // Column name without qualifier, lower-case ("T2.ID" -> "id", "d_year#2" -> "d_year").
 std::string column_key(std::string_view name);
+// The same, kept: a view into `name` when the key is a part of it as printed (no quotes, already
+// lower-case), else a copy in `store`.
+Text column_key(TextStore& store, Text name);
 
 }  // namespace planlint

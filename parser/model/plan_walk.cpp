@@ -382,17 +382,19 @@ std::optional<SimplePredicate> simple_predicate(const Expr& e) {
 
 std::vector<const Expr*> attributes_in(const Expr& e) { return collect_attributes(e); }
 
-std::optional<std::set<std::string>> data_columns(const Operator& scan) {
-  if (!scan.scan) return std::nullopt;
-  return scan.scan->data_columns;
+const ColumnSet* data_columns(const Operator& scan) {
+  if (!scan.scan || !scan.scan->data_columns) return nullptr;
+  return &*scan.scan->data_columns;
 }
 
-std::set<std::string> output_columns(const Operator& scan) {
-  return scan.scan ? scan.scan->output_columns : std::set<std::string>{};
-}
+namespace {
+const ColumnSet kNoColumns;
+}  // namespace
 
-std::set<std::string> partition_filter_columns(const Operator& scan) {
-  return scan.scan ? scan.scan->partition_columns : std::set<std::string>{};
+const ColumnSet& output_columns(const Operator& scan) { return scan.scan ? scan.scan->output_columns : kNoColumns; }
+
+const ColumnSet& partition_filter_columns(const Operator& scan) {
+  return scan.scan ? scan.scan->partition_columns : kNoColumns;
 }
 
 std::vector<const ParsedExpr*> field_exprs(const Operator& op, std::initializer_list<FieldRole> roles) {

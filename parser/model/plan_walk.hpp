@@ -12,6 +12,7 @@
 #include <unordered_map>
 #include <vector>
 
+#include "parser/model/column_set.hpp"
 #include "parser/model/expr_util.hpp"
 #include "parser/model/plan.hpp"
 
@@ -126,12 +127,12 @@ std::optional<SimplePredicate> simple_predicate(const Expr& e);
 // column_key: parser/model/facts.hpp.
 
 // Columns of a scan that are stored in the data files: ReadSchema's top-level names when printed,
-// nullopt when the scan has no ReadSchema.
-std::optional<std::set<std::string>> data_columns(const Operator& scan);
+// nullptr when the scan has no ReadSchema.
+const ColumnSet* data_columns(const Operator& scan);
 // Columns the scan outputs (Output list or profile OUTPUT), lower-case without qualifier.
-std::set<std::string> output_columns(const Operator& scan);
+const ColumnSet& output_columns(const Operator& scan);
 // Columns that appear in PartitionFilters / PARTITION_FILTERS (partition columns).
-std::set<std::string> partition_filter_columns(const Operator& scan);
+const ColumnSet& partition_filter_columns(const Operator& scan);
 
 // Every attribute under `e` (parser/model/expr_util.hpp collect_attributes).
 std::vector<const Expr*> attributes_in(const Expr& e);

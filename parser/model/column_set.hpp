@@ -1,0 +1,40 @@
+// A set of column keys (lower-case, unqualified: parser/model/facts.hpp column_key) as sorted,
+// unique Texts. The keys are views into the input or the plan's TextStore, so a scan's column sets
+// cost 16 bytes a column instead of a tree node and a string each.
+#pragma once
+
+#include <algorithm>
+#include <cstddef>
+#include <string_view>
+#include <vector>
+
+#include "parser/model/text.hpp"
+
+namespace planlint {
+
+class ColumnSet {
+ public:
+  // Building: add() every key, then finish() once (sorts and drops duplicates).
+  void add(Text key) { keys_.push_back(key); }
+  void finish() {
+    std::sort(keys_.begin(), keys_.end(), [](const Text& a, const Text& b) { return a.view() < b.view(); });
+    keys_.erase(std::unique(keys_.begin(), keys_.end(), [](const Text& a, const Text& b) { return a.view() == b.view(); }),
+                keys_.end());
+    keys_.shrink_to_fit();
+  }
+
+  [[nodiscard]] bool contains(std::string_view key) const {
+    auto it = std::lower_bound(keys_.begin(), keys_.end(), key, [](const Text& a, std::string_view k) { return a.view() < k; });
+    return it != keys_.end() && it->view() == key;
+  }
+  [[nodiscard]] std::size_t count(std::string_view key) const { return contains(key) ? 1 : 0; }
+  [[nodiscard]] bool empty() const { return keys_.empty(); }
+  [[nodiscard]] std::size_t size() const { return keys_.size(); }
+  [[nodiscard]] auto begin() const { return keys_.begin(); }
+  [[nodiscard]] auto end() const { return keys_.end(); }
+
+ private:
+  std::vector<Text> keys_;
+};
+
+}  // namespace planlint
