@@ -14,9 +14,20 @@ namespace {
 
 bool contains(std::string_view s, std::string_view w) { return s.find(w) != std::string_view::npos; }
 
-std::string base_name(std::string_view n) {
+std::string_view base_name(std::string_view n) {
   if (auto sp = n.find_first_of(" ["); sp != std::string_view::npos) n = n.substr(0, sp);
-  return std::string(n);
+  return n;
+}
+
+// `s` contains `lower` (lower-case ASCII) ignoring the case of `s`.
+bool contains_lower(std::string_view s, std::string_view lower) {
+  if (lower.size() > s.size()) return false;
+  for (std::size_t i = 0; i + lower.size() <= s.size(); ++i) {
+    std::size_t k = 0;
+    while (k < lower.size() && std::tolower(static_cast<unsigned char>(s[i + k])) == static_cast<unsigned char>(lower[k])) ++k;
+    if (k == lower.size()) return true;
+  }
+  return false;
 }
 
 bool bare_attribute(std::string_view s) {
@@ -63,13 +74,9 @@ bool passes_columns(const Operator& op) {
 }  // namespace
 
 void fill_operator_name_facts(Operator& op) {
-  const std::string base = base_name(op.name);
-  {
-    std::string lower;
-    for (char c : base) lower += static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-    if ((contains(lower, "rowto") && contains(lower, "columnar")) || contains(lower, "sparktocolumnar"))
-      op.facts.edit().row_to_columnar = true;
-  }
+  const std::string_view base = base_name(op.name);
+  if ((contains_lower(base, "rowto") && contains_lower(base, "columnar")) || contains_lower(base, "sparktocolumnar"))
+    op.facts.edit().row_to_columnar = true;
   if (op.kind == OpKind::PythonEval) {
     if (base == "BatchEvalPython" || base == "BatchEvalPythonUDTF") op.facts.edit().udf.kind = UdfKind::PythonRow;
     else if (base == "ArrowEvalPython" || base == "ArrowEvalPythonUDTF" || base == "ColumnarArrowEvalPython")

@@ -47,6 +47,15 @@ std::string op_text(const Operator& op) {
   return t;
 }
 
+// Whether op_text(op) contains `w`, without building it: `w` holds no newline, so it cannot span
+// two of the parts op_text joins with one.
+bool op_text_contains(const Operator& op, std::string_view w) {
+  if (contains(op.label, w) || contains(op.arguments, w)) return true;
+  for (const Field& f : op.fields)
+    if ((f.role == FieldRole::Arguments || f.role == FieldRole::Partitioning) && contains(f.value, w)) return true;
+  return false;
+}
+
 std::optional<std::uint32_t> number_after(std::string_view t, std::string_view marker) {
   auto p = t.find(marker);
   if (p == std::string_view::npos) return std::nullopt;
@@ -73,10 +82,10 @@ std::optional<std::uint32_t> number_after(std::string_view t, std::string_view m
 }
 
 void fill_partitioning(Operator& op) {
-  const std::string t = op_text(op);
   Partitioning p;
-  if (contains(t, "EXECUTOR_BROADCAST")) p.executor_broadcast = true;
+  if (op_text_contains(op, "EXECUTOR_BROADCAST")) p.executor_broadcast = true;
   if (op.kind == OpKind::Exchange) {
+    const std::string t = op_text(op);  // number_after reads past a part's end, as it always did
     if (contains(t, "SinglePartition")) {
       p.kind = PartitioningKind::Single;
       p.partitions = 1;
@@ -171,17 +180,17 @@ void infer_version(Plan& plan) {
   bool formatted = plan.format == InputFormat::ExplainFormatted || plan.format == InputFormat::ExplainCost;
   for (const Operator& op : plan.ops) {
     if (op.logical) continue;
-    const std::string t = op_text(op);
-    if (contains(t, "[plan_id=")) at_least(3, 3);
+    auto has = [&](std::string_view w) { return op_text_contains(op, w); };
+    if (has("[plan_id=")) at_least(3, 3);
     if (starts_with(op.name, "AQEShuffleRead") || starts_with(op.name, "TableCacheQueryStage")) at_least(3, 2);
     if (starts_with(op.name, "CustomShuffleReader") || starts_with(op.name, "AdaptiveSparkPlan") ||
         starts_with(op.name, "ShuffleQueryStage"))
       at_least(3, 0);
-    if (contains(t, "ENSURE_REQUIREMENTS") || contains(t, "REPARTITION_BY_")) at_least(3, 1);
+    if (has("ENSURE_REQUIREMENTS") || has("REPARTITION_BY_")) at_least(3, 1);
     if (!op.detail_loc.known() && op.kind == OpKind::Exchange && op.section == Section::Main) {
       ++exchanges;
-      if (!contains(t, "[id=") && !contains(t, "plan_id") && !contains(t, "ENSURE_REQUIREMENTS") &&
-          !contains(t, "REPARTITION") && !contains(t, "REBALANCE") && !contains(t, ", true") && !contains(t, ", false"))
+      if (!has("[id=") && !has("plan_id") && !has("ENSURE_REQUIREMENTS") && !has("REPARTITION") && !has("REBALANCE") &&
+          !has(", true") && !has(", false"))
         ++bare_exchanges;
     }
   }
