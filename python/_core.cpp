@@ -5,9 +5,9 @@
 #include <pybind11/stl.h>
 
 #include <filesystem>
+#include <memory>
 #include <optional>
 #include <stdexcept>
-#include <memory>
 #include <string>
 #include <vector>
 

@@ -32,3 +32,36 @@ TEST_CASE("formatting helpers") {
   CHECK(format_millis(1500) == "1.5 s");
   CHECK(format_millis(200'000) == "3 min 20 s");
 }
+
+TEST_CASE("model: column sets are sorted unique keys; a key printed as is stays a view") {
+  TextStore store;
+  const std::string printed = "t.Id#1, amount#2L, `Q`.`x`#3, cust.region";
+  Text all = store.keep(printed);
+  ColumnSet s;
+  for (std::string_view part : {all.sub(0, 6), all.sub(8, 10), all.sub(20, 11), all.sub(33)}) s.add(column_key(store, Text::stable(part)));
+  s.add(column_key(store, all.sub(8, 10)));  // a duplicate
+  s.finish();
+  CHECK(s.size() == 4);
+  CHECK(s.contains("id"));
+  CHECK(s.contains("amount"));
+  CHECK(s.contains("x"));
+  CHECK(s.contains("region"));
+  CHECK_FALSE(s.contains("Id"));
+  CHECK_FALSE(s.contains("t.id"));
+  CHECK(s.count("amount") == 1);
+  std::vector<std::string> keys;
+  for (const Text& k : s) keys.emplace_back(k);
+  CHECK(keys == std::vector<std::string>{"amount", "id", "region", "x"});
+  // "amount" and "region" are parts of the kept text as printed: views, not copies.
+  const char* b = all.view().data();
+  auto inside = [&](std::string_view k) { return k.data() >= b && k.data() + k.size() <= b + all.size(); };
+  CHECK(inside(column_key(store, all.sub(8, 10)).view()));
+  CHECK(inside(column_key(store, all.sub(33)).view()));
+  // The same key as column_key(string_view) gives, for every form.
+  for (std::string_view n : {"t.Id#1", " a.b.C ", "`Q`.`x`#3", "\"Weird\".y", "plain", ""})
+    CHECK(column_key(store, Text::stable(store.keep(n))).view() == column_key(n));
+  ColumnSet empty;
+  empty.finish();
+  CHECK(empty.empty());
+  CHECK_FALSE(empty.contains(""));
+}
