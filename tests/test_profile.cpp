@@ -455,3 +455,36 @@ TEST_CASE("profile reader: a 4 MB synthetic profile parses (time reported, not a
   CHECK(r.plans[0].roots.size() == 1);
   CHECK(r.plans[0].ops.back().metric_value("Metric number 3") == doctest::Approx(123.456789));
 }
+
+TEST_CASE("profile: edges read while parsing keep the DOM's meaning (last `edges` key, damaged elements)") {
+  // A repeated `edges` key: the last one counts (as in the JSON object); the first is not merged in.
+  const std::string twice =
+      R"({"version":"1.2","query":{"id":"q"},"graphs":[{"edges":[{"fromId":"1","toId":"2"}],)"
+      R"("nodes":[{"id":"1","name":"Project","tag":"PROJECT"},{"id":"2","name":"Scan t","tag":"PHOTON_SCAN_EXEC"},)"
+      R"({"id":"3","name":"Filter","tag":"FILTER"}],"edges":[{"fromId":"1","toId":"3"},{"fromId":"3","toId":"2"}]}]})";
+  ParseResult r = parse_query_profile(twice, "twice.json");
+  REQUIRE(r.plans.size() == 1);
+  const Plan& p = r.plans[0];
+  REQUIRE(p.ops.size() == 3);
+  CHECK(p.ops[0].children.size() == 1);
+  CHECK(p.ops[0].children[0] == 2);  // Project -> Filter, not Project -> Scan
+  CHECK(p.ops[2].children.size() == 1);
+  CHECK(p.ops[2].children[0] == 1);
+  // Elements that are no edge object, unknown ids and self edges are reported and skipped.
+  const std::string damaged =
+      R"({"version":"1.2","query":{"id":"q"},"graphs":[{"nodes":[{"id":"1","name":"Project","tag":"PROJECT"},)"
+      R"({"id":"2","name":"Scan t","tag":"PHOTON_SCAN_EXEC"}],)"
+      R"("edges":[5,{"fromId":"1","toId":"9"},{"fromId":"2","toId":"2"},{"fromId":1,"toId":"2"},[1]]}]})";
+  ParseResult d = parse_query_profile(damaged, "damaged.json");
+  REQUIRE(d.plans.size() == 1);
+  std::size_t missing = 0, self = 0;
+  for (const auto& m : d.messages) {
+    if (m.message.find("which is not in the graph") != std::string::npos) ++missing;
+    if (m.message.find("to itself") != std::string::npos) ++self;
+  }
+  CHECK(missing == 3);  // 5, id 9, [1]
+  CHECK(self == 1);
+  REQUIRE(d.plans[0].ops.size() == 2);
+  REQUIRE(d.plans[0].ops[0].children.size() == 1);  // the numeric fromId 1 still names node "1"
+  CHECK(d.plans[0].ops[0].children[0] == 1);
+}

@@ -83,6 +83,12 @@ struct Reader {
   // Nodes of graphs[i] (key "graphs") or of the single `graph` object (key "graph", index 0), in
   // the order of their `nodes` array; present only when that `nodes` was an array.
   std::map<std::pair<std::string, std::size_t>, std::vector<ReadNode>> read_nodes;
+  // The edges of the same graphs, read the same way (the DOM of 10,000 edges is several MB):
+  // fromId and toId as text() gives them ("" for an element that is no object).
+  struct ReadEdge {
+    std::string from, to;
+  };
+  std::map<std::pair<std::string, std::size_t>, std::vector<ReadEdge>> read_edges;
 
   // The JSON parser's callback that reads each element of graphs[i].nodes / graph.nodes as soon
   // as it is complete and drops it from the DOM.
@@ -95,12 +101,14 @@ struct Reader {
       if (kinds.size() < 6) kinds.resize(6, E::value), keys.resize(6), counts.resize(6, 0);
       auto is = [&](std::size_t at, E kind) { return kinds[at] == kind; };
       // Which graph a `nodes` array at this depth belongs to: {"graphs", i} or {"graph", 0}.
-      auto graph_of = [&](std::size_t nodes_depth) -> std::optional<std::pair<std::string, std::size_t>> {
+      // (or, with `what` = "edges", an `edges` array)
+      auto graph_of = [&](std::size_t nodes_depth,
+                          std::string_view what = "nodes") -> std::optional<std::pair<std::string, std::size_t>> {
         if (nodes_depth == 3 && is(0, E::object_start) && keys[1] == "graphs" && is(1, E::array_start) &&
-            is(2, E::object_start) && keys[3] == "nodes" && counts[2] > 0)
+            is(2, E::object_start) && keys[3] == what && counts[2] > 0)
           return std::pair<std::string, std::size_t>{"graphs", counts[2] - 1};
         if (nodes_depth == 2 && is(0, E::object_start) && keys[1] == "graph" && is(1, E::object_start) &&
-            keys[2] == "nodes")
+            keys[2] == what)
           return std::pair<std::string, std::size_t>{"graph", 0};
         return std::nullopt;
       };
@@ -111,22 +119,37 @@ struct Reader {
         if (depth + 1 < counts.size()) counts[depth + 1] = 0;
         if (ev == E::array_start) {
           if (auto g = graph_of(depth)) read_nodes[*g].clear();  // a repeated `nodes` key replaces the first
+          if (auto g = graph_of(depth, "edges")) read_edges[*g].clear();
         }
         if (depth + 1 < keys.size()) keys[depth + 1].clear();
         return true;
       }
       if (ev == E::key) {
         keys[depth] = parsed.is_string() ? parsed.get<std::string>() : std::string();
-        if (depth == 1 && (keys[1] == "graphs" || keys[1] == "graph"))  // a repeated key replaces the first
+        if (depth == 1 && (keys[1] == "graphs" || keys[1] == "graph")) {  // a repeated key replaces the first
           for (auto it = read_nodes.begin(); it != read_nodes.end();)
             it = it->first.first == keys[1] ? read_nodes.erase(it) : std::next(it);
+          for (auto it = read_edges.begin(); it != read_edges.end();)
+            it = it->first.first == keys[1] ? read_edges.erase(it) : std::next(it);
+        }
         if (auto g = graph_of(depth)) read_nodes.erase(*g);  // `nodes` again: only the last counts
+        if (auto g = graph_of(depth, "edges")) read_edges.erase(*g);
         return true;
       }
       // An element completes: object_end / array_end / value at `depth`.
       if (depth == 0) return true;
+      if (!is(depth - 1, E::array_start)) return true;
+      if (auto ge = graph_of(depth - 1, "edges")) {
+        ReadEdge re;
+        if (ev == E::object_end && parsed.is_object()) {
+          re.from = text(member(parsed, "fromId"));
+          re.to = text(member(parsed, "toId"));
+        }
+        read_edges[*ge].push_back(std::move(re));
+        return false;  // dropped from the DOM: read_graph takes it from read_edges
+      }
       auto g = graph_of(depth - 1);
-      if (!g || !is(depth - 1, E::array_start)) return true;
+      if (!g) return true;
       std::vector<ReadNode>& nodes = read_nodes[*g];
       ReadNode rn;
       const std::size_t ni = nodes.size();
@@ -148,7 +171,8 @@ struct Reader {
   }
 
   QueryInfo read_query(const json& root);
-  Plan read_graph(const json& g, std::size_t gi, const QueryInfo& query, std::vector<ReadNode>* pre_read);
+  Plan read_graph(const json& g, std::size_t gi, const QueryInfo& query, std::vector<ReadNode>* pre_read,
+                  const std::vector<ReadEdge>* pre_edges);
   void read_node(const json& n, Operator& op, const profile::GraphPositions* gp, std::size_t ni);
   void break_cycles(Plan& plan, const std::map<std::pair<std::size_t, std::size_t>, std::size_t>& edge_at);
 };
@@ -358,7 +382,8 @@ void Reader::break_cycles(Plan& plan, const std::map<std::pair<std::size_t, std:
   }
 }
 
-Plan Reader::read_graph(const json& g, std::size_t gi, const QueryInfo& query, std::vector<ReadNode>* pre_read) {
+Plan Reader::read_graph(const json& g, std::size_t gi, const QueryInfo& query, std::vector<ReadNode>* pre_read,
+                        const std::vector<ReadEdge>* pre_edges) {
   Plan plan;
   plan.share_text_store(store);
   plan.format = InputFormat::QueryProfile;
@@ -406,29 +431,29 @@ Plan Reader::read_graph(const json& g, std::size_t gi, const QueryInfo& query, s
 
   // Edges: fromId is the consumer, toId the producer.
   std::map<std::pair<std::size_t, std::size_t>, std::size_t> edge_at;
-  if (const json* edges = member(g, "edges"); edges && edges->is_array()) {
-    std::size_t ei = 0;
-    for (const auto& e : *edges) {
-      std::size_t off = (gp && ei < gp->edges.size()) ? gp->edges[ei] : kNoOffset;
-      ++ei;
-      SourceRange loc = off == kNoOffset ? plan.loc : at(off);
-      std::string from = text(member(e, "fromId"));
-      std::string to = text(member(e, "toId"));
-      auto f = by_id.find(from);
-      auto t = by_id.find(to);
-      if (f == by_id.end() || t == by_id.end()) {
-        const std::string& missing = f == by_id.end() ? from : to;
-        message(MessageSeverity::Warning, loc,
-                "edge refers to node id '" + missing + "', which is not in the graph; the edge is ignored");
-        continue;
-      }
-      if (f->second == t->second) {
-        message(MessageSeverity::Warning, loc, "edge from node '" + from + "' to itself; the edge is ignored");
-        continue;
-      }
-      // edge_at doubles as the set of edges seen: a repeated edge is dropped in O(log e).
-      if (edge_at.emplace(std::pair{f->second, t->second}, off).second) plan.ops[f->second].children.push_back(t->second);
+  auto add_edge = [&](std::size_t ei, const std::string& from, const std::string& to) {
+    std::size_t off = (gp && ei < gp->edges.size()) ? gp->edges[ei] : kNoOffset;
+    SourceRange loc = off == kNoOffset ? plan.loc : at(off);
+    auto f = by_id.find(from);
+    auto t = by_id.find(to);
+    if (f == by_id.end() || t == by_id.end()) {
+      const std::string& missing = f == by_id.end() ? from : to;
+      message(MessageSeverity::Warning, loc,
+              "edge refers to node id '" + missing + "', which is not in the graph; the edge is ignored");
+      return;
     }
+    if (f->second == t->second) {
+      message(MessageSeverity::Warning, loc, "edge from node '" + from + "' to itself; the edge is ignored");
+      return;
+    }
+    // edge_at doubles as the set of edges seen: a repeated edge is dropped in O(log e).
+    if (edge_at.emplace(std::pair{f->second, t->second}, off).second) plan.ops[f->second].children.push_back(t->second);
+  };
+  if (pre_edges) {  // read while parsing (the usual case: `edges` was an array)
+    for (std::size_t ei = 0; ei < pre_edges->size(); ++ei) add_edge(ei, (*pre_edges)[ei].from, (*pre_edges)[ei].to);
+  } else if (const json* edges = member(g, "edges"); edges && edges->is_array()) {
+    std::size_t ei = 0;
+    for (const auto& e : *edges) add_edge(ei++, text(member(e, "fromId")), text(member(e, "toId")));
   }
 
   // Children: Left before Right (CHILD_TAG), the rest in edge order between them.
@@ -638,7 +663,10 @@ ParseResult parse_query_profile(std::string_view text_in, const std::string& pat
       continue;
     }
     auto pre = reader.read_nodes.find({graphs_key, gi});
-    plans.push_back(reader.read_graph(*graphs[gi], gi, query, pre == reader.read_nodes.end() ? nullptr : &pre->second));
+    auto pre_edges = reader.read_edges.find({graphs_key, gi});
+    plans.push_back(reader.read_graph(*graphs[gi], gi, query, pre == reader.read_nodes.end() ? nullptr : &pre->second,
+                                      pre_edges == reader.read_edges.end() ? nullptr : &pre_edges->second));
+    if (pre_edges != reader.read_edges.end()) pre_edges->second = {};  // read: give the memory back
   }
   if (plans.empty()) {
     Plan plan;
