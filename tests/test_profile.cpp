@@ -488,3 +488,31 @@ TEST_CASE("profile: edges read while parsing keep the DOM's meaning (last `edges
   REQUIRE(d.plans[0].ops[0].children.size() == 1);  // the numeric fromId 1 still names node "1"
   CHECK(d.plans[0].ops[0].children[0] == 1);
 }
+
+TEST_CASE("profile: nodes read while parsing become the plan's operators, with or without damaged elements") {
+  // All objects: the operators read while parsing are the plan's, indexes in order.
+  const std::string whole =
+      R"({"version":"1.2","query":{"id":"q"},"graphs":[{"nodes":[{"id":"1","name":"Project","tag":"PROJECT"},)"
+      R"({"id":"2","name":"Scan t","tag":"PHOTON_SCAN_EXEC"}],"edges":[{"fromId":"1","toId":"2"}]}]})";
+  ParseResult w = parse_query_profile(whole, "whole.json");
+  REQUIRE(w.plans.size() == 1);
+  REQUIRE(w.plans[0].ops.size() == 2);
+  for (std::size_t i = 0; i < 2; ++i) CHECK(w.plans[0].ops[i].index == i);
+  CHECK(w.plans[0].ops[1].id == "2");
+  REQUIRE(w.plans[0].ops[0].children.size() == 1);
+  CHECK(w.plans[0].ops[0].children[0] == 1);
+  // An element that is no object is skipped: the later operators move up one index.
+  const std::string holes =
+      R"({"version":"1.2","query":{"id":"q"},"graphs":[{"nodes":[{"id":"1","name":"Project","tag":"PROJECT"},[2],)"
+      R"({"id":"2","name":"Scan t","tag":"PHOTON_SCAN_EXEC"}],"edges":[{"fromId":"1","toId":"2"}]}]})";
+  ParseResult h = parse_query_profile(holes, "holes.json");
+  REQUIRE(h.plans.size() == 1);
+  REQUIRE(h.plans[0].ops.size() == 2);
+  CHECK(h.plans[0].ops[1].index == 1);
+  CHECK(h.plans[0].ops[1].id == "2");
+  REQUIRE(h.plans[0].ops[0].children.size() == 1);
+  CHECK(h.plans[0].ops[0].children[0] == 1);
+  bool warned = false;
+  for (const auto& m : h.messages) warned = warned || m.message.find("nodes[1] is not an object") != std::string::npos;
+  CHECK(warned);
+}

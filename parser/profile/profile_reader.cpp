@@ -76,13 +76,29 @@ struct Reader {
   // its bytes, and holding them all as JSON as well as the model took 10x the input).
   struct ReadNode {
     bool object = false;                  // not an object: only its position in `nodes` is kept
-    Operator op;
     std::vector<ParseMessage> messages;   // what read_node said, replayed in reading order
     std::string subgraph_parent;          // its subgraphParent, resolved once all nodes are read
   };
+  // The nodes of one `nodes` array. ops[i] is nodes[i]'s operator (a default one for an element
+  // that is no object), kept apart so that a graph whose nodes are all objects hands the whole
+  // vector to its plan instead of moving each operator into a second one.
+  struct ReadNodes {
+    std::vector<ReadNode> nodes;
+    std::vector<Operator> ops;
+    void clear() {
+      nodes.clear();
+      ops.clear();
+    }
+    [[nodiscard]] std::size_t size() const { return nodes.size(); }
+  };
   // Nodes of graphs[i] (key "graphs") or of the single `graph` object (key "graph", index 0), in
   // the order of their `nodes` array; present only when that `nodes` was an array.
-  std::map<std::pair<std::string, std::size_t>, std::vector<ReadNode>> read_nodes;
+  std::map<std::pair<std::string, std::size_t>, ReadNodes> read_nodes;
+  // The positions of graph `g`'s objects, when the position scan found the graph.
+  const profile::GraphPositions* positions_of(const std::pair<std::string, std::size_t>& g) const {
+    return g.first == "graphs" ? (g.second < pos.graphs.size() ? &pos.graphs[g.second] : nullptr)
+                               : (!pos.graphs.empty() ? &pos.graphs[0] : nullptr);
+  }
   // The edges of the same graphs, read the same way (the DOM of 10,000 edges is several MB):
   // fromId and toId as text() gives them ("" for an element that is no object).
   struct ReadEdge {
@@ -118,7 +134,15 @@ struct Reader {
         kinds[depth] = ev;
         if (depth + 1 < counts.size()) counts[depth + 1] = 0;
         if (ev == E::array_start) {
-          if (auto g = graph_of(depth)) read_nodes[*g].clear();  // a repeated `nodes` key replaces the first
+          if (auto g = graph_of(depth)) {
+            ReadNodes& rn = read_nodes[*g];
+            rn.clear();  // a repeated `nodes` key replaces the first
+            // The position scan counted the nodes: room for them once, not doubling as they come.
+            if (const profile::GraphPositions* gp = positions_of(*g)) {
+              rn.nodes.reserve(gp->nodes.size());
+              rn.ops.reserve(gp->nodes.size());
+            }
+          }
           if (auto g = graph_of(depth, "edges")) read_edges[*g].clear();
         }
         if (depth + 1 < keys.size()) keys[depth + 1].clear();
@@ -150,28 +174,27 @@ struct Reader {
       }
       auto g = graph_of(depth - 1);
       if (!g) return true;
-      std::vector<ReadNode>& nodes = read_nodes[*g];
+      ReadNodes& nodes = read_nodes[*g];
       ReadNode rn;
+      Operator& op = nodes.ops.emplace_back();
       const std::size_t ni = nodes.size();
       if (ev == E::object_end && parsed.is_object()) {
         rn.object = true;
-        const profile::GraphPositions* gp =
-            g->first == "graphs" ? (g->second < pos.graphs.size() ? &pos.graphs[g->second] : nullptr)
-                                 : (!pos.graphs.empty() ? &pos.graphs[0] : nullptr);
+        const profile::GraphPositions* gp = positions_of(*g);
         const std::size_t before = result.messages.size();
-        read_node(parsed, rn.op, gp, ni);
+        read_node(parsed, op, gp, ni);
         rn.subgraph_parent = text(member(parsed, "subgraphParent"));
         rn.messages.assign(std::make_move_iterator(result.messages.begin() + static_cast<std::ptrdiff_t>(before)),
                            std::make_move_iterator(result.messages.end()));
         result.messages.resize(before);
       }
-      nodes.push_back(std::move(rn));
+      nodes.nodes.push_back(std::move(rn));
       return false;  // dropped from the DOM: read_graph takes it from read_nodes
     };
   }
 
   QueryInfo read_query(const json& root);
-  Plan read_graph(const json& g, std::size_t gi, const QueryInfo& query, std::vector<ReadNode>* pre_read,
+  Plan read_graph(const json& g, std::size_t gi, const QueryInfo& query, ReadNodes* pre_read,
                   const std::vector<ReadEdge>* pre_edges);
   void read_node(const json& n, Operator& op, const profile::GraphPositions* gp, std::size_t ni);
   void break_cycles(Plan& plan, const std::map<std::pair<std::size_t, std::size_t>, std::size_t>& edge_at);
@@ -382,7 +405,7 @@ void Reader::break_cycles(Plan& plan, const std::map<std::pair<std::size_t, std:
   }
 }
 
-Plan Reader::read_graph(const json& g, std::size_t gi, const QueryInfo& query, std::vector<ReadNode>* pre_read,
+Plan Reader::read_graph(const json& g, std::size_t gi, const QueryInfo& query, ReadNodes* pre_read,
                         const std::vector<ReadEdge>* pre_edges) {
   Plan plan;
   plan.share_text_store(store);
@@ -397,34 +420,40 @@ Plan Reader::read_graph(const json& g, std::size_t gi, const QueryInfo& query, s
   std::vector<std::string> subgraph_parents;  // per operator
   if (nodes && nodes->is_array()) {
     const std::size_t count = pre_read ? pre_read->size() : nodes->size();
-    plan.ops.reserve(count);
+    // Every node an object (the usual case): the operators read while parsing become the plan's.
+    const bool whole = pre_read && std::all_of(pre_read->nodes.begin(), pre_read->nodes.end(),
+                                               [](const ReadNode& rn) { return rn.object; });
+    if (whole) plan.ops = std::move(pre_read->ops);
+    else plan.ops.reserve(count);
     for (std::size_t this_ni = 0; this_ni < count; ++this_ni) {
-      const bool object = pre_read ? (*pre_read)[this_ni].object : (*nodes)[this_ni].is_object();
+      const bool object = pre_read ? pre_read->nodes[this_ni].object : (*nodes)[this_ni].is_object();
       if (!object) {
         SourceRange loc = plan.loc;
         message(MessageSeverity::Warning, loc, "graph " + std::to_string(gi) + ": nodes[" + std::to_string(this_ni) +
                                                    "] is not an object; ignored");
         continue;
       }
-      Operator op;
+      Operator moved;
       if (pre_read) {
-        ReadNode& rn = (*pre_read)[this_ni];
-        op = std::move(rn.op);
+        ReadNode& rn = pre_read->nodes[this_ni];
+        if (!whole) moved = std::move(pre_read->ops[this_ni]);
         for (auto& m : rn.messages) result.messages.push_back(std::move(m));
         subgraph_parents.push_back(std::move(rn.subgraph_parent));
       } else {
-        read_node((*nodes)[this_ni], op, gp, this_ni);
+        read_node((*nodes)[this_ni], moved, gp, this_ni);
         subgraph_parents.push_back(text(member((*nodes)[this_ni], "subgraphParent")));
       }
-      op.index = plan.ops.size();
+      Operator& op = whole ? plan.ops[this_ni] : moved;
+      op.index = whole ? this_ni : plan.ops.size();
       if (op.id.empty()) {
         message(MessageSeverity::Warning, op.loc, "node without an id; edges cannot reach it");
       } else if (!by_id.emplace(op.id, op.index).second) {
         message(MessageSeverity::Warning, op.loc,
                 "node id '" + op.id + "' appears twice in the graph; edges use the first");
       }
-      plan.ops.push_back(std::move(op));
+      if (!whole) plan.ops.push_back(std::move(moved));
     }
+    if (pre_read) *pre_read = ReadNodes{};  // read: give the memory back
   } else if (nodes) {
     message(MessageSeverity::Warning, plan.loc, "graph " + std::to_string(gi) + ": `nodes` is not an array");
   }
