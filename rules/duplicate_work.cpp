@@ -147,18 +147,21 @@ class DuplicateWork final : public DocumentedRule<make_doc> {
   void check(RuleContext& ctx) const override {
     const Plan& plan = ctx.plan();
     const bool final_plan = rules::has_final_plan(plan);
-    std::map<std::string, std::vector<Chain>> groups;
-    std::vector<std::string> order;
+    // Each signature is held once, as its group's key (a plan of many scans has long ones).
+    using Groups = std::map<std::string, std::vector<Chain>>;
+    Groups groups;
+    std::vector<Groups::const_iterator> order;
     for (const Operator& op : plan.ops) {
       if (op.kind != OpKind::Scan || !rules::is_active(op, final_plan)) continue;
       Chain c = build_chain(plan, op);
       if (c.runtime_filter) continue;  // a bloom-filter subquery re-reads the creation side on purpose
-      auto [it, fresh] = groups.try_emplace(c.signature);
-      if (fresh) order.push_back(c.signature);
+      auto [it, fresh] = groups.try_emplace(std::move(c.signature));
+      c.signature = std::string();
+      if (fresh) order.push_back(it);
       it->second.push_back(std::move(c));
     }
-    for (const std::string& sig : order) {
-      const auto& copies = groups[sig];
+    for (Groups::const_iterator group : order) {
+      const auto& copies = group->second;
       if (copies.size() < 2) continue;
       // Abbreviated text cannot prove two scans equal.
       if (std::any_of(copies.begin(), copies.end(), [](const Chain& c) { return c.untrusted; }))
