@@ -3,7 +3,11 @@
 // expanded twice, a self-union.
 #include <algorithm>
 #include <cctype>
+#include <cstdint>
+#include <functional>
 #include <map>
+#include <string_view>
+#include <utility>
 
 #include "parser/model/phases.hpp"
 #include "rules/plan_util.hpp"
@@ -90,6 +94,19 @@ Chain build_chain(const Plan& plan, const Operator& scan) {
   return c;
 }
 
+// A scan signature in 16 bytes: two independent 64-bit hashes. Scans are grouped by it first (a
+// plan of many scans would otherwise hold every long signature at once); a group of two or more
+// is then split by the signatures themselves, so a collision can never report two different scans.
+using SignatureKey = std::pair<std::uint64_t, std::uint64_t>;
+SignatureKey signature_key(std::string_view sig) {
+  std::uint64_t fnv = 1469598103934665603ull;
+  for (unsigned char c : sig) {
+    fnv ^= c;
+    fnv *= 1099511628211ull;
+  }
+  return {std::hash<std::string_view>{}(sig), fnv};
+}
+
 // The work one copy costs, when the source measured it.
 struct Cost {
   std::optional<double> ms, bytes, rows;
@@ -147,27 +164,37 @@ class DuplicateWork final : public DocumentedRule<make_doc> {
   void check(RuleContext& ctx) const override {
     const Plan& plan = ctx.plan();
     const bool final_plan = rules::has_final_plan(plan);
-    // Each signature is held once, as its group's key (a plan of many scans has long ones).
-    using Groups = std::map<std::string, std::vector<Chain>>;
+    // Grouped by the signature's hashes, in order of first appearance.
+    using Groups = std::map<SignatureKey, std::vector<Chain>>;
     Groups groups;
     std::vector<Groups::const_iterator> order;
     for (const Operator& op : plan.ops) {
       if (op.kind != OpKind::Scan || !rules::is_active(op, final_plan)) continue;
       Chain c = build_chain(plan, op);
       if (c.runtime_filter) continue;  // a bloom-filter subquery re-reads the creation side on purpose
-      auto [it, fresh] = groups.try_emplace(std::move(c.signature));
+      auto [it, fresh] = groups.try_emplace(signature_key(c.signature));
       c.signature = std::string();
       if (fresh) order.push_back(it);
       it->second.push_back(std::move(c));
     }
+    // Each group of two or more, split by the exact signatures (built again for these scans only).
+    std::vector<std::vector<const Chain*>> same;
     for (Groups::const_iterator group : order) {
-      const auto& copies = group->second;
+      if (group->second.size() < 2) continue;
+      std::map<std::string, std::size_t> by_signature;
+      for (const Chain& c : group->second) {
+        auto [at, fresh] = by_signature.try_emplace(build_chain(plan, *c.scan).signature, same.size());
+        if (fresh) same.emplace_back();
+        same[at->second].push_back(&c);
+      }
+    }
+    for (const std::vector<const Chain*>& copies : same) {
       if (copies.size() < 2) continue;
       // Abbreviated text cannot prove two scans equal.
-      if (std::any_of(copies.begin(), copies.end(), [](const Chain& c) { return c.untrusted; }))
+      if (std::any_of(copies.begin(), copies.end(), [](const Chain* c) { return c->untrusted; }))
         continue;
-      const Chain& first = copies[0];
-      const Chain& dup = copies[1];
+      const Chain& first = *copies[0];
+      const Chain& dup = *copies[1];
       Cost k = cost_of(dup);
       double min = ctx.threshold("min-bytes");
       if (k.bytes && *k.bytes < min) continue;
@@ -180,7 +207,7 @@ class DuplicateWork final : public DocumentedRule<make_doc> {
       // Without a measured size the cost is unknown (a repeated dimension scan is cheap): info.
       if (!k.bytes && !k.ms && !k.rows) d.severity = Severity::Info;
       d.evidence.push_back({"copies", std::to_string(copies.size()), static_cast<double>(copies.size()), ""});
-      for (const Chain& c : copies) d.evidence.push_back({"copy", method::scan_ref(*c.scan), std::nullopt, ""});
+      for (const Chain* c : copies) d.evidence.push_back({"copy", method::scan_ref(*c->scan), std::nullopt, ""});
       for (const std::string& f : first.filters) d.evidence.push_back({"filter", f, std::nullopt, ""});
       if (k.bytes) d.evidence.push_back({"bytes per copy", format_bytes(*k.bytes), *k.bytes, "bytes"});
       if (k.rows) d.evidence.push_back({"rows per copy", format_count(*k.rows), *k.rows, "rows"});
