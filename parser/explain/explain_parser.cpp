@@ -878,7 +878,6 @@ class Reader {
       }
     parse_trailers(p);
     p.link();
-    fill_explain_facts(p);
     have_plan_ = false;
   }
 
@@ -908,9 +907,14 @@ ParseResult parse_explain_text(std::string_view text, const std::string& path,
                                std::shared_ptr<const std::string> input) {
   ParseResult r;
   r.path = path;
-  Normalized n = normalize(text);
-  Reader reader(n, r, std::move(input));
-  reader.run();
+  {
+    Normalized n = normalize(text);
+    Reader reader(n, r, std::move(input));
+    reader.run();
+  }
+  // The typed facts once the line table and the reader's indexes are gone (they need neither):
+  // the peak of a large plan is lower.
+  for (Plan& p : r.plans) fill_explain_facts(p);
   if (r.format == InputFormat::Unknown) r.format = InputFormat::ExplainFormatted;
   return r;
 }
