@@ -1,5 +1,6 @@
-// The compact members of Operator: CompactOptional (rows, duration_ms, reuses) and CompactVector
-// (children, parents, fields, metrics) must behave like the std types they replace.
+// The compact members of Operator: CompactOptional (rows, duration_ms, reuses, codegen_stage),
+// CompactVector (children, parents, fields, metrics) and SharedPart (scan) must behave like the
+// std types they replace.
 #include <doctest/doctest.h>
 
 #include <cmath>
@@ -11,6 +12,7 @@
 
 #include "parser/model/compact_optional.hpp"
 #include "parser/model/compact_vector.hpp"
+#include "parser/model/shared_part.hpp"
 
 using namespace planlint;
 
@@ -165,4 +167,52 @@ TEST_CASE("CompactVector holds non-trivial elements") {
   std::size_t n = 0;
   for (const std::string& s : v) n += s.size();
   CHECK(n > 2000);
+}
+
+namespace {
+struct Counted {
+  static inline int alive = 0;
+  Counted() { ++alive; }
+  Counted(const Counted&) = delete;
+  ~Counted() { --alive; }
+  int value = 0;
+  std::vector<std::string> names;
+};
+}  // namespace
+
+TEST_CASE("SharedPart: copies share one object, the last one frees it") {
+  {
+    SharedPart<Counted> a;
+    CHECK_FALSE(a);
+    CHECK(a == nullptr);
+    CHECK(a.get() == nullptr);
+    CHECK(a.use_count() == 0);
+    a = SharedPart<Counted>::make();
+    REQUIRE(a);
+    CHECK(Counted::alive == 1);
+    CHECK(a->value == 0);  // value-initialised, like std::make_shared
+    CHECK(a.use_count() == 1);
+    SharedPart<Counted> b = a;
+    CHECK(a == b);
+    CHECK(a.use_count() == 2);
+    b->value = 7;  // a write through one copy is seen by the other (as with std::shared_ptr)
+    b->names.push_back("x");
+    CHECK(a->value == 7);
+    CHECK((*a).names.size() == 1);
+    const SharedPart<Counted> c = std::move(b);
+    CHECK_FALSE(b);  // NOLINT: moved-from is empty
+    CHECK(a.use_count() == 2);
+    c->value = 8;  // a const SharedPart gives a non-const object, like std::shared_ptr
+    CHECK(a->value == 8);
+    a.reset();
+    CHECK(Counted::alive == 1);  // c still holds it
+    CHECK(c.use_count() == 1);
+    a = c;
+    SharedPart<Counted>& same = a;
+    a = same;  // self-assignment keeps it
+    CHECK(a.use_count() == 2);
+    CHECK(Counted::alive == 1);
+  }
+  CHECK(Counted::alive == 0);
+  static_assert(sizeof(SharedPart<Counted>) == 8);
 }

@@ -15,6 +15,7 @@
 #include "parser/model/expr.hpp"
 #include "parser/model/facts.hpp"
 #include "parser/model/out_of_line.hpp"
+#include "parser/model/shared_part.hpp"
 #include "parser/model/text.hpp"
 
 namespace planlint {
@@ -247,7 +248,8 @@ struct RuntimeExtras {
 // A plan holds one of these per printed node (100,000 for a large plan), so the members are kept
 // small: views for texts, one pointer for parts most operators lack (OutOfLine), one pointer for
 // the per-operator lists (CompactVector), optionals in the size of their value (CompactOptional),
-// the flags in bits next to the one-byte enums. See the static_assert below the struct.
+// the flags in bits next to the one-byte enums, the shared scan facts behind one pointer
+// (SharedPart). See the static_assert below the struct.
 struct Operator {
   std::size_t index = 0;             // position in Plan::ops
   Text id;                           // printed operator id ("12"), profile node id; empty when unknown
@@ -271,7 +273,7 @@ struct Operator {
   CompactVector<std::size_t> children; // producers, in printed order (left first)
   CompactVector<std::size_t> parents;  // consumers (filled by Plan::link)
   OutOfLine<OpFacts> facts;          // typed facts filled by the reader (out of line: most operators have none)
-  std::shared_ptr<ScanFacts> scan;   // kind == Scan / InMemoryScan / LocalData: what the scan reads
+  SharedPart<ScanFacts> scan;        // kind == Scan / InMemoryScan / LocalData: what the scan reads (shared by copies)
   OptionalIndex reuses;              // ReusedExchange / ReusedSubquery -> the reused operator
   CompactVector<Metric> metrics;
   OptionalDouble rows;               // output rows (profile keyMetrics / "Number of output rows")
@@ -287,8 +289,9 @@ struct Operator {
   [[nodiscard]] std::optional<double> metric_value(Metric::Id id) const;
 };
 
-// 256 bytes at most (352 before the compact members): the plan's operator array is most of a
-// parsed plan's memory (docs/performance.md, fifth round). A new member must fit or go out of line.
+// 256 bytes at most (248 now, 352 before the compact members): the plan's operator array is
+// most of a parsed plan's memory (docs/performance.md, fifth round). A new member must fit or go
+// out of line.
 static_assert(sizeof(Operator) <= 256, "Operator grew: keep new members out of line or compact");
 
 struct SubqueryEntry {
