@@ -1,6 +1,7 @@
 #include "lint/output/plan_json.hpp"
 
 #include <cmath>
+#include <span>
 
 namespace planlint {
 
@@ -30,7 +31,7 @@ std::string_view unit_name(MetricUnit u) {
   return "count";
 }
 
-ojson metrics_json(const std::vector<Metric>& ms) {
+ojson metrics_json(std::span<const Metric> ms) {  // an operator's or the query's metrics
   ojson a = ojson::array();
   for (const auto& m : ms) {
     ojson j;

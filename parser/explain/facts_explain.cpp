@@ -120,7 +120,7 @@ void fill_shuffle_read(Operator& op) {
 
 void fill_scan(Operator& op) {
   if (op.kind != OpKind::Scan && op.kind != OpKind::InMemoryScan && op.kind != OpKind::LocalData) return;
-  if (!op.scan) op.scan = std::make_shared<ScanFacts>();
+  if (!op.scan) op.scan = SharedPart<ScanFacts>::make();
   ScanFacts& sc = *op.scan;
   std::string fmt;
   for (char c : op.scan_format) fmt += static_cast<char>(std::tolower(static_cast<unsigned char>(c)));

@@ -196,7 +196,7 @@ void derive_common_facts(Plan& plan) {
         if (keys->item_spans.empty() && (keys->value.empty() || keys->value == "[]")) op.facts.edit().global_aggregate = true;
     }
     if (op.kind != OpKind::Scan && op.kind != OpKind::InMemoryScan && !op.scan) continue;
-    if (!op.scan) op.scan = std::make_shared<ScanFacts>();
+    if (!op.scan) op.scan = SharedPart<ScanFacts>::make();
     ScanFacts& sc = *op.scan;
     if (const Field* f = op.field(FieldRole::DataColumns); f && f->is_list) {
       ColumnSet out;

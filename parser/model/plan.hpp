@@ -10,9 +10,12 @@
 #include <string_view>
 #include <vector>
 
+#include "parser/model/compact_optional.hpp"
+#include "parser/model/compact_vector.hpp"
 #include "parser/model/expr.hpp"
 #include "parser/model/facts.hpp"
 #include "parser/model/out_of_line.hpp"
+#include "parser/model/shared_part.hpp"
 #include "parser/model/text.hpp"
 
 namespace planlint {
@@ -242,6 +245,11 @@ struct RuntimeExtras {
   std::vector<int> spark_stages;      // Spark stage ids linked to this operator
 };
 
+// A plan holds one of these per printed node (100,000 for a large plan), so the members are kept
+// small: views for texts, one pointer for parts most operators lack (OutOfLine), one pointer for
+// the per-operator lists (CompactVector), optionals in the size of their value (CompactOptional),
+// the flags in bits next to the one-byte enums, the shared scan facts behind one pointer
+// (SharedPart). See the static_assert below the struct.
 struct Operator {
   std::size_t index = 0;             // position in Plan::ops
   Text id;                           // printed operator id ("12"), profile node id; empty when unknown
@@ -250,26 +258,26 @@ struct Operator {
   OpKind kind = OpKind::Unknown;
   Engine engine = Engine::Spark;
   Section section = Section::Main;
-  bool logical = false;
-  bool codegen = false;              // `* ` / `*(n) ` / `^ ` marker or inside a WholeStageCodegen
-  bool hidden = false;               // helper node a UI folds away
-  std::optional<int> codegen_stage;  // [codegen id : n] / *(n)
+  bool logical : 1 = false;
+  bool codegen : 1 = false;          // `* ` / `*(n) ` / `^ ` marker or inside a WholeStageCodegen
+  bool hidden : 1 = false;           // helper node a UI folds away
+  OptionalInt32 codegen_stage;       // [codegen id : n] / *(n)
   Text table;                        // scans: table identifier when printed
   Text scan_format;                  // scans: parquet, delta, orc, csv, jdbc, ...
   OutOfLine<JoinInfo> join;          // kind == Join (out of line: most operators are no join)
   OutOfLine<Statistics> stats;       // Statistics(...) when printed
   OutOfLine<RuntimeExtras> extra;    // tag, child side, peak memory, stage links (runtime sources)
   OutOfLine<std::vector<Hint>> hints;  // logical plans (out of line: physical operators have none)
-  std::vector<Field> fields;         // detail lines in printed order
+  CompactVector<Field> fields;       // detail lines in printed order
   Text arguments;                    // default-mode one-line arguments / `Arguments:` value
-  std::vector<std::size_t> children; // producers, in printed order (left first)
-  std::vector<std::size_t> parents;  // consumers (filled by Plan::link)
+  CompactVector<std::size_t> children; // producers, in printed order (left first)
+  CompactVector<std::size_t> parents;  // consumers (filled by Plan::link)
   OutOfLine<OpFacts> facts;          // typed facts filled by the reader (out of line: most operators have none)
-  std::shared_ptr<ScanFacts> scan;   // kind == Scan / InMemoryScan / LocalData: what the scan reads
-  std::optional<std::size_t> reuses; // ReusedExchange / ReusedSubquery -> the reused operator
-  std::vector<Metric> metrics;
-  std::optional<double> rows;        // output rows (profile keyMetrics / "Number of output rows")
-  std::optional<double> duration_ms; // operator time
+  SharedPart<ScanFacts> scan;        // kind == Scan / InMemoryScan / LocalData: what the scan reads (shared by copies)
+  OptionalIndex reuses;              // ReusedExchange / ReusedSubquery -> the reused operator
+  CompactVector<Metric> metrics;
+  OptionalDouble rows;               // output rows (profile keyMetrics / "Number of output rows")
+  OptionalDouble duration_ms;        // operator time
   SourceRange loc;                   // outline line (text) or node object (JSON)
   SourceRange detail_loc;            // `(N) Name` detail header, when present
 
@@ -280,6 +288,11 @@ struct Operator {
   [[nodiscard]] const Metric* metric(Metric::Id id) const;          // first metric with that id and a value
   [[nodiscard]] std::optional<double> metric_value(Metric::Id id) const;
 };
+
+// 256 bytes at most (248 now, 352 before the compact members): the plan's operator array is
+// most of a parsed plan's memory (docs/performance.md, fifth round). A new member must fit or go
+// out of line.
+static_assert(sizeof(Operator) <= 256, "Operator grew: keep new members out of line or compact");
 
 struct SubqueryEntry {
   int number = 0;                           // Subquery:<n>

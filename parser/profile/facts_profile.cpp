@@ -137,7 +137,7 @@ void fill_profile_facts(Plan& plan) {
     if (op.kind == OpKind::Scan && op.name.find(' ') == std::string::npos && op.label.rfind("Scan ", 0) == 0)
       op.facts.edit().label_names_table = true;
     if (op.kind == OpKind::Scan) {
-      if (!op.scan) op.scan = std::make_shared<ScanFacts>();
+      if (!op.scan) op.scan = SharedPart<ScanFacts>::make();
       std::string fmt;
       for (char c : op.scan_format) fmt += static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
       op.scan->format = fmt;

@@ -1,0 +1,277 @@
+// A vector in one pointer (8 bytes instead of std::vector's 24): the size and the capacity sit in
+// the heap block in front of the elements, and an empty vector holds no block at all. For the
+// operator lists a plan keeps per operator (children, parents, fields, metrics), most of which are
+// short or empty. Reads like the std::vector it replaces (size, [], iteration, push_back,
+// emplace_back, insert, erase, ...); iterators are pointers and, as with std::vector, a growing
+// vector invalidates them. At most 2^32 - 1 elements.
+#pragma once
+
+#include <algorithm>
+#include <cstddef>
+#include <cstdint>
+#include <initializer_list>
+#include <iterator>
+#include <memory>
+#include <new>
+#include <stdexcept>
+#include <type_traits>
+#include <utility>
+#include <vector>
+
+namespace planlint {
+
+template <class T>
+class CompactVector {
+ public:
+  using value_type = T;
+  using size_type = std::size_t;
+  using difference_type = std::ptrdiff_t;
+  using reference = T&;
+  using const_reference = const T&;
+  using pointer = T*;
+  using const_pointer = const T*;
+  using iterator = T*;
+  using const_iterator = const T*;
+  using reverse_iterator = std::reverse_iterator<iterator>;
+  using const_reverse_iterator = std::reverse_iterator<const_iterator>;
+
+  CompactVector() noexcept = default;
+  CompactVector(std::initializer_list<T> list) { append(list.begin(), list.end()); }
+  template <class It>
+    requires(!std::is_integral_v<It>)
+  CompactVector(It first, It last) {
+    append(first, last);
+  }
+  explicit CompactVector(const std::vector<T>& v) { append(v.begin(), v.end()); }
+  CompactVector(const CompactVector& o) { append(o.begin(), o.end()); }
+  CompactVector(CompactVector&& o) noexcept : p_(std::exchange(o.p_, nullptr)) {}
+  CompactVector& operator=(const CompactVector& o) {
+    if (this != &o) CompactVector(o).swap(*this);
+    return *this;
+  }
+  CompactVector& operator=(CompactVector&& o) noexcept {
+    if (this != &o) {
+      release();
+      p_ = std::exchange(o.p_, nullptr);
+    }
+    return *this;
+  }
+  CompactVector& operator=(std::initializer_list<T> list) {
+    CompactVector(list).swap(*this);
+    return *this;
+  }
+  CompactVector& operator=(const std::vector<T>& v) {
+    CompactVector(v).swap(*this);
+    return *this;
+  }
+  ~CompactVector() { release(); }
+
+  void swap(CompactVector& o) noexcept { std::swap(p_, o.p_); }
+
+  [[nodiscard]] size_type size() const noexcept { return p_ ? head()->size : 0; }
+  [[nodiscard]] size_type capacity() const noexcept { return p_ ? head()->capacity : 0; }
+  [[nodiscard]] bool empty() const noexcept { return size() == 0; }
+  [[nodiscard]] static constexpr size_type max_size() noexcept { return UINT32_MAX; }
+
+  T* data() noexcept { return p_ ? elements() : nullptr; }
+  const T* data() const noexcept { return p_ ? elements() : nullptr; }
+  iterator begin() noexcept { return data(); }
+  iterator end() noexcept { return data() + size(); }
+  const_iterator begin() const noexcept { return data(); }
+  const_iterator end() const noexcept { return data() + size(); }
+  const_iterator cbegin() const noexcept { return begin(); }
+  const_iterator cend() const noexcept { return end(); }
+  reverse_iterator rbegin() noexcept { return reverse_iterator(end()); }
+  reverse_iterator rend() noexcept { return reverse_iterator(begin()); }
+  const_reverse_iterator rbegin() const noexcept { return const_reverse_iterator(end()); }
+  const_reverse_iterator rend() const noexcept { return const_reverse_iterator(begin()); }
+
+  T& operator[](size_type i) noexcept { return data()[i]; }
+  const T& operator[](size_type i) const noexcept { return data()[i]; }
+  T& at(size_type i) {
+    if (i >= size()) throw std::out_of_range("CompactVector::at");
+    return data()[i];
+  }
+  const T& at(size_type i) const {
+    if (i >= size()) throw std::out_of_range("CompactVector::at");
+    return data()[i];
+  }
+  T& front() noexcept { return data()[0]; }
+  const T& front() const noexcept { return data()[0]; }
+  T& back() noexcept { return data()[size() - 1]; }
+  const T& back() const noexcept { return data()[size() - 1]; }
+
+  void reserve(size_type n) {
+    if (n > capacity()) reallocate(n);
+  }
+  void shrink_to_fit() {
+    if (size() == capacity()) return;
+    if (empty()) {
+      release();
+    } else {
+      reallocate(size());
+    }
+  }
+  void clear() noexcept {
+    if (!p_) return;
+    std::destroy(begin(), end());
+    head()->size = 0;
+  }
+
+  template <class... Args>
+  T& emplace_back(Args&&... args) {
+    const size_type n = size();
+    if (n == capacity()) {
+      // The new element first: `args` may refer to an element of this vector.
+      Block grown = allocate(grow(n + 1));
+      T* slot;
+      try {
+        slot = ::new (static_cast<void*>(grown.elements() + n)) T(std::forward<Args>(args)...);
+      } catch (...) {
+        ::operator delete(grown.p);
+        throw;
+      }
+      move_into(grown);
+      adopt(grown.p, n + 1);
+      return *slot;
+    }
+    T* slot = ::new (static_cast<void*>(elements() + n)) T(std::forward<Args>(args)...);
+    head()->size = static_cast<std::uint32_t>(n + 1);
+    return *slot;
+  }
+  void push_back(const T& v) { emplace_back(v); }
+  void push_back(T&& v) { emplace_back(std::move(v)); }
+  void pop_back() noexcept {
+    std::destroy_at(&back());
+    --head()->size;
+  }
+  void resize(size_type n) {
+    if (n < size()) {
+      erase(begin() + n, end());
+      return;
+    }
+    reserve(n);
+    while (size() < n) emplace_back();
+  }
+  void resize(size_type n, const T& v) {
+    if (n < size()) {
+      erase(begin() + n, end());
+      return;
+    }
+    reserve(n);
+    while (size() < n) emplace_back(v);
+  }
+
+  iterator insert(const_iterator pos, const T& v) {
+    const size_type at = static_cast<size_type>(pos - begin());
+    emplace_back(v);
+    std::rotate(begin() + at, end() - 1, end());
+    return begin() + at;
+  }
+  iterator insert(const_iterator pos, T&& v) {
+    const size_type at = static_cast<size_type>(pos - begin());
+    emplace_back(std::move(v));
+    std::rotate(begin() + at, end() - 1, end());
+    return begin() + at;
+  }
+  template <class It>
+    requires(!std::is_integral_v<It>)
+  iterator insert(const_iterator pos, It first, It last) {
+    const size_type at = static_cast<size_type>(pos - begin());
+    const size_type old = size();
+    append(first, last);
+    std::rotate(begin() + at, begin() + old, end());
+    return begin() + at;
+  }
+  iterator erase(const_iterator pos) { return erase(pos, pos + 1); }
+  iterator erase(const_iterator first, const_iterator last) {
+    T* f = begin() + (first - begin());
+    T* l = begin() + (last - begin());
+    if (f == l) return f;
+    T* new_end = std::move(l, end(), f);
+    std::destroy(new_end, end());
+    head()->size = static_cast<std::uint32_t>(new_end - begin());
+    return f;
+  }
+
+  [[nodiscard]] std::vector<T> to_vector() const { return std::vector<T>(begin(), end()); }
+  // A copy as a std::vector, where code copies the list into one (as it copied the vector before).
+  operator std::vector<T>() const { return to_vector(); }  // NOLINT: reads like the vector it was
+
+  friend bool operator==(const CompactVector& a, const CompactVector& b)
+    requires std::equality_comparable<T>
+  {
+    return std::equal(a.begin(), a.end(), b.begin(), b.end());
+  }
+  friend bool operator==(const CompactVector& a, const std::vector<T>& b)
+    requires std::equality_comparable<T>
+  {
+    return std::equal(a.begin(), a.end(), b.begin(), b.end());
+  }
+
+ private:
+  struct Header {
+    std::uint32_t size;
+    std::uint32_t capacity;
+  };
+  // The elements start after the header, aligned for T.
+  static constexpr std::size_t kHead = alignof(T) > sizeof(Header) ? alignof(T) : sizeof(Header);
+  static_assert(alignof(T) <= __STDCPP_DEFAULT_NEW_ALIGNMENT__, "over-aligned elements");
+  static_assert(std::is_nothrow_move_constructible_v<T>, "growing moves the elements");
+
+  struct Block {
+    std::byte* p;
+    T* elements() const { return reinterpret_cast<T*>(p + kHead); }
+  };
+
+  Header* head() const noexcept { return std::launder(reinterpret_cast<Header*>(p_)); }
+  T* elements() const noexcept { return reinterpret_cast<T*>(p_ + kHead); }
+
+  static size_type grow(size_type needed) {
+    if (needed > max_size()) throw std::length_error("CompactVector: more than 2^32 - 1 elements");
+    return std::max<size_type>(needed, std::min<size_type>(max_size(), std::max<size_type>(4, needed * 2 - needed / 2)));
+  }
+  static Block allocate(size_type capacity) {
+    auto* p = static_cast<std::byte*>(::operator new(kHead + capacity * sizeof(T)));
+    ::new (static_cast<void*>(p)) Header{0, static_cast<std::uint32_t>(capacity)};
+    return {p};
+  }
+  // Moves the elements into `to` (which has room) and frees this block; `p_` is left dangling
+  // until adopt().
+  void move_into(Block to) noexcept {
+    if (!p_) return;
+    T* from = elements();
+    const size_type n = head()->size;
+    std::uninitialized_move(from, from + n, to.elements());
+    std::destroy(from, from + n);
+    ::operator delete(p_);
+    p_ = nullptr;
+  }
+  void adopt(std::byte* p, size_type size) noexcept {
+    p_ = p;
+    head()->size = static_cast<std::uint32_t>(size);
+  }
+  void reallocate(size_type capacity) {
+    if (capacity > max_size()) throw std::length_error("CompactVector: more than 2^32 - 1 elements");
+    const size_type n = size();
+    Block to = allocate(capacity);
+    move_into(to);
+    adopt(to.p, n);
+  }
+  template <class It>
+  void append(It first, It last) {
+    if constexpr (std::is_base_of_v<std::forward_iterator_tag, typename std::iterator_traits<It>::iterator_category>)
+      reserve(size() + static_cast<size_type>(std::distance(first, last)));
+    for (; first != last; ++first) emplace_back(*first);
+  }
+  void release() noexcept {
+    if (!p_) return;
+    std::destroy(begin(), end());
+    ::operator delete(p_);
+    p_ = nullptr;
+  }
+
+  std::byte* p_ = nullptr;
+};
+
+}  // namespace planlint

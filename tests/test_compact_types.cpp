@@ -1,0 +1,218 @@
+// The compact members of Operator: CompactOptional (rows, duration_ms, reuses, codegen_stage),
+// CompactVector (children, parents, fields, metrics) and SharedPart (scan) must behave like the
+// std types they replace.
+#include <doctest/doctest.h>
+
+#include <cmath>
+#include <cstdint>
+#include <limits>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "parser/model/compact_optional.hpp"
+#include "parser/model/compact_vector.hpp"
+#include "parser/model/shared_part.hpp"
+
+using namespace planlint;
+
+TEST_CASE("OptionalDouble: empty, values, and a NaN value is not empty") {
+  OptionalDouble d;
+  CHECK_FALSE(d.has_value());
+  CHECK_FALSE(static_cast<bool>(d));
+  CHECK(d == std::nullopt);
+  CHECK(d.value_or(-1) == -1);
+  CHECK_THROWS_AS((void)d.value(), std::bad_optional_access);
+  CHECK(static_cast<std::optional<double>>(d) == std::nullopt);
+
+  d = 2.5;
+  REQUIRE(d);
+  CHECK(*d == 2.5);
+  CHECK(d == 2.5);
+  CHECK(d.value() == 2.5);
+  CHECK(d.value_or(-1) == 2.5);
+  CHECK(static_cast<std::optional<double>>(d) == std::optional<double>(2.5));
+  d = 0.0;
+  CHECK(d.has_value());  // zero is a value
+
+  // A computed NaN is a value (std::optional<double> holding NaN), not "empty".
+  double zero = 0.0;
+  d = zero / zero;
+  CHECK(d.has_value());
+  CHECK(std::isnan(*d));
+  d = std::numeric_limits<double>::quiet_NaN();
+  CHECK(d.has_value());
+  d = -std::numeric_limits<double>::quiet_NaN();
+  CHECK(d.has_value());
+  d = std::numeric_limits<double>::infinity();
+  CHECK(d.has_value());
+
+  // Even the bits that mean "empty", stored as a value, read back as a value (a NaN).
+  d = EmptyDoubleIsNaN::empty();
+  CHECK(d.has_value());
+  CHECK(std::isnan(*d));
+
+  d = std::nullopt;
+  CHECK_FALSE(d.has_value());
+  d = std::optional<double>(7);
+  CHECK(d == 7);
+  d = std::optional<double>();
+  CHECK_FALSE(d);
+}
+
+TEST_CASE("OptionalDouble compares like std::optional<double>") {
+  OptionalDouble a, b;
+  CHECK(a == b);
+  CHECK(a == std::optional<double>());
+  b = 1;
+  CHECK_FALSE(a == b);
+  CHECK_FALSE(b == std::optional<double>());
+  CHECK(b == std::optional<double>(1));
+  a = 1;
+  CHECK(a == b);
+  CHECK_FALSE(a == 2);
+  a = std::numeric_limits<double>::quiet_NaN();
+  CHECK_FALSE(a == a);  // NaN != NaN, as for std::optional
+  // A conditional with a std::optional takes the std::optional type.
+  std::optional<double> other = 3;
+  std::optional<double> picked = b ? b : other;
+  CHECK(picked == std::optional<double>(1));
+  static_assert(sizeof(OptionalDouble) == 8);
+}
+
+TEST_CASE("OptionalIndex: SIZE_MAX means empty and cannot be stored") {
+  OptionalIndex i;
+  CHECK_FALSE(i);
+  CHECK(i == std::nullopt);
+  i = 0;
+  REQUIRE(i);
+  CHECK(*i == 0);
+  i = SIZE_MAX - 1;
+  CHECK(i.has_value());
+  CHECK(*i == SIZE_MAX - 1);
+  CHECK_THROWS_AS(i = SIZE_MAX, std::out_of_range);
+  CHECK(*i == SIZE_MAX - 1);  // unchanged
+  i.reset();
+  CHECK_FALSE(i.has_value());
+  static_assert(sizeof(OptionalIndex) == 8);
+}
+
+TEST_CASE("OptionalInt32: INT32_MIN means empty; converts from std::optional<int>") {
+  OptionalInt32 c;
+  CHECK_FALSE(c);
+  c = std::optional<int>(3);
+  CHECK(c == 3);
+  c = std::optional<int>();
+  CHECK_FALSE(c.has_value());
+  c = INT32_MAX;
+  CHECK(*c == INT32_MAX);
+  c = 0;
+  CHECK(c.has_value());
+  CHECK_THROWS_AS(c = INT32_MIN, std::out_of_range);
+  CHECK(c == 0);
+  static_assert(sizeof(OptionalInt32) == 4);
+}
+
+TEST_CASE("CompactVector of indexes works like std::vector") {
+  CompactVector<std::size_t> v;
+  CHECK(v.empty());
+  CHECK(v.size() == 0);
+  CHECK(v.begin() == v.end());
+  CHECK(v == std::vector<std::size_t>{});
+  for (std::size_t i = 0; i < 100; ++i) v.push_back(i);
+  CHECK(v.size() == 100);
+  CHECK(v.front() == 0);
+  CHECK(v.back() == 99);
+  CHECK(v[42] == 42);
+  CHECK_THROWS_AS((void)v.at(100), std::out_of_range);
+  v.erase(v.begin() + 10, v.end());
+  CHECK(v == std::vector<std::size_t>{0, 1, 2, 3, 4, 5, 6, 7, 8, 9});
+  v.erase(v.begin());
+  v.insert(v.begin() + 2, 77);
+  CHECK(v == std::vector<std::size_t>{1, 2, 77, 3, 4, 5, 6, 7, 8, 9});
+  std::vector<std::size_t> more{100, 101};
+  v.insert(v.begin(), more.begin(), more.end());
+  CHECK(v.to_vector() == std::vector<std::size_t>{100, 101, 1, 2, 77, 3, 4, 5, 6, 7, 8, 9});
+  v = {3, 1, 2};
+  CompactVector<std::size_t> copy = v;
+  copy.push_back(copy[0]);  // an element of the vector itself, while it grows
+  CHECK(copy == CompactVector<std::size_t>{3, 1, 2, 3});
+  CHECK(v == CompactVector<std::size_t>{3, 1, 2});
+  CompactVector<std::size_t> moved = std::move(copy);
+  CHECK(moved.size() == 4);
+  CHECK(copy.empty());  // NOLINT: moved-from is empty
+  v.clear();
+  CHECK(v.empty());
+  v.shrink_to_fit();
+  CHECK(v.capacity() == 0);
+  static_assert(sizeof(CompactVector<std::size_t>) == 8);
+}
+
+TEST_CASE("CompactVector holds non-trivial elements") {
+  CompactVector<std::string> v;
+  const std::string longer(100, 'x');
+  for (int i = 0; i < 20; ++i) v.emplace_back(longer + std::to_string(i));
+  v.push_back(v[3]);  // self-reference while growing
+  CHECK(v.size() == 21);
+  CHECK(v.back() == longer + "3");
+  CompactVector<std::string> w = v;
+  w.erase(w.begin() + 1, w.begin() + 20);
+  CHECK(w.size() == 2);
+  CHECK(w[0] == longer + "0");
+  CHECK(w[1] == longer + "3");
+  w.resize(4);
+  CHECK(w[3].empty());
+  w = v;
+  CHECK(w.size() == 21);
+  std::size_t n = 0;
+  for (const std::string& s : v) n += s.size();
+  CHECK(n > 2000);
+}
+
+namespace {
+struct Counted {
+  static inline int alive = 0;
+  Counted() { ++alive; }
+  Counted(const Counted&) = delete;
+  ~Counted() { --alive; }
+  int value = 0;
+  std::vector<std::string> names;
+};
+}  // namespace
+
+TEST_CASE("SharedPart: copies share one object, the last one frees it") {
+  {
+    SharedPart<Counted> a;
+    CHECK_FALSE(a);
+    CHECK(a == nullptr);
+    CHECK(a.get() == nullptr);
+    CHECK(a.use_count() == 0);
+    a = SharedPart<Counted>::make();
+    REQUIRE(a);
+    CHECK(Counted::alive == 1);
+    CHECK(a->value == 0);  // value-initialised, like std::make_shared
+    CHECK(a.use_count() == 1);
+    SharedPart<Counted> b = a;
+    CHECK(a == b);
+    CHECK(a.use_count() == 2);
+    b->value = 7;  // a write through one copy is seen by the other (as with std::shared_ptr)
+    b->names.push_back("x");
+    CHECK(a->value == 7);
+    CHECK((*a).names.size() == 1);
+    const SharedPart<Counted> c = std::move(b);
+    CHECK_FALSE(b);  // NOLINT: moved-from is empty
+    CHECK(a.use_count() == 2);
+    c->value = 8;  // a const SharedPart gives a non-const object, like std::shared_ptr
+    CHECK(a->value == 8);
+    a.reset();
+    CHECK(Counted::alive == 1);  // c still holds it
+    CHECK(c.use_count() == 1);
+    a = c;
+    SharedPart<Counted>& same = a;
+    a = same;  // self-assignment keeps it
+    CHECK(a.use_count() == 2);
+    CHECK(Counted::alive == 1);
+  }
+  CHECK(Counted::alive == 0);
+  static_assert(sizeof(SharedPart<Counted>) == 8);
+}
