@@ -216,3 +216,32 @@ TEST_CASE("SharedPart: copies share one object, the last one frees it") {
   CHECK(Counted::alive == 0);
   static_assert(sizeof(SharedPart<Counted>) == 8);
 }
+
+TEST_CASE("compact vector: the first block holds 16 bytes of elements, then grows by half") {
+  struct Big {
+    char bytes[152];  // a parsed expression's size: a list of them usually holds one
+  };
+  CompactVector<Big> big;
+  big.push_back(Big{});
+  CHECK(big.capacity() == 1);
+  big.push_back(Big{});
+  CHECK(big.capacity() == 3);  // 2 needed, and half as much again
+  big.push_back(Big{});
+  CHECK(big.capacity() == 3);
+  big.push_back(Big{});
+  CHECK(big.capacity() == 6);
+  CompactVector<std::uint64_t> small;
+  small.push_back(1);
+  CHECK(small.capacity() == 2);
+  small.push_back(2);
+  CHECK(small.capacity() == 2);
+  small.push_back(3);
+  CHECK(small.capacity() == 4);
+  CompactVector<std::uint8_t> bytes;
+  bytes.push_back(1);
+  CHECK(bytes.capacity() == 16);
+  // reserve gives exactly what is asked: one block for a list whose size is known.
+  CompactVector<Big> known;
+  known.reserve(5);
+  CHECK(known.capacity() == 5);
+}

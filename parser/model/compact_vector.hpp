@@ -227,9 +227,12 @@ class CompactVector {
   Header* head() const noexcept { return std::launder(reinterpret_cast<Header*>(p_)); }
   T* elements() const noexcept { return reinterpret_cast<T*>(p_ + kHead); }
 
+  // The first block holds 16 bytes of elements at least (two indexes, or one 150-byte parsed
+  // expression: most lists of big elements hold one), then 1.5x what is needed.
   static size_type grow(size_type needed) {
+    constexpr size_type first = sizeof(T) >= 16 ? 1 : 16 / sizeof(T);
     if (needed > max_size()) throw std::length_error("CompactVector: more than 2^32 - 1 elements");
-    return std::max<size_type>(needed, std::min<size_type>(max_size(), std::max<size_type>(4, needed * 2 - needed / 2)));
+    return std::min<size_type>(max_size(), std::max<size_type>(first, needed + needed / 2));
   }
   static Block allocate(size_type capacity) {
     auto* p = static_cast<std::byte*>(::operator new(kHead + capacity * sizeof(T)));

@@ -128,7 +128,7 @@ struct TextSpan {
 // instead of a string each). Iterates as std::string_view.
 class FieldItems {
  public:
-  FieldItems(std::string_view text, const std::vector<TextSpan>& spans) : text_(text), spans_(&spans) {}
+  FieldItems(std::string_view text, const CompactVector<TextSpan>& spans) : text_(text), spans_(&spans) {}
   class iterator {
    public:
     using iterator_category = std::forward_iterator_tag;
@@ -162,7 +162,7 @@ class FieldItems {
 
  private:
   std::string_view text_;
-  const std::vector<TextSpan>* spans_;
+  const CompactVector<TextSpan>* spans_;
 };
 
 // One detail line of an operator: `Key [N]: [...]`, `Key: value`, `Condition : ...`, a bare line,
@@ -171,8 +171,8 @@ struct Field {
   // (members ordered so that the flags share one word: a plan holds several fields per operator)
   Text key;                          // "" for a bare line
   Text value;                        // raw text (continuation lines joined with '\n')
-  std::vector<TextSpan> item_spans;  // top-level list items (when is_list), as parts of `value`
-  std::vector<ParsedExpr> exprs;     // parsed items for expression-bearing keys (conditions, filters, keys)
+  CompactVector<TextSpan> item_spans;  // top-level list items (when is_list), as parts of `value`
+  CompactVector<ParsedExpr> exprs;     // parsed items for expression-bearing keys (conditions, filters, keys)
   SourceRange loc;
   std::optional<std::size_t> count;  // the printed [N]
   FieldRole role = FieldRole::None;  // what the key means, set by the reader (rules use this)
