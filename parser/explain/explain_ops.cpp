@@ -235,6 +235,7 @@ void finish_field(TextStore& st, Field& f, std::vector<ParseMessage>& msgs, cons
       std::vector<std::pair<std::size_t, std::size_t>> spans;
       spans.reserve(parts.size());
       for (auto it : parts) spans.emplace_back(static_cast<std::size_t>(it.data() - v.data()), it.size());
+      f.exprs.reserve(f.exprs.size() + spans.size());  // one block, not one per growth step
       for (const auto& [off, len] : spans) parse_into(st, f, v.substr(off, len), off, k.dialect, msgs, value_at);
     } else if (!v.empty() && v != "None") {
       parse_into(st, f, v, 0, k.dialect, msgs, value_at);

@@ -200,6 +200,7 @@ Field read_field(TextStore& st, const json& entry) {
   }
   if (is_expression_key(f.key)) {
     if (f.is_list) {
+      f.exprs.reserve(f.item_spans.size());
       for (std::string_view item : f.items()) f.exprs.push_back(parse_expression(st, Text::stable(item), ExprDialect::Sql));
     } else if (!f.value.empty()) {
       f.exprs.push_back(parse_expression(st, f.value, ExprDialect::Sql));

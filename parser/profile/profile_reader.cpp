@@ -300,6 +300,7 @@ void Reader::read_node(const json& n, Operator& op, const profile::GraphPosition
   const json* md = member(n, "metadata");
   if (md && md->is_array()) {
     const std::vector<std::size_t>* md_pos = (gp && ni < gp->metadata.size()) ? &gp->metadata[ni] : nullptr;
+    op.fields.reserve(md->size());  // one block, not one per growth step
     std::size_t k = 0;
     for (const auto& e : *md) {
       std::size_t idx = k++;
