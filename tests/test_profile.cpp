@@ -494,24 +494,22 @@ TEST_CASE("profile: nodes read while parsing become the plan's operators, with o
   const std::string whole =
       R"({"version":"1.2","query":{"id":"q"},"graphs":[{"nodes":[{"id":"1","name":"Project","tag":"PROJECT"},)"
       R"({"id":"2","name":"Scan t","tag":"PHOTON_SCAN_EXEC"}],"edges":[{"fromId":"1","toId":"2"}]}]})";
-  ParseResult w = parse_query_profile(whole, "whole.json");
-  REQUIRE(w.plans.size() == 1);
-  REQUIRE(w.plans[0].ops.size() == 2);
-  for (std::size_t i = 0; i < 2; ++i) CHECK(w.plans[0].ops[i].index == i);
-  CHECK(w.plans[0].ops[1].id == "2");
-  REQUIRE(w.plans[0].ops[0].children.size() == 1);
-  CHECK(w.plans[0].ops[0].children[0] == 1);
+  // Both inputs give Project (index 0) over Scan (index 1, id "2").
+  auto project_over_scan = [](const ParseResult& r) {
+    REQUIRE(r.plans.size() == 1);
+    REQUIRE(r.plans[0].ops.size() == 2);
+    for (std::size_t i = 0; i < 2; ++i) CHECK(r.plans[0].ops[i].index == i);
+    CHECK(r.plans[0].ops[1].id == "2");
+    REQUIRE(r.plans[0].ops[0].children.size() == 1);
+    CHECK(r.plans[0].ops[0].children[0] == 1);
+  };
+  project_over_scan(parse_query_profile(whole, "whole.json"));
   // An element that is no object is skipped: the later operators move up one index.
   const std::string holes =
       R"({"version":"1.2","query":{"id":"q"},"graphs":[{"nodes":[{"id":"1","name":"Project","tag":"PROJECT"},[2],)"
       R"({"id":"2","name":"Scan t","tag":"PHOTON_SCAN_EXEC"}],"edges":[{"fromId":"1","toId":"2"}]}]})";
   ParseResult h = parse_query_profile(holes, "holes.json");
-  REQUIRE(h.plans.size() == 1);
-  REQUIRE(h.plans[0].ops.size() == 2);
-  CHECK(h.plans[0].ops[1].index == 1);
-  CHECK(h.plans[0].ops[1].id == "2");
-  REQUIRE(h.plans[0].ops[0].children.size() == 1);
-  CHECK(h.plans[0].ops[0].children[0] == 1);
+  project_over_scan(h);
   bool warned = false;
   for (const auto& m : h.messages) warned = warned || m.message.find("nodes[1] is not an object") != std::string::npos;
   CHECK(warned);
