@@ -131,3 +131,11 @@ TEST_CASE("readers: a shared input is viewed, not copied, and lives as long as i
   CHECK(copied.plans[0].ops[0].label == "Project [id#1]");
   for (std::size_t i = 0; i < p.ops.size(); ++i) CHECK(copied.plans[0].ops[i].label == p.ops[i].label);
 }
+
+TEST_CASE("readers: a null shared input reads as the empty input") {
+  ParseResult none = parse_input(std::shared_ptr<const std::string>(), "none.txt");
+  ParseResult empty = parse_input(std::string_view(), "none.txt");
+  CHECK(none.plans.size() == empty.plans.size());
+  CHECK(none.messages.size() == empty.messages.size());
+  CHECK(none.format == empty.format);
+}

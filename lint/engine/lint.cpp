@@ -294,6 +294,7 @@ LintResult lint_text(std::string_view text, const std::string& path, const Confi
 }
 
 LintResult lint_text(std::shared_ptr<const std::string> input, const std::string& path, const Config& config) {
+  if (!input) return lint_text(std::string_view(), path, config);
   Linted out;
   out.path = path;
   LintOptions options;

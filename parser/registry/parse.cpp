@@ -11,6 +11,7 @@ ParseResult parse_input(std::string_view text, const std::string& path) {
 }
 
 ParseResult parse_input(std::shared_ptr<const std::string> input, const std::string& path) {
+  if (!input) return parse_input(std::string_view(), path);  // nothing read: the empty input's answer
   ReadOptions options;
   options.input = input;
   return reader_for(*input).parse(*input, path, options);
