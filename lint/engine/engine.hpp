@@ -5,8 +5,8 @@
 #pragma once
 
 #include <cstddef>
-#include <optional>
 #include <memory>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -55,7 +55,7 @@ struct Linted {
   // The input as read (null when streamed, or given in the request). Shared and const: the plans
   // of `result` view its bytes instead of copying them.
   std::shared_ptr<const std::string> input;
-  [[nodiscard]] std::string_view text() const { return input ? std::string_view(*input) : std::string_view(); }
+  [[nodiscard]] std::string_view text() const { return shared_text(input); }
   LintResult result;         // result.parse.format: what the reader found
   std::size_t suppressed = 0;  // findings removed by directives
   std::string error;         // non-empty: the input could not be read (nothing else is set)

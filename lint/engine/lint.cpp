@@ -124,17 +124,6 @@ class Linter {
   // A whole buffer: the reader the registry picks for it, then the rules.
   void whole(std::string_view text) {
     out_.result.parse = reader_for(text.substr(0, kDetectBytes)).parse(text, out_.path, read_);
-    rules_and_finish(text);
-  }
-  // A shared buffer: the plans view it instead of copying what they keep.
-  void whole(const std::shared_ptr<const std::string>& input) {
-    read_.input = input;
-    const std::string_view text = *input;
-    out_.result.parse = reader_for(text.substr(0, kDetectBytes)).parse(text, out_.path, read_);
-    read_.input.reset();
-    rules_and_finish(text);
-  }
-  void rules_and_finish(std::string_view text) {
     out_.result.diagnostics = run_rules(out_.result.parse, config_);
     // A History Server answer holds several executions: as for streamed event logs, each finding
     // names its execution.
@@ -144,6 +133,12 @@ class Linter {
         if (d.plan_index < parse.plans.size()) d.message = execution_label(parse.plans[d.plan_index]) + ": " + d.message;
     finish(text);
     refuse(text, true, out_.result.parse.format);
+  }
+  // A shared buffer: the plans view it instead of copying what they keep.
+  void whole(const std::shared_ptr<const std::string>& input) {
+    read_.input = input;
+    whole(std::string_view(*input));
+    read_.input.reset();
   }
 
   // A reader that reads the input itself (Reader::read / Reader::stream). Keeping the plans, the

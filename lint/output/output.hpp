@@ -5,8 +5,8 @@
 #include <cstddef>
 #include <iosfwd>
 #include <nlohmann/json_fwd.hpp>
-#include <optional>
 #include <memory>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -21,7 +21,7 @@ struct FileReport {
   std::string path;                     // as shown to the user ("-" for stdin)
   InputFormat format = InputFormat::Unknown;
   std::shared_ptr<const std::string> input;  // the input, for the plan line under a finding (may be null)
-  [[nodiscard]] std::string_view text() const { return input ? std::string_view(*input) : std::string_view(); }
+  [[nodiscard]] std::string_view text() const { return shared_text(input); }
   std::vector<Diagnostic> diagnostics;  // rule findings and `parse-error`s, in reading order
   std::string error;                    // non-empty: the input could not be read (exit 2)
   std::size_t suppressed = 0;           // findings removed by directives or config

@@ -7,6 +7,7 @@
 #include <string_view>
 
 #include "parser/common/facts_fill.hpp"
+#include "parser/model/plan_walk.hpp"
 
 namespace planlint {
 
@@ -21,12 +22,8 @@ std::string_view base_name(std::string_view n) {
 
 // `s` contains `lower` (lower-case ASCII) ignoring the case of `s`.
 bool contains_lower(std::string_view s, std::string_view lower) {
-  if (lower.size() > s.size()) return false;
-  for (std::size_t i = 0; i + lower.size() <= s.size(); ++i) {
-    std::size_t k = 0;
-    while (k < lower.size() && std::tolower(static_cast<unsigned char>(s[i + k])) == static_cast<unsigned char>(lower[k])) ++k;
-    if (k == lower.size()) return true;
-  }
+  for (std::size_t i = 0; i + lower.size() <= s.size(); ++i)
+    if (iequals(s.substr(i, lower.size()), lower)) return true;
   return false;
 }
 

@@ -232,7 +232,7 @@ class Reader {
     finish_plan();
     reset_plan_state();
     r_.plans.emplace_back();
-    if (input_) r_.plans.back().text_store().view_input(*input_, input_);
+    if (input_) r_.plans.back().text_store().view_input(input_);
     // Only this plan's lines count (up to the next `== ... ==` header): an input of many plans
     // must not reserve room for the whole input once per plan.
     // Operators are about one per tree line (`+- ` / `:- ` after the guides) plus the roots: count

@@ -97,10 +97,18 @@ bool ScanFacts::has_min_max_stats() const {
   }
 }
 
-std::string column_key(std::string_view name) {
+namespace {
+// The name part of a printed column: blanks around it and its `#id` dropped.
+std::string_view column_name(std::string_view name) {
   while (!name.empty() && std::isspace(static_cast<unsigned char>(name.front()))) name.remove_prefix(1);
   while (!name.empty() && std::isspace(static_cast<unsigned char>(name.back()))) name.remove_suffix(1);
   if (auto h = name.find('#'); h != std::string_view::npos) name = name.substr(0, h);
+  return name;
+}
+}  // namespace
+
+std::string column_key(std::string_view name) {
+  name = column_name(name);
   // Without quotes, the last dotted segment, lower-cased; one pass, one allocation at most.
   std::string s;
   s.reserve(name.size());
@@ -113,17 +121,11 @@ std::string column_key(std::string_view name) {
 }
 
 Text column_key(TextStore& store, Text name) {
-  std::string_view n = name;
-  while (!n.empty() && std::isspace(static_cast<unsigned char>(n.front()))) n.remove_prefix(1);
-  while (!n.empty() && std::isspace(static_cast<unsigned char>(n.back()))) n.remove_suffix(1);
-  if (auto h = n.find('#'); h != std::string_view::npos) n = n.substr(0, h);
+  std::string_view n = column_name(name);
   // As printed (no quotes, nothing to lower-case): the last dotted segment is the key.
-  bool plain = true;
-  for (char c : n)
-    if (c == '`' || c == '"' || std::tolower(static_cast<unsigned char>(c)) != static_cast<unsigned char>(c)) {
-      plain = false;
-      break;
-    }
+  bool plain = std::none_of(n.begin(), n.end(), [](char c) {
+    return c == '`' || c == '"' || std::tolower(static_cast<unsigned char>(c)) != static_cast<unsigned char>(c);
+  });
   if (plain) {
     if (auto dot = n.rfind('.'); dot != std::string_view::npos) n = n.substr(dot + 1);
     return store.keep(n);  // a part of a kept text: a view

@@ -143,14 +143,9 @@ class TextStore {
   // Keeps another store alive as long as this one (a plan that takes over a reader's store after
   // it kept texts of its own).
   void retain(std::shared_ptr<const TextStore> other) { retained_.push_back(std::move(other)); }
-  // The input the plan was read from, when its owner shares it: a text that lies inside `range`
-  // is kept as a view into it, not copied. `owner` keeps those bytes alive, unchanged, as long as
-  // the store (a shared, const input buffer).
-  void view_input(std::string_view range, std::shared_ptr<const void> owner) {
-    input_ = range.data();
-    input_end_ = range.data() + range.size();
-    input_owner_ = std::move(owner);
-  }
+  // The input the plan was read from, when its owner shares it: a text that lies inside it is
+  // kept as a view into it, not copied, and the store keeps it alive.
+  void view_input(std::shared_ptr<const std::string> input) { input_ = std::move(input); }
 
  private:
   [[nodiscard]] bool holds(std::string_view s) const {
@@ -159,7 +154,7 @@ class TextStore {
       return p >= reinterpret_cast<std::uintptr_t>(b) && p + s.size() <= reinterpret_cast<std::uintptr_t>(e);
     };
     return (block_ && in(block_, at_)) || (large_ && in(large_, large_ + large_size_)) ||
-           (input_ && in(input_, input_end_));
+           (input_ && in(input_->data(), input_->data() + input_->size()));
   }
   char* allocate(std::size_t n) {
     if (n > left_) {
@@ -183,9 +178,7 @@ class TextStore {
   static constexpr std::size_t kMaxBlock = 64 * 1024;
   std::vector<std::unique_ptr<char[]>> blocks_;
   std::vector<std::shared_ptr<const TextStore>> retained_;
-  std::shared_ptr<const void> input_owner_;
-  const char* input_ = nullptr;  // [input_, input_end_): the shared input, viewed not copied
-  const char* input_end_ = nullptr;
+  std::shared_ptr<const std::string> input_;  // the shared input, viewed not copied
   char* block_ = nullptr;  // the block being filled: [block_, at_) is kept text
   char* at_ = nullptr;
   const char* large_ = nullptr;  // the last text that got a block of its own
@@ -193,6 +186,11 @@ class TextStore {
   std::size_t left_ = 0;
   std::size_t next_ = 512;
 };
+
+// The bytes of a shared input (an input file held once: TextStore::view_input), "" when none.
+inline std::string_view shared_text(const std::shared_ptr<const std::string>& input) {
+  return input ? std::string_view(*input) : std::string_view();
+}
 
 }  // namespace planlint
 

@@ -195,7 +195,7 @@ struct Reader {
 
   QueryInfo read_query(const json& root);
   Plan read_graph(const json& g, std::size_t gi, const QueryInfo& query, ReadNodes* pre_read,
-                  const std::vector<ReadEdge>* pre_edges);
+                  std::vector<ReadEdge>* pre_edges);
   void read_node(const json& n, Operator& op, const profile::GraphPositions* gp, std::size_t ni);
   void break_cycles(Plan& plan, const std::map<std::pair<std::size_t, std::size_t>, std::size_t>& edge_at);
 };
@@ -407,7 +407,7 @@ void Reader::break_cycles(Plan& plan, const std::map<std::pair<std::size_t, std:
 }
 
 Plan Reader::read_graph(const json& g, std::size_t gi, const QueryInfo& query, ReadNodes* pre_read,
-                        const std::vector<ReadEdge>* pre_edges) {
+                        std::vector<ReadEdge>* pre_edges) {
   Plan plan;
   plan.share_text_store(store);
   plan.format = InputFormat::QueryProfile;
@@ -481,6 +481,7 @@ Plan Reader::read_graph(const json& g, std::size_t gi, const QueryInfo& query, R
   };
   if (pre_edges) {  // read while parsing (the usual case: `edges` was an array)
     for (std::size_t ei = 0; ei < pre_edges->size(); ++ei) add_edge(ei, (*pre_edges)[ei].from, (*pre_edges)[ei].to);
+    *pre_edges = {};  // read: give the memory back
   } else if (const json* edges = member(g, "edges"); edges && edges->is_array()) {
     std::size_t ei = 0;
     for (const auto& e : *edges) add_edge(ei++, text(member(e, "fromId")), text(member(e, "toId")));
@@ -696,7 +697,6 @@ ParseResult parse_query_profile(std::string_view text_in, const std::string& pat
     auto pre_edges = reader.read_edges.find({graphs_key, gi});
     plans.push_back(reader.read_graph(*graphs[gi], gi, query, pre == reader.read_nodes.end() ? nullptr : &pre->second,
                                       pre_edges == reader.read_edges.end() ? nullptr : &pre_edges->second));
-    if (pre_edges != reader.read_edges.end()) pre_edges->second = {};  // read: give the memory back
   }
   if (plans.empty()) {
     Plan plan;

@@ -15,7 +15,7 @@ namespace planlint::cli {
 struct LintedFile {
   // The input as read (null for an event log, which its reader opens itself); the plans view it.
   std::shared_ptr<const std::string> input;
-  [[nodiscard]] std::string_view text() const { return input ? std::string_view(*input) : std::string_view(); }
+  [[nodiscard]] std::string_view text() const { return shared_text(input); }
   Config config;     // the configuration that applies to it
   LintResult result;
 };
