@@ -164,8 +164,9 @@ class DuplicateWork final : public DocumentedRule<make_doc> {
   void check(RuleContext& ctx) const override {
     const Plan& plan = ctx.plan();
     const bool final_plan = rules::has_final_plan(plan);
-    // Grouped by the signature's hashes, in order of first appearance.
-    using Groups = std::map<SignatureKey, std::vector<Chain>>;
+    // Grouped by the signature's hashes, in order of first appearance. Only the scan is kept per
+    // member: a plan of many scans would otherwise hold every chain's texts at once.
+    using Groups = std::map<SignatureKey, std::vector<const Operator*>>;
     Groups groups;
     std::vector<Groups::const_iterator> order;
     for (const Operator& op : plan.ops) {
@@ -173,28 +174,27 @@ class DuplicateWork final : public DocumentedRule<make_doc> {
       Chain c = build_chain(plan, op);
       if (c.runtime_filter) continue;  // a bloom-filter subquery re-reads the creation side on purpose
       auto [it, fresh] = groups.try_emplace(signature_key(c.signature));
-      c.signature = std::string();
       if (fresh) order.push_back(it);
-      it->second.push_back(std::move(c));
+      it->second.push_back(&op);
     }
-    // Each group of two or more, split by the exact signatures (built again for these scans only).
-    std::vector<std::vector<const Chain*>> same;
+    // Each group of two or more, split by the exact signatures (chains built again for these scans only).
+    std::vector<std::vector<Chain>> same;
     for (Groups::const_iterator group : order) {
       if (group->second.size() < 2) continue;
       std::map<std::string, std::size_t> by_signature;
-      for (const Chain& c : group->second) {
-        auto [at, fresh] = by_signature.try_emplace(build_chain(plan, *c.scan).signature, same.size());
+      for (const Operator* scan : group->second) {
+        Chain c = build_chain(plan, *scan);
+        auto [at, fresh] = by_signature.try_emplace(std::move(c.signature), same.size());
         if (fresh) same.emplace_back();
-        same[at->second].push_back(&c);
+        same[at->second].push_back(std::move(c));
       }
     }
-    for (const std::vector<const Chain*>& copies : same) {
+    for (const std::vector<Chain>& copies : same) {
       if (copies.size() < 2) continue;
       // Abbreviated text cannot prove two scans equal.
-      if (std::any_of(copies.begin(), copies.end(), [](const Chain* c) { return c->untrusted; }))
-        continue;
-      const Chain& first = *copies[0];
-      const Chain& dup = *copies[1];
+      if (std::any_of(copies.begin(), copies.end(), [](const Chain& c) { return c.untrusted; })) continue;
+      const Chain& first = copies[0];
+      const Chain& dup = copies[1];
       Cost k = cost_of(dup);
       double min = ctx.threshold("min-bytes");
       if (k.bytes && *k.bytes < min) continue;
@@ -207,7 +207,7 @@ class DuplicateWork final : public DocumentedRule<make_doc> {
       // Without a measured size the cost is unknown (a repeated dimension scan is cheap): info.
       if (!k.bytes && !k.ms && !k.rows) d.severity = Severity::Info;
       d.evidence.push_back({"copies", std::to_string(copies.size()), static_cast<double>(copies.size()), ""});
-      for (const Chain* c : copies) d.evidence.push_back({"copy", method::scan_ref(*c->scan), std::nullopt, ""});
+      for (const Chain& c : copies) d.evidence.push_back({"copy", method::scan_ref(*c.scan), std::nullopt, ""});
       for (const std::string& f : first.filters) d.evidence.push_back({"filter", f, std::nullopt, ""});
       if (k.bytes) d.evidence.push_back({"bytes per copy", format_bytes(*k.bytes), *k.bytes, "bytes"});
       if (k.rows) d.evidence.push_back({"rows per copy", format_count(*k.rows), *k.rows, "rows"});
