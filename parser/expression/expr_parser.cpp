@@ -1047,10 +1047,10 @@ ParsedExpr run(TextStore& store, Text text, unsigned flags) {
       out.error_offset = 0;
     }
   } catch (const pegtl::parse_error& e) {
-    out.error = std::string(e.message());
+    out.error = store.keep(e.message());
     out.error_offset = e.positions().empty() ? 0 : static_cast<std::uint32_t>(e.positions().front().byte);
   } catch (const std::exception& e) {
-    out.error = std::string("expression parser failed: ") + e.what();
+    out.error = store.concat({"expression parser failed: ", e.what()});
   }
   st.stack.clear();
   if (st.stack.capacity() > 4096) st.stack.shrink_to_fit();  // keep no huge buffer after a huge list

@@ -215,17 +215,21 @@ class CompactVector {
     std::uint32_t capacity;
   };
   // The elements start after the header, aligned for T.
-  static constexpr std::size_t kHead = alignof(T) > sizeof(Header) ? alignof(T) : sizeof(Header);
-  static_assert(alignof(T) <= __STDCPP_DEFAULT_NEW_ALIGNMENT__, "over-aligned elements");
-  static_assert(std::is_nothrow_move_constructible_v<T>, "growing moves the elements");
+  // A function, not a constant, so that T may still be incomplete where the vector is declared
+  // (an expression's arguments are expressions).
+  static constexpr std::size_t head_size() noexcept {
+    static_assert(alignof(T) <= __STDCPP_DEFAULT_NEW_ALIGNMENT__, "over-aligned elements");
+    static_assert(std::is_nothrow_move_constructible_v<T>, "growing moves the elements");
+    return alignof(T) > sizeof(Header) ? alignof(T) : sizeof(Header);
+  }
 
   struct Block {
     std::byte* p;
-    T* elements() const { return reinterpret_cast<T*>(p + kHead); }
+    T* elements() const { return reinterpret_cast<T*>(p + head_size()); }
   };
 
   Header* head() const noexcept { return std::launder(reinterpret_cast<Header*>(p_)); }
-  T* elements() const noexcept { return reinterpret_cast<T*>(p_ + kHead); }
+  T* elements() const noexcept { return reinterpret_cast<T*>(p_ + head_size()); }
 
   // The first block holds 16 bytes of elements at least (two indexes, or one 150-byte parsed
   // expression: most lists of big elements hold one), then 1.5x what is needed.
@@ -235,7 +239,7 @@ class CompactVector {
     return std::min<size_type>(max_size(), std::max<size_type>(first, needed + needed / 2));
   }
   static Block allocate(size_type capacity) {
-    auto* p = static_cast<std::byte*>(::operator new(kHead + capacity * sizeof(T)));
+    auto* p = static_cast<std::byte*>(::operator new(head_size() + capacity * sizeof(T)));
     ::new (static_cast<void*>(p)) Header{0, static_cast<std::uint32_t>(capacity)};
     return {p};
   }

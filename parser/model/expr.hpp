@@ -8,6 +8,7 @@
 #include <string_view>
 #include <vector>
 
+#include "parser/model/compact_vector.hpp"
 #include "parser/model/text.hpp"
 
 namespace planlint {
@@ -33,7 +34,7 @@ struct Expr {
   Text name;                 // attribute name, function name (as printed), operator, literal text
   Text expr_id;              // Attribute: "12", "12L" or "x"; Subquery: its id; empty otherwise
   Text type;                 // Cast: target type ("date", "decimal(10,2)"); Literal: a guessed type
-  std::vector<Expr> args;
+  CompactVector<Expr> args;  // one pointer; most nodes have none
   std::uint32_t begin = 0;   // byte offsets into ParsedExpr::text
   std::uint32_t end = 0;
 };
@@ -44,7 +45,7 @@ struct Expr {
 struct ParsedExpr {
   Text text;
   std::optional<Expr> root;
-  std::string error;
+  Text error;                // why the text did not parse (a literal or kept in the plan's store)
   std::uint32_t error_offset = 0;
   bool truncated = false;    // contained Spark's "..." / "... N more fields" abbreviation
 };
