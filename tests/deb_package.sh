@@ -34,6 +34,12 @@ for lib in $(objdump -p "$planlint" | awk '/NEEDED/ {print $2}'); do
   elif grep -q "\b$pkg\b" <<<"$depends"; then echo "ok: $lib from $pkg is in Depends"
   else echo "FAIL: $lib is from $pkg, which Depends lacks"; fail=1; fi
 done
+# libcurl is opened only by `check --history-server` (dlopen): not a NEEDED library, but recommended.
+recommends=$(dpkg-deb -f "$deb" Recommends)
+if grep -q "\blibcurl4\b" <<<"$recommends"; then echo "ok: Recommends: $recommends"
+else echo "FAIL: Recommends lacks libcurl4 ($recommends)"; fail=1; fi
+if objdump -p "$planlint" | awk '/NEEDED/ {print $2}' | grep -q libcurl; then
+  echo "FAIL: planlint links libcurl (it is opened at the first fetch)"; fail=1; fi
 root="$tmp/root"
 dpkg-deb -x "$deb" "$root"
 exe="$root/usr/bin/planlint"
