@@ -196,8 +196,10 @@ std::size_t skip_guides(std::string_view s) {
 }
 
 bool is_title_line(std::string_view t) {
-  t = ltrim(t);
-  return t.size() >= 7 && starts_with(t, "==") && t.substr(t.size() - 2) == "==";
+  std::size_t i = 0;
+  while (i < t.size() && is_blank(t[i])) ++i;
+  if (i + 7 > t.size() || t[i] != '=' || t[i + 1] != '=') return false;  // most lines: one compare
+  return t[t.size() - 1] == '=' && t[t.size() - 2] == '=';
 }
 
 // ---- Databricks notebook sources: `# MAGIC `, `-- MAGIC `, `// MAGIC ` ----------------------------
@@ -800,6 +802,19 @@ SourceRange Normalized::range(std::size_t idx, std::size_t begin, std::size_t en
 SourceRange Normalized::range(std::size_t first_idx, std::size_t begin, std::size_t last_idx, std::size_t end) const {
   SourceRange r;
   if (first_idx >= lines.size() || last_idx >= lines.size()) return r;
+  const NormLine& fl = lines[first_idx];
+  const NormLine& ll = lines[last_idx];
+  if (!fl.has_extra() && !ll.has_extra()) {  // most ranges: both lines are shifted views of the input
+    r.line = fl.line;
+    r.column = static_cast<std::uint32_t>(1 + begin + fl.aux);
+    r.end_line = ll.line;
+    r.end_column = static_cast<std::uint32_t>(1 + end + ll.aux);
+    if (r.end_line < r.line || (r.end_line == r.line && r.end_column < r.column)) {
+      r.end_line = r.line;
+      r.end_column = r.column;
+    }
+    return r;
+  }
   SrcPos b = pos(first_idx, begin);
   // The end is exclusive: take the position of the last byte and step past it, so that a range
   // ending on a rewritten byte (an unescaped `&gt;`, a joined line) ends where that byte ends.
@@ -936,8 +951,13 @@ Normalized normalize(std::string_view input) {
   {
     bool json = false, lit = false, markup = false, collapsed = false, numbers = false, twice = false;
     unwrap_notebook_json(out, json);
-    split_literal_newlines(out, lit);
-    unescape_markup(out, markup);
+    // Until here every line is a view into `input` unless the notebook JSON was decoded: what the
+    // input does not contain, no line does, and the line passes that look for it are skipped (a
+    // whole-input memchr instead of a few searches per line).
+    const bool backslash = json || input.find('\\') != std::string_view::npos;
+    if (backslash) split_literal_newlines(out, lit);
+    if (backslash || lit || input.find('&') != std::string_view::npos || input.find("**") != std::string_view::npos)
+      unescape_markup(out, markup);
     split_collapsed_lines(out, collapsed);
     strip_tree_numbers(out, numbers);
     undouble_spacing(out, twice);
