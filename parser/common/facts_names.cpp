@@ -22,8 +22,11 @@ std::string_view base_name(std::string_view n) {
 
 // `s` contains `lower` (lower-case ASCII) ignoring the case of `s`.
 bool contains_lower(std::string_view s, std::string_view lower) {
-  for (std::size_t i = 0; i + lower.size() <= s.size(); ++i)
-    if (iequals(s.substr(i, lower.size()), lower)) return true;
+  const char first = lower.front();  // compare the first byte before the rest
+  for (std::size_t i = 0; i + lower.size() <= s.size(); ++i) {
+    const char c = s[i] >= 'A' && s[i] <= 'Z' ? static_cast<char>(s[i] + ('a' - 'A')) : s[i];
+    if (c == first && iequals(s.substr(i, lower.size()), lower)) return true;
+  }
   return false;
 }
 
@@ -43,29 +46,28 @@ bool bare_attribute(std::string_view s) {
 // A Project whose list is only attributes: `Project [a#1, b#2]` / `Output [2]: [a#1, b#2]`.
 bool passes_columns(const Operator& op) {
   if (op.kind != OpKind::Project) return false;
-  std::vector<std::string_view> items;  // views into the field's value or the operator's arguments
   if (const Field* f = op.field(FieldRole::Output); f && f->is_list && !f->count_mismatch && !f->truncated) {
     const FieldItems list = f->items();
-    items.assign(list.begin(), list.end());
-  } else {
-    std::string_view a = op.arguments;
-    if (a.size() < 2 || a.front() != '[' || a.back() != ']') return false;
-    a = a.substr(1, a.size() - 2);
-    int depth = 0;
-    std::size_t start = 0;
-    for (std::size_t i = 0; i <= a.size(); ++i) {
-      if (i == a.size() || (a[i] == ',' && depth == 0)) {
-        items.emplace_back(a.substr(start, i - start));
-        start = i + 1;
-      } else if (a[i] == '(' || a[i] == '[') {
-        ++depth;
-      } else if (a[i] == ')' || a[i] == ']') {
-        --depth;
-      }
+    if (list.begin() == list.end()) return false;
+    return std::all_of(list.begin(), list.end(), [](std::string_view i) { return bare_attribute(i); });
+  }
+  std::string_view a = op.arguments;
+  if (a.size() < 2 || a.front() != '[' || a.back() != ']') return false;
+  a = a.substr(1, a.size() - 2);
+  // The top-level items, each checked as it is cut (there is always at least one).
+  int depth = 0;
+  std::size_t start = 0;
+  for (std::size_t i = 0; i <= a.size(); ++i) {
+    if (i == a.size() || (a[i] == ',' && depth == 0)) {
+      if (!bare_attribute(a.substr(start, i - start))) return false;
+      start = i + 1;
+    } else if (a[i] == '(' || a[i] == '[') {
+      ++depth;
+    } else if (a[i] == ')' || a[i] == ']') {
+      --depth;
     }
   }
-  if (items.empty()) return false;
-  return std::all_of(items.begin(), items.end(), [](std::string_view i) { return bare_attribute(i); });
+  return true;
 }
 
 }  // namespace
@@ -96,9 +98,14 @@ void fill_operator_name_facts(Operator& op) {
       }
     }
   }
-  for (std::string_view w : {"StateStore", "StreamingSymmetricHashJoin", "MicroBatch", "StreamingDeduplicate",
-                             "EventTimeWatermark", "FlatMapGroupsWithState", "TransformWithState", "StreamingGlobalLimit"})
-    if (contains(op.name, w)) op.facts.edit().streaming = true;
+  // Every streaming name holds "State", "Stream", "MicroBatch" or "Watermark": most names are
+  // ruled out by four short searches instead of eight.
+  if (contains(op.name, "Stat") || contains(op.name, "Stream") || contains(op.name, "MicroBatch") ||
+      contains(op.name, "Watermark"))
+    for (std::string_view w : {"StateStore", "StreamingSymmetricHashJoin", "MicroBatch", "StreamingDeduplicate",
+                               "EventTimeWatermark", "FlatMapGroupsWithState", "TransformWithState",
+                               "StreamingGlobalLimit"})
+      if (contains(op.name, w)) op.facts.edit().streaming = true;
   if (base == "Coalesce") {
     bool one = op.arguments == "1" || contains(op.label, "Coalesce 1");
     if (const Field* f = op.field(FieldRole::Arguments); f && f->value == "1") one = true;
