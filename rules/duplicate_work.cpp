@@ -6,7 +6,9 @@
 #include <cstdint>
 #include <functional>
 #include <map>
+#include <string>
 #include <string_view>
+#include <unordered_map>
 #include <utility>
 
 #include "parser/model/phases.hpp"
@@ -67,13 +69,17 @@ bool feeds_bloom_filter(const Plan& plan, const Operator& top) {
   return false;
 }
 
+// The start of a scan's signature: its table and format. Scans whose heads differ cannot be copies.
+std::string signature_head(const Operator& scan) {
+  std::string table((scan.table.empty() ? scan.name : scan.table).view());
+  return without_ids(table) + "|" + scan.scan_format + "|";
+}
+
 Chain build_chain(const Plan& plan, const Operator& scan) {
   Chain c;
   c.scan = &scan;
   c.top = &scan;
-  std::string table((scan.table.empty() ? scan.name : scan.table).view());
-  c.signature = without_ids(table) + "|" + scan.scan_format + "|" + without_ids(scan.arguments) + "|" +
-                field_signature(scan);
+  c.signature = signature_head(scan) + without_ids(scan.arguments) + "|" + field_signature(scan);
   const Operator* cur = &scan;
   while (cur->parents.size() == 1) {
     const Operator& p = plan.ops[cur->parents[0]];
@@ -169,8 +175,14 @@ class DuplicateWork final : public DocumentedRule<make_doc> {
     using Groups = std::map<SignatureKey, std::vector<const Operator*>>;
     Groups groups;
     std::vector<Groups::const_iterator> order;
+    // A scan whose table and format no other scan shares has no copy: its chain (the long part of
+    // the work) is not built.
+    std::unordered_map<std::string, std::uint32_t> heads;
+    for (const Operator& op : plan.ops)
+      if (op.kind == OpKind::Scan && rules::is_active(op, final_plan)) ++heads[signature_head(op)];
     for (const Operator& op : plan.ops) {
       if (op.kind != OpKind::Scan || !rules::is_active(op, final_plan)) continue;
+      if (heads[signature_head(op)] < 2) continue;
       Chain c = build_chain(plan, op);
       if (c.runtime_filter) continue;  // a bloom-filter subquery re-reads the creation side on purpose
       auto [it, fresh] = groups.try_emplace(signature_key(c.signature));
