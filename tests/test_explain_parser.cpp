@@ -3,9 +3,13 @@
 // cost modes, and source locations in the ORIGINAL text after paste-damage repair.
 #include <doctest/doctest.h>
 
+#include <cstdint>
 #include <optional>
+#include <set>
 #include <string>
+#include <vector>
 
+#include "parser/explain/edge_set.hpp"
 #include "parser/explain/operator_ids.hpp"
 #include "parser/registry/parse.hpp"
 
@@ -462,4 +466,24 @@ TEST_CASE("explain reader: operator ids index numbers in a vector, anything else
   ids.clear();
   CHECK_FALSE(ids.find("12").has_value());
   CHECK_FALSE(ids.find("abc").has_value());
+}
+
+TEST_CASE("explain reader: the placed-edge set answers as a std::set would, through growth and clear") {
+  explain::EdgeSet edges;
+  std::set<std::uint64_t> reference;
+  // Keys like the reader's (parent << 32 ^ child), roots under 0xFFFFFFFF, and the all-ones key
+  // that marks a free slot inside the table.
+  std::vector<std::uint64_t> keys;
+  for (std::uint64_t p = 0; p < 60; ++p)
+    for (std::uint64_t c = 0; c < 50; c += 7) keys.push_back((p << 32) ^ c);
+  for (std::uint64_t c = 0; c < 100; ++c) keys.push_back((std::uint64_t{0xFFFFFFFFu} << 32) ^ c);
+  keys.push_back(~std::uint64_t{0});
+  for (int round = 0; round < 2; ++round) {
+    for (std::uint64_t k : keys) CHECK(edges.insert(k) == reference.insert(k).second);
+    for (std::uint64_t k : keys) CHECK_FALSE(edges.insert(k));  // every key is there now
+    CHECK(edges.size() == reference.size());
+    edges.clear();
+    reference.clear();
+    CHECK(edges.size() == 0);
+  }
 }

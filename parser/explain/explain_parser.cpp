@@ -7,10 +7,10 @@
 #include <string>
 #include <cstdint>
 #include <unordered_map>
-#include <unordered_set>
 #include <vector>
 
 #include "parser/common/photon.hpp"
+#include "parser/explain/edge_set.hpp"
 #include "parser/explain/explain_lines.hpp"
 #include "parser/explain/explain_ops.hpp"
 #include "parser/explain/normalize.hpp"
@@ -98,7 +98,7 @@ class Reader {
   std::vector<StackEntry> stack_;
   std::vector<SectionEntry> sections_;
   std::vector<char> on_stack_;
-  std::unordered_set<std::uint64_t> placed_;
+  explain::EdgeSet placed_;
   explain::OperatorIds ids_;  // printed id -> operator (the ids are views kept in the plan)
   std::optional<std::size_t> block_op_;  // current detail block's operator
   bool in_block_ = false;                // inside a block (even for an id missing from the outline)
@@ -515,13 +515,13 @@ class Reader {
         e.root = op;
         e.loc = p.ops[op].loc;
         p.subqueries.push_back(std::move(e));
-      } else if (parent != op && placed_.insert(edge_key(parent, op)).second) {
+      } else if (parent != op && placed_.insert(edge_key(parent, op))) {
         p.ops[parent].children.push_back(op);
       }
     } else if (entry_) {
       if (!p.subqueries[*entry_].root) p.subqueries[*entry_].root = op;
     } else if (base_section_ == Section::Main) {
-      if (placed_.insert(edge_key(kRootParent, op)).second) p.roots.push_back(op);
+      if (placed_.insert(edge_key(kRootParent, op))) p.roots.push_back(op);
     }
     stack_.push_back({col, op});
     on_stack_[op] = 1;
@@ -753,6 +753,10 @@ class Reader {
       return;
     }
     block_op_ = op;
+    // One block for the fields: at most one per line up to the blank line that ends the block.
+    std::size_t lines = 0;
+    for (std::size_t j = i + 1; j < n_.lines.size() && !n_.text(j).empty() && lines < 64; ++j) ++lines;
+    o.fields.reserve(lines);
     o.detail_loc = n_.range(i, 0, n_.text(i).size());
     if (bh.codegen_stage) {
       o.codegen_stage = bh.codegen_stage;
