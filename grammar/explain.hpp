@@ -4,7 +4,10 @@
 // Layout reference: ../shared/docs/spark-explain-format.md (§1.1 EBNF, §2 outline, §3 blocks).
 #pragma once
 
+#include <cstddef>
+
 #include <tao/pegtl.hpp>
+#include <tao/pegtl/contrib/analyze_traits.hpp>
 
 namespace planlint::grammar::explain {
 
@@ -54,7 +57,30 @@ struct guide : seq<one<':'>, at<sp>> {};
 // Spaces, `:` guides and connectors in any mix: paste damage can leave columns that are not a
 // multiple of 3, and the column-stack rule only needs the label's column. A label never starts
 // with a space, `: ` or a connector.
-struct lead : star<sor<connector, sp, guide>> {};
+// The same language as `star<sor<connector, sp, guide>>`, matched in one loop: it runs on every
+// tree line, and the generic form cost a rule call per byte of indentation.
+struct lead {
+  using rule_t = lead;
+  using subs_t = pegtl::empty_list;
+  template <typename ParseInput>
+  static bool match(ParseInput& in) {
+    const std::size_t n = in.size(std::size_t(-1) / 2);
+    const char* p = in.current();
+    std::size_t i = 0;
+    while (i < n) {
+      const char c = p[i];
+      if ((c == '+' || c == ':') && i + 2 < n && p[i + 1] == '-' && p[i + 2] == ' ') {
+        i += 3;  // connector
+      } else if (c == ' ' || (c == ':' && i + 1 < n && p[i + 1] == ' ')) {
+        ++i;  // sp, guide
+      } else {
+        break;
+      }
+    }
+    in.bump(i);
+    return true;
+  }
+};
 
 // `* ` (formatted codegen), `*(3) ` (default-mode codegen), `^ ` (Gluten offloaded).
 struct codegen_stage : digits {};
@@ -156,3 +182,9 @@ template <typename Rule>
 using control = pegtl::must_if<errors>::control<Rule>;
 
 }  // namespace planlint::grammar::explain
+
+namespace tao::pegtl {
+template <typename Name>
+struct analyze_traits<Name, planlint::grammar::explain::lead> : analyze_opt_traits<> {};
+}  // namespace tao::pegtl
+
