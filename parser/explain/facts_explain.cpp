@@ -2,6 +2,7 @@
 // arguments, scan sources from the scan's name, version markers.
 #include <algorithm>
 #include <cctype>
+#include <iterator>
 #include <string>
 #include <string_view>
 #include <utility>
@@ -124,30 +125,38 @@ void fill_scan(Operator& op) {
   ScanFacts& sc = *op.scan;
   std::string fmt;
   for (char c : op.scan_format) fmt += static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-  const std::string text = op.label + " " + op.name + " " + op.arguments;
-  std::string location;
+  // The label, name and arguments are searched in that order, as the one string they would make
+  // joined by spaces: no word searched for holds a space, so none can span two of them.
+  const std::string_view parts[] = {op.label, op.name, op.arguments};
+  auto in_text = [&](std::string_view w) {
+    return std::any_of(std::begin(parts), std::end(parts), [&](std::string_view t) { return contains(t, w); });
+  };
+  std::string_view location;
   if (const Field* f = op.field(FieldRole::Location)) location = f->value;
   if (op.kind == OpKind::InMemoryScan) sc.source = ScanSource::Cache;
   else if (op.kind == OpKind::LocalData) sc.source = ScanSource::Local;
-  else if (fmt == "jdbc" || contains(text, "JDBCRelation")) {
+  else if (fmt == "jdbc" || in_text("JDBCRelation")) {
     sc.source = ScanSource::Jdbc;
     fmt = "jdbc";
-    if (auto n = text.find("numPartitions="); n != std::string::npos) {
+    for (std::string_view t : parts) {
+      const auto n = t.find("numPartitions=");
+      if (n == std::string_view::npos) continue;
       std::uint32_t v = 0;
       bool any = false;
-      for (std::size_t i = n + 14; i < text.size() && std::isdigit(static_cast<unsigned char>(text[i])); ++i) {
-        v = v * 10 + static_cast<std::uint32_t>(text[i] - '0');
+      for (std::size_t i = n + 14; i < t.size() && std::isdigit(static_cast<unsigned char>(t[i])); ++i) {
+        v = v * 10 + static_cast<std::uint32_t>(t[i] - '0');
         any = true;
       }
       if (any) sc.source_partitions = v;
+      break;  // the first one only
     }
-  } else if (contains(text, "cassandra") || contains(text, "Cassandra")) sc.source = ScanSource::Cassandra;
+  } else if (in_text("cassandra") || in_text("Cassandra")) sc.source = ScanSource::Cassandra;
   else if (starts_with(op.name, "HiveTableScan") || fmt == "hive") sc.source = ScanSource::Hive;
   else if (fmt == "delta" || contains(location, "TahoeLogFileIndex") || contains(location, "PreparedDeltaFileIndex") ||
-           contains(location, "TahoeBatchFileIndex") || contains(text, "DeltaTableV2"))
+           contains(location, "TahoeBatchFileIndex") || in_text("DeltaTableV2"))
     sc.source = ScanSource::Delta;
-  else if (fmt == "iceberg" || contains(text, "[filters=") || contains(text, "(branch=") || contains(text, "IcebergScan") ||
-           contains(text, "iceberg"))
+  else if (fmt == "iceberg" || in_text("[filters=") || in_text("(branch=") || in_text("IcebergScan") ||
+           in_text("iceberg"))
     sc.source = ScanSource::Iceberg;
   else if (fmt == "parquet" || fmt == "orc" || fmt == "csv" || fmt == "json" || fmt == "text" || fmt == "avro" ||
            fmt == "binaryfile")
