@@ -187,4 +187,3 @@ namespace tao::pegtl {
 template <typename Name>
 struct analyze_traits<Name, planlint::grammar::explain::lead> : analyze_opt_traits<> {};
 }  // namespace tao::pegtl
-

@@ -88,7 +88,6 @@ expect_error "unsupported scheme" "unsupported protocol" --history-server "ftp:/
 expect_error "--app missing" "needs --app" --history-server "$url"
 expect_error "paths too" "reads no files" --history-server "$url" --app a corpus/examples/orders-by-region.explain.txt
 
-# TLS with a self-signed certificate: refused, then accepted with --cacert or --insecure.
 # libcurl is opened at the first fetch: when it cannot be, one clear message and exit 2, and a
 # plain `check` of a file still works. A preloaded stand-in makes its dlopen fail.
 if command -v cc >/dev/null 2>&1; then
@@ -104,12 +103,12 @@ void* dlopen(const char* f, int m) {
 }
 EOC
   # (a sanitizer build wants its runtime first in the library list: let it load after the stand-in)
-  export ASAN_OPTIONS="${ASAN_OPTIONS:+$ASAN_OPTIONS:}verify_asan_link_order=0"
+  preload=(env LD_PRELOAD="$tmp/nocurl.so" ASAN_OPTIONS="${ASAN_OPTIONS:+$ASAN_OPTIONS:}verify_asan_link_order=0")
   if cc -shared -fPIC "$tmp/nocurl.c" -o "$tmp/nocurl.so" -ldl 2>"$tmp/cc.log"; then
-    out=$(LD_PRELOAD="$tmp/nocurl.so" "$planlint" check --no-config --history-server "$url" --app multi-exec 2>&1); rc=$?
+    out=$("${preload[@]}" "$planlint" check --no-config --history-server "$url" --app multi-exec 2>&1); rc=$?
     if [ $rc -eq 2 ] && grep -q "needs libcurl (libcurl.so.4), which could not be loaded; install it" <<<"$out"; then
       ok "no libcurl: $out"; else bad "no libcurl (exit $rc, want 2 and the libcurl message): $out"; fi
-    out=$(LD_PRELOAD="$tmp/nocurl.so" "$planlint" check --no-config --format concise corpus/examples/orders-by-region.explain.txt 2>&1); rc=$?
+    out=$("${preload[@]}" "$planlint" check --no-config --format concise corpus/examples/orders-by-region.explain.txt 2>&1); rc=$?
     if [ $rc -eq 1 ] && grep -q "shuffle-join-could-broadcast" <<<"$out"; then ok "no libcurl: a file is still checked"
     else bad "no libcurl: check of a file (exit $rc): $out"; fi
   else
@@ -118,6 +117,8 @@ EOC
 else
   [ "${CI:-}" = true ] && bad "cc missing" || echo "note: cc missing, the missing-libcurl case not run"
 fi
+
+# TLS with a self-signed certificate: refused, then accepted with --cacert or --insecure.
 if command -v openssl >/dev/null 2>&1; then
   openssl req -x509 -newkey rsa:2048 -nodes -keyout "$tmp/key.pem" -out "$tmp/cert.pem" -days 2 \
     -subj "/CN=127.0.0.1" -addext "subjectAltName=IP:127.0.0.1" >/dev/null 2>&1

@@ -23,10 +23,8 @@ std::string_view base_name(std::string_view n) {
 // `s` contains `lower` (lower-case ASCII) ignoring the case of `s`.
 bool contains_lower(std::string_view s, std::string_view lower) {
   const char first = lower.front();  // compare the first byte before the rest
-  for (std::size_t i = 0; i + lower.size() <= s.size(); ++i) {
-    const char c = s[i] >= 'A' && s[i] <= 'Z' ? static_cast<char>(s[i] + ('a' - 'A')) : s[i];
-    if (c == first && iequals(s.substr(i, lower.size()), lower)) return true;
-  }
+  for (std::size_t i = 0; i + lower.size() <= s.size(); ++i)
+    if (ascii_lower(s[i]) == first && iequals(s.substr(i, lower.size()), lower)) return true;
   return false;
 }
 

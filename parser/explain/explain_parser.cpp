@@ -753,7 +753,8 @@ class Reader {
       return;
     }
     block_op_ = op;
-    // One block for the fields: at most one per line up to the blank line that ends the block.
+    // One block for the fields: at most one per line up to the blank line that ends the block
+    // (counted up to 64: damaged text without blank lines must not reserve for the rest of it).
     std::size_t lines = 0;
     for (std::size_t j = i + 1; j < n_.lines.size() && !n_.text(j).empty() && lines < 64; ++j) ++lines;
     o.fields.reserve(lines);

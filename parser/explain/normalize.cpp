@@ -804,23 +804,18 @@ SourceRange Normalized::range(std::size_t first_idx, std::size_t begin, std::siz
   if (first_idx >= lines.size() || last_idx >= lines.size()) return r;
   const NormLine& fl = lines[first_idx];
   const NormLine& ll = lines[last_idx];
+  SrcPos b, e;
   if (!fl.has_extra() && !ll.has_extra()) {  // most ranges: both lines are shifted views of the input
-    r.line = fl.line;
-    r.column = static_cast<std::uint32_t>(1 + begin + fl.aux);
-    r.end_line = ll.line;
-    r.end_column = static_cast<std::uint32_t>(1 + end + ll.aux);
-    if (r.end_line < r.line || (r.end_line == r.line && r.end_column < r.column)) {
-      r.end_line = r.line;
-      r.end_column = r.column;
-    }
-    return r;
+    b = {fl.line, static_cast<std::uint32_t>(1 + begin + fl.aux)};
+    e = {ll.line, static_cast<std::uint32_t>(1 + end + ll.aux)};
+  } else {
+    b = pos(first_idx, begin);
+    // The end is exclusive: take the position of the last byte and step past it, so that a range
+    // ending on a rewritten byte (an unescaped `&gt;`, a joined line) ends where that byte ends.
+    e = end > 0 ? pos(last_idx, end - 1) : pos(last_idx, 0);
+    if (end > 0) ++e.col;
+    if (!ll.has_extra() || extras[ll.extra_index()].map < 0) e = pos(last_idx, end);
   }
-  SrcPos b = pos(first_idx, begin);
-  // The end is exclusive: take the position of the last byte and step past it, so that a range
-  // ending on a rewritten byte (an unescaped `&gt;`, a joined line) ends where that byte ends.
-  SrcPos e = end > 0 ? pos(last_idx, end - 1) : pos(last_idx, 0);
-  if (end > 0) ++e.col;
-  if (!lines[last_idx].has_extra() || extras[lines[last_idx].extra_index()].map < 0) e = pos(last_idx, end);
   r.line = b.line;
   r.column = b.col;
   r.end_line = e.line;

@@ -231,7 +231,7 @@ class CompactVector {
   Header* head() const noexcept { return std::launder(reinterpret_cast<Header*>(p_)); }
   T* elements() const noexcept { return reinterpret_cast<T*>(p_ + head_size()); }
 
-  // The first block holds 16 bytes of elements at least (two indexes, or one 150-byte parsed
+  // The first block holds 16 bytes of elements at least (two indexes, or one 120-byte parsed
   // expression: most lists of big elements hold one), then 1.5x what is needed.
   static size_type grow(size_type needed) {
     constexpr size_type first = sizeof(T) >= 16 ? 1 : 16 / sizeof(T);

@@ -338,11 +338,8 @@ const Operator* logical_child(const Plan& plan, const Operator& logical, BuildSi
 
 bool iequals(std::string_view a, std::string_view b) {
   if (a.size() != b.size()) return false;
-  // ASCII case only (plan text's keywords and names), as std::tolower in the "C" locale, without
-  // a library call per byte.
-  auto lower = [](char c) { return c >= 'A' && c <= 'Z' ? static_cast<char>(c + ('a' - 'A')) : c; };
   for (std::size_t i = 0; i < a.size(); ++i)
-    if (lower(a[i]) != lower(b[i])) return false;
+    if (ascii_lower(a[i]) != ascii_lower(b[i])) return false;
   return true;
 }
 
