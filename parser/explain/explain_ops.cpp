@@ -3,6 +3,9 @@
 #include <algorithm>
 #include <cctype>
 #include <cstdint>
+#if defined(__SSE2__)
+#include <emmintrin.h>
+#endif
 
 #include "parser/common/classify.hpp"
 #include "parser/registry/parse.hpp"
@@ -49,8 +52,9 @@ constexpr ExprKey kExprKeys[] = {
 };
 
 // `offset`: where `text` starts inside f.value; `value_at`: where f.value starts in the input.
+// `maybe_cut`: the whole value holds "..." or "paths)[" (else no part of it can be cut).
 void parse_into(TextStore& st, Field& f, std::string_view text, std::size_t offset, ExprDialect d, std::vector<ParseMessage>& msgs,
-                const SourceRange& value_at) {
+                const SourceRange& value_at, bool maybe_cut) {
   ParsedExpr e = parse_expression(st, Text::stable(text), d);  // `text` is a part of f.value
   if (!e.root && !e.error.empty() && e.error != "expression parser not available") {
     // One warning per field is enough to point at the text.
@@ -67,7 +71,7 @@ void parse_into(TextStore& st, Field& f, std::string_view text, std::size_t offs
       msgs.push_back({MessageSeverity::Warning, at, "could not parse expression in '" + f.key + "': " + e.error});
     }
   }
-  if (is_truncated_value(text)) e.truncated = true;
+  if (maybe_cut && is_truncated_value(text)) e.truncated = true;
   f.exprs.push_back(std::move(e));
 }
 
@@ -79,6 +83,41 @@ std::vector<std::string_view> split_top_level(std::string_view s, std::string_vi
   return out;
 }
 
+namespace {
+
+// Bytes split_top_level must look at: brackets and the separator's first byte.
+struct SplitBytes {
+  std::uint8_t cls[256] = {};  // 1 opens, 2 closes, 3 is the separator's first byte, 0 anything else
+  char sep0;
+  explicit SplitBytes(char s0) : sep0(s0) {
+    for (unsigned char c : {'(', '[', '{'}) cls[c] = 1;
+    for (unsigned char c : {')', ']', '}'}) cls[c] = 2;
+    cls[static_cast<unsigned char>(s0)] = 3;
+  }
+  // Index of the first byte at or after i that is not 0 in cls, or n. Sixteen bytes at a time
+  // where SSE2 is there (list values are long and mostly plain text).
+  std::size_t next(const char* d, std::size_t i, std::size_t n) const {
+#if defined(__SSE2__)
+    const __m128i o1 = _mm_set1_epi8('('), o2 = _mm_set1_epi8('['), o3 = _mm_set1_epi8('{');
+    const __m128i c1 = _mm_set1_epi8(')'), c2 = _mm_set1_epi8(']'), c3 = _mm_set1_epi8('}');
+    const __m128i sp = _mm_set1_epi8(sep0);
+    for (; i + 16 <= n; i += 16) {
+      const __m128i x = _mm_loadu_si128(reinterpret_cast<const __m128i*>(d + i));
+      const __m128i hit = _mm_or_si128(
+          _mm_or_si128(_mm_or_si128(_mm_cmpeq_epi8(x, o1), _mm_cmpeq_epi8(x, o2)),
+                       _mm_or_si128(_mm_cmpeq_epi8(x, o3), _mm_cmpeq_epi8(x, c1))),
+          _mm_or_si128(_mm_or_si128(_mm_cmpeq_epi8(x, c2), _mm_cmpeq_epi8(x, c3)), _mm_cmpeq_epi8(x, sp)));
+      const unsigned mask = static_cast<unsigned>(_mm_movemask_epi8(hit));
+      if (mask != 0) return i + static_cast<std::size_t>(__builtin_ctz(mask));
+    }
+#endif
+    while (i < n && cls[static_cast<unsigned char>(d[i])] == 0) ++i;
+    return i;
+  }
+};
+
+}  // namespace
+
 void split_top_level(std::string_view s, std::string_view sep, std::vector<std::string_view>& out) {
   out.clear();
   if (s.empty() || sep.empty()) return;
@@ -87,17 +126,12 @@ void split_top_level(std::string_view s, std::string_view sep, std::vector<std::
   const char s1 = two ? sep[1] : '\0';
   const std::size_t n = s.size();
   const char* d = s.data();
-  // 1 opens, 2 closes, 3 is the separator's first byte, 0 anything else.
-  std::uint8_t cls[256] = {};
-  cls[static_cast<unsigned char>('(')] = cls[static_cast<unsigned char>('[')] = cls[static_cast<unsigned char>('{')] = 1;
-  cls[static_cast<unsigned char>(')')] = cls[static_cast<unsigned char>(']')] = cls[static_cast<unsigned char>('}')] = 2;
-  cls[static_cast<unsigned char>(s0)] = 3;
+  const SplitBytes bytes(s0);
   int depth = 0;
   std::size_t start = 0;
-  for (std::size_t i = 0; i < n; ++i) {
+  for (std::size_t i = bytes.next(d, 0, n); i < n; i = bytes.next(d, i + 1, n)) {
     const char c = d[i];
-    const std::uint8_t k = cls[static_cast<unsigned char>(c)];
-    if (k == 0) continue;
+    const std::uint8_t k = bytes.cls[static_cast<unsigned char>(c)];
     if (k == 1) {
       ++depth;
       continue;
@@ -132,7 +166,10 @@ bool is_truncated_value(std::string_view v) {
       return true;
   }
   // InMemoryFileIndex(3 paths)[p1, p2, ...]: fewer paths listed than there are.
-  for (std::size_t p = v.find(" paths)["); p != std::string_view::npos; p = v.find(" paths)[", p + 8)) {
+  // Searched without its leading blank: memchr on 'p' stops far less often than on ' '.
+  for (std::size_t q = v.find("paths)["); q != std::string_view::npos; q = v.find("paths)[", q + 7)) {
+    if (q == 0 || v[q - 1] != ' ') continue;
+    const std::size_t p = q - 1;
     std::size_t b = p;
     while (b > 0 && is_digit(v[b - 1])) --b;
     if (b == p || b == 0 || v[b - 1] != '(') continue;
@@ -236,9 +273,12 @@ void finish_field(TextStore& st, Field& f, std::vector<ParseMessage>& msgs, cons
       spans.reserve(parts.size());
       for (auto it : parts) spans.emplace_back(static_cast<std::size_t>(it.data() - v.data()), it.size());
       f.exprs.reserve(f.exprs.size() + spans.size());  // one block, not one per growth step
-      for (const auto& [off, len] : spans) parse_into(st, f, v.substr(off, len), off, k.dialect, msgs, value_at);
+      const bool maybe_cut = f.truncated || v.find("...") != std::string_view::npos ||
+                             v.find("paths)[") != std::string_view::npos;
+      for (const auto& [off, len] : spans)
+        parse_into(st, f, v.substr(off, len), off, k.dialect, msgs, value_at, maybe_cut);
     } else if (!v.empty() && v != "None") {
-      parse_into(st, f, v, 0, k.dialect, msgs, value_at);
+      parse_into(st, f, v, 0, k.dialect, msgs, value_at, true);
     }
     break;
   }

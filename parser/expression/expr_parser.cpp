@@ -305,6 +305,9 @@ void wrap_unary(State& st, const ParseInput& in, Text name, std::uint32_t begin)
 // ---------------------------------------------------------------- control
 template <typename Rule>
 struct control;
+// Actions are specialised below (after the control).
+template <typename Rule>
+struct action : pegtl::nothing<Rule> {};
 
 // The control inside a `token` rule (a word, a number, a string): plain PEGTL matching with no
 // actions and no bookkeeping, keeping only the error messages of `must<>` failures.
@@ -316,26 +319,52 @@ struct token_control : pegtl::normal<Rule> {
   }
 };
 
+// Combinators that never leave nodes behind when they fail: `star` and `opt` never fail, `at` and
+// `not_at` run their rules without actions, and `sor` fails only when every alternative failed,
+// each having dropped its own nodes (an alternative pushes nothing unless it succeeds, or it is a
+// sequence with its own mark).
+template <typename R>
+struct markless : std::false_type {};
+template <typename... R>
+struct markless<pegtl::internal::star<R...>> : std::true_type {};
+template <typename... R>
+struct markless<pegtl::internal::opt<R...>> : std::true_type {};
+template <typename... R>
+struct markless<pegtl::internal::at<R...>> : std::true_type {};
+template <typename... R>
+struct markless<pegtl::internal::not_at<R...>> : std::true_type {};
+template <typename... R>
+struct markless<pegtl::internal::sor<R...>> : std::true_type {};
+
 template <typename Rule>
 struct control : pegtl::normal<Rule> {
   static constexpr bool counts = std::is_base_of_v<g::nesting_tag, Rule>;
   static constexpr bool is_token = std::is_base_of_v<g::token, Rule>;
+  static constexpr bool has_action = !std::is_base_of_v<pegtl::nothing<Rule>, action<Rule>>;
   // A rule without sub-rules (a character) or a token pushes nothing before it fails, and no
   // action that collects items (take_since_mark) is attached to one: it needs no mark. Skipping
-  // them saves most of the bookkeeping, as they are most of the rules tried.
-  static constexpr bool marks = !is_token && !std::is_same_v<typename Rule::subs_t, pegtl::empty_list>;
+  // them saves most of the bookkeeping, as they are most of the rules tried. The same holds for
+  // the combinators above, unless an action collects what they matched.
+  static constexpr bool marks = !is_token && !std::is_same_v<typename Rule::subs_t, pegtl::empty_list> &&
+                                !(markless<typename Rule::rule_t>::value && !has_action);
+  // With no mark, no nesting count and no action, the hooks would do nothing: skip them (PEGTL
+  // then calls the rule's match directly).
+  static constexpr bool enable = pegtl::normal<Rule>::enable && (marks || counts || has_action || is_token);
 
   // A token's sub-rules run under token_control with actions off (the token's own action, if
   // any, still runs on the whole match).
   template <pegtl::apply_mode A, pegtl::rewind_mode M, template <typename...> class Action,
             template <typename...> class Control, typename ParseInput, typename... States>
   [[nodiscard]] static bool match(ParseInput& in, States&&... st) {
-    if constexpr (is_token) {
-      constexpr bool has_action = A == pegtl::apply_mode::action && !std::is_base_of_v<pegtl::nothing<Rule>, Action<Rule>>;
+    // Inside `at` / `not_at` (apply_mode::nothing) no action runs and nothing is pushed: the
+    // lookahead is matched like a token. No rule the grammar looks ahead with is recursive, so
+    // the nesting count is not needed there.
+    if constexpr (is_token || A == pegtl::apply_mode::nothing) {
+      constexpr bool apply_whole = A == pegtl::apply_mode::action && !std::is_base_of_v<pegtl::nothing<Rule>, Action<Rule>>;
       const auto begin = in.iterator();
-      const bool ok = pegtl::match<Rule, pegtl::apply_mode::nothing, has_action ? pegtl::rewind_mode::required : M,
+      const bool ok = pegtl::match<Rule, pegtl::apply_mode::nothing, apply_whole ? pegtl::rewind_mode::required : M,
                                    Action, token_control>(in, st...);
-      if constexpr (has_action) {
+      if constexpr (apply_whole) {
         if (ok) {
           const typename ParseInput::action_t whole(begin, in);
           Action<Rule>::apply(whole, st...);
@@ -416,8 +445,6 @@ PLANLINT_EXPR_ERROR(one<'`'>, "unterminated backquoted name")
 #undef PLANLINT_EXPR_ERROR
 
 // ---------------------------------------------------------------- actions
-template <typename Rule>
-struct action : pegtl::nothing<Rule> {};
 
 template <typename Rule, ExprKind Kind>
 struct literal_action {
