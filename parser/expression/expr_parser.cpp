@@ -95,20 +95,41 @@ std::string_view trim_view(std::string_view s) {
   return s;
 }
 
+char ascii_upper(char c) { return c >= 'a' && c <= 'z' ? static_cast<char>(c - 'a' + 'A') : c; }
+bool is_op_blank(char c) { return c == ' ' || c == '\t' || c == '\r' || c == '\n'; }
+
 // Upper-case keywords and collapse runs of blanks: "is  not null" -> "IS NOT NULL".
 std::string normalise_op(std::string_view s) {
   std::string out;
   bool blank = false;
   for (char c : s) {
-    if (c == ' ' || c == '\t' || c == '\r' || c == '\n') {
+    if (is_op_blank(c)) {
       blank = !out.empty();
       continue;
     }
     if (blank) out.push_back(' ');
     blank = false;
-    out.push_back(static_cast<char>(std::toupper(static_cast<unsigned char>(c))));
+    out.push_back(ascii_upper(c));
   }
   return out;
+}
+
+// normalise_op(s) kept: a view of s when it is already normal (most operators: `AND`, `=`).
+Text keep_op(const State& st, std::string_view s) {
+  bool normal = !s.empty() && !is_op_blank(s.front()) && !is_op_blank(s.back());
+  for (std::size_t i = 0; normal && i < s.size(); ++i) {
+    const char c = s[i];
+    normal = !(c >= 'a' && c <= 'z') && c != '\t' && c != '\r' && c != '\n' && !(c == ' ' && s[i + 1] == ' ');
+  }
+  return normal ? st.keep(s) : st.keep_built(s, normalise_op(s));
+}
+
+// ASCII case-insensitive equality with an upper-case word.
+bool equals_upper(std::string_view s, std::string_view upper) {
+  if (s.size() != upper.size()) return false;
+  for (std::size_t i = 0; i < s.size(); ++i)
+    if (ascii_upper(s[i]) != upper[i]) return false;
+  return true;
 }
 
 std::string strip_backquotes(std::string_view s) {
@@ -126,6 +147,11 @@ std::string strip_backquotes(std::string_view s) {
     out.push_back(s[i]);
   }
   return out;
+}
+
+// strip_backquotes(s) kept: a view of s when it has no backquote.
+Text keep_unquoted(const State& st, std::string_view s) {
+  return s.find('`') == std::string_view::npos ? st.keep(s) : st.keep_built(s, strip_backquotes(s));
 }
 
 bool all_digits(std::string_view s) {
@@ -583,9 +609,9 @@ struct action<g::bare_name> {
   template <typename ActionInput>
   static void apply(const ActionInput& in, State& st) {
     if (st.allows(g::kBareIsColumn)) {
-      push(st, make(ExprKind::Attribute, st.keep_built(in.string_view(), strip_backquotes(in.string_view())), in, st));
+      push(st, make(ExprKind::Attribute, keep_unquoted(st, in.string_view()), in, st));
     } else {
-      Expr e = make(ExprKind::Literal, st.keep_built(in.string_view(), strip_backquotes(in.string_view())), in, st);
+      Expr e = make(ExprKind::Literal, keep_unquoted(st, in.string_view()), in, st);
       e.type = "string";
       push(st, std::move(e));
     }
@@ -628,7 +654,7 @@ template <typename Rule>
 struct op_action {
   template <typename ActionInput>
   static void apply(const ActionInput& in, State& st) {
-    push(st, make(ExprKind::Raw, st.keep_built(in.string_view(), normalise_op(in.string_view())), in, st));
+    push(st, make(ExprKind::Raw, keep_op(st, in.string_view()), in, st));
   }
 };
 template <> struct action<g::op_or> : op_action<g::op_or> {};
@@ -821,10 +847,10 @@ struct action<g::function_call> {
     std::vector<Item> args = take_since_mark(st);
     const std::string_view t = in.string_view();
     const std::size_t open = t.find('(');
-    Expr e = make(ExprKind::Function, st.keep_built(t.substr(0, open), strip_backquotes(t.substr(0, open))), in, st);
+    Expr e = make(ExprKind::Function, keep_unquoted(st, t.substr(0, open)), in, st);
     std::string_view rest = t.substr(open + 1);
     while (!rest.empty() && (rest.front() == ' ' || rest.front() == '\t')) rest.remove_prefix(1);
-    if (rest.size() > 9 && normalise_op(rest.substr(0, 8)) == "DISTINCT") e.type = "distinct";
+    if (rest.size() > 9 && equals_upper(rest.substr(0, 8), "DISTINCT")) e.type = "distinct";
     push_node(st, in, std::move(e), std::move(args));
   }
 };
@@ -888,8 +914,7 @@ struct action<g::cast_expr> {
     std::vector<Item> parts = take_since_mark(st);
     const std::string_view t = in.string_view();
     std::string name = normalise_op(t.substr(0, t.find('(')));
-    std::transform(name.begin(), name.end(), name.begin(),
-                   [](char c) { return static_cast<char>(std::tolower(static_cast<unsigned char>(c))); });
+    for (char& c : name) c = c >= 'A' && c <= 'Z' ? static_cast<char>(c - 'A' + 'a') : c;
     Expr e = make(ExprKind::Cast, st.keep(name), in, st);
     if (parts.size() == 2) {
       e.type = parts[1].e.name;
@@ -976,7 +1001,7 @@ struct action<g::field_suffix> {
   static void apply(const ActionInput& in, State& st) {
     if (st.stack.empty()) return;
     Item base = pop(st);
-    Expr field = make(ExprKind::Literal, st.keep_built(in.string_view().substr(1), strip_backquotes(in.string_view().substr(1))), in, st);
+    Expr field = make(ExprKind::Literal, keep_unquoted(st, in.string_view().substr(1)), in, st);
     field.type = "string";
     field.begin += 1;
     combine_two(st, in, ExprKind::Binary, ".", std::move(base), Item{std::move(field), 1});
@@ -1002,7 +1027,7 @@ struct action<g::sort_tail> {
   static void apply(const ActionInput& in, State& st) {
     if (st.stack.empty()) return;
     const std::uint32_t begin = st.stack.back().e.begin;
-    wrap_unary(st, in, st.keep_built(in.string_view(), normalise_op(in.string_view())), begin);
+    wrap_unary(st, in, keep_op(st, in.string_view()), begin);
   }
 };
 
@@ -1030,7 +1055,7 @@ struct action<g::pf_filter> {
       // The first argument of a value filter names a column.
       if (!args.empty() && args[0].e.kind == ExprKind::Literal) {
         args[0].e.kind = ExprKind::Attribute;
-        args[0].e.name = st.keep_built(args[0].e.name, strip_backquotes(args[0].e.name));
+        args[0].e.name = keep_unquoted(st, args[0].e.name);
         args[0].e.type = Text{};
       }
     }
