@@ -143,31 +143,35 @@ Classification classify_operator(std::string_view name) {
   if (auto p = name.find('('); p != std::string_view::npos && p > 0) name = name.substr(0, p);
   while (!name.empty() && name.back() == ' ') name.remove_suffix(1);
 
-  // Scans: "Scan parquet db.t", "Scan JDBCRelation(...)", "Scan In-memory table t", "PhotonScan parquet t".
-  if (starts_with(name, "PhotonScan") || starts_with(name, "PhotonJsonScan")) {
-    c.kind = OpKind::Scan;
-    c.engine = Engine::Photon;
-    return c;
-  }
-  if (starts_with(name, "Scan In-memory")) {
-    c.kind = OpKind::InMemoryScan;
-    return c;
-  }
-  if (name == "Scan ExistingRDD" || name == "Scan OneRowRelation" || starts_with(name, "Scan ExistingRDD")) {
-    c.kind = OpKind::LocalData;
-    return c;
-  }
-  if (starts_with(name, "Scan ") || name == "Scan" || starts_with(name, "FileScan ") ||
-      starts_with(name, "BatchScan ") || starts_with(name, "BatchScanExecTransformer") ||
-      starts_with(name, "FileSourceScanExecTransformer") || starts_with(name, "NativeScan") ||
-      starts_with(name, "ScanTransformer")) {
-    c.kind = OpKind::Scan;
-    if (ends_with(name.substr(0, name.find(' ')), "Transformer")) c.engine = Engine::Gluten;
-    return c;
-  }
-  if (starts_with(name, "Execute ")) {
-    c.kind = OpKind::Command;
-    return c;
+  // Scans and commands: every prefix below starts with one of these letters (most names do not).
+  const char c0 = name.empty() ? '\0' : name.front();
+  if (c0 == 'P' || c0 == 'S' || c0 == 'F' || c0 == 'B' || c0 == 'N' || c0 == 'E') {
+    // Scans: "Scan parquet db.t", "Scan JDBCRelation(...)", "Scan In-memory table t", "PhotonScan parquet t".
+    if (starts_with(name, "PhotonScan") || starts_with(name, "PhotonJsonScan")) {
+      c.kind = OpKind::Scan;
+      c.engine = Engine::Photon;
+      return c;
+    }
+    if (starts_with(name, "Scan In-memory")) {
+      c.kind = OpKind::InMemoryScan;
+      return c;
+    }
+    if (name == "Scan ExistingRDD" || name == "Scan OneRowRelation" || starts_with(name, "Scan ExistingRDD")) {
+      c.kind = OpKind::LocalData;
+      return c;
+    }
+    if (starts_with(name, "Scan ") || name == "Scan" || starts_with(name, "FileScan ") ||
+        starts_with(name, "BatchScan ") || starts_with(name, "BatchScanExecTransformer") ||
+        starts_with(name, "FileSourceScanExecTransformer") || starts_with(name, "NativeScan") ||
+        starts_with(name, "ScanTransformer")) {
+      c.kind = OpKind::Scan;
+      if (ends_with(name.substr(0, name.find(' ')), "Transformer")) c.engine = Engine::Gluten;
+      return c;
+    }
+    if (starts_with(name, "Execute ")) {
+      c.kind = OpKind::Command;
+      return c;
+    }
   }
 
   // First word only from here on.

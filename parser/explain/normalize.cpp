@@ -845,6 +845,8 @@ Normalized normalize(std::string_view input) {
   std::size_t nonempty = 0, margin = 0;
   std::vector<std::size_t> borders;
   bool in_error = false;
+  // One search of the whole input instead of one per line (most inputs have no tab).
+  const bool input_tab = input.find('\t') != std::string_view::npos;
   while (pos <= input.size()) {
     std::size_t nl = input.find('\n', pos);
     if (nl == std::string_view::npos) nl = input.size();
@@ -884,7 +886,7 @@ Normalized normalize(std::string_view input) {
         ++nonempty;
         if (c == '|' || ((c == '"' || c == 's') && (starts_with(t.substr(f), "\"\"\"|") || starts_with(t.substr(f), "s\"\"\"|"))))
           ++margin;
-        if (!any_tab && t.find('\t') != std::string_view::npos) any_tab = true;
+        if (input_tab && !any_tab && t.find('\t') != std::string_view::npos) any_tab = true;
       }
     }
     NormLine& l = lines.emplace_back();

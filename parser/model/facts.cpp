@@ -115,7 +115,7 @@ std::string column_key(std::string_view name) {
   for (char c : name) {
     if (c == '`' || c == '"') continue;
     if (c == '.') s.clear();
-    else s += static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+    else s += (c >= 'A' && c <= 'Z') ? static_cast<char>(c - 'A' + 'a') : c;  // ASCII, as in the C locale
   }
   return s;
 }
@@ -123,9 +123,7 @@ std::string column_key(std::string_view name) {
 Text column_key(TextStore& store, Text name) {
   std::string_view n = column_name(name);
   // As printed (no quotes, nothing to lower-case): the last dotted segment is the key.
-  bool plain = std::none_of(n.begin(), n.end(), [](char c) {
-    return c == '`' || c == '"' || std::tolower(static_cast<unsigned char>(c)) != static_cast<unsigned char>(c);
-  });
+  bool plain = std::none_of(n.begin(), n.end(), [](char c) { return c == '`' || c == '"' || (c >= 'A' && c <= 'Z'); });
   if (plain) {
     if (auto dot = n.rfind('.'); dot != std::string_view::npos) n = n.substr(dot + 1);
     return store.keep(n);  // a part of a kept text: a view
