@@ -164,6 +164,8 @@ const char* guess_literal_type(std::string_view t) {
   std::string_view body = t;
   if (body.front() == '-' || body.front() == '+') body.remove_prefix(1);
   if (body.empty()) return "string";
+  // Most literals are plain integers; no suffix below ends in a digit.
+  if (all_digits(body)) return "int";
   auto suffix_type = [&](std::string_view suffix, const char* type) -> const char* {
     if (body.size() > suffix.size() && body.substr(body.size() - suffix.size()) == suffix) {
       std::string_view num = body.substr(0, body.size() - suffix.size());
@@ -174,13 +176,14 @@ const char* guess_literal_type(std::string_view t) {
     }
     return nullptr;
   };
-  if (auto* ty = suffix_type("BD", "decimal")) return ty;
-  if (auto* ty = suffix_type("L", "bigint")) return ty;
-  if (auto* ty = suffix_type("S", "smallint")) return ty;
-  if (auto* ty = suffix_type("Y", "tinyint")) return ty;
-  if (auto* ty = suffix_type("D", "double")) return ty;
-  if (auto* ty = suffix_type("F", "float")) return ty;
-  if (all_digits(body)) return "int";
+  if (const char last = body.back(); last == 'D' || last == 'L' || last == 'S' || last == 'Y' || last == 'F') {
+    if (auto* ty = suffix_type("BD", "decimal")) return ty;
+    if (auto* ty = suffix_type("L", "bigint")) return ty;
+    if (auto* ty = suffix_type("S", "smallint")) return ty;
+    if (auto* ty = suffix_type("Y", "tinyint")) return ty;
+    if (auto* ty = suffix_type("D", "double")) return ty;
+    if (auto* ty = suffix_type("F", "float")) return ty;
+  }
   {
     bool dot = false, exp = false, ok = body.front() >= '0' && body.front() <= '9';
     for (std::size_t i = 0; ok && i < body.size(); ++i) {
@@ -362,6 +365,21 @@ struct markless<pegtl::internal::not_at<R...>> : std::true_type {};
 template <typename... R>
 struct markless<pegtl::internal::sor<R...>> : std::true_type {};
 
+// Rules that never fail.
+template <typename R>
+struct never_fails : std::false_type {};
+template <typename... R>
+struct never_fails<pegtl::internal::star<R...>> : std::true_type {};
+template <typename... R>
+struct never_fails<pegtl::internal::opt<R...>> : std::true_type {};
+// A sequence whose rules after the first never fail (`seq<unary, star<mul_tail>>`, most levels of
+// the operator chain) fails only when its first rule fails, and that rule dropped its own nodes.
+template <typename R>
+struct first_decides : std::false_type {};
+template <typename R0, typename... Rs>
+struct first_decides<pegtl::internal::seq<R0, Rs...>>
+    : std::bool_constant<(never_fails<typename Rs::rule_t>::value && ...)> {};
+
 template <typename Rule>
 struct control : pegtl::normal<Rule> {
   static constexpr bool counts = std::is_base_of_v<g::nesting_tag, Rule>;
@@ -370,9 +388,11 @@ struct control : pegtl::normal<Rule> {
   // A rule without sub-rules (a character) or a token pushes nothing before it fails, and no
   // action that collects items (take_since_mark) is attached to one: it needs no mark. Skipping
   // them saves most of the bookkeeping, as they are most of the rules tried. The same holds for
-  // the combinators above, unless an action collects what they matched.
-  static constexpr bool marks = !is_token && !std::is_same_v<typename Rule::subs_t, pegtl::empty_list> &&
-                                !(markless<typename Rule::rule_t>::value && !has_action);
+  // the combinators and sequences above, unless an action collects what they matched (an action
+  // reads its own rule's mark).
+  static constexpr bool marks =
+      !is_token && !std::is_same_v<typename Rule::subs_t, pegtl::empty_list> &&
+      !((markless<typename Rule::rule_t>::value || first_decides<typename Rule::rule_t>::value) && !has_action);
   // With no mark, no nesting count and no action, the hooks would do nothing: skip them (PEGTL
   // then calls the rule's match directly).
   static constexpr bool enable = pegtl::normal<Rule>::enable && (marks || counts || has_action || is_token);
