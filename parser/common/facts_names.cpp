@@ -7,13 +7,13 @@
 #include <string_view>
 
 #include "parser/common/facts_fill.hpp"
+#include "parser/common/text_search.hpp"
 #include "parser/model/plan_walk.hpp"
 
 namespace planlint {
 
 namespace {
 
-bool contains(std::string_view s, std::string_view w) { return s.find(w) != std::string_view::npos; }
 
 std::string_view base_name(std::string_view n) {
   if (auto sp = n.find_first_of(" ["); sp != std::string_view::npos) n = n.substr(0, sp);

@@ -7,6 +7,7 @@
 #include <string_view>
 #include <utility>
 
+#include "parser/common/text_search.hpp"
 #include "parser/model/expr_util.hpp"
 #include "parser/common/facts_fill.hpp"
 #include "parser/registry/parse.hpp"
@@ -15,7 +16,6 @@ namespace planlint {
 
 namespace {
 
-bool contains(std::string_view s, std::string_view w) { return s.find(w) != std::string_view::npos; }
 bool starts_with(std::string_view s, std::string_view p) { return s.substr(0, p.size()) == p; }
 
 

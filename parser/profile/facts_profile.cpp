@@ -6,12 +6,12 @@
 #include <utility>
 
 #include "parser/common/facts_fill.hpp"
+#include "parser/common/text_search.hpp"
 
 namespace planlint {
 
 namespace {
 
-bool contains(std::string_view s, std::string_view w) { return s.find(w) != std::string_view::npos; }
 
 // Metadata keys (and the labels used when an entry has no key).
 constexpr std::pair<std::string_view, FieldRole> kProfileFieldRoles[] = {
