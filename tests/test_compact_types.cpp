@@ -12,6 +12,8 @@
 
 #include "parser/model/compact_optional.hpp"
 #include "parser/model/compact_vector.hpp"
+#include "parser/model/plan.hpp"
+#include "parser/model/text.hpp"
 #include "parser/model/shared_part.hpp"
 
 using namespace planlint;
@@ -244,4 +246,64 @@ TEST_CASE("compact vector: the first block holds 16 bytes of elements, then grow
   CompactVector<Big> known;
   known.reserve(5);
   CHECK(known.capacity() == 5);
+}
+
+TEST_CASE("compact vector: blocks come from the store while a BlockScope is open") {
+  TextStore store;
+  CompactVector<std::string> in_store;  // non-trivial elements: destroyed, their block not freed
+  CompactVector<std::size_t> heap;
+  {
+    const BlockScope blocks(store);
+    for (int i = 0; i < 40; ++i) in_store.push_back("element number " + std::to_string(i));  // grows 5 times
+    in_store.reserve(100);
+    {
+      TextStore other;
+      const BlockScope nested(other);  // a nested scope, then the outer one is back
+      CompactVector<std::size_t> there{1, 2, 3};
+      CHECK(there.size() == 3);
+    }
+    in_store.erase(in_store.begin(), in_store.begin() + 10);
+    CHECK(in_store.size() == 30);
+    // An arena block is kept by shrink_to_fit (the heap block of the same list would shrink).
+    in_store.shrink_to_fit();
+    CHECK(in_store.capacity() == 100);
+    CHECK(in_store.front() == "element number 10");
+  }
+  // Scope closed: new blocks come from the heap again, and shrink_to_fit gives room back.
+  heap.reserve(10);
+  heap.push_back(7);
+  heap.shrink_to_fit();
+  CHECK(heap.capacity() == 1);
+  // A vector whose block came from the store still grows (into a heap block) after the scope.
+  for (int i = 0; i < 200; ++i) in_store.push_back("more");
+  CHECK(in_store.size() == 230);
+  CHECK(in_store[0] == "element number 10");
+  CHECK(in_store.capacity() < CompactVector<std::string>::max_size());
+  in_store.shrink_to_fit();  // a heap block now: shrinks
+  CHECK(in_store.capacity() == 230);
+}
+
+TEST_CASE("plan: operators whose lists live in the plan's store are destroyed before it") {
+  // Under ASan a store freed before its operators is a use after free; here the order is checked
+  // by building such a plan, copying, moving and assigning it.
+  auto make = [] {
+    Plan p;
+    const BlockScope blocks(p.text_store());
+    for (std::size_t i = 0; i < 50; ++i) {
+      Operator& op = p.ops.emplace_back();
+      op.name = p.keep("Project " + std::to_string(i));
+      if (i > 0) op.children.push_back(i - 1);
+    }
+    p.link();
+    return p;
+  };
+  Plan a = make();
+  Plan b = a;              // copy: shares the store, copies the lists
+  Plan c = std::move(a);   // move: takes the store with the lists
+  b = make();              // assignment: the old operators go before the old store
+  c = std::move(b);
+  REQUIRE(c.ops.size() == 50);
+  CHECK(c.ops[10].children.size() == 1);
+  CHECK(c.ops[9].parents.size() == 1);
+  CHECK(c.ops[49].name == "Project 49");
 }

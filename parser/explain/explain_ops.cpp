@@ -247,6 +247,7 @@ void describe_operator(TextStore& st, Operator& op, std::string_view label, std:
 }
 
 void finish_field(TextStore& st, Field& f, std::vector<ParseMessage>& msgs, const SourceRange& value_at) {
+  const BlockScope blocks(st);  // item spans and parsed expressions: the field's plan's store
   std::string_view v = f.value;
   f.truncated = is_truncated_value(v);
   thread_local std::vector<std::string_view> parts;

@@ -265,7 +265,13 @@ class Reader {
     }
     switch (region_) {
       case Region::None: headerless(i); break;
-      case Region::Physical: physical(i); break;
+      case Region::Physical: {
+        // physical() adds to plan() only (operators, children, fields): their lists live in its
+        // store. It never starts a plan.
+        const BlockScope blocks(plan().text_store());
+        physical(i);
+        break;
+      }
       case Region::Logical: logical(i); break;
       case Region::Trailer: trailer_line(i); break;
     }

@@ -1110,6 +1110,7 @@ ParsedExpr run(TextStore& store, Text text, unsigned flags) {
   // (a plan has thousands of expressions). parse_expression is not re-entered from an action.
   thread_local State st;
   st.reset(out.text.data(), out.text.size(), &store, flags);
+  const BlockScope blocks(store);  // the tree's argument lists live in the plan's store
   try {
     pegtl::memory_input<pegtl::tracking_mode::lazy> in(out.text.data(), out.text.size(), "expression");
     if (pegtl::parse<Grammar, action, control>(in, st) && st.stack.size() == 1) {

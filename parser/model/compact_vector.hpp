@@ -3,7 +3,8 @@
 // operator lists a plan keeps per operator (children, parents, fields, metrics), most of which are
 // short or empty. Reads like the std::vector it replaces (size, [], iteration, push_back,
 // emplace_back, insert, erase, ...); iterators are pointers and, as with std::vector, a growing
-// vector invalidates them. At most 2^32 - 1 elements.
+// vector invalidates them. At most 2^31 - 1 elements. Blocks come from the heap, or from the plan's
+// TextStore while a BlockScope is open (see BlockSource).
 #pragma once
 
 #include <algorithm>
@@ -19,6 +20,18 @@
 #include <vector>
 
 namespace planlint {
+
+// Where CompactVector blocks come from while a BlockScope (text.hpp) is open on the thread: an
+// arena that frees them all at once, the TextStore of the plan being built. A block taken from
+// it is marked in its header and never given to operator delete; its vector may still grow
+// (the new block comes from the arena, or the heap once the scope is closed) or be destroyed.
+struct BlockSource {
+  void* (*allocate)(void* owner, std::size_t bytes);  // aligned like operator new
+  void* owner;
+};
+namespace detail {
+constinit inline thread_local const BlockSource* block_source = nullptr;
+}  // namespace detail
 
 template <class T>
 class CompactVector {
@@ -69,9 +82,9 @@ class CompactVector {
   void swap(CompactVector& o) noexcept { std::swap(p_, o.p_); }
 
   [[nodiscard]] size_type size() const noexcept { return p_ ? head()->size : 0; }
-  [[nodiscard]] size_type capacity() const noexcept { return p_ ? head()->capacity : 0; }
+  [[nodiscard]] size_type capacity() const noexcept { return p_ ? head()->capacity & ~kArenaBlock : 0; }
   [[nodiscard]] bool empty() const noexcept { return size() == 0; }
-  [[nodiscard]] static constexpr size_type max_size() noexcept { return UINT32_MAX; }
+  [[nodiscard]] static constexpr size_type max_size() noexcept { return kArenaBlock - 1; }
 
   T* data() noexcept { return p_ ? elements() : nullptr; }
   const T* data() const noexcept { return p_ ? elements() : nullptr; }
@@ -105,7 +118,8 @@ class CompactVector {
     if (n > capacity()) reallocate(n);
   }
   void shrink_to_fit() {
-    if (size() == capacity()) return;
+    // An arena block is not given back: moving into a smaller one would only add to the arena.
+    if (size() == capacity() || (p_ && (head()->capacity & kArenaBlock))) return;
     if (empty()) {
       release();
     } else {
@@ -128,7 +142,7 @@ class CompactVector {
       try {
         slot = ::new (static_cast<void*>(grown.elements() + n)) T(std::forward<Args>(args)...);
       } catch (...) {
-        ::operator delete(grown.p);
+        free_block(grown.p);
         throw;
       }
       move_into(grown);
@@ -188,7 +202,9 @@ class CompactVector {
     T* f = begin() + (first - begin());
     T* l = begin() + (last - begin());
     if (f == l) return f;
-    T* new_end = std::move(l, end(), f);
+    // The count is tested before the move: gcc 12 otherwise warns of a negative memmove bound.
+    const std::ptrdiff_t tail = end() - l;
+    T* new_end = tail > 0 ? std::move(l, l + tail, f) : f;
     std::destroy(new_end, end());
     head()->size = static_cast<std::uint32_t>(new_end - begin());
     return f;
@@ -212,8 +228,9 @@ class CompactVector {
  private:
   struct Header {
     std::uint32_t size;
-    std::uint32_t capacity;
+    std::uint32_t capacity;  // with kArenaBlock set when the block came from a BlockSource
   };
+  static constexpr std::uint32_t kArenaBlock = 0x80000000u;
   // The elements start after the header, aligned for T.
   // A function, not a constant, so that T may still be incomplete where the vector is declared
   // (an expression's arguments are expressions).
@@ -235,13 +252,24 @@ class CompactVector {
   // expression: most lists of big elements hold one), then 1.5x what is needed.
   static size_type grow(size_type needed) {
     constexpr size_type first = sizeof(T) >= 16 ? 1 : 16 / sizeof(T);
-    if (needed > max_size()) throw std::length_error("CompactVector: more than 2^32 - 1 elements");
+    if (needed > max_size()) throw std::length_error("CompactVector: more than 2^31 - 1 elements");
     return std::min<size_type>(max_size(), std::max<size_type>(first, needed + needed / 2));
   }
   static Block allocate(size_type capacity) {
-    auto* p = static_cast<std::byte*>(::operator new(head_size() + capacity * sizeof(T)));
-    ::new (static_cast<void*>(p)) Header{0, static_cast<std::uint32_t>(capacity)};
+    const std::size_t bytes = head_size() + capacity * sizeof(T);
+    std::uint32_t cap = static_cast<std::uint32_t>(capacity);
+    std::byte* p;
+    if (const BlockSource* source = detail::block_source) {
+      p = static_cast<std::byte*>(source->allocate(source->owner, bytes));
+      cap |= kArenaBlock;
+    } else {
+      p = static_cast<std::byte*>(::operator new(bytes));
+    }
+    ::new (static_cast<void*>(p)) Header{0, cap};
     return {p};
+  }
+  static void free_block(std::byte* p) noexcept {
+    if ((std::launder(reinterpret_cast<Header*>(p))->capacity & kArenaBlock) == 0) ::operator delete(p);
   }
   // Moves the elements into `to` (which has room) and frees this block; `p_` is left dangling
   // until adopt().
@@ -251,7 +279,7 @@ class CompactVector {
     const size_type n = head()->size;
     std::uninitialized_move(from, from + n, to.elements());
     std::destroy(from, from + n);
-    ::operator delete(p_);
+    free_block(p_);
     p_ = nullptr;
   }
   void adopt(std::byte* p, size_type size) noexcept {
@@ -259,7 +287,7 @@ class CompactVector {
     head()->size = static_cast<std::uint32_t>(size);
   }
   void reallocate(size_type capacity) {
-    if (capacity > max_size()) throw std::length_error("CompactVector: more than 2^32 - 1 elements");
+    if (capacity > max_size()) throw std::length_error("CompactVector: more than 2^31 - 1 elements");
     const size_type n = size();
     Block to = allocate(capacity);
     move_into(to);
@@ -274,7 +302,7 @@ class CompactVector {
   void release() noexcept {
     if (!p_) return;
     std::destroy(begin(), end());
-    ::operator delete(p_);
+    free_block(p_);
     p_ = nullptr;
   }
 

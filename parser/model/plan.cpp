@@ -179,6 +179,7 @@ std::optional<double> QueryInfo::metric_value(std::string_view label) const {
 }
 
 void Plan::link() {
+  const BlockScope blocks(text_store());  // the parents lists
   for (auto& op : ops) op.parents.clear();
   // kept_by[c] == i + 1: operator i already kept child c. One mark per child instead of a scan
   // of the kept list, so an operator with 100,000 children costs 100,000 steps, not 10^10.

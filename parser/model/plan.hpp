@@ -361,6 +361,15 @@ struct Plan {
   SourceRange loc;                           // the whole plan's first line
   PlanFacts facts;                           // engine, version, AQE, hints: filled by the reader
 
+  Plan() = default;
+  Plan(const Plan&) = default;
+  Plan(Plan&&) noexcept = default;
+  Plan& operator=(const Plan&) = default;
+  Plan& operator=(Plan&&) noexcept = default;
+  // The operators go first: their lists may live in the store (see BlockScope). Assignments are
+  // safe as declared: `ops` is assigned before the store it may live in is replaced.
+  ~Plan() { ops.clear(); }
+
   // The bytes behind the plan's Texts (operator and field strings): one arena per plan, shared by
   // copies of the plan. `keep` copies a text into it.
   TextStore& text_store() {

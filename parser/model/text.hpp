@@ -19,6 +19,8 @@
 #include <type_traits>
 #include <vector>
 
+#include "parser/model/compact_vector.hpp"
+
 namespace planlint {
 
 class Text {
@@ -140,6 +142,25 @@ class TextStore {
     }
     return Text::stable({p, n});
   }
+  // Room for `n` bytes aligned like operator new, freed with the store: the blocks of the plan's
+  // CompactVectors while a BlockScope is open (one heap block per vector cost more than the
+  // parse). They share the text blocks; a large one gets a block of its own.
+  void* allocate_block(std::size_t n) {
+    constexpr std::size_t kAlign = __STDCPP_DEFAULT_NEW_ALIGNMENT__;
+    n = (n + kAlign - 1) & ~(kAlign - 1);
+    const std::size_t pad = (kAlign - reinterpret_cast<std::uintptr_t>(at_) % kAlign) % kAlign;
+    if (at_ == nullptr || pad + n > left_) {
+      if (n > kMaxBlock / 4) {
+        blocks_.push_back(std::make_unique_for_overwrite<char[]>(n));
+        return blocks_.back().get();
+      }
+      next_block(n);
+      return take(n);
+    }
+    at_ += pad;
+    left_ -= pad;
+    return take(n);
+  }
   // Keeps another store alive as long as this one (a plan that takes over a reader's store after
   // it kept texts of its own).
   void retain(std::shared_ptr<const TextStore> other) { retained_.push_back(std::move(other)); }
@@ -160,16 +181,24 @@ class TextStore {
     if (n > left_) {
       // Large texts get a block of their own; small ones a new shared block (growing to 64 KiB).
       if (n > kMaxBlock / 4) {
-        blocks_.push_back(std::make_unique<char[]>(n));
+        blocks_.push_back(std::make_unique_for_overwrite<char[]>(n));
         large_ = blocks_.back().get();
         large_size_ = n;
         return blocks_.back().get();
       }
-      next_ = std::max(next_ < kMaxBlock ? next_ * 2 : kMaxBlock, n);
-      blocks_.push_back(std::make_unique<char[]>(next_));
-      at_ = block_ = blocks_.back().get();
-      left_ = next_;
+      next_block(n);
     }
+    return take(n);
+  }
+  // A new shared block for at least n bytes (blocks double up to 64 KiB; operator new[] aligns
+  // them like operator new). The rest of the previous one is left unused.
+  void next_block(std::size_t n) {
+    next_ = std::max(next_ < kMaxBlock ? next_ * 2 : kMaxBlock, n);
+    blocks_.push_back(std::make_unique_for_overwrite<char[]>(next_));
+    at_ = block_ = blocks_.back().get();
+    left_ = next_;
+  }
+  char* take(std::size_t n) {
     char* p = at_;
     at_ += n;
     left_ -= n;
@@ -185,6 +214,24 @@ class TextStore {
   std::size_t large_size_ = 0;
   std::size_t left_ = 0;
   std::size_t next_ = 512;
+};
+
+// While alive, the CompactVectors this thread grows take their blocks from `store` (see
+// BlockSource). Open it only around code that builds parts of the plans that own `store`: a
+// vector that outlived the store would point into freed memory, as a Text kept in it would.
+class BlockScope {
+ public:
+  explicit BlockScope(TextStore& store) noexcept : source_{&allocate, &store}, previous_(detail::block_source) {
+    detail::block_source = &source_;
+  }
+  ~BlockScope() { detail::block_source = previous_; }
+  BlockScope(const BlockScope&) = delete;
+  BlockScope& operator=(const BlockScope&) = delete;
+
+ private:
+  static void* allocate(void* store, std::size_t bytes) { return static_cast<TextStore*>(store)->allocate_block(bytes); }
+  BlockSource source_;
+  const BlockSource* previous_;
 };
 
 // The bytes of a shared input (an input file held once: TextStore::view_input), "" when none.
