@@ -201,7 +201,8 @@ void describe_operator(TextStore& st, Operator& op, std::string_view label, std:
     op.engine = c.engine;
     op.join.edit().strategy = c.strategy;
     // "<JoinType> [BuildLeft|BuildRight]"; the type can hold parentheses: ExistenceJoin(exists#1).
-    auto parts = split_top_level(rest, " ");
+    thread_local std::vector<std::string_view> parts;  // describe_operator is not re-entered
+    split_top_level(rest, " ", parts);
     for (auto p : parts) {
       p = trim(p);
       if (p.empty()) continue;
@@ -222,7 +223,8 @@ void describe_operator(TextStore& st, Operator& op, std::string_view label, std:
   if (c.kind == OpKind::Scan || c.kind == OpKind::InMemoryScan) {
     // "Scan parquet db.t", "PhotonScan parquet t", "FileScan parquet db.t", "BatchScan t",
     // "Scan JDBCRelation(t) [numPartitions=1]", "Scan In-memory table t".
-    auto words = split_top_level(name, " ");
+    thread_local std::vector<std::string_view> words;
+    split_top_level(name, " ", words);
     std::string_view w0 = words.empty() ? std::string_view{} : words[0];
     if (starts_with(name, "Scan In-memory table ")) {
       op.table = st.keep(trim(name.substr(21)));
@@ -270,7 +272,8 @@ void finish_field(TextStore& st, Field& f, std::vector<ParseMessage>& msgs, cons
     if (f.key != k.key) continue;
     if (f.is_list) {
       // Offsets first: parse_expression must not see `parts` change under it.
-      std::vector<std::pair<std::size_t, std::size_t>> spans;
+      thread_local std::vector<std::pair<std::size_t, std::size_t>> spans;  // finish_field is not re-entered
+      spans.clear();
       spans.reserve(parts.size());
       for (auto it : parts) spans.emplace_back(static_cast<std::size_t>(it.data() - v.data()), it.size());
       f.exprs.reserve(f.exprs.size() + spans.size());  // one block, not one per growth step

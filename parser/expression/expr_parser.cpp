@@ -59,6 +59,7 @@ struct State {
   TextStore* store = nullptr;  // the plan's: names the parser builds
   unsigned flags = 0;
   std::vector<Item> stack;
+  std::vector<std::vector<Item>> spare;  // emptied lists of children, reused by take_since_mark
   MarkStack marks;
   std::size_t depth = 0;
   bool truncated = false;
@@ -237,12 +238,19 @@ void push_node(State& st, const ParseInput& in, Expr e, std::vector<Item>&& kids
   }
   if (h + 1 > kMaxHeight) too_deep(in);
   push(st, std::move(e), h + 1);
+  // The emptied list is kept for the next take_since_mark (one heap block per call node before).
+  kids.clear();
+  if (kids.capacity() <= 64 && st.spare.size() < 16) st.spare.push_back(std::move(kids));
 }
 
 // Everything the current rule pushed since it started.
 std::vector<Item> take_since_mark(State& st) {
   const std::size_t mark = st.marks.empty() ? 0 : st.marks.back();
   std::vector<Item> out;
+  if (!st.spare.empty()) {
+    out = std::move(st.spare.back());
+    st.spare.pop_back();
+  }
   if (mark >= st.stack.size()) return out;
   out.reserve(st.stack.size() - mark);
   for (std::size_t i = mark; i < st.stack.size(); ++i) out.push_back(std::move(st.stack[i]));

@@ -16,6 +16,7 @@ class ColumnSet {
  public:
   // Building: add() every key, then finish() once (sorts and drops duplicates).
   void add(Text key) { keys_.push_back(key); }
+  void reserve(std::size_t n) { keys_.reserve(keys_.size() + n); }  // one block for a known count
   void finish() {
     std::sort(keys_.begin(), keys_.end(), [](const Text& a, const Text& b) { return a.view() < b.view(); });
     keys_.erase(std::unique(keys_.begin(), keys_.end(), [](const Text& a, const Text& b) { return a.view() == b.view(); }),

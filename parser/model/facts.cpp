@@ -200,6 +200,7 @@ void derive_common_facts(Plan& plan) {
     ScanFacts& sc = *op.scan;
     if (const Field* f = op.field(FieldRole::DataColumns); f && f->is_list) {
       ColumnSet out;
+      out.reserve(f->item_spans.size());
       for (std::string_view i : f->items()) out.add(column_key(plan.text_store(), Text::stable(i)));
       out.finish();
       sc.data_columns = std::move(out);
@@ -214,6 +215,7 @@ void derive_common_facts(Plan& plan) {
     for (const Field& f : op.fields) {
       switch (f.role) {
         case FieldRole::Output:
+          sc.output_columns.reserve(f.item_spans.size());
           for (std::string_view i : f.items()) sc.output_columns.add(column_key(plan.text_store(), Text::stable(i)));
           if (untrusted(f)) sc.output_truncated = true;
           break;
