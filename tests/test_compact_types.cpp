@@ -254,8 +254,8 @@ TEST_CASE("compact vector: blocks come from the store while a BlockScope is open
   CompactVector<std::size_t> heap;
   {
     const BlockScope blocks(store);
-    for (int i = 0; i < 40; ++i) in_store.push_back("element number " + std::to_string(i));  // grows 5 times
-    in_store.reserve(100);
+    in_store.reserve(100);  // the store's first block
+    for (int i = 0; i < 40; ++i) in_store.push_back("element number " + std::to_string(i));
     {
       TextStore other;
       const BlockScope nested(other);  // a nested scope, then the outer one is back
@@ -268,6 +268,12 @@ TEST_CASE("compact vector: blocks come from the store while a BlockScope is open
     in_store.shrink_to_fit();
     CHECK(in_store.capacity() == 100);
     CHECK(in_store.front() == "element number 10");
+    // A large list takes a heap block even inside the scope (it is freed with its vector).
+    CompactVector<std::size_t> large;
+    large.reserve(5000);
+    large.push_back(1);
+    large.shrink_to_fit();
+    CHECK(large.capacity() == 1);
   }
   // Scope closed: new blocks come from the heap again, and shrink_to_fit gives room back.
   heap.reserve(10);

@@ -26,7 +26,7 @@ namespace planlint {
 // it is marked in its header and never given to operator delete; its vector may still grow
 // (the new block comes from the arena, or the heap once the scope is closed) or be destroyed.
 struct BlockSource {
-  void* (*allocate)(void* owner, std::size_t bytes);  // aligned like operator new
+  void* (*allocate)(void* owner, std::size_t bytes);  // aligned like operator new; nullptr: use the heap
   void* owner;
 };
 namespace detail {
@@ -259,8 +259,8 @@ class CompactVector {
     const std::size_t bytes = head_size() + capacity * sizeof(T);
     std::uint32_t cap = static_cast<std::uint32_t>(capacity);
     std::byte* p;
-    if (const BlockSource* source = detail::block_source) {
-      p = static_cast<std::byte*>(source->allocate(source->owner, bytes));
+    const BlockSource* source = detail::block_source;
+    if (source && (p = static_cast<std::byte*>(source->allocate(source->owner, bytes))) != nullptr) {
       cap |= kArenaBlock;
     } else {
       p = static_cast<std::byte*>(::operator new(bytes));

@@ -143,17 +143,16 @@ class TextStore {
     return Text::stable({p, n});
   }
   // Room for `n` bytes aligned like operator new, freed with the store: the blocks of the plan's
-  // CompactVectors while a BlockScope is open (one heap block per vector cost more than the
-  // parse). They share the text blocks; a large one gets a block of its own.
+  // CompactVectors while a BlockScope is open (a heap block per vector cost more than parsing
+  // them). They share the text blocks. nullptr: take a heap block instead.
   void* allocate_block(std::size_t n) {
     constexpr std::size_t kAlign = __STDCPP_DEFAULT_NEW_ALIGNMENT__;
     n = (n + kAlign - 1) & ~(kAlign - 1);
     const std::size_t pad = (kAlign - reinterpret_cast<std::uintptr_t>(at_) % kAlign) % kAlign;
     if (at_ == nullptr || pad + n > left_) {
-      if (n > kMaxBlock / 4) {
-        blocks_.push_back(std::make_unique_for_overwrite<char[]>(n));
-        return blocks_.back().get();
-      }
+      // The heap for a large list (freed with its vector), and while the block's unused rest is
+      // not small (a new block would leave it unused for good).
+      if (n > kMaxBlock / 4 || (at_ != nullptr && left_ > next_ / 16)) return nullptr;
       next_block(n);
       return take(n);
     }
