@@ -120,6 +120,7 @@ Text keep_op(const State& st, std::string_view s) {
   bool normal = !s.empty() && !is_op_blank(s.front()) && !is_op_blank(s.back());
   for (std::size_t i = 0; normal && i < s.size(); ++i) {
     const char c = s[i];
+    // s[i + 1] exists after a blank: the last byte is not one.
     normal = !(c >= 'a' && c <= 'z') && c != '\t' && c != '\r' && c != '\n' && !(c == ' ' && s[i + 1] == ' ');
   }
   return normal ? st.keep(s) : st.keep_built(s, normalise_op(s));
@@ -356,36 +357,31 @@ struct token_control : pegtl::normal<Rule> {
   }
 };
 
-// Combinators that never leave nodes behind when they fail: `star` and `opt` never fail, `at` and
-// `not_at` run their rules without actions, and `sor` fails only when every alternative failed,
-// each having dropped its own nodes (an alternative pushes nothing unless it succeeds, or it is a
-// sequence with its own mark).
-template <typename R>
-struct markless : std::false_type {};
-template <typename... R>
-struct markless<pegtl::internal::star<R...>> : std::true_type {};
-template <typename... R>
-struct markless<pegtl::internal::opt<R...>> : std::true_type {};
-template <typename... R>
-struct markless<pegtl::internal::at<R...>> : std::true_type {};
-template <typename... R>
-struct markless<pegtl::internal::not_at<R...>> : std::true_type {};
-template <typename... R>
-struct markless<pegtl::internal::sor<R...>> : std::true_type {};
-
-// Rules that never fail.
+// Rules that need no mark: when they fail, they have left no node behind.
+// - `star` and `opt` never fail.
+// - `at` and `not_at` run their rules without actions.
+// - `sor` fails only when every alternative failed, and each dropped its own nodes: an
+//   alternative pushes nothing unless it succeeds, or it is itself a rule of this list, or a rule
+//   with its own mark.
+// - A sequence whose rules after the first never fail (`seq<unary, star<mul_tail>>`, most levels
+//   of the operator chain) fails only when its first rule fails, which dropped its own nodes.
 template <typename R>
 struct never_fails : std::false_type {};
 template <typename... R>
 struct never_fails<pegtl::internal::star<R...>> : std::true_type {};
 template <typename... R>
 struct never_fails<pegtl::internal::opt<R...>> : std::true_type {};
-// A sequence whose rules after the first never fail (`seq<unary, star<mul_tail>>`, most levels of
-// the operator chain) fails only when its first rule fails, and that rule dropped its own nodes.
+
 template <typename R>
-struct first_decides : std::false_type {};
+struct markless : never_fails<R> {};
+template <typename... R>
+struct markless<pegtl::internal::at<R...>> : std::true_type {};
+template <typename... R>
+struct markless<pegtl::internal::not_at<R...>> : std::true_type {};
+template <typename... R>
+struct markless<pegtl::internal::sor<R...>> : std::true_type {};
 template <typename R0, typename... Rs>
-struct first_decides<pegtl::internal::seq<R0, Rs...>>
+struct markless<pegtl::internal::seq<R0, Rs...>>
     : std::bool_constant<(never_fails<typename Rs::rule_t>::value && ...)> {};
 
 template <typename Rule>
@@ -400,7 +396,7 @@ struct control : pegtl::normal<Rule> {
   // reads its own rule's mark).
   static constexpr bool marks =
       !is_token && !std::is_same_v<typename Rule::subs_t, pegtl::empty_list> &&
-      !((markless<typename Rule::rule_t>::value || first_decides<typename Rule::rule_t>::value) && !has_action);
+      !(markless<typename Rule::rule_t>::value && !has_action);
   // With no mark, no nesting count and no action, the hooks would do nothing: skip them (PEGTL
   // then calls the rule's match directly).
   static constexpr bool enable = pegtl::normal<Rule>::enable && (marks || counts || has_action || is_token);
