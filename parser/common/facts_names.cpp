@@ -14,7 +14,6 @@ namespace planlint {
 
 namespace {
 
-
 std::string_view base_name(std::string_view n) {
   if (auto sp = n.find_first_of(" ["); sp != std::string_view::npos) n = n.substr(0, sp);
   return n;

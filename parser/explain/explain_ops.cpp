@@ -271,16 +271,12 @@ void finish_field(TextStore& st, Field& f, std::vector<ParseMessage>& msgs, cons
   for (const auto& k : kExprKeys) {
     if (f.key != k.key) continue;
     if (f.is_list) {
-      // Offsets first: parse_expression must not see `parts` change under it.
-      thread_local std::vector<std::pair<std::size_t, std::size_t>> spans;  // finish_field is not re-entered
-      spans.clear();
-      spans.reserve(parts.size());
-      for (auto it : parts) spans.emplace_back(static_cast<std::size_t>(it.data() - v.data()), it.size());
-      f.exprs.reserve(f.exprs.size() + spans.size());  // one block, not one per growth step
+      // `parts` are views into v (the field's kept value); parsing does not touch either.
+      f.exprs.reserve(f.exprs.size() + parts.size());  // one block, not one per growth step
       const bool maybe_cut = f.truncated || v.find("...") != std::string_view::npos ||
                              v.find("paths)[") != std::string_view::npos;
-      for (const auto& [off, len] : spans)
-        parse_into(st, f, v.substr(off, len), off, k.dialect, msgs, value_at, maybe_cut);
+      for (std::string_view it : parts)
+        parse_into(st, f, it, static_cast<std::size_t>(it.data() - v.data()), k.dialect, msgs, value_at, maybe_cut);
     } else if (!v.empty() && v != "None") {
       parse_into(st, f, v, 0, k.dialect, msgs, value_at, true);
     }

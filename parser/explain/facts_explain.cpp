@@ -7,9 +7,9 @@
 #include <string_view>
 #include <utility>
 
+#include "parser/common/facts_fill.hpp"
 #include "parser/common/text_search.hpp"
 #include "parser/model/expr_util.hpp"
-#include "parser/common/facts_fill.hpp"
 #include "parser/registry/parse.hpp"
 
 namespace planlint {

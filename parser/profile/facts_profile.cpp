@@ -12,7 +12,6 @@ namespace planlint {
 
 namespace {
 
-
 // Metadata keys (and the labels used when an entry has no key).
 constexpr std::pair<std::string_view, FieldRole> kProfileFieldRoles[] = {
     {"OUTPUT", FieldRole::Output},
