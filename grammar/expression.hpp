@@ -434,9 +434,11 @@ struct field_suffix : seq<one<'.'>, name_segment, opt<field_args>> {};
 // rank(x#1) windowspecdefinition(...): a window function followed by its window spec.
 struct window_spec : function_call {};
 struct window_suffix : seq<plus<blank_char>, at<TAO_PEGTL_STRING("windowspecdefinition(")>, window_spec> {};
-struct postfix_start : one<'#', '[', '.', ' '> {};
-struct postfix : seq<primary, star<at<postfix_start>, sor<attr_suffix, index_suffix, field_suffix,
-                                                          window_suffix>>> {};
+// Each suffix after the bytes it starts with: an operand followed by a blank (`a#1 AND ...`, the
+// common case) tries only the window form, and that only before `windowspecdefinition(`.
+struct window_start : seq<plus<blank_char>, TAO_PEGTL_STRING("windowspecdefinition(")>, token {};
+struct postfix : seq<primary, star<sor<seq<at<one<'#'>>, attr_suffix>, seq<at<one<'['>>, index_suffix>,
+                                       seq<at<one<'.'>>, field_suffix>, seq<at<window_start>, window_suffix>>>> {};
 
 struct unary_rec;
 struct unary_start : one<'-', '~', '+'> {};
@@ -527,7 +529,7 @@ struct catalyst_text : seq<ws, expression, ws, must<eof>> {};
 // [IsNotNull(a), GreaterThan(a,5), In(c, [1,2,3]), *EqualTo(b,x), ScalarSubquery#7 ...]
 // Values are raw text (`EqualTo(s,a,b)` reads as three arguments; the actions rejoin them).
 struct pf_filter;
-struct pf_value : sor<subquery_expr, raw_value> {};
+struct pf_value : sor<seq<at<subquery_start>, subquery_expr>, raw_value> {};
 struct pf_value_list : nesting<one<'['>, ws, opt<pf_value, star<list_sep, pf_value>>, ws,
                                must<bracket_close>> {};
 struct pf_known_name
@@ -540,7 +542,8 @@ struct pf_known_name
           kw<TAO_PEGTL_STRING("StringEndsWith")>, kw<TAO_PEGTL_STRING("StringContains")>,
           kw<TAO_PEGTL_STRING("AlwaysTrue")>, kw<TAO_PEGTL_STRING("AlwaysFalse")>>, token {};
 // Only the v1 Filter names nest (And(Or(..), ..)); any other `x(...)` argument is a value.
-struct pf_nested : seq<at<pf_known_name, one<'('>>, pf_filter> {};
+// (The known names start with one of A E G I L N O S: other arguments skip the name list.)
+struct pf_nested : seq<at<one<'A', 'E', 'G', 'I', 'L', 'N', 'O', 'S'>>, at<pf_known_name, one<'('>>, pf_filter> {};
 struct pf_arg : sor<seq<pf_nested, at<ws, one<',', ')'>>>, pf_value_list, pf_value> {};
 struct pf_name : word {};
 struct pf_close : one<')'> {};
