@@ -99,9 +99,10 @@ bool ScanFacts::has_min_max_stats() const {
 
 namespace {
 // The name part of a printed column: blanks around it and its `#id` dropped.
+bool space(char c) { return c == ' ' || (c >= '\t' && c <= '\r'); }  // std::isspace in the C locale
 std::string_view column_name(std::string_view name) {
-  while (!name.empty() && std::isspace(static_cast<unsigned char>(name.front()))) name.remove_prefix(1);
-  while (!name.empty() && std::isspace(static_cast<unsigned char>(name.back()))) name.remove_suffix(1);
+  while (!name.empty() && space(name.front())) name.remove_prefix(1);
+  while (!name.empty() && space(name.back())) name.remove_suffix(1);
   if (auto h = name.find('#'); h != std::string_view::npos) name = name.substr(0, h);
   return name;
 }
@@ -122,13 +123,15 @@ std::string column_key(std::string_view name) {
 
 Text column_key(TextStore& store, Text name) {
   std::string_view n = column_name(name);
-  // As printed (no quotes, nothing to lower-case): the last dotted segment is the key.
-  bool plain = std::none_of(n.begin(), n.end(), [](char c) { return c == '`' || c == '"' || (c >= 'A' && c <= 'Z'); });
-  if (plain) {
-    if (auto dot = n.rfind('.'); dot != std::string_view::npos) n = n.substr(dot + 1);
-    return store.keep(n);  // a part of a kept text: a view
+  // As printed (no quotes, nothing to lower-case): the last dotted segment is the key. One pass
+  // finds both (this runs for every column of every scan).
+  std::size_t after_dot = 0;
+  for (std::size_t i = 0; i < n.size(); ++i) {
+    const char c = n[i];
+    if (c == '`' || c == '"' || (c >= 'A' && c <= 'Z')) return store.keep(column_key(n));
+    if (c == '.') after_dot = i + 1;
   }
-  return store.keep(column_key(n));
+  return store.keep(n.substr(after_dot));  // a part of a kept text: a view
 }
 
 namespace {
