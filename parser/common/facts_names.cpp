@@ -32,12 +32,14 @@ bool bare_attribute(std::string_view s) {
   while (!s.empty() && s.back() == ' ') s.remove_suffix(1);
   auto h = s.rfind('#');
   if (h == std::string_view::npos || h == 0) return false;
+  // ASCII classes inline (std::isalnum / isdigit in the C locale).
+  auto digit = [](char c) { return c >= '0' && c <= '9'; };
   for (char c : s.substr(0, h))
-    if (!(std::isalnum(static_cast<unsigned char>(c)) || c == '_' || c == '.' || c == '`')) return false;
+    if (!((c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || digit(c) || c == '_' || c == '.' || c == '`')) return false;
   std::string_view id = s.substr(h + 1);
   if (!id.empty() && id.back() == 'L') id.remove_suffix(1);
   if (id.empty()) return false;
-  return std::all_of(id.begin(), id.end(), [](char c) { return std::isdigit(static_cast<unsigned char>(c)) || c == 'x'; });
+  return std::all_of(id.begin(), id.end(), [&](char c) { return digit(c) || c == 'x'; });
 }
 
 // A Project whose list is only attributes: `Project [a#1, b#2]` / `Output [2]: [a#1, b#2]`.
@@ -71,7 +73,8 @@ bool passes_columns(const Operator& op) {
 
 void fill_operator_name_facts(Operator& op) {
   const std::string_view base = base_name(op.name);
-  if ((contains_lower(base, "rowto") && contains_lower(base, "columnar")) || contains_lower(base, "sparktocolumnar"))
+  // "sparktocolumnar" holds "columnar": most names are ruled out by that one search.
+  if (contains_lower(base, "columnar") && (contains_lower(base, "rowto") || contains_lower(base, "sparktocolumnar")))
     op.facts.edit().row_to_columnar = true;
   if (op.kind == OpKind::PythonEval) {
     if (base == "BatchEvalPython" || base == "BatchEvalPythonUDTF") op.facts.edit().udf.kind = UdfKind::PythonRow;
