@@ -228,7 +228,13 @@ constexpr std::string_view kCometFallbackNote = "[COMET: ";
 
 void fill_comet_fallback_reason(Operator& op) {
   auto take = [&](std::string_view text) {
-    auto p = text.find(kCometFallbackNote);
+    // Found through "MET: ": list values start with '[', and memchr stops at every one.
+    std::size_t p = std::string_view::npos;
+    for (std::size_t m = text.find("MET: ", 3); m != std::string_view::npos; m = text.find("MET: ", m + 1))
+      if (text.compare(m - 3, 3, "[CO") == 0) {
+        p = m - 3;
+        break;
+      }
     if (p == std::string_view::npos) return false;
     p += kCometFallbackNote.size();
     int depth = 1;
