@@ -116,37 +116,40 @@ struct reserved {
   using subs_t = empty_list;
   template <typename ParseInput>
   static bool match(ParseInput& in) {
-    // By length, 2 to 8: AND OR NOT IN IS LIKE ILIKE RLIKE REGEXP BETWEEN CASE WHEN THEN ELSE END
-    // AS ASC DESC NULLS ESCAPE DIV DISTINCT INSET.
-    static constexpr const char* kWords2[] = {"AS", "OR", "IN", "IS", nullptr};
-    static constexpr const char* kWords3[] = {"AND", "NOT", "END", "ASC", "DIV", nullptr};
-    static constexpr const char* kWords4[] = {"LIKE", "CASE", "WHEN", "THEN", "ELSE", "DESC", nullptr};
-    static constexpr const char* kWords5[] = {"ILIKE", "RLIKE", "NULLS", "INSET", nullptr};
-    static constexpr const char* kWords6[] = {"REGEXP", "ESCAPE", nullptr};
-    static constexpr const char* kWords7[] = {"BETWEEN", nullptr};
-    static constexpr const char* kWords8[] = {"DISTINCT", nullptr};
-    static constexpr const char* const* kByLength[] = {nullptr, nullptr, kWords2, kWords3, kWords4,
-                                                       kWords5, kWords6, kWords7, kWords8};
     const std::size_t size = in.size(16);
     const char* p = in.current();
     std::size_t n = 0;
-    char up[9];
-    while (n < size && n < sizeof(up)) {
-      const char c = p[n];
-      const bool alpha = (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z');
-      if (!alpha && !(c >= '0' && c <= '9') && c != '_' && c != '$') break;
-      up[n] = (c >= 'a' && c <= 'z') ? static_cast<char>(c - 'a' + 'A') : c;
-      ++n;
-    }
+    while (n < size && n < 9 && word_char(p[n])) ++n;
+    if (!is_keyword(p, n)) return false;
+    in.bump(n);
+    return true;
+  }
+  // [A-Za-z0-9_$]: the bytes of the word `reserved` reads.
+  static bool word_char(char c) {
+    return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '_' || c == '$';
+  }
+  // Whether the n bytes at p (a whole word of word_char bytes) are one of the keywords.
+  static bool is_keyword(const char* p, std::size_t n) {
     if (n < 2 || n > 8) return false;
-    for (const char* const* w = kByLength[n]; *w != nullptr; ++w) {
-      if (std::char_traits<char>::compare(*w, up, n) == 0) {
-        in.bump(n);
-        return true;
-      }
-    }
+    char up[8];
+    for (std::size_t i = 0; i < n; ++i) up[i] = (p[i] >= 'a' && p[i] <= 'z') ? static_cast<char>(p[i] - 'a' + 'A') : p[i];
+    for (const char* const* w = kByLength[n]; *w != nullptr; ++w)
+      if (std::char_traits<char>::compare(*w, up, n) == 0) return true;
     return false;
   }
+
+ private:
+  // By length, 2 to 8: AND OR NOT IN IS LIKE ILIKE RLIKE REGEXP BETWEEN CASE WHEN THEN ELSE END
+  // AS ASC DESC NULLS ESCAPE DIV DISTINCT INSET.
+  static constexpr const char* kWords2[] = {"AS", "OR", "IN", "IS", nullptr};
+  static constexpr const char* kWords3[] = {"AND", "NOT", "END", "ASC", "DIV", nullptr};
+  static constexpr const char* kWords4[] = {"LIKE", "CASE", "WHEN", "THEN", "ELSE", "DESC", nullptr};
+  static constexpr const char* kWords5[] = {"ILIKE", "RLIKE", "NULLS", "INSET", nullptr};
+  static constexpr const char* kWords6[] = {"REGEXP", "ESCAPE", nullptr};
+  static constexpr const char* kWords7[] = {"BETWEEN", nullptr};
+  static constexpr const char* kWords8[] = {"DISTINCT", nullptr};
+  static constexpr const char* const* kByLength[] = {nullptr, nullptr, kWords2, kWords3, kWords4,
+                                                     kWords5, kWords6, kWords7, kWords8};
 };
 
 // One or more characters of a plain name (see name_word below): letters, digits, `_ $ . - : / @`.
@@ -274,7 +277,24 @@ struct hash_id : seq<one<'#'>, expr_id>, token {};
 // An attribute whose name is one or more words (`Temperature difference#2212`, `ss_item_sk#1`,
 // `#12L`). Words in the name are plain (letters, digits, `_ $ . -`); names with parentheses
 // (`sum(x)#40L`, `(avg(x) * 1.2)#31`) are read as an expression followed by `#id` (attr_suffix).
-struct name_word : seq<not_at<reserved>, name_chars>, token {};
+// `seq<not_at<reserved>, name_chars>` in one scan: the name characters, unless the word at their
+// start (its [A-Za-z0-9_$] bytes) is a keyword.
+struct name_word : token {
+  using rule_t = name_word;
+  using subs_t = empty_list;
+  template <typename ParseInput>
+  static bool match(ParseInput& in) {
+    const std::size_t size = in.size(std::size_t(-1) / 2);
+    const char* p = in.current();
+    std::size_t n = 0;
+    while (n < size && reserved::word_char(p[n])) ++n;
+    const std::size_t word = n;
+    while (n < size && name_chars::is_name(p[n])) ++n;
+    if (n == 0 || reserved::is_keyword(p, word)) return false;
+    in.bump(n);
+    return true;
+  }
+};
 struct attr_name : seq<name_word, star<one<' '>, name_word>>, token {};
 struct attribute : seq<opt<attr_name>, hash_id> {};
 struct attr_suffix : hash_id {};
@@ -578,4 +598,6 @@ template <typename Name>
 struct analyze_traits<Name, planlint::grammar::expr::subquery_start> : analyze_any_traits<> {};
 template <typename Name>
 struct analyze_traits<Name, planlint::grammar::expr::attr_start> : analyze_any_traits<> {};
+template <typename Name>
+struct analyze_traits<Name, planlint::grammar::expr::name_word> : analyze_any_traits<> {};
 }  // namespace tao::pegtl
