@@ -42,6 +42,18 @@ TEST_CASE("readers: detection from the first bytes") {
   CHECK(detect_format("AdaptiveSparkPlan isFinalPlan=true") == InputFormat::Unknown);
 }
 
+TEST_CASE("readers: detect_format and parse_input look at the first kDetectBytes only, as the lint engine does") {
+  // A notebook marker past the first kDetectBytes: the lint engine never sees it, so `parse` must
+  // not either (it used to search the whole input and could pick another reader than `check`).
+  const std::string text = "{\"graphs\": [], \"pad\": \"" + std::string(2 * kDetectBytes, 'x') + "\", \"cell_type\": \"code\"}";
+  REQUIRE(text.find("\"cell_type\"") > kDetectBytes);
+  CHECK(reader_for(std::string_view(text).substr(0, kDetectBytes)).name == "query-profile");
+  CHECK(detect_format(text) == InputFormat::QueryProfile);
+  CHECK(parse_input(text, "x.json").format == InputFormat::QueryProfile);
+  // Within the first bytes the marker still hands the notebook to the explain-text reader.
+  CHECK(detect_format("{\"cell_type\": \"code\", \"outputs\": []}") == InputFormat::Unknown);
+}
+
 TEST_CASE("readers: every corpus input is parsed by the reader detection picks") {
   for (const char* rel : {"eventlog/multi-exec.eventlog", "examples/orders-by-region.explain.txt"}) {
     CAPTURE(rel);

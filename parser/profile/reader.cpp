@@ -11,11 +11,12 @@ Reader query_profile_reader() {
   r.name = "query-profile";
   r.format = InputFormat::QueryProfile;
   r.detect = [](std::string_view head) {
+    std::string_view first = first_content_line(head);
+    if (first.empty() || first[0] != '{') return false;  // (before searching the whole input)
     // A notebook (.ipynb, or one cell of it) is JSON, but its plan is in the output strings: the
     // explain-text reader takes it.
     if (head.find("\"cell_type\"") != std::string_view::npos) return false;
-    std::string_view first = first_content_line(head);
-    return !first.empty() && first[0] == '{' && first.find("\"Event\"") == std::string_view::npos;
+    return first.find("\"Event\"") == std::string_view::npos;
   };
   r.parse = [](std::string_view text, const std::string& path, const ReadOptions&) {
     return parse_query_profile(text, path);

@@ -4,17 +4,23 @@
 
 namespace planlint {
 
-InputFormat detect_format(std::string_view text) { return reader_for(text).format; }
+namespace {
+// What detection sees: the first kDetectBytes, as in the lint engine (lint/engine/lint.cpp), so
+// `parse` and `check` pick the same reader (and detection does not scan a whole large input).
+std::string_view detect_head(std::string_view text) { return text.substr(0, kDetectBytes); }
+}  // namespace
+
+InputFormat detect_format(std::string_view text) { return reader_for(detect_head(text)).format; }
 
 ParseResult parse_input(std::string_view text, const std::string& path) {
-  return reader_for(text).parse(text, path, ReadOptions{});
+  return reader_for(detect_head(text)).parse(text, path, ReadOptions{});
 }
 
 ParseResult parse_input(std::shared_ptr<const std::string> input, const std::string& path) {
   if (!input) return parse_input(std::string_view(), path);  // nothing read: the empty input's answer
   ReadOptions options;
   options.input = input;
-  return reader_for(*input).parse(*input, path, options);
+  return reader_for(detect_head(*input)).parse(*input, path, options);
 }
 
 }  // namespace planlint

@@ -22,7 +22,7 @@ inline constexpr std::string_view kExpectedInputs =
 // Guess the input format from content: a JSON object with `graphs` / `query` is a Query Profile,
 // JSON lines with `"Event":` an event log, a History Server SQL answer (an object or list with
 // `planDescription`), anything else explain text (the mode is refined by
-// the text parser).
+// the text parser). Only the first kDetectBytes (parser/registry/reader.hpp) are looked at.
 InputFormat detect_format(std::string_view text);
 
 // Explain text in any mode (formatted, default, extended, cost), with paste damage repaired.
