@@ -5,11 +5,8 @@
 #pragma once
 
 #include <cstddef>
+#include <cstdint>
 #include <cstring>
-
-#if defined(__SSE2__)
-#include <emmintrin.h>
-#endif
 
 #include <tao/pegtl.hpp>
 #include <tao/pegtl/contrib/analyze_traits.hpp>
@@ -143,17 +140,16 @@ struct lead {
     in.bump(i);
     return true;
   }
-  // The first index >= i in [i, n) whose byte is not a blank (n if none), 16 bytes at a time.
+  // The first index >= i in [i, n) whose byte is not a blank (n if none), 8 bytes at a time
+  // (portable: the grammar layer uses the standard library only).
   static std::size_t skip_blanks(const char* p, std::size_t i, std::size_t n) {
-#if defined(__SSE2__)
-    const __m128i blank = _mm_set1_epi8(' ');
-    while (i + 16 <= n) {
-      const __m128i v = _mm_loadu_si128(reinterpret_cast<const __m128i*>(p + i));
-      const unsigned other = ~static_cast<unsigned>(_mm_movemask_epi8(_mm_cmpeq_epi8(v, blank))) & 0xFFFFu;
-      if (other != 0) return i + static_cast<std::size_t>(__builtin_ctz(other));
-      i += 16;
+    constexpr std::uint64_t kBlanks = 0x2020202020202020ull;
+    while (i + 8 <= n) {
+      std::uint64_t w;
+      std::memcpy(&w, p + i, 8);
+      if (w != kBlanks) break;
+      i += 8;
     }
-#endif
     while (i < n && p[i] == ' ') ++i;
     return i;
   }
