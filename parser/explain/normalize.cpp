@@ -4,6 +4,9 @@
 #include <optional>
 #include <cctype>
 #include <cstring>
+#if defined(__SSE2__)
+#include <emmintrin.h>
+#endif
 
 namespace planlint {
 
@@ -29,6 +32,22 @@ std::size_t count_newlines(std::string_view s) {
   for (; i < s.size(); ++i) n += s[i] == '\n';
   return n;
 }
+
+// The first byte `c` at or after an offset of `s`, for offsets that mostly grow (lines in order):
+// one memchr per line that holds `c` instead of one per line.
+struct NextByte {
+  std::string_view s;
+  char c;
+  std::size_t from = 1, at = 0;  // s[from, at) holds no c, s[at] == c or at == s.size() (none yet)
+  std::size_t find(std::size_t o) {
+    if (o < from || o > at) {
+      from = o;
+      const void* p = o < s.size() ? std::memchr(s.data() + o, c, s.size() - o) : nullptr;
+      at = p == nullptr ? s.size() : static_cast<std::size_t>(static_cast<const char*>(p) - s.data());
+    }
+    return at;
+  }
+};
 
 bool is_digit(char c) { return c >= '0' && c <= '9'; }
 bool is_blank(char c) { return c == ' ' || c == '\t'; }
@@ -180,13 +199,29 @@ bool is_tree_marker(std::string_view s, std::size_t at) {
   return at + 2 < s.size() && (s[at] == '+' || s[at] == ':') && s[at + 1] == '-' && s[at + 2] == ' ';
 }
 
-// Skip a tree prefix: blanks and `:` guides. Returns the offset of what follows.
+// Skip a tree prefix: blanks and `:` guides (a `:` followed by a blank or the end of the line).
+// Returns the offset of what follows. Deep trees have long prefixes: 16 bytes at a time where
+// SSE2 is there.
 std::size_t skip_guides(std::string_view s) {
   std::size_t i = 0;
-  while (i < s.size()) {
-    if (s[i] == ' ') {
+  const std::size_t n = s.size();
+  const char* const d = s.data();
+#if defined(__SSE2__)
+  const __m128i sp = _mm_set1_epi8(' '), co = _mm_set1_epi8(':');
+  for (; i + 16 <= n; i += 16) {
+    const __m128i x = _mm_loadu_si128(reinterpret_cast<const __m128i*>(d + i));
+    const auto spaces = static_cast<unsigned>(_mm_movemask_epi8(_mm_cmpeq_epi8(x, sp)));
+    const auto colons = static_cast<unsigned>(_mm_movemask_epi8(_mm_cmpeq_epi8(x, co)));
+    // Stop at a byte that is neither, or at a `:` whose next byte (in this block) is not a blank.
+    const unsigned stop = (~(spaces | colons) & 0xFFFFu) | (colons & ~(spaces >> 1) & 0x7FFFu);
+    if (stop != 0) return i + static_cast<std::size_t>(__builtin_ctz(stop));
+    if ((colons & 0x8000u) != 0 && i + 16 < n && d[i + 16] != ' ') return i + 15;
+  }
+#endif
+  while (i < n) {
+    if (d[i] == ' ') {
       ++i;
-    } else if (s[i] == ':' && (i + 1 == s.size() || s[i + 1] == ' ')) {
+    } else if (d[i] == ':' && (i + 1 == n || d[i + 1] == ' ')) {
       ++i;
     } else {
       break;
@@ -444,18 +479,50 @@ void split_collapsed_lines(Normalized& out, bool& any) {
   std::vector<NormLine> next;
   bool changed = false;
   std::vector<std::size_t> cuts;
+  NextByte dash{out.input, '-'}, eq{out.input, '='};
   for (std::size_t i = 0; i < out.lines.size(); ++i) {
     std::string_view t = out.text(i);
+    // A marker needs a '-', a header a '=': most lines have neither, and a line that is a view
+    // into the input is checked against the next of each in the input.
+    const NormLine& l = out.lines[i];
+    if (l.len == 0) {
+      if (changed) next.push_back(l);
+      continue;
+    }
+    // A marker needs a '-', a header a '=': most lines have neither. A line that is a view into
+    // the input finds them through the next of each in the input (one memchr per line that has
+    // one, instead of a few per line).
+    const bool view = !l.has_extra() || out.extras[l.extra_index()].base == out.input.data();
+    auto find_dash = [&](std::size_t d) -> std::size_t {  // the first '-' in t[d, size - 2) or npos
+      if (view) {
+        const std::size_t at = dash.find(l.off + d) - l.off;
+        return at + 2 < t.size() ? at : std::string_view::npos;
+      }
+      const void* hit = std::memchr(t.data() + d, '-', t.size() - 2 - d);
+      return hit == nullptr ? std::string_view::npos : static_cast<std::size_t>(static_cast<const char*>(hit) - t.data());
+    };
+    std::size_t first_eq = 0;  // no '=' in t before it
+    if (view) {
+      first_eq = eq.find(l.off) - l.off;
+      if (first_eq >= t.size() && find_dash(std::min<std::size_t>(2, t.size())) == std::string_view::npos) {
+        if (changed) next.push_back(l);
+        continue;
+      }
+    }
     cuts.clear();
     std::size_t markers = 0;
+    std::size_t lead = std::string_view::npos;  // skip_guides(t), once a marker needs it
     // Markers ` +- ` / ` :- ` at p (p >= 1, p + 3 < size): found through their '-' at p + 1.
-    const char* const data = t.data();
     for (std::size_t d = 2; d + 2 < t.size(); ++d) {
-      const void* hit = std::memchr(data + d, '-', t.size() - 2 - d);
-      if (hit == nullptr) break;
-      d = static_cast<std::size_t>(static_cast<const char*>(hit) - data);
+      d = find_dash(d);
+      if (d == std::string_view::npos) break;
       const std::size_t p = d - 1;
       if (t[p - 1] != ' ' || !is_tree_marker(t, p)) continue;
+      // The marker of an ordinary tree line: everything before it is skipped as guides, so the
+      // walk back below would reach the start of the line (each `:` skipped by skip_guides has a
+      // blank after it, so no `::` and a blank before it).
+      if (lead == std::string_view::npos) lead = skip_guides(t);
+      if (p == lead) continue;
       std::size_t q = p;
       while (true) {
         while (q > 0 && t[q - 1] == ' ') --q;
@@ -471,7 +538,7 @@ void split_collapsed_lines(Normalized& out, bool& any) {
       while (q < p && t[q] == ' ') ++q;
       cuts.push_back(q);
     }
-    std::size_t h = t.find("== ");
+    std::size_t h = first_eq < t.size() ? t.find("== ", first_eq) : std::string_view::npos;
     bool header_inside = false;
     if (h != std::string_view::npos) {
       std::size_t he = t.find(" ==", h + 3);
@@ -574,39 +641,64 @@ void undouble_spacing(Normalized& out, bool& any) {
   any = true;
 }
 
+// ---- tree shape of each line, shared by the two passes of step 7 -------------------------------
+// Both passes ask the same questions of every line (its `:` guides, its marker, whether it or the
+// text after its marker is a `== Title ==`); they are answered once per line, in one scan of the
+// line's tree prefix, instead of once per pass.
+struct Shape {
+  static constexpr std::uint32_t kEmpty = 1, kTitle = 2, kMarker = 4, kBodyTitle = 8;
+  std::uint32_t g = 0;      // skip_guides(t)
+  std::uint32_t flags = 0;  // kTitle: is_title_line(t); kBodyTitle: a marker and is_title_line(t.substr(g + 3))
+};
+
+Shape shape_of(std::string_view t) {
+  Shape sh;
+  if (t.empty()) {
+    sh.flags = Shape::kEmpty;
+    return sh;
+  }
+  const std::size_t g = skip_guides(t);
+  sh.g = static_cast<std::uint32_t>(g);
+  // is_title_line(t) needs a `=` at its first byte after blanks: that is t[g] unless a tab stopped
+  // the guides (a `:` skipped before it makes is_title_line false anyway).
+  if (g < t.size() && (t[g] == '=' || t[g] == '\t') && is_title_line(t)) sh.flags |= Shape::kTitle;
+  if (is_tree_marker(t, g)) {
+    sh.flags |= Shape::kMarker;
+    if (is_title_line(t.substr(g + 3))) sh.flags |= Shape::kBodyTitle;
+  }
+  return sh;
+}
+
+void shape_lines(const Normalized& out, std::vector<Shape>& shapes) {
+  shapes.resize(out.lines.size());
+  for (std::size_t i = 0; i < out.lines.size(); ++i) shapes[i] = shape_of(out.text(i));
+}
+
 // ---- flattened indentation: every `+-` at one column -------------------------------------------
 // Parents come from the guides: `:-` opens a branch that the next line with fewer `:` guides
 // closes; any other line is a child of the line before it.
-void rebuild_flattened_trees(Normalized& out, bool& any) {
+void rebuild_flattened_trees(Normalized& out, const std::vector<Shape>& shapes, bool& any) {
   std::size_t i = 0;
   const std::size_t n = out.lines.size();
   while (i < n) {
     // A tree block: a root line, then marker lines.
-    std::string_view t = out.text(i);
-    if (t.empty() || is_title_line(t) || i + 1 >= n) {
+    if ((shapes[i].flags & (Shape::kEmpty | Shape::kTitle)) != 0 || i + 1 >= n) {
       ++i;
       continue;
     }
-    // guides[k - i - 1]: where the marker of line k (i < k < e) starts, computed once per line.
-    thread_local std::vector<std::size_t> guides;
-    guides.clear();
     std::size_t e = i + 1;
-    while (e < n) {
-      std::string_view s = out.text(e);
-      if (s.empty()) break;
-      std::size_t g = skip_guides(s);
-      if (!is_tree_marker(s, g) || is_title_line(s.substr(g + 3))) break;
-      guides.push_back(g);
-      ++e;
-    }
+    while (e < n && (shapes[e].flags & (Shape::kEmpty | Shape::kMarker | Shape::kBodyTitle)) == Shape::kMarker) ++e;
     if (e == i + 1) {
       ++i;
       continue;
     }
     bool flattened = false;
-    for (std::size_t k = i; k < e && !flattened; ++k) flattened = out.extra(out.lines[k]).collapsed;
+    for (std::size_t k = i; k < e && !flattened; ++k) {
+      const NormLine& l = out.lines[k];
+      flattened = l.has_extra() && out.extras[l.extra_index()].collapsed;
+    }
     for (std::size_t k = i + 1; k + 1 < e && !flattened; ++k) {
-      std::size_t ga = guides[k - i - 1], gb = guides[k - i];
+      std::size_t ga = shapes[k].g, gb = shapes[k + 1].g;
       if (out.text(k)[ga] == '+' && ga == gb) flattened = true;
     }
     if (!flattened) {
@@ -644,7 +736,7 @@ void rebuild_flattened_trees(Normalized& out, bool& any) {
 }
 
 // ---- hand-wrapped long lines: a continuation is not a child operator ---------------------------
-void join_continuations(Normalized& out, bool& any) {
+void join_continuations(Normalized& out, const std::vector<Shape>& shapes, bool& any) {
   // `next` is built only from the first continuation (most inputs have none); until then the kept
   // lines are out.lines[0, i).
   std::vector<NormLine> next;
@@ -666,13 +758,14 @@ void join_continuations(Normalized& out, bool& any) {
     last = i;
   };
   for (std::size_t i = 0; i < out.lines.size(); ++i) {
-    std::string_view t = out.text(i);
-    if (t.empty()) {
+    const Shape sh = shapes[i];
+    if ((sh.flags & Shape::kEmpty) != 0) {
       tree = false;
       keep(i);
       continue;
     }
-    if (is_title_line(t)) {
+    std::string_view t = out.text(i);
+    if ((sh.flags & Shape::kTitle) != 0) {
       std::string_view title = rtrim(ltrim(t));
       bool plan = title.find("Plan ==") != std::string_view::npos || title.find("Subtree ") != std::string_view::npos;
       root_wait = plan ? (title.find("Analyzed") != std::string_view::npos ? 1 : 0) : -1;
@@ -680,8 +773,8 @@ void join_continuations(Normalized& out, bool& any) {
       keep(i);
       continue;
     }
-    std::size_t g = skip_guides(t);
-    bool marker = is_tree_marker(t, g);
+    std::size_t g = sh.g;
+    bool marker = (sh.flags & Shape::kMarker) != 0;
     bool detail = g + 1 < t.size() && t[g] == '(' && is_digit(t[g + 1]);  // formatted `(3) Filter`
     if (tree && !marker && !detail) {
       if (!changed) {
@@ -706,8 +799,8 @@ void join_continuations(Normalized& out, bool& any) {
     }
     bool is_root = root_wait == 0;
     if (root_wait >= 0) --root_wait;
-    std::string_view body = marker ? t.substr(g + 3) : t;
-    tree = (marker || is_root) && !is_title_line(body);
+    // The text after a marker, or the line itself (not a title: see above).
+    tree = (marker || is_root) && (sh.flags & Shape::kBodyTitle) == 0;
     keep(i);
   }
   flush();
@@ -1048,8 +1141,11 @@ Normalized normalize(std::string_view input) {
   // 7. Tree shape: flattened indentation, then hand-wrapped continuation lines.
   {
     bool flat = false, joined = false;
-    rebuild_flattened_trees(out, flat);
-    join_continuations(out, joined);
+    std::vector<Shape> shapes;
+    shape_lines(out, shapes);
+    rebuild_flattened_trees(out, shapes, flat);
+    if (flat) shape_lines(out, shapes);  // rebuilt lines have new prefixes
+    join_continuations(out, shapes, joined);
     if (flat) out.repairs.emplace_back("rebuilt the indentation of a flattened tree from its ':' guides");
     if (joined) out.repairs.emplace_back("joined hand-wrapped continuation lines to their operator");
   }
