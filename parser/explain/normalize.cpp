@@ -12,11 +12,24 @@ namespace planlint {
 
 namespace {
 
-// Newlines in `s`, eight bytes at a time (a byte-wise loop or memchr per line costs 10-20x more
-// instructions on a plan of short lines; the count only sizes the line table).
+// Newlines in `s`, 16 bytes at a time with SSE2, else eight (a byte-wise loop or memchr per line
+// costs 10-20x more instructions on a plan of short lines; the count only sizes the line table).
 std::size_t count_newlines(std::string_view s) {
   constexpr std::uint64_t ones = 0x0101010101010101ULL, low7 = 0x7F7F7F7F7F7F7F7FULL, nl = ones * '\n';
   std::size_t n = 0, i = 0;
+#if defined(__SSE2__)
+  // 16 bytes at a time: per byte lane, minus the compare masks (-1 per newline) counts up to 255
+  // blocks, then the lanes are summed.
+  const __m128i nlv = _mm_set1_epi8('\n'), zero = _mm_setzero_si128();
+  while (i + 16 <= s.size()) {
+    __m128i acc = zero;
+    for (int k = 0; k < 255 && i + 16 <= s.size(); ++k, i += 16)
+      acc = _mm_sub_epi8(acc, _mm_cmpeq_epi8(_mm_loadu_si128(reinterpret_cast<const __m128i*>(s.data() + i)), nlv));
+    const __m128i sums = _mm_sad_epu8(acc, zero);  // two 16-bit sums, one per half
+    n += static_cast<std::size_t>(_mm_cvtsi128_si32(sums)) +
+         static_cast<std::size_t>(_mm_cvtsi128_si32(_mm_srli_si128(sums, 8)));
+  }
+#endif
   while (i + 8 <= s.size()) {
     std::uint64_t acc = 0;  // per byte lane: how many newlines, at most 255 words per flush
     for (int k = 0; k < 255 && i + 8 <= s.size(); ++k, i += 8) {
@@ -74,40 +87,47 @@ bool is_fence(std::string_view s) {
   return starts_with(s, "```") || starts_with(s, "~~~");
 }
 
+// `INFO core/src/lib.rs: ...`, `WARN CometExecRule: ...`: a level, then a word ending in `: `.
+bool is_log_level_line(std::string_view s, std::string_view lvl) {
+  if (!starts_with(s, lvl)) return false;
+  std::size_t colon = s.find(": ", lvl.size());
+  std::size_t space = s.find(' ', lvl.size());
+  return colon != std::string_view::npos && colon <= space;
+}
+
 // log4j / python logging lines and interactive prompts around a pasted plan.
 bool is_noise(std::string_view s) {
-  // 25/11/30 10:00:00 INFO ..., 2025-11-30 10:00:00,123 WARN ...
-  std::size_t i = 0;
-  std::size_t d = 0;
-  while (i < s.size() && is_digit(s[i])) ++i, ++d;
-  if ((d == 2 || d == 4) && i + 15 <= s.size() && (s[i] == '/' || s[i] == '-') && is_digit(s[i + 1]) &&
-      is_digit(s[i + 2]) && (s[i + 3] == '/' || s[i + 3] == '-') && is_digit(s[i + 4]) && is_digit(s[i + 5]) &&
-      (s[i + 6] == ' ' || s[i + 6] == 'T') && is_digit(s[i + 7]) && is_digit(s[i + 8]) && s[i + 9] == ':')
-    return true;
-  static constexpr std::string_view kPrompts[] = {">>> ", "scala> ", "spark-sql> ", "spark-sql (", "In [", "Out[",
-                                                  "$ ", "sql> ", "Time taken: "};
-  // Hot path (every input line): only lines starting like a prompt are compared.
   if (s.empty()) return false;
-  char c = s[0];
-  if (c != '>' && c != 's' && c != 'I' && c != 'O' && c != '$' && c != 'T' && c != 'W' && c != 'E' && c != 'D' &&
-      c != 'r')
-    return false;
-  for (auto p : kPrompts)
-    if (p[0] == c && starts_with(s, p)) return true;
-  if (s == ">>>" || s == "scala>") return true;
-  // `res6: String =` (Scala REPL result), `INFO core/src/lib.rs: ...`, `WARN CometExecRule: ...`.
-  if (c == 'r' && s.size() > 4 && starts_with(s, "res") && is_digit(s[3])) {
-    std::size_t i = 3;
-    while (i < s.size() && is_digit(s[i])) ++i;
-    return i < s.size() && s[i] == ':';
+  const char c = s[0];
+  // Hot path (every input line starting at column 0): one switch on the first byte.
+  switch (c) {
+    case '0': case '1': case '2': case '3': case '4': case '5': case '6': case '7': case '8': case '9': {
+      // 25/11/30 10:00:00 INFO ..., 2025-11-30 10:00:00,123 WARN ...
+      std::size_t i = 0;
+      while (i < s.size() && is_digit(s[i])) ++i;
+      return (i == 2 || i == 4) && i + 15 <= s.size() && (s[i] == '/' || s[i] == '-') && is_digit(s[i + 1]) &&
+             is_digit(s[i + 2]) && (s[i + 3] == '/' || s[i + 3] == '-') && is_digit(s[i + 4]) && is_digit(s[i + 5]) &&
+             (s[i + 6] == ' ' || s[i + 6] == 'T') && is_digit(s[i + 7]) && is_digit(s[i + 8]) && s[i + 9] == ':';
+    }
+    case '>': return starts_with(s, ">>> ") || s == ">>>";
+    case 's':
+      return starts_with(s, "scala> ") || starts_with(s, "spark-sql> ") || starts_with(s, "spark-sql (") ||
+             starts_with(s, "sql> ") || s == "scala>";
+    case 'I': return starts_with(s, "In [") || is_log_level_line(s, "INFO ");
+    case 'O': return starts_with(s, "Out[");
+    case '$': return starts_with(s, "$ ");
+    case 'T': return starts_with(s, "Time taken: ");
+    case 'W': return is_log_level_line(s, "WARN ");
+    case 'E': return is_log_level_line(s, "ERROR ");
+    case 'D': return is_log_level_line(s, "DEBUG ");
+    case 'r': {  // `res6: String =` (Scala REPL result)
+      if (s.size() <= 4 || !starts_with(s, "res") || !is_digit(s[3])) return false;
+      std::size_t i = 3;
+      while (i < s.size() && is_digit(s[i])) ++i;
+      return i < s.size() && s[i] == ':';
+    }
+    default: return false;
   }
-  for (std::string_view lvl : {"INFO ", "WARN ", "ERROR ", "DEBUG "}) {
-    if (lvl[0] != c || !starts_with(s, lvl)) continue;
-    std::size_t colon = s.find(": ", lvl.size());
-    std::size_t space = s.find(' ', lvl.size());
-    return colon != std::string_view::npos && colon <= space;
-  }
-  return false;
 }
 
 // `         > from t` : a continuation prompt of spark-sql / beeline.
@@ -330,6 +350,14 @@ std::size_t json_string_end(std::string_view s, std::size_t q) {
 // .ipynb: the lines of `"text": [ "...\n", ... ]` output arrays become plan lines; the rest of the
 // JSON (structure, `"source"` code) is dropped.
 void unwrap_notebook_json(Normalized& out, bool& any) {
+  // The lines are still views into the input, so a key the input does not hold, no line starts
+  // with (one search of the input's quotes instead of a look at every line).
+  bool key = false;
+  for (std::size_t q = out.input.find('"'); q != std::string_view::npos && !key; q = out.input.find('"', q + 1)) {
+    const std::string_view r = out.input.substr(q);
+    key = starts_with(r, "\"output_type\"") || starts_with(r, "\"cell_type\"");
+  }
+  if (!key) return;
   std::size_t items = 0;
   bool keys = false;
   for (const auto& l : out.lines) {
@@ -601,7 +629,15 @@ void strip_tree_numbers(Normalized& out, bool& any) {
     for (std::size_t k = 0; k < i; ++k) n = n * 10 + (t[k] - '0');
     return n;
   };
-  for (std::size_t i = 0; i < out.lines.size(); ++i) {
+  // Nothing happens before the first `0...0 ` line followed by a `0...1 ` line: find it first,
+  // by the first byte of each line.
+  std::size_t first = 0;
+  for (; first + 1 < out.lines.size(); ++first) {
+    std::string_view t = out.text(first);
+    std::size_t len = 0;
+    if (!t.empty() && t[0] == '0' && number(t, len) == 0 && number(out.text(first + 1), len) == 1) break;
+  }
+  for (std::size_t i = first; i < out.lines.size(); ++i) {
     std::size_t len = 0;
     long n = number(out.text(i), len);
     bool start = n == 0 && i + 1 < out.lines.size();
@@ -938,6 +974,7 @@ Normalized normalize(std::string_view input) {
   std::size_t nonempty = 0, margin = 0;
   std::vector<std::size_t> borders;
   bool in_error = false;
+  bool magic_start = false;  // a line starts like a notebook `MAGIC` / `COMMAND` prefix
   // One search of the whole input instead of one per line (most inputs have no tab).
   const bool input_tab = input.find('\t') != std::string_view::npos;
   while (pos <= input.size()) {
@@ -982,9 +1019,18 @@ Normalized normalize(std::string_view input) {
         if (input_tab && !any_tab && t.find('\t') != std::string_view::npos) any_tab = true;
       }
     }
+    if (!t.empty() && (t[0] == '#' || t[0] == '-' || t[0] == '/')) magic_start = true;
     NormLine& l = lines.emplace_back();
     l.line = lineno;
-    out.set_text(l, t);
+    if (!t.empty()) {  // out.set_text(l, t) for a new line (its base is the input)
+      const auto off = static_cast<std::size_t>(t.data() - input.data());
+      if (off <= UINT32_MAX && t.size() <= UINT32_MAX) {
+        l.off = static_cast<std::uint32_t>(off);
+        l.len = static_cast<std::uint32_t>(t.size());
+      } else {
+        out.set_text(l, t);
+      }
+    }
     if (nl == input.size()) break;
     pos = nl + 1;
   }
@@ -995,7 +1041,7 @@ Normalized normalize(std::string_view input) {
   if (any_noise) out.repairs.emplace_back("removed log or prompt lines");
   {
     bool magic = false;
-    strip_notebook_prefixes(out, magic);
+    if (magic_start) strip_notebook_prefixes(out, magic);
     if (magic) out.repairs.emplace_back("removed Databricks notebook 'MAGIC' prefixes");
   }
 
