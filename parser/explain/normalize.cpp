@@ -226,6 +226,7 @@ std::size_t skip_guides(std::string_view s) {
   std::size_t i = 0;
   const std::size_t n = s.size();
   const char* const d = s.data();
+  if (n == 0 || (d[0] != ' ' && d[0] != ':')) return 0;  // most lines
 #if defined(__SSE2__)
   const __m128i sp = _mm_set1_epi8(' '), co = _mm_set1_epi8(':');
   for (; i + 16 <= n; i += 16) {
@@ -772,6 +773,14 @@ void rebuild_flattened_trees(Normalized& out, const std::vector<Shape>& shapes, 
 }
 
 // ---- hand-wrapped long lines: a continuation is not a child operator ---------------------------
+// After the title line t of a section: how many non-empty lines until the section's root (-1: not
+// a plan section).
+int title_root_wait(std::string_view t) {
+  std::string_view title = rtrim(ltrim(t));
+  bool plan = title.find("Plan ==") != std::string_view::npos || title.find("Subtree ") != std::string_view::npos;
+  return plan ? (title.find("Analyzed") != std::string_view::npos ? 1 : 0) : -1;
+}
+
 void join_continuations(Normalized& out, const std::vector<Shape>& shapes, bool& any) {
   // `next` is built only from the first continuation (most inputs have none); until then the kept
   // lines are out.lines[0, i).
@@ -802,9 +811,7 @@ void join_continuations(Normalized& out, const std::vector<Shape>& shapes, bool&
     }
     std::string_view t = out.text(i);
     if ((sh.flags & Shape::kTitle) != 0) {
-      std::string_view title = rtrim(ltrim(t));
-      bool plan = title.find("Plan ==") != std::string_view::npos || title.find("Subtree ") != std::string_view::npos;
-      root_wait = plan ? (title.find("Analyzed") != std::string_view::npos ? 1 : 0) : -1;
+      root_wait = title_root_wait(t);
       tree = false;
       keep(i);
       continue;
@@ -844,6 +851,63 @@ void join_continuations(Normalized& out, const std::vector<Shape>& shapes, bool&
     any = true;
     out.lines = std::move(next);
   }
+}
+
+// Whether rebuild_flattened_trees or join_continuations would change anything, in one pass that
+// keeps no shapes (most inputs need neither). For lines that no split marked `collapsed`:
+// - a tree is flattened when a `+-` line is followed by a marker line at the same column, both
+//   inside a block. A marker line (its text after the marker no title) is inside a block exactly
+//   when the line before it is neither empty nor a title: that line is either inside the block or
+//   is its root.
+// - a continuation is a line that join_continuations would join (the same walk, without joining).
+bool tree_shape_work(const Normalized& out) {
+  constexpr std::uint32_t kMemberMask = Shape::kEmpty | Shape::kMarker | Shape::kBodyTitle;
+  // Of line j - 2: neither empty nor a title. Of line j - 1: the same; a marker line whose text
+  // after the marker is no title; that, with a `+-` marker; its skip_guides.
+  bool open2 = false, open1 = false, member1 = false, plus1 = false;
+  std::uint32_t g1 = 0;
+  int root_wait = -1;
+  bool tree = false;
+  for (std::size_t j = 0; j < out.lines.size(); ++j) {
+    const std::string_view t = out.text(j);
+    const char c = t.empty() ? ' ' : t[0];
+    if (c != ' ' && c != ':' && c != '+' && c != '=' && c != '\t') {
+      // Most lines (formatted details, operator lines at column 0): no guides, no marker, no title.
+      const bool detail = c == '(' && t.size() > 1 && is_digit(t[1]);
+      if (tree && !detail) return true;
+      tree = root_wait == 0;
+      if (root_wait >= 0) --root_wait;
+      open2 = open1;
+      open1 = true;
+      member1 = plus1 = false;
+      continue;
+    }
+    const Shape sh = shape_of(t);
+    const bool member = (sh.flags & kMemberMask) == Shape::kMarker;
+    // rebuild_flattened_trees: lines j - 1 and j are a flattened pair.
+    if (member && member1 && plus1 && open2 && g1 == sh.g) return true;
+    // join_continuations
+    if ((sh.flags & Shape::kEmpty) != 0) {
+      tree = false;
+    } else if ((sh.flags & Shape::kTitle) != 0) {
+      root_wait = title_root_wait(t);
+      tree = false;
+    } else {
+      const std::size_t g = sh.g;
+      const bool marker = (sh.flags & Shape::kMarker) != 0;
+      const bool detail = g + 1 < t.size() && t[g] == '(' && is_digit(t[g + 1]);
+      if (tree && !marker && !detail) return true;
+      const bool is_root = root_wait == 0;
+      if (root_wait >= 0) --root_wait;
+      tree = (marker || is_root) && (sh.flags & Shape::kBodyTitle) == 0;
+    }
+    open2 = open1;
+    open1 = (sh.flags & (Shape::kEmpty | Shape::kTitle)) == 0;
+    member1 = member;
+    plus1 = member && t[sh.g] == '+';
+    g1 = sh.g;
+  }
+  return false;
 }
 
 }  // namespace
@@ -1082,10 +1146,11 @@ Normalized normalize(std::string_view input) {
     }
   }
 
+  bool collapsed = false;  // split_collapsed_lines split a line (step 7 rebuilds its tree)
   // 3b. Text that is not a plain plan: notebook JSON, literal `\n`, markup, lost newlines,
   //     numbered tree strings, double spacing. Rewritten lines carry a byte map to the source.
   {
-    bool json = false, lit = false, markup = false, collapsed = false, numbers = false, twice = false;
+    bool json = false, lit = false, markup = false, numbers = false, twice = false;
     unwrap_notebook_json(out, json);
     // Until here every line is a view into `input` unless the notebook JSON was decoded: what the
     // input does not contain, no line does, and the line passes that look for it are skipped (a
@@ -1187,11 +1252,13 @@ Normalized normalize(std::string_view input) {
   // 7. Tree shape: flattened indentation, then hand-wrapped continuation lines.
   {
     bool flat = false, joined = false;
-    std::vector<Shape> shapes;
-    shape_lines(out, shapes);
-    rebuild_flattened_trees(out, shapes, flat);
-    if (flat) shape_lines(out, shapes);  // rebuilt lines have new prefixes
-    join_continuations(out, shapes, joined);
+    if (collapsed || tree_shape_work(out)) {
+      std::vector<Shape> shapes;
+      shape_lines(out, shapes);
+      rebuild_flattened_trees(out, shapes, flat);
+      if (flat) shape_lines(out, shapes);  // rebuilt lines have new prefixes
+      join_continuations(out, shapes, joined);
+    }
     if (flat) out.repairs.emplace_back("rebuilt the indentation of a flattened tree from its ':' guides");
     if (joined) out.repairs.emplace_back("joined hand-wrapped continuation lines to their operator");
   }
