@@ -62,6 +62,24 @@ struct NextByte {
   }
 };
 
+// The first newline in s at or after `from`, or s.size(): inline, 16 bytes at a time where SSE2
+// is there (lines are short: a memchr call per line costs more than the search).
+std::size_t find_newline(std::string_view s, std::size_t from) {
+  const char* const d = s.data();
+  const std::size_t n = s.size();
+  std::size_t i = from;
+#if defined(__SSE2__)
+  const __m128i nlv = _mm_set1_epi8('\n');
+  for (; i + 16 <= n; i += 16) {
+    const auto m = static_cast<unsigned>(
+        _mm_movemask_epi8(_mm_cmpeq_epi8(_mm_loadu_si128(reinterpret_cast<const __m128i*>(d + i)), nlv)));
+    if (m != 0) return i + static_cast<std::size_t>(__builtin_ctz(m));
+  }
+#endif
+  while (i < n && d[i] != '\n') ++i;
+  return i;
+}
+
 bool is_digit(char c) { return c >= '0' && c <= '9'; }
 bool is_blank(char c) { return c == ' ' || c == '\t'; }
 
@@ -113,8 +131,11 @@ bool is_noise(std::string_view s) {
     case 's':
       return starts_with(s, "scala> ") || starts_with(s, "spark-sql> ") || starts_with(s, "spark-sql (") ||
              starts_with(s, "sql> ") || s == "scala>";
-    case 'I': return starts_with(s, "In [") || is_log_level_line(s, "INFO ");
-    case 'O': return starts_with(s, "Out[");
+    // `Input [3]: ...` and `Output [3]: ...` of formatted plans start like these: look at bytes.
+    case 'I':
+      return s.size() >= 4 && ((s[1] == 'n' && s[2] == ' ' && s[3] == '[') ||
+                               (s[1] == 'N' && is_log_level_line(s, "INFO ")));
+    case 'O': return s.size() >= 4 && s[1] == 'u' && s[2] == 't' && s[3] == '[';
     case '$': return starts_with(s, "$ ");
     case 'T': return starts_with(s, "Time taken: ");
     case 'W': return is_log_level_line(s, "WARN ");
@@ -126,6 +147,16 @@ bool is_noise(std::string_view s) {
       while (i < s.size() && is_digit(s[i])) ++i;
       return i < s.size() && s[i] == ':';
     }
+    default: return false;
+  }
+}
+
+// Whether a line starting with c can be noise (a cheap test before the call).
+bool maybe_noise(char c) {
+  switch (c) {
+    case '0': case '1': case '2': case '3': case '4': case '5': case '6': case '7': case '8': case '9':
+    case '>': case 's': case 'I': case 'O': case '$': case 'T': case 'W': case 'E': case 'D': case 'r':
+      return true;
     default: return false;
   }
 }
@@ -510,6 +541,16 @@ void split_collapsed_lines(Normalized& out, bool& any) {
   std::vector<std::size_t> cuts;
   NextByte dash{out.input, '-'}, eq{out.input, '='};
   for (std::size_t i = 0; i < out.lines.size(); ++i) {
+    if (!changed) {
+      // Until a line is split, skip the plain views that lie between the last '-' / '=' seen and
+      // the next one (most lines), with no look at their text.
+      const std::size_t lo = std::max(dash.from, eq.from), hi = std::min(dash.at, eq.at);
+      for (; i < out.lines.size(); ++i) {
+        const NormLine& l = out.lines[i];
+        if (l.len != 0 && (l.has_extra() || l.off < lo || std::size_t{l.off} + l.len > hi)) break;
+      }
+      if (i == out.lines.size()) break;
+    }
     std::string_view t = out.text(i);
     // A marker needs a '-', a header a '=': most lines have neither, and a line that is a view
     // into the input is checked against the next of each in the input.
@@ -1042,8 +1083,7 @@ Normalized normalize(std::string_view input) {
   // One search of the whole input instead of one per line (most inputs have no tab).
   const bool input_tab = input.find('\t') != std::string_view::npos;
   while (pos <= input.size()) {
-    std::size_t nl = input.find('\n', pos);
-    if (nl == std::string_view::npos) nl = input.size();
+    const std::size_t nl = find_newline(input, pos);
     std::string_view raw = input.substr(pos, nl - pos);
     ++lineno;
     if (!raw.empty() && raw.back() == '\r') any_crlf = true;
@@ -1070,7 +1110,7 @@ Normalized normalize(std::string_view input) {
         t = none;
         borders.push_back(lines.size());
         any_table = true;
-      } else if (f == 0 && is_noise(t)) {
+      } else if (f == 0 && maybe_noise(c) && is_noise(t)) {
         t = none;
         any_noise = true;
       } else if (c == '>' && is_continuation_prompt(t)) {
