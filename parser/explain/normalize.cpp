@@ -185,11 +185,26 @@ bool is_mode_header(std::string_view s) {
 }
 
 
-std::size_t leading_spaces(std::string_view s) {
+// How many bytes s starts with that are a or b (16 bytes at a time where SSE2 is there: tree
+// lines start with long runs of blanks).
+std::size_t leading_run(std::string_view s, char a, char b) {
+  const char* const d = s.data();
+  const std::size_t n = s.size();
   std::size_t i = 0;
-  while (i < s.size() && s[i] == ' ') ++i;
+  if (n == 0 || (d[0] != a && d[0] != b)) return 0;  // most lines
+#if defined(__SSE2__)
+  const __m128i va = _mm_set1_epi8(a), vb = _mm_set1_epi8(b);
+  for (; i + 16 <= n; i += 16) {
+    const __m128i x = _mm_loadu_si128(reinterpret_cast<const __m128i*>(d + i));
+    const auto other = ~static_cast<unsigned>(_mm_movemask_epi8(_mm_or_si128(_mm_cmpeq_epi8(x, va), _mm_cmpeq_epi8(x, vb)))) & 0xFFFFu;
+    if (other != 0) return i + static_cast<std::size_t>(__builtin_ctz(other));
+  }
+#endif
+  while (i < n && (d[i] == a || d[i] == b)) ++i;
   return i;
 }
+
+std::size_t leading_spaces(std::string_view s) { return leading_run(s, ' ', ' '); }
 
 
 // ---- rewritten lines ----------------------------------------------------------------------------
@@ -911,7 +926,13 @@ bool tree_shape_work(const Normalized& out) {
   bool tree = false;
   for (std::size_t j = 0; j < out.lines.size(); ++j) {
     const std::string_view t = out.text(j);
-    const char c = t.empty() ? ' ' : t[0];
+    if (t.empty()) {
+      tree = false;
+      open2 = open1;
+      open1 = member1 = plus1 = false;
+      continue;
+    }
+    const char c = t[0];
     if (c != ' ' && c != ':' && c != '+' && c != '=' && c != '\t') {
       // Most lines (formatted details, operator lines at column 0): no guides, no marker, no title.
       const bool detail = c == '(' && t.size() > 1 && is_digit(t[1]);
@@ -1079,7 +1100,7 @@ Normalized normalize(std::string_view input) {
   std::size_t nonempty = 0, margin = 0;
   std::vector<std::size_t> borders;
   bool in_error = false;
-  bool magic_start = false;  // a line starts like a notebook `MAGIC` / `COMMAND` prefix
+  bool magic_start = false;  // a kept line starts like a notebook `MAGIC` / `COMMAND` prefix
   // One search of the whole input instead of one per line (most inputs have no tab).
   const bool input_tab = input.find('\t') != std::string_view::npos;
   while (pos <= input.size()) {
@@ -1099,8 +1120,7 @@ Normalized normalize(std::string_view input) {
       any_noise = true;
       t = none;
     }
-    std::size_t f = 0;
-    while (f < t.size() && is_blank(t[f])) ++f;
+    const std::size_t f = leading_run(t, ' ', '\t');
     if (f < t.size()) {
       char c = t[f];
       if ((c == '`' || c == '~') && is_fence(t)) {
@@ -1118,12 +1138,12 @@ Normalized normalize(std::string_view input) {
         any_noise = true;
       } else {
         ++nonempty;
+        if (f == 0 && (c == '#' || c == '-' || c == '/')) magic_start = true;
         if (c == '|' || ((c == '"' || c == 's') && (starts_with(t.substr(f), "\"\"\"|") || starts_with(t.substr(f), "s\"\"\"|"))))
           ++margin;
         if (input_tab && !any_tab && t.find('\t') != std::string_view::npos) any_tab = true;
       }
     }
-    if (!t.empty() && (t[0] == '#' || t[0] == '-' || t[0] == '/')) magic_start = true;
     NormLine& l = lines.emplace_back();
     l.line = lineno;
     if (!t.empty()) {  // out.set_text(l, t) for a new line (its base is the input)
