@@ -204,7 +204,7 @@ std::size_t leading_run(std::string_view s, char a, char b) {
   return i;
 }
 
-std::size_t leading_spaces(std::string_view s) { return leading_run(s, ' ', ' '); }
+std::size_t leading_spaces(std::string_view s) { return s.empty() || s[0] != ' ' ? 0 : leading_run(s, ' ', ' '); }
 
 
 // ---- rewritten lines ----------------------------------------------------------------------------
@@ -1120,7 +1120,7 @@ Normalized normalize(std::string_view input) {
       any_noise = true;
       t = none;
     }
-    const std::size_t f = leading_run(t, ' ', '\t');
+    const std::size_t f = t.empty() || !is_blank(t[0]) ? 0 : leading_run(t, ' ', '\t');
     if (f < t.size()) {
       char c = t[f];
       if ((c == '`' || c == '~') && is_fence(t)) {
