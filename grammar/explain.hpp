@@ -5,6 +5,11 @@
 #pragma once
 
 #include <cstddef>
+#include <cstring>
+
+#if defined(__SSE2__)
+#include <emmintrin.h>
+#endif
 
 #include <tao/pegtl.hpp>
 #include <tao/pegtl/contrib/analyze_traits.hpp>
@@ -34,6 +39,60 @@ struct digits : plus<digit> {};
 struct rest : star<any> {};  // everything to the end of the line
 
 // ---- shared pieces -------------------------------------------------------------------------
+
+// `star<not_at<Tail>, any>` as one scan: the text up to the first position where `Tail` matches
+// (or to the end of the line). The generic form tries `Tail` at every byte; this one only where
+// `Candidate` says a match can start, and tries it without actions, as not_at<> does. Always
+// matches, like the star<> it replaces.
+template <typename Tail, typename Candidate>
+struct up_to_first {
+  using rule_t = up_to_first;
+  using subs_t = pegtl::empty_list;
+  template <typename ParseInput>
+  static bool match(ParseInput& in) {
+    const char* const begin = in.current();
+    const char* const end = in.end();
+    const char* p = begin;
+    while (true) {
+      p = Candidate::next(begin, p, end);
+      if (p == end) break;
+      pegtl::memory_input<pegtl::tracking_mode::lazy, pegtl::eol::lf_crlf, const char*> rest(p, end, "");
+      if (pegtl::parse<Tail>(rest)) break;
+      ++p;
+    }
+    in.bump(static_cast<std::size_t>(p - begin));
+    return true;
+  }
+};
+
+// Candidates: the first position >= p where the tail may start (or `end`).
+// A tail that starts with ` (`: positions of a blank followed by `(`.
+struct blank_paren_start {
+  static const char* next(const char*, const char* p, const char* end) {
+    while (p + 1 < end) {
+      const void* hit = std::memchr(p + 1, '(', static_cast<std::size_t>(end - p - 1));
+      if (hit == nullptr) return end;
+      const char* q = static_cast<const char*>(hit);
+      if (q[-1] == ' ') return q - 1;
+      p = q;
+    }
+    return end;
+  }
+};
+// A tail that starts with a blank or is empty at the end of the line.
+struct blank_or_end {
+  static const char* next(const char*, const char* p, const char* end) {
+    const void* hit = std::memchr(p, ' ', static_cast<std::size_t>(end - p));
+    return hit == nullptr ? end : static_cast<const char*>(hit);
+  }
+};
+// A tail that starts with `,`.
+struct comma_start {
+  static const char* next(const char*, const char* p, const char* end) {
+    const void* hit = std::memchr(p, ',', static_cast<std::size_t>(end - p));
+    return hit == nullptr ? end : static_cast<const char*>(hit);
+  }
+};
 
 // An operator reference: a number or `unknown` (§10.6).
 struct op_ref : sor<digits, TAO_PEGTL_STRING("unknown")> {};
@@ -69,16 +128,34 @@ struct lead {
     std::size_t i = 0;
     while (i < n) {
       const char c = p[i];
+      if (c == ' ') {
+        i = skip_blanks(p, i + 1, n);  // most of the lead is blanks
+        continue;
+      }
       if ((c == '+' || c == ':') && i + 2 < n && p[i + 1] == '-' && p[i + 2] == ' ') {
         i += 3;  // connector
-      } else if (c == ' ' || (c == ':' && i + 1 < n && p[i + 1] == ' ')) {
-        ++i;  // sp, guide
+      } else if (c == ':' && i + 1 < n && p[i + 1] == ' ') {
+        ++i;  // guide
       } else {
         break;
       }
     }
     in.bump(i);
     return true;
+  }
+  // The first index >= i in [i, n) whose byte is not a blank (n if none), 16 bytes at a time.
+  static std::size_t skip_blanks(const char* p, std::size_t i, std::size_t n) {
+#if defined(__SSE2__)
+    const __m128i blank = _mm_set1_epi8(' ');
+    while (i + 16 <= n) {
+      const __m128i v = _mm_loadu_si128(reinterpret_cast<const __m128i*>(p + i));
+      const unsigned other = ~static_cast<unsigned>(_mm_movemask_epi8(_mm_cmpeq_epi8(v, blank))) & 0xFFFFu;
+      if (other != 0) return i + static_cast<std::size_t>(__builtin_ctz(other));
+      i += 16;
+    }
+#endif
+    while (i < n && p[i] == ' ') ++i;
+    return i;
   }
 };
 
@@ -98,13 +175,14 @@ struct stats_suffix : seq<one<','>, sp, statistics> {};
 struct word_suffix : seq<one<','>, sp, plus<sor<alnum, one<' ', '_', '-'>>>> {};
 struct node_tail
     : seq<sp, one<'('>, outline_id, one<')'>, opt<sor<stats_suffix, columnar_suffix, word_suffix>>, eof> {};
-struct node_label : star<not_at<node_tail>, any> {};
+// node_tail starts with ` (`; it cannot match at the end of the line.
+struct node_label : up_to_first<node_tail, blank_paren_start> {};
 // Formatted mode: `<lead>[* ]<label> (<id>)[, Statistics(...)]`.
 struct formatted_tree_line : seq<lead, opt<codegen_marker>, node_label, must<node_tail>> {};
 
 // Default / logical trees: `<lead>[*(n) ]<text>[, Statistics(...)]` (cost mode appends stats).
 struct logical_stats_tail : seq<one<','>, sp, statistics, eof> {};
-struct plain_label : star<not_at<logical_stats_tail>, any> {};
+struct plain_label : up_to_first<logical_stats_tail, comma_start> {};
 struct plain_tree_line : seq<lead, opt<codegen_marker>, plain_label, opt<logical_stats_tail>, eof> {};
 
 // `+- == Final Plan ==` with the AdaptiveSparkPlan's indentation (§4).
@@ -142,21 +220,52 @@ struct block_reuses : op_ref {};
 struct codegen_part : seq<TAO_PEGTL_STRING(" [codegen id : "), block_codegen, one<']'>> {};
 struct reuses_part : seq<TAO_PEGTL_STRING(" [Reuses operator id: "), block_reuses, one<']'>> {};
 struct header_tail : seq<opt<codegen_part>, opt<reuses_part>, star<sp>, eof> {};
-struct block_name : star<not_at<header_tail>, any> {};
+// header_tail starts with a blank or is empty at the end of the line.
+struct block_name : up_to_first<header_tail, blank_or_end> {};
 // `(12) HashAggregate [codegen id : 3]`, `(7) ReusedExchange [Reuses operator id: 5]`.
 struct block_header : seq<one<'('>, block_id, one<')'>, sp, block_name, header_tail> {};
 
 // Field lines, tried in this order (§13 step 4).
-struct field_key : seq<upper, star<sor<alnum, one<'_'>, seq<sp, at<alnum>>>>> {};
+// `seq<upper, star<sor<alnum, one<'_'>, seq<sp, at<alnum>>>>>` as one loop (a rule call per byte
+// otherwise): an upper-case letter, then letters, digits, `_`, and single blanks before a letter
+// or digit.
+struct field_key {
+  using rule_t = field_key;
+  using subs_t = pegtl::empty_list;
+  static bool alnum_char(char c) { return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9'); }
+  template <typename ParseInput>
+  static bool match(ParseInput& in) {
+    const std::size_t n = in.size(std::size_t(-1) / 2);
+    const char* p = in.current();
+    if (n == 0 || p[0] < 'A' || p[0] > 'Z') return false;
+    std::size_t i = 1;
+    while (i < n) {
+      const char c = p[i];
+      if (alnum_char(c) || c == '_') {
+        ++i;
+      } else if (c == ' ' && i + 1 < n && alnum_char(p[i + 1])) {
+        i += 2;
+      } else {
+        break;
+      }
+    }
+    in.bump(i);
+    return true;
+  }
+};
 struct field_count : digits {};
 struct field_value : rest {};
-struct counted_field : seq<field_key, sp, one<'['>, field_count, one<']'>, one<':'>, opt<sp>, field_value> {};
+// After the key: `Output [2]: ...`, `Location: ...`, and (golden files hide locations)
+// `Location [not included in comparison]/{warehouse_dir}/t]`.
+struct counted_rest : seq<sp, one<'['>, field_count, one<']'>, one<':'>, opt<sp>, field_value> {};
+struct plain_rest : seq<one<':'>, sor<sp, eof>, field_value> {};
+struct masked_rest : seq<at<sp, TAO_PEGTL_STRING("[not included in comparison]")>, sp, field_value> {};
+struct keyed_field : seq<field_key, sor<counted_rest, plain_rest, masked_rest>> {};
 struct condition_key : TAO_PEGTL_STRING("Condition") {};
 struct condition_field : seq<condition_key, sp, one<':'>, opt<sp>, field_value> {};
-struct plain_field : seq<field_key, one<':'>, sor<sp, eof>, field_value> {};
-// Golden files hide locations: `Location [not included in comparison]/{warehouse_dir}/t]`.
-struct masked_location : seq<field_key, at<sp, TAO_PEGTL_STRING("[not included in comparison]")>, sp, field_value> {};
-struct field_line : sor<counted_field, condition_field, plain_field, masked_location> {};
+// The key is read once. `Condition : ...` (blank before the colon) matches none of the keyed
+// forms, and no keyed form matches a condition line, so the order of the two does not matter.
+struct field_line : sor<keyed_field, condition_field> {};
 
 // ---- error messages for must<> ----------------------------------------------------------------
 
@@ -186,4 +295,8 @@ using control = pegtl::must_if<errors>::control<Rule>;
 namespace tao::pegtl {
 template <typename Name>
 struct analyze_traits<Name, planlint::grammar::explain::lead> : analyze_opt_traits<> {};
+template <typename Name, typename Tail, typename Candidate>
+struct analyze_traits<Name, planlint::grammar::explain::up_to_first<Tail, Candidate>> : analyze_opt_traits<> {};
+template <typename Name>
+struct analyze_traits<Name, planlint::grammar::explain::field_key> : analyze_any_traits<> {};
 }  // namespace tao::pegtl

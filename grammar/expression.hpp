@@ -154,24 +154,27 @@ struct reserved {
 struct name_chars {
   using rule_t = name_chars;
   using subs_t = empty_list;
+  static bool is_name(char c) { return kName[static_cast<unsigned char>(c)]; }
   template <typename ParseInput>
   static bool match(ParseInput& in) {
-    static constexpr auto kName = [] {
-      std::array<bool, 256> t{};
-      for (int c = 'a'; c <= 'z'; ++c) t[static_cast<unsigned char>(c)] = true;
-      for (int c = 'A'; c <= 'Z'; ++c) t[static_cast<unsigned char>(c)] = true;
-      for (int c = '0'; c <= '9'; ++c) t[static_cast<unsigned char>(c)] = true;
-      for (char c : {'_', '$', '.', '-', ':', '/', '@'}) t[static_cast<unsigned char>(c)] = true;
-      return t;
-    }();
     const std::size_t size = in.size(std::size_t(-1) / 2);
     const char* p = in.current();
     std::size_t n = 0;
-    while (n < size && kName[static_cast<unsigned char>(p[n])]) ++n;
+    while (n < size && is_name(p[n])) ++n;
     if (n == 0) return false;
     in.bump(n);
     return true;
   }
+
+ private:
+  static constexpr std::array<bool, 256> kName = [] {
+    std::array<bool, 256> t{};
+    for (int c = 'a'; c <= 'z'; ++c) t[static_cast<unsigned char>(c)] = true;
+    for (int c = 'A'; c <= 'Z'; ++c) t[static_cast<unsigned char>(c)] = true;
+    for (int c = '0'; c <= '9'; ++c) t[static_cast<unsigned char>(c)] = true;
+    for (char c : {'_', '$', '.', '-', ':', '/', '@'}) t[static_cast<unsigned char>(c)] = true;
+    return t;
+  }();
 };
 
 // ---------------------------------------------------------------- lexical pieces
@@ -372,10 +375,55 @@ struct literal : sor<date_literal, number, bool_literal, null_literal> {};
 
 // Order matters: subqueries before attributes (`Subquery scalar-subquery#1` is not an attribute
 // named "Subquery scalar-subquery"); attributes, the most common leaf, early.
-struct subquery_start : one<'R', 'S', 's', 'd', 'e', 'l'> {};
-struct primary : sor<paren_expr, seq<at<subquery_start>, subquery_expr>, attribute, case_expr, cast_expr,
-                     sql_literal, interval_literal, bound_reference, ellipsis, literal, function_call,
-                     list_expr, bare_name, bare_word> {};
+// The first two bytes of every subquery_expr (`Subquery`, `ReusedSubquery`, `subquery`,
+// `scalar-subquery`, `ScalarSubquery`, `dynamicpruning`, `listquery`, `exists`): most names that
+// start with one of these letters are ruled out without trying the six names.
+struct subquery_start {
+  using rule_t = subquery_start;
+  using subs_t = empty_list;
+  template <typename ParseInput>
+  static bool match(ParseInput& in) {
+    if (in.size(2) < 2) return false;
+    const char* p = in.current();
+    bool ok = false;
+    switch (p[0]) {
+      case 'S':
+      case 's': ok = p[1] == 'u' || p[1] == 'c'; break;
+      case 'R': ok = p[1] == 'e'; break;
+      case 'd': ok = p[1] == 'y'; break;
+      case 'l': ok = p[1] == 'i'; break;
+      case 'e': ok = p[1] == 'x'; break;
+      default: break;
+    }
+    if (ok) in.bump(2);  // used under at<>, which rewinds
+    return ok;
+  }
+};
+// What `attribute` can start with: name characters and blanks up to a `#` (a necessary condition,
+// checked in one loop; a function name stops at its `(`).
+struct attr_start {
+  using rule_t = attr_start;
+  using subs_t = empty_list;
+  template <typename ParseInput>
+  static bool match(ParseInput& in) {
+    const std::size_t size = in.size(std::size_t(-1) / 2);
+    const char* p = in.current();
+    std::size_t n = 0;
+    while (n < size && (name_chars::is_name(p[n]) || p[n] == ' ')) ++n;
+    if (n == size || p[n] != '#') return false;
+    in.bump(n + 1);  // used under at<>, which rewinds
+    return true;
+  }
+};
+struct paren_start : one<'('> {};
+// Every alternative after the first byte it can start with (a failed alternative costs its
+// bookkeeping; most leaves are attributes and function calls).
+struct primary : sor<seq<at<paren_start>, paren_expr>, seq<at<subquery_start>, subquery_expr>,
+                     seq<at<attr_start>, attribute>, seq<at<one<'C', 'c'>>, case_expr>,
+                     seq<at<one<'c', 'C', 't', 'T'>>, cast_expr>, sql_literal,
+                     seq<at<one<'I', 'i'>>, interval_literal>, seq<at<one<'i'>>, bound_reference>,
+                     seq<at<one<'.'>>, ellipsis>, literal, function_call,
+                     seq<at<one<'['>>, list_expr>, bare_name, bare_word> {};
 
 // Postfix forms: `(expr)#31` (an attribute named by an expression), `a#1[0]` (element access),
 // `a#1.field` (struct field).
@@ -386,9 +434,11 @@ struct field_suffix : seq<one<'.'>, name_segment, opt<field_args>> {};
 // rank(x#1) windowspecdefinition(...): a window function followed by its window spec.
 struct window_spec : function_call {};
 struct window_suffix : seq<plus<blank_char>, at<TAO_PEGTL_STRING("windowspecdefinition(")>, window_spec> {};
-struct postfix_start : one<'#', '[', '.', ' '> {};
-struct postfix : seq<primary, star<at<postfix_start>, sor<attr_suffix, index_suffix, field_suffix,
-                                                          window_suffix>>> {};
+// Each suffix after the bytes it starts with: an operand followed by a blank (`a#1 AND ...`, the
+// common case) tries only the window form, and that only before `windowspecdefinition(`.
+struct window_start : seq<plus<blank_char>, TAO_PEGTL_STRING("windowspecdefinition(")>, token {};
+struct postfix : seq<primary, star<sor<seq<at<one<'#'>>, attr_suffix>, seq<at<one<'['>>, index_suffix>,
+                                       seq<at<one<'.'>>, field_suffix>, seq<at<window_start>, window_suffix>>>> {};
 
 struct unary_rec;
 struct unary_start : one<'-', '~', '+'> {};
@@ -479,7 +529,7 @@ struct catalyst_text : seq<ws, expression, ws, must<eof>> {};
 // [IsNotNull(a), GreaterThan(a,5), In(c, [1,2,3]), *EqualTo(b,x), ScalarSubquery#7 ...]
 // Values are raw text (`EqualTo(s,a,b)` reads as three arguments; the actions rejoin them).
 struct pf_filter;
-struct pf_value : sor<subquery_expr, raw_value> {};
+struct pf_value : sor<seq<at<subquery_start>, subquery_expr>, raw_value> {};
 struct pf_value_list : nesting<one<'['>, ws, opt<pf_value, star<list_sep, pf_value>>, ws,
                                must<bracket_close>> {};
 struct pf_known_name
@@ -492,7 +542,8 @@ struct pf_known_name
           kw<TAO_PEGTL_STRING("StringEndsWith")>, kw<TAO_PEGTL_STRING("StringContains")>,
           kw<TAO_PEGTL_STRING("AlwaysTrue")>, kw<TAO_PEGTL_STRING("AlwaysFalse")>>, token {};
 // Only the v1 Filter names nest (And(Or(..), ..)); any other `x(...)` argument is a value.
-struct pf_nested : seq<at<pf_known_name, one<'('>>, pf_filter> {};
+// (The known names start with one of A E G I L N O S: other arguments skip the name list.)
+struct pf_nested : seq<at<one<'A', 'E', 'G', 'I', 'L', 'N', 'O', 'S'>>, at<pf_known_name, one<'('>>, pf_filter> {};
 struct pf_arg : sor<seq<pf_nested, at<ws, one<',', ')'>>>, pf_value_list, pf_value> {};
 struct pf_name : word {};
 struct pf_close : one<')'> {};
@@ -523,4 +574,8 @@ template <typename Name>
 struct analyze_traits<Name, planlint::grammar::expr::alias_chars> : analyze_any_traits<> {};
 template <typename Name>
 struct analyze_traits<Name, planlint::grammar::expr::name_chars> : analyze_any_traits<> {};
+template <typename Name>
+struct analyze_traits<Name, planlint::grammar::expr::subquery_start> : analyze_any_traits<> {};
+template <typename Name>
+struct analyze_traits<Name, planlint::grammar::expr::attr_start> : analyze_any_traits<> {};
 }  // namespace tao::pegtl

@@ -4,16 +4,19 @@
 #include <cctype>
 #include <string>
 #include <string_view>
-#include <unordered_map>
 #include <utility>
 
 namespace planlint {
 
 namespace {
 
-bool starts_with(std::string_view s, std::string_view p) { return s.substr(0, p.size()) == p; }
-bool ends_with(std::string_view s, std::string_view p) {
-  return s.size() >= p.size() && s.substr(s.size() - p.size()) == p;
+// Inline: with a literal `p` the compiler compares a few words instead of calling memcmp (these
+// run several times for every operator).
+inline bool starts_with(std::string_view s, std::string_view p) {
+  return s.size() >= p.size() && __builtin_memcmp(s.data(), p.data(), p.size()) == 0;
+}
+inline bool ends_with(std::string_view s, std::string_view p) {
+  return s.size() >= p.size() && __builtin_memcmp(s.data() + s.size() - p.size(), p.data(), p.size()) == 0;
 }
 
 // Lower-case with spaces, underscores and dots removed: "Left Outer" -> "leftouter".
@@ -135,6 +138,33 @@ constexpr std::array kEntries = {
     Entry{"ArrowBatchSource", OpKind::Other, JoinStrategy::None},
 };
 
+// kEntries by name: open addressing over a hash of the length and three bytes (names differ
+// there; a collision only costs a comparison). Built once; the first entry of a name wins.
+std::size_t name_hash(std::string_view n) {
+  const std::size_t len = n.size();
+  return len * 131u + static_cast<unsigned char>(n[0]) * 31u + static_cast<unsigned char>(n[len / 2]) * 7u +
+         static_cast<unsigned char>(n[len - 1]);
+}
+
+const Entry* find_entry(std::string_view base) {
+  constexpr std::size_t kSlots = 512;  // a power of two, over 4x the entries
+  static_assert(kEntries.size() * 4 < kSlots);
+  static const std::array<const Entry*, kSlots> kTable = [] {
+    std::array<const Entry*, kSlots> t{};
+    for (const Entry& e : kEntries) {
+      std::size_t i = name_hash(e.name) & (kSlots - 1);
+      bool seen = false;
+      while (t[i] != nullptr && !(seen = t[i]->name == e.name)) i = (i + 1) & (kSlots - 1);
+      if (!seen) t[i] = &e;
+    }
+    return t;
+  }();
+  if (base.empty()) return nullptr;
+  for (std::size_t i = name_hash(base) & (kSlots - 1); kTable[i] != nullptr; i = (i + 1) & (kSlots - 1))
+    if (kTable[i]->name == base) return kTable[i];
+  return nullptr;
+}
+
 }  // namespace
 
 Classification classify_operator(std::string_view name) {
@@ -143,35 +173,51 @@ Classification classify_operator(std::string_view name) {
   if (auto p = name.find('('); p != std::string_view::npos && p > 0) name = name.substr(0, p);
   while (!name.empty() && name.back() == ' ') name.remove_suffix(1);
 
-  // Scans and commands: every prefix below starts with one of these letters (most names do not).
-  const char c0 = name.empty() ? '\0' : name.front();
-  if (c0 == 'P' || c0 == 'S' || c0 == 'F' || c0 == 'B' || c0 == 'N' || c0 == 'E') {
-    // Scans: "Scan parquet db.t", "Scan JDBCRelation(...)", "Scan In-memory table t", "PhotonScan parquet t".
-    if (starts_with(name, "PhotonScan") || starts_with(name, "PhotonJsonScan")) {
-      c.kind = OpKind::Scan;
-      c.engine = Engine::Photon;
-      return c;
-    }
-    if (starts_with(name, "Scan In-memory")) {
-      c.kind = OpKind::InMemoryScan;
-      return c;
-    }
-    if (name == "Scan ExistingRDD" || name == "Scan OneRowRelation" || starts_with(name, "Scan ExistingRDD")) {
-      c.kind = OpKind::LocalData;
-      return c;
-    }
-    if (starts_with(name, "Scan ") || name == "Scan" || starts_with(name, "FileScan ") ||
-        starts_with(name, "BatchScan ") || starts_with(name, "BatchScanExecTransformer") ||
-        starts_with(name, "FileSourceScanExecTransformer") || starts_with(name, "NativeScan") ||
-        starts_with(name, "ScanTransformer")) {
-      c.kind = OpKind::Scan;
-      if (ends_with(name.substr(0, name.find(' ')), "Transformer")) c.engine = Engine::Gluten;
-      return c;
-    }
-    if (starts_with(name, "Execute ")) {
-      c.kind = OpKind::Command;
-      return c;
-    }
+  // Scans and commands, by first letter (prefixes of one letter in the order they are tested).
+  switch (name.empty() ? '\0' : name.front()) {
+    case 'P':
+      // "PhotonScan parquet t"
+      if (starts_with(name, "PhotonScan") || starts_with(name, "PhotonJsonScan")) {
+        c.kind = OpKind::Scan;
+        c.engine = Engine::Photon;
+        return c;
+      }
+      break;
+    case 'S':
+      // "Scan parquet db.t", "Scan JDBCRelation(...)", "Scan In-memory table t"
+      if (starts_with(name, "Scan In-memory")) {
+        c.kind = OpKind::InMemoryScan;
+        return c;
+      }
+      if (starts_with(name, "Scan ExistingRDD") || name == "Scan OneRowRelation") {
+        c.kind = OpKind::LocalData;
+        return c;
+      }
+      if (starts_with(name, "Scan ") || name == "Scan" || starts_with(name, "ScanTransformer")) {
+        c.kind = OpKind::Scan;
+        if (ends_with(name.substr(0, name.find(' ')), "Transformer")) c.engine = Engine::Gluten;
+        return c;
+      }
+      break;
+    case 'F':
+    case 'B':
+    case 'N':
+      if (starts_with(name, "FileScan ") || starts_with(name, "BatchScan ") ||
+          starts_with(name, "BatchScanExecTransformer") || starts_with(name, "FileSourceScanExecTransformer") ||
+          starts_with(name, "NativeScan")) {
+        c.kind = OpKind::Scan;
+        if (ends_with(name.substr(0, name.find(' ')), "Transformer")) c.engine = Engine::Gluten;
+        return c;
+      }
+      break;
+    case 'E':
+      if (starts_with(name, "Execute ")) {
+        c.kind = OpKind::Command;
+        return c;
+      }
+      break;
+    default:
+      break;
   }
 
   // First word only from here on.
@@ -191,14 +237,9 @@ Classification classify_operator(std::string_view name) {
   if (ends_with(base, "Exec")) base.remove_suffix(4);
 
   // Exact-name lookup (the first entry of a name wins, as a scan in order would find it).
-  static const std::unordered_map<std::string_view, const Entry*> kByName = [] {
-    std::unordered_map<std::string_view, const Entry*> m;
-    for (const Entry& e : kEntries) m.emplace(e.name, &e);
-    return m;
-  }();
-  if (auto it = kByName.find(base); it != kByName.end()) {
-    c.kind = it->second->kind;
-    c.strategy = it->second->strategy;
+  if (const Entry* e = find_entry(base)) {
+    c.kind = e->kind;
+    c.strategy = e->strategy;
   }
   if (c.kind == OpKind::Unknown) {
     // Gluten's and others' wrappers that are transitions between engines.

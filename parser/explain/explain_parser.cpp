@@ -9,6 +9,10 @@
 #include <unordered_map>
 #include <vector>
 
+#if defined(__SSE2__)
+#include <emmintrin.h>
+#endif
+
 #include "parser/common/photon.hpp"
 #include "parser/explain/edge_set.hpp"
 #include "parser/explain/explain_lines.hpp"
@@ -21,6 +25,24 @@
 namespace planlint {
 
 namespace {
+
+// The first index of `t` whose byte is not a tree guide (' ', ':', '|'), 16 bytes at a time: tree
+// lines of deep plans start with long runs of them.
+std::size_t skip_guide_bytes(std::string_view t) {
+  std::size_t k = 0;
+  const std::size_t n = t.size();
+#if defined(__SSE2__)
+  const __m128i sp = _mm_set1_epi8(' '), colon = _mm_set1_epi8(':'), bar = _mm_set1_epi8('|');
+  for (; k + 16 <= n; k += 16) {
+    const __m128i v = _mm_loadu_si128(reinterpret_cast<const __m128i*>(t.data() + k));
+    const __m128i guide = _mm_or_si128(_mm_or_si128(_mm_cmpeq_epi8(v, sp), _mm_cmpeq_epi8(v, colon)), _mm_cmpeq_epi8(v, bar));
+    const unsigned other = ~static_cast<unsigned>(_mm_movemask_epi8(guide)) & 0xFFFFu;
+    if (other != 0) return k + static_cast<std::size_t>(__builtin_ctz(other));
+  }
+#endif
+  while (k < n && (t[k] == ' ' || t[k] == ':' || t[k] == '|')) ++k;
+  return k;
+}
 
 using explain::TreeLine;
 
@@ -239,15 +261,13 @@ class Reader {
     // them, so the vector of operators is allocated once (a doubling copies every operator and
     // holds both copies at the peak).
     std::size_t end = i + 1, tree_lines = 0;
-    while (end < n_.lines.size() && !(n_.text(end).size() > 3 && n_.text(end)[0] == '=' &&
-                                      n_.text(end)[1] == '=' && n_.text(end)[2] == ' ')) {
-      std::string_view t = n_.text(end);
-      std::size_t k = 0;
-      while (k < t.size() && (t[k] == ' ' || t[k] == ':' || t[k] == '|')) ++k;
+    for (; end < n_.lines.size(); ++end) {
+      const std::string_view t = n_.text(end);
+      if (t.size() > 3 && t[0] == '=' && t[1] == '=' && t[2] == ' ') break;
+      const std::size_t k = t.empty() || t[0] == '(' ? 0 : skip_guide_bytes(t);
       if (k < t.size() && ((t[k] == '-' && k > 0 && t[k - 1] == ':') ||
                            (t[k] == '+' && k + 1 < t.size() && t[k + 1] == '-')))
         ++tree_lines;
-      ++end;
     }
     r_.plans.back().ops.reserve(tree_lines + tree_lines / 16 + 8);
     have_plan_ = true;

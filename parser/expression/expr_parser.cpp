@@ -383,6 +383,10 @@ struct markless<pegtl::internal::sor<R...>> : std::true_type {};
 template <typename R0, typename... Rs>
 struct markless<pegtl::internal::seq<R0, Rs...>>
     : std::bool_constant<(never_fails<typename Rs::rule_t>::value && ...)> {};
+// - A guarded rule `seq<at<First>, R>`: the lookahead pushes nothing, and R drops its own nodes
+//   when it fails (as every rule does, by its mark or by this list).
+template <typename... G, typename R>
+struct markless<pegtl::internal::seq<pegtl::at<G...>, R>> : std::true_type {};
 
 template <typename Rule>
 struct control : pegtl::normal<Rule> {
