@@ -1050,10 +1050,6 @@ SrcPos Normalized::pos(std::size_t idx, std::size_t col) const {
   return {l.line, e.col_base + static_cast<std::uint32_t>(x - e.tab_norm_end + e.tab_orig_end)};
 }
 
-SourceRange Normalized::range(std::size_t idx, std::size_t begin, std::size_t end) const {
-  return range(idx, begin, idx, end);
-}
-
 SourceRange Normalized::range(std::size_t first_idx, std::size_t begin, std::size_t last_idx, std::size_t end) const {
   SourceRange r;
   if (first_idx >= lines.size() || last_idx >= lines.size()) return r;
