@@ -4,16 +4,32 @@
 #include <optional>
 #include <cctype>
 #include <cstring>
+#if defined(__SSE2__)
+#include <emmintrin.h>
+#endif
 
 namespace planlint {
 
 namespace {
 
-// Newlines in `s`, eight bytes at a time (a byte-wise loop or memchr per line costs 10-20x more
-// instructions on a plan of short lines; the count only sizes the line table).
+// Newlines in `s`, 16 bytes at a time with SSE2, else eight (a byte-wise loop or memchr per line
+// costs 10-20x more instructions on a plan of short lines; the count only sizes the line table).
 std::size_t count_newlines(std::string_view s) {
   constexpr std::uint64_t ones = 0x0101010101010101ULL, low7 = 0x7F7F7F7F7F7F7F7FULL, nl = ones * '\n';
   std::size_t n = 0, i = 0;
+#if defined(__SSE2__)
+  // 16 bytes at a time: per byte lane, minus the compare masks (-1 per newline) counts up to 255
+  // blocks, then the lanes are summed.
+  const __m128i nlv = _mm_set1_epi8('\n'), zero = _mm_setzero_si128();
+  while (i + 16 <= s.size()) {
+    __m128i acc = zero;
+    for (int k = 0; k < 255 && i + 16 <= s.size(); ++k, i += 16)
+      acc = _mm_sub_epi8(acc, _mm_cmpeq_epi8(_mm_loadu_si128(reinterpret_cast<const __m128i*>(s.data() + i)), nlv));
+    const __m128i sums = _mm_sad_epu8(acc, zero);  // two 16-bit sums, one per half
+    n += static_cast<std::size_t>(_mm_cvtsi128_si32(sums)) +
+         static_cast<std::size_t>(_mm_cvtsi128_si32(_mm_srli_si128(sums, 8)));
+  }
+#endif
   while (i + 8 <= s.size()) {
     std::uint64_t acc = 0;  // per byte lane: how many newlines, at most 255 words per flush
     for (int k = 0; k < 255 && i + 8 <= s.size(); ++k, i += 8) {
@@ -28,6 +44,40 @@ std::size_t count_newlines(std::string_view s) {
   }
   for (; i < s.size(); ++i) n += s[i] == '\n';
   return n;
+}
+
+// The first byte `c` at or after an offset of `s`, for offsets that mostly grow (lines in order):
+// one memchr per line that holds `c` instead of one per line.
+struct NextByte {
+  std::string_view s;
+  char c;
+  std::size_t from = 1, at = 0;  // s[from, at) holds no c, s[at] == c or at == s.size() (none yet)
+  std::size_t find(std::size_t o) {
+    if (o < from || o > at) {
+      from = o;
+      const void* p = o < s.size() ? std::memchr(s.data() + o, c, s.size() - o) : nullptr;
+      at = p == nullptr ? s.size() : static_cast<std::size_t>(static_cast<const char*>(p) - s.data());
+    }
+    return at;
+  }
+};
+
+// The first newline in s at or after `from`, or s.size(): inline, 16 bytes at a time where SSE2
+// is there (lines are short: a memchr call per line costs more than the search).
+std::size_t find_newline(std::string_view s, std::size_t from) {
+  const char* const d = s.data();
+  const std::size_t n = s.size();
+  std::size_t i = from;
+#if defined(__SSE2__)
+  const __m128i nlv = _mm_set1_epi8('\n');
+  for (; i + 16 <= n; i += 16) {
+    const auto m = static_cast<unsigned>(
+        _mm_movemask_epi8(_mm_cmpeq_epi8(_mm_loadu_si128(reinterpret_cast<const __m128i*>(d + i)), nlv)));
+    if (m != 0) return i + static_cast<std::size_t>(__builtin_ctz(m));
+  }
+#endif
+  while (i < n && d[i] != '\n') ++i;
+  return i;
 }
 
 bool is_digit(char c) { return c >= '0' && c <= '9'; }
@@ -55,40 +105,60 @@ bool is_fence(std::string_view s) {
   return starts_with(s, "```") || starts_with(s, "~~~");
 }
 
+// `INFO core/src/lib.rs: ...`, `WARN CometExecRule: ...`: a level, then a word ending in `: `.
+bool is_log_level_line(std::string_view s, std::string_view lvl) {
+  if (!starts_with(s, lvl)) return false;
+  std::size_t colon = s.find(": ", lvl.size());
+  std::size_t space = s.find(' ', lvl.size());
+  return colon != std::string_view::npos && colon <= space;
+}
+
 // log4j / python logging lines and interactive prompts around a pasted plan.
 bool is_noise(std::string_view s) {
-  // 25/11/30 10:00:00 INFO ..., 2025-11-30 10:00:00,123 WARN ...
-  std::size_t i = 0;
-  std::size_t d = 0;
-  while (i < s.size() && is_digit(s[i])) ++i, ++d;
-  if ((d == 2 || d == 4) && i + 15 <= s.size() && (s[i] == '/' || s[i] == '-') && is_digit(s[i + 1]) &&
-      is_digit(s[i + 2]) && (s[i + 3] == '/' || s[i + 3] == '-') && is_digit(s[i + 4]) && is_digit(s[i + 5]) &&
-      (s[i + 6] == ' ' || s[i + 6] == 'T') && is_digit(s[i + 7]) && is_digit(s[i + 8]) && s[i + 9] == ':')
-    return true;
-  static constexpr std::string_view kPrompts[] = {">>> ", "scala> ", "spark-sql> ", "spark-sql (", "In [", "Out[",
-                                                  "$ ", "sql> ", "Time taken: "};
-  // Hot path (every input line): only lines starting like a prompt are compared.
   if (s.empty()) return false;
-  char c = s[0];
-  if (c != '>' && c != 's' && c != 'I' && c != 'O' && c != '$' && c != 'T' && c != 'W' && c != 'E' && c != 'D' &&
-      c != 'r')
-    return false;
-  for (auto p : kPrompts)
-    if (p[0] == c && starts_with(s, p)) return true;
-  if (s == ">>>" || s == "scala>") return true;
-  // `res6: String =` (Scala REPL result), `INFO core/src/lib.rs: ...`, `WARN CometExecRule: ...`.
-  if (c == 'r' && s.size() > 4 && starts_with(s, "res") && is_digit(s[3])) {
-    std::size_t i = 3;
-    while (i < s.size() && is_digit(s[i])) ++i;
-    return i < s.size() && s[i] == ':';
+  const char c = s[0];
+  // Hot path (every input line starting at column 0): one switch on the first byte.
+  switch (c) {
+    case '0': case '1': case '2': case '3': case '4': case '5': case '6': case '7': case '8': case '9': {
+      // 25/11/30 10:00:00 INFO ..., 2025-11-30 10:00:00,123 WARN ...
+      std::size_t i = 0;
+      while (i < s.size() && is_digit(s[i])) ++i;
+      return (i == 2 || i == 4) && i + 15 <= s.size() && (s[i] == '/' || s[i] == '-') && is_digit(s[i + 1]) &&
+             is_digit(s[i + 2]) && (s[i + 3] == '/' || s[i + 3] == '-') && is_digit(s[i + 4]) && is_digit(s[i + 5]) &&
+             (s[i + 6] == ' ' || s[i + 6] == 'T') && is_digit(s[i + 7]) && is_digit(s[i + 8]) && s[i + 9] == ':';
+    }
+    case '>': return starts_with(s, ">>> ") || s == ">>>";
+    case 's':
+      return starts_with(s, "scala> ") || starts_with(s, "spark-sql> ") || starts_with(s, "spark-sql (") ||
+             starts_with(s, "sql> ") || s == "scala>";
+    // `Input [3]: ...` and `Output [3]: ...` of formatted plans start like these: look at bytes.
+    case 'I':
+      return s.size() >= 4 && ((s[1] == 'n' && s[2] == ' ' && s[3] == '[') ||
+                               (s[1] == 'N' && is_log_level_line(s, "INFO ")));
+    case 'O': return s.size() >= 4 && s[1] == 'u' && s[2] == 't' && s[3] == '[';
+    case '$': return starts_with(s, "$ ");
+    case 'T': return starts_with(s, "Time taken: ");
+    case 'W': return is_log_level_line(s, "WARN ");
+    case 'E': return is_log_level_line(s, "ERROR ");
+    case 'D': return is_log_level_line(s, "DEBUG ");
+    case 'r': {  // `res6: String =` (Scala REPL result)
+      if (s.size() <= 4 || !starts_with(s, "res") || !is_digit(s[3])) return false;
+      std::size_t i = 3;
+      while (i < s.size() && is_digit(s[i])) ++i;
+      return i < s.size() && s[i] == ':';
+    }
+    default: return false;
   }
-  for (std::string_view lvl : {"INFO ", "WARN ", "ERROR ", "DEBUG "}) {
-    if (lvl[0] != c || !starts_with(s, lvl)) continue;
-    std::size_t colon = s.find(": ", lvl.size());
-    std::size_t space = s.find(' ', lvl.size());
-    return colon != std::string_view::npos && colon <= space;
+}
+
+// Whether a line starting with c can be noise (a cheap test before the call).
+bool maybe_noise(char c) {
+  switch (c) {
+    case '0': case '1': case '2': case '3': case '4': case '5': case '6': case '7': case '8': case '9':
+    case '>': case 's': case 'I': case 'O': case '$': case 'T': case 'W': case 'E': case 'D': case 'r':
+      return true;
+    default: return false;
   }
-  return false;
 }
 
 // `         > from t` : a continuation prompt of spark-sql / beeline.
@@ -115,11 +185,26 @@ bool is_mode_header(std::string_view s) {
 }
 
 
-std::size_t leading_spaces(std::string_view s) {
+// How many bytes s starts with that are a or b (16 bytes at a time where SSE2 is there: tree
+// lines start with long runs of blanks).
+std::size_t leading_run(std::string_view s, char a, char b) {
+  const char* const d = s.data();
+  const std::size_t n = s.size();
   std::size_t i = 0;
-  while (i < s.size() && s[i] == ' ') ++i;
+  if (n == 0 || (d[0] != a && d[0] != b)) return 0;  // most lines
+#if defined(__SSE2__)
+  const __m128i va = _mm_set1_epi8(a), vb = _mm_set1_epi8(b);
+  for (; i + 16 <= n; i += 16) {
+    const __m128i x = _mm_loadu_si128(reinterpret_cast<const __m128i*>(d + i));
+    const auto other = ~static_cast<unsigned>(_mm_movemask_epi8(_mm_or_si128(_mm_cmpeq_epi8(x, va), _mm_cmpeq_epi8(x, vb)))) & 0xFFFFu;
+    if (other != 0) return i + static_cast<std::size_t>(__builtin_ctz(other));
+  }
+#endif
+  while (i < n && (d[i] == a || d[i] == b)) ++i;
   return i;
 }
+
+std::size_t leading_spaces(std::string_view s) { return s.empty() || s[0] != ' ' ? 0 : leading_run(s, ' ', ' '); }
 
 
 // ---- rewritten lines ----------------------------------------------------------------------------
@@ -180,13 +265,30 @@ bool is_tree_marker(std::string_view s, std::size_t at) {
   return at + 2 < s.size() && (s[at] == '+' || s[at] == ':') && s[at + 1] == '-' && s[at + 2] == ' ';
 }
 
-// Skip a tree prefix: blanks and `:` guides. Returns the offset of what follows.
+// Skip a tree prefix: blanks and `:` guides (a `:` followed by a blank or the end of the line).
+// Returns the offset of what follows. Deep trees have long prefixes: 16 bytes at a time where
+// SSE2 is there.
 std::size_t skip_guides(std::string_view s) {
   std::size_t i = 0;
-  while (i < s.size()) {
-    if (s[i] == ' ') {
+  const std::size_t n = s.size();
+  const char* const d = s.data();
+  if (n == 0 || (d[0] != ' ' && d[0] != ':')) return 0;  // most lines
+#if defined(__SSE2__)
+  const __m128i sp = _mm_set1_epi8(' '), co = _mm_set1_epi8(':');
+  for (; i + 16 <= n; i += 16) {
+    const __m128i x = _mm_loadu_si128(reinterpret_cast<const __m128i*>(d + i));
+    const auto spaces = static_cast<unsigned>(_mm_movemask_epi8(_mm_cmpeq_epi8(x, sp)));
+    const auto colons = static_cast<unsigned>(_mm_movemask_epi8(_mm_cmpeq_epi8(x, co)));
+    // Stop at a byte that is neither, or at a `:` whose next byte (in this block) is not a blank.
+    const unsigned stop = (~(spaces | colons) & 0xFFFFu) | (colons & ~(spaces >> 1) & 0x7FFFu);
+    if (stop != 0) return i + static_cast<std::size_t>(__builtin_ctz(stop));
+    if ((colons & 0x8000u) != 0 && i + 16 < n && d[i + 16] != ' ') return i + 15;
+  }
+#endif
+  while (i < n) {
+    if (d[i] == ' ') {
       ++i;
-    } else if (s[i] == ':' && (i + 1 == s.size() || s[i + 1] == ' ')) {
+    } else if (d[i] == ':' && (i + 1 == n || d[i + 1] == ' ')) {
       ++i;
     } else {
       break;
@@ -295,6 +397,14 @@ std::size_t json_string_end(std::string_view s, std::size_t q) {
 // .ipynb: the lines of `"text": [ "...\n", ... ]` output arrays become plan lines; the rest of the
 // JSON (structure, `"source"` code) is dropped.
 void unwrap_notebook_json(Normalized& out, bool& any) {
+  // The lines are still views into the input, so a key the input does not hold, no line starts
+  // with (one search of the input's quotes instead of a look at every line).
+  bool key = false;
+  for (std::size_t q = out.input.find('"'); q != std::string_view::npos && !key; q = out.input.find('"', q + 1)) {
+    const std::string_view r = out.input.substr(q);
+    key = starts_with(r, "\"output_type\"") || starts_with(r, "\"cell_type\"");
+  }
+  if (!key) return;
   std::size_t items = 0;
   bool keys = false;
   for (const auto& l : out.lines) {
@@ -444,18 +554,60 @@ void split_collapsed_lines(Normalized& out, bool& any) {
   std::vector<NormLine> next;
   bool changed = false;
   std::vector<std::size_t> cuts;
+  NextByte dash{out.input, '-'}, eq{out.input, '='};
   for (std::size_t i = 0; i < out.lines.size(); ++i) {
+    if (!changed) {
+      // Until a line is split, skip the plain views that lie between the last '-' / '=' seen and
+      // the next one (most lines), with no look at their text.
+      const std::size_t lo = std::max(dash.from, eq.from), hi = std::min(dash.at, eq.at);
+      for (; i < out.lines.size(); ++i) {
+        const NormLine& l = out.lines[i];
+        if (l.len != 0 && (l.has_extra() || l.off < lo || std::size_t{l.off} + l.len > hi)) break;
+      }
+      if (i == out.lines.size()) break;
+    }
     std::string_view t = out.text(i);
+    // A marker needs a '-', a header a '=': most lines have neither, and a line that is a view
+    // into the input is checked against the next of each in the input.
+    const NormLine& l = out.lines[i];
+    if (l.len == 0) {
+      if (changed) next.push_back(l);
+      continue;
+    }
+    // A marker needs a '-', a header a '=': most lines have neither. A line that is a view into
+    // the input finds them through the next of each in the input (one memchr per line that has
+    // one, instead of a few per line).
+    const bool view = !l.has_extra() || out.extras[l.extra_index()].base == out.input.data();
+    auto find_dash = [&](std::size_t d) -> std::size_t {  // the first '-' in t[d, size - 2) or npos
+      if (view) {
+        const std::size_t at = dash.find(l.off + d) - l.off;
+        return at + 2 < t.size() ? at : std::string_view::npos;
+      }
+      const void* hit = std::memchr(t.data() + d, '-', t.size() - 2 - d);
+      return hit == nullptr ? std::string_view::npos : static_cast<std::size_t>(static_cast<const char*>(hit) - t.data());
+    };
+    std::size_t first_eq = 0;  // no '=' in t before it
+    if (view) {
+      first_eq = eq.find(l.off) - l.off;
+      if (first_eq >= t.size() && find_dash(std::min<std::size_t>(2, t.size())) == std::string_view::npos) {
+        if (changed) next.push_back(l);
+        continue;
+      }
+    }
     cuts.clear();
     std::size_t markers = 0;
+    std::size_t lead = std::string_view::npos;  // skip_guides(t), once a marker needs it
     // Markers ` +- ` / ` :- ` at p (p >= 1, p + 3 < size): found through their '-' at p + 1.
-    const char* const data = t.data();
     for (std::size_t d = 2; d + 2 < t.size(); ++d) {
-      const void* hit = std::memchr(data + d, '-', t.size() - 2 - d);
-      if (hit == nullptr) break;
-      d = static_cast<std::size_t>(static_cast<const char*>(hit) - data);
+      d = find_dash(d);
+      if (d == std::string_view::npos) break;
       const std::size_t p = d - 1;
       if (t[p - 1] != ' ' || !is_tree_marker(t, p)) continue;
+      // The marker of an ordinary tree line: everything before it is skipped as guides, so the
+      // walk back below would reach the start of the line (each `:` skipped by skip_guides has a
+      // blank after it, so no `::` and a blank before it).
+      if (lead == std::string_view::npos) lead = skip_guides(t);
+      if (p == lead) continue;
       std::size_t q = p;
       while (true) {
         while (q > 0 && t[q - 1] == ' ') --q;
@@ -471,7 +623,7 @@ void split_collapsed_lines(Normalized& out, bool& any) {
       while (q < p && t[q] == ' ') ++q;
       cuts.push_back(q);
     }
-    std::size_t h = t.find("== ");
+    std::size_t h = first_eq < t.size() ? t.find("== ", first_eq) : std::string_view::npos;
     bool header_inside = false;
     if (h != std::string_view::npos) {
       std::size_t he = t.find(" ==", h + 3);
@@ -534,7 +686,15 @@ void strip_tree_numbers(Normalized& out, bool& any) {
     for (std::size_t k = 0; k < i; ++k) n = n * 10 + (t[k] - '0');
     return n;
   };
-  for (std::size_t i = 0; i < out.lines.size(); ++i) {
+  // Nothing happens before the first `0...0 ` line followed by a `0...1 ` line: find it first,
+  // by the first byte of each line.
+  std::size_t first = 0;
+  for (; first + 1 < out.lines.size(); ++first) {
+    std::string_view t = out.text(first);
+    std::size_t len = 0;
+    if (!t.empty() && t[0] == '0' && number(t, len) == 0 && number(out.text(first + 1), len) == 1) break;
+  }
+  for (std::size_t i = first; i < out.lines.size(); ++i) {
     std::size_t len = 0;
     long n = number(out.text(i), len);
     bool start = n == 0 && i + 1 < out.lines.size();
@@ -574,39 +734,64 @@ void undouble_spacing(Normalized& out, bool& any) {
   any = true;
 }
 
+// ---- tree shape of each line, shared by the two passes of step 7 -------------------------------
+// Both passes ask the same questions of every line (its `:` guides, its marker, whether it or the
+// text after its marker is a `== Title ==`); they are answered once per line, in one scan of the
+// line's tree prefix, instead of once per pass.
+struct Shape {
+  static constexpr std::uint32_t kEmpty = 1, kTitle = 2, kMarker = 4, kBodyTitle = 8;
+  std::uint32_t g = 0;      // skip_guides(t)
+  std::uint32_t flags = 0;  // kTitle: is_title_line(t); kBodyTitle: a marker and is_title_line(t.substr(g + 3))
+};
+
+Shape shape_of(std::string_view t) {
+  Shape sh;
+  if (t.empty()) {
+    sh.flags = Shape::kEmpty;
+    return sh;
+  }
+  const std::size_t g = skip_guides(t);
+  sh.g = static_cast<std::uint32_t>(g);
+  // is_title_line(t) needs a `=` at its first byte after blanks: that is t[g] unless a tab stopped
+  // the guides (a `:` skipped before it makes is_title_line false anyway).
+  if (g < t.size() && (t[g] == '=' || t[g] == '\t') && is_title_line(t)) sh.flags |= Shape::kTitle;
+  if (is_tree_marker(t, g)) {
+    sh.flags |= Shape::kMarker;
+    if (is_title_line(t.substr(g + 3))) sh.flags |= Shape::kBodyTitle;
+  }
+  return sh;
+}
+
+void shape_lines(const Normalized& out, std::vector<Shape>& shapes) {
+  shapes.resize(out.lines.size());
+  for (std::size_t i = 0; i < out.lines.size(); ++i) shapes[i] = shape_of(out.text(i));
+}
+
 // ---- flattened indentation: every `+-` at one column -------------------------------------------
 // Parents come from the guides: `:-` opens a branch that the next line with fewer `:` guides
 // closes; any other line is a child of the line before it.
-void rebuild_flattened_trees(Normalized& out, bool& any) {
+void rebuild_flattened_trees(Normalized& out, const std::vector<Shape>& shapes, bool& any) {
   std::size_t i = 0;
   const std::size_t n = out.lines.size();
   while (i < n) {
     // A tree block: a root line, then marker lines.
-    std::string_view t = out.text(i);
-    if (t.empty() || is_title_line(t) || i + 1 >= n) {
+    if ((shapes[i].flags & (Shape::kEmpty | Shape::kTitle)) != 0 || i + 1 >= n) {
       ++i;
       continue;
     }
-    // guides[k - i - 1]: where the marker of line k (i < k < e) starts, computed once per line.
-    thread_local std::vector<std::size_t> guides;
-    guides.clear();
     std::size_t e = i + 1;
-    while (e < n) {
-      std::string_view s = out.text(e);
-      if (s.empty()) break;
-      std::size_t g = skip_guides(s);
-      if (!is_tree_marker(s, g) || is_title_line(s.substr(g + 3))) break;
-      guides.push_back(g);
-      ++e;
-    }
+    while (e < n && (shapes[e].flags & (Shape::kEmpty | Shape::kMarker | Shape::kBodyTitle)) == Shape::kMarker) ++e;
     if (e == i + 1) {
       ++i;
       continue;
     }
     bool flattened = false;
-    for (std::size_t k = i; k < e && !flattened; ++k) flattened = out.extra(out.lines[k]).collapsed;
+    for (std::size_t k = i; k < e && !flattened; ++k) {
+      const NormLine& l = out.lines[k];
+      flattened = l.has_extra() && out.extras[l.extra_index()].collapsed;
+    }
     for (std::size_t k = i + 1; k + 1 < e && !flattened; ++k) {
-      std::size_t ga = guides[k - i - 1], gb = guides[k - i];
+      std::size_t ga = shapes[k].g, gb = shapes[k + 1].g;
       if (out.text(k)[ga] == '+' && ga == gb) flattened = true;
     }
     if (!flattened) {
@@ -644,7 +829,15 @@ void rebuild_flattened_trees(Normalized& out, bool& any) {
 }
 
 // ---- hand-wrapped long lines: a continuation is not a child operator ---------------------------
-void join_continuations(Normalized& out, bool& any) {
+// After the title line t of a section: how many non-empty lines until the section's root (-1: not
+// a plan section).
+int title_root_wait(std::string_view t) {
+  std::string_view title = rtrim(ltrim(t));
+  bool plan = title.find("Plan ==") != std::string_view::npos || title.find("Subtree ") != std::string_view::npos;
+  return plan ? (title.find("Analyzed") != std::string_view::npos ? 1 : 0) : -1;
+}
+
+void join_continuations(Normalized& out, const std::vector<Shape>& shapes, bool& any) {
   // `next` is built only from the first continuation (most inputs have none); until then the kept
   // lines are out.lines[0, i).
   std::vector<NormLine> next;
@@ -666,22 +859,21 @@ void join_continuations(Normalized& out, bool& any) {
     last = i;
   };
   for (std::size_t i = 0; i < out.lines.size(); ++i) {
+    const Shape sh = shapes[i];
+    if ((sh.flags & Shape::kEmpty) != 0) {
+      tree = false;
+      keep(i);
+      continue;
+    }
     std::string_view t = out.text(i);
-    if (t.empty()) {
+    if ((sh.flags & Shape::kTitle) != 0) {
+      root_wait = title_root_wait(t);
       tree = false;
       keep(i);
       continue;
     }
-    if (is_title_line(t)) {
-      std::string_view title = rtrim(ltrim(t));
-      bool plan = title.find("Plan ==") != std::string_view::npos || title.find("Subtree ") != std::string_view::npos;
-      root_wait = plan ? (title.find("Analyzed") != std::string_view::npos ? 1 : 0) : -1;
-      tree = false;
-      keep(i);
-      continue;
-    }
-    std::size_t g = skip_guides(t);
-    bool marker = is_tree_marker(t, g);
+    std::size_t g = sh.g;
+    bool marker = (sh.flags & Shape::kMarker) != 0;
     bool detail = g + 1 < t.size() && t[g] == '(' && is_digit(t[g + 1]);  // formatted `(3) Filter`
     if (tree && !marker && !detail) {
       if (!changed) {
@@ -706,8 +898,8 @@ void join_continuations(Normalized& out, bool& any) {
     }
     bool is_root = root_wait == 0;
     if (root_wait >= 0) --root_wait;
-    std::string_view body = marker ? t.substr(g + 3) : t;
-    tree = (marker || is_root) && !is_title_line(body);
+    // The text after a marker, or the line itself (not a title: see above).
+    tree = (marker || is_root) && (sh.flags & Shape::kBodyTitle) == 0;
     keep(i);
   }
   flush();
@@ -715,6 +907,69 @@ void join_continuations(Normalized& out, bool& any) {
     any = true;
     out.lines = std::move(next);
   }
+}
+
+// Whether rebuild_flattened_trees or join_continuations would change anything, in one pass that
+// keeps no shapes (most inputs need neither). For lines that no split marked `collapsed`:
+// - a tree is flattened when a `+-` line is followed by a marker line at the same column, both
+//   inside a block. A marker line (its text after the marker no title) is inside a block exactly
+//   when the line before it is neither empty nor a title: that line is either inside the block or
+//   is its root.
+// - a continuation is a line that join_continuations would join (the same walk, without joining).
+bool tree_shape_work(const Normalized& out) {
+  constexpr std::uint32_t kMemberMask = Shape::kEmpty | Shape::kMarker | Shape::kBodyTitle;
+  // Of line j - 2: neither empty nor a title. Of line j - 1: the same; a marker line whose text
+  // after the marker is no title; that, with a `+-` marker; its skip_guides.
+  bool open2 = false, open1 = false, member1 = false, plus1 = false;
+  std::uint32_t g1 = 0;
+  int root_wait = -1;
+  bool tree = false;
+  for (std::size_t j = 0; j < out.lines.size(); ++j) {
+    const std::string_view t = out.text(j);
+    if (t.empty()) {
+      tree = false;
+      open2 = open1;
+      open1 = member1 = plus1 = false;
+      continue;
+    }
+    const char c = t[0];
+    if (c != ' ' && c != ':' && c != '+' && c != '=' && c != '\t') {
+      // Most lines (formatted details, operator lines at column 0): no guides, no marker, no title.
+      const bool detail = c == '(' && t.size() > 1 && is_digit(t[1]);
+      if (tree && !detail) return true;
+      tree = root_wait == 0;
+      if (root_wait >= 0) --root_wait;
+      open2 = open1;
+      open1 = true;
+      member1 = plus1 = false;
+      continue;
+    }
+    const Shape sh = shape_of(t);
+    const bool member = (sh.flags & kMemberMask) == Shape::kMarker;
+    // rebuild_flattened_trees: lines j - 1 and j are a flattened pair.
+    if (member && member1 && plus1 && open2 && g1 == sh.g) return true;
+    // join_continuations
+    if ((sh.flags & Shape::kEmpty) != 0) {
+      tree = false;
+    } else if ((sh.flags & Shape::kTitle) != 0) {
+      root_wait = title_root_wait(t);
+      tree = false;
+    } else {
+      const std::size_t g = sh.g;
+      const bool marker = (sh.flags & Shape::kMarker) != 0;
+      const bool detail = g + 1 < t.size() && t[g] == '(' && is_digit(t[g + 1]);
+      if (tree && !marker && !detail) return true;
+      const bool is_root = root_wait == 0;
+      if (root_wait >= 0) --root_wait;
+      tree = (marker || is_root) && (sh.flags & Shape::kBodyTitle) == 0;
+    }
+    open2 = open1;
+    open1 = (sh.flags & (Shape::kEmpty | Shape::kTitle)) == 0;
+    member1 = member;
+    plus1 = member && t[sh.g] == '+';
+    g1 = sh.g;
+  }
+  return false;
 }
 
 }  // namespace
@@ -795,10 +1050,6 @@ SrcPos Normalized::pos(std::size_t idx, std::size_t col) const {
   return {l.line, e.col_base + static_cast<std::uint32_t>(x - e.tab_norm_end + e.tab_orig_end)};
 }
 
-SourceRange Normalized::range(std::size_t idx, std::size_t begin, std::size_t end) const {
-  return range(idx, begin, idx, end);
-}
-
 SourceRange Normalized::range(std::size_t first_idx, std::size_t begin, std::size_t last_idx, std::size_t end) const {
   SourceRange r;
   if (first_idx >= lines.size() || last_idx >= lines.size()) return r;
@@ -845,11 +1096,11 @@ Normalized normalize(std::string_view input) {
   std::size_t nonempty = 0, margin = 0;
   std::vector<std::size_t> borders;
   bool in_error = false;
+  bool magic_start = false;  // a kept line starts like a notebook `MAGIC` / `COMMAND` prefix
   // One search of the whole input instead of one per line (most inputs have no tab).
   const bool input_tab = input.find('\t') != std::string_view::npos;
   while (pos <= input.size()) {
-    std::size_t nl = input.find('\n', pos);
-    if (nl == std::string_view::npos) nl = input.size();
+    const std::size_t nl = find_newline(input, pos);
     std::string_view raw = input.substr(pos, nl - pos);
     ++lineno;
     if (!raw.empty() && raw.back() == '\r') any_crlf = true;
@@ -865,8 +1116,7 @@ Normalized normalize(std::string_view input) {
       any_noise = true;
       t = none;
     }
-    std::size_t f = 0;
-    while (f < t.size() && is_blank(t[f])) ++f;
+    const std::size_t f = t.empty() || !is_blank(t[0]) ? 0 : leading_run(t, ' ', '\t');
     if (f < t.size()) {
       char c = t[f];
       if ((c == '`' || c == '~') && is_fence(t)) {
@@ -876,7 +1126,7 @@ Normalized normalize(std::string_view input) {
         t = none;
         borders.push_back(lines.size());
         any_table = true;
-      } else if (f == 0 && is_noise(t)) {
+      } else if (f == 0 && maybe_noise(c) && is_noise(t)) {
         t = none;
         any_noise = true;
       } else if (c == '>' && is_continuation_prompt(t)) {
@@ -884,6 +1134,7 @@ Normalized normalize(std::string_view input) {
         any_noise = true;
       } else {
         ++nonempty;
+        if (f == 0 && (c == '#' || c == '-' || c == '/')) magic_start = true;
         if (c == '|' || ((c == '"' || c == 's') && (starts_with(t.substr(f), "\"\"\"|") || starts_with(t.substr(f), "s\"\"\"|"))))
           ++margin;
         if (input_tab && !any_tab && t.find('\t') != std::string_view::npos) any_tab = true;
@@ -891,7 +1142,15 @@ Normalized normalize(std::string_view input) {
     }
     NormLine& l = lines.emplace_back();
     l.line = lineno;
-    out.set_text(l, t);
+    if (!t.empty()) {  // out.set_text(l, t) for a new line (its base is the input)
+      const auto off = static_cast<std::size_t>(t.data() - input.data());
+      if (off <= UINT32_MAX && t.size() <= UINT32_MAX) {
+        l.off = static_cast<std::uint32_t>(off);
+        l.len = static_cast<std::uint32_t>(t.size());
+      } else {
+        out.set_text(l, t);
+      }
+    }
     if (nl == input.size()) break;
     pos = nl + 1;
   }
@@ -902,7 +1161,7 @@ Normalized normalize(std::string_view input) {
   if (any_noise) out.repairs.emplace_back("removed log or prompt lines");
   {
     bool magic = false;
-    strip_notebook_prefixes(out, magic);
+    if (magic_start) strip_notebook_prefixes(out, magic);
     if (magic) out.repairs.emplace_back("removed Databricks notebook 'MAGIC' prefixes");
   }
 
@@ -943,10 +1202,11 @@ Normalized normalize(std::string_view input) {
     }
   }
 
+  bool collapsed = false;  // split_collapsed_lines split a line (step 7 rebuilds its tree)
   // 3b. Text that is not a plain plan: notebook JSON, literal `\n`, markup, lost newlines,
   //     numbered tree strings, double spacing. Rewritten lines carry a byte map to the source.
   {
-    bool json = false, lit = false, markup = false, collapsed = false, numbers = false, twice = false;
+    bool json = false, lit = false, markup = false, numbers = false, twice = false;
     unwrap_notebook_json(out, json);
     // Until here every line is a view into `input` unless the notebook JSON was decoded: what the
     // input does not contain, no line does, and the line passes that look for it are skipped (a
@@ -1048,8 +1308,13 @@ Normalized normalize(std::string_view input) {
   // 7. Tree shape: flattened indentation, then hand-wrapped continuation lines.
   {
     bool flat = false, joined = false;
-    rebuild_flattened_trees(out, flat);
-    join_continuations(out, joined);
+    if (collapsed || tree_shape_work(out)) {
+      std::vector<Shape> shapes;
+      shape_lines(out, shapes);
+      rebuild_flattened_trees(out, shapes, flat);
+      if (flat) shape_lines(out, shapes);  // rebuilt lines have new prefixes
+      join_continuations(out, shapes, joined);
+    }
     if (flat) out.repairs.emplace_back("rebuilt the indentation of a flattened tree from its ':' guides");
     if (joined) out.repairs.emplace_back("joined hand-wrapped continuation lines to their operator");
   }

@@ -103,7 +103,14 @@ struct Normalized {
   // Original 1-based column of 0-based normalised column `col` on line `idx`.
   [[nodiscard]] std::uint32_t column(std::size_t idx, std::size_t col) const { return pos(idx, col).col; }
   // Range in the original input of normalised columns [begin, end) on line idx.
-  [[nodiscard]] SourceRange range(std::size_t idx, std::size_t begin, std::size_t end) const;
+  [[nodiscard]] SourceRange range(std::size_t idx, std::size_t begin, std::size_t end) const {
+    if (idx < lines.size() && !lines[idx].has_extra()) {  // most ranges: a shifted view of the input
+      const NormLine& l = lines[idx];
+      const auto b = static_cast<std::uint32_t>(1 + begin + l.aux), e = static_cast<std::uint32_t>(1 + end + l.aux);
+      return {l.line, b, l.line, e < b ? b : e};
+    }
+    return range(idx, begin, idx, end);
+  }
   [[nodiscard]] SourceRange range(std::size_t first_idx, std::size_t begin, std::size_t last_idx,
                                   std::size_t end) const;
 
