@@ -64,7 +64,7 @@ struct PushedSet {
   std::set<std::pair<FilterOp, std::string>> preds;  // (v1 filter, column)
   bool trusted = true;
   bool present = false;
-  std::vector<std::string> texts;
+  std::vector<const ParsedExpr*> exprs;  // for the evidence, printed only when reported
 };
 
 PushedSet pushed_set(const Operator& scan) {
@@ -83,7 +83,7 @@ PushedSet pushed_set(const Operator& scan) {
       if (!f.empty_value()) ps.trusted = false;
     }
     for (const auto& pe : f.exprs) {
-      ps.texts.push_back(pe.text.str());
+      ps.exprs.push_back(&pe);
       if (!pe.root) {
         ps.trusted = false;
         continue;
@@ -168,7 +168,7 @@ class FilterNotPushedDown final : public DocumentedRule<make_doc> {
       for (const auto& m : missing) d.evidence.push_back(ev_text("predicate", m));
       d.evidence.push_back(ev_text("scan", op_ref(*scan)));
       std::string pushed_text;
-      for (std::size_t i = 0; i < pushed.texts.size(); ++i) pushed_text += (i ? ", " : "") + pushed.texts[i];
+      for (std::size_t i = 0; i < pushed.exprs.size(); ++i) pushed_text += (i ? ", " : "") + pushed.exprs[i]->text.str();
       d.evidence.push_back(ev_text("pushed filters", "[" + pushed_text + "]"));
       std::string which;
       if (auto b = first_metric(*scan, {Metric::FilesReadBytes}, &which)) {

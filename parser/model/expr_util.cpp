@@ -293,51 +293,91 @@ std::optional<ColumnFilter> pushed_filter_parts(const Expr& f) {
   return out;
 }
 
-std::optional<ColumnFilter> catalyst_filter_parts(const Expr& c) {
+namespace {
+
+std::string_view filter_name(FilterOp op) {
+  switch (op) {
+    case FilterOp::EqualTo: return "EqualTo";
+    case FilterOp::EqualNullSafe: return "EqualNullSafe";
+    case FilterOp::GreaterThan: return "GreaterThan";
+    case FilterOp::GreaterThanOrEqual: return "GreaterThanOrEqual";
+    case FilterOp::LessThan: return "LessThan";
+    case FilterOp::LessThanOrEqual: return "LessThanOrEqual";
+    case FilterOp::In: return "In";
+    case FilterOp::IsNull: return "IsNull";
+    case FilterOp::IsNotNull: return "IsNotNull";
+    case FilterOp::StringStartsWith: return "StringStartsWith";
+    case FilterOp::StringEndsWith: return "StringEndsWith";
+    case FilterOp::StringContains: return "StringContains";
+    case FilterOp::Other: break;
+  }
+  return {};
+}
+
+// A Catalyst comparison operator as the v1 filter it is pushed as, seen from the column's side
+// (`flipped`: the column is on the right). Other for anything else (also != and <>).
+FilterOp comparison_filter(std::string_view op, bool flipped) {
+  if (op == "=" || op == "==") return FilterOp::EqualTo;
+  if (op == "<=>") return FilterOp::EqualNullSafe;
+  if (op == ">") return flipped ? FilterOp::LessThan : FilterOp::GreaterThan;
+  if (op == ">=") return flipped ? FilterOp::LessThanOrEqual : FilterOp::GreaterThanOrEqual;
+  if (op == "<") return flipped ? FilterOp::GreaterThan : FilterOp::LessThan;
+  if (op == "<=") return flipped ? FilterOp::GreaterThanOrEqual : FilterOp::LessThanOrEqual;
+  return FilterOp::Other;
+}
+
+}  // namespace
+
+std::optional<CatalystFilter> catalyst_filter(const Expr& c) {
   auto column_of = [](const Expr& x) -> const Expr* {
     return x.kind == ExprKind::Attribute ? &x : nullptr;
   };
-  ColumnFilter out;
-  if (c.kind == ExprKind::Binary && c.args.size() == 2 && is_comparison(c.name)) {
-    const Expr* l = column_of(c.args[0]);
-    const Expr* r = column_of(c.args[1]);
-    std::string_view op = c.name;
-    if (l && is_literal(c.args[1])) {
-      out.column = column_name(*l);
+  CatalystFilter out;
+  if (c.kind == ExprKind::Binary && c.args.size() == 2) {
+    FilterOp op;
+    if (const Expr* l = column_of(c.args[0]); l && (op = comparison_filter(c.name, false)) != FilterOp::Other &&
+                                              is_literal(c.args[1])) {
+      out.attribute = l;
       out.value = &c.args[1];
-    } else if (r && is_literal(c.args[0])) {
-      out.column = column_name(*r);
+    } else if (const Expr* r = column_of(c.args[1]); r && (op = comparison_filter(c.name, true)) != FilterOp::Other &&
+                                                     is_literal(c.args[0])) {
+      out.attribute = r;
       out.value = &c.args[0];
-      op = flip_comparison(op);
     } else {
-      return std::nullopt;
+      return std::nullopt;  // != and <> are pushed as Not(EqualTo(..))
     }
-    out.op = std::string(v1_filter_name(op));
-    if (out.op.empty()) return std::nullopt;  // != and <> are pushed as Not(EqualTo(..))
+    out.op = op;
     return out;
   }
   if (c.kind == ExprKind::Unary && c.args.size() == 1 &&
       (c.name == "IS NULL" || c.name == "IS NOT NULL")) {
     const Expr* a = column_of(c.args[0]);
     if (!a) return std::nullopt;
-    out.op = c.name == "IS NULL" ? "IsNull" : "IsNotNull";
-    out.column = column_name(*a);
+    out.op = c.name == "IS NULL" ? FilterOp::IsNull : FilterOp::IsNotNull;
+    out.attribute = a;
     return out;
   }
   if (c.kind == ExprKind::Function && c.args.size() >= 1) {
-    const std::string n = lower(c.name);
     const Expr* a = column_of(c.args[0]);
     if (!a) return std::nullopt;
-    if ((n == "isnotnull" || n == "isnull") && c.args.size() == 1) {
-      out.op = n == "isnull" ? "IsNull" : "IsNotNull";
-    } else if (c.args.size() == 2 && is_literal(c.args[1]) &&
-               (n == "startswith" || n == "endswith" || n == "contains")) {
-      out.op = n == "startswith" ? "StringStartsWith" : n == "endswith" ? "StringEndsWith" : "StringContains";
+    const std::string_view n = c.name;
+    auto is = [n](std::string_view lname) {
+      if (n.size() != lname.size()) return false;
+      for (std::size_t i = 0; i < n.size(); ++i)
+        if (static_cast<char>(std::tolower(static_cast<unsigned char>(n[i]))) != lname[i]) return false;
+      return true;
+    };
+    if ((is("isnotnull") || is("isnull")) && c.args.size() == 1) {
+      out.op = is("isnull") ? FilterOp::IsNull : FilterOp::IsNotNull;
+    } else if (c.args.size() == 2 && (is("startswith") || is("endswith") || is("contains")) &&
+               is_literal(c.args[1])) {
+      out.op = is("startswith") ? FilterOp::StringStartsWith : is("endswith") ? FilterOp::StringEndsWith
+                                                                               : FilterOp::StringContains;
       out.value = &c.args[1];
     } else {
       return std::nullopt;
     }
-    out.column = column_name(*a);
+    out.attribute = a;
     return out;
   }
   if (c.kind == ExprKind::In && c.name == "IN" && !c.args.empty()) {
@@ -345,12 +385,22 @@ std::optional<ColumnFilter> catalyst_filter_parts(const Expr& c) {
     if (!a) return std::nullopt;
     for (std::size_t i = 1; i < c.args.size(); ++i)
       if (!is_literal(c.args[i])) return std::nullopt;
-    out.op = "In";
-    out.column = column_name(*a);
+    out.op = FilterOp::In;
+    out.attribute = a;
     out.value = &c;
     return out;
   }
   return std::nullopt;
+}
+
+std::optional<ColumnFilter> catalyst_filter_parts(const Expr& c) {
+  auto f = catalyst_filter(c);
+  if (!f) return std::nullopt;
+  ColumnFilter out;
+  out.op = std::string(filter_name(f->op));
+  out.column = column_name(*f->attribute);
+  out.value = f->value;
+  return out;
 }
 
 bool was_pushed(const Expr& conjunct, const std::vector<const Expr*>& pushed_filters) {

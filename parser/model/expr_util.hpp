@@ -96,6 +96,13 @@ std::optional<ColumnFilter> pushed_filter_parts(const Expr& filter);
 // StringStartsWith a. nullopt when the conjunct is not a plain column-vs-literal predicate (for
 // example when the column is wrapped in a function: that filter cannot be pushed).
 std::optional<ColumnFilter> catalyst_filter_parts(const Expr& conjunct);
+// The same, typed and without building strings: the v1 operator, the Attribute node and the value.
+struct CatalystFilter {
+  FilterOp op = FilterOp::Other;
+  const Expr* attribute = nullptr;
+  const Expr* value = nullptr;
+};
+std::optional<CatalystFilter> catalyst_filter(const Expr& conjunct);
 
 // Whether a Catalyst conjunct appears among the pushed filters (the whole PushedFilters list or
 // single filters): same v1 operator on the same column. Compares columns by name only.

@@ -372,10 +372,16 @@ bool is_constant(const Expr& e) {
 }
 
 std::optional<SimplePredicate> simple_predicate(const Expr& e) {
-  if (auto cf = catalyst_filter_parts(e)) return SimplePredicate{filter_op(cf->op), column_key(cf->column)};
-  if (auto pf = pushed_filter_parts(e)) {
-    if (FilterOp op = filter_op(pf->op); op != FilterOp::Other) return SimplePredicate{op, column_key(pf->column)};
-  }
+  // The key of the attribute's column: column_key of column_name (backquotes dropped first; the
+  // usual name has none, and then column_key reads it as it is).
+  auto key = [](const Expr& attribute) {
+    std::string_view n = attribute.name;
+    return n.find('`') == std::string_view::npos ? column_key(n) : column_key(column_name(attribute));
+  };
+  if (auto cf = catalyst_filter(e)) return SimplePredicate{cf->op, key(*cf->attribute)};
+  // A v1 pushed filter (pushed_filter_parts): Name(attribute, ...).
+  if (e.kind != ExprKind::Function || e.args.empty() || e.args[0].kind != ExprKind::Attribute) return std::nullopt;
+  if (FilterOp op = filter_op(e.name); op != FilterOp::Other) return SimplePredicate{op, key(e.args[0])};
   return std::nullopt;
 }
 
