@@ -42,7 +42,10 @@ std::string field_signature(const Operator& op) {
     if (!is_identity_field(f.role)) continue;
     if (rules::field_untrusted(f)) sig += "\x01untrusted";
     sig += f.key + "=";
-    for (std::string_view t : method::field_texts(f)) sig += without_ids(t) + ";";
+    for (std::string_view t : method::field_texts(f)) {
+      sig += without_ids(t);
+      sig += ';';
+    }
     sig += "|";
   }
   return sig;
@@ -71,15 +74,21 @@ bool feeds_bloom_filter(const Plan& plan, const Operator& top) {
 
 // The start of a scan's signature: its table and format. Scans whose heads differ cannot be copies.
 std::string signature_head(const Operator& scan) {
-  std::string table((scan.table.empty() ? scan.name : scan.table).view());
-  return without_ids(table) + "|" + scan.scan_format + "|";
+  std::string head = without_ids((scan.table.empty() ? scan.name : scan.table).view());
+  head += '|';
+  head += scan.scan_format;
+  head += '|';
+  return head;
 }
 
-Chain build_chain(const Plan& plan, const Operator& scan) {
+Chain build_chain(const Plan& plan, const Operator& scan, std::string head) {
   Chain c;
   c.scan = &scan;
   c.top = &scan;
-  c.signature = signature_head(scan) + without_ids(scan.arguments) + "|" + field_signature(scan);
+  c.signature = std::move(head);
+  c.signature += without_ids(scan.arguments);
+  c.signature += '|';
+  c.signature += field_signature(scan);
   const Operator* cur = &scan;
   while (cur->parents.size() == 1) {
     const Operator& p = plan.ops[cur->parents[0]];
@@ -89,7 +98,8 @@ Chain build_chain(const Plan& plan, const Operator& scan) {
       if (const Field* f = p.field(FieldRole::Condition))
         for (std::string_view t : method::field_texts(*f)) cond += t;
       if (cond.empty()) cond = p.arguments;
-      c.signature += "|filter:" + without_ids(cond);
+      c.signature += "|filter:";
+      c.signature += without_ids(cond);
       c.filters.push_back(cond);
     }
     cur = &p;
@@ -177,13 +187,16 @@ class DuplicateWork final : public DocumentedRule<make_doc> {
     std::vector<Groups::const_iterator> order;
     // A scan whose table and format no other scan shares has no copy: its chain (the long part of
     // the work) is not built.
-    std::unordered_map<std::string, std::uint32_t> heads;
+    // Each active scan's head, computed once.
+    std::vector<std::pair<const Operator*, std::string>> scans;
+    std::unordered_map<std::string_view, std::uint32_t> heads;
     for (const Operator& op : plan.ops)
-      if (op.kind == OpKind::Scan && rules::is_active(op, final_plan)) ++heads[signature_head(op)];
-    for (const Operator& op : plan.ops) {
-      if (op.kind != OpKind::Scan || !rules::is_active(op, final_plan)) continue;
-      if (heads[signature_head(op)] < 2) continue;
-      Chain c = build_chain(plan, op);
+      if (op.kind == OpKind::Scan && rules::is_active(op, final_plan)) scans.emplace_back(&op, signature_head(op));
+    for (const auto& [op, head] : scans) ++heads[head];
+    for (const auto& [op_ptr, head] : scans) {
+      const Operator& op = *op_ptr;
+      if (heads[head] < 2) continue;
+      Chain c = build_chain(plan, op, head);
       if (c.runtime_filter) continue;  // a bloom-filter subquery re-reads the creation side on purpose
       auto [it, fresh] = groups.try_emplace(signature_key(c.signature));
       if (fresh) order.push_back(it);
@@ -195,7 +208,7 @@ class DuplicateWork final : public DocumentedRule<make_doc> {
       if (group->second.size() < 2) continue;
       std::map<std::string, std::size_t> by_signature;
       for (const Operator* scan : group->second) {
-        Chain c = build_chain(plan, *scan);
+        Chain c = build_chain(plan, *scan, signature_head(*scan));
         auto [at, fresh] = by_signature.try_emplace(std::move(c.signature), same.size());
         if (fresh) same.emplace_back();
         same[at->second].push_back(std::move(c));
