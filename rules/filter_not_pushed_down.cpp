@@ -61,7 +61,10 @@ RuleDoc make_doc() {
 }
 
 struct PushedSet {
-  std::set<std::pair<FilterOp, std::string>> preds;  // (v1 filter, column)
+  std::vector<std::pair<FilterOp, std::string>> preds;  // (v1 filter, column); a few, searched in order
+  [[nodiscard]] bool has(FilterOp op, const std::string& column) const {
+    return std::any_of(preds.begin(), preds.end(), [&](const auto& p) { return p.first == op && p.second == column; });
+  }
   bool trusted = true;
   bool present = false;
   std::vector<const ParsedExpr*> exprs;  // for the evidence, printed only when reported
@@ -71,11 +74,15 @@ PushedSet pushed_set(const Operator& scan) {
   PushedSet ps;
   // Spark scans print what the source accepted as PushedFilters (their DataFilters are only what it
   // was offered); Photon scans evaluate DataFilters / RequiredDataFilters themselves; profiles FILTERS.
-  std::vector<FieldRole> roles = {FieldRole::ScanFilters};
-  if (scan.field(FieldRole::PushedFilters)) roles = {FieldRole::PushedFilters};
-  else if (scan.engine == Engine::Photon) roles = {FieldRole::DataFilters, FieldRole::RequiredDataFilters, FieldRole::ScanFilters};
+  const bool pushed = scan.field(FieldRole::PushedFilters) != nullptr;
+  const bool photon = !pushed && scan.engine == Engine::Photon;
+  auto wanted = [pushed, photon](FieldRole r) {
+    if (pushed) return r == FieldRole::PushedFilters;
+    if (photon) return r == FieldRole::DataFilters || r == FieldRole::RequiredDataFilters || r == FieldRole::ScanFilters;
+    return r == FieldRole::ScanFilters;
+  };
   for (const auto& f : scan.fields) {
-    if (std::find(roles.begin(), roles.end(), f.role) == roles.end()) continue;
+    if (!wanted(f.role)) continue;
     ps.present = true;
     if (field_untrusted(f)) ps.trusted = false;
     if (f.exprs.empty() && !(f.is_list && f.item_spans.empty())) {
@@ -90,8 +97,8 @@ PushedSet pushed_set(const Operator& scan) {
       }
       for (const Expr* c : conjuncts(*pe.root)) {
         if (auto sp = simple_predicate(*c)) {
-          ps.preds.emplace(sp->op, sp->column);
-          if (sp->op == FilterOp::In) ps.preds.emplace(FilterOp::EqualTo, sp->column);
+          if (sp->op == FilterOp::In && !ps.has(FilterOp::EqualTo, sp->column)) ps.preds.emplace_back(FilterOp::EqualTo, sp->column);
+          if (!ps.has(sp->op, sp->column)) ps.preds.emplace_back(sp->op, std::move(sp->column));
         }
       }
     }
@@ -107,7 +114,7 @@ class FilterNotPushedDown final : public DocumentedRule<make_doc> {
     for (const Operator* op : active_ops(plan)) {
       if (op->kind != OpKind::Filter) continue;
       const Operator* scan = scan_below(plan, *op);
-      const std::string looked = "a simple predicate on a scan column, missing from the scan's pushed filters";
+      static const std::string looked = "a simple predicate on a scan column, missing from the scan's pushed filters";
       if (!scan) {
         ctx.why(*op, looked, "no scan directly below the filter (only projections may sit between them)");
         continue;
@@ -144,8 +151,8 @@ class FilterNotPushedDown final : public DocumentedRule<make_doc> {
             if (data && !data->count(sp->column)) continue;   // partition or metadata column
             if (parts.count(sp->column)) continue;
             if (!outputs.empty() && !outputs.count(sp->column)) continue;
-            if (pushed.preds.count({sp->op, sp->column})) continue;
-            if (sp->op == FilterOp::EqualTo && pushed.preds.count({FilterOp::EqualNullSafe, sp->column})) continue;
+            if (pushed.has(sp->op, sp->column)) continue;
+            if (sp->op == FilterOp::EqualTo && pushed.has(FilterOp::EqualNullSafe, sp->column)) continue;
             missing.push_back(expr_text(pe, *c));
           }
         }
