@@ -214,12 +214,34 @@ void print(const Expr& e, std::string& out) {
 
 std::vector<const Expr*> split_conjuncts(const Expr& e) {
   std::vector<const Expr*> out;
-  std::vector<const Expr*> todo{&e};
-  while (!todo.empty()) {
-    const Expr* x = todo.back();
-    todo.pop_back();
+  if (!is_conjunction(e)) {
+    out.push_back(&e);  // the usual single predicate: one allocation, no work list
+    return out;
+  }
+  out.reserve(8);
+  // The work list lives on the stack up to kInline entries (a condition's AND nesting rarely goes
+  // deeper), then in a vector.
+  constexpr std::size_t kInline = 32;
+  const Expr* inline_todo[kInline];
+  std::size_t n = 0;
+  std::vector<const Expr*> more;
+  auto push = [&](const Expr* x) {
+    if (n < kInline) inline_todo[n++] = x;
+    else more.push_back(x);
+  };
+  auto pop = [&]() -> const Expr* {
+    if (!more.empty()) {
+      const Expr* x = more.back();
+      more.pop_back();
+      return x;
+    }
+    return inline_todo[--n];
+  };
+  push(&e);
+  while (n > 0 || !more.empty()) {
+    const Expr* x = pop();
     if (is_conjunction(*x)) {
-      for (auto it = x->args.rbegin(); it != x->args.rend(); ++it) todo.push_back(&*it);
+      for (auto it = x->args.rbegin(); it != x->args.rend(); ++it) push(&*it);
     } else {
       out.push_back(x);
     }

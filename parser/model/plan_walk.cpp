@@ -85,6 +85,7 @@ bool is_active(const Operator& op, bool final_plan_exists) {
 std::vector<const Operator*> active_ops(const Plan& plan) {
   bool fin = has_final_plan(plan);
   std::vector<const Operator*> out;
+  out.reserve(plan.ops.size());  // most operators are active: one allocation instead of a doubling series
   for (const auto& op : plan.ops)
     if (is_active(op, fin)) out.push_back(&op);
   return out;
