@@ -479,10 +479,12 @@ bool mentions_is_not_null(std::string_view t) {
 }
 
 namespace {
-std::string lower_name(std::string_view s) {
-  std::string n;
-  for (char c : s) n += static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-  return n;
+// `name` equals the lower-case `word` ignoring case (std::tolower), without building a string.
+bool is_name(std::string_view name, std::string_view word) {
+  if (name.size() != word.size()) return false;
+  for (std::size_t i = 0; i < name.size(); ++i)
+    if (static_cast<char>(std::tolower(static_cast<unsigned char>(name[i]))) != word[i]) return false;
+  return true;
 }
 }  // namespace
 
@@ -490,7 +492,9 @@ namespace {
 // Whether `e` or any expression inside it satisfies `hit` (iterative: no recursion on deep trees).
 template <class Hit>
 bool any_subexpression(const Expr& e, Hit hit) {
-  std::vector<const Expr*> stack{&e};
+  std::vector<const Expr*> stack;
+  stack.reserve(16);
+  stack.push_back(&e);
   while (!stack.empty()) {
     const Expr* x = stack.back();
     stack.pop_back();
@@ -505,17 +509,17 @@ bool is_runtime_filter(const Expr& e) {
   return any_subexpression(e, [](const Expr& x) {
     if (x.kind == ExprKind::InSubquery || x.kind == ExprKind::Subquery) return true;
     if (x.kind != ExprKind::Function) return false;
-    std::string n = lower_name(x.name);
-    return n == "dynamicpruningexpression" || n == "might_contain" || n == "bloom_filter_might_contain" ||
-           n == "hashedrelationcontains";
+    const std::string_view n = x.name;
+    return is_name(n, "dynamicpruningexpression") || is_name(n, "might_contain") ||
+           is_name(n, "bloom_filter_might_contain") || is_name(n, "hashedrelationcontains");
   });
 }
 
 bool is_bloom_filter(const Expr& e) {
   return any_subexpression(e, [](const Expr& x) {
     if (x.kind != ExprKind::Function) return false;
-    std::string n = lower_name(x.name);
-    return n == "might_contain" || n == "bloom_filter_might_contain" || n == "bloom_filter_agg";
+    const std::string_view n = x.name;
+    return is_name(n, "might_contain") || is_name(n, "bloom_filter_might_contain") || is_name(n, "bloom_filter_agg");
   });
 }
 
