@@ -14,7 +14,7 @@ bool word_char(char c) { return std::isalnum(static_cast<unsigned char>(c)) || c
 
 // A scan column as printed: "ss_item_sk#12L" -> name "ss_item_sk", id "12"; profile "ss_item_sk" -> no id.
 struct Column {
-  std::string name, id;
+  std::string_view name, id;  // views into the Output list's text (kept by the plan)
 };
 
 Column parse_column(std::string_view item) {
@@ -23,21 +23,22 @@ Column parse_column(std::string_view item) {
   while (!item.empty() && item.back() == ' ') item.remove_suffix(1);
   auto hash = item.rfind('#');
   if (hash == std::string_view::npos) {
-    c.name = std::string(item);
+    c.name = item;
     return c;
   }
-  c.name = std::string(item.substr(0, hash));
+  c.name = item.substr(0, hash);
   std::size_t j = hash + 1;
   while (j < item.size() && std::isdigit(static_cast<unsigned char>(item[j]))) ++j;
-  c.id = std::string(item.substr(hash + 1, j - hash - 1));
+  c.id = item.substr(hash + 1, j - hash - 1);
   return c;
 }
 
 // Is the column referenced in `text`? By expression id when it has one ("#12" not followed by a
 // digit), else by name with word boundaries ("c_birth_year" inside "customer.c_birth_year").
-bool referenced(const Column& c, const std::string& text) {
+bool referenced(const Column& c, const std::string& text, std::string& needle) {
   if (!c.id.empty()) {
-    std::string needle = "#" + c.id;
+    needle.assign(1, '#');
+    needle += c.id;
     for (auto p = text.find(needle); p != std::string::npos; p = text.find(needle, p + 1)) {
       std::size_t e = p + needle.size();
       if (e >= text.size() || !std::isdigit(static_cast<unsigned char>(text[e]))) return true;
@@ -64,8 +65,12 @@ void add_refs(const Operator& op, std::string& refs, bool include_output) {
       refs += '\n';
     }
   }
-  refs += op.arguments + "\n";
-  if (op.fields.empty()) refs += op.label + "\n";
+  refs += op.arguments;
+  refs += '\n';
+  if (op.fields.empty()) {
+    refs += op.label;
+    refs += '\n';
+  }
 }
 
 
@@ -112,9 +117,6 @@ class WideProjection final : public DocumentedRule<make_doc> {
       const Operator& op = *active;
       const Field* out = op.field(FieldRole::Output);
       if (!out || !out->is_list || out->count_mismatch || out->truncated || out->item_spans.empty()) continue;
-      std::vector<Column> cols;
-      for (std::string_view it : out->items()) cols.push_back(parse_column(it));
-
       // Walk up to the first projecting consumer, collecting what the operators on the way use.
       std::string refs;
       const Operator* cur = &op;
@@ -131,16 +133,24 @@ class WideProjection final : public DocumentedRule<make_doc> {
         cur = &p;
       }
       if (!consumer) continue;
-      std::vector<std::string> unused;
+      // The scan's columns, parsed only when a consumer was found.
+      std::vector<Column> cols;
+      cols.reserve(out->item_spans.size());
+      for (std::string_view it : out->items()) cols.push_back(parse_column(it));
+      std::vector<std::string_view> unused;
+      std::string needle;
       for (const Column& c : cols)
-        if (!referenced(c, refs)) unused.push_back(c.name);
+        if (!referenced(c, refs, needle)) unused.push_back(c.name);
       double n = static_cast<double>(cols.size());
       double used = n - static_cast<double>(unused.size());
       if (static_cast<double>(unused.size()) < ctx.threshold("min-unused-columns")) continue;
       if (used / n > ctx.threshold("max-used-fraction")) continue;
 
       std::string list;
-      for (std::size_t i = 0; i < unused.size() && i < 8; ++i) list += (i ? ", " : "") + unused[i];
+      for (std::size_t i = 0; i < unused.size() && i < 8; ++i) {
+        if (i) list += ", ";
+        list += unused[i];
+      }
       if (unused.size() > 8) list += ", ... " + std::to_string(unused.size() - 8) + " more";
       Diagnostic d = ctx.make(op, method::scan_ref(op) + " reads " + std::to_string(cols.size()) +
                                       " columns but " + rules::op_ref(*consumer) + " and the operators below it use " +
