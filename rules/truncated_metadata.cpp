@@ -41,10 +41,24 @@ RuleDoc make_doc() {
   return d;
 }
 
-constexpr FieldRole kNeeded[] = {FieldRole::PushedFilters, FieldRole::DataFilters, FieldRole::RequiredDataFilters,
-                                  FieldRole::PartitionFilters, FieldRole::ReadSchema, FieldRole::ScanFilters,
-                                  FieldRole::Condition, FieldRole::LeftKeys, FieldRole::RightKeys,
-                                  FieldRole::JoinCondition};
+// The fields a rule needs whole.
+bool needed(FieldRole r) {
+  switch (r) {
+    case FieldRole::PushedFilters:
+    case FieldRole::DataFilters:
+    case FieldRole::RequiredDataFilters:
+    case FieldRole::PartitionFilters:
+    case FieldRole::ReadSchema:
+    case FieldRole::ScanFilters:
+    case FieldRole::Condition:
+    case FieldRole::LeftKeys:
+    case FieldRole::RightKeys:
+    case FieldRole::JoinCondition:
+      return true;
+    default:
+      return false;
+  }
+}
 
 class TruncatedMetadata final : public DocumentedRule<make_doc> {
  public:
@@ -54,12 +68,10 @@ class TruncatedMetadata final : public DocumentedRule<make_doc> {
       std::vector<std::string> keys;
       bool more_fields = false;
       for (const auto& f : op->fields) {
-        bool needed = false;
-        for (auto r : kNeeded) needed = needed || f.role == r;
-        if (!needed) continue;
+        // Cut first (usually false, and cheap), then whether a rule needs the field.
         bool cut = f.truncated;
         for (const auto& e : f.exprs) cut = cut || e.truncated;
-        if (!cut) continue;
+        if (!cut || !needed(f.role)) continue;
         if (std::find(keys.begin(), keys.end(), f.key) == keys.end()) keys.push_back(f.key.str());
         if (f.more_fields) more_fields = true;
       }
