@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <cctype>
 #include <cstdint>
+#include <cstring>
 #include <functional>
 #include <map>
 #include <string>
@@ -115,12 +116,17 @@ Chain build_chain(const Plan& plan, const Operator& scan, std::string head) {
 // is then split by the signatures themselves, so a collision can never report two different scans.
 using SignatureKey = std::pair<std::uint64_t, std::uint64_t>;
 SignatureKey signature_key(std::string_view sig) {
-  std::uint64_t fnv = 1469598103934665603ull;
-  for (unsigned char c : sig) {
-    fnv ^= c;
-    fnv *= 1099511628211ull;
+  // The second hash: FNV-1a's multiply-xor over 8-byte words (then the tail bytes), a bit mix at the end.
+  std::uint64_t h = 1469598103934665603ull ^ sig.size();
+  std::size_t i = 0;
+  for (; i + 8 <= sig.size(); i += 8) {
+    std::uint64_t w;
+    std::memcpy(&w, sig.data() + i, 8);
+    h = (h ^ w) * 1099511628211ull;
   }
-  return {std::hash<std::string_view>{}(sig), fnv};
+  for (; i < sig.size(); ++i) h = (h ^ static_cast<unsigned char>(sig[i])) * 1099511628211ull;
+  h ^= h >> 29;
+  return {std::hash<std::string_view>{}(sig), h};
 }
 
 // The work one copy costs, when the source measured it.
@@ -189,6 +195,7 @@ class DuplicateWork final : public DocumentedRule<make_doc> {
     // the work) is not built.
     // Each active scan's head, computed once.
     std::vector<std::pair<const Operator*, std::string>> scans;
+    scans.reserve(plan.ops.size());
     std::unordered_map<std::string_view, std::uint32_t> heads;
     for (const Operator& op : plan.ops)
       if (op.kind == OpKind::Scan && rules::is_active(op, final_plan)) scans.emplace_back(&op, signature_head(op));
