@@ -1,6 +1,8 @@
 // Explain text -> typed facts: the field keys of formatted mode, partitioning and shuffle-read
 // arguments, scan sources from the scan's name, version markers.
 #include <algorithm>
+#include <array>
+#include <cstdint>
 #include <cctype>
 #include <iterator>
 #include <string>
@@ -40,6 +42,31 @@ constexpr std::pair<std::string_view, FieldRole> kExplainFieldRoles[] = {
     {"Partitioning", FieldRole::Partitioning},
     {"ClusteringColumns", FieldRole::Clustering},
 };
+
+// The role of a detail key: kExplainFieldRoles looked up among the keys of the same length (every
+// field of every operator asks).
+const FieldRole* explain_field_role(std::string_view key) {
+  constexpr std::size_t kMaxLen = 24;
+  struct ByLength {
+    std::array<std::array<std::uint8_t, 4>, kMaxLen + 1> idx{};  // indexes into kExplainFieldRoles, + 1
+  };
+  static constexpr ByLength kByLength = [] {
+    ByLength t;
+    for (std::size_t i = 0; i < std::size(kExplainFieldRoles); ++i) {
+      auto& slot = t.idx[kExplainFieldRoles[i].first.size()];
+      std::size_t k = 0;
+      while (slot[k] != 0) ++k;  // at most 4 keys of one length (a compile error otherwise)
+      slot[k] = static_cast<std::uint8_t>(i + 1);
+    }
+    return t;
+  }();
+  if (key.size() > kMaxLen) return nullptr;
+  for (std::uint8_t i : kByLength.idx[key.size()]) {
+    if (i == 0) break;
+    if (kExplainFieldRoles[i - 1].first == key) return &kExplainFieldRoles[i - 1].second;
+  }
+  return nullptr;
+}
 
 std::string op_text(const Operator& op) {
   std::string t = op.label + "\n" + op.arguments;
@@ -259,11 +286,7 @@ void fill_explain_facts(Plan& plan) {
   fill_photon_explanation_facts(plan.photon);
   for (Operator& op : plan.ops) {
     for (Field& f : op.fields) {
-      for (const auto& [key, role] : kExplainFieldRoles)
-        if (f.key == key) {
-          f.role = role;
-          break;
-        }
+      if (const FieldRole* role = explain_field_role(f.key)) f.role = *role;
       if (f.value.find("more fields") != std::string::npos) f.more_fields = true;
     }
     fill_operator_name_facts(op);

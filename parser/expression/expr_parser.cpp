@@ -1120,7 +1120,8 @@ ParsedExpr run(TextStore& store, Text text, unsigned flags) {
   st.reset(out.text.data(), out.text.size(), &store, flags);
   const BlockScope blocks(store);  // the tree's argument lists live in the plan's store
   try {
-    pegtl::memory_input<pegtl::tracking_mode::lazy> in(out.text.data(), out.text.size(), "expression");
+    // The source name is a plain pointer (the default, std::string, is built for every expression).
+    pegtl::memory_input<pegtl::tracking_mode::lazy, pegtl::eol::lf_crlf, const char*> in(out.text.data(), out.text.size(), "expression");
     if (pegtl::parse<Grammar, action, control>(in, st) && st.stack.size() == 1) {
       out.root = std::move(st.stack.front().e);
     } else {
