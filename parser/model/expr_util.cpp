@@ -16,6 +16,9 @@ std::string lower(std::string_view s) {
   return out;
 }
 
+// ASCII lower case, inline: std::tolower in the "C" locale (planlint never sets another).
+inline char fold(char c) { return c >= 'A' && c <= 'Z' ? static_cast<char>(c - 'A' + 'a') : c; }
+
 bool is_comparison(std::string_view op) {
   return op == "=" || op == "==" || op == "<=>" || op == "<" || op == "<=" || op == ">" ||
          op == ">=" || op == "!=" || op == "<>";
@@ -386,7 +389,7 @@ std::optional<CatalystFilter> catalyst_filter(const Expr& c) {
     auto is = [n](std::string_view lname) {
       if (n.size() != lname.size()) return false;
       for (std::size_t i = 0; i < n.size(); ++i)
-        if (static_cast<char>(std::tolower(static_cast<unsigned char>(n[i]))) != lname[i]) return false;
+        if (fold(n[i]) != lname[i]) return false;
       return true;
     };
     if ((is("isnotnull") || is("isnull")) && c.args.size() == 1) {
@@ -483,7 +486,7 @@ namespace {
 bool is_name(std::string_view name, std::string_view word) {
   if (name.size() != word.size()) return false;
   for (std::size_t i = 0; i < name.size(); ++i)
-    if (static_cast<char>(std::tolower(static_cast<unsigned char>(name[i]))) != word[i]) return false;
+    if (fold(name[i]) != word[i]) return false;
   return true;
 }
 }  // namespace
