@@ -156,7 +156,7 @@ class SkewNotHandled final : public DocumentedRule<make_doc> {
     const double empty_share = ctx.threshold("skew-empty-share");
     for (const Operator* op : active_ops(plan)) {
       if (op->kind != OpKind::Join || op->children.size() != 2) continue;
-      const std::string looked = "a shuffle join without AQE skew handling whose input partitions or tasks are skewed";
+      static const std::string looked = "a shuffle join without AQE skew handling whose input partitions or tasks are skewed";
       if (op->join->skew) {
         ctx.why(*op, looked, "AQE already split its skewed partitions (skew=true)");
         continue;
