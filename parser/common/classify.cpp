@@ -173,6 +173,12 @@ Classification classify_operator(std::string_view name) {
   if (auto p = name.find('('); p != std::string_view::npos && p > 0) name = name.substr(0, p);
   while (!name.empty() && name.back() == ' ') name.remove_suffix(1);
 
+  // A scan; Gluten's when its first word ends in "Transformer".
+  auto scan = [&] {
+    c.kind = OpKind::Scan;
+    if (ends_with(name.substr(0, name.find(' ')), "Transformer")) c.engine = Engine::Gluten;
+    return c;
+  };
   // Scans and commands, by first letter (prefixes of one letter in the order they are tested).
   switch (name.empty() ? '\0' : name.front()) {
     case 'P':
@@ -193,22 +199,15 @@ Classification classify_operator(std::string_view name) {
         c.kind = OpKind::LocalData;
         return c;
       }
-      if (starts_with(name, "Scan ") || name == "Scan" || starts_with(name, "ScanTransformer")) {
-        c.kind = OpKind::Scan;
-        if (ends_with(name.substr(0, name.find(' ')), "Transformer")) c.engine = Engine::Gluten;
-        return c;
-      }
+      if (starts_with(name, "Scan ") || name == "Scan" || starts_with(name, "ScanTransformer")) return scan();
       break;
     case 'F':
     case 'B':
     case 'N':
       if (starts_with(name, "FileScan ") || starts_with(name, "BatchScan ") ||
           starts_with(name, "BatchScanExecTransformer") || starts_with(name, "FileSourceScanExecTransformer") ||
-          starts_with(name, "NativeScan")) {
-        c.kind = OpKind::Scan;
-        if (ends_with(name.substr(0, name.find(' ')), "Transformer")) c.engine = Engine::Gluten;
-        return c;
-      }
+          starts_with(name, "NativeScan"))
+        return scan();
       break;
     case 'E':
       if (starts_with(name, "Execute ")) {
