@@ -121,7 +121,8 @@ class FilterNotPushedDown final : public DocumentedRule<make_doc> {
       }
       PushedSet pushed = pushed_set(*scan);
       if (!pushed.trusted) {
-        ctx.why(*op, looked, op_ref(*scan) + "'s pushed-filter list is cut or unreadable (see truncated-metadata)");
+        if (ctx.explaining())
+          ctx.why(*op, looked, op_ref(*scan) + "'s pushed-filter list is cut or unreadable (see truncated-metadata)");
         continue;
       }
       // Absent list: Spark drops empty metadata in formatted mode, so "nothing pushed" -- but only
@@ -130,7 +131,8 @@ class FilterNotPushedDown final : public DocumentedRule<make_doc> {
         bool text = plan.format != InputFormat::QueryProfile && plan.format != InputFormat::EventLog &&
                     plan.format != InputFormat::HistoryServer;
         if (!text || !scan->field(FieldRole::ReadSchema)) {
-          ctx.why(*op, looked, op_ref(*scan) + " shows no pushed-filter list and no ReadSchema, so an empty list cannot be told from an absent one");
+          if (ctx.explaining())
+            ctx.why(*op, looked, op_ref(*scan) + " shows no pushed-filter list and no ReadSchema, so an empty list cannot be told from an absent one");
           continue;
         }
       }

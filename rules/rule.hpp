@@ -86,16 +86,17 @@ class RuleContext {
   void report(Diagnostic d) { out_.push_back(std::move(d)); }
 
   // `planlint check --why RULE`: a rule that explains itself (Rule::explains()) says, for each
-  // candidate operator it let go, what evidence it looked for and what was missing. Costs nothing
-  // unless a front end asked (set_why); rules call it where they `continue`.
+  // candidate operator it let go, what evidence it looked for and what was missing. Copies
+  // nothing unless a front end asked (set_why); rules call it where they `continue`, and build a
+  // text for it (a concatenation) only `if (ctx.explaining())`.
   struct WhyNote {
     std::size_t op = 0;
     std::string looked_for;          // "a side of known size at most 10.0 MiB"
     std::string missing;             // "no size: the plan has no Statistics or metrics for either side"
   };
   [[nodiscard]] bool explaining() const { return why_ != nullptr; }
-  void why(const Operator& op, std::string looked_for, std::string missing) const {
-    if (why_) why_->push_back({op.index, std::move(looked_for), std::move(missing)});
+  void why(const Operator& op, std::string_view looked_for, std::string_view missing) const {
+    if (why_) why_->push_back({op.index, std::string(looked_for), std::string(missing)});
   }
   void set_why(std::vector<WhyNote>* sink) { why_ = sink; }
 

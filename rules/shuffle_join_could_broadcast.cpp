@@ -107,7 +107,8 @@ class ShuffleJoinCouldBroadcast final : public DocumentedRule<make_doc> {
     for (const Operator* op : active_ops(plan)) {
       if (op->kind != OpKind::Join || op->children.size() != 2) continue;
       if (op->join->strategy != JoinStrategy::SortMerge && op->join->strategy != JoinStrategy::ShuffledHash) {
-        ctx.why(*op, "a SortMergeJoin or ShuffledHashJoin", "it already is a " + std::string(to_string(op->join->strategy)) + " join");
+        if (ctx.explaining())
+          ctx.why(*op, "a SortMergeJoin or ShuffledHashJoin", "it already is a " + std::string(to_string(op->join->strategy)) + " join");
         continue;
       }
       SideSize sizes[2] = {side_size(plan, logical, *op, 0), side_size(plan, logical, *op, 1)};
@@ -116,24 +117,28 @@ class ShuffleJoinCouldBroadcast final : public DocumentedRule<make_doc> {
       for (int pos = 0; pos < 2; ++pos) {
         const char* side = pos == 0 ? "left" : "right";
         if (!can_broadcast(op->join->type, pos == 0 ? BuildSide::Left : BuildSide::Right)) {
-          missing += std::string(missing.empty() ? "" : "; ") + "the " + side + " side cannot be broadcast in a " +
+          if (ctx.explaining())
+            missing += std::string(missing.empty() ? "" : "; ") + "the " + side + " side cannot be broadcast in a " +
                      (op->join->type_text.empty() ? std::string(to_string(op->join->type)) : op->join->type_text) + " join";
           continue;
         }
         if (!sizes[pos].bytes) {
-          missing += std::string(missing.empty() ? "" : "; ") + "no size for the " + side +
+          if (ctx.explaining())
+            missing += std::string(missing.empty() ? "" : "; ") + "no size for the " + side +
                      " side (no Statistics(sizeInBytes), query-stage size or runtime metric)";
           continue;
         }
         if (*sizes[pos].bytes > threshold) {
-          missing += std::string(missing.empty() ? "" : "; ") + "the " + side + " side is " + format_bytes(*sizes[pos].bytes) +
+          if (ctx.explaining())
+            missing += std::string(missing.empty() ? "" : "; ") + "the " + side + " side is " + format_bytes(*sizes[pos].bytes) +
                      ", above the threshold";
           continue;
         }
         if (best < 0 || *sizes[pos].bytes < *sizes[best].bytes) best = pos;
       }
       if (best < 0) {
-        ctx.why(*op, "a side that may be broadcast with a known size at most " + format_bytes(threshold), missing);
+        if (ctx.explaining())
+          ctx.why(*op, "a side that may be broadcast with a known size at most " + format_bytes(threshold), missing);
         continue;
       }
       const SideSize& small = sizes[best];

@@ -162,7 +162,8 @@ class SkewNotHandled final : public DocumentedRule<make_doc> {
         continue;
       }
       if (op->join->strategy != JoinStrategy::SortMerge && op->join->strategy != JoinStrategy::ShuffledHash) {
-        ctx.why(*op, looked, "not a shuffle join (a " + std::string(to_string(op->join->strategy)) + " join)");
+        if (ctx.explaining())
+          ctx.why(*op, looked, "not a shuffle join (a " + std::string(to_string(op->join->strategy)) + " join)");
         continue;
       }
       if (side_handles_skew(plan, op->children[0]) || side_handles_skew(plan, op->children[1])) {
