@@ -16,8 +16,16 @@ std::string lower(std::string_view s) {
   return out;
 }
 
-// ASCII lower case, inline: std::tolower in the "C" locale (planlint never sets another).
-inline char fold(char c) { return c >= 'A' && c <= 'Z' ? static_cast<char>(c - 'A' + 'a') : c; }
+}  // namespace
+
+bool iequals(std::string_view a, std::string_view b) {
+  if (a.size() != b.size()) return false;
+  for (std::size_t i = 0; i < a.size(); ++i)
+    if (ascii_lower(a[i]) != ascii_lower(b[i])) return false;
+  return true;
+}
+
+namespace {
 
 bool is_comparison(std::string_view op) {
   return op == "=" || op == "==" || op == "<=>" || op == "<" || op == "<=" || op == ">" ||
@@ -289,15 +297,37 @@ bool is_literal(const Expr& e) {
   return x->kind == ExprKind::Literal;
 }
 
-std::string_view v1_filter_name(std::string_view op) {
-  if (op == "=" || op == "==") return "EqualTo";
-  if (op == "<=>") return "EqualNullSafe";
-  if (op == ">") return "GreaterThan";
-  if (op == ">=") return "GreaterThanOrEqual";
-  if (op == "<") return "LessThan";
-  if (op == "<=") return "LessThanOrEqual";
+namespace {
+
+// The v1 Filter names, one table for both directions.
+constexpr std::pair<std::string_view, FilterOp> kFilterNames[] = {
+    {"EqualTo", FilterOp::EqualTo}, {"EqualNullSafe", FilterOp::EqualNullSafe}, {"GreaterThan", FilterOp::GreaterThan},
+    {"GreaterThanOrEqual", FilterOp::GreaterThanOrEqual}, {"LessThan", FilterOp::LessThan},
+    {"LessThanOrEqual", FilterOp::LessThanOrEqual}, {"In", FilterOp::In}, {"IsNull", FilterOp::IsNull},
+    {"IsNotNull", FilterOp::IsNotNull}, {"StringStartsWith", FilterOp::StringStartsWith},
+    {"StringEndsWith", FilterOp::StringEndsWith}, {"StringContains", FilterOp::StringContains}};
+
+std::string_view filter_name(FilterOp op) {
+  for (const auto& [name, o] : kFilterNames)
+    if (o == op) return name;
   return {};
 }
+
+// A Catalyst comparison operator as the v1 filter it is pushed as, seen from the column's side
+// (`flipped`: the column is on the right). Other for anything else (also != and <>).
+FilterOp comparison_filter(std::string_view op, bool flipped) {
+  if (op == "=" || op == "==") return FilterOp::EqualTo;
+  if (op == "<=>") return FilterOp::EqualNullSafe;
+  if (op == ">") return flipped ? FilterOp::LessThan : FilterOp::GreaterThan;
+  if (op == ">=") return flipped ? FilterOp::LessThanOrEqual : FilterOp::GreaterThanOrEqual;
+  if (op == "<") return flipped ? FilterOp::GreaterThan : FilterOp::LessThan;
+  if (op == "<=") return flipped ? FilterOp::GreaterThanOrEqual : FilterOp::LessThanOrEqual;
+  return FilterOp::Other;
+}
+
+}  // namespace
+
+std::string_view v1_filter_name(std::string_view op) { return filter_name(comparison_filter(op, false)); }
 
 std::string_view flip_comparison(std::string_view op) {
   if (op == ">") return "<";
@@ -317,41 +347,6 @@ std::optional<ColumnFilter> pushed_filter_parts(const Expr& f) {
   if (f.args.size() > 1) out.value = &f.args[1];
   return out;
 }
-
-namespace {
-
-std::string_view filter_name(FilterOp op) {
-  switch (op) {
-    case FilterOp::EqualTo: return "EqualTo";
-    case FilterOp::EqualNullSafe: return "EqualNullSafe";
-    case FilterOp::GreaterThan: return "GreaterThan";
-    case FilterOp::GreaterThanOrEqual: return "GreaterThanOrEqual";
-    case FilterOp::LessThan: return "LessThan";
-    case FilterOp::LessThanOrEqual: return "LessThanOrEqual";
-    case FilterOp::In: return "In";
-    case FilterOp::IsNull: return "IsNull";
-    case FilterOp::IsNotNull: return "IsNotNull";
-    case FilterOp::StringStartsWith: return "StringStartsWith";
-    case FilterOp::StringEndsWith: return "StringEndsWith";
-    case FilterOp::StringContains: return "StringContains";
-    case FilterOp::Other: break;
-  }
-  return {};
-}
-
-// A Catalyst comparison operator as the v1 filter it is pushed as, seen from the column's side
-// (`flipped`: the column is on the right). Other for anything else (also != and <>).
-FilterOp comparison_filter(std::string_view op, bool flipped) {
-  if (op == "=" || op == "==") return FilterOp::EqualTo;
-  if (op == "<=>") return FilterOp::EqualNullSafe;
-  if (op == ">") return flipped ? FilterOp::LessThan : FilterOp::GreaterThan;
-  if (op == ">=") return flipped ? FilterOp::LessThanOrEqual : FilterOp::GreaterThanOrEqual;
-  if (op == "<") return flipped ? FilterOp::GreaterThan : FilterOp::LessThan;
-  if (op == "<=") return flipped ? FilterOp::GreaterThanOrEqual : FilterOp::LessThanOrEqual;
-  return FilterOp::Other;
-}
-
-}  // namespace
 
 std::optional<CatalystFilter> catalyst_filter(const Expr& c) {
   auto column_of = [](const Expr& x) -> const Expr* {
@@ -385,13 +380,7 @@ std::optional<CatalystFilter> catalyst_filter(const Expr& c) {
   if (c.kind == ExprKind::Function && c.args.size() >= 1) {
     const Expr* a = column_of(c.args[0]);
     if (!a) return std::nullopt;
-    const std::string_view n = c.name;
-    auto is = [n](std::string_view lname) {
-      if (n.size() != lname.size()) return false;
-      for (std::size_t i = 0; i < n.size(); ++i)
-        if (fold(n[i]) != lname[i]) return false;
-      return true;
-    };
+    auto is = [&c](std::string_view word) { return iequals(c.name, word); };
     if ((is("isnotnull") || is("isnull")) && c.args.size() == 1) {
       out.op = is("isnull") ? FilterOp::IsNull : FilterOp::IsNotNull;
     } else if (c.args.size() == 2 && (is("startswith") || is("endswith") || is("contains")) &&
@@ -463,13 +452,7 @@ const Expr* non_sargable_side(const Expr& c) {
 }
 
 FilterOp filter_op(std::string_view n) {
-  static constexpr std::pair<std::string_view, FilterOp> kNames[] = {
-      {"EqualTo", FilterOp::EqualTo}, {"EqualNullSafe", FilterOp::EqualNullSafe}, {"GreaterThan", FilterOp::GreaterThan},
-      {"GreaterThanOrEqual", FilterOp::GreaterThanOrEqual}, {"LessThan", FilterOp::LessThan},
-      {"LessThanOrEqual", FilterOp::LessThanOrEqual}, {"In", FilterOp::In}, {"IsNull", FilterOp::IsNull},
-      {"IsNotNull", FilterOp::IsNotNull}, {"StringStartsWith", FilterOp::StringStartsWith},
-      {"StringEndsWith", FilterOp::StringEndsWith}, {"StringContains", FilterOp::StringContains}};
-  for (const auto& [name, op] : kNames)
+  for (const auto& [name, op] : kFilterNames)
     if (name == n) return op;
   return FilterOp::Other;
 }
@@ -480,16 +463,6 @@ bool mentions_is_not_null(std::string_view t) {
   for (char c : t) s += static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
   return s.find("is not null") != std::string::npos || s.find("isnotnull(") != std::string::npos;
 }
-
-namespace {
-// `name` equals the lower-case `word` ignoring case (std::tolower), without building a string.
-bool is_name(std::string_view name, std::string_view word) {
-  if (name.size() != word.size()) return false;
-  for (std::size_t i = 0; i < name.size(); ++i)
-    if (fold(name[i]) != word[i]) return false;
-  return true;
-}
-}  // namespace
 
 namespace {
 // Whether `e` or any expression inside it satisfies `hit` (iterative: no recursion on deep trees).
@@ -513,8 +486,8 @@ bool is_runtime_filter(const Expr& e) {
     if (x.kind == ExprKind::InSubquery || x.kind == ExprKind::Subquery) return true;
     if (x.kind != ExprKind::Function) return false;
     const std::string_view n = x.name;
-    return is_name(n, "dynamicpruningexpression") || is_name(n, "might_contain") ||
-           is_name(n, "bloom_filter_might_contain") || is_name(n, "hashedrelationcontains");
+    return iequals(n, "dynamicpruningexpression") || iequals(n, "might_contain") ||
+           iequals(n, "bloom_filter_might_contain") || iequals(n, "hashedrelationcontains");
   });
 }
 
@@ -522,7 +495,7 @@ bool is_bloom_filter(const Expr& e) {
   return any_subexpression(e, [](const Expr& x) {
     if (x.kind != ExprKind::Function) return false;
     const std::string_view n = x.name;
-    return is_name(n, "might_contain") || is_name(n, "bloom_filter_might_contain") || is_name(n, "bloom_filter_agg");
+    return iequals(n, "might_contain") || iequals(n, "bloom_filter_might_contain") || iequals(n, "bloom_filter_agg");
   });
 }
 

@@ -47,6 +47,11 @@ std::string to_string(const Expr& e);
 // `cast(2024-01-01 as date)` is a literal.
 bool is_literal(const Expr& e);
 
+// ASCII case folding (plan keywords and names), as std::tolower in the "C" locale, inline.
+inline char ascii_lower(char c) { return c >= 'A' && c <= 'Z' ? static_cast<char>(c + ('a' - 'A')) : c; }
+// Case-insensitive (ASCII) equality.
+bool iequals(std::string_view a, std::string_view b);
+
 // Catalyst comparison operator -> v1 Filter name: "=" EqualTo, "<=>" EqualNullSafe, ">"
 // GreaterThan, ">=" GreaterThanOrEqual, "<" LessThan, "<=" LessThanOrEqual. Empty if none.
 std::string_view v1_filter_name(std::string_view catalyst_op);

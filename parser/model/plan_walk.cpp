@@ -337,13 +337,6 @@ const Operator* logical_child(const Plan& plan, const Operator& logical, BuildSi
 
 // ---- expressions -----------------------------------------------------------------------------
 
-bool iequals(std::string_view a, std::string_view b) {
-  if (a.size() != b.size()) return false;
-  for (std::size_t i = 0; i < a.size(); ++i)
-    if (ascii_lower(a[i]) != ascii_lower(b[i])) return false;
-  return true;
-}
-
 std::string abbreviate(std::string_view text, std::size_t max) {
   if (text.size() <= max) return std::string(text);
   std::size_t cut = max;

@@ -108,10 +108,7 @@ std::string expr_text(const ParsedExpr& pe, const Expr& e);
 bool is_attribute(const Expr& e);
 // A literal (also through casts and unary minus, parser/model/expr_util.hpp) or a list of literals.
 bool is_constant(const Expr& e);
-// Case-insensitive equality.
-// ASCII case folding (plan keywords and names), as std::tolower in the "C" locale, inline.
-inline char ascii_lower(char c) { return c >= 'A' && c <= 'Z' ? static_cast<char>(c + ('a' - 'A')) : c; }
-bool iequals(std::string_view a, std::string_view b);
+// ascii_lower and iequals: parser/model/expr_util.hpp.
 std::string lower(std::string_view s);
 // `text` cut to at most `max` bytes (at a UTF-8 boundary) with "…" appended, for quoting long
 // predicates or lists in a message; evidence keeps the full text.
