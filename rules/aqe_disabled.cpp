@@ -51,7 +51,7 @@ class AqeDisabled final : public DocumentedRule<make_doc> {
  public:
   void check(RuleContext& ctx) const override {
     const Plan& plan = ctx.plan();
-    const bool final_plan = rules::has_final_plan(plan);
+    const bool final_plan = ctx.final_plan_exists();
     // Databricks SQL always runs adaptively (a profile graph without its Adaptive Plan node is a
     // fragment, not evidence), so only explain text and event logs are judged.
     if (plan.adaptive || plan.format == InputFormat::QueryProfile) return;

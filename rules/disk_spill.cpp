@@ -84,12 +84,11 @@ class DiskSpill final : public DocumentedRule<make_doc> {
  public:
   void check(RuleContext& ctx) const override {
     const Plan& plan = ctx.plan();
-    const bool final_plan = rules::has_final_plan(plan);
     double min = ctx.threshold("min-spill-bytes");
     bool any_op_spill = false;
     bool reported = false;
-    for (const Operator& op : plan.ops) {
-      if (!rules::is_active(op, final_plan)) continue;
+    for (const Operator* active : ctx.active_ops()) {
+      const Operator& op = *active;
       double spilled = spill_bytes(op);
       if (spilled > 0) any_op_spill = true;
       if (spilled < min || spilled <= 0) continue;

@@ -124,7 +124,7 @@ class ExplodingJoin final : public DocumentedRule<make_doc> {
     const LogicalJoins logical(plan);
     const double factor = ctx.threshold("explode-factor");
     const double min_rows = ctx.threshold("explode-min-rows");
-    for (const Operator* op : active_ops(plan)) {
+    for (const Operator* op : ctx.active_ops()) {
       if (op->kind != OpKind::Join || op->children.size() != 2) continue;
       Rows rows = join_rows(plan, logical, *op);
       const char* est = rows.estimate ? "estimated " : "";

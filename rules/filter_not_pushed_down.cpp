@@ -111,7 +111,7 @@ class FilterNotPushedDown final : public DocumentedRule<make_doc> {
   [[nodiscard]] bool explains() const override { return true; }
   void check(RuleContext& ctx) const override {
     const Plan& plan = ctx.plan();
-    for (const Operator* op : active_ops(plan)) {
+    for (const Operator* op : ctx.active_ops()) {
       if (op->kind != OpKind::Filter) continue;
       const Operator* scan = scan_below(plan, *op);
       static const std::string looked = "a simple predicate on a scan column, missing from the scan's pushed filters";

@@ -108,7 +108,7 @@ class LowFilePruning final : public DocumentedRule<make_doc> {
  public:
   void check(RuleContext& ctx) const override {
     const Plan& plan = ctx.plan();
-    for (const Operator* active : rules::active_ops(plan, OpKind::Scan)) {
+    for (const Operator* active : ctx.active_ops(OpKind::Scan)) {
       const Operator& op = *active;
       auto read = rules::first_metric(op, {Metric::FilesRead});
       auto pruned = rules::first_metric(op, {Metric::FilesPruned});

@@ -327,7 +327,7 @@ class NonSargablePredicate final : public DocumentedRule<make_doc> {
 
     // Filters first, so a predicate both in a Filter and in the scan's DataFilters is reported on the Filter.
     std::vector<const Operator*> order;
-    auto ops = active_ops(plan);
+    auto ops = ctx.active_ops();
     for (const Operator* op : ops)
       if (op->kind == OpKind::Filter) order.push_back(op);
     for (const Operator* op : ops)

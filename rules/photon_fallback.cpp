@@ -146,7 +146,7 @@ class PhotonFallback final : public DocumentedRule<make_doc> {
     };
 
     const std::size_t n = plan.ops.size();
-    const bool fin = has_final_plan(plan);
+    const bool fin = ctx.final_plan_exists();
     // native_below[i]: some descendant of i (children, reused targets) is a native operator.
     // state: 0 not seen, 1 on the current path, 2 done. A reuse link in a mangled plan can point
     // back up the path (or at itself): such a node is not expanded again, so the walk ends.

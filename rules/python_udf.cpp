@@ -46,8 +46,7 @@ RuleDoc make_doc() {
 class PythonUdf final : public DocumentedRule<make_doc> {
  public:
   void check(RuleContext& ctx) const override {
-    const Plan& plan = ctx.plan();
-    for (const Operator* active : rules::active_ops(plan, OpKind::PythonEval)) {
+    for (const Operator* active : ctx.active_ops(OpKind::PythonEval)) {
       const Operator& op = *active;
       std::string name = base_name(op);
       bool row_at_a_time = op.facts->udf.kind == UdfKind::PythonRow;

@@ -1,5 +1,7 @@
 #include "rules/rule.hpp"
 
+#include "parser/model/plan_walk.hpp"
+
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
@@ -20,6 +22,28 @@ std::optional<Severity> severity_from_string(std::string_view s) {
   if (s == "warning" || s == "warn") return Severity::Warning;
   if (s == "info") return Severity::Info;
   return std::nullopt;
+}
+
+PlanScope::PlanScope(const Plan& plan)
+    : final_plan_exists(has_final_plan(plan)) {
+  active.reserve(plan.ops.size());  // most operators are active: one allocation
+  for (const auto& op : plan.ops)
+    if (is_active(op, final_plan_exists)) active.push_back(&op);
+}
+
+const PlanScope& RuleContext::scope() const {
+  if (!scope_) {
+    own_scope_ = std::make_unique<PlanScope>(plan_);
+    scope_ = own_scope_.get();
+  }
+  return *scope_;
+}
+
+std::vector<const Operator*> RuleContext::active_ops(OpKind kind) const {
+  std::vector<const Operator*> out;
+  for (const Operator* op : scope().active)
+    if (op->kind == kind) out.push_back(op);
+  return out;
 }
 
 double RuleContext::threshold(std::string_view name) const {

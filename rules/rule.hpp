@@ -68,6 +68,15 @@ struct RuleDoc {
   std::vector<std::string> also_reports;  // secondary names this rule reports (e.g. oversized-broadcast)
 };
 
+// What most rules ask of a plan first: whether an AQE final plan exists and which operators are
+// active (parser/model/plan_walk.hpp). Worked out once per plan; the engine shares one across the
+// contexts of every rule it runs on that plan.
+struct PlanScope {
+  explicit PlanScope(const Plan& plan);
+  bool final_plan_exists = false;
+  std::vector<const Operator*> active;  // active_ops(plan), in index order
+};
+
 class RuleContext {
  public:
   RuleContext(const Plan& plan, std::size_t plan_index, const RuleDoc& doc,
@@ -75,6 +84,13 @@ class RuleContext {
       : plan_(plan), plan_index_(plan_index), doc_(doc), overrides_(overrides), out_(out) {}
 
   [[nodiscard]] const Plan& plan() const { return plan_; }
+  // The plan's active operators and whether it has a final plan: from the engine's shared
+  // PlanScope (share_scope), or worked out on first use by a context on its own.
+  [[nodiscard]] const PlanScope& scope() const;
+  [[nodiscard]] const std::vector<const Operator*>& active_ops() const { return scope().active; }
+  [[nodiscard]] std::vector<const Operator*> active_ops(OpKind kind) const;
+  [[nodiscard]] bool final_plan_exists() const { return scope().final_plan_exists; }
+  void share_scope(const PlanScope* scope) { scope_ = scope; }
   // The configured value of one of the rule's thresholds (its default when not configured).
   [[nodiscard]] double threshold(std::string_view name) const;
   // Start a diagnostic for `op` with the rule's name, code, severity and the operator's location.
@@ -107,6 +123,8 @@ class RuleContext {
   const std::map<std::string, double>* overrides_;
   std::vector<Diagnostic>& out_;
   std::vector<WhyNote>* why_ = nullptr;
+  mutable const PlanScope* scope_ = nullptr;
+  mutable std::unique_ptr<PlanScope> own_scope_;
 };
 
 class Rule {

@@ -104,7 +104,7 @@ class ShuffleJoinCouldBroadcast final : public DocumentedRule<make_doc> {
     const LogicalJoins logical(plan);
     const double threshold = ctx.threshold("broadcast-threshold");
     const auto& hints = plan.facts.sql_hints;
-    for (const Operator* op : active_ops(plan)) {
+    for (const Operator* op : ctx.active_ops()) {
       if (op->kind != OpKind::Join || op->children.size() != 2) continue;
       if (op->join->strategy != JoinStrategy::SortMerge && op->join->strategy != JoinStrategy::ShuffledHash) {
         if (ctx.explaining())

@@ -79,9 +79,8 @@ class SinglePartitionShuffle final : public DocumentedRule<make_doc> {
  public:
   void check(RuleContext& ctx) const override {
     const Plan& plan = ctx.plan();
-    const bool final_plan = rules::has_final_plan(plan);
-    for (const Operator& op : plan.ops) {
-      if (!rules::is_active(op, final_plan)) continue;
+    for (const Operator* active : ctx.active_ops()) {
+      const Operator& op = *active;
       bool single = is_single(op);
       if (!single && op.kind == OpKind::Exchange) {
         // Profiles: partition count 1 on the writing side.

@@ -154,7 +154,7 @@ class SkewNotHandled final : public DocumentedRule<make_doc> {
     const double min_bytes = ctx.threshold("skew-threshold-bytes");
     const double min_task = ctx.threshold("skew-min-task-time");
     const double empty_share = ctx.threshold("skew-empty-share");
-    for (const Operator* op : active_ops(plan)) {
+    for (const Operator* op : ctx.active_ops()) {
       if (op->kind != OpKind::Join || op->children.size() != 2) continue;
       static const std::string looked = "a shuffle join without AQE skew handling whose input partitions or tasks are skewed";
       if (op->join->skew) {

@@ -45,7 +45,7 @@ class SmallFiles final : public DocumentedRule<make_doc> {
  public:
   void check(RuleContext& ctx) const override {
     const Plan& plan = ctx.plan();
-    for (const Operator* active : rules::active_ops(plan, OpKind::Scan)) {
+    for (const Operator* active : ctx.active_ops(OpKind::Scan)) {
       const Operator& op = *active;
       auto files = rules::first_metric(op, {Metric::FilesRead});
       auto bytes = rules::first_metric(op, {Metric::FilesReadBytes});

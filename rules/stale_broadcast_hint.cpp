@@ -78,7 +78,7 @@ class StaleBroadcastHint final : public DocumentedRule<make_doc> {
     const double oversized = ctx.threshold("oversized-broadcast-bytes");
     const auto& hints = plan.facts.sql_hints;
 
-    for (const Operator* op : active_ops(plan)) {
+    for (const Operator* op : ctx.active_ops()) {
       if (op->kind != OpKind::Join || op->children.size() != 2) continue;
       if (op->join->strategy != JoinStrategy::BroadcastHash && op->join->strategy != JoinStrategy::BroadcastNestedLoop)
         continue;

@@ -63,8 +63,7 @@ bool needed(FieldRole r) {
 class TruncatedMetadata final : public DocumentedRule<make_doc> {
  public:
   void check(RuleContext& ctx) const override {
-    const Plan& plan = ctx.plan();
-    for (const Operator* op : active_ops(plan)) {
+    for (const Operator* op : ctx.active_ops()) {
       std::vector<std::string> keys;
       bool more_fields = false;
       for (const auto& f : op->fields) {

@@ -113,7 +113,7 @@ class WideProjection final : public DocumentedRule<make_doc> {
  public:
   void check(RuleContext& ctx) const override {
     const Plan& plan = ctx.plan();
-    for (const Operator* active : rules::active_ops(plan, OpKind::Scan)) {
+    for (const Operator* active : ctx.active_ops(OpKind::Scan)) {
       const Operator& op = *active;
       const Field* out = op.field(FieldRole::Output);
       if (!out || !out->is_list || out->count_mismatch || out->truncated || out->item_spans.empty()) continue;

@@ -17,6 +17,7 @@ bool is_code_prefix(std::string_view s) {
 
 namespace {
 bool matches(const std::set<std::string>& set, const RuleDoc& doc, std::string_view name) {
+  if (set.empty()) return false;  // the usual case: no select or ignore list (no string built)
   if (set.count(std::string(name)) || set.count(doc.name) || set.count(doc.code)) return true;
   // ruff's selectors: ALL, and code prefixes (PL0 = PL001..PL099, PL1 = PL101..).
   for (const auto& s : set)
@@ -33,19 +34,32 @@ bool Config::enabled(const RuleDoc& doc, std::string_view reported_name) const {
 
 std::vector<Diagnostic> run_rules(const ParseResult& parsed, const Config& config) {
   std::vector<Diagnostic> out;
+  // Which rules run and with which thresholds depends on the configuration only: once per call.
+  struct Enabled {
+    const Rule* rule;
+    std::map<std::string, double> overrides;
+  };
+  std::vector<Enabled> enabled;
+  for (const auto& rule : all_rules()) {
+    const RuleDoc& doc = rule->doc();
+    bool any = config.enabled(doc, doc.name);
+    for (const auto& extra : doc.also_reports) any = any || config.enabled(doc, extra);
+    if (!any) continue;
+    std::map<std::string, double> overrides = config.global_thresholds;
+    if (auto it = config.thresholds.find(doc.name); it != config.thresholds.end())
+      for (const auto& [k, v] : it->second) overrides[k] = v;
+    enabled.push_back({rule.get(), std::move(overrides)});
+  }
+  std::vector<Diagnostic> found;
   for (std::size_t p = 0; p < parsed.plans.size(); ++p) {
     const Plan& plan = parsed.plans[p];
-    for (const auto& rule : all_rules()) {
-      const RuleDoc& doc = rule->doc();
-      bool any = config.enabled(doc, doc.name);
-      for (const auto& extra : doc.also_reports) any = any || config.enabled(doc, extra);
-      if (!any) continue;
-      std::map<std::string, double> overrides = config.global_thresholds;
-      if (auto it = config.thresholds.find(doc.name); it != config.thresholds.end())
-        for (const auto& [k, v] : it->second) overrides[k] = v;
-      std::vector<Diagnostic> found;
-      RuleContext ctx(plan, p, doc, &overrides, found);
-      rule->check(ctx);
+    const PlanScope scope(plan);
+    for (const Enabled& e : enabled) {
+      const RuleDoc& doc = e.rule->doc();
+      found.clear();
+      RuleContext ctx(plan, p, doc, &e.overrides, found);
+      ctx.share_scope(&scope);
+      e.rule->check(ctx);
       for (auto& d : found) {
         if (!config.enabled(doc, d.rule)) continue;
         if (auto s = config.severity.find(d.rule); s != config.severity.end()) d.severity = s->second;
