@@ -37,19 +37,18 @@ bool is_identity_field(FieldRole r) {
   }
 }
 
-std::string field_signature(const Operator& op) {
-  std::string sig;
+void append_field_signature(std::string& sig, const Operator& op) {
   for (const Field& f : op.fields) {
     if (!is_identity_field(f.role)) continue;
     if (rules::field_untrusted(f)) sig += "\x01untrusted";
-    sig += f.key + "=";
-    for (std::string_view t : method::field_texts(f)) {
-      sig += without_ids(t);
+    sig += f.key;
+    sig += '=';
+    method::for_each_field_text(f, [&sig](std::string_view t) {
+      append_without_ids(sig, t);
       sig += ';';
-    }
-    sig += "|";
+    });
+    sig += '|';
   }
-  return sig;
 }
 
 struct Chain {
@@ -75,7 +74,8 @@ bool feeds_bloom_filter(const Plan& plan, const Operator& top) {
 
 // The start of a scan's signature: its table and format. Scans whose heads differ cannot be copies.
 std::string signature_head(const Operator& scan) {
-  std::string head = without_ids((scan.table.empty() ? scan.name : scan.table).view());
+  std::string head;
+  append_without_ids(head, (scan.table.empty() ? scan.name : scan.table).view());
   head += '|';
   head += scan.scan_format;
   head += '|';
@@ -87,9 +87,9 @@ Chain build_chain(const Plan& plan, const Operator& scan, std::string head) {
   c.scan = &scan;
   c.top = &scan;
   c.signature = std::move(head);
-  c.signature += without_ids(scan.arguments);
+  append_without_ids(c.signature, scan.arguments);
   c.signature += '|';
-  c.signature += field_signature(scan);
+  append_field_signature(c.signature, scan);
   const Operator* cur = &scan;
   while (cur->parents.size() == 1) {
     const Operator& p = plan.ops[cur->parents[0]];
@@ -97,10 +97,10 @@ Chain build_chain(const Plan& plan, const Operator& scan, std::string head) {
     if (p.kind == OpKind::Filter) {
       std::string cond;
       if (const Field* f = p.field(FieldRole::Condition))
-        for (std::string_view t : method::field_texts(*f)) cond += t;
+        method::for_each_field_text(*f, [&cond](std::string_view t) { cond += t; });
       if (cond.empty()) cond = p.arguments;
       c.signature += "|filter:";
-      c.signature += without_ids(cond);
+      append_without_ids(c.signature, cond);
       c.filters.push_back(cond);
     }
     cur = &p;
@@ -185,7 +185,6 @@ class DuplicateWork final : public DocumentedRule<make_doc> {
  public:
   void check(RuleContext& ctx) const override {
     const Plan& plan = ctx.plan();
-    const bool final_plan = rules::has_final_plan(plan);
     // Grouped by the signature's hashes, in order of first appearance. Only the scan is kept per
     // member: a plan of many scans would otherwise hold every chain's texts at once.
     using Groups = std::map<SignatureKey, std::vector<const Operator*>>;
@@ -197,8 +196,8 @@ class DuplicateWork final : public DocumentedRule<make_doc> {
     std::vector<std::pair<const Operator*, std::string>> scans;
     scans.reserve(plan.ops.size());
     std::unordered_map<std::string_view, std::uint32_t> heads;
-    for (const Operator& op : plan.ops)
-      if (op.kind == OpKind::Scan && rules::is_active(op, final_plan)) scans.emplace_back(&op, signature_head(op));
+    for (const Operator* op : ctx.active_ops())
+      if (op->kind == OpKind::Scan) scans.emplace_back(op, signature_head(*op));
     for (const auto& [op, head] : scans) ++heads[head];
     for (const auto& [op_ptr, head] : scans) {
       const Operator& op = *op_ptr;

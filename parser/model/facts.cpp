@@ -110,14 +110,17 @@ std::string_view column_name(std::string_view name) {
 
 std::string column_key(std::string_view name) {
   name = column_name(name);
-  // Without quotes, the last dotted segment, lower-cased; one pass, one allocation at most.
-  std::string s;
-  s.reserve(name.size());
+  // Without quotes, the last dotted segment, lower-cased; one pass, one allocation at most. Written
+  // through a pointer (a `+=` per byte checks the capacity each time: this runs for every predicate).
+  std::string s(name.size(), '\0');
+  char* const begin = s.data();
+  char* w = begin;
   for (char c : name) {
     if (c == '`' || c == '"') continue;
-    if (c == '.') s.clear();
-    else s += (c >= 'A' && c <= 'Z') ? static_cast<char>(c - 'A' + 'a') : c;  // ASCII, as in the C locale
+    if (c == '.') w = begin;
+    else *w++ = (c >= 'A' && c <= 'Z') ? static_cast<char>(c - 'A' + 'a') : c;  // ASCII, as in the C locale
   }
+  s.resize(static_cast<std::size_t>(w - begin));
   return s;
 }
 
@@ -272,11 +275,11 @@ void derive_common_facts(Plan& plan) {
 
 namespace {
 
-bool keeps_id(const std::string& out) {
+bool keeps_id(std::string_view out) {
   // Every word ends in 'g' or 'y': most texts before a '#' (a column name) are rejected at once.
   if (out.empty() || (out.back() != 'g' && out.back() != 'y')) return false;
   for (std::string_view w : {"dynamicpruning", "subquery", "scalar-subquery", "ScalarSubquery"})
-    if (out.size() >= w.size() && out.compare(out.size() - w.size(), w.size(), w) == 0) return true;
+    if (out.size() >= w.size() && out.substr(out.size() - w.size()) == w) return true;
   return false;
 }
 
@@ -285,6 +288,14 @@ bool keeps_id(const std::string& out) {
 std::string without_ids(std::string_view s) {
   std::string out;
   out.reserve(s.size());
+  append_without_ids(out, s);
+  return out;
+}
+
+void append_without_ids(std::string& out, std::string_view s) {
+  // What this call wrote so far (the word before a '#' is judged on this text only).
+  const std::size_t start = out.size();
+  auto written = [&out, start] { return std::string_view(out).substr(start); };
   // The next '#' and the next '[' at or after i, each found with one search and searched again
   // only once passed.
   auto next = [&s](char c, std::size_t from) {
@@ -302,7 +313,7 @@ std::string without_ids(std::string_view s) {
     out.append(s, i, k - i);
     i = k;
     if (i == s.size()) break;
-    if (s[i] == '#' && !keeps_id(out)) {
+    if (s[i] == '#' && !keeps_id(written())) {
       std::size_t j = i + 1;
       while (j < s.size() && (std::isdigit(static_cast<unsigned char>(s[j])) || s[j] == 'x')) ++j;
       if (j < s.size() && s[j] == 'L') ++j;
@@ -321,7 +332,6 @@ std::string without_ids(std::string_view s) {
     out += s[i];
     ++i;
   }
-  return out;
 }
 
 std::vector<SqlHint> parse_sql_hints(std::string_view s) {

@@ -194,6 +194,8 @@ std::vector<SqlHint> parse_sql_hints(std::string_view sql);
 // compare equal: "a#12L" -> "a", "[id=#45]" / "[plan_id=7]" -> "". Subquery references keep their
 // ids: two scans pruned by different dynamic-pruning subqueries read different files.
 std::string without_ids(std::string_view text);
+// As without_ids, appended to `out` (no temporary string: signatures are built from many texts).
+void append_without_ids(std::string& out, std::string_view text);
 
 // Column name without qualifier, lower-case ("T2.ID" -> "id", "d_year#2" -> "d_year").
 std::string column_key(std::string_view name);

@@ -95,14 +95,7 @@ bool is_pass_through(const Operator& op) {
 
 std::vector<std::string_view> field_texts(const Field& f) {
   std::vector<std::string_view> out;
-  if (!f.exprs.empty()) {
-    for (const ParsedExpr& e : f.exprs) out.push_back(e.text);
-  } else if (f.is_list && !f.item_spans.empty()) {
-    const FieldItems items = f.items();
-    out.assign(items.begin(), items.end());
-  } else if (!f.value.empty()) {
-    out.push_back(f.value);
-  }
+  for_each_field_text(f, [&out](std::string_view t) { out.push_back(t); });
   return out;
 }
 

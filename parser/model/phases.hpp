@@ -51,5 +51,16 @@ bool is_pass_through(const Operator& op);
 
 // Expression text of a field: its parsed expression texts, else its items, else its value.
 std::vector<std::string_view> field_texts(const Field& f);
+// fn(text) for each text of field_texts(f), in order, without building the list.
+template <class Fn>
+void for_each_field_text(const Field& f, Fn&& fn) {
+  if (!f.exprs.empty()) {
+    for (const ParsedExpr& e : f.exprs) fn(std::string_view(e.text));
+  } else if (f.is_list && !f.item_spans.empty()) {
+    for (std::string_view t : f.items()) fn(t);
+  } else if (!f.value.empty()) {
+    fn(std::string_view(f.value));
+  }
+}
 
 }  // namespace planlint::method
