@@ -65,3 +65,23 @@ TEST_CASE("model: column sets are sorted unique keys; a key printed as is stays 
   CHECK(empty.empty());
   CHECK_FALSE(empty.contains(""));
 }
+
+TEST_CASE("model: without_ids drops expression and plan ids, keeps subquery ids; the appending form agrees") {
+  CHECK(without_ids("a#12L, b#3") == "a, b");
+  CHECK(without_ids("Exchange hashpartitioning(a#1, 200), ENSURE_REQUIREMENTS, [id=#45]") ==
+        "Exchange hashpartitioning(a, 200), ENSURE_REQUIREMENTS, ");
+  CHECK(without_ids("Scan parquet t [plan_id=7]") == "Scan parquet t ");
+  CHECK(without_ids("dynamicpruning#3 [x#1]") == "dynamicpruning#3 [x]");
+  CHECK(without_ids("scalar-subquery#9 []") == "scalar-subquery#9 []");
+  CHECK(without_ids("a#") == "a#");
+  CHECK(without_ids("[id=#1") == "[id=");
+  // append_without_ids(out, s) == out + without_ids(s): the word before a '#' is judged on s alone
+  // ("sub" already in out does not make "query#1" a subquery reference).
+  for (std::string_view prefix : {"", "sub", "x|", "dynamicpruning"}) {
+    for (std::string_view s : {"query#1", "a#12L", "subquery#4, b#2", "#5", "dynamicpruning#7", "[id=#2] y#3L"}) {
+      std::string out(prefix);
+      append_without_ids(out, s);
+      CHECK(out == std::string(prefix) + without_ids(s));
+    }
+  }
+}
