@@ -121,7 +121,7 @@ class ExplodingJoin final : public DocumentedRule<make_doc> {
  public:
   void check(RuleContext& ctx) const override {
     const Plan& plan = ctx.plan();
-    const LogicalJoins logical(plan);
+    const LogicalJoins& logical = ctx.logical_joins();
     const double factor = ctx.threshold("explode-factor");
     const double min_rows = ctx.threshold("explode-min-rows");
     for (const Operator* op : ctx.active_ops()) {

@@ -24,11 +24,17 @@ std::optional<Severity> severity_from_string(std::string_view s) {
   return std::nullopt;
 }
 
-PlanScope::PlanScope(const Plan& plan)
-    : final_plan_exists(has_final_plan(plan)) {
+PlanScope::PlanScope(const Plan& plan) : final_plan_exists(has_final_plan(plan)), plan_(plan) {
   active.reserve(plan.ops.size());  // most operators are active: one allocation
   for (const auto& op : plan.ops)
     if (is_active(op, final_plan_exists)) active.push_back(&op);
+}
+
+PlanScope::~PlanScope() = default;
+
+const LogicalJoins& PlanScope::logical_joins() const {
+  if (!logical_joins_) logical_joins_ = std::make_unique<LogicalJoins>(plan_);
+  return *logical_joins_;
 }
 
 const PlanScope& RuleContext::scope() const {
@@ -47,7 +53,7 @@ std::vector<const Operator*> RuleContext::active_ops(OpKind kind) const {
 }
 
 double RuleContext::threshold(std::string_view name) const {
-  if (overrides_) {
+  if (overrides_ && !overrides_->empty()) {  // usually empty: no string built for the look-up
     auto it = overrides_->find(std::string(name));
     if (it != overrides_->end()) return it->second;
   }

@@ -71,10 +71,20 @@ struct RuleDoc {
 // What most rules ask of a plan first: whether an AQE final plan exists and which operators are
 // active (parser/model/plan_walk.hpp). Worked out once per plan; the engine shares one across the
 // contexts of every rule it runs on that plan.
+class LogicalJoins;
 struct PlanScope {
   explicit PlanScope(const Plan& plan);
+  ~PlanScope();
+  PlanScope(const PlanScope&) = delete;
+  PlanScope& operator=(const PlanScope&) = delete;
   bool final_plan_exists = false;
   std::vector<const Operator*> active;  // active_ops(plan), in index order
+  // The plan's logical joins (plan_walk.hpp), built on first use: three rules ask for them.
+  [[nodiscard]] const LogicalJoins& logical_joins() const;
+
+ private:
+  const Plan& plan_;
+  mutable std::unique_ptr<LogicalJoins> logical_joins_;
 };
 
 class RuleContext {
@@ -90,6 +100,7 @@ class RuleContext {
   [[nodiscard]] const std::vector<const Operator*>& active_ops() const { return scope().active; }
   [[nodiscard]] std::vector<const Operator*> active_ops(OpKind kind) const;
   [[nodiscard]] bool final_plan_exists() const { return scope().final_plan_exists; }
+  [[nodiscard]] const LogicalJoins& logical_joins() const { return scope().logical_joins(); }
   void share_scope(const PlanScope* scope) { scope_ = scope; }
   // The configured value of one of the rule's thresholds (its default when not configured).
   [[nodiscard]] double threshold(std::string_view name) const;

@@ -101,7 +101,7 @@ class ShuffleJoinCouldBroadcast final : public DocumentedRule<make_doc> {
   [[nodiscard]] bool explains() const override { return true; }
   void check(RuleContext& ctx) const override {
     const Plan& plan = ctx.plan();
-    const LogicalJoins logical(plan);
+    const LogicalJoins& logical = ctx.logical_joins();
     const double threshold = ctx.threshold("broadcast-threshold");
     const auto& hints = plan.facts.sql_hints;
     for (const Operator* op : ctx.active_ops()) {

@@ -71,7 +71,7 @@ class StaleBroadcastHint final : public DocumentedRule<make_doc> {
  public:
   void check(RuleContext& ctx) const override {
     const Plan& plan = ctx.plan();
-    const LogicalJoins logical(plan);
+    const LogicalJoins& logical = ctx.logical_joins();
     const double threshold = ctx.threshold("broadcast-threshold");
     const double stale_limit =
         std::min(ctx.threshold("stale-hint-bytes"), ctx.threshold("stale-hint-factor") * threshold);
