@@ -14,11 +14,6 @@ namespace planlint {
 
 namespace {
 
-std::string_view base_name(std::string_view n) {
-  if (auto sp = n.find_first_of(" ["); sp != std::string_view::npos) n = n.substr(0, sp);
-  return n;
-}
-
 // `s` contains `lower` (lower-case ASCII) ignoring the case of `s`.
 bool contains_lower(std::string_view s, std::string_view lower) {
   const char first = lower.front();  // compare the first byte before the rest
@@ -72,9 +67,20 @@ bool passes_columns(const Operator& op) {
 }  // namespace
 
 void fill_operator_name_facts(Operator& op) {
-  const std::string_view base = base_name(op.name);
-  // "sparktocolumnar" holds "columnar": most names are ruled out by that one search.
-  if (contains_lower(base, "columnar") && (contains_lower(base, "rowto") || contains_lower(base, "sparktocolumnar")))
+  // One pass over the name: its base (up to the first ' ' or '[') and the bytes of the base and
+  // of the whole name. A word whose bytes are not all there is not searched for.
+  const std::string_view name = op.name;
+  std::size_t base_end = 0;
+  ByteSet bytes;
+  for (; base_end < name.size() && name[base_end] != ' ' && name[base_end] != '['; ++base_end) bytes.add(name[base_end]);
+  const std::string_view base = name.substr(0, base_end);
+  const ByteSet base_bytes = bytes;
+  for (std::size_t i = base_end; i < name.size(); ++i) bytes.add(name[i]);
+
+  // "sparktocolumnar" holds "columnar": most names are ruled out by that one test.
+  static constexpr ByteSet kColumnar("columnar");
+  if (base_bytes.may_contain_folded(kColumnar) && contains_lower(base, "columnar") &&
+      (contains_lower(base, "rowto") || contains_lower(base, "sparktocolumnar")))
     op.facts.edit().row_to_columnar = true;
   if (op.kind == OpKind::PythonEval) {
     if (base == "BatchEvalPython" || base == "BatchEvalPythonUDTF") op.facts.edit().udf.kind = UdfKind::PythonRow;
@@ -100,8 +106,10 @@ void fill_operator_name_facts(Operator& op) {
   }
   // Every streaming name holds "State", "Stream", "MicroBatch" or "Watermark": most names are
   // ruled out by four short searches instead of eight.
-  if (contains(op.name, "Stat") || contains(op.name, "Stream") || contains(op.name, "MicroBatch") ||
-      contains(op.name, "Watermark"))
+  static constexpr ByteSet kStat("Stat"), kStream("Stream"), kMicroBatch("MicroBatch"), kWatermark("Watermark");
+  if ((bytes.may_contain(kStat) && contains(name, "Stat")) || (bytes.may_contain(kStream) && contains(name, "Stream")) ||
+      (bytes.may_contain(kMicroBatch) && contains(name, "MicroBatch")) ||
+      (bytes.may_contain(kWatermark) && contains(name, "Watermark")))
     for (std::string_view w : {"StateStore", "StreamingSymmetricHashJoin", "MicroBatch", "StreamingDeduplicate",
                                "EventTimeWatermark", "FlatMapGroupsWithState", "TransformWithState",
                                "StreamingGlobalLimit"})
@@ -119,8 +127,12 @@ void fill_operator_name_facts(Operator& op) {
   if ((op.logical || op.kind == OpKind::Logical) && op.name == "Join") op.facts.edit().logical_join = true;
   if (op.kind == OpKind::Aggregate && op.name == "PhotonAgg") op.facts.edit().global_aggregate = true;
   if (op.kind == OpKind::Aggregate) {
-    bool bloom = contains(op.label, "bloom_filter_agg") || contains(op.arguments, "bloom_filter_agg");
-    for (const Field& f : op.fields) bloom = bloom || contains(f.value, "bloom_filter_agg");
+    // A text inside one searched already (the arguments of a default-mode label, the Arguments
+    // field that is op.arguments in formatted mode) is not searched again.
+    constexpr std::string_view kBloom = "bloom_filter_agg";
+    bool bloom = contains(op.label, kBloom) || (!lies_within(op.arguments, op.label) && contains(op.arguments, kBloom));
+    for (const Field& f : op.fields)
+      bloom = bloom || (!lies_within(f.value, op.label) && !lies_within(f.value, op.arguments) && contains(f.value, kBloom));
     if (bloom) op.facts.edit().runtime_filter_agg = true;
   }
   if (passes_columns(op)) op.facts.edit().passes_columns = true;
