@@ -77,10 +77,12 @@ void fill_operator_name_facts(Operator& op) {
   const ByteSet base_bytes = bytes;
   for (std::size_t i = base_end; i < name.size(); ++i) bytes.add(name[i]);
 
-  // "sparktocolumnar" holds "columnar": most names are ruled out by that one test.
-  static constexpr ByteSet kColumnar("columnar");
-  if (base_bytes.may_contain_folded(kColumnar) && contains_lower(base, "columnar") &&
-      (contains_lower(base, "rowto") || contains_lower(base, "sparktocolumnar")))
+  // "sparktocolumnar" holds "columnar": most names are ruled out by that one test. ColumnarToRow
+  // (one above every Spark scan) holds it but neither of the other two words.
+  static constexpr ByteSet kColumnar("columnar"), kSparkToColumnar("sparktocolumnar");
+  if (base_bytes.may_contain_folded(kColumnar) && base != "ColumnarToRow" && contains_lower(base, "columnar") &&
+      (contains_lower(base, "rowto") ||
+       (base_bytes.may_contain_folded(kSparkToColumnar) && contains_lower(base, "sparktocolumnar"))))
     op.facts.edit().row_to_columnar = true;
   if (op.kind == OpKind::PythonEval) {
     if (base == "BatchEvalPython" || base == "BatchEvalPythonUDTF") op.facts.edit().udf.kind = UdfKind::PythonRow;

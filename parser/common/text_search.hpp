@@ -55,6 +55,13 @@ class ByteSet {
   std::uint64_t bits_ = 0;
 };
 
+// A word searched for, with its ByteSet: both fixed at compile time when made from a literal.
+struct Word {
+  std::string_view text;
+  ByteSet bytes;
+  consteval Word(const char* w) : text(w), bytes(text) {}  // NOLINT(google-explicit-constructor): from literals
+};
+
 // Whether `part` lies inside `whole` (a view into the same bytes). A word `whole` does not
 // contain, no part of it contains either: the search of the part can be skipped.
 inline bool lies_within(std::string_view part, std::string_view whole) noexcept {

@@ -160,13 +160,19 @@ void fill_scan(Operator& op) {
   const std::string_view parts[] = {op.label, op.name, op.arguments};
   // Only the parts that do not lie inside an earlier one (the name and arguments of a label):
   // a word such a part contains, the part around it contains too.
+  // Their bytes rule out most words (a parquet scan's label holds no upper-case J, D, V or I)
+  // before any search.
   std::string_view searched[3];
   std::size_t n_searched = 0;
+  ByteSet bytes;
   for (std::string_view t : parts)
-    if (std::none_of(searched, searched + n_searched, [&](std::string_view o) { return lies_within(t, o); }))
+    if (std::none_of(searched, searched + n_searched, [&](std::string_view o) { return lies_within(t, o); })) {
       searched[n_searched++] = t;
-  auto in_text = [&](std::string_view w) {
-    return std::any_of(searched, searched + n_searched, [&](std::string_view t) { return contains(t, w); });
+      for (char c : t) bytes.add(c);
+    }
+  auto in_text = [&](Word w) {
+    return bytes.may_contain(w.bytes) &&
+           std::any_of(searched, searched + n_searched, [&](std::string_view t) { return contains(t, w.text); });
   };
   std::string_view location;
   if (const Field* f = op.field(FieldRole::Location)) location = f->value;
