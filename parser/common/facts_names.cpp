@@ -67,24 +67,28 @@ bool passes_columns(const Operator& op) {
 }  // namespace
 
 void fill_operator_name_facts(Operator& op) {
-  // One pass over the name: its base (up to the first ' ' or '[') and the bytes of the base and
-  // of the whole name. A word whose bytes are not all there is not searched for.
+  // The bytes of the name, in one pass: a word whose bytes are not all there is not searched for.
   const std::string_view name = op.name;
-  std::size_t base_end = 0;
   ByteSet bytes;
-  for (; base_end < name.size() && name[base_end] != ' ' && name[base_end] != '['; ++base_end) bytes.add(name[base_end]);
-  const std::string_view base = name.substr(0, base_end);
-  const ByteSet base_bytes = bytes;
-  for (std::size_t i = base_end; i < name.size(); ++i) bytes.add(name[i]);
+  for (char c : name) bytes.add(c);
+  // The base name (up to the first ' ' or '['), cut only for the tests that read it.
+  auto base_of = [name] {
+    std::size_t e = 0;
+    while (e < name.size() && name[e] != ' ' && name[e] != '[') ++e;
+    return name.substr(0, e);
+  };
 
   // "sparktocolumnar" holds "columnar": most names are ruled out by that one test. ColumnarToRow
   // (one above every Spark scan) holds it but neither of the other two words.
-  static constexpr ByteSet kColumnar("columnar"), kSparkToColumnar("sparktocolumnar");
-  if (base_bytes.may_contain_folded(kColumnar) && base != "ColumnarToRow" && contains_lower(base, "columnar") &&
-      (contains_lower(base, "rowto") ||
-       (base_bytes.may_contain_folded(kSparkToColumnar) && contains_lower(base, "sparktocolumnar"))))
-    op.facts.edit().row_to_columnar = true;
+  static constexpr ByteSet kColumnar("columnar");
+  if (bytes.may_contain_folded(kColumnar)) {
+    const std::string_view base = base_of();
+    if (base != "ColumnarToRow" && contains_lower(base, "columnar") &&
+        (contains_lower(base, "rowto") || contains_lower(base, "sparktocolumnar")))
+      op.facts.edit().row_to_columnar = true;
+  }
   if (op.kind == OpKind::PythonEval) {
+    const std::string_view base = base_of();
     if (base == "BatchEvalPython" || base == "BatchEvalPythonUDTF") op.facts.edit().udf.kind = UdfKind::PythonRow;
     else if (base == "ArrowEvalPython" || base == "ArrowEvalPythonUDTF" || base == "ColumnarArrowEvalPython")
       op.facts.edit().udf.kind = UdfKind::PythonArrow;
@@ -116,7 +120,7 @@ void fill_operator_name_facts(Operator& op) {
                                "EventTimeWatermark", "FlatMapGroupsWithState", "TransformWithState",
                                "StreamingGlobalLimit"})
       if (contains(op.name, w)) op.facts.edit().streaming = true;
-  if (base == "Coalesce") {
+  if (name.starts_with("Coalesce") && base_of() == "Coalesce") {
     bool one = op.arguments == "1" || contains(op.label, "Coalesce 1");
     if (const Field* f = op.field(FieldRole::Arguments); f && f->value == "1") one = true;
     op.facts.edit().partitioning.kind = PartitioningKind::Coalesce;

@@ -131,6 +131,7 @@ Text column_key(TextStore& store, Text name) {
   std::size_t after_dot = 0;
   for (std::size_t i = 0; i < n.size(); ++i) {
     const char c = n[i];
+    if (c > '`' || c == '_') continue;  // lower-case letters and '_': most bytes of most names
     if (c == '#') {
       n = n.substr(0, i);
       break;
