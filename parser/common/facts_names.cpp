@@ -14,11 +14,6 @@ namespace planlint {
 
 namespace {
 
-std::string_view base_name(std::string_view n) {
-  if (auto sp = n.find_first_of(" ["); sp != std::string_view::npos) n = n.substr(0, sp);
-  return n;
-}
-
 // `s` contains `lower` (lower-case ASCII) ignoring the case of `s`.
 bool contains_lower(std::string_view s, std::string_view lower) {
   const char first = lower.front();  // compare the first byte before the rest
@@ -72,11 +67,28 @@ bool passes_columns(const Operator& op) {
 }  // namespace
 
 void fill_operator_name_facts(Operator& op) {
-  const std::string_view base = base_name(op.name);
-  // "sparktocolumnar" holds "columnar": most names are ruled out by that one search.
-  if (contains_lower(base, "columnar") && (contains_lower(base, "rowto") || contains_lower(base, "sparktocolumnar")))
-    op.facts.edit().row_to_columnar = true;
+  // The bytes of the name, in one pass: a word whose bytes are not all there is not searched for.
+  const std::string_view name = op.name;
+  ByteSet bytes;
+  for (char c : name) bytes.add(c);
+  // The base name (up to the first ' ' or '['), cut only for the tests that read it.
+  auto base_of = [name] {
+    std::size_t e = 0;
+    while (e < name.size() && name[e] != ' ' && name[e] != '[') ++e;
+    return name.substr(0, e);
+  };
+
+  // "sparktocolumnar" holds "columnar": most names are ruled out by that one test. ColumnarToRow
+  // (one above every Spark scan) holds it but neither of the other two words.
+  static constexpr ByteSet kColumnar("columnar");
+  if (bytes.may_contain_folded(kColumnar)) {
+    const std::string_view base = base_of();
+    if (base != "ColumnarToRow" && contains_lower(base, "columnar") &&
+        (contains_lower(base, "rowto") || contains_lower(base, "sparktocolumnar")))
+      op.facts.edit().row_to_columnar = true;
+  }
   if (op.kind == OpKind::PythonEval) {
+    const std::string_view base = base_of();
     if (base == "BatchEvalPython" || base == "BatchEvalPythonUDTF") op.facts.edit().udf.kind = UdfKind::PythonRow;
     else if (base == "ArrowEvalPython" || base == "ArrowEvalPythonUDTF" || base == "ColumnarArrowEvalPython")
       op.facts.edit().udf.kind = UdfKind::PythonArrow;
@@ -100,13 +112,15 @@ void fill_operator_name_facts(Operator& op) {
   }
   // Every streaming name holds "State", "Stream", "MicroBatch" or "Watermark": most names are
   // ruled out by four short searches instead of eight.
-  if (contains(op.name, "Stat") || contains(op.name, "Stream") || contains(op.name, "MicroBatch") ||
-      contains(op.name, "Watermark"))
+  static constexpr ByteSet kStat("Stat"), kStream("Stream"), kMicroBatch("MicroBatch"), kWatermark("Watermark");
+  if ((bytes.may_contain(kStat) && contains(name, "Stat")) || (bytes.may_contain(kStream) && contains(name, "Stream")) ||
+      (bytes.may_contain(kMicroBatch) && contains(name, "MicroBatch")) ||
+      (bytes.may_contain(kWatermark) && contains(name, "Watermark")))
     for (std::string_view w : {"StateStore", "StreamingSymmetricHashJoin", "MicroBatch", "StreamingDeduplicate",
                                "EventTimeWatermark", "FlatMapGroupsWithState", "TransformWithState",
                                "StreamingGlobalLimit"})
       if (contains(op.name, w)) op.facts.edit().streaming = true;
-  if (base == "Coalesce") {
+  if (name.starts_with("Coalesce") && base_of() == "Coalesce") {
     bool one = op.arguments == "1" || contains(op.label, "Coalesce 1");
     if (const Field* f = op.field(FieldRole::Arguments); f && f->value == "1") one = true;
     op.facts.edit().partitioning.kind = PartitioningKind::Coalesce;
@@ -119,8 +133,12 @@ void fill_operator_name_facts(Operator& op) {
   if ((op.logical || op.kind == OpKind::Logical) && op.name == "Join") op.facts.edit().logical_join = true;
   if (op.kind == OpKind::Aggregate && op.name == "PhotonAgg") op.facts.edit().global_aggregate = true;
   if (op.kind == OpKind::Aggregate) {
-    bool bloom = contains(op.label, "bloom_filter_agg") || contains(op.arguments, "bloom_filter_agg");
-    for (const Field& f : op.fields) bloom = bloom || contains(f.value, "bloom_filter_agg");
+    // A text inside one searched already (the arguments of a default-mode label, the Arguments
+    // field that is op.arguments in formatted mode) is not searched again.
+    constexpr std::string_view kBloom = "bloom_filter_agg";
+    bool bloom = contains(op.label, kBloom) || (!lies_within(op.arguments, op.label) && contains(op.arguments, kBloom));
+    for (const Field& f : op.fields)
+      bloom = bloom || (!lies_within(f.value, op.label) && !lies_within(f.value, op.arguments) && contains(f.value, kBloom));
     if (bloom) op.facts.edit().runtime_filter_agg = true;
   }
   if (passes_columns(op)) op.facts.edit().passes_columns = true;

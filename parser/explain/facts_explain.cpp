@@ -18,9 +18,6 @@ namespace planlint {
 
 namespace {
 
-bool starts_with(std::string_view s, std::string_view p) { return s.substr(0, p.size()) == p; }
-
-
 // The explain reader's name table for detail keys.
 constexpr std::pair<std::string_view, FieldRole> kExplainFieldRoles[] = {
     {"Output", FieldRole::Output},
@@ -76,11 +73,17 @@ std::string op_text(const Operator& op) {
 }
 
 // Whether op_text(op) contains `w`, without building it: `w` holds no newline, so it cannot span
-// two of the parts op_text joins with one.
-bool op_text_contains(const Operator& op, std::string_view w) {
-  if (contains(op.label, w) || contains(op.arguments, w)) return true;
+// two of the parts op_text joins with one. `k`: see contains_via. A part that lies inside one
+// searched already is not searched again (a default-mode label holds its arguments; the
+// formatted-mode arguments are the Arguments field).
+bool op_text_contains(const Operator& op, std::string_view w, std::size_t k = 0) {
+  if (contains_via(op.label, w, k)) return true;
+  const bool args_in_label = lies_within(op.arguments, op.label);
+  if (!args_in_label && contains_via(op.arguments, w, k)) return true;
   for (const Field& f : op.fields)
-    if ((f.role == FieldRole::Arguments || f.role == FieldRole::Partitioning) && contains(f.value, w)) return true;
+    if ((f.role == FieldRole::Arguments || f.role == FieldRole::Partitioning) && !lies_within(f.value, op.label) &&
+        !lies_within(f.value, op.arguments) && contains_via(f.value, w, k))
+      return true;
   return false;
 }
 
@@ -111,7 +114,7 @@ std::optional<std::uint32_t> number_after(std::string_view t, std::string_view m
 
 void fill_partitioning(Operator& op) {
   Partitioning p;
-  if (op_text_contains(op, "EXECUTOR_BROADCAST")) p.executor_broadcast = true;
+  if (op_text_contains(op, "EXECUTOR_BROADCAST", 1)) p.executor_broadcast = true;
   if (op.kind == OpKind::Exchange) {
     const std::string t = op_text(op);  // number_after reads past a part's end, as it always did
     if (contains(t, "SinglePartition")) {
@@ -151,12 +154,25 @@ void fill_scan(Operator& op) {
   if (!op.scan) op.scan = SharedPart<ScanFacts>::make();
   ScanFacts& sc = *op.scan;
   std::string fmt;
-  for (char c : op.scan_format) fmt += static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  for (char c : op.scan_format) fmt += ascii_lower(c);
   // The label, name and arguments are searched in that order, as the one string they would make
   // joined by spaces: no word searched for holds a space, so none can span two of them.
   const std::string_view parts[] = {op.label, op.name, op.arguments};
-  auto in_text = [&](std::string_view w) {
-    return std::any_of(std::begin(parts), std::end(parts), [&](std::string_view t) { return contains(t, w); });
+  // Only the parts that do not lie inside an earlier one (the name and arguments of a label):
+  // a word such a part contains, the part around it contains too.
+  // Their bytes rule out most words (a parquet scan's label holds no upper-case J, D, V or I)
+  // before any search.
+  std::string_view searched[3];
+  std::size_t n_searched = 0;
+  ByteSet bytes;
+  for (std::string_view t : parts)
+    if (std::none_of(searched, searched + n_searched, [&](std::string_view o) { return lies_within(t, o); })) {
+      searched[n_searched++] = t;
+      for (char c : t) bytes.add(c);
+    }
+  auto in_text = [&](Word w) {
+    return bytes.may_contain(w.bytes) &&
+           std::any_of(searched, searched + n_searched, [&](std::string_view t) { return contains(t, w.text); });
   };
   std::string_view location;
   if (const Field* f = op.field(FieldRole::Location)) location = f->value;
@@ -178,7 +194,7 @@ void fill_scan(Operator& op) {
       break;  // the first one only
     }
   } else if (in_text("cassandra") || in_text("Cassandra")) sc.source = ScanSource::Cassandra;
-  else if (starts_with(op.name, "HiveTableScan") || fmt == "hive") sc.source = ScanSource::Hive;
+  else if (op.name.starts_with("HiveTableScan") || fmt == "hive") sc.source = ScanSource::Hive;
   else if (fmt == "delta" || contains(location, "TahoeLogFileIndex") || contains(location, "PreparedDeltaFileIndex") ||
            contains(location, "TahoeBatchFileIndex") || in_text("DeltaTableV2"))
     sc.source = ScanSource::Delta;
@@ -188,7 +204,7 @@ void fill_scan(Operator& op) {
   else if (fmt == "parquet" || fmt == "orc" || fmt == "csv" || fmt == "json" || fmt == "text" || fmt == "avro" ||
            fmt == "binaryfile")
     sc.source = ScanSource::File;
-  else if (starts_with(op.name, "BatchScan") || starts_with(op.name, "Scan ")) sc.source = ScanSource::DataSourceV2;
+  else if (op.name.starts_with("BatchScan") || op.name.starts_with("Scan ")) sc.source = ScanSource::DataSourceV2;
   sc.format = fmt;
 
   // JDBC marks the pushed filters it evaluates completely with a leading `*`: `[*IsNotNull(id)]`.
@@ -219,13 +235,15 @@ void infer_version(Plan& plan) {
     auto has = [&](std::string_view w) { return op_text_contains(op, w); };
     // A marker below what is already known cannot raise it: skip its search.
     auto below = [&](int ma, int mi) { return major < ma || (major == ma && minor < mi); };
-    if (below(3, 3) && has("[plan_id=")) at_least(3, 3);
-    if (below(3, 2) && (starts_with(op.name, "AQEShuffleRead") || starts_with(op.name, "TableCacheQueryStage")))
+    // Each marker is found through a rare byte of it ('=', 'Q', 'Y'): see contains_via.
+    if (below(3, 3) && op_text_contains(op, "[plan_id=", 8)) at_least(3, 3);
+    if (below(3, 2) && (op.name.starts_with("AQEShuffleRead") || op.name.starts_with("TableCacheQueryStage")))
       at_least(3, 2);
-    if (below(3, 0) && (starts_with(op.name, "CustomShuffleReader") || starts_with(op.name, "AdaptiveSparkPlan") ||
-                        starts_with(op.name, "ShuffleQueryStage")))
+    if (below(3, 0) && (op.name.starts_with("CustomShuffleReader") || op.name.starts_with("AdaptiveSparkPlan") ||
+                        op.name.starts_with("ShuffleQueryStage")))
       at_least(3, 0);
-    if (below(3, 1) && (has("ENSURE_REQUIREMENTS") || has("REPARTITION_BY_"))) at_least(3, 1);
+    if (below(3, 1) && (op_text_contains(op, "ENSURE_REQUIREMENTS", 9) || op_text_contains(op, "REPARTITION_BY_", 13)))
+      at_least(3, 1);
     // The Spark 2 test below counts exchanges only while no marker was seen.
     if (major > 0) {
       if (!below(3, 3)) break;  // the highest marker: nothing left to learn
@@ -253,31 +271,43 @@ void infer_version(Plan& plan) {
 // Comet's explain annotation on an operator it did not run: `Project [COMET: <reason>]`.
 constexpr std::string_view kCometFallbackNote = "[COMET: ";
 
+// The reason of the note at `p` in `text`; whether it is not empty.
+bool take_comet_fallback_reason(Operator& op, std::string_view text, std::size_t p) {
+  p += kCometFallbackNote.size();
+  int depth = 1;
+  std::size_t e = p;
+  for (; e < text.size() && depth > 0; ++e) {
+    if (text[e] == '[') ++depth;
+    else if (text[e] == ']') --depth;
+  }
+  std::string_view reason = text.substr(p, depth == 0 ? e - 1 - p : text.size() - p);
+  while (!reason.empty() && reason.back() == ' ') reason.remove_suffix(1);
+  op.facts.edit().fallback_reason = std::string(reason);  // OutOfLine: allocated only here
+  return !reason.empty();
+}
+
 void fill_comet_fallback_reason(Operator& op) {
-  auto take = [&](std::string_view text) {
-    // Found through "MET: ": list values start with '[', and memchr stops at every one.
-    std::size_t p = std::string_view::npos;
-    for (std::size_t m = text.find("MET: ", 3); m != std::string_view::npos; m = text.find("MET: ", m + 1))
-      if (text.compare(m - 3, 3, "[CO") == 0) {
-        p = m - 3;
-        break;
-      }
-    if (p == std::string_view::npos) return false;
-    p += kCometFallbackNote.size();
-    int depth = 1;
-    std::size_t e = p;
-    for (; e < text.size() && depth > 0; ++e) {
-      if (text[e] == '[') ++depth;
-      else if (text[e] == ']') --depth;
-    }
-    std::string_view reason = text.substr(p, depth == 0 ? e - 1 - p : text.size() - p);
-    while (!reason.empty() && reason.back() == ' ') reason.remove_suffix(1);
-    op.facts.edit().fallback_reason = std::string(reason);  // OutOfLine: allocated only here
-    return !reason.empty();
-  };
-  if (take(op.label) || take(op.arguments)) return;
-  for (const Field& f : op.fields)
-    if (take(f.value)) return;
+  // The label, the arguments, then each field, up to the first note with a reason. The note is
+  // found through its 'M' (list values start with '[', and memchr would stop at every one).
+  // Most texts hold none: the search is inline, and a text inside one that held no note (the
+  // arguments of a default-mode label, the Arguments field that is the formatted-mode
+  // arguments) is not searched again.
+  auto note = [](std::string_view t) { return find_via(t, kCometFallbackNote, 3); };
+  constexpr std::size_t npos = std::string_view::npos;
+  const std::size_t in_label = note(op.label);
+  if (in_label != npos && take_comet_fallback_reason(op, op.label, in_label)) return;
+  const bool label_clear = in_label == npos;
+  bool args_clear = label_clear && lies_within(op.arguments, op.label);
+  if (!args_clear) {
+    const std::size_t in_args = note(op.arguments);
+    if (in_args != npos && take_comet_fallback_reason(op, op.arguments, in_args)) return;
+    args_clear = in_args == npos;
+  }
+  for (const Field& f : op.fields) {
+    if ((args_clear && lies_within(f.value, op.arguments)) || (label_clear && lies_within(f.value, op.label))) continue;
+    const std::size_t p = note(f.value);
+    if (p != npos && take_comet_fallback_reason(op, f.value, p)) return;
+  }
 }
 
 }  // namespace
@@ -287,13 +317,14 @@ void fill_explain_facts(Plan& plan) {
   for (Operator& op : plan.ops) {
     for (Field& f : op.fields) {
       if (const FieldRole* role = explain_field_role(f.key)) f.role = *role;
-      if (f.value.find("more fields") != std::string::npos) f.more_fields = true;
+      // "more fields" found through "fields": 'f' is far rarer than 'm' in plan text.
+      if (contains_via(f.value, "more fields", 5)) f.more_fields = true;
     }
     fill_operator_name_facts(op);
     fill_partitioning(op);
     fill_shuffle_read(op);
     fill_scan(op);
-    if (starts_with(op.name, "Comet")) {
+    if (op.name.starts_with("Comet")) {
       plan.facts.engine.comet = true;
       op.facts.edit().comet = true;
     }

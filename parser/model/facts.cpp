@@ -125,13 +125,21 @@ std::string column_key(std::string_view name) {
 }
 
 Text column_key(TextStore& store, Text name) {
-  std::string_view n = column_name(name);
-  // As printed (no quotes, nothing to lower-case): the last dotted segment is the key. One pass
-  // finds both (this runs for every column of every scan).
+  std::string_view n = name;
+  while (!n.empty() && space(n.front())) n.remove_prefix(1);
+  while (!n.empty() && space(n.back())) n.remove_suffix(1);
+  // column_name(name) as printed (no quotes, nothing to lower-case): the last dotted segment up to
+  // the '#' is the key. One pass finds the '#', the last dot and any byte that needs the general
+  // case (this runs for every column of every scan).
   std::size_t after_dot = 0;
   for (std::size_t i = 0; i < n.size(); ++i) {
     const char c = n[i];
-    if (c == '`' || c == '"' || (c >= 'A' && c <= 'Z')) return store.keep(column_key(n));
+    if (c > '`' || c == '_') continue;  // lower-case letters and '_': most bytes of most names
+    if (c == '#') {
+      n = n.substr(0, i);
+      break;
+    }
+    if (c == '`' || c == '"' || (c >= 'A' && c <= 'Z')) return store.keep(column_key(column_name(name)));
     if (c == '.') after_dot = i + 1;
   }
   return store.keep(n.substr(after_dot));  // a part of a kept text: a view
@@ -150,17 +158,21 @@ bool untrusted(const Field& f) {
   return std::any_of(f.exprs.begin(), f.exprs.end(), [](const ParsedExpr& e) { return e.truncated; });
 }
 
-// Top-level names of a `struct<a:int,b:struct<...>>` schema.
-std::optional<ColumnSet> schema_columns(TextStore& store, Text v) {
+// Top-level names of a `struct<a:int,b:struct<...>>` schema. `columns`: how many there likely
+// are (room for them in one block).
+std::optional<ColumnSet> schema_columns(TextStore& store, Text v, std::size_t columns) {
   v = Text::stable(trim(v));
   if (v.substr(0, 7) != "struct<") return std::nullopt;
   v = v.sub(7);
   ColumnSet out;
+  out.reserve(columns);
   int depth = 0;
   std::size_t start = 0;
   bool in_name = true;
   for (std::size_t i = 0; i < v.size(); ++i) {
     char c = v[i];
+    // Every byte this loop acts on lies in '(' .. '>': letters, '_' and the rest skip the tests.
+    if (static_cast<unsigned char>(c - '(') > '>' - '(') continue;
     if (c == '<' || c == '(') ++depth;
     else if (c == '>' || c == ')') {
       if (depth == 0) break;
@@ -212,7 +224,9 @@ void derive_common_facts(Plan& plan) {
       sc.data_columns = std::move(out);
       sc.data_columns_truncated = untrusted(*f);
     } else if (const Field* r = op.field(FieldRole::ReadSchema)) {
-      sc.data_columns = schema_columns(plan.text_store(), r->value);
+      // A scan usually outputs the columns it reads: its Output list's length is the room to take.
+      const Field* out = op.field(FieldRole::Output);
+      sc.data_columns = schema_columns(plan.text_store(), r->value, out ? out->item_spans.size() : 0);
       sc.data_columns_truncated = untrusted(*r);
     }
     if (sc.format.empty()) {

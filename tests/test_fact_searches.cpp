@@ -1,0 +1,127 @@
+// The fact code's fast paths find every match the plain substring search finds: the byte set that
+// rules words out, the search through a rarer byte of a word, the skip of a text inside one
+// searched already, and the explain facts that use them (one case per place a match can be).
+#include <doctest/doctest.h>
+
+#include <string>
+#include <string_view>
+
+#include "parser/common/text_search.hpp"
+#include "parser/registry/parse.hpp"
+
+using namespace planlint;
+
+TEST_CASE("text search: ByteSet never rules out a word the text holds") {
+  const std::string_view texts[] = {"", "Project", "StateStoreSave", "Scan parquet spark_catalog.db.t_0",
+                                    "EventTimeWatermark x#1: timestamp", "RowToColumnar", "[a#1, b#2L] 0x9f"};
+  const std::string_view words[] = {"Stat", "Stream", "MicroBatch", "Watermark", "columnar", "a#1", "0x", "t_0", "Z"};
+  for (std::string_view t : texts) {
+    const ByteSet set(t);
+    for (std::string_view w : words)
+      if (contains(t, w)) CHECK_MESSAGE(set.may_contain(ByteSet(w)), t << " / " << w);
+  }
+  CHECK_FALSE(ByteSet("Project").may_contain(ByteSet("Stat")));
+  CHECK_FALSE(ByteSet("HashAggregate").may_contain_folded(ByteSet("columnar")));
+  // Folded: an upper-case letter of the text counts for its lower-case letter.
+  CHECK(ByteSet("RowToCOLUMNAR").may_contain_folded(ByteSet("columnar")));
+  CHECK(ByteSet("ColumnarToRow").may_contain_folded(ByteSet("rowto")));
+  CHECK_FALSE(ByteSet("COLUMNR").may_contain_folded(ByteSet("columnar")));
+}
+
+TEST_CASE("text search: find_via finds the first place, wherever the rarer byte is") {
+  const std::string_view word = "EXECUTOR_BROADCAST";
+  for (std::size_t k : {0u, 1u, 5u, 17u}) {
+    CAPTURE(k);
+    CHECK(find_via("EXECUTOR_BROADCAST", word, k) == 0);
+    CHECK(find_via("xEXECUTOR_BROADCAST", word, k) == 1);
+    CHECK(find_via("EXECUTOR_BROADCASEXECUTOR_BROADCAST, EXECUTOR_BROADCAST", word, k) == 17);
+    CHECK(find_via("EXECUTOR_BROADCAS", word, k) == std::string_view::npos);
+    CHECK(find_via("XECUTOR_BROADCAST", word, k) == std::string_view::npos);
+    CHECK(find_via("", word, k) == std::string_view::npos);
+  }
+  // The byte at k occurring before the word's start, and at the very end of the text.
+  CHECK(contains_via("fields, 3 more fields", "more fields", 5));
+  CHECK(contains_via("more fields", "more fields", 5));
+  CHECK_FALSE(contains_via("fields more field", "more fields", 5));
+  CHECK(find_via("a [COMET: b] [COMET: c]", "[COMET: ", 3) == 2);
+}
+
+TEST_CASE("text search: lies_within") {
+  const std::string_view label = "Exchange hashpartitioning(a#1, 200), ENSURE_REQUIREMENTS";
+  CHECK(lies_within(label.substr(9), label));
+  CHECK(lies_within(label, label));
+  CHECK_FALSE(lies_within(label, label.substr(9)));
+  const std::string copy(label.substr(9));
+  CHECK_FALSE(lies_within(copy, label));
+}
+
+namespace {
+
+const Operator& only_op(const ParseResult& r, std::string_view name) {
+  REQUIRE(r.plans.size() == 1);
+  for (const Operator& op : r.plans[0].ops)
+    if (op.name == name) return op;
+  FAIL("no operator " << name);
+  return r.plans[0].ops.front();
+}
+
+}  // namespace
+
+TEST_CASE("explain facts: each marker is found in every part that can hold it") {
+  SUBCASE("formatted: EXECUTOR_BROADCAST and the Comet note in the Arguments field (also the arguments)") {
+    const ParseResult r = parse_explain_text(R"(== Physical Plan ==
+BroadcastExchange (2)
++- Scan parquet t (1)
+
+(1) Scan parquet t
+Output [1]: [a#1]
+
+(2) BroadcastExchange
+Input [1]: [a#1]
+Arguments: HashedRelationBroadcastMode(List(a#1),false), EXECUTOR_BROADCAST, [COMET: unsupported mode], [plan_id=3]
+)",
+                                             "t.txt");
+    const Operator& op = only_op(r, "BroadcastExchange");
+    CHECK(op.facts->partitioning.executor_broadcast);
+    CHECK(*op.facts->fallback_reason == "unsupported mode");
+    CHECK(r.plans[0].facts.engine.spark_major == 3);
+    CHECK(r.plans[0].facts.engine.spark_minor == 3);
+  }
+  SUBCASE("formatted: the Comet note in a field other than the arguments, and more fields in a list") {
+    const ParseResult r = parse_explain_text(R"(== Physical Plan ==
+Project (2)
++- Scan parquet t (1)
+
+(1) Scan parquet t
+Output [2]: [a#1, ... 3 more fields]
+
+(2) Project
+Output [1]: [a#1]
+Input [1]: [a#1 [COMET: not supported]]
+)",
+                                             "t.txt");
+    CHECK(*only_op(r, "Project").facts->fallback_reason == "not supported");
+    const Operator& scan = *r.plans[0].find_id("1");
+    REQUIRE(scan.field(FieldRole::Output) != nullptr);
+    CHECK(scan.field(FieldRole::Output)->more_fields);
+  }
+  SUBCASE("default mode: markers in the label's arguments") {
+    const ParseResult r = parse_explain_text(R"(== Physical Plan ==
+*(2) Project [a#1] [COMET: no codegen]
++- Exchange hashpartitioning(a#1, 200), ENSURE_REQUIREMENTS, [id=#7]
+   +- StateStoreSave [a#1], EXECUTOR_BROADCAST
+      +- *(1) RowToColumnar
+         +- LocalTableScan [a#1]
+)",
+                                             "t.txt");
+    CHECK(*only_op(r, "Project").facts->fallback_reason == "no codegen");
+    const Operator& ex = only_op(r, "Exchange");
+    CHECK(ex.facts->partitioning.partitions == 200u);
+    CHECK(r.plans[0].facts.engine.spark_major == 3);
+    CHECK(r.plans[0].facts.engine.spark_minor == 1);
+    const Operator& save = only_op(r, "StateStoreSave");
+    CHECK(save.facts->streaming);
+    CHECK(save.facts->partitioning.executor_broadcast);
+    CHECK(only_op(r, "RowToColumnar").facts->row_to_columnar);
+  }
+}
