@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "parser/explain/edge_set.hpp"
+#include "parser/explain/explain_ops.hpp"
 #include "parser/explain/operator_ids.hpp"
 #include "parser/registry/parse.hpp"
 
@@ -485,5 +486,41 @@ TEST_CASE("explain reader: the placed-edge set answers as a std::set would, thro
     edges.clear();
     reference.clear();
     CHECK(edges.size() == 0);
+  }
+}
+
+TEST_CASE("scan_cut_marks: Spark's abbreviations, and whether a value could hold one") {
+  using planlint::explain::scan_cut_marks;
+  struct Case {
+    std::string_view value;
+    bool truncated;
+    bool marks;
+  };
+  const Case cases[] = {
+      {"", false, false},
+      {"isnotnull(a#1)", false, false},
+      {"[a#1, b#2, ...]", true, true},
+      {"a#1, b#2, ...", true, true},
+      {"....", true, true},
+      {"[a#1, ... 3 more fields]", true, true},
+      {"[k1, ... 3 entries]", true, true},
+      {"a.... 12 more fields, b#2", true, true},
+      {"a... ... 4 more", true, true},
+      {"a...b", false, true},
+      {"1.5 ... more", false, true},
+      {"x ... 3 items", false, true},
+      {"a.b.c", false, false},
+      {"InMemoryFileIndex(3 paths)[p1, p2]", true, true},
+      {"InMemoryFileIndex(2 paths)[p1, p2]", false, true},
+      {"InMemoryFileIndex(1 paths)[p1", true, true},
+      {"(3 paths)[a, b, c]", false, true},
+      {"x paths)[a]", false, true},
+  };
+  for (const auto& c : cases) {
+    CAPTURE(c.value);
+    const auto r = scan_cut_marks(c.value);
+    CHECK(r.truncated == c.truncated);
+    CHECK(r.marks == c.marks);
+    CHECK(planlint::explain::is_truncated_value(c.value) == c.truncated);
   }
 }

@@ -323,6 +323,145 @@ TEST_CASE("sql dialect: Databricks profile FILTERS and WHERE text") {
   CHECK(p.error == "unterminated string literal");
 }
 
+// Whole trees (every node's kind, name, id, type and span) of expressions that exercise operator
+// precedence and associativity, NOT, IN / INSET, BETWEEN, LIKE, unary minus, CASE, casts,
+// subqueries, aliases, sort orders, suffixes and `...`, recorded from the parser at 85dd20f: the
+// way the parser reduces its stack (or reads its operator levels) may change, the trees may not.
+namespace {
+void dump_tree(const Expr& e, std::string& out) {
+  out += "(" + std::to_string(static_cast<int>(e.kind)) + " '" + std::string(e.name.view()) + "'";
+  if (!e.expr_id.empty()) out += " #" + std::string(e.expr_id.view());
+  if (!e.type.empty()) out += " :" + std::string(e.type.view());
+  out += " @" + std::to_string(e.begin) + "-" + std::to_string(e.end);
+  for (const auto& a : e.args) {
+    out += ' ';
+    dump_tree(a, out);
+  }
+  out += ")";
+}
+std::string dump_parsed(const ParsedExpr& p) {
+  std::string out = p.truncated ? "T " : "";
+  if (!p.root) return out + "ERROR " + std::string(p.error.view()) + " @" + std::to_string(p.error_offset);
+  dump_tree(*p.root, out);
+  return out;
+}
+struct RecordedTree {
+  char dialect;  // C Catalyst, P PushedFilter, S Sql
+  const char* text;
+  const char* tree;
+};
+// clang-format off
+const RecordedTree kRecordedTrees[] = {
+    {'C', "a#1 + b#2 * c#3 - d#4 / e#5 % f#6",
+     "(4 '-' @0-33 (4 '+' @0-15 (0 'a' #1 @0-3) (4 '*' @6-15 (0 'b' #2 @6-9) (0 'c' #3 @12-15))) (4 '%' @18-33 (4 '/' @18-27 (0 'd' #4 @18-21) (0 'e' #5 @24-27)) (0 'f' #6 @30-33)))"},
+    {'C', "a#1 - b#2 - c#3",
+     "(4 '-' @0-15 (4 '-' @0-9 (0 'a' #1 @0-3) (0 'b' #2 @6-9)) (0 'c' #3 @12-15))"},
+    {'C', "a#1 * b#2 + c#3 * d#4 || e#5",
+     "(4 '||' @0-28 (4 '+' @0-21 (4 '*' @0-9 (0 'a' #1 @0-3) (0 'b' #2 @6-9)) (4 '*' @12-21 (0 'c' #3 @12-15) (0 'd' #4 @18-21))) (0 'e' #5 @25-28))"},
+    {'C', "a#1 | b#2 & c#3 ^ d#4",
+     "(4 '^' @0-21 (4 '&' @0-15 (4 '|' @0-9 (0 'a' #1 @0-3) (0 'b' #2 @6-9)) (0 'c' #3 @12-15)) (0 'd' #4 @18-21))"},
+    {'C', "a#1 OR b#2 OR c#3 AND d#4 AND e#5 OR f#6",
+     "(4 'OR' @0-40 (4 'OR' @0-33 (4 'OR' @0-10 (0 'a' #1 @0-3) (0 'b' #2 @7-10)) (4 'AND' @14-33 (4 'AND' @14-25 (0 'c' #3 @14-17) (0 'd' #4 @22-25)) (0 'e' #5 @30-33))) (0 'f' #6 @37-40))"},
+    {'C', "NOT a#1 AND NOT b#2 OR NOT NOT c#3",
+     "(4 'OR' @0-34 (4 'AND' @0-19 (5 'NOT' @0-7 (0 'a' #1 @4-7)) (5 'NOT' @12-19 (0 'b' #2 @16-19))) (5 'NOT' @23-34 (5 'NOT' @27-34 (0 'c' #3 @31-34))))"},
+    {'C', "NOT (a#1 = 1) AND b#2 IN (1, 2, 3) OR c#3 NOT IN (4)",
+     "(4 'OR' @0-52 (4 'AND' @0-34 (5 'NOT' @0-13 (4 '=' @4-13 (0 'a' #1 @5-8) (1 '1' :int @11-12))) (6 'IN' @18-34 (0 'b' #2 @18-21) (1 '1' :int @26-27) (1 '2' :int @29-30) (1 '3' :int @32-33))) (6 'NOT IN' @38-52 (0 'c' #3 @38-41) (1 '4' :int @50-51)))"},
+    {'C', "(a#1 = b#2 + 1)",
+     "(4 '=' @0-15 (0 'a' #1 @1-4) (4 '+' @7-14 (0 'b' #2 @7-10) (1 '1' :int @13-14)))"},
+    {'C', "(a#1 = b#2 + 1 = 3)",
+     "(4 '=' @0-19 (0 'a' #1 @1-4) (1 'b#2 + 1 = 3' :string @7-18))"},
+    {'C', "a#1 + 1 > b#2 * 2 AND c#3 <=> d#4",
+     "(4 'AND' @0-33 (4 '>' @0-17 (4 '+' @0-7 (0 'a' #1 @0-3) (1 '1' :int @6-7)) (4 '*' @10-17 (0 'b' #2 @10-13) (1 '2' :int @16-17))) (4 '<=>' @22-33 (0 'c' #3 @22-25) (0 'd' #4 @30-33)))"},
+    {'C', "a#1 IS NULL OR b#2 IS NOT NULL AND c#3 + 1 IS NULL",
+     "(4 'OR' @0-50 (5 'IS NULL' @0-11 (0 'a' #1 @0-3)) (4 'AND' @15-50 (5 'IS NOT NULL' @15-30 (0 'b' #2 @15-18)) (5 'IS NULL' @35-50 (4 '+' @35-42 (0 'c' #3 @35-38) (1 '1' :int @41-42)))))"},
+    {'C', "-a#1 + -5 * -(b#2 - 1) - ~c#3",
+     "(4 '-' @0-29 (4 '+' @0-22 (5 '-' @0-4 (0 'a' #1 @1-4)) (4 '*' @7-22 (1 '-5' :int @7-9) (5 '-' @12-22 (4 '-' @13-22 (0 'b' #2 @14-17) (1 '1' :int @20-21))))) (5 '~' @25-29 (0 'c' #3 @26-29)))"},
+    {'C', "- 5 + +a#1",
+     "(4 '+' @0-10 (1 '-5' :int @0-3) (5 '+' @6-10 (0 'a' #1 @7-10)))"},
+    {'C', "a#1 BETWEEN 1 AND 10 AND b#2 NOT BETWEEN c#3 + 1 AND d#4 * 2",
+     "(4 'AND' @0-60 (2 'BETWEEN' @0-20 (0 'a' #1 @0-3) (1 '1' :int @12-13) (1 '10' :int @18-20)) (5 'NOT' @25-60 (2 'BETWEEN' @25-60 (0 'b' #2 @25-28) (4 '+' @41-48 (0 'c' #3 @41-44) (1 '1' :int @47-48)) (4 '*' @53-60 (0 'd' #4 @53-56) (1 '2' :int @59-60)))))"},
+    {'C', "a#1 LIKE abc% AND b#2 NOT LIKE %x ESCAPE '\\' OR c#3 RLIKE ^a.*",
+     "(4 'LIKE' @0-62 (0 'a' #1 @0-3) (1 'abc% AND b#2 NOT LIKE %x ESCAPE '\\' OR c#3 RLIKE ^a.*' :string @9-62))"},
+    {'C', "a#1 IN dynamicpruning#4 AND b#2 NOT IN subquery#5",
+     "(4 'AND' @0-49 (7 'dynamicpruning' #4 @0-23 (0 'a' #1 @0-3)) (5 'NOT' @28-49 (7 'subquery' #5 @28-49 (0 'b' #2 @28-31))))"},
+    {'C', "(d_month_seq#24 INSET 1200, 1201, 1202 AND isnotnull(d_date_sk#15))",
+     "(4 'AND' @0-67 (6 'IN' @1-38 (0 'd_month_seq' #24 @1-15) (1 '1200' :int @22-26) (1 '1201' :int @28-32) (1 '1202' :int @34-38)) (2 'isnotnull' @43-66 (0 'd_date_sk' #15 @53-65)))"},
+    {'C', "CASE WHEN (a#1 > 0) THEN (b#2 / a#1) WHEN a#1 < 0 THEN -1 ELSE 0 END + 1",
+     "(4 '+' @0-72 (8 'CASE' @0-68 (4 '>' @10-19 (0 'a' #1 @11-14) (1 '0' :int @17-18)) (4 '/' @25-36 (0 'b' #2 @26-29) (0 'a' #1 @32-35)) (4 '<' @42-49 (0 'a' #1 @42-45) (1 '0' :int @48-49)) (1 '-1' :int @55-57) (1 '0' :int @63-64)) (1 '1' :int @71-72))"},
+    {'C', "CASE a#1 WHEN 1 THEN x WHEN 2 THEN y END",
+     "(8 'CASE' @0-40 (4 '=' @14-15 (0 'a' #1 @5-8) (1 '1' :int @14-15)) (1 'x' :string @21-22) (4 '=' @28-29 (0 'a' #1 @5-8) (1 '2' :int @28-29)) (1 'y' :string @35-36))"},
+    {'C', "cast(a#1 + 1 as bigint) * cast(b#2 as decimal(10,2)) + try_cast(c#3 as int)",
+     "(4 '+' @0-75 (4 '*' @0-52 (3 'cast' :bigint @0-23 (4 '+' @5-12 (0 'a' #1 @5-8) (1 '1' :int @11-12))) (3 'cast' :decimal(10,2) @26-52 (0 'b' #2 @31-34))) (3 'try_cast' :int @55-75 (0 'c' #3 @64-67)))"},
+    {'C', "(cast(a#1 as int) = Subquery scalar-subquery#7, [id=#8]) AND exists#9",
+     "(4 'AND' @0-69 (4 '=' @0-56 (3 'cast' :int @1-17 (0 'a' #1 @6-9)) (10 'scalar-subquery' #7 @20-55)) (10 'exists' #9 @61-69))"},
+    {'C', "(0.9 * Subquery scalar-subquery#12, [plan_id=2]) < ReusedSubquery Subquery scalar-subquery#3, [id=#4]",
+     "(4 '<' @0-101 (4 '*' @0-48 (1 '0.9' :decimal @1-4) (10 'scalar-subquery' #12 @7-47)) (10 'scalar-subquery' #3 :reused @51-101))"},
+    {'C', "sum((a#1 * (1 - b#2)))#10 AS revenue#11",
+     "(4 'AS' @0-39 (0 'sum((a#1 * (1 - b#2)))' #10 @0-25) (0 'revenue' #11 @29-39))"},
+    {'C', "(avg(x#1) * 1.2)#31 AS y#2",
+     "(4 'AS' @0-26 (0 '(avg(x#1) * 1.2)' #31 @0-19) (0 'y' #2 @23-26))"},
+    {'C', "a#1 ASC NULLS FIRST",
+     "(5 'ASC NULLS FIRST' @0-19 (0 'a' #1 @0-3))"},
+    {'C', "(a#1 + b#2) DESC NULLS LAST",
+     "(5 'DESC NULLS LAST' @0-27 (4 '+' @0-11 (0 'a' #1 @1-4) (0 'b' #2 @7-10)))"},
+    {'C', "s#1.field.sub + a#2[0] * m#3[key]",
+     "(4 '+' @0-33 (4 '.' @0-13 (4 '.' @0-9 (0 's' #1 @0-3) (1 'field' :string @4-9)) (1 'sub' :string @10-13)) (4 '*' @16-33 (4 '[]' @16-22 (0 'a' #2 @16-19) (1 '0' :int @20-21)) (4 '[]' @25-33 (0 'm' #3 @25-28) (1 'key' :string @29-32))))"},
+    {'C', "rank(d_year#1) windowspecdefinition(i_category#2, sum_sales#3 ASC NULLS FIRST, specifiedwindowframe(RowFrame, unboundedpreceding$(), currentrow$())) AS rn#4",
+     "(4 'AS' @0-156 (2 'windowexpression' @0-148 (2 'rank' @0-14 (0 'd_year' #1 @5-13)) (2 'windowspecdefinition' @15-148 (0 'i_category' #2 @36-48) (5 'ASC NULLS FIRST' @50-77 (0 'sum_sales' #3 @50-61)) (2 'specifiedwindowframe' @79-147 (1 'RowFrame' :string @100-108) (2 'unboundedpreceding$' @110-131) (2 'currentrow$' @133-146)))) (0 'rn' #4 @152-156))"},
+    {'C', "[a#1, b#2, ..., ... 12 more fields]",
+     "T (9 '' @0-35 (0 'a' #1 @1-4) (0 'b' #2 @6-9) (11 '...' @11-14) (11 '... 12 more fields' @16-34))"},
+    {'C', "f(a#1, ... 3 more fields)",
+     "T (2 'f' @0-25 (0 'a' #1 @2-5) (11 '... 3 more fields' @7-24))"},
+    {'C', "(a#1 = abc def) AND (b#2 = >10000   )",
+     "(4 'AND' @0-37 (4 '=' @0-15 (0 'a' #1 @1-4) (1 'abc def' :string @7-14)) (4 '=' @20-37 (0 'b' #2 @21-24) (1 '>10000' :string @27-33)))"},
+    {'C', "coalesce(c_last_name#8, ) = x#1",
+     "(4 '=' @0-31 (2 'coalesce' @0-25 (0 'c_last_name' #8 @9-22) (1 '' :string @24-24)) (0 'x' #1 @28-31))"},
+    {'C', "(d_date#1 + INTERVAL '30' DAY) >= 2000-02-01 12:00:00",
+     "(4 '>=' @0-53 (4 '+' @0-30 (0 'd_date' #1 @1-9) (1 'INTERVAL '30' DAY' :interval @12-29)) (1 '2000-02-01 12:00:00' :timestamp @34-53))"},
+    {'C', "a#1 = 1 AND",
+     "ERROR expected an operand after AND / OR @11"},
+    {'C', "a#1 + ",
+     "ERROR unexpected text after the expression @4"},
+    {'C', "(a#1 = 1) garbage (",
+     "ERROR unexpected text after the expression @10"},
+    {'C', "a#1 % b",
+     "(4 '%' @0-7 (0 'a' #1 @0-3) (1 'b' :string @6-7))"},
+    {'C', "count(DISTINCT x#1) * 2 DIV 3",
+     "(4 'DIV' @0-29 (4 '*' @0-23 (2 'count' :distinct @0-19 (0 'x' #1 @15-18)) (1 '2' :int @22-23)) (1 '3' :int @28-29))"},
+    {'C', "Temperature difference#2212 > 5 OR input[0, int, false] = 1",
+     "(4 'OR' @0-59 (4 '>' @0-31 (0 'Temperature difference' #2212 @0-27) (1 '5' :int @30-31)) (4 '=' @35-59 (2 'input' @35-55 (1 '0' :int @41-42) (1 'int' :string @44-47) (1 'false' :boolean @49-54)) (1 '1' :int @58-59)))"},
+    {'S', "a + b * c - d = e AND NOT f OR g <> h",
+     "(4 'OR' @0-37 (4 'AND' @0-27 (4 '=' @0-17 (4 '-' @0-13 (4 '+' @0-9 (0 'a' @0-1) (4 '*' @4-9 (0 'b' @4-5) (0 'c' @8-9))) (0 'd' @12-13)) (0 'e' @16-17)) (5 'NOT' @22-27 (0 'f' @26-27))) (4 '<>' @31-37 (0 'g' @31-32) (0 'h' @36-37)))"},
+    {'S', "a = 1 OR b = 2 AND c BETWEEN 1 AND 2 OR d NOT IN ('x', 'y')",
+     "(4 'OR' @0-59 (4 'OR' @0-36 (4 '=' @0-5 (0 'a' @0-1) (1 '1' :int @4-5)) (4 'AND' @9-36 (4 '=' @9-14 (0 'b' @9-10) (1 '2' :int @13-14)) (2 'BETWEEN' @19-36 (0 'c' @19-20) (1 '1' :int @29-30) (1 '2' :int @35-36)))) (6 'NOT IN' @40-59 (0 'd' @40-41) (1 'x' :string @50-53) (1 'y' :string @55-58)))"},
+    {'S', "x IS NOT NULL AND y LIKE 'a%' AND NOT z ILIKE 'b%'",
+     "(4 'AND' @0-50 (4 'AND' @0-29 (5 'IS NOT NULL' @0-13 (0 'x' @0-1)) (4 'LIKE' @18-29 (0 'y' @18-19) (1 'a%' :string @25-29))) (5 'NOT' @34-50 (4 'ILIKE' @38-50 (0 'z' @38-39) (1 'b%' :string @46-50))))"},
+    {'S', "CAST(a AS INT) + 1 = 5 AND DATE '2024-01-01' < ts",
+     "(4 'AND' @0-49 (4 '=' @0-22 (4 '+' @0-18 (3 'cast' :INT @0-14 (0 'a' @5-6)) (1 '1' :int @17-18)) (1 '5' :int @21-22)) (4 '<' @27-49 (1 '2024-01-01' :date @27-44) (0 'ts' @47-49)))"},
+    {'S', "a || b || c = 'abc'",
+     "(4 '=' @0-19 (4 '||' @0-11 (4 '||' @0-6 (0 'a' @0-1) (0 'b' @5-6)) (0 'c' @10-11)) (1 'abc' :string @14-19))"},
+    {'S', "NOT NOT a = 1",
+     "(5 'NOT' @0-13 (5 'NOT' @4-13 (4 '=' @8-13 (0 'a' @8-9) (1 '1' :int @12-13))))"},
+    {'S', "a = -1 AND b = - c",
+     "(4 'AND' @0-18 (4 '=' @0-6 (0 'a' @0-1) (1 '-1' :int @4-6)) (4 '=' @11-18 (0 'b' @11-12) (5 '-' @15-18 (0 'c' @17-18))))"},
+    {'P', "[IsNotNull(a), GreaterThan(a,5), Or(EqualTo(b,x),Not(IsNull(c))), In(d, [1,2,3]), EqualTo(s,a,b)]",
+     "(9 '' @0-97 (2 'IsNotNull' @1-13 (0 'a' @11-12)) (2 'GreaterThan' @15-31 (0 'a' @27-28) (1 '5' :int @29-30)) (2 'Or' @33-64 (2 'EqualTo' @36-48 (0 'b' @44-45) (1 'x' :string @46-47)) (2 'Not' @49-63 (2 'IsNull' @53-62 (0 'c' @60-61)))) (2 'In' @66-80 (0 'd' @69-70) (9 '' @72-79 (1 '1' :int @73-74) (1 '2' :int @75-76) (1 '3' :int @77-78))) (2 'EqualTo' @82-96 (0 's' @90-91) (1 'a,b' :string @92-95)))"},
+    {'P', "[id IS NOT NULL, id > 5 AND id < 10]",
+     "(9 '' @0-36 (5 'IS NOT NULL' @1-15 (0 'id' @1-3)) (4 'AND' @17-35 (4 '>' @17-23 (0 'id' @17-19) (1 '5' :int @22-23)) (4 '<' @28-35 (0 'id' @28-30) (1 '10' :int @33-35))))"},
+};
+// clang-format on
+}  // namespace
+
+TEST_CASE("expression trees: operator levels, reductions and spans as recorded") {
+  for (const auto& t : kRecordedTrees) {
+    const ExprDialect d = t.dialect == 'C'   ? ExprDialect::Catalyst
+                          : t.dialect == 'P' ? ExprDialect::PushedFilter
+                                             : ExprDialect::Sql;
+    CAPTURE(t.text);
+    CHECK(dump_parsed(planlint::test::parse_kept(t.text, d)) == t.tree);
+  }
+}
+
 TEST_CASE("bad input: errors, never exceptions") {
   for (auto d : {ExprDialect::Catalyst, ExprDialect::PushedFilter, ExprDialect::Sql}) {
     const std::vector<std::string_view> inputs = {"",      "(", ")",      "((a#1)", "a#1 AND", "cast(",

@@ -154,20 +154,28 @@ void split_top_level(std::string_view s, std::string_view sep, std::vector<std::
   out.push_back(s.substr(start));
 }
 
-bool is_truncated_value(std::string_view v) {
-  if (ends_with(v, "...") || ends_with(v, "...]")) return true;
-  for (std::size_t p = v.find("... "); p != std::string_view::npos; p = v.find("... ", p + 4)) {
+CutMarks scan_cut_marks(std::string_view v) {
+  CutMarks r;
+  // "...", "...]" at the end (tested in place: this runs on every field value).
+  const std::size_t n = v.size();
+  if (n >= 3 && v[n - 1] == '.' && v[n - 2] == '.' && v[n - 3] == '.') return {true, true};
+  if (n >= 4 && v[n - 1] == ']' && v[n - 2] == '.' && v[n - 3] == '.' && v[n - 4] == '.') return {true, true};
+  // "... 12 more fields", "... 3 entries]": every "..." is looked at once (it also answers
+  // `marks`, which callers would otherwise search the value again for).
+  for (std::size_t p = v.find("..."); p != std::string_view::npos; p = v.find("...", p + 1)) {
+    r.marks = true;
+    if (p + 3 >= n || v[p + 3] != ' ') continue;
     std::size_t i = p + 4;
-    std::size_t b = i;
-    while (i < v.size() && is_digit(v[i])) ++i;
+    const std::size_t b = i;
+    while (i < n && is_digit(v[i])) ++i;
     if (i == b) continue;
-    std::string_view tail = v.substr(i);
-    if (starts_with(tail, " more fields") || starts_with(tail, " entries]") || starts_with(tail, " more"))
-      return true;
+    const std::string_view tail = v.substr(i);
+    if (starts_with(tail, " more") || starts_with(tail, " entries]")) return {true, true};
   }
   // InMemoryFileIndex(3 paths)[p1, p2, ...]: fewer paths listed than there are.
   // Searched without its leading blank: memchr on 'p' stops far less often than on ' '.
   for (std::size_t q = v.find("paths)["); q != std::string_view::npos; q = v.find("paths)[", q + 7)) {
+    r.marks = true;
     if (q == 0 || v[q - 1] != ' ') continue;
     const std::size_t p = q - 1;
     std::size_t b = p;
@@ -177,11 +185,13 @@ bool is_truncated_value(std::string_view v) {
     for (std::size_t i = b; i < p; ++i) k = k * 10 + static_cast<std::size_t>(v[i] - '0');
     std::size_t open = p + 7;
     std::size_t close = match_close(v, open);
-    if (close == std::string_view::npos) return true;
-    if (split_top_level(v.substr(open + 1, close - open - 1)).size() < k) return true;
+    if (close == std::string_view::npos) return {true, true};
+    if (split_top_level(v.substr(open + 1, close - open - 1)).size() < k) return {true, true};
   }
-  return false;
+  return r;
 }
+
+bool is_truncated_value(std::string_view v) { return scan_cut_marks(v).truncated; }
 
 void describe_operator(TextStore& st, Operator& op, std::string_view label, std::string_view header_name) {
   op.label = st.keep(trim(label));
@@ -251,7 +261,8 @@ void describe_operator(TextStore& st, Operator& op, std::string_view label, std:
 void finish_field(TextStore& st, Field& f, std::vector<ParseMessage>& msgs, const SourceRange& value_at) {
   const BlockScope blocks(st);  // item spans and parsed expressions: the field's plan's store
   std::string_view v = f.value;
-  f.truncated = is_truncated_value(v);
+  const CutMarks cut = scan_cut_marks(v);
+  f.truncated = cut.truncated;
   thread_local std::vector<std::string_view> parts;
   parts.clear();
   if (v.size() >= 2 && v.front() == '[' && v.back() == ']' && v.find('\n') == std::string_view::npos) {
@@ -273,8 +284,7 @@ void finish_field(TextStore& st, Field& f, std::vector<ParseMessage>& msgs, cons
     if (f.is_list) {
       // `parts` are views into v (the field's kept value); parsing does not touch either.
       f.exprs.reserve(f.exprs.size() + parts.size());  // one block, not one per growth step
-      const bool maybe_cut = f.truncated || v.find("...") != std::string_view::npos ||
-                             v.find("paths)[") != std::string_view::npos;
+      const bool maybe_cut = cut.truncated || cut.marks;
       for (std::string_view it : parts)
         parse_into(st, f, it, static_cast<std::size_t>(it.data() - v.data()), k.dialect, msgs, value_at, maybe_cut);
     } else if (!v.empty() && v != "None") {

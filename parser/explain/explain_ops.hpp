@@ -18,6 +18,13 @@ void split_top_level(std::string_view s, std::string_view sep, std::vector<std::
 
 // Spark abbreviated the value: "...", "... N more fields", "[p, ... k entries]", "(k paths)[...]".
 bool is_truncated_value(std::string_view v);
+// is_truncated_value's scan, which also tells whether the value holds "..." or "paths)[" at all
+// (when not, no part of it can be abbreviated): one pass where finish_field made three.
+struct CutMarks {
+  bool truncated = false;
+  bool marks = false;  // "..." or "paths)[" somewhere (always set when truncated)
+};
+CutMarks scan_cut_marks(std::string_view v);
 
 // Fill name, label, kind, engine, join type / build side / skew, table and scan format from a
 // printed label ("BroadcastHashJoin Inner BuildRight", "Scan parquet spark_catalog.db.t",

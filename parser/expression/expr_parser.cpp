@@ -213,8 +213,8 @@ const char* guess_literal_type(std::string_view t) {
 }
 
 // ---------------------------------------------------------------- stack helpers
-void push(State& st, Expr e, std::uint32_t height = 1) {
-  st.stack.push_back(Item{std::move(e), height});
+void push(State& st, Expr&& e, std::uint32_t height = 1) {
+  st.stack.emplace_back(std::move(e), height);
 }
 
 Item pop(State& st) {
@@ -259,9 +259,45 @@ std::vector<Item> take_since_mark(State& st) {
   return out;
 }
 
+// Where the items the current rule pushed start on the stack.
+std::size_t current_mark(const State& st) { return st.marks.empty() ? 0 : std::min(st.marks.back(), st.stack.size()); }
+
+// `e` over the stack items from `from` to the top (they are moved into its arguments, with no
+// list in between as take_since_mark + push_node would build), checking the height bound; the
+// stack is cut to `to` (<= from) before `e` goes on it.
+template <typename ParseInput>
+void reduce_from(State& st, const ParseInput& in, Expr&& e, std::size_t from, std::size_t to) {
+  std::uint32_t h = 0;
+  const std::size_t n = st.stack.size();
+  e.args.reserve(n - from);
+  for (std::size_t i = from; i < n; ++i) {
+    h = std::max(h, st.stack[i].height);
+    e.args.push_back(std::move(st.stack[i].e));
+  }
+  if (h + 1 > kMaxHeight) too_deep(in);
+  st.stack.resize(to);
+  push(st, std::move(e), h + 1);
+}
+template <typename ParseInput>
+void reduce_from(State& st, const ParseInput& in, Expr&& e, std::size_t from) {
+  reduce_from(st, in, std::move(e), from, from);
+}
+
 template <typename ParseInput>
 Expr make(ExprKind k, Text name, const ParseInput& in, const State& st) {
   Expr e;
+  e.kind = k;
+  e.name = name;
+  e.begin = st.offset(in.begin());
+  e.end = st.offset(in.end());
+  return e;
+}
+
+// A leaf built where it stays, on top of the stack (not built aside, moved there and destroyed).
+// The reference holds until the next push.
+template <typename ParseInput>
+Expr& push_leaf(State& st, ExprKind k, Text name, const ParseInput& in) {
+  Expr& e = st.stack.emplace_back().e;
   e.kind = k;
   e.name = name;
   e.begin = st.offset(in.begin());
@@ -308,19 +344,23 @@ void reduce_binary(State& st, const ParseInput& in) {
   Item& lhs = st.stack[n - 3];
   Item& op = st.stack[n - 2];
   Item& rhs = st.stack[n - 1];
-  Expr e;
-  e.kind = ExprKind::Binary;
-  e.name = op.e.name;
-  e.begin = lhs.e.begin;
-  e.end = st.offset(in.end());
   const std::uint32_t h = std::max(lhs.height, rhs.height);
   if (h + 1 > kMaxHeight) too_deep(in);
-  e.args.reserve(2);
-  e.args.push_back(std::move(lhs.e));
-  e.args.push_back(std::move(rhs.e));
+  CompactVector<Expr> args;
+  args.reserve(2);
+  args.push_back(std::move(lhs.e));
+  args.push_back(std::move(rhs.e));
+  // lhs's slot (moved from; its span starts where the node does) becomes the node.
+  Expr& e = lhs.e;
+  e.kind = ExprKind::Binary;
+  e.name = op.e.name;
+  e.expr_id = Text{};
+  e.type = Text{};
+  e.end = st.offset(in.end());
+  e.args.swap(args);
+  lhs.height = h + 1;
   st.stack.pop_back();
   st.stack.pop_back();
-  st.stack.back() = Item{std::move(e), h + 1};
 }
 
 // Wrap the top of the stack in a Unary node `name`, spanning from it to the end of `in`.
@@ -504,9 +544,8 @@ template <typename Rule, ExprKind Kind>
 struct literal_action {
   template <typename ActionInput>
   static void apply(const ActionInput& in, State& st) {
-    Expr e = make(Kind, st.keep(in.string_view()), in, st);
+    Expr& e = push_leaf(st, Kind, st.keep(in.string_view()), in);
     e.type = Text::stable(guess_literal_type(e.name));
-    push(st, std::move(e));
   }
 };
 
@@ -518,18 +557,16 @@ template <>
 struct action<g::bool_literal> {
   template <typename ActionInput>
   static void apply(const ActionInput& in, State& st) {
-    Expr e = make(ExprKind::Literal, st.keep(in.string_view()), in, st);
+    Expr& e = push_leaf(st, ExprKind::Literal, st.keep(in.string_view()), in);
     e.type = "boolean";
-    push(st, std::move(e));
   }
 };
 template <>
 struct action<g::null_literal> {
   template <typename ActionInput>
   static void apply(const ActionInput& in, State& st) {
-    Expr e = make(ExprKind::Literal, "null", in, st);
+    Expr& e = push_leaf(st, ExprKind::Literal, "null", in);
     e.type = "null";
-    push(st, std::move(e));
   }
 };
 template <>
@@ -537,7 +574,7 @@ struct action<g::ellipsis> {
   template <typename ActionInput>
   static void apply(const ActionInput& in, State& st) {
     st.truncated = true;
-    push(st, make(ExprKind::Raw, st.keep(in.string_view()), in, st));
+    push_leaf(st, ExprKind::Raw, st.keep(in.string_view()), in);
   }
 };
 
@@ -570,7 +607,7 @@ struct action<g::sql_literal> {
   template <typename ActionInput>
   static void apply(const ActionInput& in, State& st) {
     const std::string_view t = in.string_view();
-    Expr e = make(ExprKind::Literal, "", in, st);
+    Expr& e = push_leaf(st, ExprKind::Literal, "", in);
     const std::size_t q = t.find_first_of("'\"");
     if (q == 0) {
       e.name = unquoted(st, t);
@@ -581,7 +618,6 @@ struct action<g::sql_literal> {
       e.name = unquoted(st, t.substr(q, end - q + 1));
       e.type = prefix == "DATE" ? Text("date") : prefix == "TIMESTAMP_NTZ" ? Text("timestamp_ntz") : Text("timestamp");
     }
-    push(st, std::move(e));
   }
 };
 
@@ -589,9 +625,8 @@ template <>
 struct action<g::interval_literal> {
   template <typename ActionInput>
   static void apply(const ActionInput& in, State& st) {
-    Expr e = make(ExprKind::Literal, st.keep(in.string_view()), in, st);
+    Expr& e = push_leaf(st, ExprKind::Literal, st.keep(in.string_view()), in);
     e.type = "interval";
-    push(st, std::move(e));
   }
 };
 
@@ -599,9 +634,8 @@ template <>
 struct action<g::raw_value> {
   template <typename ActionInput>
   static void apply(const ActionInput& in, State& st) {
-    Expr e = make(ExprKind::Literal, st.keep(trim_view(in.string_view())), in, st);
+    Expr& e = push_leaf(st, ExprKind::Literal, st.keep(trim_view(in.string_view())), in);
     e.type = Text::stable(guess_literal_type(e.name));
-    push(st, std::move(e));
   }
 };
 
@@ -609,9 +643,8 @@ template <>
 struct action<g::attribute> {
   template <typename ActionInput>
   static void apply(const ActionInput& in, State& st) {
-    Expr e = make(ExprKind::Attribute, "", in, st);
+    Expr& e = push_leaf(st, ExprKind::Attribute, "", in);
     split_attribute(st, in.string_view(), e.name, e.expr_id);
-    push(st, std::move(e));
   }
 };
 
@@ -637,11 +670,10 @@ struct action<g::bare_name> {
   template <typename ActionInput>
   static void apply(const ActionInput& in, State& st) {
     if (st.allows(g::kBareIsColumn)) {
-      push(st, make(ExprKind::Attribute, keep_unquoted(st, in.string_view()), in, st));
+      push_leaf(st, ExprKind::Attribute, keep_unquoted(st, in.string_view()), in);
     } else {
-      Expr e = make(ExprKind::Literal, keep_unquoted(st, in.string_view()), in, st);
+      Expr& e = push_leaf(st, ExprKind::Literal, keep_unquoted(st, in.string_view()), in);
       e.type = "string";
-      push(st, std::move(e));
     }
   }
 };
@@ -650,9 +682,8 @@ template <>
 struct action<g::bare_word> {
   template <typename ActionInput>
   static void apply(const ActionInput& in, State& st) {
-    Expr e = make(ExprKind::Literal, st.keep(in.string_view()), in, st);
+    Expr& e = push_leaf(st, ExprKind::Literal, st.keep(in.string_view()), in);
     e.type = Text::stable(guess_literal_type(e.name));
-    push(st, std::move(e));
   }
 };
 
@@ -665,7 +696,7 @@ struct action<g::subquery_expr> {
   template <typename ActionInput>
   static void apply(const ActionInput& in, State& st) {
     std::string_view t = in.string_view();
-    Expr e = make(ExprKind::Subquery, "", in, st);
+    Expr& e = push_leaf(st, ExprKind::Subquery, "", in);
     if (t.rfind("ReusedSubquery", 0) == 0) e.type = "reused";
     if (auto tag = t.find(", ["); tag != std::string_view::npos) t = t.substr(0, tag);
     else if (auto tag2 = t.find(",["); tag2 != std::string_view::npos) t = t.substr(0, tag2);
@@ -673,7 +704,6 @@ struct action<g::subquery_expr> {
     const std::size_t sp = t.find_last_of(" \t\r\n");
     if (sp != std::string_view::npos) t = t.substr(sp + 1);
     split_attribute(st, t, e.name, e.expr_id);
-    push(st, std::move(e));
   }
 };
 
@@ -682,7 +712,7 @@ template <typename Rule>
 struct op_action {
   template <typename ActionInput>
   static void apply(const ActionInput& in, State& st) {
-    push(st, make(ExprKind::Raw, keep_op(st, in.string_view()), in, st));
+    push_leaf(st, ExprKind::Raw, keep_op(st, in.string_view()), in);
   }
 };
 template <> struct action<g::op_or> : op_action<g::op_or> {};
@@ -773,20 +803,20 @@ struct action<g::in_list_tail> {
   template <typename ActionInput>
   static void apply(const ActionInput& in, State& st) {
     // stack: ..., lhs, op, items...   (lhs was pushed before this rule started)
-    std::vector<Item> items = take_since_mark(st);
-    if (items.empty() || st.stack.empty()) return;
-    const Text op = items.front().e.name;
-    Item lhs = pop(st);
+    const std::size_t from = current_mark(st);
+    if (from == st.stack.size()) return;
+    if (from == 0) {
+      st.stack.clear();
+      return;
+    }
     Expr e;
     e.kind = ExprKind::In;
-    e.name = op;
-    e.begin = lhs.e.begin;
+    e.name = st.stack[from].e.name;
+    e.begin = st.stack[from - 1].e.begin;
     e.end = st.offset(in.end());
-    std::vector<Item> kids;
-    kids.reserve(items.size());
-    kids.push_back(std::move(lhs));
-    for (std::size_t i = 1; i < items.size(); ++i) kids.push_back(std::move(items[i]));
-    push_node(st, in, std::move(e), std::move(kids));
+    // lhs next to the items, the operator below them (dropped with the cut to from - 1).
+    std::swap(st.stack[from - 1], st.stack[from]);
+    reduce_from(st, in, std::move(e), from, from - 1);
   }
 };
 
@@ -794,9 +824,8 @@ template <>
 struct action<g::empty_literal> {
   template <typename ActionInput>
   static void apply(const ActionInput& in, State& st) {
-    Expr e = make(ExprKind::Literal, "", in, st);
+    Expr& e = push_leaf(st, ExprKind::Literal, "", in);
     e.type = "string";
-    push(st, std::move(e));
   }
 };
 
@@ -805,19 +834,18 @@ template <>
 struct action<g::inset_tail> {
   template <typename ActionInput>
   static void apply(const ActionInput& in, State& st) {
-    std::vector<Item> items = take_since_mark(st);
-    if (st.stack.empty()) return;
-    Item lhs = pop(st);
+    // stack: ..., lhs, items...   (lhs was pushed before this rule started)
+    const std::size_t from = current_mark(st);
+    if (from == 0) {
+      st.stack.clear();
+      return;
+    }
     Expr e;
     e.kind = ExprKind::In;
     e.name = "IN";
-    e.begin = lhs.e.begin;
+    e.begin = st.stack[from - 1].e.begin;
     e.end = st.offset(in.end());
-    std::vector<Item> kids;
-    kids.reserve(items.size() + 1);
-    kids.push_back(std::move(lhs));
-    for (auto& i : items) kids.push_back(std::move(i));
-    push_node(st, in, std::move(e), std::move(kids));
+    reduce_from(st, in, std::move(e), from - 1);
   }
 };
 
@@ -872,14 +900,13 @@ template <>
 struct action<g::function_call> {
   template <typename ActionInput>
   static void apply(const ActionInput& in, State& st) {
-    std::vector<Item> args = take_since_mark(st);
     const std::string_view t = in.string_view();
     const std::size_t open = t.find('(');
     Expr e = make(ExprKind::Function, keep_unquoted(st, t.substr(0, open)), in, st);
     std::string_view rest = t.substr(open + 1);
     while (!rest.empty() && (rest.front() == ' ' || rest.front() == '\t')) rest.remove_prefix(1);
     if (rest.size() > 9 && equals_upper(rest.substr(0, 8), "DISTINCT")) e.type = "distinct";
-    push_node(st, in, std::move(e), std::move(args));
+    reduce_from(st, in, std::move(e), current_mark(st));
   }
 };
 
@@ -910,8 +937,7 @@ template <>
 struct action<g::bound_reference> {
   template <typename ActionInput>
   static void apply(const ActionInput& in, State& st) {
-    std::vector<Item> args = take_since_mark(st);
-    push_node(st, in, make(ExprKind::Function, "input", in, st), std::move(args));
+    reduce_from(st, in, make(ExprKind::Function, "input", in, st), current_mark(st));
   }
 };
 
@@ -922,8 +948,7 @@ template <>
 struct action<g::list_expr> {
   template <typename ActionInput>
   static void apply(const ActionInput& in, State& st) {
-    std::vector<Item> args = take_since_mark(st);
-    push_node(st, in, make(ExprKind::List, "", in, st), std::move(args));
+    reduce_from(st, in, make(ExprKind::List, "", in, st), current_mark(st));
   }
 };
 
@@ -931,7 +956,7 @@ template <>
 struct action<g::cast_type> {
   template <typename ActionInput>
   static void apply(const ActionInput& in, State& st) {
-    push(st, make(ExprKind::Raw, st.keep(trim_view(in.string_view())), in, st));
+    push_leaf(st, ExprKind::Raw, st.keep(trim_view(in.string_view())), in);
   }
 };
 
@@ -1066,28 +1091,31 @@ template <>
 struct action<g::pf_filter> {
   template <typename ActionInput>
   static void apply(const ActionInput& in, State& st) {
-    std::vector<Item> args = take_since_mark(st);
+    // The arguments are edited where they lie on the stack, from `from` up.
+    const std::size_t from = current_mark(st);
+    auto arg = [&](std::size_t i) -> Item& { return st.stack[from + i]; };
+    const std::size_t nargs = st.stack.size() - from;
     const std::string_view t = in.string_view();
     Expr e = make(ExprKind::Function, st.keep(t.substr(0, t.find('('))), in, st);
     if (in.begin() > st.base && in.begin()[-1] == '*') e.type = "handled";
     if (!is_logical_filter(e.name)) {
       // EqualTo(s,a,b): a literal with a comma was split; join it again.
-      if (args.size() > 2 && e.name != "In" && args[1].e.kind == ExprKind::Literal &&
-          args.back().e.kind == ExprKind::Literal) {
-        Item& v = args[1];
-        v.e.end = args.back().e.end;
+      if (nargs > 2 && e.name != "In" && arg(1).e.kind == ExprKind::Literal &&
+          st.stack.back().e.kind == ExprKind::Literal) {
+        Item& v = arg(1);
+        v.e.end = st.stack.back().e.end;
         v.e.name = st.keep(std::string_view(st.base + v.e.begin, v.e.end - v.e.begin));
         v.e.type = "string";
-        args.resize(2);
+        st.stack.resize(from + 2);
       }
       // The first argument of a value filter names a column.
-      if (!args.empty() && args[0].e.kind == ExprKind::Literal) {
-        args[0].e.kind = ExprKind::Attribute;
-        args[0].e.name = keep_unquoted(st, args[0].e.name);
-        args[0].e.type = Text{};
+      if (nargs > 0 && arg(0).e.kind == ExprKind::Literal) {
+        arg(0).e.kind = ExprKind::Attribute;
+        arg(0).e.name = keep_unquoted(st, arg(0).e.name);
+        arg(0).e.type = Text{};
       }
     }
-    push_node(st, in, std::move(e), std::move(args));
+    reduce_from(st, in, std::move(e), from);
   }
 };
 
@@ -1095,8 +1123,7 @@ template <>
 struct action<g::pf_value_list> {
   template <typename ActionInput>
   static void apply(const ActionInput& in, State& st) {
-    std::vector<Item> args = take_since_mark(st);
-    push_node(st, in, make(ExprKind::List, "", in, st), std::move(args));
+    reduce_from(st, in, make(ExprKind::List, "", in, st), current_mark(st));
   }
 };
 
@@ -1104,8 +1131,7 @@ template <>
 struct action<g::pf_list> {
   template <typename ActionInput>
   static void apply(const ActionInput& in, State& st) {
-    std::vector<Item> args = take_since_mark(st);
-    push_node(st, in, make(ExprKind::List, "", in, st), std::move(args));
+    reduce_from(st, in, make(ExprKind::List, "", in, st), current_mark(st));
   }
 };
 

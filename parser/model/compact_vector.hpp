@@ -64,7 +64,7 @@ class CompactVector {
   }
   CompactVector& operator=(CompactVector&& o) noexcept {
     if (this != &o) {
-      release();
+      if (p_) release();
       p_ = std::exchange(o.p_, nullptr);
     }
     return *this;
@@ -77,7 +77,11 @@ class CompactVector {
     CompactVector(v).swap(*this);
     return *this;
   }
-  ~CompactVector() { release(); }
+  // The test inline: most vectors destroyed are empty or moved from, and release() is often not
+  // inlined (it destroys the elements, which for expressions destroy vectors of their own).
+  ~CompactVector() {
+    if (p_) release();
+  }
 
   void swap(CompactVector& o) noexcept { std::swap(p_, o.p_); }
 
