@@ -269,7 +269,9 @@ bool match_plain_tree_line(std::string_view line, TreeLine& out) {
 }
 
 bool match_aqe_header(std::string_view line, AqeTitle& title, std::uint32_t& column) {
-  if (line.find("== ") == std::string_view::npos) return false;
+  // Every AQE title ends the line with "Plan ==": tested first, it rules out a tree line without
+  // searching it.
+  if (!line.ends_with(" Plan ==")) return false;
   Input in = make_input(line);
   if (!pegtl::parse<g::aqe_header>(in)) return false;
   std::size_t p = line.find("+- ==");
