@@ -55,8 +55,8 @@ struct tree_action<g::lead> {
   static void apply(const In& in, TreeState& st) {
     st.out->column = col_of(st.begin, in.end());
     st.out->label_column = st.out->column;
-    auto s = in.string_view();
-    st.out->connector = s.find("+- ") != std::string_view::npos || s.find(":- ") != std::string_view::npos;
+    // The lead holds blanks, `:` guides and connectors: a '-' is there only as part of `+- ` / `:- `.
+    st.out->connector = in.string_view().find('-') != std::string_view::npos;
   }
 };
 template <>

@@ -282,6 +282,7 @@ class Reader {
         ++tree_lines;
     }
     r_.plans.back().ops.reserve(tree_lines + tree_lines / 16 + 8);
+    placed_.reserve(tree_lines + 8);  // one edge per tree line, and the roots
     have_plan_ = true;
     plan().name = "plan " + std::to_string(r_.plans.size());
     plan().loc = n_.range(i, 0, n_.text(i).size());
@@ -752,15 +753,19 @@ class Reader {
       last_field_.reset();
       if (!block_op_) return;
       Operator& o = plan().ops[*block_op_];
-      Field f;
+      Field& f = o.fields.emplace_back();  // built in place: no moved-from field to release
       f.key = keep(fl.key);
       f.value = keep(fl.value);
       f.count = fl.count;
       f.loc = n_.range(i, 0, t.size());
-      o.fields.push_back(std::move(f));
       last_field_ = o.fields.size() - 1;
       last_field_first_line_ = i;
-      last_value_at_ = n_.range(i, fl.value_column, fl.value_column + 1);
+      // A line that is a plain view of the input maps every column by the same shift: the value's
+      // start is the line's start moved right, without a second look-up.
+      last_value_at_ = n_.lines[i].has_extra()
+                           ? n_.range(i, fl.value_column, fl.value_column + 1)
+                           : SourceRange{f.loc.line, f.loc.column + fl.value_column, f.loc.line,
+                                         f.loc.column + fl.value_column + 1};
       return;
     }
     // Continuation of the previous value (a literal with a newline, PushedJoins lines), or a bare line.
