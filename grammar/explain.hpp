@@ -225,10 +225,20 @@ struct block_header : seq<one<'('>, block_id, one<')'>, sp, block_name, header_t
 // `seq<upper, star<sor<alnum, one<'_'>, seq<sp, at<alnum>>>>>` as one loop (a rule call per byte
 // otherwise): an upper-case letter, then letters, digits, `_`, and single blanks before a letter
 // or digit.
+// Per byte of a field key: 1 a letter or digit, 2 '_', 0 anything else (one load per byte of the
+// key instead of three range tests).
+struct KeyBytes {
+  unsigned char of[256] = {};
+  constexpr KeyBytes() {
+    for (int c = 0; c < 256; ++c)
+      of[c] = (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') ? 1 : c == '_' ? 2 : 0;
+  }
+};
 struct field_key {
   using rule_t = field_key;
   using subs_t = pegtl::empty_list;
-  static bool alnum_char(char c) { return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9'); }
+  static constexpr KeyBytes kClasses{};
+  static bool alnum_char(char c) { return kClasses.of[static_cast<unsigned char>(c)] == 1; }
   template <typename ParseInput>
   static bool match(ParseInput& in) {
     const std::size_t n = in.size(std::size_t(-1) / 2);
@@ -237,7 +247,7 @@ struct field_key {
     std::size_t i = 1;
     while (i < n) {
       const char c = p[i];
-      if (alnum_char(c) || c == '_') {
+      if (kClasses.of[static_cast<unsigned char>(c)] != 0) {
         ++i;
       } else if (c == ' ' && i + 1 < n && alnum_char(p[i + 1])) {
         i += 2;

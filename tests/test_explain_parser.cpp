@@ -469,7 +469,7 @@ TEST_CASE("explain reader: operator ids index numbers in a vector, anything else
   CHECK_FALSE(ids.find("abc").has_value());
 }
 
-TEST_CASE("explain reader: the placed-edge set answers as a std::set would, through growth and clear") {
+TEST_CASE("explain reader: the placed-edge set answers as a std::set would, through growth, reserve and clear") {
   explain::EdgeSet edges;
   std::set<std::uint64_t> reference;
   // Keys like the reader's (parent << 32 ^ child), roots under 0xFFFFFFFF, and the all-ones key
@@ -479,8 +479,13 @@ TEST_CASE("explain reader: the placed-edge set answers as a std::set would, thro
     for (std::uint64_t c = 0; c < 50; c += 7) keys.push_back((p << 32) ^ c);
   for (std::uint64_t c = 0; c < 100; ++c) keys.push_back((std::uint64_t{0xFFFFFFFFu} << 32) ^ c);
   keys.push_back(~std::uint64_t{0});
-  for (int round = 0; round < 2; ++round) {
-    for (std::uint64_t k : keys) CHECK(edges.insert(k) == reference.insert(k).second);
+  for (int round = 0; round < 3; ++round) {
+    // The last round reserves first, and again once half of the keys are in (a rehash keeps them).
+    if (round == 2) edges.reserve(keys.size() / 2);
+    for (std::size_t i = 0; i < keys.size(); ++i) {
+      if (round == 2 && i == keys.size() / 2) edges.reserve(keys.size() * 2);
+      CHECK(edges.insert(keys[i]) == reference.insert(keys[i]).second);
+    }
     for (std::uint64_t k : keys) CHECK_FALSE(edges.insert(k));  // every key is there now
     CHECK(edges.size() == reference.size());
     edges.clear();

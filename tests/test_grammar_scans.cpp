@@ -46,7 +46,8 @@ std::vector<std::string> corpus_lines() {
       "HashAggregate [codegen id : 3]", "ReusedExchange [Reuses operator id: 5]", "Name  ", "A [codegen id : x]",
       "Output [2]: [a#1, b#2]", "Left keys [1]: [k#1]", "Location [not included in comparison]/x", "Condition : x",
       "Join condition: None", "A  B: x", "Ab_9 C: y", "   :  +- * Project (4)", ":- :- +- x", ": :", "  :", ":-",
-      "+-", "AND x#1", "and#1", "ORDER#1", "in.x#2", "a b#3", "DISTINCT#4", "col$1#5", "x-y:z/w@v#6",
+      "+-", "       :x", "        :", "       : ", "  :  :  :  :  :  +- x", "        ::  x", "       :- y",
+      "  :  :  :  :  :- :  : x", "                +- z", ":  :  :  :  :  :  :  :  :", "AND x#1", "and#1", "ORDER#1", "in.x#2", "a b#3", "DISTINCT#4", "col$1#5", "x-y:z/w@v#6",
       "Project [a#1], Statistics(sizeInBytes=1.0 B)", "Relation t[a#1], Statistics(sizeInBytes=1.0 B, rowCount=1)"};
   for (const auto& entry : std::filesystem::recursive_directory_iterator(planlint::test::corpus_dir())) {
     if (!entry.is_regular_file()) continue;

@@ -22,6 +22,12 @@ class EdgeSet {
     if ((size_ + 1) * 4 > slots_.size() * 3) grow();  // at most 3/4 full
     return put(key);
   }
+  // Room for `n` keys without growing (a plan's edges are about its tree lines: counted first).
+  void reserve(std::size_t n) {
+    std::size_t want = 16;
+    while (want * 3 < n * 4) want *= 2;
+    if (want > slots_.size()) rehash(want);
+  }
   void clear() {
     std::vector<std::uint64_t>().swap(slots_);
     size_ = 0;
@@ -49,10 +55,11 @@ class EdgeSet {
       }
     }
   }
-  void grow() {
+  void grow() { rehash(std::max<std::size_t>(16, slots_.size() * 2)); }
+  void rehash(std::size_t slots) {  // slots: a power of two
     std::vector<std::uint64_t> old;
     old.swap(slots_);
-    slots_.assign(std::max<std::size_t>(16, old.size() * 2), kEmpty);  // a power of two
+    slots_.assign(slots, kEmpty);
     size_ = 0;
     for (std::uint64_t k : old)
       if (k != kEmpty) put(k);

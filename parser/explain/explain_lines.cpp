@@ -55,8 +55,8 @@ struct tree_action<g::lead> {
   static void apply(const In& in, TreeState& st) {
     st.out->column = col_of(st.begin, in.end());
     st.out->label_column = st.out->column;
-    auto s = in.string_view();
-    st.out->connector = s.find("+- ") != std::string_view::npos || s.find(":- ") != std::string_view::npos;
+    // The lead holds blanks, `:` guides and connectors: a '-' is there only as part of `+- ` / `:- `.
+    st.out->connector = in.string_view().find('-') != std::string_view::npos;
   }
 };
 template <>
@@ -269,7 +269,9 @@ bool match_plain_tree_line(std::string_view line, TreeLine& out) {
 }
 
 bool match_aqe_header(std::string_view line, AqeTitle& title, std::uint32_t& column) {
-  if (line.find("== ") == std::string_view::npos) return false;
+  // Every AQE title ends the line with "Plan ==": tested first, it rules out a tree line without
+  // searching it.
+  if (!line.ends_with(" Plan ==")) return false;
   Input in = make_input(line);
   if (!pegtl::parse<g::aqe_header>(in)) return false;
   std::size_t p = line.find("+- ==");

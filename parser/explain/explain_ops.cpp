@@ -8,6 +8,7 @@
 #endif
 
 #include "parser/common/classify.hpp"
+#include "parser/common/text_search.hpp"
 #include "parser/registry/parse.hpp"
 
 namespace planlint::explain {
@@ -196,6 +197,12 @@ bool is_truncated_value(std::string_view v) { return scan_cut_marks(v).truncated
 void describe_operator(TextStore& st, Operator& op, std::string_view label, std::string_view header_name) {
   op.label = st.keep(trim(label));
   label = op.label;  // the parts below are views into the kept label
+  // A part of the kept label is already kept: view it (keep() would test the store's blocks
+  // again for each of the name, the table and the format).
+  auto keep_part = [&](std::string_view part) -> Text {
+    if (part.empty()) return {};
+    return lies_within(part, label) ? Text::stable(part) : st.keep(part);
+  };
   std::string_view first = label.substr(0, label.find(' '));
   std::string_view rest = first.size() < label.size() ? trim(label.substr(first.size())) : std::string_view{};
   // "SortMergeJoin(skew=true)", "ShuffledHashJoin(skew=true)".
@@ -206,7 +213,7 @@ void describe_operator(TextStore& st, Operator& op, std::string_view label, std:
   }
   Classification c = classify_operator(base);
   if (c.kind == OpKind::Join) {
-    op.name = st.keep(header_name.empty() ? base : trim(header_name));
+    op.name = keep_part(header_name.empty() ? base : trim(header_name));
     op.kind = c.kind;
     op.engine = c.engine;
     op.join.edit().strategy = c.strategy;
@@ -226,7 +233,7 @@ void describe_operator(TextStore& st, Operator& op, std::string_view label, std:
     return;
   }
   std::string_view name = header_name.empty() ? label : trim(header_name);
-  op.name = st.keep(name);
+  op.name = keep_part(name);
   if (name != base) c = classify_operator(name);
   op.kind = c.kind;
   op.engine = c.engine;
@@ -237,22 +244,22 @@ void describe_operator(TextStore& st, Operator& op, std::string_view label, std:
     split_top_level(name, " ", words);
     std::string_view w0 = words.empty() ? std::string_view{} : words[0];
     if (starts_with(name, "Scan In-memory table ")) {
-      op.table = st.keep(trim(name.substr(21)));
+      op.table = keep_part(trim(name.substr(21)));
     } else if (w0 == "BatchScan") {
-      if (words.size() >= 2) op.table = st.keep(trim(name.substr(10)));
+      if (words.size() >= 2) op.table = keep_part(trim(name.substr(10)));
     } else if (words.size() >= 2 && (w0 == "Scan" || w0 == "FileScan" || starts_with(w0, "PhotonScan") ||
                                      ends_with(w0, "Transformer"))) {
       std::string_view fmt = words[1];
       if (starts_with(fmt, "JDBCRelation(")) {
         op.scan_format = "jdbc";
         std::size_t close = match_close(fmt, 12);
-        if (close != std::string_view::npos) op.table = st.keep(fmt.substr(13, close - 13));
+        if (close != std::string_view::npos) op.table = keep_part(fmt.substr(13, close - 13));
       } else if (fmt != "ExistingRDD" && fmt != "OneRowRelation") {
-        op.scan_format = st.keep(fmt);
+        op.scan_format = keep_part(fmt);
         std::size_t pos = static_cast<std::size_t>(fmt.data() + fmt.size() - name.data());
         std::string_view t = trim(name.substr(pos));
         if (auto b = t.find('['); b != std::string_view::npos && w0 == "FileScan") t = t.substr(0, b);
-        op.table = st.keep(t);
+        op.table = keep_part(t);
       }
     }
   }

@@ -21,6 +21,7 @@
 #include "parser/explain/operator_ids.hpp"
 #include "parser/registry/parse.hpp"
 #include "parser/common/facts_fill.hpp"
+#include "parser/common/text_search.hpp"
 
 namespace planlint {
 
@@ -75,7 +76,7 @@ struct PendingReuse {
 class Reader {
  public:
   Reader(const Normalized& n, ParseResult& r, std::shared_ptr<const std::string> input)
-      : n_(n), r_(r), input_(std::move(input)) {}
+      : n_(n), r_(r), input_(std::move(input)), input_text_(shared_text(input_)) {}
 
   void run() {
     for (std::size_t i = 0; i < n_.lines.size(); ++i) {
@@ -99,6 +100,7 @@ class Reader {
   const Normalized& n_;
   ParseResult& r_;
   std::shared_ptr<const std::string> input_;  // the shared input: plans view it (may be null)
+  std::string_view input_text_;               // its bytes ("" when none)
   bool cut_seen_ = false;
   std::vector<std::uint32_t> bad_;      // original line numbers of lines that were not understood
   std::vector<std::size_t> bad_index_;  // their normalised indexes
@@ -133,6 +135,14 @@ class Reader {
   std::optional<std::size_t> trailer_;
 
   Plan& plan() { return r_.plans.back(); }
+
+  // plan().keep(s), tested for the shared input first: nearly every key and value of a detail
+  // line is a view into it, which the plan's store keeps alive (view_input) without a copy.
+  Text keep(std::string_view s) {
+    if (s.empty()) return {};
+    if (lies_within(s, input_text_)) return Text::stable(s);
+    return plan().keep(s);
+  }
 
   // Never a silent empty answer: say how much was read, which lines were not, and why.
   void summarize() {
@@ -264,12 +274,15 @@ class Reader {
     for (; end < n_.lines.size(); ++end) {
       const std::string_view t = n_.text(end);
       if (t.size() > 3 && t[0] == '=' && t[1] == '=' && t[2] == ' ') break;
-      const std::size_t k = t.empty() || t[0] == '(' ? 0 : skip_guide_bytes(t);
+      // Only a line that starts with a guide byte has guides to skip (most lines start with a
+      // letter or '(': detail lines).
+      const std::size_t k = !t.empty() && (t[0] == ' ' || t[0] == ':' || t[0] == '|') ? skip_guide_bytes(t) : 0;
       if (k < t.size() && ((t[k] == '-' && k > 0 && t[k - 1] == ':') ||
                            (t[k] == '+' && k + 1 < t.size() && t[k + 1] == '-')))
         ++tree_lines;
     }
     r_.plans.back().ops.reserve(tree_lines + tree_lines / 16 + 8);
+    placed_.reserve(tree_lines + 8);  // one edge per tree line, and the roots
     have_plan_ = true;
     plan().name = "plan " + std::to_string(r_.plans.size());
     plan().loc = n_.range(i, 0, n_.text(i).size());
@@ -571,7 +584,7 @@ class Reader {
       op = add_op();
       Operator& o = p.ops[op];
       if (tl.id != "unknown") {
-        o.id = p.keep(tl.id);
+        o.id = keep(tl.id);
         if (!ids_.add(o.id, op)) {
           error(i, tl.label_column, "operator id " + o.id + " is used by two different operators",
                 MessageSeverity::Warning);
@@ -740,15 +753,19 @@ class Reader {
       last_field_.reset();
       if (!block_op_) return;
       Operator& o = plan().ops[*block_op_];
-      Field f;
-      f.key = plan().keep(fl.key);
-      f.value = plan().keep(fl.value);
+      Field& f = o.fields.emplace_back();  // built in place: no moved-from field to release
+      f.key = keep(fl.key);
+      f.value = keep(fl.value);
       f.count = fl.count;
       f.loc = n_.range(i, 0, t.size());
-      o.fields.push_back(std::move(f));
       last_field_ = o.fields.size() - 1;
       last_field_first_line_ = i;
-      last_value_at_ = n_.range(i, fl.value_column, fl.value_column + 1);
+      // A line that is a plain view of the input maps every column by the same shift: the value's
+      // start is the line's start moved right, without a second look-up.
+      last_value_at_ = n_.lines[i].has_extra()
+                           ? n_.range(i, fl.value_column, fl.value_column + 1)
+                           : SourceRange{f.loc.line, f.loc.column + fl.value_column, f.loc.line,
+                                         f.loc.column + fl.value_column + 1};
       return;
     }
     // Continuation of the previous value (a literal with a newline, PushedJoins lines), or a bare line.
@@ -761,7 +778,7 @@ class Reader {
       return;
     }
     Field f;
-    f.value = plan().keep(t);
+    f.value = keep(t);
     f.loc = n_.range(i, 0, t.size());
     o.fields.push_back(std::move(f));
     last_field_ = o.fields.size() - 1;
