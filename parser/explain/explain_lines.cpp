@@ -3,6 +3,7 @@
 
 #include <charconv>
 #include <cstdlib>
+#include <cstring>
 
 #include "grammar/explain.hpp"
 
@@ -239,7 +240,68 @@ struct stats_action<g::stat_masked> {
 
 }  // namespace
 
+namespace {
+
+bool is_digit(char c) { return c >= '0' && c <= '9'; }
+
+// The common outline line `<lead>[* ]<label> (<digits>)` read without the grammar (which parsed
+// node_tail twice per line: once to find the label's end, once for the id). Exactly what
+// formatted_tree_line_try reads, or false when the line has another shape (another marker, an id
+// `unknown`, a suffix after the id) or may have: any earlier ` (` that could start a node_tail
+// (followed by a digit or 'u'). The grammar reads those.
+bool match_common_tree_line(std::string_view line, TreeLine& out) {
+  const std::size_t n = line.size();
+  if (n < 4 || line[n - 1] != ')') return false;
+  std::size_t d = n - 1;  // the id is [d, n - 1)
+  while (d > 0 && is_digit(line[d - 1])) --d;
+  if (d == n - 1 || d < 2 || line[d - 1] != '(' || line[d - 2] != ' ') return false;
+  const std::size_t tail = d - 2;  // the ` (` of the id
+  Input in = make_input(line);
+  (void)g::lead::match(in);
+  const auto column = static_cast<std::size_t>(in.current() - line.data());
+  std::size_t label = column;
+  bool codegen = false;
+  if (column < n) {
+    const char c = line[column];
+    if (c == '*') {
+      if (column + 1 >= n || line[column + 1] != ' ') return false;  // `*(n) `, `*Name`
+      codegen = true;
+      label = column + 2;
+    } else if (c == '^' || c == '!') {
+      return false;
+    }
+  }
+  if (tail <= label) return false;
+  // node_label ends at the first ` (` where node_tail matches: one before the id's can only if
+  // an id follows it.
+  for (std::size_t q = label + 1; q < tail;) {
+    const void* hit = std::memchr(line.data() + q, '(', tail - q);
+    if (hit == nullptr) break;
+    q = static_cast<std::size_t>(static_cast<const char*>(hit) - line.data());
+    if (line[q - 1] == ' ' && (is_digit(line[q + 1]) || line[q + 1] == 'u')) return false;
+    ++q;
+  }
+  out.column = static_cast<std::uint32_t>(column);
+  out.label_column = static_cast<std::uint32_t>(label);
+  out.connector = line.substr(0, column).find('-') != std::string_view::npos;  // as the lead action
+  out.codegen = codegen;
+  out.label = line.substr(label, tail - label);
+  out.id = line.substr(d, n - 1 - d);
+  return true;
+}
+
+}  // namespace
+
+bool match_formatted_tree_line_by_grammar(std::string_view line, TreeLine& out) {
+  out = TreeLine{};
+  TreeState st{line.data(), &out};
+  Input in = make_input(line);
+  return pegtl::parse<formatted_tree_line_try, tree_action>(in, st);
+}
+
 bool match_formatted_tree_line(std::string_view line, TreeLine& out, LineError* err) {
+  out = TreeLine{};
+  if (match_common_tree_line(line, out)) return true;
   out = TreeLine{};
   TreeState st{line.data(), &out};
   {
