@@ -397,8 +397,52 @@ bool match_subquery_line(std::string_view line, SubqueryLine& out, LineError* er
   }
 }
 
+namespace {
+
+// The common detail block header `(<digits>) <name>[ [codegen id : <digits>]]` read without the
+// grammar (which tried header_tail at each blank of the name and then once more). Exactly what
+// block_header reads, or false for any other shape (a `[` that is not the codegen part, a reuses
+// part, blanks or a tab at the end): the grammar reads those.
+bool match_common_block_header(std::string_view line, BlockHeader& out) {
+  const std::size_t n = line.size();
+  std::size_t i = 1;
+  while (i < n && is_digit(line[i])) ++i;
+  if (i == 1 || i + 1 >= n || line[i] != ')' || line[i + 1] != ' ') return false;
+  if (line[n - 1] == ' ' || line[n - 1] == '\t') return false;
+  const std::size_t name = i + 2;
+  const void* hit = name < n ? std::memchr(line.data() + name, '[', n - name) : nullptr;
+  if (hit == nullptr) {  // no part: header_tail matches only at the end
+    out.id = line.substr(1, i - 1);
+    out.name = line.substr(name);
+    return true;
+  }
+  // The first `[` must open the codegen part, and the part must end the line.
+  const auto br = static_cast<std::size_t>(static_cast<const char*>(hit) - line.data());
+  constexpr std::string_view kCodegen = " [codegen id : ";
+  if (br <= name || line.substr(br - 1, kCodegen.size()) != kCodegen) return false;
+  std::size_t d = br - 1 + kCodegen.size(), e = d;
+  while (e < n && is_digit(line[e])) ++e;
+  if (e == d || e + 1 != n || line[e] != ']') return false;
+  out.id = line.substr(1, i - 1);
+  out.name = rtrim(line.substr(name, br - 1 - name));
+  out.codegen_stage = to_int(line.substr(d, e - d));
+  return true;
+}
+
+}  // namespace
+
+bool match_block_header_by_grammar(std::string_view line, BlockHeader& out) {
+  if (line.size() < 4 || line[0] != '(') return false;
+  out = BlockHeader{};
+  HeaderState st{&out};
+  Input in = make_input(line);
+  return pegtl::parse<g::block_header, header_action>(in, st);
+}
+
 bool match_block_header(std::string_view line, BlockHeader& out) {
   if (line.size() < 4 || line[0] != '(') return false;
+  out = BlockHeader{};
+  if (match_common_block_header(line, out)) return true;
   out = BlockHeader{};
   HeaderState st{&out};
   Input in = make_input(line);
