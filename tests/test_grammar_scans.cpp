@@ -14,6 +14,7 @@
 
 #include "grammar/explain.hpp"
 #include "grammar/expression.hpp"
+#include "parser/explain/explain_lines.hpp"
 #include "tests/support.hpp"
 
 namespace pegtl = tao::pegtl;
@@ -47,7 +48,13 @@ std::vector<std::string> corpus_lines() {
       "Output [2]: [a#1, b#2]", "Left keys [1]: [k#1]", "Location [not included in comparison]/x", "Condition : x",
       "Join condition: None", "A  B: x", "Ab_9 C: y", "   :  +- * Project (4)", ":- :- +- x", ": :", "  :", ":-",
       "+-", "       :x", "        :", "       : ", "  :  :  :  :  :  +- x", "        ::  x", "       :- y",
-      "  :  :  :  :  :- :  : x", "                +- z", ":  :  :  :  :  :  :  :  :", "AND x#1", "and#1", "ORDER#1", "in.x#2", "a b#3", "DISTINCT#4", "col$1#5", "x-y:z/w@v#6",
+      "  :  :  :  :  :- :  : x", "Filter (1 = 1) (3)", "A (3), Statistics(x (4)", "X (1) (columnar (5)", "*  (3)",
+      " (3)", "* X (0123)", "!X (3)", "^ X (3)", "*(2) X (3)", "*X (3)", "X (u) (3)", "X  (3)", "X (unknown)",
+      "(1) X", "(1) X [codegen id : 3]", "(1) X  [codegen id : 3]", "(1) [codegen id : 3]", "(1)  [codegen id : 3]",
+      "(1) X [codegen id : 3] ", "(1) X\t", "(1) X [Reuses operator id: 5]", "(1) X [codegen id : 3] [Reuses operator id: 5]",
+      "(1) X [codegen id : ]", "(1) X [a] [codegen id : 3]", "(12)X", "(1) ", "(1)  ", "(x) Y", "(1) X [codegen id : 3]]",
+      "(1) X [codegen id : 99999999999]", "(1) A B  C", "(1) X[codegen id : 3]", "(1) X [codegen id : 3x]",
+      "X (3) (4)", "+- * X (7)", ":- Y (x) (8)", "X ((a)) (9)", "X (3)x (4)", "(3)", "X (3), y (4)", "                +- z", ":  :  :  :  :  :  :  :  :", "AND x#1", "and#1", "ORDER#1", "in.x#2", "a b#3", "DISTINCT#4", "col$1#5", "x-y:z/w@v#6",
       "Project [a#1], Statistics(sizeInBytes=1.0 B)", "Relation t[a#1], Statistics(sizeInBytes=1.0 B, rowCount=1)"};
   for (const auto& entry : std::filesystem::recursive_directory_iterator(planlint::test::corpus_dir())) {
     if (!entry.is_regular_file()) continue;
@@ -110,4 +117,51 @@ TEST_CASE("grammar scans: the lookaheads of primary accept everything their alte
     }
   CHECK(attributes > 1000);
   CHECK(subqueries > 10);
+}
+
+TEST_CASE("outline lines: the hand-read common shape gives what the grammar gives") {
+  // match_formatted_tree_line reads `<lead>[* ]<label> (<digits>)` by hand and leaves every other
+  // line to the grammar: on every line of the corpus and every suffix of it, the answer and each
+  // piece must be the grammar's.
+  std::size_t tried = 0, matched_lines = 0, differ = 0;
+  for (const std::string& line : corpus_lines())
+    for (std::size_t from = 0; from <= line.size(); ++from) {
+      const std::string_view s = std::string_view(line).substr(from);
+      planlint::explain::TreeLine a, b;
+      const bool ma = planlint::explain::match_formatted_tree_line(s, a, nullptr);
+      const bool mb = planlint::explain::match_formatted_tree_line_by_grammar(s, b);
+      ++tried;
+      matched_lines += mb ? 1 : 0;
+      const bool same = ma == mb && (!ma || (a.column == b.column && a.label_column == b.label_column &&
+                                             a.connector == b.connector && a.codegen == b.codegen &&
+                                             a.codegen_stage == b.codegen_stage && a.label == b.label &&
+                                             a.label.data() == b.label.data() && a.id == b.id &&
+                                             a.stats == b.stats && a.has_stats == b.has_stats &&
+                                             a.columnar == b.columnar));
+      if (!same && ++differ <= 5) FAIL_CHECK("differs on \"" << std::string(s) << "\"");
+    }
+  CHECK(matched_lines > 1000);
+  CHECK(differ == 0);
+  INFO(tried << " texts");
+}
+
+TEST_CASE("block headers: the hand-read common shapes give what the grammar gives") {
+  // match_block_header reads `(<digits>) <name>[ [codegen id : <digits>]]` by hand and leaves every
+  // other line to the grammar: on every line of the corpus and every suffix of it, the answer and
+  // each piece must be the grammar's.
+  std::size_t matched_lines = 0, differ = 0;
+  for (const std::string& line : corpus_lines())
+    for (std::size_t from = 0; from <= line.size(); ++from) {
+      const std::string_view s = std::string_view(line).substr(from);
+      planlint::explain::BlockHeader a, b;
+      const bool ma = planlint::explain::match_block_header(s, a);
+      const bool mb = planlint::explain::match_block_header_by_grammar(s, b);
+      matched_lines += mb ? 1 : 0;
+      const bool same = ma == mb && (!ma || (a.id == b.id && a.id.data() == b.id.data() && a.name == b.name &&
+                                             a.name.data() == b.name.data() && a.codegen_stage == b.codegen_stage &&
+                                             a.reuses == b.reuses && a.has_reuses == b.has_reuses));
+      if (!same && ++differ <= 5) FAIL_CHECK("differs on \"" << std::string(s) << "\"");
+    }
+  CHECK(matched_lines > 500);
+  CHECK(differ == 0);
 }

@@ -3,6 +3,7 @@
 
 #include <charconv>
 #include <cstdlib>
+#include <cstring>
 
 #include "grammar/explain.hpp"
 
@@ -239,7 +240,68 @@ struct stats_action<g::stat_masked> {
 
 }  // namespace
 
+namespace {
+
+bool is_digit(char c) { return c >= '0' && c <= '9'; }
+
+// The common outline line `<lead>[* ]<label> (<digits>)` read without the grammar (which parsed
+// node_tail twice per line: once to find the label's end, once for the id). Exactly what
+// formatted_tree_line_try reads, or false when the line has another shape (another marker, an id
+// `unknown`, a suffix after the id) or may have: any earlier ` (` that could start a node_tail
+// (followed by a digit or 'u'). The grammar reads those.
+bool match_common_tree_line(std::string_view line, TreeLine& out) {
+  const std::size_t n = line.size();
+  if (n < 4 || line[n - 1] != ')') return false;
+  std::size_t d = n - 1;  // the id is [d, n - 1)
+  while (d > 0 && is_digit(line[d - 1])) --d;
+  if (d == n - 1 || d < 2 || line[d - 1] != '(' || line[d - 2] != ' ') return false;
+  const std::size_t tail = d - 2;  // the ` (` of the id
+  Input in = make_input(line);
+  (void)g::lead::match(in);
+  const auto column = static_cast<std::size_t>(in.current() - line.data());
+  std::size_t label = column;
+  bool codegen = false;
+  if (column < n) {
+    const char c = line[column];
+    if (c == '*') {
+      if (column + 1 >= n || line[column + 1] != ' ') return false;  // `*(n) `, `*Name`
+      codegen = true;
+      label = column + 2;
+    } else if (c == '^' || c == '!') {
+      return false;
+    }
+  }
+  if (tail <= label) return false;
+  // node_label ends at the first ` (` where node_tail matches: one before the id's can only if
+  // an id follows it.
+  for (std::size_t q = label + 1; q < tail;) {
+    const void* hit = std::memchr(line.data() + q, '(', tail - q);
+    if (hit == nullptr) break;
+    q = static_cast<std::size_t>(static_cast<const char*>(hit) - line.data());
+    if (line[q - 1] == ' ' && (is_digit(line[q + 1]) || line[q + 1] == 'u')) return false;
+    ++q;
+  }
+  out.column = static_cast<std::uint32_t>(column);
+  out.label_column = static_cast<std::uint32_t>(label);
+  out.connector = line.substr(0, column).find('-') != std::string_view::npos;  // as the lead action
+  out.codegen = codegen;
+  out.label = line.substr(label, tail - label);
+  out.id = line.substr(d, n - 1 - d);
+  return true;
+}
+
+}  // namespace
+
+bool match_formatted_tree_line_by_grammar(std::string_view line, TreeLine& out) {
+  out = TreeLine{};
+  TreeState st{line.data(), &out};
+  Input in = make_input(line);
+  return pegtl::parse<formatted_tree_line_try, tree_action>(in, st);
+}
+
 bool match_formatted_tree_line(std::string_view line, TreeLine& out, LineError* err) {
+  out = TreeLine{};
+  if (match_common_tree_line(line, out)) return true;
   out = TreeLine{};
   TreeState st{line.data(), &out};
   {
@@ -335,8 +397,52 @@ bool match_subquery_line(std::string_view line, SubqueryLine& out, LineError* er
   }
 }
 
+namespace {
+
+// The common detail block header `(<digits>) <name>[ [codegen id : <digits>]]` read without the
+// grammar (which tried header_tail at each blank of the name and then once more). Exactly what
+// block_header reads, or false for any other shape (a `[` that is not the codegen part, a reuses
+// part, blanks or a tab at the end): the grammar reads those.
+bool match_common_block_header(std::string_view line, BlockHeader& out) {
+  const std::size_t n = line.size();
+  std::size_t i = 1;
+  while (i < n && is_digit(line[i])) ++i;
+  if (i == 1 || i + 1 >= n || line[i] != ')' || line[i + 1] != ' ') return false;
+  if (line[n - 1] == ' ' || line[n - 1] == '\t') return false;
+  const std::size_t name = i + 2;
+  const void* hit = name < n ? std::memchr(line.data() + name, '[', n - name) : nullptr;
+  if (hit == nullptr) {  // no part: header_tail matches only at the end
+    out.id = line.substr(1, i - 1);
+    out.name = line.substr(name);
+    return true;
+  }
+  // The first `[` must open the codegen part, and the part must end the line.
+  const auto br = static_cast<std::size_t>(static_cast<const char*>(hit) - line.data());
+  constexpr std::string_view kCodegen = " [codegen id : ";
+  if (br <= name || line.substr(br - 1, kCodegen.size()) != kCodegen) return false;
+  std::size_t d = br - 1 + kCodegen.size(), e = d;
+  while (e < n && is_digit(line[e])) ++e;
+  if (e == d || e + 1 != n || line[e] != ']') return false;
+  out.id = line.substr(1, i - 1);
+  out.name = rtrim(line.substr(name, br - 1 - name));
+  out.codegen_stage = to_int(line.substr(d, e - d));
+  return true;
+}
+
+}  // namespace
+
+bool match_block_header_by_grammar(std::string_view line, BlockHeader& out) {
+  if (line.size() < 4 || line[0] != '(') return false;
+  out = BlockHeader{};
+  HeaderState st{&out};
+  Input in = make_input(line);
+  return pegtl::parse<g::block_header, header_action>(in, st);
+}
+
 bool match_block_header(std::string_view line, BlockHeader& out) {
   if (line.size() < 4 || line[0] != '(') return false;
+  out = BlockHeader{};
+  if (match_common_block_header(line, out)) return true;
   out = BlockHeader{};
   HeaderState st{&out};
   Input in = make_input(line);

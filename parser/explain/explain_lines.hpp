@@ -31,6 +31,9 @@ struct TreeLine {
 // Formatted outline line `<lead>[* ]<label> (<id>)[, Statistics(...)]`. With `report`, a line that
 // is not one fills `err` with the grammar's message (must<>), otherwise it just returns false.
 bool match_formatted_tree_line(std::string_view line, TreeLine& out, LineError* err);
+// The same read by the grammar alone (match_formatted_tree_line reads the common shape by hand):
+// for the test that pins the two together.
+bool match_formatted_tree_line_by_grammar(std::string_view line, TreeLine& out);
 
 // Default-mode / logical tree line: lead, optional marker, text, optional `, Statistics(...)`.
 bool match_plain_tree_line(std::string_view line, TreeLine& out);
@@ -65,6 +68,9 @@ struct BlockHeader {
   bool has_reuses = false;
 };
 bool match_block_header(std::string_view line, BlockHeader& out);
+// The same read by the grammar alone (match_block_header reads the common shapes by hand): for the
+// test that pins the two together.
+bool match_block_header_by_grammar(std::string_view line, BlockHeader& out);
 
 struct FieldLine {
   std::string_view key;
