@@ -29,6 +29,10 @@ constexpr std::size_t kMaxNesting = 200;
 constexpr std::uint32_t kMaxHeight = 2000;
 
 struct Item {
+  // Constructors, not an aggregate: emplace_back(e, height) must also compile where parenthesised
+  // aggregate initialisation is missing (clang 14, the fuzz build).
+  Item() = default;
+  Item(Expr expr, std::uint32_t h) : e(std::move(expr)), height(h) {}
   Expr e;
   std::uint32_t height = 1;
 };
