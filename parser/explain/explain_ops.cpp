@@ -291,7 +291,7 @@ void finish_field(TextStore& st, Field& f, std::vector<ParseMessage>& msgs, cons
     if (f.is_list) {
       // `parts` are views into v (the field's kept value); parsing does not touch either.
       f.exprs.reserve(f.exprs.size() + parts.size());  // one block, not one per growth step
-      const bool maybe_cut = cut.truncated || cut.marks;
+      const bool maybe_cut = cut.marks;  // (a truncated value has marks too)
       for (std::string_view it : parts)
         parse_into(st, f, it, static_cast<std::size_t>(it.data() - v.data()), k.dialect, msgs, value_at, maybe_cut);
     } else if (!v.empty() && v != "None") {

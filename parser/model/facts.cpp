@@ -100,9 +100,13 @@ bool ScanFacts::has_min_max_stats() const {
 namespace {
 // The name part of a printed column: blanks around it and its `#id` dropped.
 bool space(char c) { return c == ' ' || (c >= '\t' && c <= '\r'); }  // std::isspace in the C locale
+std::string_view trim_blanks(std::string_view s) {
+  while (!s.empty() && space(s.front())) s.remove_prefix(1);
+  while (!s.empty() && space(s.back())) s.remove_suffix(1);
+  return s;
+}
 std::string_view column_name(std::string_view name) {
-  while (!name.empty() && space(name.front())) name.remove_prefix(1);
-  while (!name.empty() && space(name.back())) name.remove_suffix(1);
+  name = trim_blanks(name);
   if (auto h = name.find('#'); h != std::string_view::npos) name = name.substr(0, h);
   return name;
 }
@@ -125,9 +129,7 @@ std::string column_key(std::string_view name) {
 }
 
 Text column_key(TextStore& store, Text name) {
-  std::string_view n = name;
-  while (!n.empty() && space(n.front())) n.remove_prefix(1);
-  while (!n.empty() && space(n.back())) n.remove_suffix(1);
+  std::string_view n = trim_blanks(name);
   // column_name(name) as printed (no quotes, nothing to lower-case): the last dotted segment up to
   // the '#' is the key. One pass finds the '#', the last dot and any byte that needs the general
   // case (this runs for every column of every scan).
@@ -147,12 +149,6 @@ Text column_key(TextStore& store, Text name) {
 
 namespace {
 
-std::string_view trim(std::string_view s) {
-  while (!s.empty() && std::isspace(static_cast<unsigned char>(s.front()))) s.remove_prefix(1);
-  while (!s.empty() && std::isspace(static_cast<unsigned char>(s.back()))) s.remove_suffix(1);
-  return s;
-}
-
 bool untrusted(const Field& f) {
   if (f.truncated || f.count_mismatch) return true;
   return std::any_of(f.exprs.begin(), f.exprs.end(), [](const ParsedExpr& e) { return e.truncated; });
@@ -161,7 +157,7 @@ bool untrusted(const Field& f) {
 // Top-level names of a `struct<a:int,b:struct<...>>` schema. `columns`: how many there likely
 // are (room for them in one block).
 std::optional<ColumnSet> schema_columns(TextStore& store, Text v, std::size_t columns) {
-  v = Text::stable(trim(v));
+  v = Text::stable(trim_blanks(v));
   if (v.substr(0, 7) != "struct<") return std::nullopt;
   v = v.sub(7);
   ColumnSet out;
@@ -201,7 +197,7 @@ void derive_common_facts(Plan& plan) {
     if (op.kind == OpKind::Join) {
       bool cond = !op.join->left_keys.empty() || !op.join->right_keys.empty();
       if (!cond && op.join->condition) {
-        std::string_view t = trim(op.join->condition->text);
+        std::string_view t = trim_blanks(op.join->condition->text);
         cond = !(t.empty() || (t.size() == 4 && std::tolower(static_cast<unsigned char>(t[0])) == 'n' &&
                                std::tolower(static_cast<unsigned char>(t[1])) == 'o' &&
                                std::tolower(static_cast<unsigned char>(t[2])) == 'n' &&
@@ -377,7 +373,7 @@ std::vector<SqlHint> parse_sql_hints(std::string_view s) {
         while (a <= args.size()) {
           std::size_t c = args.find(',', a);
           if (c == std::string_view::npos) c = args.size();
-          auto arg = trim(args.substr(a, c - a));
+          auto arg = trim_blanks(args.substr(a, c - a));
           if (!arg.empty()) h.args.emplace_back(arg);
           a = c + 1;
         }
