@@ -6,6 +6,8 @@
 #include <cstring>
 #include <string_view>
 
+#include "parser/model/text.hpp"  // lies_within
+
 namespace planlint {
 
 inline bool contains(std::string_view s, std::string_view w) noexcept { return s.find(w) != std::string_view::npos; }
@@ -61,13 +63,5 @@ struct Word {
   ByteSet bytes;
   consteval Word(const char* w) : text(w), bytes(text) {}  // NOLINT(google-explicit-constructor): from literals
 };
-
-// Whether `part` lies inside `whole` (a view into the same bytes). A word `whole` does not
-// contain, no part of it contains either: the search of the part can be skipped.
-inline bool lies_within(std::string_view part, std::string_view whole) noexcept {
-  const auto p = reinterpret_cast<std::uintptr_t>(part.data());
-  const auto w = reinterpret_cast<std::uintptr_t>(whole.data());
-  return p >= w && p + part.size() <= w + whole.size();
-}
 
 }  // namespace planlint

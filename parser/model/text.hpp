@@ -111,6 +111,14 @@ class Text {
   std::string_view v_;
 };
 
+// Whether `part` lies inside `whole` (a view into the same bytes): then it needs no copy of its
+// own, and a word `whole` does not contain, no part of it contains either.
+inline bool lies_within(std::string_view part, std::string_view whole) noexcept {
+  const auto p = reinterpret_cast<std::uintptr_t>(part.data());
+  const auto w = reinterpret_cast<std::uintptr_t>(whole.data());
+  return p >= w && p + part.size() <= w + whole.size();
+}
+
 // The bytes behind a plan's Texts: blocks that never move, filled one after another. Keeping a
 // text copies it once; there is no per-string header or heap block. Not thread-safe (one reader
 // builds one plan).
@@ -169,12 +177,9 @@ class TextStore {
 
  private:
   [[nodiscard]] bool holds(std::string_view s) const {
-    auto in = [&](const char* b, const char* e) {
-      auto p = reinterpret_cast<std::uintptr_t>(s.data());
-      return p >= reinterpret_cast<std::uintptr_t>(b) && p + s.size() <= reinterpret_cast<std::uintptr_t>(e);
-    };
-    return (block_ && in(block_, at_)) || (large_ && in(large_, large_ + large_size_)) ||
-           (input_ && in(input_->data(), input_->data() + input_->size()));
+    // The shared input first: nearly every text a reader keeps is a view into it.
+    return (input_ && lies_within(s, *input_)) || (block_ && lies_within(s, {block_, static_cast<std::size_t>(at_ - block_)})) ||
+           (large_ && lies_within(s, {large_, large_size_}));
   }
   char* allocate(std::size_t n) {
     if (n > left_) {
