@@ -51,20 +51,19 @@ class AqeDisabled final : public DocumentedRule<make_doc> {
  public:
   void check(RuleContext& ctx) const override {
     const Plan& plan = ctx.plan();
-    const bool final_plan = ctx.final_plan_exists();
     // Databricks SQL always runs adaptively (a profile graph without its Adaptive Plan node is a
     // fragment, not evidence), so only explain text and event logs are judged.
     if (plan.adaptive || plan.format == InputFormat::QueryProfile) return;
-    std::size_t shuffles = 0;
-    const Operator* first = nullptr;
-    for (const Operator& op : plan.ops) {
+    for (const Operator& op : plan.ops)
       if (op.kind == OpKind::AdaptivePlan || op.kind == OpKind::QueryStage || op.kind == OpKind::ShuffleRead)
         return;  // adaptive after all (the flag was not set by the reader)
-      if (!rules::is_active(op, final_plan)) continue;
-      if (op.facts->streaming) return;  // streaming micro-batch plans never use AQE
-      if (op.kind == OpKind::Exchange) {
+    std::size_t shuffles = 0;
+    const Operator* first = nullptr;
+    for (const Operator* op : ctx.active_ops()) {  // the plan's shared list, in index order
+      if (op->facts->streaming) return;  // streaming micro-batch plans never use AQE
+      if (op->kind == OpKind::Exchange) {
         ++shuffles;
-        if (!first) first = &op;
+        if (!first) first = op;
       }
     }
     if (!first || static_cast<double>(shuffles) < ctx.threshold("min-shuffles")) return;
@@ -85,9 +84,18 @@ class AqeDisabled final : public DocumentedRule<make_doc> {
     }
     const Operator* anchor = method::plan_anchor(plan);
     if (!anchor) anchor = first;
-    Diagnostic d = ctx.make(*anchor, "the plan has " + std::to_string(shuffles) + " shuffle exchange" +
-                                         (shuffles == 1 ? "" : "s") + " but no AdaptiveSparkPlan: " + state +
-                                         " (no partition coalescing, no skew-join handling, no runtime broadcast)");
+    // Reported for most plans of a Spark 3.x job without AQE: the message is built in one string.
+    std::string msg;
+    msg.reserve(256);
+    msg += "the plan has ";
+    msg += std::to_string(shuffles);
+    msg += " shuffle exchange";
+    msg += shuffles == 1 ? "" : "s";
+    msg += " but no AdaptiveSparkPlan: ";
+    msg += state;
+    msg += " (no partition coalescing, no skew-join handling, no runtime broadcast)";
+    Diagnostic d = ctx.make(*anchor, std::move(msg));
+    d.evidence.reserve(4);
     if (!version.empty())
       d.evidence.push_back({eng.version_inferred ? "Spark version (from the plan's markers)" : "Spark version", version,
                             std::nullopt, ""});

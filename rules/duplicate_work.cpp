@@ -74,22 +74,24 @@ bool feeds_bloom_filter(const Plan& plan, const Operator& top) {
 
 // The start of a scan's signature: its table and format. Scans whose heads differ cannot be copies.
 std::string signature_head(const Operator& scan) {
+  const std::string_view table = (scan.table.empty() ? scan.name : scan.table).view();
   std::string head;
-  append_without_ids(head, (scan.table.empty() ? scan.name : scan.table).view());
+  head.reserve(table.size() + scan.scan_format.size() + 2);  // ids dropped make it only shorter
+  append_without_ids(head, table);
   head += '|';
   head += scan.scan_format;
   head += '|';
   return head;
 }
 
-Chain build_chain(const Plan& plan, const Operator& scan, std::string head) {
-  Chain c;
-  c.scan = &scan;
-  c.top = &scan;
-  c.signature = std::move(head);
-  append_without_ids(c.signature, scan.arguments);
-  c.signature += '|';
-  append_field_signature(c.signature, scan);
+// Appends the signature of the scan-and-filter chain that starts at `scan` (everything after the
+// head) to `sig`; the Filter conditions as printed go to `filters` when given. Returns the top of
+// the chain.
+const Operator* append_chain_signature(const Plan& plan, const Operator& scan, std::string& sig,
+                                       std::vector<std::string>* filters) {
+  append_without_ids(sig, scan.arguments);
+  sig += '|';
+  append_field_signature(sig, scan);
   const Operator* cur = &scan;
   while (cur->parents.size() == 1) {
     const Operator& p = plan.ops[cur->parents[0]];
@@ -99,13 +101,20 @@ Chain build_chain(const Plan& plan, const Operator& scan, std::string head) {
       if (const Field* f = p.field(FieldRole::Condition))
         method::for_each_field_text(*f, [&cond](std::string_view t) { cond += t; });
       if (cond.empty()) cond = p.arguments;
-      c.signature += "|filter:";
-      append_without_ids(c.signature, cond);
-      c.filters.push_back(cond);
+      sig += "|filter:";
+      append_without_ids(sig, cond);
+      if (filters) filters->push_back(std::move(cond));
     }
     cur = &p;
-    c.top = &p;
   }
+  return cur;
+}
+
+Chain build_chain(const Plan& plan, const Operator& scan, std::string head) {
+  Chain c;
+  c.scan = &scan;
+  c.signature = std::move(head);
+  c.top = append_chain_signature(plan, scan, c.signature, &c.filters);
   c.untrusted = c.signature.find("\x01untrusted") != std::string::npos || (scan.scan && scan.scan->location_truncated);
   c.runtime_filter = feeds_bloom_filter(plan, *c.top);
   return c;
@@ -198,13 +207,23 @@ class DuplicateWork final : public DocumentedRule<make_doc> {
     std::unordered_map<std::string_view, std::uint32_t> heads;
     for (const Operator* op : ctx.active_ops())
       if (op->kind == OpKind::Scan) scans.emplace_back(op, signature_head(*op));
-    for (const auto& [op, head] : scans) ++heads[head];
-    for (const auto& [op_ptr, head] : scans) {
-      const Operator& op = *op_ptr;
-      if (heads[head] < 2) continue;
-      Chain c = build_chain(plan, op, head);
-      if (c.runtime_filter) continue;  // a bloom-filter subquery re-reads the creation side on purpose
-      auto [it, fresh] = groups.try_emplace(signature_key(c.signature));
+    // Each scan's count, looked up once (a map's elements stay where they are as it grows).
+    std::vector<const std::uint32_t*> head_count;
+    head_count.reserve(scans.size());
+    for (const auto& [op, head] : scans) {
+      std::uint32_t& n = heads[head];
+      ++n;
+      head_count.push_back(&n);
+    }
+    // Only the signature's hashes are kept here: one buffer serves every scan.
+    std::string sig;
+    for (std::size_t i = 0; i < scans.size(); ++i) {
+      const Operator& op = *scans[i].first;
+      if (*head_count[i] < 2) continue;
+      sig = scans[i].second;
+      const Operator* top = append_chain_signature(plan, op, sig, nullptr);
+      if (feeds_bloom_filter(plan, *top)) continue;  // a bloom-filter subquery re-reads the creation side on purpose
+      auto [it, fresh] = groups.try_emplace(signature_key(sig));
       if (fresh) order.push_back(it);
       it->second.push_back(&op);
     }

@@ -327,7 +327,7 @@ class NonSargablePredicate final : public DocumentedRule<make_doc> {
 
     // Filters first, so a predicate both in a Filter and in the scan's DataFilters is reported on the Filter.
     std::vector<const Operator*> order;
-    auto ops = ctx.active_ops();
+    const auto& ops = ctx.active_ops();
     for (const Operator* op : ops)
       if (op->kind == OpKind::Filter) order.push_back(op);
     for (const Operator* op : ops)
@@ -338,12 +338,18 @@ class NonSargablePredicate final : public DocumentedRule<make_doc> {
       const ColumnSet* data = data_columns(*scan);
       const ColumnSet& parts = partition_filter_columns(*scan);
       const ColumnSet& outputs = output_columns(*scan);
-      auto exprs = op->kind == OpKind::Scan ? field_exprs(*op, {FieldRole::DataFilters, FieldRole::RequiredDataFilters, FieldRole::ScanFilters})
-                                            : field_exprs(*op, {FieldRole::Condition});
-      for (const ParsedExpr* pe : exprs) {
-        if (!pe->root) continue;
-        for (const Expr* c : conjuncts(*pe->root))
-          if (auto f = inspect(*pe, *c, *scan, data, parts, outputs)) report(*op, *scan, *f);
+      const bool is_scan = op->kind == OpKind::Scan;
+      for (const Field& field : op->fields) {
+        const FieldRole r = field.role;
+        if (is_scan ? r != FieldRole::DataFilters && r != FieldRole::RequiredDataFilters && r != FieldRole::ScanFilters
+                    : r != FieldRole::Condition)
+          continue;
+        for (const ParsedExpr& pe : field.exprs) {
+          if (!pe.root) continue;
+          for_each_conjunct(*pe.root, [&](const Expr& c) {
+            if (auto f = inspect(pe, c, *scan, data, parts, outputs)) report(*op, *scan, *f);
+          });
+        }
       }
     }
   }

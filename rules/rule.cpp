@@ -45,11 +45,13 @@ const PlanScope& RuleContext::scope() const {
   return *scope_;
 }
 
-std::vector<const Operator*> RuleContext::active_ops(OpKind kind) const {
+const std::vector<const Operator*>& PlanScope::active_of(OpKind kind) const {
+  for (const auto& [k, ops] : by_kind_)
+    if (k == kind) return ops;
   std::vector<const Operator*> out;
-  for (const Operator* op : scope().active)
+  for (const Operator* op : active)
     if (op->kind == kind) out.push_back(op);
-  return out;
+  return by_kind_.emplace_back(kind, std::move(out)).second;
 }
 
 double RuleContext::threshold(std::string_view name) const {

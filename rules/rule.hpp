@@ -5,11 +5,13 @@
 
 #include <cstdint>
 #include <functional>
+#include <list>
 #include <map>
 #include <memory>
 #include <optional>
 #include <string>
 #include <string_view>
+#include <utility>
 #include <vector>
 
 #include "parser/model/format.hpp"
@@ -81,10 +83,15 @@ struct PlanScope {
   std::vector<const Operator*> active;  // active_ops(plan), in index order
   // The plan's logical joins (plan_walk.hpp), built on first use: three rules ask for them.
   [[nodiscard]] const LogicalJoins& logical_joins() const;
+  // The active operators of one kind, in index order, listed on first use: three rules ask for
+  // the scans.
+  [[nodiscard]] const std::vector<const Operator*>& active_of(OpKind kind) const;
 
  private:
   const Plan& plan_;
   mutable std::unique_ptr<LogicalJoins> logical_joins_;
+  // A list: one handed out stays where it is when another kind is added.
+  mutable std::list<std::pair<OpKind, std::vector<const Operator*>>> by_kind_;
 };
 
 class RuleContext {
@@ -98,7 +105,7 @@ class RuleContext {
   // PlanScope (share_scope), or worked out on first use by a context on its own.
   [[nodiscard]] const PlanScope& scope() const;
   [[nodiscard]] const std::vector<const Operator*>& active_ops() const { return scope().active; }
-  [[nodiscard]] std::vector<const Operator*> active_ops(OpKind kind) const;
+  [[nodiscard]] const std::vector<const Operator*>& active_ops(OpKind kind) const { return scope().active_of(kind); }
   [[nodiscard]] bool final_plan_exists() const { return scope().final_plan_exists; }
   [[nodiscard]] const LogicalJoins& logical_joins() const { return scope().logical_joins(); }
   void share_scope(const PlanScope* scope) { scope_ = scope; }

@@ -114,12 +114,12 @@ std::optional<Diagnostic> from_partition_counts(RuleContext& ctx, const Operator
   const double full = std::max(1.0, parts - empty);
   const double share = empty / parts;
   if (share < empty_share) {
-    miss(op_ref(ex) + ": " + format_count(empty) + " of " + format_count(parts) + " partitions empty, under skew-empty-share");
+    miss([&] { return op_ref(ex) + ": " + format_count(empty) + " of " + format_count(parts) + " partitions empty, under skew-empty-share"; });
     return std::nullopt;
   }
   if (bytes / full < min_bytes) {
-    miss(op_ref(ex) + ": " + format_count(empty) + " of " + format_count(parts) + " partitions empty, but the other " +
-         format_count(full) + " hold " + format_bytes(bytes) + " in all, under skew-threshold-bytes each");
+    miss([&] { return op_ref(ex) + ": " + format_count(empty) + " of " + format_count(parts) + " partitions empty, but the other " +
+         format_count(full) + " hold " + format_bytes(bytes) + " in all, under skew-threshold-bytes each"; });
     return std::nullopt;
   }
   Diagnostic d = ctx.make(join, op_ref(join) + " ran without AQE skew handling although its " + side +
@@ -171,7 +171,10 @@ class SkewNotHandled final : public DocumentedRule<make_doc> {
         continue;
       }
       std::string missing;  // what each kind of evidence lacked
-      auto miss = [&](std::string m) { missing += (missing.empty() ? "" : "; ") + m; };
+      // Only `--why` reads what was missing: the texts are built only then.
+      auto miss = [&](auto&& text) {
+        if (ctx.explaining()) missing += (missing.empty() ? "" : "; ") + std::string(text());
+      };
 
       std::optional<Diagnostic> found;
       // 1. Profile skew metrics on the shuffles feeding the join.
@@ -179,7 +182,7 @@ class SkewNotHandled final : public DocumentedRule<make_doc> {
         const char* side = pos == 0 ? "left" : "right";
         const Operator* ex = side_exchange(plan, op->children[pos]);
         if (!ex) {
-          miss(std::string("no shuffle found below the ") + side + " side");
+          miss([&] { return std::string("no shuffle found below the ") + side + " side"; });
           continue;
         }
         auto ratio = first_metric(*ex, {Metric::MapStageSkewRatio});
@@ -188,16 +191,16 @@ class SkewNotHandled final : public DocumentedRule<make_doc> {
             found = std::move(d);
             continue;
           }
-          miss(op_ref(*ex) + " has no partition skew metric (profiles only)");
+          miss([&] { return op_ref(*ex) + " has no partition skew metric (profiles only)"; });
           continue;
         }
         if (*ratio < factor) {
-          miss(op_ref(*ex) + "'s largest partition is " + format_ratio(*ratio) + " the median, under the skew factor " + format_ratio(factor));
+          miss([&] { return op_ref(*ex) + "'s largest partition is " + format_ratio(*ratio) + " the median, under the skew factor " + format_ratio(factor); });
           continue;
         }
         SideSize size = input_size(plan, op->children[pos]);
         if (size.bytes && *size.bytes < min_bytes) {
-          miss(std::string("the ") + side + " side is " + format_bytes(*size.bytes) + ", under skew-threshold-bytes");
+          miss([&] { return std::string("the ") + side + " side is " + format_bytes(*size.bytes) + ", under skew-threshold-bytes"; });
           continue;
         }
         Diagnostic d = ctx.make(*op, op_ref(*op) + " ran without AQE skew handling although its " + side +
@@ -214,19 +217,19 @@ class SkewNotHandled final : public DocumentedRule<make_doc> {
         found = std::move(d);
       }
       // 2. Task-time spread of the stage(s) that ran the join.
-      if (!found && op->extra->spark_stages.empty()) miss("no Spark stage linked to the join (no task times; event logs have them)");
+      if (!found && op->extra->spark_stages.empty()) miss([&] { return "no Spark stage linked to the join (no task times; event logs have them)"; });
       for (int sid : op->extra->spark_stages) {
         if (found) break;
         for (const auto& st : plan.stages) {
           if (st.id != std::to_string(sid)) continue;
           if (!st.task_ms_max || !st.task_ms_median) {
-            miss("stage " + st.id + " has no task-time distribution");
+            miss([&] { return "stage " + st.id + " has no task-time distribution"; });
             continue;
           }
           double mx = *st.task_ms_max, med = *st.task_ms_median;
           if (mx < min_task || med <= 0 || mx / med < factor) {
-            miss("stage " + st.id + ": slowest task " + format_millis(mx) + ", median " + format_millis(med) +
-                 " (needs at least skew-min-task-time and the skew factor " + format_ratio(factor) + ")");
+            miss([&] { return "stage " + st.id + ": slowest task " + format_millis(mx) + ", median " + format_millis(med) +
+                 " (needs at least skew-min-task-time and the skew factor " + format_ratio(factor) + ")"; });
             continue;
           }
           Diagnostic d = ctx.make(*op, op_ref(*op) + " ran without AQE skew handling although stage " + st.id +
@@ -259,12 +262,12 @@ class SkewNotHandled final : public DocumentedRule<make_doc> {
           if (s2.id == id) st = &s2;
         const double mx = sr->bytes_max, med = sr->bytes_median;
         if (sr->tasks < 2 || mx < min_bytes || (med > 0 && mx / med < factor)) {
-          miss("stage " + id + ": largest task shuffle read " + format_bytes(mx) + ", median " + format_bytes(med) +
-               " (needs at least skew-threshold-bytes and the skew factor " + format_ratio(factor) + ")");
+          miss([&] { return "stage " + id + ": largest task shuffle read " + format_bytes(mx) + ", median " + format_bytes(med) +
+               " (needs at least skew-threshold-bytes and the skew factor " + format_ratio(factor) + ")"; });
           continue;
         }
         if (!st || !st->task_ms_max || *st->task_ms_max < min_task) {
-          miss("stage " + id + ": its shuffle reads are uneven but no task ran skew-min-task-time");
+          miss([&] { return "stage " + id + ": its shuffle reads are uneven but no task ran skew-min-task-time"; });
           continue;
         }
         std::string msg = op_ref(*op) + " ran without AQE skew handling although stage " + id +

@@ -60,10 +60,10 @@ void add_refs(const Operator& op, std::string& refs, bool include_output) {
   for (const Field& f : op.fields) {
     if (f.role == FieldRole::Input) continue;
     if (!include_output && f.role == FieldRole::Output) continue;
-    for (std::string_view t : method::field_texts(f)) {
+    method::for_each_field_text(f, [&refs](std::string_view t) {
       refs += t;
       refs += '\n';
-    }
+    });
   }
   refs += op.arguments;
   refs += '\n';
@@ -117,22 +117,25 @@ class WideProjection final : public DocumentedRule<make_doc> {
       const Operator& op = *active;
       const Field* out = op.field(FieldRole::Output);
       if (!out || !out->is_list || out->count_mismatch || out->truncated || out->item_spans.empty()) continue;
-      // Walk up to the first projecting consumer, collecting what the operators on the way use.
-      std::string refs;
+      // Walk up to the first projecting consumer.
       const Operator* cur = &op;
       const Operator* consumer = nullptr;
       while (cur->parents.size() == 1) {
         const Operator& p = plan.ops[cur->parents[0]];
         if (p.kind == OpKind::Project || p.kind == OpKind::Aggregate) {
-          add_refs(p, refs, true);
           consumer = &p;
           break;
         }
         if (!method::is_pass_through(p)) break;
-        add_refs(p, refs, false);
         cur = &p;
       }
       if (!consumer) continue;
+      // What the operators on the way use, collected only when there is a consumer (the same
+      // single-parent path again).
+      std::string refs;
+      for (const Operator* p = &plan.ops[op.parents[0]]; p != consumer; p = &plan.ops[p->parents[0]])
+        add_refs(*p, refs, false);
+      add_refs(*consumer, refs, true);
       // The scan's columns, parsed only when a consumer was found.
       std::vector<Column> cols;
       cols.reserve(out->item_spans.size());

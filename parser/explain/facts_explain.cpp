@@ -205,15 +205,16 @@ void fill_scan(Operator& op) {
            fmt == "binaryfile")
     sc.source = ScanSource::File;
   else if (op.name.starts_with("BatchScan") || op.name.starts_with("Scan ")) sc.source = ScanSource::DataSourceV2;
-  sc.format = fmt;
+  sc.format = std::move(fmt);
 
   // JDBC marks the pushed filters it evaluates completely with a leading `*`: `[*IsNotNull(id)]`.
   for (const Field& f : op.fields) {
     if (f.role != FieldRole::PushedFilters) continue;
     for (const ParsedExpr& pe : f.exprs)
       if (pe.root)
-        for (const Expr* c : split_conjuncts(*pe.root))
-          if (handled_by_source(*c)) sc.handled_by_source.push_back(to_string(*c));
+        for_each_conjunct(*pe.root, [&sc](const Expr& c) {
+          if (handled_by_source(c)) sc.handled_by_source.push_back(to_string(c));
+        });
   }
 }
 

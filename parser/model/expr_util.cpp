@@ -18,11 +18,9 @@ std::string lower(std::string_view s) {
 
 }  // namespace
 
-bool iequals(std::string_view a, std::string_view b) {
-  if (a.size() != b.size()) return false;
-  for (std::size_t i = 0; i < a.size(); ++i)
-    if (ascii_lower(a[i]) != ascii_lower(b[i])) return false;
-  return true;
+bool is_conjunction(const Expr& e) {
+  return (e.kind == ExprKind::Binary && (e.name == "AND" || e.name == "and")) ||
+         (e.kind == ExprKind::Function && e.name == "And") || e.kind == ExprKind::List;
 }
 
 namespace {
@@ -30,11 +28,6 @@ namespace {
 bool is_comparison(std::string_view op) {
   return op == "=" || op == "==" || op == "<=>" || op == "<" || op == "<=" || op == ">" ||
          op == ">=" || op == "!=" || op == "<>";
-}
-
-bool is_conjunction(const Expr& e) {
-  return (e.kind == ExprKind::Binary && (e.name == "AND" || e.name == "and")) ||
-         (e.kind == ExprKind::Function && e.name == "And") || e.kind == ExprKind::List;
 }
 
 // Spark-internal wrappers that are not user functions on a column.
@@ -466,16 +459,28 @@ bool mentions_is_not_null(std::string_view t) {
 
 namespace {
 // Whether `e` or any expression inside it satisfies `hit` (iterative: no recursion on deep trees).
+// The work list lives on the stack up to kInline entries (as in split_conjuncts), then in a vector:
+// this runs for every conjunct a rule inspects. The order of the visits does not matter.
 template <class Hit>
 bool any_subexpression(const Expr& e, Hit hit) {
-  std::vector<const Expr*> stack;
-  stack.reserve(16);
-  stack.push_back(&e);
-  while (!stack.empty()) {
-    const Expr* x = stack.back();
-    stack.pop_back();
+  constexpr std::size_t kInline = 32;
+  const Expr* inline_todo[kInline];
+  std::size_t n = 0;
+  std::vector<const Expr*> more;
+  inline_todo[n++] = &e;
+  while (n > 0 || !more.empty()) {
+    const Expr* x;
+    if (!more.empty()) {
+      x = more.back();
+      more.pop_back();
+    } else {
+      x = inline_todo[--n];
+    }
     if (hit(*x)) return true;
-    for (const auto& a : x->args) stack.push_back(&a);
+    for (const auto& a : x->args) {
+      if (n < kInline) inline_todo[n++] = &a;
+      else more.push_back(&a);
+    }
   }
   return false;
 }

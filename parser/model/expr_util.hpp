@@ -31,6 +31,18 @@ namespace planlint {
 // the pushed-filter form And(a, b) and a top-level list `[f1, f2]` (PushedFilters, PartitionFilters).
 // Anything else gives itself.
 std::vector<const Expr*> split_conjuncts(const Expr& e);
+// An AND (Binary AND / and, Function And) or a top-level list: what split_conjuncts flattens.
+bool is_conjunction(const Expr& e);
+// fn(const Expr&) for each conjunct, as split_conjuncts lists them; a single predicate (most
+// pushed filters) builds no list.
+template <class Fn>
+void for_each_conjunct(const Expr& e, Fn&& fn) {
+  if (!is_conjunction(e)) {
+    fn(e);
+    return;
+  }
+  for (const Expr* c : split_conjuncts(e)) fn(*c);
+}
 
 // Every Attribute node in `e`, in source order (duplicates kept).
 std::vector<const Expr*> collect_attributes(const Expr& e);
@@ -49,8 +61,13 @@ bool is_literal(const Expr& e);
 
 // ASCII case folding (plan keywords and names), as std::tolower in the "C" locale, inline.
 inline char ascii_lower(char c) { return c >= 'A' && c <= 'Z' ? static_cast<char>(c + ('a' - 'A')) : c; }
-// Case-insensitive (ASCII) equality.
-bool iequals(std::string_view a, std::string_view b);
+// Case-insensitive (ASCII) equality. Inline: most calls compare names of different lengths.
+inline bool iequals(std::string_view a, std::string_view b) {
+  if (a.size() != b.size()) return false;
+  for (std::size_t i = 0; i < a.size(); ++i)
+    if (ascii_lower(a[i]) != ascii_lower(b[i])) return false;
+  return true;
+}
 
 // Catalyst comparison operator -> v1 Filter name: "=" EqualTo, "<=>" EqualNullSafe, ">"
 // GreaterThan, ">=" GreaterThanOrEqual, "<" LessThan, "<=" LessThanOrEqual. Empty if none.

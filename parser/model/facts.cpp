@@ -113,6 +113,27 @@ std::string_view column_name(std::string_view name) {
 }  // namespace
 
 std::string column_key(std::string_view name) {
+  // The usual name as printed (no quotes, nothing to lower-case): the last dotted segment up to
+  // the '#', found in one pass as in the Text form below (this runs for every simple predicate).
+  {
+    const std::string_view n = trim_blanks(name);
+    std::size_t after_dot = 0, end = n.size();
+    bool plain = true;
+    for (std::size_t i = 0; i < n.size(); ++i) {
+      const char c = n[i];
+      if (c > '`' || c == '_') continue;  // lower-case letters and '_': most bytes of most names
+      if (c == '#') {
+        end = i;
+        break;
+      }
+      if (c == '`' || c == '"' || (c >= 'A' && c <= 'Z')) {
+        plain = false;
+        break;
+      }
+      if (c == '.') after_dot = i + 1;
+    }
+    if (plain) return std::string(n.substr(after_dot, end - after_dot));
+  }
   name = column_name(name);
   // Without quotes, the last dotted segment, lower-cased; one pass, one allocation at most. Written
   // through a pointer (a `+=` per byte checks the capacity each time: this runs for every predicate).
@@ -144,7 +165,9 @@ Text column_key(TextStore& store, Text name) {
     if (c == '`' || c == '"' || (c >= 'A' && c <= 'Z')) return store.keep(column_key(column_name(name)));
     if (c == '.') after_dot = i + 1;
   }
-  return store.keep(n.substr(after_dot));  // a part of a kept text: a view
+  // A part of a Text is as stable as the Text: a view, with no look-up in the store.
+  const std::string_view key = n.substr(after_dot);
+  return key.empty() ? Text{} : Text::stable(key);
 }
 
 namespace {

@@ -281,10 +281,13 @@ LogicalJoins::LogicalJoins(const Plan& plan) {
       cond_attrs_.push_back(std::move(cond));
       logical_.push_back(&op);
     } else if (op.kind == OpKind::Join && !op.logical && op.section == Section::Main) {
-      physical_pos_.emplace(&op, physical_.size());
       physical_.push_back(&op);
     }
   }
+  // The positions are read only when the joins pair by position (find): most plans print no
+  // logical plan, and then no map is built.
+  if (!logical_.empty() && logical_.size() == physical_.size())
+    for (std::size_t i = 0; i < physical_.size(); ++i) physical_pos_.emplace(physical_[i], i);
 }
 
 const Operator* LogicalJoins::find(const Operator& physical_join) const {
