@@ -84,17 +84,9 @@ class AqeDisabled final : public DocumentedRule<make_doc> {
     }
     const Operator* anchor = method::plan_anchor(plan);
     if (!anchor) anchor = first;
-    // Reported for most plans of a Spark 3.x job without AQE: the message is built in one string.
-    std::string msg;
-    msg.reserve(256);
-    msg += "the plan has ";
-    msg += std::to_string(shuffles);
-    msg += " shuffle exchange";
-    msg += shuffles == 1 ? "" : "s";
-    msg += " but no AdaptiveSparkPlan: ";
-    msg += state;
-    msg += " (no partition coalescing, no skew-join handling, no runtime broadcast)";
-    Diagnostic d = ctx.make(*anchor, std::move(msg));
+    Diagnostic d = ctx.make(*anchor, "the plan has " + std::to_string(shuffles) + " shuffle exchange" +
+                                         (shuffles == 1 ? "" : "s") + " but no AdaptiveSparkPlan: " + state +
+                                         " (no partition coalescing, no skew-join handling, no runtime broadcast)");
     d.evidence.reserve(4);
     if (!version.empty())
       d.evidence.push_back({eng.version_inferred ? "Spark version (from the plan's markers)" : "Spark version", version,

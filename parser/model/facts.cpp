@@ -110,30 +110,30 @@ std::string_view column_name(std::string_view name) {
   if (auto h = name.find('#'); h != std::string_view::npos) name = name.substr(0, h);
   return name;
 }
+
+// The key of a name as usually printed (no quotes, nothing to lower-case): the last dotted
+// segment up to the '#', found in one pass (this runs for every simple predicate and every column
+// of every scan). nullopt: the name needs the general case of column_key.
+std::optional<std::string_view> plain_key(std::string_view name) {
+  std::string_view n = trim_blanks(name);
+  std::size_t after_dot = 0;
+  for (std::size_t i = 0; i < n.size(); ++i) {
+    const char c = n[i];
+    if (c > '`' || c == '_') continue;  // lower-case letters and '_': most bytes of most names
+    if (c == '#') {
+      n = n.substr(0, i);
+      break;
+    }
+    if (c == '`' || c == '"' || (c >= 'A' && c <= 'Z')) return std::nullopt;
+    if (c == '.') after_dot = i + 1;
+  }
+  return n.substr(after_dot);
+}
+
 }  // namespace
 
 std::string column_key(std::string_view name) {
-  // The usual name as printed (no quotes, nothing to lower-case): the last dotted segment up to
-  // the '#', found in one pass as in the Text form below (this runs for every simple predicate).
-  {
-    const std::string_view n = trim_blanks(name);
-    std::size_t after_dot = 0, end = n.size();
-    bool plain = true;
-    for (std::size_t i = 0; i < n.size(); ++i) {
-      const char c = n[i];
-      if (c > '`' || c == '_') continue;  // lower-case letters and '_': most bytes of most names
-      if (c == '#') {
-        end = i;
-        break;
-      }
-      if (c == '`' || c == '"' || (c >= 'A' && c <= 'Z')) {
-        plain = false;
-        break;
-      }
-      if (c == '.') after_dot = i + 1;
-    }
-    if (plain) return std::string(n.substr(after_dot, end - after_dot));
-  }
+  if (auto key = plain_key(name)) return std::string(*key);
   name = column_name(name);
   // Without quotes, the last dotted segment, lower-cased; one pass, one allocation at most. Written
   // through a pointer (a `+=` per byte checks the capacity each time: this runs for every predicate).
@@ -150,24 +150,10 @@ std::string column_key(std::string_view name) {
 }
 
 Text column_key(TextStore& store, Text name) {
-  std::string_view n = trim_blanks(name);
-  // column_name(name) as printed (no quotes, nothing to lower-case): the last dotted segment up to
-  // the '#' is the key. One pass finds the '#', the last dot and any byte that needs the general
-  // case (this runs for every column of every scan).
-  std::size_t after_dot = 0;
-  for (std::size_t i = 0; i < n.size(); ++i) {
-    const char c = n[i];
-    if (c > '`' || c == '_') continue;  // lower-case letters and '_': most bytes of most names
-    if (c == '#') {
-      n = n.substr(0, i);
-      break;
-    }
-    if (c == '`' || c == '"' || (c >= 'A' && c <= 'Z')) return store.keep(column_key(column_name(name)));
-    if (c == '.') after_dot = i + 1;
-  }
+  const auto key = plain_key(name);
+  if (!key) return store.keep(column_key(column_name(name)));
   // A part of a Text is as stable as the Text: a view, with no look-up in the store.
-  const std::string_view key = n.substr(after_dot);
-  return key.empty() ? Text{} : Text::stable(key);
+  return key->empty() ? Text{} : Text::stable(*key);
 }
 
 namespace {
