@@ -6,7 +6,7 @@
 # Usage: tests/pgo_configure.sh path/to/planlint   (run from the source folder)
 set -u
 command -v cmake >/dev/null || { [ "${CI:-}" = true ] && { echo "FAIL: cmake missing"; exit 1; }; echo "SKIP: no cmake"; exit 77; }
-if ! c++ --version 2>/dev/null | grep -qi "gcc\|g++\|free software"; then
+if ! "${CXX:-c++}" --version 2>/dev/null | grep -qi "gcc\|g++\|free software"; then
   echo "SKIP: the default compiler is not GCC"; exit 77
 fi
 tmp=$(mktemp -d)
@@ -27,7 +27,7 @@ else:
 PY
 }
 check() {  # check PHASE MUST MUST_NOT
-  local phase=$1 must=$2 mustnot=$3 d="$tmp/$1"
+  local phase=$1 must=$2 mustnot=$3 d="$tmp/phase-${1:-off}"
   if ! cmake -S . -B "$d" "${gen[@]}" -DCMAKE_BUILD_TYPE=Release -DPLANLINT_PYTHON=OFF "-DPLANLINT_PGO=$phase" >"$tmp/log" 2>&1; then
     echo "FAIL: PLANLINT_PGO=$phase does not configure"; cat "$tmp/log"; fail=1; return
   fi
