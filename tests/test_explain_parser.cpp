@@ -494,6 +494,22 @@ TEST_CASE("explain reader: the placed-edge set answers as a std::set would, thro
   }
 }
 
+TEST_CASE("a file index that lists fewer paths than it counts cuts the Location field only") {
+  auto r = parse(R"(== Physical Plan ==
+*(1) Filter (isnotnull(k#2L) AND (s#3 = (3 paths)[a, b]))
++- FileScan parquet db.t[k#2L,s#3] Batched: true, DataFilters: [isnotnull(k#2L)], Format: Parquet, Location: InMemoryFileIndex(3 paths)[file:/a, file:/b], PartitionFilters: [], PushedFilters: [IsNotNull(k)], ReadSchema: struct<k:bigint,s:string>
+)");
+  REQUIRE_FALSE(r.has_errors());
+  const Plan& p = r.plans[0];
+  REQUIRE(p.ops.size() == 2);
+  REQUIRE(p.ops[1].field("Location"));
+  CHECK(p.ops[1].field("Location")->truncated);
+  CHECK_FALSE(p.ops[1].field("DataFilters")->truncated);
+  // The same text in a condition is a string literal, not a file index: the condition is whole.
+  REQUIRE(p.ops[0].field("Condition"));
+  CHECK_FALSE(p.ops[0].field("Condition")->truncated);
+}
+
 TEST_CASE("scan_cut_marks: Spark's abbreviations, and whether a value could hold one") {
   using planlint::explain::scan_cut_marks;
   struct Case {
@@ -528,4 +544,9 @@ TEST_CASE("scan_cut_marks: Spark's abbreviations, and whether a value could hold
     CHECK(r.marks == c.marks);
     CHECK(planlint::explain::is_truncated_value(c.value) == c.truncated);
   }
+  // A value that cannot hold a file index (any field but a scan's Location): only "..." counts.
+  CHECK_FALSE(scan_cut_marks("InMemoryFileIndex(3 paths)[p1, p2]", false).marks);
+  CHECK_FALSE(scan_cut_marks("InMemoryFileIndex(1 paths)[p1", false).truncated);
+  CHECK(scan_cut_marks("[a#1, ... 3 more fields]", false).truncated);
+  CHECK(scan_cut_marks("a...b", false).marks);
 }

@@ -24,7 +24,9 @@ struct CutMarks {
   bool truncated = false;
   bool marks = false;  // "..." or "paths)[" somewhere (always set when truncated)
 };
-CutMarks scan_cut_marks(std::string_view v);
+// `file_index`: whether the value may hold a file index, `InMemoryFileIndex(k paths)[...]` (Spark
+// prints one only as a scan's Location): when false, only "..." is looked for.
+CutMarks scan_cut_marks(std::string_view v, bool file_index = true);
 
 // Fill name, label, kind, engine, join type / build side / skew, table and scan format from a
 // printed label ("BroadcastHashJoin Inner BuildRight", "Scan parquet spark_catalog.db.t",

@@ -318,8 +318,10 @@ void fill_explain_facts(Plan& plan) {
   for (Operator& op : plan.ops) {
     for (Field& f : op.fields) {
       if (const FieldRole* role = explain_field_role(f.key)) f.role = *role;
-      // "more fields" found through "fields": 'f' is far rarer than 'm' in plan text.
-      if (contains_via(f.value, "more fields", 5)) f.more_fields = true;
+      // Spark prints the cut as "... N more fields", which makes the field truncated
+      // (finish_field): only such fields are searched, "more fields" found through "fields"
+      // ('f' is far rarer than 'm' in plan text).
+      if (f.truncated && contains_via(f.value, "more fields", 5)) f.more_fields = true;
     }
     fill_operator_name_facts(op);
     fill_partitioning(op);
