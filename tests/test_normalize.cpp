@@ -239,3 +239,24 @@ TEST_CASE("normalize: guides longer than 16 bytes, and a ':' ending a 16-byte bl
   CHECK_MESSAGE(repaired(n, kJoined), dump(n));
   CHECK(texts(n).back() == "               :  +- E ::  +- F");
 }
+
+TEST_CASE("normalize: a bare '&' is Catalyst's bitwise AND, not markup; entities are still decoded") {
+  const std::string clean =
+      "== Physical Plan ==\n"
+      "*(1) Project [cast((shiftright(spark_grouping_id#24, 0) & 1) as tinyint) AS g#30]\n"
+      "+- *(1) Range (0, 10, step=1, splits=2)\n";
+  Normalized n = normalize(clean);
+  CHECK_MESSAGE(n.repairs.empty(), dump(n));
+  CHECK(texts(n)[1] == "*(1) Project [cast((shiftright(spark_grouping_id#24, 0) & 1) as tinyint) AS g#30]");
+
+  const std::string escaped =
+      "== Physical Plan ==\n"
+      "*(1) Filter ((a#1 & 1) &gt; 0)\n"
+      "+- *(1) Project [(b#2 & 3) AS c#4]\n";
+  Normalized m = normalize(escaped);
+  CHECK_MESSAGE(repaired(m, "escaping"), dump(m));
+  const auto t = texts(m);
+  REQUIRE(t.size() == 3);
+  CHECK(t[1] == "*(1) Filter ((a#1 & 1) > 0)");
+  CHECK(t[2] == "+- *(1) Project [(b#2 & 3) AS c#4]");
+}

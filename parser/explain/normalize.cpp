@@ -502,13 +502,23 @@ void split_literal_newlines(Normalized& out, bool& any) {
 }
 
 // ---- markdown / HTML escaping -------------------------------------------------------------------
+constexpr std::pair<std::string_view, char> kEntities[] = {
+    {"&gt;", '>'}, {"&lt;", '<'}, {"&amp;", '&'}, {"&quot;", '"'}, {"&#39;", '\''}, {"&#x27;", '\''},
+    {"&nbsp;", ' '}, {"&#42;", '*'}, {"&#95;", '_'}};
+
+// Whether `s` holds one of the entities above. A bare `&` (Catalyst's bitwise AND,
+// `(spark_grouping_id#24 & 1)`) is not one: such a text needs no unescaping.
+bool has_entity(std::string_view s) {
+  for (std::size_t p = s.find('&'); p != std::string_view::npos; p = s.find('&', p + 1))
+    for (const auto& e : kEntities)
+      if (s.substr(p, e.first.size()) == e.first) return true;
+  return false;
+}
+
 void unescape_markup(Normalized& out, bool& any) {
-  static constexpr std::pair<std::string_view, char> kEntities[] = {
-      {"&gt;", '>'}, {"&lt;", '<'}, {"&amp;", '&'}, {"&quot;", '"'}, {"&#39;", '\''}, {"&#x27;", '\''},
-      {"&nbsp;", ' '}, {"&#42;", '*'}, {"&#95;", '_'}};
   for (std::size_t i = 0; i < out.lines.size(); ++i) {
     std::string_view t = out.text(i);
-    bool amp = t.find('&') != std::string_view::npos;
+    bool amp = has_entity(t);
     bool bs = t.find('\\') != std::string_view::npos;
     std::size_t stars = 0;  // only `stars >= 2` matters below
     for (std::size_t p = t.find("**"); p != std::string_view::npos && stars < 2; p = t.find("**", p + 2)) ++stars;
@@ -1213,7 +1223,7 @@ Normalized normalize(std::string_view input) {
     // whole-input memchr instead of a few searches per line).
     const bool backslash = json || input.find('\\') != std::string_view::npos;
     if (backslash) split_literal_newlines(out, lit);
-    if (backslash || lit || input.find('&') != std::string_view::npos || input.find("**") != std::string_view::npos)
+    if (backslash || lit || has_entity(input) || input.find("**") != std::string_view::npos)
       unescape_markup(out, markup);
     split_collapsed_lines(out, collapsed);
     strip_tree_numbers(out, numbers);
