@@ -23,8 +23,15 @@ Metric::Id lookup_metric(const MetricNameTable<N>& table, std::string_view label
   return Metric::Unknown;
 }
 
+// What a reader knows of the whole text a plan came from, which lets fill_explain_facts skip a
+// search of every operator's texts. The defaults search everything.
+struct ExplainFillHints {
+  bool comet_notes = true;  // a Comet fallback note ("[COMET: ...]") may be in an operator's text
+};
 // Explain text (every mode); also the plans embedded in event logs.
-void fill_explain_facts(Plan& plan);
+void fill_explain_facts(Plan& plan, const ExplainFillHints& hints = {});
+// Whether `text` holds a Comet fallback note (for ExplainFillHints::comet_notes).
+bool has_comet_note(std::string_view text);
 // Databricks Query Profile JSON.
 void fill_profile_facts(Plan& plan);
 // Spark event logs: metric names of SQL metrics, and the Spark version when the log states it.

@@ -956,14 +956,19 @@ ParseResult parse_explain_text(std::string_view text, const std::string& path,
                                std::shared_ptr<const std::string> input) {
   ParseResult r;
   r.path = path;
+  ExplainFillHints hints;
   {
     Normalized n = normalize(text);
+    // Operator texts are views into `text` unless normalize rewrote lines (it then names a
+    // repair): a note that is not in `text` is in no operator's text. One search of the input
+    // instead of one per operator text.
+    hints.comet_notes = !n.repairs.empty() || has_comet_note(text);
     Reader reader(n, r, std::move(input));
     reader.run();
   }
   // The typed facts once the line table and the reader's indexes are gone (they need neither):
   // the peak of a large plan is lower.
-  for (Plan& p : r.plans) fill_explain_facts(p);
+  for (Plan& p : r.plans) fill_explain_facts(p, hints);
   if (r.format == InputFormat::Unknown) r.format = InputFormat::ExplainFormatted;
   return r;
 }

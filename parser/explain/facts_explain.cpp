@@ -313,7 +313,9 @@ void fill_comet_fallback_reason(Operator& op) {
 
 }  // namespace
 
-void fill_explain_facts(Plan& plan) {
+bool has_comet_note(std::string_view text) { return contains_via(text, kCometFallbackNote, 3); }
+
+void fill_explain_facts(Plan& plan, const ExplainFillHints& hints) {
   fill_photon_explanation_facts(plan.photon);
   for (Operator& op : plan.ops) {
     for (Field& f : op.fields) {
@@ -331,7 +333,7 @@ void fill_explain_facts(Plan& plan) {
       plan.facts.engine.comet = true;
       op.facts.edit().comet = true;
     }
-    fill_comet_fallback_reason(op);
+    if (hints.comet_notes) fill_comet_fallback_reason(op);
   }
   infer_version(plan);
   derive_common_facts(plan);
