@@ -138,4 +138,19 @@ Input [1]: [a#1 [COMET: not supported]]
     CHECK(reason(" [COMET:&nbsp;no codegen]") == "no codegen");
     CHECK(reason("") == "");
   }
+  SUBCASE("EXECUTOR_BROADCAST and [plan_id= behind the whole-input check") {
+    auto plan = [](std::string_view exchange_args) {
+      return parse_explain_text("== Physical Plan ==\n*(2) Project [a#1]\n+- BroadcastExchange IdentityBroadcastMode" +
+                                    std::string(exchange_args) + "\n   +- LocalTableScan [a#1]\n",
+                                "t.html");
+    };
+    // Spelled only once unescaped (`&#95;` is '_'): still found.
+    const ParseResult escaped = plan(", EXECUTOR&#95;BROADCAST, [plan&#95;id=3]");
+    CHECK(only_op(escaped, "BroadcastExchange").facts->partitioning.executor_broadcast);
+    CHECK(escaped.plans[0].facts.engine.spark_minor == 3);
+    // Absent: neither is made up.
+    const ParseResult plain = plan(", [id=#3]");
+    CHECK_FALSE(only_op(plain, "BroadcastExchange").facts->partitioning.executor_broadcast);
+    CHECK(plain.plans[0].facts.engine.spark_minor != 3);
+  }
 }

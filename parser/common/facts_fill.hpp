@@ -23,15 +23,19 @@ Metric::Id lookup_metric(const MetricNameTable<N>& table, std::string_view label
   return Metric::Unknown;
 }
 
-// What a reader knows of the whole text a plan came from, which lets fill_explain_facts skip a
-// search of every operator's texts. The defaults search everything.
+// What a reader knows of the whole text a plan came from, which lets fill_explain_facts skip
+// searches of every operator's texts for a word the text does not hold. The defaults search
+// everything.
 struct ExplainFillHints {
-  bool comet_notes = true;  // a Comet fallback note ("[COMET: ...]") may be in an operator's text
+  bool comet_notes = true;         // a Comet fallback note ("[COMET: ...]") may be in an operator's text
+  bool executor_broadcast = true;  // so may EXECUTOR_BROADCAST (Spark 4 broadcast exchanges)
+  bool plan_ids = true;            // and "[plan_id=" (Spark 3.3 and later)
 };
 // Explain text (every mode); also the plans embedded in event logs.
 void fill_explain_facts(Plan& plan, const ExplainFillHints& hints = {});
-// Whether `text` holds a Comet fallback note (for ExplainFillHints::comet_notes).
-bool has_comet_note(std::string_view text);
+// The hints for plans read from `text`; `rewritten`: some operator texts are not views into
+// `text` (normalize rewrote lines), so no word can be ruled out.
+ExplainFillHints explain_fill_hints(std::string_view text, bool rewritten);
 // Databricks Query Profile JSON.
 void fill_profile_facts(Plan& plan);
 // Spark event logs: metric names of SQL metrics, and the Spark version when the log states it.

@@ -960,9 +960,9 @@ ParseResult parse_explain_text(std::string_view text, const std::string& path,
   {
     Normalized n = normalize(text);
     // Operator texts are views into `text` unless normalize rewrote lines (it then names a
-    // repair): a note that is not in `text` is in no operator's text. One search of the input
+    // repair): a word that is not in `text` is in no operator's text. One search of the input
     // instead of one per operator text.
-    hints.comet_notes = !n.repairs.empty() || has_comet_note(text);
+    hints = explain_fill_hints(text, !n.repairs.empty());
     Reader reader(n, r, std::move(input));
     reader.run();
   }

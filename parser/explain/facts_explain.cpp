@@ -112,9 +112,12 @@ std::optional<std::uint32_t> number_after(std::string_view t, std::string_view m
   return any ? std::optional<std::uint32_t>(v) : std::nullopt;
 }
 
-void fill_partitioning(Operator& op) {
+constexpr std::string_view kExecutorBroadcast = "EXECUTOR_BROADCAST";
+constexpr std::string_view kPlanIdTag = "[plan_id=";
+
+void fill_partitioning(Operator& op, const ExplainFillHints& hints) {
   Partitioning p;
-  if (op_text_contains(op, "EXECUTOR_BROADCAST", 1)) p.executor_broadcast = true;
+  if (hints.executor_broadcast && op_text_contains(op, kExecutorBroadcast, 1)) p.executor_broadcast = true;
   if (op.kind == OpKind::Exchange) {
     const std::string t = op_text(op);  // number_after reads past a part's end, as it always did
     if (contains(t, "SinglePartition")) {
@@ -219,7 +222,7 @@ void fill_scan(Operator& op) {
 }
 
 // Spark versions from the markers the plan printed: lower bounds, flagged as inferred.
-void infer_version(Plan& plan) {
+void infer_version(Plan& plan, const ExplainFillHints& hints) {
   EngineFacts& e = plan.facts.engine;
   if (e.spark_major) return;
   int major = 0, minor = 0;
@@ -237,7 +240,7 @@ void infer_version(Plan& plan) {
     // A marker below what is already known cannot raise it: skip its search.
     auto below = [&](int ma, int mi) { return major < ma || (major == ma && minor < mi); };
     // Each marker is found through a rare byte of it ('=', 'Q', 'Y'): see contains_via.
-    if (below(3, 3) && op_text_contains(op, "[plan_id=", 8)) at_least(3, 3);
+    if (below(3, 3) && hints.plan_ids && op_text_contains(op, kPlanIdTag, 8)) at_least(3, 3);
     if (below(3, 2) && (op.name.starts_with("AQEShuffleRead") || op.name.starts_with("TableCacheQueryStage")))
       at_least(3, 2);
     if (below(3, 0) && (op.name.starts_with("CustomShuffleReader") || op.name.starts_with("AdaptiveSparkPlan") ||
@@ -313,7 +316,15 @@ void fill_comet_fallback_reason(Operator& op) {
 
 }  // namespace
 
-bool has_comet_note(std::string_view text) { return contains_via(text, kCometFallbackNote, 3); }
+ExplainFillHints explain_fill_hints(std::string_view text, bool rewritten) {
+  ExplainFillHints h;
+  if (rewritten) return h;
+  // Each through a rare byte of it (the 'M', the 'X', the '=').
+  h.comet_notes = contains_via(text, kCometFallbackNote, 3);
+  h.executor_broadcast = contains_via(text, kExecutorBroadcast, 1);
+  h.plan_ids = contains_via(text, kPlanIdTag, 8);
+  return h;
+}
 
 void fill_explain_facts(Plan& plan, const ExplainFillHints& hints) {
   fill_photon_explanation_facts(plan.photon);
@@ -326,7 +337,7 @@ void fill_explain_facts(Plan& plan, const ExplainFillHints& hints) {
       if (f.truncated && contains_via(f.value, "more fields", 5)) f.more_fields = true;
     }
     fill_operator_name_facts(op);
-    fill_partitioning(op);
+    fill_partitioning(op, hints);
     fill_shuffle_read(op);
     fill_scan(op);
     if (op.name.starts_with("Comet")) {
@@ -335,7 +346,7 @@ void fill_explain_facts(Plan& plan, const ExplainFillHints& hints) {
     }
     if (hints.comet_notes) fill_comet_fallback_reason(op);
   }
-  infer_version(plan);
+  infer_version(plan, hints);
   derive_common_facts(plan);
   if (plan.facts.engine.photon) plan.facts.engine.databricks = true;
 }
