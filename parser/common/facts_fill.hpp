@@ -28,7 +28,7 @@ Metric::Id lookup_metric(const MetricNameTable<N>& table, std::string_view label
 // everything.
 struct ExplainFillHints {
   bool comet_notes = true;         // a Comet fallback note ("[COMET: ...]") may be in an operator's text
-  bool executor_broadcast = true;  // so may EXECUTOR_BROADCAST (Spark 4 broadcast exchanges)
+  bool executor_broadcast = true;  // so may EXECUTOR_BROADCAST (Photon's executor-side broadcast)
   bool plan_ids = true;            // and "[plan_id=" (Spark 3.3 and later)
 };
 // Explain text (every mode); also the plans embedded in event logs.
