@@ -506,12 +506,18 @@ constexpr std::pair<std::string_view, char> kEntities[] = {
     {"&gt;", '>'}, {"&lt;", '<'}, {"&amp;", '&'}, {"&quot;", '"'}, {"&#39;", '\''}, {"&#x27;", '\''},
     {"&nbsp;", ' '}, {"&#42;", '*'}, {"&#95;", '_'}};
 
+// The entity above that starts at s[p], or nullptr.
+const std::pair<std::string_view, char>* entity_at(std::string_view s, std::size_t p) {
+  for (const auto& e : kEntities)
+    if (s.substr(p, e.first.size()) == e.first) return &e;
+  return nullptr;
+}
+
 // Whether `s` holds one of the entities above. A bare `&` (Catalyst's bitwise AND,
 // `(spark_grouping_id#24 & 1)`) is not one: such a text needs no unescaping.
 bool has_entity(std::string_view s) {
   for (std::size_t p = s.find('&'); p != std::string_view::npos; p = s.find('&', p + 1))
-    for (const auto& e : kEntities)
-      if (s.substr(p, e.first.size()) == e.first) return true;
+    if (entity_at(s, p) != nullptr) return true;
   return false;
 }
 
@@ -533,16 +539,11 @@ void unescape_markup(Normalized& out, bool& any) {
         hit = true;
         continue;
       }
-      if (t[x] == '&') {
-        bool done = false;
-        for (auto [ent, c] : kEntities)
-          if (t.substr(x, ent.size()) == ent) {
-            m.put(c, p);
-            x += ent.size() - 1;
-            done = hit = true;
-            break;
-          }
-        if (done) continue;
+      if (const auto* e = t[x] == '&' ? entity_at(t, x) : nullptr) {
+        m.put(e->second, p);
+        x += e->first.size() - 1;
+        hit = true;
+        continue;
       }
       if (stars >= 2 && t[x] == '*' && x + 1 < t.size() && t[x + 1] == '*') {  // **bold**
         ++x;
