@@ -16,7 +16,7 @@ build_pkgs=(g++ cmake ninja-build pkg-config tao-pegtl-dev nlohmann-json3-dev li
 # History Server and NDJSON tests (parallel, openssl); the .deb test (dpkg-dev).
 test_pkgs=(chromium neovim zstd lz4 npm libxml2-utils
            pybind11-dev python3-dev python3-pytest python3-pandas python3-setuptools python3-pip
-           parallel dpkg-dev openssl)
+           parallel dpkg-dev openssl python3-venv)
 pkgs=("${build_pkgs[@]}" "$@")
 [ "$build_only" = 1 ] || pkgs+=("${test_pkgs[@]}")
 missing=()
@@ -34,3 +34,4 @@ if [ ${#missing[@]} -gt 0 ]; then
 fi
 [ "$build_only" = 1 ] && exit 0
 tools/test-deps-npm.sh
+tools/setup-venv.sh   # PySpark (two Spark lines) and the Python test dependencies, in venvs

@@ -1,0 +1,24 @@
+#!/usr/bin/env bash
+# Create the project's Python environments (tools/python/env.sh says where) when they are missing
+# or out of date: PySpark at two pinned versions (each carries Spark itself, run in local mode by
+# the live tests) and the Python test dependencies. Called by tools/setup-deps.sh; never by a test.
+# Idempotent: a stamp file records what each environment was made from.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+. tools/python/env.sh
+py=${PLANLINT_PYTHON:-/usr/bin/python3}
+make_env() {  # make_env DIR STAMP PACKAGES...
+  local dir=$1 stamp=$2; shift 2
+  if [ -f "$dir/.planlint-stamp" ] && [ "$(cat "$dir/.planlint-stamp")" = "$stamp" ]; then return 0; fi
+  echo "planlint: creating the Python environment $dir ($*)" >&2
+  rm -rf "$dir"
+  mkdir -p "$(dirname "$dir")"
+  "$py" -m venv "$dir"
+  timeout 1500 "$dir/bin/python" -m pip install -q --disable-pip-version-check "$@" >"$dir.log" 2>&1 ||
+    { tail -20 "$dir.log" >&2; echo "planlint: pip could not set up $dir" >&2; exit 1; }
+  printf '%s' "$stamp" >"$dir/.planlint-stamp"
+}
+req=tools/python/requirements-test.txt
+make_env "$PLANLINT_VENV" "pyspark==$PLANLINT_PYSPARK_NEW $(sha256sum "$req" | cut -c1-16)" \
+  "pyspark==$PLANLINT_PYSPARK_NEW" -r "$req"
+make_env "$PLANLINT_VENV_OLD" "pyspark==$PLANLINT_PYSPARK_OLD" "pyspark==$PLANLINT_PYSPARK_OLD"
