@@ -223,29 +223,10 @@ int check_history_server(const CheckOptions& opt, const ProjectConfig& top, cons
                          Severity fail_on) {
   std::optional<long long> execution;
   if (opt.execution >= 0) execution = opt.execution;
-  std::string url = history_server_sql_url(opt.history_server, opt.app, execution);
-  std::string error;
-  std::optional<std::string> body = http_get(url, opt.fetch, error);
+  std::string url, error;
+  std::optional<std::string> body = fetch_history_server_sql(opt.history_server, opt.app, execution, opt.fetch, url, error);
   if (!body) {
     std::cerr << "planlint: error: " << error << "\n";
-    return 2;
-  }
-  std::string_view trimmed = *body;
-  while (!trimmed.empty() && std::isspace(static_cast<unsigned char>(trimmed.front()))) trimmed.remove_prefix(1);
-  while (!trimmed.empty() && std::isspace(static_cast<unsigned char>(trimmed.back()))) trimmed.remove_suffix(1);
-  std::string compact;
-  for (char ch : trimmed.substr(0, 64))
-    if (!std::isspace(static_cast<unsigned char>(ch))) compact += ch;
-  if (compact == "[]") {
-    std::cerr << "planlint: error: " << url << ": the application has no SQL executions\n";
-    return 2;
-  }
-  if (detect_format(*body) != InputFormat::HistoryServer) {
-    std::string head(trimmed.substr(0, 120));
-    for (char& c : head)
-      if (static_cast<unsigned char>(c) < 0x20) c = ' ';
-    std::cerr << "planlint: error: " << url << ": the answer is not a History Server SQL answer (it starts `" << head
-              << "`); is the URL the History Server's (or a driver UI's) root?\n";
     return 2;
   }
   Config config = apply_settings(config_for_path(top, fs::path("history-server")), cli);

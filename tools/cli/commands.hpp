@@ -14,5 +14,6 @@ void register_show(CLI::App& app, int& exit_code);
 void register_report(CLI::App& app, int& exit_code);
 void register_diff(CLI::App& app, int& exit_code);     // cmd_diff.cpp
 void register_history(CLI::App& app, int& exit_code);  // cmd_history.cpp
+void register_mcp(CLI::App& app, int& exit_code);      // cmd_mcp.cpp
 
 }  // namespace planlint::cli

@@ -4,8 +4,11 @@
 #include <dlfcn.h>
 
 #include <mutex>
+#include <cctype>
+#include <string_view>
 
 #include "lint/output/sanitize.hpp"
+#include "parser/registry/parse.hpp"
 
 namespace planlint::cli {
 
@@ -190,6 +193,37 @@ std::optional<std::string> http_get(const std::string& url, const FetchOptions& 
                "and --execution";
     else if (status == 401 || status == 403)
       error += "; the server wants authentication planlint does not send";
+    return std::nullopt;
+  }
+  return body;
+}
+
+}  // namespace planlint::cli
+
+namespace planlint::cli {
+
+std::optional<std::string> fetch_history_server_sql(const std::string& base, const std::string& app,
+                                                    std::optional<long long> execution, const FetchOptions& opts,
+                                                    std::string& url, std::string& error) {
+  url = history_server_sql_url(base, app, execution);
+  std::optional<std::string> body = http_get(url, opts, error);
+  if (!body) return std::nullopt;
+  std::string_view trimmed = *body;
+  while (!trimmed.empty() && std::isspace(static_cast<unsigned char>(trimmed.front()))) trimmed.remove_prefix(1);
+  while (!trimmed.empty() && std::isspace(static_cast<unsigned char>(trimmed.back()))) trimmed.remove_suffix(1);
+  std::string compact;
+  for (char ch : trimmed.substr(0, 64))
+    if (!std::isspace(static_cast<unsigned char>(ch))) compact += ch;
+  if (compact == "[]") {
+    error = url + ": the application has no SQL executions";
+    return std::nullopt;
+  }
+  if (detect_format(*body) != InputFormat::HistoryServer) {
+    std::string head(trimmed.substr(0, 120));
+    for (char& c : head)
+      if (static_cast<unsigned char>(c) < 0x20) c = ' ';
+    error = url + ": the answer is not a History Server SQL answer (it starts `" + head +
+            "`); is the URL the History Server's (or a driver UI's) root?";
     return std::nullopt;
   }
   return body;

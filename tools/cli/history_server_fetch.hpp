@@ -24,4 +24,12 @@ std::string history_server_sql_url(std::string base, const std::string& app, std
 // server's first line).
 std::optional<std::string> http_get(const std::string& url, const FetchOptions& opts, std::string& error);
 
+// `check --history-server` and the MCP server's lint_history_server: GET the SQL answer of `app`
+// (one execution when given) and make sure it is one. `url` receives the URL fetched. nullopt with
+// `error` set (naming the URL) when the fetch fails, the application has no SQL executions, or the
+// answer is not a History Server SQL answer (a login page, another server's root).
+std::optional<std::string> fetch_history_server_sql(const std::string& base, const std::string& app,
+                                                    std::optional<long long> execution, const FetchOptions& opts,
+                                                    std::string& url, std::string& error);
+
 }  // namespace planlint::cli

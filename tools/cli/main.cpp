@@ -39,6 +39,7 @@ int main(int argc, char** argv) {
   planlint::cli::register_report(app, exit_code);
   planlint::cli::register_diff(app, exit_code);
   planlint::cli::register_history(app, exit_code);
+  planlint::cli::register_mcp(app, exit_code);
   // An unknown first word is a mistyped subcommand, not a file: say so and suggest the nearest.
   if (argc > 1 && argv[1][0] != '-') {
     std::string word = argv[1];
