@@ -71,7 +71,7 @@ TEST_CASE("mcp: initialize negotiates the protocol version") {
   CHECK(out.str().empty());  // handle() writes nothing itself
 }
 
-TEST_CASE("mcp: tools need initialize first; ping does not") {
+TEST_CASE("mcp: tools need initialize first, ping does not") {
   std::ostringstream out, log;
   Server server(out, log);
   auto ping = server.handle(request(1, "ping"));
@@ -185,7 +185,7 @@ TEST_CASE("mcp: lint_plan gives the findings with evidence and fix, settings as 
   CHECK(sev["result"]["structuredContent"]["counts"]["error"] == 1);
 }
 
-TEST_CASE("mcp: an input over --max-input-size is refused as a tool error; a longer line is skipped") {
+TEST_CASE("mcp: an input over --max-input-size is refused as a tool error, a longer line is skipped") {
   ServerOptions o;
   o.max_input_bytes = 1000;
   Session s(o);
@@ -252,4 +252,29 @@ TEST_CASE("mcp: explain_rule, show_plan, diff_plans and lint_history_server answ
   CHECK(fetched == "http://127.0.0.1:9/api/v1/applications/app-1/sql/3");
   CHECK(hs["result"]["isError"] == true);
   CHECK(hs["result"]["content"][0]["text"].get<std::string>().find("connection refused") != std::string::npos);
+}
+
+TEST_CASE("mcp: docs/agents.md names every tool and its host snippets are valid and start `planlint mcp`") {
+  std::string doc = read_file("docs/agents.md");
+  REQUIRE_FALSE(doc.empty());
+  std::ostringstream out, log;
+  Server server(out, log);
+  for (const auto& t : server.tools()) CHECK_MESSAGE(doc.find("`" + t["name"].get<std::string>() + "`") != std::string::npos, t["name"]);
+  std::size_t hosts = 0, at = 0;
+  while ((at = doc.find("```json\n", at)) != std::string::npos) {
+    at += 8;
+    std::string block = doc.substr(at, doc.find("```", at) - at);
+    if (block.find("servers\"") == std::string::npos && block.find("Servers\"") == std::string::npos) continue;
+    json j = json::parse(block, nullptr, false);
+    REQUIRE_MESSAGE(!j.is_discarded(), block);
+    const json& servers = j.contains("mcpServers") ? j["mcpServers"] : j["servers"];
+    REQUIRE(servers.contains("planlint"));
+    std::string command = servers["planlint"]["command"];
+    CHECK(command.size() >= 8);
+    CHECK(command.substr(command.size() - 8) == "planlint");
+    CHECK(servers["planlint"]["args"][0] == "mcp");
+    ++hosts;
+  }
+  CHECK(hosts == 4);  // Claude Code, Claude Desktop, VS Code, Cursor
+  CHECK(doc.find("[mcp_servers.planlint]\ncommand = \"planlint\"\nargs = [\"mcp\"]") != std::string::npos);  // Codex
 }
