@@ -7,7 +7,10 @@
 #include <nlohmann/json.hpp>
 
 #include <fstream>
+#include <cstdint>
+#include <optional>
 #include <set>
+#include <vector>
 #include <sstream>
 
 #include "lint/mcp/mcp_server.hpp"
@@ -277,4 +280,49 @@ TEST_CASE("mcp: docs/agents.md names every tool and its host snippets are valid 
   }
   CHECK(hosts == 4);  // Claude Code, Claude Desktop, VS Code, Cursor
   CHECK(doc.find("[mcp_servers.planlint]\ncommand = \"planlint\"\nargs = [\"mcp\"]") != std::string::npos);  // Codex
+}
+
+TEST_CASE("mcp: thousands of damaged messages each get one answer or none, and the session goes on") {
+  Session s;
+  std::string plan = read_file("corpus/check/orders-join.explain.txt");
+  REQUIRE_FALSE(plan.empty());
+  const std::vector<std::string> seeds = {
+      json(request(1, "tools/call", {{"name", "lint_plan"}, {"arguments", {{"plan", plan}, {"select", {"PL002"}}}}})).dump(),
+      json(request(2, "tools/call", {{"name", "show_plan"}, {"arguments", {{"plan", plan}, {"top", 3}}}})).dump(),
+      json(request(3, "tools/call", {{"name", "diff_plans"}, {"arguments", {{"old_plan", plan}, {"new_plan", plan}}}})).dump(),
+      json(request(4, "tools/call", {{"name", "explain_rule"}, {"arguments", {{"rule", "PL002"}}}})).dump(),
+      json(request(5, "initialize", initialize_params())).dump(),
+      json(request(6, "tools/list")).dump(),
+  };
+  std::uint64_t state = 42;
+  auto next = [&state] {  // xorshift: the same damage on every run
+    state ^= state << 13;
+    state ^= state >> 7;
+    state ^= state << 17;
+    return state;
+  };
+  const std::string bytes = "{}[]\",:\\0123456789-eE.tfn \x7f\xff\xc3";
+  std::size_t answered = 0;
+  for (int i = 0; i < 3000; ++i) {
+    std::string line = seeds[next() % seeds.size()];
+    for (std::uint64_t k = 1 + next() % 4; k--;) {
+      std::size_t at = next() % line.size();
+      switch (next() % 3) {
+        case 0: line[at] = bytes[next() % bytes.size()]; break;
+        case 1: line.erase(at, 1 + next() % 8); break;
+        default: line.insert(at, 1, bytes[next() % bytes.size()]);
+      }
+      if (line.empty()) line = "{";
+    }
+    std::optional<json> reply;
+    CHECK_NOTHROW(reply = s.server.handle_line(line));
+    if (reply) {
+      ++answered;
+      CHECK((*reply)["jsonrpc"] == "2.0");
+      CHECK(reply->contains("result") != reply->contains("error"));
+    }
+  }
+  CHECK(answered > 1000);
+  auto ping = s.server.handle(request(99, "ping"));
+  CHECK((*ping)["result"] == json::object());
 }

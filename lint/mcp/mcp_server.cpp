@@ -47,7 +47,7 @@ const char* const kRuleSettings = R"J({
   "severity": {"type": "object", "additionalProperties": {"type": "string", "enum": ["error", "warning", "info"]},
                "description": "Override severities: {\"skew-not-handled\": \"error\"}"},
   "set": {"type": "object", "additionalProperties": {"type": ["string", "number"]},
-          "description": "Thresholds, as planlint check --set: {\"broadcast-threshold\": \"30m\"} or {\"exploding-join.min-output-rows\": 5e6}"},
+          "description": "Thresholds, as planlint check --set: {\"broadcast-threshold\": \"30m\"} or {\"exploding-join.explode-min-rows\": 5e6}"},
   "no_config": {"type": "boolean", "description": "Ignore .planlint.toml / pyproject.toml (default: the nearest one applies, as for planlint check)"}
 })J";
 
@@ -453,7 +453,12 @@ int Server::run(std::istream& in) {
                                " bytes (twice --max-input-size plus 1 MiB); it was skipped"));
       continue;
     }
-    if (auto reply = handle_line(line)) write(*reply);
+    try {
+      if (auto reply = handle_line(line)) write(*reply);
+    } catch (const std::exception& e) {  // one message never ends the session
+      log_ << "planlint mcp: internal error: " << e.what() << "\n";
+      write(error_response(nullptr, -32603, std::string("internal error: ") + e.what()));
+    }
     if (c == std::char_traits<char>::eof()) break;
   }
   log_.flush();
