@@ -1,6 +1,7 @@
 #include "lint/mcp/mcp_server.hpp"
 
 #include <algorithm>
+#include <chrono>
 #include <cmath>
 #include <filesystem>
 #include <istream>
@@ -814,12 +815,19 @@ json Server::call_tool(const json& params, const json& id) {
   if (!args.is_object()) return error_response(id, kInvalidParams, name + ": `arguments` must be an object");
   if (!validate(args, (*tool)["inputSchema"], "", error)) return error_response(id, kInvalidParams, name + ": " + error);
   CallContext ctx{options_, args};
+  auto start = std::chrono::steady_clock::now();
   try {
     json result = name == "lint_plan"             ? tool_lint_plan(ctx)
                   : name == "explain_rule"        ? tool_explain_rule(ctx)
                   : name == "lint_history_server" ? tool_history_server(ctx)
                   : name == "diff_plans"          ? tool_diff_plans(ctx)
                                                   : tool_show_plan(ctx);
+    std::size_t findings = 0;
+    if (auto sc = result.find("structuredContent"); sc != result.end() && sc->contains("findings"))
+      findings = (*sc)["findings"].size();
+    log_ << "planlint mcp: " << name << ": " << findings << " finding" << (findings == 1 ? "" : "s") << " in "
+         << std::chrono::duration_cast<std::chrono::milliseconds>(std::chrono::steady_clock::now() - start).count()
+         << " ms\n";
     return result_response(id, std::move(result));
   } catch (const ToolFailure& f) {
     log_ << "planlint mcp: " << name << ": " << f.message << "\n";
