@@ -13,10 +13,11 @@ build_pkgs=(g++ cmake ninja-build pkg-config tao-pegtl-dev nlohmann-json3-dev li
             doctest-dev libtomlplusplus-dev libzstd-dev liblz4-dev libsnappy-dev libcurl4-openssl-dev)
 # The tests: report_chromium.sh, lsp_neovim.sh, eventlog_cli.sh, hostile_cli.sh (xmllint),
 # sarif_validate.sh (npm); the Python package and its tests (pybind11, pytest, pandas); the
-# History Server and NDJSON tests (parallel, openssl); the .deb test (dpkg-dev).
+# History Server and NDJSON tests (parallel, openssl); the .deb test (dpkg-dev); PySpark's JVM and
+# the listener's build (openjdk-17-jdk-headless, maven: listener/, built by tools/test.sh).
 test_pkgs=(chromium neovim zstd lz4 npm libxml2-utils
            pybind11-dev python3-dev python3-pytest python3-pandas python3-setuptools python3-pip
-           parallel dpkg-dev openssl python3-venv)
+           parallel dpkg-dev openssl python3-venv openjdk-17-jdk-headless maven)
 pkgs=("${build_pkgs[@]}" "$@")
 [ "$build_only" = 1 ] || pkgs+=("${test_pkgs[@]}")
 missing=()

@@ -29,5 +29,8 @@ esac
 tools/setup-deps.sh   # build and test dependencies, once, before any test runs
 cmake -S . -B "$build" -G Ninja "${flags[@]}" >/dev/null
 cmake --build "$build" -j "$(nproc)"
+# planlint-spark, the JVM listener (listener/, Maven; Spark's jars come from Maven Central into
+# ~/.m2 on the first build): tests/listener_spark.sh (label live, plain build only) runs its jar.
+if [ ${#ctest_args[@]} -eq 0 ]; then (cd listener && mvn -q -B package); fi
 cd "$build"
 ctest --output-on-failure -j "$(nproc)" "${ctest_args[@]}"
