@@ -220,16 +220,26 @@ int run_ndjson_check(const CheckOptions& opt, ConfigCache& configs, const Settin
 // --history-server URL --app APP [--execution N]: fetch the SQL executions and check them as a
 // saved answer would be.
 int check_history_server(const CheckOptions& opt, const ProjectConfig& top, const Settings& cli, OutputFormat format,
-                         Severity fail_on) {
+                         Severity fail_on, double max_input) {
   std::optional<long long> execution;
   if (opt.execution >= 0) execution = opt.execution;
-  std::string url = history_server_sql_url(opt.history_server, opt.app, execution);
   std::string error;
-  std::optional<std::string> body = http_get(url, opt.fetch, error);
+  std::optional<std::string> app = app_path(opt.app, error);
+  if (!app) return usage_error(error);
+  std::string url = history_server_sql_url(opt.history_server, *app, execution);
+  Config config = apply_settings(config_for_path(top, fs::path("history-server")), cli);
+  config.execution = execution;
+  if (max_input > 0) config.max_input_bytes = max_input;
+  FetchOptions fetch = opt.fetch;
+  fetch.max_body_bytes = config.max_input_bytes;
+  std::string final_url;
+  std::optional<std::string> body = http_get(url, fetch, error, &final_url);
   if (!body) {
     std::cerr << "planlint: error: " << error << "\n";
     return 2;
   }
+  // Findings name the URL that answered (after redirects), never with its credentials (S1, W7).
+  const std::string shown = redacted_url(final_url.empty() ? url : final_url, 2000);
   std::string_view trimmed = *body;
   while (!trimmed.empty() && std::isspace(static_cast<unsigned char>(trimmed.front()))) trimmed.remove_prefix(1);
   while (!trimmed.empty() && std::isspace(static_cast<unsigned char>(trimmed.back()))) trimmed.remove_suffix(1);
@@ -237,20 +247,18 @@ int check_history_server(const CheckOptions& opt, const ProjectConfig& top, cons
   for (char ch : trimmed.substr(0, 64))
     if (!std::isspace(static_cast<unsigned char>(ch))) compact += ch;
   if (compact == "[]") {
-    std::cerr << "planlint: error: " << url << ": the application has no SQL executions\n";
+    std::cerr << "planlint: error: " << visible(shown) << ": the application has no SQL executions\n";
     return 2;
   }
   if (detect_format(*body) != InputFormat::HistoryServer) {
     std::string head(trimmed.substr(0, 120));
     for (char& c : head)
-      if (static_cast<unsigned char>(c) < 0x20) c = ' ';
-    std::cerr << "planlint: error: " << url << ": the answer is not a History Server SQL answer (it starts `" << head
-              << "`); is the URL the History Server's (or a driver UI's) root?\n";
+      if (c == '\n' || c == '\r' || c == '\t') c = ' ';
+    std::cerr << "planlint: error: " << visible(shown) << ": the answer is not a History Server SQL answer (it starts `"
+              << visible(head) << "`); is the URL the History Server's (or a driver UI's) root?\n";
     return 2;
   }
-  Config config = apply_settings(config_for_path(top, fs::path("history-server")), cli);
-  config.execution = execution;
-  std::vector<FileReport> reports{check_text(std::move(*body), url, config)};
+  std::vector<FileReport> reports{check_text(std::move(*body), shown, config)};
   OutputOptions out_opt;
   out_opt.statistics = opt.statistics;
   if (!opt.output.empty()) {
@@ -326,7 +334,7 @@ int run_check(const CheckOptions& opt) {
   std::vector<GlobSet> exclude{GlobSet{opt.exclude, {}}};
   if (!top->exclude.empty()) exclude.push_back(GlobSet{top->exclude, top->root});
   std::vector<std::string> errors;
-  if (!opt.history_server.empty()) return check_history_server(opt, *top, cli, *format, *fail_on);
+  if (!opt.history_server.empty()) return check_history_server(opt, *top, cli, *format, *fail_on, *max_input);
   std::vector<std::string> inputs = collect_inputs(args, include, exclude, errors);
   for (const auto& e : errors) std::cerr << "planlint: error: " << visible(e) << "\n";
   // Outputs never overwrite an input (the same file after resolving links).
@@ -553,7 +561,9 @@ void register_check(CLI::App& app, int& exit_code) {
   cmd->add_option("--history-server", opt->history_server,
                   "Fetch the SQL executions of --app from this Spark History Server (or driver UI) URL");
   cmd->add_option("--app", opt->app, "Application id for --history-server (APP or APP/ATTEMPT)");
-  cmd->add_option("--timeout", opt->fetch.timeout_s, "--history-server: seconds for the whole answer")
+  cmd->add_option("--timeout", opt->fetch.timeout_s,
+                  "--history-server: seconds for the whole answer, 1 to 86400 (other values are refused)")
+      ->check(CLI::Range(kMinTimeoutS, kMaxTimeoutS))
       ->capture_default_str();
   cmd->add_option("--cacert", opt->fetch.cacert, "--history-server: CA bundle (PEM) to verify the server with");
   cmd->add_flag("--insecure", opt->fetch.insecure, "--history-server: do not verify the TLS certificate");
