@@ -12,6 +12,7 @@
 #include "lint/engine/engine.hpp"
 #include "lint/engine/suppress.hpp"
 #include "parser/eventlog/eventlog.hpp"
+#include "parser/history_server/history_server.hpp"
 #include "tests/kept_text.hpp"
 #include "tests/support.hpp"
 #include "tools/fuzz/lsp_drive.hpp"
@@ -42,6 +43,12 @@ void replay(const std::string& kind, const fs::path& file) {
     auto streamed = planlint::parse_event_log_stream(in, name, planlint::EventLogOptions{});
     CHECK(planlint::fuzz::plan_invariant_violation(streamed, text) == "");
     CHECK(streamed.plans.size() == whole.plans.size());
+  } else if (kind == "history_server") {
+    // As tools/fuzz/fuzz_history_server.cpp: the whole answer, then one execution.
+    replay_plan(planlint::parse_history_server(text, name), text);
+    planlint::HistoryServerOptions one;
+    one.execution = 1;
+    replay_plan(planlint::parse_history_server(text, name, one), text);
   } else if (kind == "expression") {
     for (auto d : {planlint::ExprDialect::Catalyst, planlint::ExprDialect::PushedFilter, planlint::ExprDialect::Sql}) {
       auto e = planlint::test::parse_kept(text, d);

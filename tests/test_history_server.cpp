@@ -1,5 +1,6 @@
 #include <doctest/doctest.h>
 #include <algorithm>
+#include <chrono>
 #include <set>
 
 #include "lint/engine/engine.hpp"
@@ -161,4 +162,99 @@ TEST_CASE("history server: broken answers say what was wrong") {
   const Operator* range = final_op(r.plans[0], "Range");
   REQUIRE(range);
   CHECK(range->rows == std::optional<double>(1000.0));
+}
+
+// ---- The December 2026 reliability probe (issue 32): C1, H3, W1, S4 ----
+
+TEST_CASE("history server: a number no double holds is a parse error, not an abort (C1)") {
+  const std::string plan = R"("planDescription": "== Physical Plan ==\n* Project (1)\n")";
+  for (std::string bad : {std::string("\"duration\": 1e400"), std::string("\"duration\": -1e400"),
+                          std::string("\"duration\": 1") + std::string(400, '0'), std::string("\"x\": [1e999]"),
+                          std::string("\"nodes\": [{\"nodeId\": 1e400}]")}) {
+    INFO(bad);
+    std::string text = "[{\"id\": 0, \"status\": \"COMPLETED\", " + bad + ", " + plan + "}]";
+    ParseResult r;
+    CHECK_NOTHROW(r = parse_history_server(text, "x.json"));
+    CHECK(r.plans.empty());
+    REQUIRE(r.has_errors());
+    CHECK(r.messages[0].message.find("not valid JSON: number out of range") != std::string::npos);
+    CHECK(r.messages[0].loc.line == 1);
+    CHECK(r.messages[0].loc.column > 30);  // at the number, not at 1:1
+    CHECK_NOTHROW(parse_input(text, "x.json"));
+  }
+  // A double that is a number but no id (1e308, a 29-digit id): no undefined cast, the plan is read.
+  for (std::string id : {"1e308", "-1e308", "99999999999999999999999999999"}) {
+    ParseResult r = parse_history_server("[{\"id\": " + id + ", \"status\": \"COMPLETED\", " + plan + "}]", "x.json");
+    REQUIRE(r.plans.size() == 1);
+    CHECK(r.plans[0].name == "execution -1");
+  }
+}
+
+TEST_CASE("history server: linear in the number of executions (H3)") {
+  // 20,000 executions took 11.8 s when each position was counted from byte 0.
+  std::string text = "[";
+  for (int i = 0; i < 20000; ++i)
+    text += (i ? ",\n" : "") + std::string("{\"id\":") + std::to_string(i) +
+            R"(,"status":"COMPLETED","planDescription":"== Physical Plan ==\n* Project (2)\n+- * Filter (1)\n\n(1) Filter\nCondition : (a#1 > 1)\n"})";
+  text += "]";
+  auto t0 = std::chrono::steady_clock::now();
+  ParseResult r = parse_history_server(text, "m.json");
+  double s = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+  REQUIRE(r.plans.size() == 20000);
+  CHECK(r.plans[19999].loc.line == 20000);  // one execution a line
+  CHECK(r.plans[19999].loc.column == 35);
+  MESSAGE("20,000 executions read in " << s << " s");
+  CHECK(s < 3.0);  // about 0.1 s in RelWithDebInfo; the quadratic reader took over 10 s
+}
+
+TEST_CASE("history server: each execution's location is its own planDescription key (W1)") {
+  // An execution without a plan, then two with one: the third points at its own key.
+  const std::string p = R"("planDescription": "== Physical Plan ==\n* Project (1)\n")";
+  std::string text = "[{\"id\": 0, \"status\": \"COMPLETED\"},\n{\"id\": 1, \"status\": \"COMPLETED\",\n " + p +
+                     "},\n{\"id\": 2, \"status\": \"COMPLETED\",\n\n " + p + "}]";
+  ParseResult r = parse_history_server(text, "x.json");
+  REQUIRE(r.plans.size() == 2);
+  CHECK(r.plans[0].loc.line == 3);
+  CHECK(r.plans[0].loc.column == 3);
+  CHECK(r.plans[1].loc.line == 6);
+  CHECK(r.plans[1].loc.column == 3);
+  // The text "planDescription" as a metric name (a decoy) before an execution's key.
+  text = "[{\"id\": 0, \"status\": \"COMPLETED\", \"nodes\": [{\"nodeId\": 1, \"nodeName\": \"x\", \"metrics\":\n"
+         " [{\"name\": \"planDescription\", \"value\": \"1\"}]}],\n " + p + "},\n{\"id\": 1, \"status\": \"COMPLETED\",\n " + p + "}]";
+  r = parse_history_server(text, "x.json");
+  REQUIRE(r.plans.size() == 2);
+  CHECK(r.plans[0].loc.line == 3);
+  CHECK(r.plans[1].loc.line == 5);
+  HistoryServerOptions one;
+  one.execution = 1;
+  r = parse_history_server(text, "x.json", one);
+  REQUIRE(r.plans.size() == 1);
+  CHECK(r.plans[0].loc.line == 5);
+  CHECK(r.plans[0].ops.front().loc.line == 5);
+}
+
+TEST_CASE("history server: fields the reader does not use are skipped, whatever their shape (S4)") {
+  // Large arrays and deep nesting outside the kept fields; a kept field with the wrong shape.
+  std::string junk = "[" + std::string(100000, '[') + std::string(100000, ']');
+  for (int i = 0; i < 1000; ++i) junk += ",{\"a\":[0,1,{}]}";
+  junk += "]";
+  std::string text = "{\"id\": 4, \"status\": \"COMPLETED\", \"x\": " + junk +
+                     R"(, "nodes": [{"nodeId": [1], "nodeName": {"a": 1}}, 7], "edges": {"fromId": 1},
+                     "planDescription": "== Physical Plan ==\n* Project (1)\n", "id2": 5})";
+  ParseResult r = parse_history_server(text, "x.json");
+  REQUIRE(r.plans.size() == 1);
+  CHECK(r.plans[0].name == "execution 4");
+  CHECK(r.plans[0].loc.line == 2);
+  // Not an execution at all.
+  for (const char* s : {"[]", "[1, 2]", "5", "\"x\"", "[[{}]]"}) {
+    INFO(s);
+    r = parse_history_server(s, "x.json");
+    REQUIRE(r.has_errors());
+    CHECK(r.messages[0].message.find("expected a SQL execution object") != std::string::npos);
+  }
+  HistoryServerOptions one;
+  one.execution = 9;
+  r = parse_history_server(R"([{"id": 1, "status": "COMPLETED", "planDescription": "x"}])", "x.json", one);
+  REQUIRE(r.has_errors());
+  CHECK(r.messages[0].message.find("no SQL execution 9") != std::string::npos);
 }

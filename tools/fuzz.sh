@@ -47,6 +47,8 @@ seed_files() {  # kind
       find corpus tests/fuzz_regressions/explain -type f \( -name '*.txt' -o -name '*.plan' \) 2>/dev/null ;;
     profile)
       find corpus tests/fuzz_regressions/profile -type f -name '*.json' 2>/dev/null ;;
+    history_server)
+      find corpus/history-server -type f -name '*.json' 2>/dev/null ;;
     config)
       find corpus tests docs -type f \( -name '*.toml' -o -name '.planlint.toml' \) 2>/dev/null ;;
     *) ;;
@@ -125,6 +127,10 @@ make_seeds() {  # kind dir
       printf '%s\n--\n%s\n--\n%s' '!{"jsonrpc":"2.0","id":9,"method":"shutdown"}' \
         '!Content-Length: 400'$'\r\n\r\n''{"jsonrpc":' \
         '{"jsonrpc":"2.0","method":"workspace/didChangeConfiguration","params":{"settings":{"planlint":{"select":["PL001"]}}}}' >"$dir/session-bad-frames" ;;
+    history_server)
+      # C1 of the December 2026 reliability probe: numbers a double cannot hold.
+      printf '[{"id":0,"status":"COMPLETED","duration":1e400,"planDescription":"== Physical Plan ==\\n* Project (1)\\n"}]' >"$dir/builtin-1e400"
+      printf '[{"id":1e308,"status":"COMPLETED","planDescription":"== Physical Plan ==\\n* Project (1)\\n"}]' >"$dir/builtin-1e308" ;;
     explain|profile) ;;
     *)  # unknown kind: every corpus file
       find corpus -type f 2>/dev/null | sort | awk 'NR <= 200' | while IFS= read -r f; do
@@ -149,14 +155,17 @@ for t in "${targets[@]}"; do
   # Event logs are large inputs: keep them short so that a CI run tries more than a handful.
   max_len=262144
   [ "$kind" = eventlog ] && max_len=32768
-  echo "fuzz: $t for ${seconds}s ($(ls "$seeds" | wc -l) seeds)"
+  # A dictionary next to the target (tools/fuzz/<target>.dict) when there is one.
+  dict=()
+  [ -f "tools/fuzz/$t.dict" ] && dict=(-dict="tools/fuzz/$t.dict")
+  echo "fuzz: $t for ${seconds}s ($(ls "$seeds" | wc -l) seeds${dict:+, dictionary tools/fuzz/$t.dict})"
   set +e
   # -entropic=0: libFuzzer 14's entropic scheduler spends most of the time in
   # UpdateFeatureFrequency with these targets (5x fewer runs in the same time).
   ASAN_OPTIONS=${ASAN_OPTIONS:-detect_leaks=1:allocator_may_return_null=1} \
   UBSAN_OPTIONS=${UBSAN_OPTIONS:-print_stacktrace=1:halt_on_error=1} \
     "$bin" -max_total_time="$seconds" -timeout="$timeout" -report_slow_units="$slow" -rss_limit_mb=2048 \
-      -max_len="$max_len" -entropic=0 -print_final_stats=1 -artifact_prefix="$artifacts/" \
+      -max_len="$max_len" -entropic=0 "${dict[@]}" -print_final_stats=1 -artifact_prefix="$artifacts/" \
       "$corpus" "$seeds" >"$log" 2>&1
   rc=$?
   set -e

@@ -36,9 +36,14 @@ std::string ndjson_record(std::string_view line, std::size_t line_number, const 
   ordered_json rec;
   try {
     rec = ordered_json::parse(line.begin(), line.end());
-  } catch (const nlohmann::json::parse_error& e) {
+  } catch (const nlohmann::json::exception& e) {
+    // parse_error, and out_of_range for a number no double holds (`1e400`, a 400-digit integer):
+    // this record is an error record, and the stream goes on with the next line.
     std::string what = e.what();
     if (std::size_t p = what.find("syntax error"); p != std::string::npos) what = what.substr(p);
+    else if (std::size_t q = what.find("] "); q != std::string::npos && what.compare(0, 16, "[json.exception.") == 0)
+      what = what.substr(q + 2);
+    if (e.id == 406) what = "number out of range (" + what + ")";
     return error_record(line_number, nullptr, "not a JSON record: " + what, totals);
   }
   if (!rec.is_object())

@@ -1,7 +1,9 @@
 #include "parser/history_server/history_server.hpp"
 
 #include <algorithm>
+#include <cerrno>
 #include <cmath>
+#include <iterator>
 #include <cstdlib>
 #include <map>
 #include <nlohmann/json.hpp>
@@ -28,20 +30,32 @@ std::string_view trim(std::string_view s) {
 
 bool starts_with(std::string_view s, std::string_view p) { return s.substr(0, p.size()) == p; }
 
-// Line and column (1-based) of byte `pos` in `text`.
-SourceRange position_of(std::string_view text, std::size_t pos, std::size_t len = 1) {
-  pos = std::min(pos, text.size());
-  std::uint32_t line = 1, col = 1;
-  for (std::size_t i = 0; i < pos; ++i) {
-    if (text[i] == '\n') {
-      ++line;
-      col = 1;
-    } else {
-      ++col;
+// Line and column (1-based) of byte offsets in `text`: the line starts are found once, so an
+// answer with 100,000 executions costs one pass, not one pass per execution (H3 of the December
+// 2026 reliability probe: counting from byte 0 each time was quadratic).
+class LineIndex {
+ public:
+  explicit LineIndex(std::string_view text) : text_(text) {}
+  SourceRange at(std::size_t pos, std::size_t len = 1) {
+    if (!built_) {
+      for (std::size_t p = text_.find('\n'); p != std::string_view::npos; p = text_.find('\n', p + 1))
+        newlines_.push_back(p);
+      built_ = true;
     }
+    pos = std::min(pos, text_.size());
+    // Newlines before `pos`: the line is one more; the column counts from the last of them.
+    std::size_t before = static_cast<std::size_t>(std::lower_bound(newlines_.begin(), newlines_.end(), pos) - newlines_.begin());
+    std::size_t line_start = before == 0 ? 0 : newlines_[before - 1] + 1;
+    auto line = static_cast<std::uint32_t>(before + 1);
+    auto col = static_cast<std::uint32_t>(pos - line_start + 1);
+    return SourceRange{line, col, line, static_cast<std::uint32_t>(col + len)};
   }
-  return SourceRange{line, col, line, static_cast<std::uint32_t>(col + len)};
-}
+
+ private:
+  std::string_view text_;
+  std::vector<std::size_t> newlines_;
+  bool built_ = false;
+};
 
 // "Number of output rows" from "number of output rows total (min, med, max (stageId: taskId))".
 std::string metric_label(std::string_view name) {
@@ -262,13 +276,19 @@ std::unordered_map<long long, std::size_t> match(const Plan& plan, const std::ma
 }
 
 long long as_ll(const json& j, long long fallback = -1) {
-  if (j.is_number_integer()) return j.get<long long>();
-  if (j.is_number()) return static_cast<long long>(j.get<double>());
+  if (j.is_number_integer()) return j.get<long long>();  // (an unsigned above 2^63 wraps: a bad id)
+  if (j.is_number()) {
+    // A double outside long long's range (1e308, a 29-digit id) is no id: casting it is undefined.
+    double d = j.get<double>();
+    if (!std::isfinite(d) || d < -9.2e18 || d > 9.2e18) return fallback;
+    return static_cast<long long>(d);
+  }
   if (j.is_string()) {
     const std::string& s = j.get_ref<const std::string&>();
     char* end = nullptr;
+    errno = 0;
     long long v = std::strtoll(s.c_str(), &end, 10);
-    if (end != s.c_str() && *end == 0) return v;
+    if (end != s.c_str() && *end == 0 && errno == 0) return v;
   }
   return fallback;
 }
@@ -278,49 +298,255 @@ std::string as_str(const json& o, const char* key) {
   return it != o.end() && it->is_string() ? it->get<std::string>() : std::string();
 }
 
+// A char iterator over the answer that remembers the last byte the JSON lexer read, so the SAX
+// pass below knows where a key is: the lexer has just read the key's closing quote when it hands
+// the key over.
+struct TrackedChar {
+  using iterator_category = std::forward_iterator_tag;
+  using value_type = char;
+  using difference_type = std::ptrdiff_t;
+  using pointer = const char*;
+  using reference = const char&;
+  const char* p = nullptr;
+  const char** last = nullptr;
+  reference operator*() const {
+    *last = p;
+    return *p;
+  }
+  TrackedChar& operator++() {
+    ++p;
+    return *this;
+  }
+  TrackedChar operator++(int) {
+    TrackedChar old = *this;
+    ++p;
+    return old;
+  }
+  bool operator==(const TrackedChar& o) const { return p == o.p; }
+  bool operator!=(const TrackedChar& o) const { return p != o.p; }
+};
+
+// One execution as the SAX pass keeps it: only the fields the reader uses, and where its own
+// "planDescription" key is (W1 of the December 2026 probe: pairing executions with the n-th
+// "planDescription" text of the file put findings on another execution's line).
+struct KeptExecution {
+  json obj = json::object();
+  std::optional<std::size_t> plan_key;  // byte offset of the 'p' of its "planDescription" key
+};
+
+// The answer read without a DOM of the whole text (S4 of the December 2026 probe: nlohmann's DOM
+// is 19-37 times the input): a SAX pass keeps of each ExecutionData only id, status,
+// description, planDescription, duration, nodes (nodeId, nodeName, wholeStageCodegenId, metrics'
+// name and value) and edges (fromId, toId), and skips everything else without building it. With
+// `only`, executions with another id are dropped as soon as they end. Nesting is counted, not
+// recursed into (nlohmann's SAX parser keeps its own stack).
+class KeepSax : public nlohmann::json_sax<json> {
+ public:
+  enum class Ctx { Top, ExecList, Exec, Nodes, Node, Metrics, Metric, Edges, Edge, Scalar, Skip };
+
+  KeepSax(const char* begin, const char** last, std::optional<long long> only)
+      : begin_(begin), last_(last), only_(only) {}
+
+  std::vector<KeptExecution> execs;
+  std::size_t seen = 0;  // ExecutionData objects read, kept or not
+  std::optional<std::size_t> error_at;
+  std::string error;
+
+  bool null() override { return scalar(json(nullptr)); }
+  bool boolean(bool v) override { return scalar(json(v)); }
+  bool number_integer(number_integer_t v) override { return scalar(json(v)); }
+  bool number_unsigned(number_unsigned_t v) override { return scalar(json(v)); }
+  bool number_float(number_float_t v, const string_t&) override { return scalar(json(v)); }
+  bool string(string_t& v) override { return scalar(json(std::move(v))); }
+  bool binary(binary_t&) override { return scalar(json(nullptr)); }
+
+  bool start_object(std::size_t) override { return open(true); }
+  bool start_array(std::size_t) override { return open(false); }
+  bool end_object() override { return close(); }
+  bool end_array() override { return close(); }
+
+  bool key(string_t& k) override {
+    if (skip_depth_ > 0) return true;
+    Frame& f = stack_.back();
+    pending_key_ = std::move(k);
+    pending_ = child_of_key(f.ctx, pending_key_);
+    if (f.ctx == Ctx::Exec && pending_key_ == "planDescription" && *last_ && !execs.empty()) {
+      // The lexer has read the key's closing quote: the 'p' is 15 bytes before it.
+      std::size_t quote = static_cast<std::size_t>(*last_ - begin_);
+      execs.back().plan_key = quote >= 15 ? quote - 15 : 0;
+    }
+    return true;
+  }
+
+  bool parse_error(std::size_t position, const std::string&, const nlohmann::detail::exception& ex) override {
+    error_at = position > 0 ? position - 1 : 0;
+    std::string what = ex.what();
+    if (std::size_t p = what.find("syntax error"); p != std::string::npos) what = what.substr(p);
+    else if (std::size_t q = what.find("] "); q != std::string::npos && what.compare(0, 16, "[json.exception.") == 0)
+      what = what.substr(q + 2);  // "[json.exception.out_of_range.406] number overflow parsing '1e400'"
+    if (ex.id == 406) what = "number out of range (" + what + ")";
+    error = what;
+    return false;
+  }
+
+ private:
+  struct Frame {
+    Ctx ctx;
+    json* target;  // the container being filled (nullptr: an object or array kept as a whole is not needed)
+  };
+
+  static Ctx child_of_key(Ctx parent, const std::string& k) {
+    switch (parent) {
+      case Ctx::Exec:
+        if (k == "id" || k == "status" || k == "description" || k == "planDescription" || k == "duration")
+          return Ctx::Scalar;
+        if (k == "nodes") return Ctx::Nodes;
+        if (k == "edges") return Ctx::Edges;
+        return Ctx::Skip;
+      case Ctx::Node:
+        if (k == "nodeId" || k == "nodeName" || k == "wholeStageCodegenId") return Ctx::Scalar;
+        if (k == "metrics") return Ctx::Metrics;
+        return Ctx::Skip;
+      case Ctx::Metric:
+        return k == "name" || k == "value" ? Ctx::Scalar : Ctx::Skip;
+      case Ctx::Edge:
+        return k == "fromId" || k == "toId" ? Ctx::Scalar : Ctx::Skip;
+      default:
+        return Ctx::Skip;
+    }
+  }
+
+  // What a value at the current place is: the pending key's context in an object, the items'
+  // context in an array.
+  Ctx here() const {
+    if (stack_.empty()) return Ctx::Top;
+    switch (stack_.back().ctx) {
+      case Ctx::ExecList: return Ctx::Exec;
+      case Ctx::Nodes: return Ctx::Node;
+      case Ctx::Metrics: return Ctx::Metric;
+      case Ctx::Edges: return Ctx::Edge;
+      case Ctx::Exec:
+      case Ctx::Node:
+      case Ctx::Metric:
+      case Ctx::Edge: return pending_;
+      default: return Ctx::Skip;
+    }
+  }
+
+  // Stores `v` at the current place of the parent container.
+  json* store(json v) {
+    Frame& f = stack_.back();
+    if (!f.target) return nullptr;
+    if (f.target->is_array()) {
+      f.target->push_back(std::move(v));
+      return &f.target->back();
+    }
+    json& slot = (*f.target)[pending_key_];
+    slot = std::move(v);
+    return &slot;
+  }
+
+  bool scalar(json v) {
+    if (skip_depth_ > 0) return true;
+    Ctx c = here();
+    if (c == Ctx::Scalar) store(std::move(v));
+    return true;  // a scalar where a list or object belongs is left out, as the reader ignores it
+  }
+
+  bool open(bool object) {
+    if (skip_depth_ > 0) {
+      ++skip_depth_;
+      return true;
+    }
+    Ctx c = here();
+    if (c == Ctx::Top) {
+      if (!object) {
+        stack_.push_back({Ctx::ExecList, nullptr});
+        return true;
+      }
+      c = Ctx::Exec;
+    }
+    bool fits = object ? (c == Ctx::Exec || c == Ctx::Node || c == Ctx::Metric || c == Ctx::Edge)
+                       : (c == Ctx::Nodes || c == Ctx::Metrics || c == Ctx::Edges);
+    if (!fits) {
+      if (c == Ctx::Scalar) store(json(nullptr));  // "id": [...]: present, but no number
+      skip_depth_ = 1;
+      return true;
+    }
+    if (c == Ctx::Exec) {
+      ++seen;
+      execs.emplace_back();
+      stack_.push_back({c, &execs.back().obj});
+      return true;
+    }
+    json* made = store(object ? json::object() : json::array());
+    stack_.push_back({c, made});
+    return true;
+  }
+
+  bool close() {
+    if (skip_depth_ > 0) {
+      --skip_depth_;
+      return true;
+    }
+    if (stack_.empty()) return true;
+    Ctx c = stack_.back().ctx;
+    stack_.pop_back();
+    if (c == Ctx::Exec && only_ && !execs.empty()) {
+      const json& o = execs.back().obj;
+      auto id = o.find("id");
+      if (id == o.end() || as_ll(*id) != *only_) execs.pop_back();
+    }
+    return true;
+  }
+
+  const char* begin_;
+  const char** last_;
+  std::optional<long long> only_;
+  std::vector<Frame> stack_;
+  std::size_t skip_depth_ = 0;
+  std::string pending_key_;
+  Ctx pending_ = Ctx::Skip;
+};
+
 }  // namespace
 
 ParseResult parse_history_server(std::string_view text, const std::string& path, const HistoryServerOptions& opts) {
   ParseResult result;
   result.path = path;
   result.format = InputFormat::HistoryServer;
-  json doc;
+  LineIndex lines(text);
+  const char* last = nullptr;
+  KeepSax sax(text.data(), &last, opts.execution);
+  TrackedChar first{text.data(), &last}, end{text.data() + text.size(), &last};
+  bool ok = false;
   try {
-    doc = json::parse(text.begin(), text.end());
-  } catch (const json::parse_error& e) {
-    std::size_t at = e.byte > 0 ? e.byte - 1 : 0;
-    std::string what = e.what();
-    if (std::size_t p = what.find("syntax error"); p != std::string::npos) what = what.substr(p);
-    result.messages.push_back({MessageSeverity::Error, position_of(text, at),
-                               "History Server answer is not valid JSON: " + what +
+    ok = json::sax_parse(first, end, &sax);
+  } catch (const std::exception& e) {  // the SAX handler reports errors; this is a last guard
+    sax.error = e.what();
+    sax.error_at = 0;
+  }
+  if (!ok || sax.error_at) {
+    result.messages.push_back({MessageSeverity::Error, lines.at(sax.error_at.value_or(0)),
+                               "History Server answer is not valid JSON: " +
+                                   (sax.error.empty() ? std::string("cannot be read") : sax.error) +
                                    " (hint: save the whole answer of /api/v1/applications/<app>/sql)"});
     return result;
   }
-  std::vector<const json*> execs;
-  if (doc.is_array()) {
-    for (const auto& e : doc)
-      if (e.is_object()) execs.push_back(&e);
-  } else if (doc.is_object()) {
-    execs.push_back(&doc);
-  }
-  if (execs.empty()) {
-    result.messages.push_back({MessageSeverity::Error, position_of(text, 0),
+  std::vector<KeptExecution>& execs = sax.execs;
+  if (sax.seen == 0) {
+    result.messages.push_back({MessageSeverity::Error, lines.at(0),
                                "expected a SQL execution object (ExecutionData) or a list of them"});
     return result;
   }
-  // Each execution's plan positions: the line of its "planDescription" key, in document order.
-  std::vector<std::size_t> plan_keys;
-  for (std::size_t p = text.find("\"planDescription\""); p != std::string_view::npos;
-       p = text.find("\"planDescription\"", p + 1))
-    plan_keys.push_back(p);
 
   bool matched_any = false;
   for (std::size_t k = 0; k < execs.size(); ++k) {
-    const json& ex = *execs[k];
+    const json& ex = execs[k].obj;
     long long id = ex.contains("id") ? as_ll(ex["id"]) : -1;
     if (opts.execution && id != *opts.execution) continue;
     matched_any = true;
-    SourceRange loc = k < plan_keys.size() ? position_of(text, plan_keys[k] + 1, 15) : position_of(text, 0);
+    SourceRange loc = execs[k].plan_key ? lines.at(*execs[k].plan_key, 15) : lines.at(0);
     std::string description = as_str(ex, "description");
     std::string plan_text = as_str(ex, "planDescription");
     std::string label = "execution " + std::to_string(id);
@@ -467,7 +693,7 @@ ParseResult parse_history_server(std::string_view text, const std::string& path,
     result.plans.push_back(std::move(plan));
   }
   if (opts.execution && !matched_any)
-    result.messages.push_back({MessageSeverity::Error, position_of(text, 0),
+    result.messages.push_back({MessageSeverity::Error, lines.at(0),
                                "no SQL execution " + std::to_string(*opts.execution) + " in this answer"});
   return result;
 }

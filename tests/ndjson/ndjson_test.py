@@ -121,6 +121,23 @@ lines = [json.loads(l) for l in out.stdout.splitlines()]
 expect(out.returncode == 0 and sum(1 for l in lines if l["type"] == "done") == 200
        and sum(1 for l in lines if l["type"] == "finding") == 200 * len(ref), "200 records through one pipe")
 
+# C1 of the December 2026 reliability probe: a number no double holds (1e400, a 400-digit integer),
+# in the record or in a History Server answer it carries, is that record's error; the stream goes on.
+hs_bad = '[{"id":0,"status":"COMPLETED","duration":1e400,"planDescription":"== Physical Plan ==\\n* Project (1)\\n"}]'
+big = "\n".join([json.dumps({"id": 1, "text": plan_text}), '{"id":2,"x":1e400,"text":"x"}',
+                  '{"id":3,"x":-1' + "0" * 400 + ',"text":"x"}', json.dumps({"id": 4, "text": hs_bad}),
+                  json.dumps({"id": 5, "text": plan_text})]) + "\n"
+out = subprocess.run([planlint, "check", "--format", "ndjson", "-", "--no-config"], input=big,
+                     capture_output=True, text=True)
+lines = [json.loads(l) for l in out.stdout.splitlines()] if out.returncode == 0 else []
+errors = [l for l in lines if l["type"] == "error"]
+hs4 = [l for l in lines if l.get("id") == 4 and l["type"] == "finding"]
+expect(out.returncode == 0 and [e["line"] for e in errors] == [2, 3]
+       and all("number out of range" in e["error"] for e in errors)
+       and any("number out of range" in f["message"] for f in hs4)
+       and sum(1 for l in lines if l["type"] == "done") == 3 and lines[-1] == {**lines[-1], "type": "done", "id": 5},
+       f"out-of-range numbers are error records, the stream goes on (exit {out.returncode}, {out.stderr[:200]!r}): {errors} {hs4}")
+
 # Usage errors are the only exit 2.
 u = subprocess.run([planlint, "check", "--format", "ndjson", plan_path], capture_output=True, text=True)
 expect(u.returncode == 2 and "standard input" in u.stderr, f"a file argument is a usage error: {u.stderr!r}")

@@ -220,18 +220,21 @@ int run_ndjson_check(const CheckOptions& opt, ConfigCache& configs, const Settin
 // --history-server URL --app APP [--execution N]: fetch the SQL executions and check them as a
 // saved answer would be.
 int check_history_server(const CheckOptions& opt, const ProjectConfig& top, const Settings& cli, OutputFormat format,
-                         Severity fail_on) {
+                         Severity fail_on, double max_input) {
   std::optional<long long> execution;
   if (opt.execution >= 0) execution = opt.execution;
-  std::string url, error;
-  std::optional<std::string> body = fetch_history_server_sql(opt.history_server, opt.app, execution, opt.fetch, url, error);
+  Config config = apply_settings(config_for_path(top, fs::path("history-server")), cli);
+  config.execution = execution;
+  if (max_input > 0) config.max_input_bytes = max_input;
+  FetchOptions fetch = opt.fetch;
+  fetch.max_body_bytes = config.max_input_bytes;
+  std::string shown, error;
+  std::optional<std::string> body = fetch_history_server_sql(opt.history_server, opt.app, execution, fetch, shown, error);
   if (!body) {
     std::cerr << "planlint: error: " << error << "\n";
     return 2;
   }
-  Config config = apply_settings(config_for_path(top, fs::path("history-server")), cli);
-  config.execution = execution;
-  std::vector<FileReport> reports{check_text(std::move(*body), url, config)};
+  std::vector<FileReport> reports{check_text(std::move(*body), shown, config)};
   OutputOptions out_opt;
   out_opt.statistics = opt.statistics;
   if (!opt.output.empty()) {
@@ -307,7 +310,7 @@ int run_check(const CheckOptions& opt) {
   std::vector<GlobSet> exclude{GlobSet{opt.exclude, {}}};
   if (!top->exclude.empty()) exclude.push_back(GlobSet{top->exclude, top->root});
   std::vector<std::string> errors;
-  if (!opt.history_server.empty()) return check_history_server(opt, *top, cli, *format, *fail_on);
+  if (!opt.history_server.empty()) return check_history_server(opt, *top, cli, *format, *fail_on, *max_input);
   std::vector<std::string> inputs = collect_inputs(args, include, exclude, errors);
   for (const auto& e : errors) std::cerr << "planlint: error: " << visible(e) << "\n";
   // Outputs never overwrite an input (the same file after resolving links).
@@ -534,7 +537,9 @@ void register_check(CLI::App& app, int& exit_code) {
   cmd->add_option("--history-server", opt->history_server,
                   "Fetch the SQL executions of --app from this Spark History Server (or driver UI) URL");
   cmd->add_option("--app", opt->app, "Application id for --history-server (APP or APP/ATTEMPT)");
-  cmd->add_option("--timeout", opt->fetch.timeout_s, "--history-server: seconds for the whole answer")
+  cmd->add_option("--timeout", opt->fetch.timeout_s,
+                  "--history-server: seconds for the whole answer, 1 to 86400 (other values are refused)")
+      ->check(CLI::Range(kMinTimeoutS, kMaxTimeoutS))
       ->capture_default_str();
   cmd->add_option("--cacert", opt->fetch.cacert, "--history-server: CA bundle (PEM) to verify the server with");
   cmd->add_flag("--insecure", opt->fetch.insecure, "--history-server: do not verify the TLS certificate");

@@ -29,7 +29,9 @@ void register_mcp(CLI::App& app, int& exit_code) {
   auto* config = cmd->add_option("--config", args->config_file, "Use this config file for every call instead of the nearest one");
   auto* no_config = cmd->add_flag("--no-config", args->no_config, "Ignore config files");
   config->excludes(no_config);
-  cmd->add_option("--timeout", args->fetch.timeout_s, "lint_history_server: seconds for the whole answer")
+  cmd->add_option("--timeout", args->fetch.timeout_s,
+                  "lint_history_server: seconds for the whole answer, 1 to 86400 (other values are refused)")
+      ->check(CLI::Range(kMinTimeoutS, kMaxTimeoutS))
       ->capture_default_str();
   cmd->add_option("--cacert", args->fetch.cacert, "lint_history_server: CA bundle (PEM) to verify servers with");
   cmd->add_flag("--insecure", args->fetch.insecure, "lint_history_server: do not verify TLS certificates");
@@ -45,6 +47,7 @@ void register_mcp(CLI::App& app, int& exit_code) {
     options.use_config_files = !args->no_config;
     options.config_file = args->config_file;
     FetchOptions fetch = args->fetch;
+    if (*max_input > 0) fetch.max_body_bytes = *max_input;  // a live answer obeys --max-input-size as a file does
     options.fetch_history = [fetch](const std::string& base, const std::string& app, std::optional<long long> execution,
                                     std::string& url, std::string& error) {
       return fetch_history_server_sql(base, app, execution, fetch, url, error);

@@ -3,9 +3,12 @@
 #include <curl/curl.h>
 #include <dlfcn.h>
 
+#include <algorithm>
+#include <cstdio>
 #include <mutex>
 #include <cctype>
 #include <string_view>
+#include <vector>
 
 #include "lint/output/sanitize.hpp"
 #include "parser/registry/parse.hpp"
@@ -14,24 +17,108 @@ namespace planlint::cli {
 
 namespace {
 
-constexpr std::size_t kMaxBody = std::size_t{1} << 31;  // 2 GiB: no SQL answer is that large
+struct Curl;
 
-std::size_t on_data(char* ptr, std::size_t size, std::size_t n, void* user) {
-  auto* body = static_cast<std::string*>(user);
-  std::size_t len = size * n;
-  if (body->size() + len > kMaxBody) return 0;  // aborts the transfer (CURLE_WRITE_ERROR)
-  body->append(ptr, len);
-  return len;
-}
+// Where the body goes, and why it stopped growing.
+struct Sink {
+  std::string body;
+  double max_bytes = 0;
+  double max_ratio = 0;
+  const Curl* lib = nullptr;
+  void* curl = nullptr;
+  enum class Stop { None, TooLarge, Bomb } stop = Stop::None;
+  long long wire = 0;  // bytes on the wire when a bomb was stopped
+};
+
+std::size_t on_data(char* ptr, std::size_t size, std::size_t n, void* user);
 
 std::string url_escape(const std::string& s) { return percent_encode_path(s); }
 
-std::string first_line(const std::string& body) {
-  std::string line = body.substr(0, body.find('\n'));
+// Values in `url` that must never be printed: the userinfo (and its password alone) and the
+// values of token-like query or fragment parameters.
+bool secret_name(std::string_view name) {
+  std::string low;
+  for (char c : name) low += static_cast<char>(c >= 'A' && c <= 'Z' ? c - 'A' + 'a' : c);
+  for (std::string_view w : {"token", "secret", "passw", "pwd", "pass", "key", "auth", "sig", "credential",
+                             "session", "jwt", "bearer", "code", "ticket"})
+    if (low.find(w) != std::string::npos) return true;
+  return false;
+}
+
+struct UrlParts {
+  std::size_t authority = 0, path = 0, query = std::string_view::npos, fragment = std::string_view::npos;
+};
+
+UrlParts split_url(std::string_view url) {
+  UrlParts u;
+  std::size_t scheme = url.find("://");
+  u.authority = scheme == std::string_view::npos ? 0 : scheme + 3;
+  u.path = std::min(url.find_first_of("/?#", u.authority), url.size());
+  u.fragment = url.find('#', u.path);
+  u.query = url.find('?', u.path);
+  if (u.query != std::string_view::npos && u.fragment != std::string_view::npos && u.query > u.fragment)
+    u.query = std::string_view::npos;
+  return u;
+}
+
+// name=value pairs of a query (or fragment) with secret values replaced by ***; the values into
+// `secrets` when given.
+std::string redact_params(std::string_view q, std::vector<std::string>* secrets) {
+  std::string out;
+  std::size_t start = 0;
+  while (start <= q.size()) {
+    std::size_t amp = std::min(q.find('&', start), q.size());
+    std::string_view param = q.substr(start, amp - start);
+    std::size_t eq = param.find('=');
+    if (start > 0) out += '&';
+    if (eq != std::string_view::npos && secret_name(param.substr(0, eq)) && eq + 1 < param.size()) {
+      out += std::string(param.substr(0, eq)) + "=***";
+      if (secrets) secrets->emplace_back(param.substr(eq + 1));
+    } else {
+      out += param;
+    }
+    start = amp + 1;
+  }
+  return out;
+}
+
+std::vector<std::string> url_secrets(std::string_view url) {
+  std::vector<std::string> secrets;
+  UrlParts u = split_url(url);
+  std::string_view authority = url.substr(u.authority, u.path - u.authority);
+  if (std::size_t at = authority.rfind('@'); at != std::string_view::npos && at > 0) {
+    std::string_view info = authority.substr(0, at);
+    secrets.emplace_back(info);
+    if (std::size_t colon = info.find(':'); colon != std::string_view::npos && colon + 1 < info.size())
+      secrets.emplace_back(info.substr(colon + 1));
+  }
+  if (u.query != std::string_view::npos) {
+    std::size_t end = u.fragment == std::string_view::npos ? url.size() : u.fragment;
+    redact_params(url.substr(u.query + 1, end - u.query - 1), &secrets);
+  }
+  if (u.fragment != std::string_view::npos) redact_params(url.substr(u.fragment + 1), &secrets);
+  // Longest first, so that "alice:pw" goes before "pw".
+  std::sort(secrets.begin(), secrets.end(), [](const std::string& a, const std::string& b) { return a.size() > b.size(); });
+  return secrets;
+}
+
+// `text` (a server's line, libcurl's message) with every secret of `url` shown as ***, then made
+// safe for a terminal.
+std::string scrubbed(std::string text, const std::string& url) {
+  for (const std::string& s : url_secrets(url)) {
+    if (s.size() < 2) continue;  // a one-letter password would blank every such letter
+    for (std::size_t p = text.find(s); p != std::string::npos; p = text.find(s, p + 3)) text.replace(p, s.size(), "***");
+  }
+  return visible(text);
+}
+
+std::string first_line(const std::string& body, const std::string& url) {
+  std::string line = body.substr(0, std::min(body.find('\n'), std::size_t{400}));
   for (char& c : line)
-    if (static_cast<unsigned char>(c) < 0x20) c = ' ';
-  if (line.size() > 200) line = line.substr(0, 200) + "...";
-  return line;
+    if (c == '\r' || c == '\t') c = ' ';
+  bool cut = line.size() > 200;
+  if (cut) line.resize(200);
+  return scrubbed(line, url) + (cut ? "..." : "");
 }
 
 // libcurl is opened when the first fetch is made, not linked: linking it loads about thirty shared
@@ -93,51 +180,165 @@ const Curl* load_curl(std::string& error) {
   return loaded;
 }
 
+std::size_t on_data(char* ptr, std::size_t size, std::size_t n, void* user) {
+  auto* sink = static_cast<Sink*>(user);
+  std::size_t len = size * n;
+  double after = static_cast<double>(sink->body.size()) + static_cast<double>(len);
+  if (after > sink->max_bytes) {
+    sink->stop = Sink::Stop::TooLarge;
+    return 0;  // aborts the transfer (CURLE_WRITE_ERROR)
+  }
+  // What arrives here is decoded; CURLINFO_SIZE_DOWNLOAD_T counts the bytes on the wire.
+  if (after > kBombFloorBytes && sink->max_ratio > 0) {
+    curl_off_t wire = 0;
+    if (sink->lib->easy_getinfo(sink->curl, CURLINFO_SIZE_DOWNLOAD_T, &wire) == CURLE_OK && wire > 0 &&
+        after > sink->max_ratio * static_cast<double>(wire)) {
+      sink->stop = Sink::Stop::Bomb;
+      sink->wire = static_cast<long long>(wire);
+      return 0;
+    }
+  }
+  sink->body.append(ptr, len);
+  return len;
+}
+
+std::string bytes_text(double b) {
+  char buf[64];
+  if (b >= 1024.0 * 1024 * 1024) std::snprintf(buf, sizeof buf, "%.1f GiB", b / (1024.0 * 1024 * 1024));
+  else if (b >= 1024.0 * 1024) std::snprintf(buf, sizeof buf, "%.1f MiB", b / (1024.0 * 1024));
+  else if (b >= 1024.0) std::snprintf(buf, sizeof buf, "%.1f KiB", b / 1024.0);
+  else std::snprintf(buf, sizeof buf, "%.0f bytes", b);
+  return buf;
+}
+
 }  // namespace
 
+std::string redacted_url(std::string_view url, std::size_t max) {
+  UrlParts u = split_url(url);
+  std::string out(url.substr(0, u.authority));
+  std::string_view authority = url.substr(u.authority, u.path - u.authority);
+  if (std::size_t at = authority.rfind('@'); at != std::string_view::npos) out += "***@" + std::string(authority.substr(at + 1));
+  else out += authority;
+  std::size_t path_end = std::min({u.query, u.fragment, url.size()});
+  out += url.substr(u.path, path_end - u.path);
+  if (u.query != std::string_view::npos) {
+    std::size_t end = u.fragment == std::string_view::npos ? url.size() : u.fragment;
+    out += "?" + redact_params(url.substr(u.query + 1, end - u.query - 1), nullptr);
+  }
+  if (u.fragment != std::string_view::npos) out += "#" + redact_params(url.substr(u.fragment + 1), nullptr);
+  if (out.size() > max) {
+    std::size_t cut = max;
+    while (cut > 0 && (static_cast<unsigned char>(out[cut]) & 0xC0) == 0x80) --cut;  // not inside a UTF-8 character
+    out = out.substr(0, cut) + "... (" + std::to_string(url.size()) + " bytes)";
+  }
+  return out;
+}
+
+std::optional<std::string> app_path(const std::string& app, std::string& error) {
+  std::vector<std::string> segments;
+  std::size_t start = 0;
+  while (true) {
+    std::size_t slash = app.find('/', start);
+    segments.push_back(app.substr(start, slash == std::string::npos ? std::string::npos : slash - start));
+    if (slash == std::string::npos) break;
+    start = slash + 1;
+  }
+  if (segments.size() > 2) {
+    error = "--app is APP or APP/ATTEMPT (an application id, e.g. app-20240101120000-0001, and an attempt id), not `" +
+            visible(app) + "`";
+    return std::nullopt;
+  }
+  std::string out;
+  for (const auto& seg : segments) {
+    if (seg.empty() || seg == "." || seg == "..") {
+      error = "--app `" + visible(app) + "`: an application or attempt id is never empty, `.` or `..`";
+      return std::nullopt;
+    }
+    out += (out.empty() ? "" : "/") + url_escape(seg);  // a segment has no '/': every reserved byte is encoded
+  }
+  return out;
+}
+
 std::string history_server_sql_url(std::string base, const std::string& app, std::optional<long long> execution) {
+  // A fragment is never sent; a query goes after ours.
+  std::string query;
+  std::size_t after_scheme = base.find("://");
+  after_scheme = after_scheme == std::string::npos ? 0 : after_scheme + 3;
+  if (std::size_t h = base.find('#', after_scheme); h != std::string::npos) base.resize(h);
+  if (std::size_t q = base.find('?', after_scheme); q != std::string::npos) {
+    query = base.substr(q + 1);
+    base.resize(q);
+  }
+  while (!query.empty() && query.front() == '&') query.erase(0, 1);
+  std::string extra = query.empty() ? "" : "&" + query;
   while (!base.empty() && base.back() == '/') base.pop_back();
   if (base.find("://") == std::string::npos) base = "http://" + base;
   const std::string api = "/api/v1";
   if (base.size() < api.size() || base.compare(base.size() - api.size(), api.size(), api) != 0) base += api;
-  std::string url = base + "/applications/" + url_escape(app) + "/sql";
-  if (execution) return url + "/" + std::to_string(*execution) + "?details=true&planDescription=true";
+  std::string url = base + "/applications/" + app + "/sql";
+  if (execution) return url + "/" + std::to_string(*execution) + "?details=true&planDescription=true" + extra;
   // Spark 3.x lists 20 executions unless asked for more.
-  return url + "?details=true&planDescription=true&offset=0&length=1000000";
+  return url + "?details=true&planDescription=true&offset=0&length=1000000" + extra;
 }
 
-std::optional<std::string> http_get(const std::string& url, const FetchOptions& opts, std::string& error) {
+std::optional<std::string> http_get(const std::string& url, const FetchOptions& opts, std::string& error,
+                                    std::string* final_url_out) {
+  const std::string shown = visible(redacted_url(url));
   const Curl* lib = load_curl(error);
   if (!lib) return std::nullopt;
+  if (opts.timeout_s < kMinTimeoutS || opts.timeout_s > kMaxTimeoutS) {
+    error = "--timeout must be " + std::to_string(kMinTimeoutS) + " to " + std::to_string(kMaxTimeoutS) + " seconds";
+    return std::nullopt;
+  }
   CURL* curl = lib->easy_init();
   if (!curl) {
     error = "cannot start libcurl";
     return std::nullopt;
   }
-  std::string body;
+  Sink sink;
+  sink.max_bytes = opts.max_body_bytes > 0 ? opts.max_body_bytes : 2.0 * 1024 * 1024 * 1024;
+  sink.max_ratio = opts.max_ratio;
+  sink.lib = lib;
+  sink.curl = curl;
   char curl_error[CURL_ERROR_SIZE] = {0};
-  lib->easy_setopt(curl, CURLOPT_URL, url.c_str());
-  lib->easy_setopt(curl, CURLOPT_WRITEFUNCTION, on_data);
-  lib->easy_setopt(curl, CURLOPT_WRITEDATA, &body);
-  lib->easy_setopt(curl, CURLOPT_ERRORBUFFER, curl_error);
-  lib->easy_setopt(curl, CURLOPT_FOLLOWLOCATION, 1L);
-  lib->easy_setopt(curl, CURLOPT_MAXREDIRS, opts.max_redirects);
-  lib->easy_setopt(curl, CURLOPT_TIMEOUT, opts.timeout_s);
-  lib->easy_setopt(curl, CURLOPT_CONNECTTIMEOUT, opts.connect_timeout_s);
-  lib->easy_setopt(curl, CURLOPT_NOSIGNAL, 1L);
-  lib->easy_setopt(curl, CURLOPT_ACCEPT_ENCODING, "");  // gzip when the server offers it
-  lib->easy_setopt(curl, CURLOPT_USERAGENT, "planlint/" PLANLINT_VERSION);
+  // Every option is checked: one libcurl refuses (a timeout out of its range, an option this
+  // libcurl lacks) must not leave the transfer without it.
+  const char* refused = nullptr;
+  auto set = [&](CURLoption o, auto v, const char* name) {
+    if (lib->easy_setopt(curl, o, v) != CURLE_OK && !refused) refused = name;
+  };
+  set(CURLOPT_URL, url.c_str(), "the URL");
+  set(CURLOPT_WRITEFUNCTION, on_data, "WRITEFUNCTION");
+  set(CURLOPT_WRITEDATA, static_cast<void*>(&sink), "WRITEDATA");
+  set(CURLOPT_ERRORBUFFER, curl_error, "ERRORBUFFER");
+  set(CURLOPT_FOLLOWLOCATION, 1L, "FOLLOWLOCATION");
+  set(CURLOPT_MAXREDIRS, opts.max_redirects, "MAXREDIRS");
+  set(CURLOPT_TIMEOUT, opts.timeout_s, "--timeout");
+  set(CURLOPT_CONNECTTIMEOUT, opts.connect_timeout_s, "CONNECTTIMEOUT");
+  set(CURLOPT_NOSIGNAL, 1L, "NOSIGNAL");
+  // Spark's Jetty compresses with gzip only. libcurl also decodes an encoding it was not offered,
+  // so the size and ratio caps in on_data hold for any of them.
+  set(CURLOPT_ACCEPT_ENCODING, "gzip", "ACCEPT_ENCODING");
+  // A Content-Length above the cap is refused before the body is read.
+  set(CURLOPT_MAXFILESIZE_LARGE, static_cast<curl_off_t>(sink.max_bytes), "--max-input-size");
+  set(CURLOPT_USERAGENT, "planlint/" PLANLINT_VERSION, "USERAGENT");
 #if LIBCURL_VERSION_NUM >= 0x075500
-  lib->easy_setopt(curl, CURLOPT_PROTOCOLS_STR, "http,https");
-  lib->easy_setopt(curl, CURLOPT_REDIR_PROTOCOLS_STR, "http,https");
+  set(CURLOPT_PROTOCOLS_STR, "http,https", "PROTOCOLS_STR");
+  set(CURLOPT_REDIR_PROTOCOLS_STR, "http,https", "REDIR_PROTOCOLS_STR");
 #endif
   if (opts.insecure) {
-    lib->easy_setopt(curl, CURLOPT_SSL_VERIFYPEER, 0L);
-    lib->easy_setopt(curl, CURLOPT_SSL_VERIFYHOST, 0L);
+    set(CURLOPT_SSL_VERIFYPEER, 0L, "--insecure");
+    set(CURLOPT_SSL_VERIFYHOST, 0L, "--insecure");
   }
-  if (!opts.cacert.empty()) lib->easy_setopt(curl, CURLOPT_CAINFO, opts.cacert.c_str());
+  if (!opts.cacert.empty()) set(CURLOPT_CAINFO, opts.cacert.c_str(), "--cacert");
   struct curl_slist* headers = lib->slist_append(nullptr, "Accept: application/json");
-  lib->easy_setopt(curl, CURLOPT_HTTPHEADER, headers);
+  set(CURLOPT_HTTPHEADER, headers, "HTTPHEADER");
+  if (refused) {
+    lib->slist_free_all(headers);
+    lib->easy_cleanup(curl);
+    error = shown + ": libcurl refused the setting " + refused + "; nothing was fetched";
+    return std::nullopt;
+  }
 
   CURLcode rc = lib->easy_perform(curl);
   long status = 0;
@@ -145,25 +346,33 @@ std::optional<std::string> http_get(const std::string& url, const FetchOptions& 
   char* effective = nullptr;
   lib->easy_getinfo(curl, CURLINFO_EFFECTIVE_URL, &effective);
   std::string final_url = effective ? effective : url;
+  curl_off_t length = -1;
+  lib->easy_getinfo(curl, CURLINFO_CONTENT_LENGTH_DOWNLOAD_T, &length);
   lib->slist_free_all(headers);
   lib->easy_cleanup(curl);
+  const std::string final_shown = visible(redacted_url(final_url));
+  if (final_url_out) *final_url_out = final_url;
 
-  std::string detail = curl_error[0] ? std::string(curl_error) : std::string(lib->easy_strerror(rc));
+  std::string detail = scrubbed(curl_error[0] ? std::string(curl_error) : std::string(lib->easy_strerror(rc)), url);
+  if (final_url != url) detail = scrubbed(detail, final_url);
+  if (detail.size() > 400) detail = detail.substr(0, 400) + "...";
+  const std::string limit = "--max-input-size / max-input-size, now " + bytes_text(sink.max_bytes);
   switch (rc) {
     case CURLE_OK: break;
     case CURLE_COULDNT_RESOLVE_HOST:
-      error = url + ": cannot resolve the host (" + detail + "); check the --history-server URL";
+      error = shown + ": cannot resolve the host (" + detail + "); check the --history-server URL";
       return std::nullopt;
     case CURLE_COULDNT_CONNECT:
-      error = url + ": cannot connect (" + detail +
+      error = shown + ": cannot connect (" + detail +
               "); is the History Server running there? (default port 18080, a live driver UI 4040)";
       return std::nullopt;
     case CURLE_OPERATION_TIMEDOUT:
-      error = url + ": no complete answer within the timeout (" + detail + "); raise --timeout (now " +
+      error = shown + ": no complete answer within the timeout (" + detail + "); raise --timeout (now " +
               std::to_string(opts.timeout_s) + " s)";
+      if (url.compare(0, 8, "https://") == 0) error += ", or is it an http:// server?";
       return std::nullopt;
     case CURLE_TOO_MANY_REDIRECTS:
-      error = url + ": more than " + std::to_string(opts.max_redirects) + " redirects (last: " + final_url +
+      error = shown + ": more than " + std::to_string(opts.max_redirects) + " redirects (last: " + final_shown +
               "); check the URL, or a proxy/login page in front of the server";
       return std::nullopt;
     case CURLE_PEER_FAILED_VERIFICATION:
@@ -172,22 +381,33 @@ std::optional<std::string> http_get(const std::string& url, const FetchOptions& 
     case CURLE_SSL_CERTPROBLEM:
     case CURLE_SSL_CIPHER:
     case CURLE_SSL_ISSUER_ERROR:
-      error = url + ": TLS failed (" + detail +
+      error = shown + ": TLS failed (" + detail +
               "); give the server's CA with --cacert FILE, or --insecure to skip verification";
       return std::nullopt;
     case CURLE_UNSUPPORTED_PROTOCOL:
-      error = url + ": unsupported protocol (" + detail + "); use an http:// or https:// URL";
+      error = shown + ": unsupported protocol (" + detail + "); use an http:// or https:// URL";
+      return std::nullopt;
+    case CURLE_FILESIZE_EXCEEDED:
+      error = final_shown + ": the answer is larger than the input size limit (Content-Length " +
+              (length >= 0 ? bytes_text(static_cast<double>(length)) : std::string("too large")) + "; " + limit +
+              "); refused before it was read";
       return std::nullopt;
     case CURLE_WRITE_ERROR:
-      error = url + ": the answer is larger than 2 GiB";
+      if (sink.stop == Sink::Stop::Bomb)
+        error = final_shown + ": the compressed answer decodes to more than " +
+                std::to_string(static_cast<long long>(opts.max_ratio)) + " times its size (" +
+                bytes_text(static_cast<double>(sink.body.size())) + " from " +
+                bytes_text(static_cast<double>(sink.wire)) + " so far): refused as a decompression bomb";
+      else
+        error = final_shown + ": the answer is larger than the input size limit (" + limit + ")";
       return std::nullopt;
     default:
-      error = url + ": " + detail;
+      error = shown + ": " + detail;
       return std::nullopt;
   }
   if (status < 200 || status >= 300) {
-    std::string line = first_line(body);
-    error = final_url + ": HTTP " + std::to_string(status) + (line.empty() ? "" : " (" + line + ")");
+    std::string line = first_line(sink.body, final_url);
+    error = final_shown + ": HTTP " + std::to_string(status) + (line.empty() ? "" : " (" + line + ")");
     if (status == 404)
       error += "; check --app (the application id, e.g. app-20240101120000-0001; with attempts, APP/ATTEMPT) "
                "and --execution";
@@ -195,7 +415,7 @@ std::optional<std::string> http_get(const std::string& url, const FetchOptions& 
       error += "; the server wants authentication planlint does not send";
     return std::nullopt;
   }
-  return body;
+  return std::move(sink.body);
 }
 
 }  // namespace planlint::cli
@@ -205,8 +425,13 @@ namespace planlint::cli {
 std::optional<std::string> fetch_history_server_sql(const std::string& base, const std::string& app,
                                                     std::optional<long long> execution, const FetchOptions& opts,
                                                     std::string& url, std::string& error) {
-  url = history_server_sql_url(base, app, execution);
-  std::optional<std::string> body = http_get(url, opts, error);
+  std::optional<std::string> segment = app_path(app, error);
+  if (!segment) return std::nullopt;
+  const std::string requested = history_server_sql_url(base, *segment, execution);
+  std::string final_url;
+  std::optional<std::string> body = http_get(requested, opts, error, &final_url);
+  // Findings name the URL that answered (after redirects), never with its credentials (S1, W7).
+  url = redacted_url(final_url.empty() ? requested : final_url, 2000);
   if (!body) return std::nullopt;
   std::string_view trimmed = *body;
   while (!trimmed.empty() && std::isspace(static_cast<unsigned char>(trimmed.front()))) trimmed.remove_prefix(1);
@@ -215,14 +440,14 @@ std::optional<std::string> fetch_history_server_sql(const std::string& base, con
   for (char ch : trimmed.substr(0, 64))
     if (!std::isspace(static_cast<unsigned char>(ch))) compact += ch;
   if (compact == "[]") {
-    error = url + ": the application has no SQL executions";
+    error = visible(url) + ": the application has no SQL executions";
     return std::nullopt;
   }
   if (detect_format(*body) != InputFormat::HistoryServer) {
     std::string head(trimmed.substr(0, 120));
     for (char& c : head)
-      if (static_cast<unsigned char>(c) < 0x20) c = ' ';
-    error = url + ": the answer is not a History Server SQL answer (it starts `" + head +
+      if (c == '\n' || c == '\r' || c == '\t') c = ' ';
+    error = visible(url) + ": the answer is not a History Server SQL answer (it starts `" + visible(head) +
             "`); is the URL the History Server's (or a driver UI's) root?";
     return std::nullopt;
   }

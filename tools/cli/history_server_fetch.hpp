@@ -4,25 +4,52 @@
 
 #include <optional>
 #include <string>
+#include <string_view>
 
 namespace planlint::cli {
 
+// --timeout: refused outside this range (libcurl reads 0 as "never" and ignores values it rejects).
+inline constexpr long kMinTimeoutS = 1;
+inline constexpr long kMaxTimeoutS = 86400;
+
 struct FetchOptions {
-  long timeout_s = 60;          // whole transfer
+  long timeout_s = 60;          // whole transfer, kMinTimeoutS..kMaxTimeoutS
   long connect_timeout_s = 10;
+  // The largest answer, counted after decompression (--max-input-size / max-input-size): a
+  // Content-Length above it is refused before the body is read, a body that grows past it stops.
+  double max_body_bytes = 2.0 * 1024 * 1024 * 1024;
+  // A compressed answer may decode to at most this many times its size on the wire once it is
+  // past kBombFloorBytes: a gzip or deflate bomb stops there with an error.
+  double max_ratio = 200;
   bool insecure = false;        // do not verify the server's TLS certificate
   std::string cacert;           // CA bundle file (PEM) instead of the system's
   long max_redirects = 5;
 };
 
-// `base` + /api/v1/applications/<app>/sql[/<execution>]?details=true&planDescription=true.
-// `base` may already end in /api/v1; a trailing '/' is dropped.
+inline constexpr double kBombFloorBytes = 16.0 * 1024 * 1024;
+
+// `--app APP` or `APP/ATTEMPT` as path segments, each percent-encoded whole (dots too, so that
+// no `..` reaches libcurl's dot-segment removal); nullopt with `error` set for an empty, `.` or
+// `..` segment or more than two.
+std::optional<std::string> app_path(const std::string& app, std::string& error);
+
+// `base` + /api/v1/applications/<app>/sql[/<execution>]?details=true&planDescription=true, with
+// `app` already from app_path. `base` may already end in /api/v1; a trailing '/' is dropped; a
+// `?query` of `base` is kept after ours (proxies such as Knox want `?doAs=`), a `#fragment` dropped.
 std::string history_server_sql_url(std::string base, const std::string& app, std::optional<long long> execution);
 
-// GET `url`. The body on HTTP 2xx; nullopt with `error` set to a sentence naming the URL, what went
-// wrong and a hint (connection refused, timeout, TLS, too many redirects, HTTP status + the
-// server's first line).
-std::optional<std::string> http_get(const std::string& url, const FetchOptions& opts, std::string& error);
+// `url` as planlint prints it (messages, finding paths, SARIF uri, annotations): userinfo shown
+// as `***@`, the values of token-like query parameters (token, access_token, password, secret,
+// key, sig, auth, session, ...) as `***`, and cut to `max` bytes with a note of the full length.
+std::string redacted_url(std::string_view url, std::size_t max = 300);
+
+// GET `url`. The body on HTTP 2xx, with `final_url` (when given) set to the URL that answered
+// after redirects; nullopt with `error` set to a sentence naming the URL (redacted), what went
+// wrong and a hint (connection refused, timeout, TLS, too many redirects, too large, a
+// decompression bomb, HTTP status + the server's first line). Text from the server or libcurl
+// is shown through visible() (lint/output/sanitize.hpp).
+std::optional<std::string> http_get(const std::string& url, const FetchOptions& opts, std::string& error,
+                                    std::string* final_url = nullptr);
 
 // `check --history-server` and the MCP server's lint_history_server: GET the SQL answer of `app`
 // (one execution when given) and make sure it is one. `url` receives the URL fetched. nullopt with
