@@ -9,9 +9,12 @@ The same C++ engine, readers, rules and configuration files as the ``planlint`` 
 """
 from __future__ import annotations
 
+import errno
 import html
 import json
 import os
+import re
+import sys
 from dataclasses import dataclass, field
 from typing import Any, Iterable, List, Mapping, Optional, Sequence, Union
 
@@ -145,16 +148,66 @@ class ParsedInput:
 
 _PathLike = Union[str, "os.PathLike[str]"]
 
+# A str that "looks like a path" and does not exist raises FileNotFoundError instead of being
+# linted as plan text (a typo in a file name would otherwise give a parse-error finding about the
+# name itself). It looks like a path when it is one line with none of the marks plan text has
+# (`==` headers, `+-`/`:-` tree guides, `name#12` attribute ids, brackets, comparisons), and it
+# ends in an extension planlint reads, or holds a path separator, or is named as Spark names its
+# event logs.
+_PATH_EXTENSIONS = (".txt", ".plan", ".explain", ".json", ".jsonl", ".ndjson", ".eventlog", ".log",
+                    ".zstd", ".zst", ".lz4", ".snappy", ".inprogress", ".ipynb", ".md", ".sql",
+                    ".py", ".scala", ".toml")
+_EVENT_LOG_PREFIXES = ("app-", "local-", "application_", "eventlog_v2_")
+_PLAN_MARKS = re.compile(r"==|\+-|:-|#\d|[\[\]<>=]")
 
-def _is_path(x: Any) -> bool:
-    if isinstance(x, os.PathLike):
+
+def _looks_like_path(s: str) -> bool:
+    t = s.strip()
+    if not t or "\n" in s or "\r" in s or len(s) >= 4096 or _PLAN_MARKS.search(t):
+        return False
+    if t.lower().endswith(_PATH_EXTENSIONS) or "/" in t or os.sep in t:
         return True
-    if isinstance(x, str) and x and "\n" not in x and len(x) < 4096:
-        try:
-            return os.path.exists(x)
-        except (OSError, ValueError):
-            return False
-    return False
+    return os.path.basename(t).startswith(_EVENT_LOG_PREFIXES) and " " not in t
+
+
+def _checked_text(s: str) -> str:
+    # pybind11 cannot pass a str holding a lone surrogate to C++ ("incompatible function
+    # arguments"); say what is wrong instead.
+    try:
+        s.encode("utf-8")
+    except UnicodeEncodeError as e:
+        raise ValueError(f"the plan text is not valid Unicode: {e.reason} at character {e.start}") from None
+    return s
+
+
+def _input(x: Any, what: str = "check") -> "tuple[str, str]":
+    """("path", p) or ("text", t) for what check/parse were given.
+
+    bytes and bytearray are always plan text (UTF-8, invalid bytes replaced), never a path; an
+    os.PathLike is always a path; a str is a path when it names an existing file or folder, a
+    missing path when it looks like one (FileNotFoundError), else plan text. Anything else
+    (None, numbers, memoryview, ...) is a TypeError rather than its str() being linted.
+    """
+    if isinstance(x, (bytes, bytearray)):
+        return "text", bytes(x).decode("utf-8", errors="replace")
+    if isinstance(x, os.PathLike):
+        p = os.fsdecode(os.fspath(x))
+        if not os.path.exists(p):
+            raise FileNotFoundError(errno.ENOENT, os.strerror(errno.ENOENT), p)
+        return "path", _checked_text(p)
+    if isinstance(x, str):
+        if x and "\n" not in x and len(x) < 4096:
+            try:
+                exists = os.path.exists(x)
+            except (OSError, ValueError):  # an embedded NUL, a name too long
+                exists = False
+            if exists:
+                return "path", _checked_text(x)
+            if _looks_like_path(x):
+                raise FileNotFoundError(errno.ENOENT, os.strerror(errno.ENOENT), x)
+        return "text", _checked_text(x)
+    raise TypeError(f"planlint.{what}() expects plan text (str, bytes or bytearray) or a path (str or "
+                    f"os.PathLike), not {type(x).__name__}")
 
 
 def _settings(config: Any, select, ignore, severity, set, execution) -> "_core.Settings":
@@ -195,26 +248,33 @@ def check(text_or_path: Union[str, bytes, "os.PathLike[str]"], config: Any = Non
     """Check a plan and return its findings.
 
     ``text_or_path``: a path (str or os.PathLike) to a plan, a Query Profile, an event log or a
-    History Server answer, or the text itself (a str that is not an existing path, or bytes).
+    History Server answer, or the text itself: bytes and bytearray are always text (UTF-8), a str
+    is text unless it names an existing file. A str that looks like a path (one line, no plan
+    marks, a known extension or a path separator) but does not exist raises FileNotFoundError; any
+    other type (None, int, memoryview, ...) raises TypeError.
     ``config``: None (search ``.planlint.toml`` / ``pyproject.toml`` from the file's folder, or
     the current folder for text, as the CLI does), False (no config files), a config file path,
     or a dict ``{"select": [...], "ignore": [...], "severity": {rule: level}, "set": {option: value}}``
     applied on top of the config found, like the CLI's ``--select/--ignore/--severity/--set``.
     ``path``: the name a text is reported under (default ``"-"``, as stdin).
-    Raises ValueError for a broken config or an unreadable path.
+    Raises ValueError for a broken config or an unreadable file.
     """
-    if isinstance(text_or_path, bytes):
-        text_or_path = text_or_path.decode("utf-8", errors="replace")
-    if _is_path(text_or_path):
+    kind, value = _input(text_or_path, "check")
+    if kind == "path":
         s = _settings(config, select, ignore, severity, set, execution)
-        return _findings(_core.check_path(os.fspath(text_or_path), s))
-    return check_text(str(text_or_path), config, select=select, ignore=ignore, severity=severity, set=set,
+        return _findings(_core.check_path(value, s))
+    return check_text(value, config, select=select, ignore=ignore, severity=severity, set=set,
                       execution=execution, path=path)
 
 
 def check_text(text: str, config: Any = None, *, select=None, ignore=None, severity=None, set=None,
                execution: Optional[int] = None, path: Optional[str] = None) -> Findings:
-    """``check`` for a text that is never taken for a path."""
+    """``check`` for a text that is never taken for a path (str, bytes or bytearray)."""
+    if isinstance(text, (bytes, bytearray)):
+        text = bytes(text).decode("utf-8", errors="replace")
+    elif not isinstance(text, str):
+        raise TypeError(f"planlint.check_text() expects str, bytes or bytearray, not {type(text).__name__}")
+    text = _checked_text(text)
     s = _settings(config, select, ignore, severity, set, execution)
     return _findings(_core.check_text(text, path or "-", s))
 
@@ -230,12 +290,11 @@ def _findings(r: dict) -> Findings:
 
 def parse(text_or_path: Union[str, bytes, "os.PathLike[str]"], *, path: Optional[str] = None) -> ParsedInput:
     """Read a plan into planlint's model (what ``planlint parse --format json`` prints)."""
-    if isinstance(text_or_path, bytes):
-        text_or_path = text_or_path.decode("utf-8", errors="replace")
-    if _is_path(text_or_path):
-        raw = json.loads(_core.parse(None, os.fspath(text_or_path), ""))
+    kind, value = _input(text_or_path, "parse")
+    if kind == "path":
+        raw = json.loads(_core.parse(None, value, ""))
     else:
-        raw = json.loads(_core.parse(str(text_or_path), None, path or "-"))
+        raw = json.loads(_core.parse(value, None, path or "-"))
     plans = []
     ops_by_plan: dict = {}
     for op in raw.get("operators", []):
@@ -283,11 +342,19 @@ def load_ipython_extension(ipython) -> None:
     register(ipython)
 
 
-# In IPython, register the magic on import (``import planlint`` is enough); elsewhere nothing.
-try:  # pragma: no cover - depends on the environment
-    from IPython import get_ipython as _get_ipython  # type: ignore
-    _ip = _get_ipython()
-    if _ip is not None:
-        load_ipython_extension(_ip)
-except Exception:  # IPython absent or not interactive: degrade silently
-    pass
+# Inside IPython (a notebook, `ipython`), register the magic on import: `import planlint` is
+# enough. Elsewhere IPython is not imported at all (it costs about a quarter of a second): a
+# running IPython shell has imported the IPython package already, so sys.modules tells.
+def _register_in_running_ipython() -> None:
+    ipython_module = sys.modules.get("IPython")
+    if ipython_module is None:
+        return
+    try:
+        ip = ipython_module.get_ipython()
+        if ip is not None:
+            load_ipython_extension(ip)
+    except Exception:  # pragma: no cover - an IPython without a shell: nothing to register
+        pass
+
+
+_register_in_running_ipython()

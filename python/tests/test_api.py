@@ -2,6 +2,7 @@
 import json
 import os
 import subprocess
+import sys
 import threading
 
 import pytest
@@ -206,11 +207,88 @@ def test_cell_magic_without_ipython(corpus):
     registered = []
 
     class FakeShell:
+        user_ns = {"plan_text": text, "df": ClassicDataFrame({"formatted": text})}
+
         def register_magic_function(self, fn, magic_kind, magic_name):
             registered.append((fn, magic_kind, magic_name))
 
-    planlint.load_ipython_extension(FakeShell())
-    assert registered == [(_notebook.planlint_magic, "cell", "planlint")]
+    shell = FakeShell()
+    planlint.load_ipython_extension(shell)
+    assert [(k, n) for _, k, n in registered] == [("line_cell", "planlint")]
+    magic = registered[0][0]
+    # %%planlint: the cell is the plan; %planlint NAME: the notebook's variable.
+    assert [f.rule for f in magic("--no-config --select PL002", text)] == ["shuffle-join-could-broadcast"]
+    by_df = magic("--no-config --select PL002 df")
+    assert [f.rule for f in by_df] == ["shuffle-join-could-broadcast"] and by_df[0].location.path == "dataframe"
+    assert [f.rule for f in magic("--no-config --select PL002 plan_text")] == ["shuffle-join-could-broadcast"]
+    with pytest.raises(ValueError, match="name a DataFrame"):
+        magic("--no-config")
+    with pytest.raises(NameError):
+        magic("no_such_variable")
+
+
+def test_bytes_are_text_never_a_path(tmp_path, corpus):
+    # Issue 32 S5: bytes naming an existing file are linted as that text, the file is not read.
+    plan = tmp_path / "p.explain.txt"
+    plan.write_text((corpus / EXAMPLE).read_text())
+    as_path = planlint.check(str(plan), config=False)
+    assert as_path and as_path.path == str(plan)
+    for b in (str(plan).encode(), bytearray(str(plan).encode())):
+        got = planlint.check(b, config=False)
+        assert got.path == "-" and [f.rule for f in got] == ["parse-error"], got
+        assert planlint.parse(b).path == "-"
+    text = (corpus / EXAMPLE).read_bytes()
+    assert [f.rule for f in planlint.check(bytearray(text), config=False)] == \
+        [f.rule for f in planlint.check(text, config=False)]
+    assert [f.rule for f in planlint.check_text(bytearray(text), config=False)] == \
+        [f.rule for f in planlint.check(text, config=False)]
+
+
+@pytest.mark.parametrize("bad", [None, 42, 4.2, memoryview(b"== Physical Plan ==\n"), ["plan"], object()])
+def test_other_types_are_a_type_error(bad):
+    with pytest.raises(TypeError, match="expects"):
+        planlint.check(bad, config=False)
+    with pytest.raises(TypeError, match="expects"):
+        planlint.parse(bad)
+    with pytest.raises(TypeError, match="expects"):
+        planlint.check_text(bad, config=False)
+
+
+def test_a_lone_surrogate_is_a_clear_error():
+    with pytest.raises(ValueError, match="not valid Unicode"):
+        planlint.check("== Physical Plan ==\nRange (1) \ud800\n", config=False)
+
+
+@pytest.mark.parametrize("name", ["missing.txt", "plans/q1.explain", "./q1", "/no/such/dir/plan",
+                                  "app-20231114221320-0007", "profile.JSON", " missing.txt "])
+def test_a_missing_path_is_file_not_found(tmp_path, monkeypatch, name):
+    # Issue 35: a str that looks like a path and does not exist is not linted as plan text.
+    monkeypatch.chdir(tmp_path)
+    with pytest.raises(FileNotFoundError) as e:
+        planlint.check(name, config=False)
+    assert e.value.filename == name
+    with pytest.raises(FileNotFoundError):
+        planlint.parse(name)
+    with pytest.raises(FileNotFoundError):
+        planlint.check(tmp_path / name.strip(), config=False)  # os.PathLike: always a path
+
+
+@pytest.mark.parametrize("text", ["Range (0, 10, step=1, splits=2)", "Filter (a#1 / 2 > 1)",
+                                  "*(1) Project [a#1]", "hello", "== Physical Plan ==",
+                                  "Scan parquet [id#0] Location: s3://b/p.txt"])
+def test_one_line_plan_texts_are_not_taken_for_paths(tmp_path, monkeypatch, text):
+    monkeypatch.chdir(tmp_path)
+    got = planlint.check(text, config=False)  # linted as text: no FileNotFoundError
+    assert got.path == "-"
+
+
+def test_import_does_not_load_ipython():
+    # Issue 37: outside IPython, `import planlint` imports neither IPython nor the magic.
+    code = "import sys, planlint; print(sorted(m for m in sys.modules if m.split('.')[0] == 'IPython' " \
+           "or m == 'planlint._notebook'))"
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, env=dict(os.environ))
+    assert out.returncode == 0, out.stderr
+    assert out.stdout.strip() == "[]"
 
 
 def test_version_matches_cli(planlint_cli):
