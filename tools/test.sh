@@ -6,7 +6,8 @@
 #               folder walk's thread pool in `planlint check`, the CLI, event logs, the LSP):
 #               TSAN_TESTS (a ctest -R regex) chooses them; TSAN_TESTS=. runs every test.
 # Tests labelled `live` (they start a real Spark, a JVM, from the venvs of tools/setup-venv.sh)
-# run in the plain build only: the sanitizers would only watch planlint wait for the JVM.
+# run in the plain build only: the sanitizers would only watch planlint wait for the JVM. Tests
+# labelled `python` load the extension module, which python3 cannot load instrumented: plain only.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 build=build
@@ -16,11 +17,11 @@ case "${1:-}" in
   --sanitize)
     build=build-asan
     flags=(-DPLANLINT_SANITIZE=ON -DCMAKE_BUILD_TYPE=Debug)
-    ctest_args=(-LE live) ;;
+    ctest_args=(-LE "live|python") ;;
   --tsan)
     build=build-tsan
     flags=(-DPLANLINT_TSAN=ON -DCMAKE_BUILD_TYPE=RelWithDebInfo)
-    ctest_args=(-LE live -R "${TSAN_TESTS:-check|cli|CLI|eventlog|event log|lsp|walk|baseline|hostile|report|show}")
+    ctest_args=(-LE "live|python" -R "${TSAN_TESTS:-check|cli|CLI|eventlog|event log|lsp|walk|baseline|hostile|report|show}")
     # Any data race fails the test (TSan's exit code 66), with both stacks in the log.
     export TSAN_OPTIONS=${TSAN_OPTIONS:-halt_on_error=1:second_deadlock_stack=1} ;;
   "") ;;

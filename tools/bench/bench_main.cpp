@@ -389,14 +389,14 @@ int cmd_memory(std::size_t max_mb) {
 // ---------------------------------------------------------------------------------------------
 // scaling
 
-double ns_per_byte(const std::string& text, double min_seconds) {
+double ns_per_byte(const std::string& text, double min_seconds, const char* name = "scale.txt") {
   planlint::Config config;
   double best = 1e300;
   auto start = Clock::now();
   int reps = 0;
   do {
     double c0 = thread_cpu_seconds();
-    auto r = planlint::lint_text(text, "scale.txt", config);
+    auto r = planlint::lint_text(text, name, config);
     double s = thread_cpu_seconds() - c0;
     best = std::min(best, s);
     ++reps;
@@ -408,12 +408,12 @@ int cmd_scaling(std::size_t max_mb, std::size_t one_plan_max_mb) {
   std::printf("== scaling: parse + rules, CPU time, best of repeated runs, sizes doubling from 1 MB to %zu MB\n"
               "   (linear = ns/byte stays flat; ratio = ns/byte / ns/byte at 1 MB)\n",
               max_mb);
-  auto shape = [&](const char* name, std::size_t limit, auto make) {
+  auto shape = [&](const char* name, std::size_t limit, auto make, const char* file = "scale.txt") {
     std::printf("  %s\n", name);
     double base = 0, worst = 0;
     for (std::size_t mb = 1; mb <= limit; mb *= 2) {
       std::string text = make(mb << 20);
-      double nsb = ns_per_byte(text, mb <= 16 ? 1.0 : 0.0);
+      double nsb = ns_per_byte(text, mb <= 16 ? 1.0 : 0.0, file);
       if (base == 0) base = nsb;
       worst = std::max(worst, nsb / base);
       std::printf("    %6zu MB %10.2f ns/byte %8.1f MB/s  ratio %5.2f\n", mb, nsb, 1e9 / nsb / kMB, nsb / base);
@@ -425,6 +425,9 @@ int cmd_scaling(std::size_t max_mb, std::size_t one_plan_max_mb) {
   // About 2,900 operators per MB of formatted text (360 bytes each).
   shape("one plan, operators growing with size", std::min(max_mb, one_plan_max_mb),
         [](std::size_t b) { return planlint::gen::formatted_plan(b / 360); });
+  // About 6,900 executions per MB (152 bytes each): 16 MB is 110,000 executions.
+  shape("History Server answer, executions growing with size", std::min<std::size_t>(max_mb, 16),
+        [](std::size_t b) { return planlint::gen::history_server_json(b / 152); }, "scale.json");
   return 0;
 }
 

@@ -459,6 +459,22 @@ inline std::string profile_json(std::size_t nodes, bool chain = false) {
   return out;
 }
 
+// A History Server `/sql?details=true&planDescription=true` answer with `executions` executions,
+// one a line, each with a small formatted plan (H3 of the December 2026 reliability probe: locating
+// each execution counted from byte 0 and was quadratic).
+inline std::string history_server_json(std::size_t executions) {
+  std::string out = "[";
+  out.reserve(executions * 170 + 2);
+  for (std::size_t i = 0; i < executions; ++i) {
+    if (i) out += ",\n";
+    out += "{\"id\":" + std::to_string(i) +
+           ",\"status\":\"COMPLETED\",\"planDescription\":\"== Physical Plan ==\\n* Project (2)\\n+- * Filter (1)"
+           "\\n\\n(1) Filter\\nCondition : (a#1 > 1)\\n\"}";
+  }
+  out += "]";
+  return out;
+}
+
 // A profile-shaped JSON document whose first node's metadata value is `depth` nested arrays.
 inline std::string deep_json(std::size_t depth) {
   std::string out = "{\"version\":\"1.2\",\"query\":{\"id\":\"q\"},\"graphs\":[{\"nodes\":[{\"id\":\"1\",\"name\":\"Project\","
