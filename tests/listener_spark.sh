@@ -12,6 +12,8 @@
 #     query completes with the right result, in bounded time; the hanging planlint is killed at
 #     the time budget, and the dropped executions are counted in the application-end line.
 #  4. A planlint that exits 3 (Spark 3.5): the queries complete, the failure is logged, no NDJSON.
+#  5. The jar resolved as a Maven artifact (`--packages io.planlint:planlint-spark:0.1.0` from a
+#     Maven-layout repository, the way a platform team publishes it), Spark 4.x: the same finding.
 # The JVMs run with C1 only (-XX:TieredStopAtLevel=1): half the CPU of a default start.
 # Usage: tests/listener_spark.sh PLANLINT_BINARY   (CTest label `live`)
 set -uo pipefail
@@ -41,8 +43,10 @@ run() {
   local name=$1 venv=$2 extra=$3
   shift 3
   local t0=$SECONDS
+  local jars=(--jars "$jar")
+  [ -z "${PACKAGES:-}" ] || jars=(--packages "$PACKAGES" --repositories "file://$tmp/repo" --conf "spark.jars.ivy=$tmp/ivy")
   PATH="$tmp/bin:$venv/bin:$PATH" PYSPARK_PYTHON="$venv/bin/python" timeout 120 \
-    "$venv/bin/spark-submit" --master 'local[2]' --jars "$jar" \
+    "$venv/bin/spark-submit" --master 'local[2]' "${jars[@]}" \
       --driver-java-options "-XX:TieredStopAtLevel=1 -XX:+UseSerialGC" \
       --conf spark.extraListeners=io.planlint.spark.PlanlintListener \
       --conf spark.sql.autoBroadcastJoinThreshold=-1 --conf spark.ui.enabled=false \
@@ -106,6 +110,16 @@ run exit3 "$PLANLINT_VENV_OLD" 0 --conf "spark.planlint.binary=$tmp/exit3.sh" --
 has exit3 'exited with status 3: planlint: broken on purpose'
 has exit3 'checked 0 SQL executions .* [1-9] planlint failures'
 [ ! -s "$tmp/exit3.ndjson" ] || fail "exit3: NDJSON written although planlint failed"
+
+# 5. --packages from a Maven-layout repository (Spark's Ivy resolves it; nothing else is fetched:
+#    Spark's own jars are `provided` in the POM)
+mkdir -p "$tmp/repo/io/planlint/planlint-spark/0.1.0"
+cp "$jar" "$tmp/repo/io/planlint/planlint-spark/0.1.0/"
+cp listener/pom.xml "$tmp/repo/io/planlint/planlint-spark/0.1.0/planlint-spark-0.1.0.pom"
+PACKAGES=io.planlint:planlint-spark:0.1.0 run packages "$PLANLINT_VENV" 0 --conf "spark.planlint.output=$tmp/packages.ndjson"
+has packages 'io.planlint#planlint-spark;0.1.0 from'
+has packages 'WARN PlanlintListener: planlint PL002 shuffle-join-could-broadcast at SortMergeJoin ([0-9]*): execution 0 '
+grep -q '"code":"PL002"' "$tmp/packages.ndjson" 2>/dev/null || fail "packages: no PL002 record in the NDJSON file"
 
 [ $fails = 0 ] || { echo "$fails failure(s)"; exit 1; }
 echo "listener_spark: ok"
