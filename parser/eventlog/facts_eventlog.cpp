@@ -44,12 +44,13 @@ void fill_eventlog_facts(Plan& plan, std::string_view spark_version) {
   // "3.5.1", "2.4.8-amzn-0": major and minor as stated by the log.
   int major = 0, minor = 0;
   std::size_t i = 0;
-  while (i < spark_version.size() && spark_version[i] >= '0' && spark_version[i] <= '9')
+  // A version part has a few digits; a longer run (damage) is no version and would overflow.
+  while (i < spark_version.size() && spark_version[i] >= '0' && spark_version[i] <= '9' && i < 6)
     major = major * 10 + (spark_version[i++] - '0');
   if (i > 0 && i < spark_version.size() && spark_version[i] == '.') {
     ++i;
     std::size_t s = i;
-    while (i < spark_version.size() && spark_version[i] >= '0' && spark_version[i] <= '9')
+    while (i < spark_version.size() && spark_version[i] >= '0' && spark_version[i] <= '9' && i - s < 6)
       minor = minor * 10 + (spark_version[i++] - '0');
     if (i > s) {
       plan.facts.engine.spark_major = major;

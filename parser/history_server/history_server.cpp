@@ -156,7 +156,11 @@ std::optional<Spread> metric_spread(std::string_view name, std::string_view valu
   std::string_view stage = inner.substr(st + 8);
   long long id = 0;
   std::size_t i = 0;
-  for (; i < stage.size() && stage[i] >= '0' && stage[i] <= '9'; ++i) id = id * 10 + (stage[i] - '0');
+  // At most 18 digits: a longer run is no stage id (and would overflow a long long).
+  for (; i < stage.size() && stage[i] >= '0' && stage[i] <= '9'; ++i) {
+    if (i == 18) return s;
+    id = id * 10 + (stage[i] - '0');
+  }
   if (i > 0) s.stage = id;
   return s;
 }
@@ -597,8 +601,10 @@ ParseResult parse_history_server(std::string_view text, const std::string& path,
           if (open != std::string_view::npos) {
             long long id = 0;
             std::size_t i = open + 1, digits = 0;
-            for (; i < nm.size() && nm[i] >= '0' && nm[i] <= '9'; ++i, ++digits) id = id * 10 + (nm[i] - '0');
-            if (digits) g.codegen_id = id;
+            for (; i < nm.size() && nm[i] >= '0' && nm[i] <= '9'; ++i, ++digits)
+              if (digits < 18) id = id * 10 + (nm[i] - '0');
+            // More than 18 digits is no codegen id (and would overflow a long long).
+            if (digits > 0 && digits <= 18) g.codegen_id = id;
           }
         }
         if (auto ms = n.find("metrics"); ms != n.end() && ms->is_array())
