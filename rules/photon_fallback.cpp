@@ -5,6 +5,7 @@
 #include <memory>
 #include <numeric>
 
+#include "parser/model/op_time.hpp"
 #include "rules/plan_util.hpp"
 #include "rules/rule.hpp"
 
@@ -329,6 +330,7 @@ class PhotonFallback final : public DocumentedRule<make_doc> {
     photon_ms = plan.query.metric_value(Metric::PhotonTotalTime);
     task_ms = plan.query.metric_value(Metric::TaskTotalTime);
 
+    std::optional<PlanTimes> times;  // computed once, when a region is reported
     std::vector<std::vector<std::size_t>> ordered;
     for (auto& [root, members] : islands) ordered.push_back(members);
     std::sort(ordered.begin(), ordered.end(), [](const auto& a, const auto& b) { return a.front() < b.front(); });
@@ -366,10 +368,11 @@ class PhotonFallback final : public DocumentedRule<make_doc> {
       double total_ms = 0;
       bool any_ms = false;
       std::string list;
-      // An operator's own time: the profile's duration, or the JVM aggregate's build time.
-      auto own_ms = [](const Operator& o) {
-        return o.duration_ms ? o.duration_ms : o.metric_value(Metric::AggBuildTime);
-      };
+      // An operator's own (exclusive) time: what the engines record, less the timed operators its
+      // timer also holds (an aggregation build pulls its input), so that times never add up to
+      // more than the tasks ran (parser/model/op_time.hpp).
+      if (!times) times = operator_times(plan);
+      auto own_ms = [&](const Operator& o) { return times->ops[o.index].self_ms; };
       for (std::size_t m : members) {
         const Operator& o = plan.ops[m];
         if (auto t = own_ms(o)) {
@@ -397,11 +400,12 @@ class PhotonFallback final : public DocumentedRule<make_doc> {
       if (any_ms && members.size() > 1) msg += " (" + format_millis(total_ms) + ")";
       if (photon_ms && task_ms && *task_ms > 0) {
         char pct[32];
-        std::snprintf(pct, sizeof pct, "%.0f%%", 100.0 * *photon_ms / *task_ms);
+        std::snprintf(pct, sizeof pct, "%.0f%%", 100.0 * std::min(1.0, *photon_ms / *task_ms));
         msg += "; Photon ran " + std::string(pct) + " of the query's task time";
       }
       Diagnostic d = ctx.make(e, msg);
-      d.evidence.push_back(ev_text("engine", engine_name));
+      d.evidence.push_back(ev_text("operator engine", "JVM"));
+      d.evidence.push_back(ev_text("plan engine", engine_name));
       d.evidence.push_back(ev_text("JVM operators", list));
       if (entry_transition[entry] < n) {
         if (target == Target::Comet) {
@@ -421,7 +425,7 @@ class PhotonFallback final : public DocumentedRule<make_doc> {
       if (e.rows) d.evidence.push_back(ev_rows("rows", *e.rows));
       if (any_ms) d.evidence.push_back(ev_ms("JVM operator time", total_ms));
       if (photon_ms && task_ms && *task_ms > 0)
-        d.evidence.push_back(ev_ratio("Photon share of task time", *photon_ms / *task_ms));
+        d.evidence.push_back(ev_percent("Photon share of task time", std::min(1.0, *photon_ms / *task_ms)));
       std::string udf;
       for (std::size_t m : members)
         if (udf.empty()) udf = udf_name(plan.ops[m]);

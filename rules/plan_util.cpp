@@ -45,6 +45,9 @@ Evidence ev_bytes(std::string name, double bytes) {
 Evidence ev_rows(std::string name, double rows) { return Evidence{std::move(name), format_count(rows), rows, "rows"}; }
 Evidence ev_ms(std::string name, double ms) { return Evidence{std::move(name), format_millis(ms), ms, "ms"}; }
 Evidence ev_ratio(std::string name, double r) { return Evidence{std::move(name), format_ratio(r), r, "ratio"}; }
+Evidence ev_percent(std::string name, double share) {
+  return Evidence{std::move(name), format_percent(share), share * 100.0, "percent"};
+}
 Evidence ev_text(std::string name, std::string text) { return Evidence{std::move(name), std::move(text), std::nullopt, ""}; }
 
 }  // namespace planlint::rules

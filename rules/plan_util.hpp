@@ -61,6 +61,7 @@ Evidence ev_bytes(std::string name, double bytes);
 Evidence ev_rows(std::string name, double rows);
 Evidence ev_ms(std::string name, double ms);
 Evidence ev_ratio(std::string name, double ratio);
+Evidence ev_percent(std::string name, double share);  // 0.22 -> "22%", number 22, unit "percent"
 Evidence ev_text(std::string name, std::string text);
 
 std::string format_ratio(double r);   // "25.0×"

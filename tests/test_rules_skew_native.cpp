@@ -233,7 +233,8 @@ TEST_CASE("photon-fallback: Comet") {
     const Diagnostic& d = lr.diagnostics[0];
     CHECK(d.operator_name == "Project");
     CHECK(d.message == "Project runs on vanilla Spark (JVM), not in Comet: it reads Comet output through CometColumnarToRow");
-    CHECK(evidence(d, "engine") == "Comet");
+    CHECK(evidence(d, "plan engine") == "Comet");
+    CHECK(evidence(d, "operator engine") == "JVM");
     CHECK(evidence(d, "transition") == "CometColumnarToRow");
     CHECK(evidence(d, "native operators below") == "CometNativeScan");
     CHECK(evidence(d, "fallback reason").rfind("from_unixtime(eventTime#5L, yyyy-MM-dd HH:mm:ss, Some(GMT)) is not fully "

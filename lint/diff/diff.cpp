@@ -503,7 +503,7 @@ struct Differ {
       if (*b - *a >= step)
         report(kEngineCoverage, nullptr,
                "the JVM's share of operator time grew from " + format_percent(*a) + " to " + format_percent(*b), nullptr,
-               {{"old JVM share", format_percent(*a), *a, "ratio"}, {"new JVM share", format_percent(*b), *b, "ratio"}});
+               {{"old JVM share", format_percent(*a), *a * 100.0, "percent"}, {"new JVM share", format_percent(*b), *b * 100.0, "percent"}});
     }
   }
 

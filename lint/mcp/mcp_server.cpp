@@ -16,7 +16,7 @@
 #include "lint/engine/input.hpp"
 #include "lint/engine/known_rules.hpp"
 #include "lint/output/output.hpp"
-#include "lint/visual/op_time.hpp"
+#include "parser/model/op_time.hpp"
 #include "lint/visual/show.hpp"
 #include "parser/model/format.hpp"
 #include "parser/model/plan_walk.hpp"

@@ -96,6 +96,7 @@ std::string evidence_value(const Evidence& e) {
   if (e.unit == "bytes") return format_bytes(*e.number);
   if (e.unit == "ms") return format_millis(*e.number);
   if (e.unit == "rows") return format_count(*e.number) + " rows";
+  if (e.unit == "percent") return format_percent(*e.number / 100.0);
   char buf[64];
   std::snprintf(buf, sizeof buf, "%g", *e.number);
   std::string v = buf;

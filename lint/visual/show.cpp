@@ -2,10 +2,11 @@
 
 #include "lint/output/sanitize.hpp"
 
+#include <algorithm>
 #include <cstdio>
 #include <map>
 
-#include "lint/visual/op_time.hpp"
+#include "parser/model/op_time.hpp"
 #include "lint/output/plan_tree.hpp"
 
 namespace planlint {
@@ -118,7 +119,18 @@ std::string show_text(const LintResult& result, const ShowOptions& o) {
     head += ")";
     std::string facts;
     if (auto t = p.query.metric_value("totalTimeMs")) facts += "total time " + format_millis(*t) + "; ";
-    if (total > 0) facts += "operator time " + format_millis(total) + "; ";
+    // Task time (all tasks of the query), what the operators' exclusive times explain of it, and
+    // what they leave unexplained (deserialisation, scheduling, untimed operators).
+    const auto task = p.query.metric_value(Metric::TaskTotalTime);
+    if (task && *task > 0) facts += "task time " + format_millis(*task) + "; ";
+    if (total > 0) {
+      facts += "operator time " + format_millis(total);
+      if (task && *task > 0) {
+        facts += " (" + format_percent(std::min(1.0, total / *task)) + " of task time)";
+        if (*task > total) facts += "; unattributed " + format_millis(*task - total);
+      }
+      facts += "; ";
+    }
     facts += plural(by_op.size(), "operator", "operators") + " with findings";
     if (mixed) facts += "; P = Photon, J = JVM";
     // The facts are never cut: when the line would not fit, they go on a line of their own.

@@ -1,16 +1,17 @@
 // Exclusive ("self") time per operator, from what each engine really records, so that shares of
-// time add up to 100 % and point at the operator that did the work (docs/profile.md, "Time").
-//  - Photon (and Gluten) operators: their own operator time (the profile's durationMs).
-//  - JVM operators inside a WholeStageCodegen stage: Spark times the pipeline, not the operator.
-//    An operator gets the timing metrics Spark records for it (aggregation build, sort, hash map
-//    build, shuffle write), minus the timed operators of the same stage it pulls rows through
-//    (their time is inside its own); the rest of the stage's duration goes to the stage's top
-//    operator (projections, filters and joins pipelined with it). A stage whose members record no
-//    time gives its whole duration to its top operator. A timed aggregate or sort the profile
-//    leaves outside any stage but that reads a stage's top operator counts as that stage's member.
-//  - Other JVM operators: their own duration when the source has one.
+// time add up to 100 %, the times of one task's operators never add up to more than that task's
+// time, and the top of the list is the operator that did the work (docs/profile.md, "Time").
+//  - Timers that hold only the operator's own work: Photon (and Gluten/Velox) operator time, the
+//    JVM's sort time and shuffle write time, a JVM operator's own duration.
+//  - Timers that hold the operator's input too: the JVM's aggregation build (the aggregate pulls
+//    its whole input pipeline while it builds) and a WholeStageCodegen stage's duration (the
+//    pipeline from its start to its end, in the same task). From these, every timed operator
+//    below them in the same task is subtracted, whatever its codegen stage or engine: the walk
+//    goes down to the exchanges (and broadcasts and subqueries), which run in other tasks.
+//  - What the largest stage duration of a task leaves unexplained by its operators goes to that
+//    stage's top operator (projections, filters and joins pipelined with it).
 //  - Wrappers (codegen stages, AQE wrappers, query stages) get none: their members have it.
-// Shared by `planlint show`, the HTML report and the top-operators table.
+// Part of the model: `planlint show`, the HTML report and rules that quote time use the same figures.
 #pragma once
 
 #include <optional>

@@ -1,0 +1,218 @@
+#include "parser/model/op_time.hpp"
+
+#include <algorithm>
+#include <cctype>
+#include <map>
+
+namespace planlint {
+
+namespace {
+
+bool is_wrapper(const Operator& op) {
+  return op.kind == OpKind::CodegenStage || op.kind == OpKind::AdaptivePlan || op.kind == OpKind::QueryStage;
+}
+
+// Where the tasks change: an exchange (and a reused one) is written by the tasks of its input and
+// read by others; a broadcast is built by a job of its own; a subquery runs apart.
+bool starts_other_tasks(const Operator& op) {
+  return op.kind == OpKind::Exchange || op.kind == OpKind::BroadcastExchange || op.kind == OpKind::ReusedExchange ||
+         op.kind == OpKind::Subquery || op.kind == OpKind::ReusedSubquery;
+}
+
+// Timing metrics Spark's JVM operators record for themselves (profiles and event logs spell them
+// differently), with the name shown as the basis, and whether the timer runs while the operator
+// pulls its input (then its input's timed operators are inside it).
+struct JvmTiming {
+  const char* label;
+  const char* basis;
+  bool holds_input;
+};
+constexpr JvmTiming kJvmTimings[] = {
+    {"Time in aggregation build", "aggregation build", true}, {"time in aggregation build", "aggregation build", true},
+    {"Sort time", "sort", false},                             {"sort time", "sort", false},
+    {"Time to build hash map", "hash map build", false},      {"time to build hash map", "hash map build", false},
+    {"Shuffle write time", "shuffle write", false},           {"shuffle write time", "shuffle write", false},
+};
+
+struct Recorded {
+  OpTime time;
+  bool holds_input = false;
+};
+
+Recorded own_time(const Operator& op) {
+  if (is_wrapper(op)) return {};
+  if (op.engine != Engine::Spark) {
+    if (op.duration_ms)
+      return {{op.duration_ms, op.engine == Engine::Photon ? "Photon operator time" : "native operator time"}, false};
+    return {};
+  }
+  if (op.duration_ms) return {{op.duration_ms, "operator time"}, false};
+  double sum = 0;
+  std::string basis;
+  bool holds = false;
+  for (const auto& t : kJvmTimings)
+    if (auto v = op.metric_value(t.label)) {
+      sum += *v;
+      holds = holds || t.holds_input;
+      if (basis.find(t.basis) == std::string::npos) basis += (basis.empty() ? "" : " + ") + std::string(t.basis);
+    }
+  if (basis.empty()) return {};
+  return {{sum, basis}, holds};
+}
+
+}  // namespace
+
+PlanTimes operator_times(const Plan& plan) {
+  PlanTimes t;
+  const std::size_t n = plan.ops.size();
+  t.ops.resize(n);
+  std::vector<bool> holds(n, false);
+  for (std::size_t i = 0; i < n; ++i) {
+    Recorded r = own_time(plan.ops[i]);
+    t.ops[i] = std::move(r.time);
+    holds[i] = r.holds_input;
+  }
+
+  // The codegen stage of each JVM operator: the profile's subgraphParent, else the stage with the
+  // same codegen id (explain text, event logs).
+  std::map<int, std::size_t> stage_by_id;
+  for (const auto& op : plan.ops)
+    if (op.kind == OpKind::CodegenStage && op.engine == Engine::Spark && op.codegen_stage)
+      stage_by_id.emplace(*op.codegen_stage, op.index);
+  std::vector<std::optional<std::size_t>> stage(n);
+  for (const auto& op : plan.ops) {
+    if (is_wrapper(op) || op.engine != Engine::Spark) continue;
+    if (op.extra->stage_parent && *op.extra->stage_parent < n && plan.ops[*op.extra->stage_parent].kind == OpKind::CodegenStage)
+      stage[op.index] = op.extra->stage_parent;
+    else if (op.codegen_stage)
+      if (auto it = stage_by_id.find(*op.codegen_stage); it != stage_by_id.end()) stage[op.index] = it->second;
+  }
+
+  // Tasks: operators joined by an edge that does not start other tasks run in the same tasks.
+  std::vector<std::size_t> task(n);
+  for (std::size_t i = 0; i < n; ++i) task[i] = i;
+  auto find = [&](std::size_t x) {
+    while (task[x] != x) x = task[x] = task[task[x]];
+    return x;
+  };
+  for (const auto& op : plan.ops)
+    for (std::size_t c : op.children)
+      if (c < n && !starts_other_tasks(plan.ops[c])) {
+        std::size_t a = find(op.index), b = find(c);
+        if (a != b) task[a] = b;
+      }
+  // The nearest timed operators below operator i in its tasks (wrappers are walked through). Each
+  // operator is visited once per call; in a tree, once in all (by its nearest timed ancestor).
+  std::vector<std::size_t> visited(n, n);
+  std::vector<std::size_t> todo;
+  auto below = [&](std::size_t i, auto&& visit) {
+    todo.assign(plan.ops[i].children.begin(), plan.ops[i].children.end());
+    while (!todo.empty()) {
+      std::size_t c = todo.back();
+      todo.pop_back();
+      if (c >= n || starts_other_tasks(plan.ops[c]) || visited[c] == i) continue;
+      visited[c] = i;
+      if (!is_wrapper(plan.ops[c]) && t.ops[c].self_ms) {
+        visit(c);
+        continue;  // its own timed operators are inside it
+      }
+      for (std::size_t g : plan.ops[c].children) todo.push_back(g);
+    }
+  };
+
+  // Inclusive time of each timed operator (what it recorded, with what it pulls when its timer
+  // does not run while it pulls), children before parents; then exclusive time.
+  std::vector<double> inclusive(n, 0);
+  std::vector<int> state(n, 0);  // 0 new, 1 open, 2 done
+  for (std::size_t root = 0; root < n; ++root) {
+    if (state[root]) continue;
+    std::vector<std::size_t> stack{root};
+    while (!stack.empty()) {
+      std::size_t i = stack.back();
+      if (state[i] == 0) {
+        state[i] = 1;
+        for (std::size_t c : plan.ops[i].children)
+          if (c < n && state[c] == 0) stack.push_back(c);
+        continue;
+      }
+      stack.pop_back();
+      if (state[i] == 2) continue;
+      state[i] = 2;
+      if (!t.ops[i].self_ms) continue;
+      double pulled = 0;
+      below(i, [&](std::size_t c) { pulled += inclusive[c]; });
+      if (holds[i]) {
+        inclusive[i] = *t.ops[i].self_ms;
+        t.ops[i].self_ms = std::max(0.0, *t.ops[i].self_ms - pulled);
+      } else {
+        inclusive[i] = *t.ops[i].self_ms + pulled;
+      }
+    }
+  }
+
+  // A task's largest stage duration is the time of its pipeline: what its operators leave of it
+  // goes to that stage's top operator (the member no member consumes).
+  std::map<std::size_t, std::size_t> longest;  // task -> its longest codegen stage
+  for (std::size_t i = 0; i < n; ++i) {
+    if (!stage[i]) continue;
+    const Operator& st = plan.ops[*stage[i]];
+    if (!st.duration_ms) continue;
+    auto [it, fresh] = longest.emplace(find(i), *stage[i]);
+    if (!fresh && *plan.ops[it->second].duration_ms < *st.duration_ms) it->second = *stage[i];
+  }
+  std::map<std::size_t, double> timed;  // task -> the exclusive times of its operators
+  for (std::size_t i = 0; i < n; ++i)
+    if (t.ops[i].self_ms && !is_wrapper(plan.ops[i])) timed[find(i)] += *t.ops[i].self_ms;
+  for (const auto& [tk, st] : longest) {
+    std::optional<std::size_t> top;
+    for (std::size_t i = 0; i < n; ++i) {
+      if (stage[i] != st) continue;
+      bool consumed = std::any_of(plan.ops[i].parents.begin(), plan.ops[i].parents.end(),
+                                  [&](std::size_t p) { return p < n && stage[p] == st; });
+      if (!consumed && (!top || i < *top)) top = i;
+    }
+    if (!top) continue;
+    double rest = *plan.ops[st].duration_ms - timed[tk];
+    if (rest <= 0) continue;
+    OpTime& o = t.ops[*top];
+    o.self_ms = o.self_ms.value_or(0) + rest;
+    o.basis = o.basis.empty() ? "WholeStageCodegen time" : o.basis + " + rest of its WholeStageCodegen";
+  }
+  for (const auto& o : t.ops)
+    if (o.self_ms) t.total_ms += *o.self_ms;
+  return t;
+}
+
+std::vector<TopRow> top_operators(const Plan& plan, const PlanTimes& times, TopBy by, std::size_t n) {
+  std::vector<TopRow> rows;
+  for (const auto& op : plan.ops) {
+    std::optional<double> v;
+    switch (by) {
+      case TopBy::Time: v = times.ops[op.index].self_ms; break;
+      case TopBy::Rows:
+        if (!is_wrapper(op)) v = op.rows;
+        break;
+      case TopBy::Spill:  // bytes spilled: "Spill size" (JVM), "... bytes spilled ..." (Photon)
+        for (const auto& m : op.metrics) {
+          if (!m.value || m.unit != MetricUnit::Bytes) continue;
+          std::string l = m.label;
+          std::transform(l.begin(), l.end(), l.begin(), [](unsigned char c) { return std::tolower(c); });
+          if (l == "spill size" || (l.find("bytes spilled") != std::string::npos && l.find("uncompressed") == std::string::npos))
+            v = v.value_or(0) + *m.value;
+        }
+        break;
+      case TopBy::Shuffle:
+        if (op.kind != OpKind::Exchange) break;
+        for (auto l : {"Sink - Num bytes written", "Shuffle bytes written", "shuffle bytes written", "Data size",
+                       "data size"})
+          if (!v) v = op.metric_value(l);
+        break;
+    }
+    if (v && *v > 0) rows.push_back({op.index, *v});
+  }
+  std::stable_sort(rows.begin(), rows.end(), [](const TopRow& a, const TopRow& b) { return a.value > b.value; });
+  if (rows.size() > n) rows.resize(n);
+  return rows;
+}
+
+}  // namespace planlint
