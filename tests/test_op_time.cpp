@@ -227,3 +227,35 @@ TEST_CASE("show: COLUMNS sets the width when --width is not given") {
   CHECK(longest <= 50);
   CHECK(longest >= 40);
 }
+
+TEST_CASE("op time: event logs keep each codegen stage's duration, on the stage's top operator") {
+  // The plan text never shows the WholeStageCodegen wrapper; its `duration` metric is kept on the
+  // stage's top operator, so that the time the stage's operators do not record is not lost.
+  LintRequest req;
+  req.path = (test::corpus_dir() / "eventlog" / "skewed-join.eventlog").string();
+  LintOptions opts;
+  opts.finish = false;
+  Linted l = lint_input(req, Config{}, opts);
+  REQUIRE(l.error.empty());
+  REQUIRE_FALSE(l.result.parse.plans.empty());
+  const Plan& p = l.result.parse.plans.front();
+  std::size_t with_stage_time = 0;
+  for (const auto& op : p.ops)
+    if (op.metric_value("WholeStageCodegen duration")) {
+      ++with_stage_time;
+      CHECK(op.codegen_stage);
+      CHECK_FALSE(op.duration_ms);  // never taken for the operator's own time
+    }
+  CHECK(with_stage_time >= 1);
+  PlanTimes t = operator_times(p);
+  const auto task = p.query.metric_value(Metric::TaskTotalTime);
+  REQUIRE(task);
+  CHECK(t.total_ms > 0);
+  CHECK(t.total_ms <= *task);
+  // The join stage's time beyond its sort goes to the stage's top operator (Project (14)).
+  auto top = top_operators(p, t, TopBy::Time, 2);
+  REQUIRE(top.size() == 2);
+  CHECK(p.ops[top[0].op].name == "Project");
+  CHECK(t.ops[top[0].op].basis == "WholeStageCodegen time");
+  CHECK(p.ops[top[1].op].name == "Sort");
+}

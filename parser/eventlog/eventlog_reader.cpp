@@ -582,8 +582,12 @@ class Builder {
   // Pair the plan-info tree with the parsed operators: walk both from the root, skipping the
   // info nodes formatted mode never prints (WholeStageCodegen, InputAdapter), and stop where
   // the names disagree. Returns accumulator id -> operator index.
-  static std::unordered_map<long long, std::size_t> match(const Plan& plan, const std::vector<InfoNode>& info) {
+  // The metrics of a WholeStageCodegen node (its duration) go to `stage_acc`, named by the
+  // stage's top operator (the node the wrapper holds).
+  static std::unordered_map<long long, std::size_t> match(const Plan& plan, const std::vector<InfoNode>& info,
+                                                          std::unordered_map<long long, std::size_t>& stage_acc) {
     std::unordered_map<long long, std::size_t> acc_op;
+    std::vector<long long> stage_metrics;
     if (info.empty() || plan.roots.empty()) return acc_op;
     std::vector<std::pair<std::size_t, std::size_t>> stack;  // info index, op index
     stack.emplace_back(0, plan.roots.front());
@@ -592,13 +596,17 @@ class Builder {
       auto [ii, oi] = stack.back();
       stack.pop_back();
       const InfoNode* in = &info[ii];
+      stage_metrics.clear();
       while (is_hidden_in_text(in->name) && in->children.size() == 1) {
+        if (in->name.rfind("WholeStageCodegen", 0) == 0)
+          for (const auto& m : in->metrics) stage_metrics.push_back(m.acc);
         ii = in->children.front();
         in = &info[ii];
       }
       const Operator& op = plan.ops[oi];
       if (trimmed(in->name) != trimmed(op.name)) continue;
       for (const auto& m : in->metrics) acc_op[m.acc] = oi;
+      for (long long acc : stage_metrics) stage_acc[acc] = oi;
       if (op.kind == OpKind::ReusedExchange) continue;  // the info repeats the reused subtree
       // The children the text shows for this operator, in the order the info lists them.
       std::vector<std::size_t> kids = shown_children(plan, oi);
@@ -644,7 +652,8 @@ class Builder {
     for (auto& t : plan.trailers) t.loc = event_loc;
 
     // Metric values.
-    auto acc_op = match(plan, ex.info);
+    std::unordered_map<long long, std::size_t> stage_acc;
+    auto acc_op = match(plan, ex.info, stage_acc);
     std::unordered_map<long long, const InfoMetric*> acc_metric;
     for (const auto& n : ex.info)
       for (const auto& m : n.metrics) acc_metric[m.acc] = &m;
@@ -659,6 +668,17 @@ class Builder {
       if (m.label == "Peak memory") op.extra.edit().peak_memory_bytes = m.value;
       if (m.label == "Duration" && !op.duration_ms) op.duration_ms = m.value;
       op.metrics.push_back(std::move(m));
+    }
+    // A codegen stage's duration (the text never shows the wrapper): on the stage's top operator,
+    // named so that it is never taken for the operator's own time.
+    for (const auto& [acc, oi] : stage_acc) {
+      auto v = acc_value_.find(acc);
+      if (v == acc_value_.end()) continue;
+      const InfoMetric* im = acc_metric[acc];
+      if (!im || (im->type != "timing" && im->type != "nsTiming") || im->name != "duration") continue;
+      Metric m = make_metric(*im, v->second);
+      m.label = "WholeStageCodegen duration";
+      plan.ops[oi].metrics.push_back(std::move(m));
     }
     // Keep the metrics in a stable order (the info's order is per operator already).
     for (auto& op : plan.ops)

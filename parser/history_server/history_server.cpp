@@ -651,6 +651,29 @@ ParseResult parse_history_server(std::string_view text, const std::string& path,
         std::stable_sort(op.metrics.begin(), op.metrics.end(),
                          [](const Metric& a, const Metric& b) { return a.label < b.label; });
       }
+      // A codegen stage's duration (the cluster's `duration`), as the event log's reader puts it:
+      // on the stage's top operator (the member no member consumes), never as its own time.
+      for (const auto& [gid, g] : graph) {
+        if (!g.cluster || !g.codegen_id) continue;
+        auto d = std::find_if(g.metrics.begin(), g.metrics.end(), [](const Metric& m) { return m.label == "Duration"; });
+        if (d == g.metrics.end() || !d->value) continue;
+        std::optional<std::size_t> top;
+        for (const auto& [mid, oi] : pairs) {
+          auto mg = graph.find(mid);
+          if (mg == graph.end() || mg->second.cluster || mg->second.codegen_id != g.codegen_id) continue;
+          const Operator& op = plan.ops[oi];
+          bool consumed = std::any_of(op.parents.begin(), op.parents.end(), [&](std::size_t p) {
+            return p < plan.ops.size() && plan.ops[p].codegen_stage && *plan.ops[p].codegen_stage == *g.codegen_id;
+          });
+          if (!consumed && (!top || oi < *top)) top = oi;
+        }
+        if (!top) continue;
+        Metric m = *d;
+        m.label = "WholeStageCodegen duration";
+        auto& ms = plan.ops[*top].metrics;
+        ms.insert(std::upper_bound(ms.begin(), ms.end(), m, [](const Metric& a, const Metric& b) { return a.label < b.label; }),
+                  std::move(m));
+      }
       // Stages: the SQL tab gives no task list, but every per-task metric names the stage of its
       // largest task, and a codegen stage's `duration` is the spread of its per-task time: that
       // spread stands in for the stage's task times (min, median, max; no p75).

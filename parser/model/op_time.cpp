@@ -73,19 +73,29 @@ PlanTimes operator_times(const Plan& plan) {
     holds[i] = r.holds_input;
   }
 
-  // The codegen stage of each JVM operator: the profile's subgraphParent, else the stage with the
-  // same codegen id (explain text, event logs).
+  // The codegen stage of each JVM operator: the profile's subgraphParent, else the stage operator
+  // with the same codegen id, else (event logs, where the text never shows the wrapper) the codegen
+  // id itself, as key n + id. Each stage's duration: its operator's, or the one event logs put on
+  // the stage's top operator ("WholeStageCodegen duration").
   std::map<int, std::size_t> stage_by_id;
+  std::map<std::size_t, double> stage_ms;  // stage key -> its duration
   for (const auto& op : plan.ops)
-    if (op.kind == OpKind::CodegenStage && op.engine == Engine::Spark && op.codegen_stage)
-      stage_by_id.emplace(*op.codegen_stage, op.index);
+    if (op.kind == OpKind::CodegenStage && op.engine == Engine::Spark) {
+      if (op.codegen_stage) stage_by_id.emplace(*op.codegen_stage, op.index);
+      if (op.duration_ms) stage_ms[op.index] = *op.duration_ms;
+    }
   std::vector<std::optional<std::size_t>> stage(n);
   for (const auto& op : plan.ops) {
     if (is_wrapper(op) || op.engine != Engine::Spark) continue;
     if (op.extra->stage_parent && *op.extra->stage_parent < n && plan.ops[*op.extra->stage_parent].kind == OpKind::CodegenStage)
       stage[op.index] = op.extra->stage_parent;
-    else if (op.codegen_stage)
-      if (auto it = stage_by_id.find(*op.codegen_stage); it != stage_by_id.end()) stage[op.index] = it->second;
+    else if (op.codegen_stage && *op.codegen_stage >= 0) {
+      auto it = stage_by_id.find(*op.codegen_stage);
+      stage[op.index] = it != stage_by_id.end() ? it->second : n + static_cast<std::size_t>(*op.codegen_stage);
+    }
+    if (stage[op.index])
+      if (auto d = op.metric_value("WholeStageCodegen duration"); d && *d > stage_ms[*stage[op.index]])
+        stage_ms[*stage[op.index]] = *d;
   }
 
   // Tasks: operators joined by an edge that does not start other tasks run in the same tasks.
@@ -152,13 +162,13 @@ PlanTimes operator_times(const Plan& plan) {
 
   // A task's largest stage duration is the time of its pipeline: what its operators leave of it
   // goes to that stage's top operator (the member no member consumes).
-  std::map<std::size_t, std::size_t> longest;  // task -> its longest codegen stage
+  std::map<std::size_t, std::size_t> longest;  // task -> the key of its longest codegen stage
   for (std::size_t i = 0; i < n; ++i) {
     if (!stage[i]) continue;
-    const Operator& st = plan.ops[*stage[i]];
-    if (!st.duration_ms) continue;
+    auto d = stage_ms.find(*stage[i]);
+    if (d == stage_ms.end() || d->second <= 0) continue;
     auto [it, fresh] = longest.emplace(find(i), *stage[i]);
-    if (!fresh && *plan.ops[it->second].duration_ms < *st.duration_ms) it->second = *stage[i];
+    if (!fresh && stage_ms[it->second] < d->second) it->second = *stage[i];
   }
   std::map<std::size_t, double> timed;  // task -> the exclusive times of its operators
   for (std::size_t i = 0; i < n; ++i)
@@ -172,7 +182,7 @@ PlanTimes operator_times(const Plan& plan) {
       if (!consumed && (!top || i < *top)) top = i;
     }
     if (!top) continue;
-    double rest = *plan.ops[st].duration_ms - timed[tk];
+    double rest = stage_ms[st] - timed[tk];
     if (rest <= 0) continue;
     OpTime& o = t.ops[*top];
     o.self_ms = o.self_ms.value_or(0) + rest;
