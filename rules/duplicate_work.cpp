@@ -67,6 +67,7 @@ bool feeds_bloom_filter(const Plan& plan, const Operator& top) {
   for (int hops = 0; hops < 12 && cur->parents.size() == 1; ++hops) {
     cur = &plan.ops[cur->parents[0]];
     if (cur->facts->runtime_filter_agg) return true;
+    if (cur->details_missing) return true;  // its aggregate functions are not in the (cut) paste: it may be one
     if (cur->kind == OpKind::Join || cur->kind == OpKind::Union) return false;
   }
   return false;
@@ -96,6 +97,7 @@ const Operator* append_chain_signature(const Plan& plan, const Operator& scan, s
   while (cur->parents.size() == 1) {
     const Operator& p = plan.ops[cur->parents[0]];
     if (p.kind != OpKind::Filter && p.kind != OpKind::Transition && p.kind != OpKind::CodegenStage) break;
+    if (p.details_missing) sig += "\x01untrusted";  // its condition is not in the (cut) paste
     if (p.kind == OpKind::Filter) {
       std::string cond;
       if (const Field* f = p.field(FieldRole::Condition))
@@ -115,7 +117,8 @@ Chain build_chain(const Plan& plan, const Operator& scan, std::string head) {
   c.scan = &scan;
   c.signature = std::move(head);
   c.top = append_chain_signature(plan, scan, c.signature, &c.filters);
-  c.untrusted = c.signature.find("\x01untrusted") != std::string::npos || (scan.scan && scan.scan->location_truncated);
+  c.untrusted = c.signature.find("\x01untrusted") != std::string::npos || (scan.scan && scan.scan->location_truncated) ||
+                scan.details_missing;
   c.runtime_filter = feeds_bloom_filter(plan, *c.top);
   return c;
 }

@@ -130,6 +130,11 @@ class ExplodingJoin final : public DocumentedRule<make_doc> {
       const char* est = rows.estimate ? "estimated " : "";
 
       bool nested = op->join->strategy == JoinStrategy::Cartesian || op->join->strategy == JoinStrategy::BroadcastNestedLoop;
+      // A join whose details the (cut) paste lacks: its condition is unknown, not absent.
+      if (nested && op->details_missing) {
+        ctx.why(*op, "a nested-loop join", "its details block is missing from the input (cut paste): its condition is unknown");
+        continue;
+      }
       if (nested && !has_condition(*op) && is_expanding_type(op->join->type)) {
         bool small = at_most_one_row(plan, op->children[0]) || at_most_one_row(plan, op->children[1]);
         if (rows.left && *rows.left <= 1) small = true;

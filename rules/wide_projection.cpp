@@ -130,6 +130,11 @@ class WideProjection final : public DocumentedRule<make_doc> {
         cur = &p;
       }
       if (!consumer) continue;
+      // An operator on the way whose details the (cut) paste lacks: what it uses is unknown.
+      bool unknown = consumer->details_missing;
+      for (const Operator* p = &plan.ops[op.parents[0]]; p != consumer && !unknown; p = &plan.ops[p->parents[0]])
+        unknown = p->details_missing;
+      if (unknown) continue;
       // What the operators on the way use, collected only when there is a consumer (the same
       // single-parent path again).
       std::string refs;

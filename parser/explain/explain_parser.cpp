@@ -126,6 +126,7 @@ class Reader {
   explain::OperatorIds ids_;  // printed id -> operator (the ids are views kept in the plan)
   std::optional<std::size_t> block_op_;  // current detail block's operator
   bool in_block_ = false;                // inside a block (even for an id missing from the outline)
+  std::size_t last_text_line_ = 0;       // the last non-empty line read
   std::optional<std::size_t> last_field_;
   std::size_t last_field_first_line_ = 0;
   SourceRange last_value_at_;  // where the current field's value starts
@@ -292,6 +293,7 @@ class Reader {
   // ---- dispatch ----
   void line(std::size_t i) {
     std::string_view t = n_.text(i);
+    if (!t.empty()) last_text_line_ = i;
     std::string_view title;
     if (!t.empty() && t[0] == '=' && explain::match_mode_header(t, title)) {
       header(i, title);
@@ -910,6 +912,41 @@ class Reader {
           h2.side = k == 0 ? BuildSide::Left : BuildSide::Right;
           o.hints.edit().push_back(std::move(h2));
         }
+      }
+    }
+    // A formatted plan prints one `(N) Name` detail block per outline operator: operators without
+    // one mean the details section was cut (a paste through `head`, a chat's length limit). Their
+    // fields are unknown; say where the text ends (the reader decides nothing else: rules skip
+    // what they cannot know).
+    if (kind_ == PhysKind::Formatted && !has_parsed_ && !has_optimized_) {
+      std::size_t missing = 0, shown = 0;
+      const Operator* first = nullptr;
+      Operator* last_block = nullptr;  // the block read last: where the text ends, it may be cut too
+      for (auto& o : p.ops) {
+        if (o.logical || o.id.empty()) continue;
+        ++shown;
+        if (o.detail_loc.known()) {
+          if (!last_block || o.detail_loc.line > last_block->detail_loc.line) last_block = &o;
+          continue;
+        }
+        o.details_missing = true;
+        if (!first) first = &o;
+        ++missing;
+      }
+      if (missing > 0 && last_block) last_block->details_missing = true;
+      if (missing > 0) {
+        const std::size_t at = std::min(last_text_line_, n_.lines.size() ? n_.lines.size() - 1 : 0);
+        std::string msg = missing == shown
+                              ? "the plan's details section is missing (no `(N) Name` block for any of its " +
+                                    std::to_string(shown) + " operators): the text ends here"
+                              : "the plan's details section stops early: " + std::to_string(missing) + " of " +
+                                    std::to_string(shown) + " operators have no `(N) Name` block (the first is " +
+                                    std::string(first->name.empty() ? std::string_view(first->label) : std::string_view(first->name)) +
+                                    " (" + std::string(first->id) + ")); the text ends here";
+        msg += "; checks that need an operator's details (conditions, output, pushed filters) are skipped for them — "
+               "paste the whole output of explain(\"formatted\")";
+        r_.messages.push_back({MessageSeverity::Warning, n_.lines.empty() ? SourceRange{} : n_.range(at, 0, n_.text(at).size()),
+                               std::move(msg)});
       }
     }
     if (has_parsed_) p.format = InputFormat::ExplainExtended;

@@ -261,6 +261,9 @@ struct Operator {
   bool logical : 1 = false;
   bool codegen : 1 = false;          // `* ` / `*(n) ` / `^ ` marker or inside a WholeStageCodegen
   bool hidden : 1 = false;           // helper node a UI folds away
+  // A formatted outline's operator whose `(N) Name` detail block the input does not hold (the paste
+  // was cut): its fields (condition, output, pushed filters ...) are unknown, never "none".
+  bool details_missing : 1 = false;
   OptionalInt32 codegen_stage;       // [codegen id : n] / *(n)
   Text table;                        // scans: table identifier when printed
   Text scan_format;                  // scans: parquet, delta, orc, csv, jdbc, ...
