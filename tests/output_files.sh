@@ -1,11 +1,13 @@
 #!/usr/bin/env bash
-# Output files (reliability probe 2026-12, D1, R3), through the real
+# Output files and standard output (reliability probe 2026-12, D1, R3, W3), through the real
 # executable:
 #   D1  -o / --write-baseline / report -o / diff -o write character devices and FIFOs in place and
 #       never replace them; a link to /proc/self/fd/1 writes to standard output; sockets, block
 #       devices and directories are refused with exit 2.
 #   R3  a fatal signal while the temporary file exists (SIGXFSZ from `ulimit -f`, SIGTERM) leaves
 #       no `.NAME.planlint-*` behind and the old file intact.
+#   W3  a write error on standard output (`> /dev/full`, a reader gone with SIGPIPE ignored) is
+#       "planlint: error: writing standard output: ..." and exit 2, for every subcommand.
 # Never run against the real /dev/null or /dev/stdout: the probe's machine lost its /dev/stdout
 # link to an older planlint. Devices are mknod copies in a temporary folder (root only: those parts
 # are skipped, visibly, with exit 77 at the end, when mknod is not allowed).
@@ -115,6 +117,38 @@ for attempt in 1 2 3 4 5 6 7 8; do
   kill -CONT $pid 2>/dev/null; wait $pid
 done
 [ -n "$hit" ] || echo "note: the write window was never caught in 8 attempts (SIGTERM part not run)"
+
+# --- W3: write errors on standard output ------------------------------------------------------------
+w="$tmp/w3"; mkdir "$w"
+printf '== Physical Plan ==\n* Project (1)\n' > "$w/clean.txt"
+full_fails() {  # name, command...: exit 2 and the message, with standard output on /dev/full
+  local name=$1; shift
+  out=$("$@" 2>&1 >/dev/full); rc=$?
+  if [ $rc = 2 ] && grep -q "planlint: error: writing standard output: No space left on device" <<<"$out"; then ok "$name > /dev/full: exit 2"
+  else bad "$name > /dev/full (exit $rc, $out)"; fi
+}
+full_fails "check clean" "$planlint" check --no-config "$w/clean.txt"
+full_fails "check --exit-zero" "$planlint" check --no-config --exit-zero "$plan"
+full_fails "check --format sarif" "$planlint" check --no-config --format sarif "$w/clean.txt"
+full_fails "check findings" "$planlint" check --no-config "$plan"
+full_fails "show" "$planlint" show --no-config "$plan"
+full_fails "parse" "$planlint" parse "$plan"
+full_fails "rules" "$planlint" rules
+full_fails "rules --format json" "$planlint" rules --format json
+full_fails "report -o -" "$planlint" report --no-config "$plan" -o -
+full_fails "diff" "$planlint" diff --no-config "$plan" "$plan"
+full_fails "check --format ndjson" sh -c "printf '{\"id\":1,\"text\":\"x\"}\n' | '$planlint' check --format ndjson -"
+full_fails "--help" "$planlint" --help
+# A reader that leaves early with SIGPIPE ignored: EPIPE is an error too (the output is larger than
+# a pipe's buffer, so the write after `head` has gone fails).
+out=$( (trap '' PIPE; "$planlint" check --no-config "$r/f400" 2>"$w/err" | head -1 >/dev/null; echo "${PIPESTATUS[0]}") )
+if [ "$out" = 2 ] && grep -q "writing standard output: Broken pipe" "$w/err"; then ok "| head -1 with SIGPIPE ignored: 'Broken pipe', exit 2"
+else bad "| head -1 with SIGPIPE ignored (exit $out, $(cat "$w/err"))"; fi
+# With SIGPIPE at its default, exit 141 as before.
+out=$( ("$planlint" check --no-config "$r/f400" 2>/dev/null | head -1 >/dev/null; echo "${PIPESTATUS[0]}") )
+[ "$out" = 141 ] && ok "| head -1: 141 (SIGPIPE)" || bad "| head -1: exit $out"
+# Success is still success.
+"$planlint" check --no-config "$w/clean.txt" >/dev/null 2>&1 && ok "check clean > /dev/null-like: exit 0" || bad "check clean: exit $?"
 
 if [ $fail = 0 ] && [ -n "$skipped" ]; then echo "SKIP (partly): $skipped"; exit 77; fi
 exit $fail

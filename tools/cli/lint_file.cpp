@@ -1,6 +1,8 @@
 #include "tools/cli/lint_file.hpp"
 
 #include <iostream>
+#include <new>
+#include <stdexcept>
 #include <sstream>
 
 #include "lint/engine/check.hpp"
@@ -26,7 +28,14 @@ std::optional<LintedFile> lint_file(const std::string& path, bool use_config_fil
   options.finish = finish;
   options.keep_plans = true;
   options.refuse_non_plans = true;
-  Linted linted = lint_input(request, *config, options);
+  Linted linted;
+  try {
+    linted = lint_input(request, *config, options);
+  } catch (const std::bad_alloc&) {
+    linted.error = path + ": out of memory";
+  } catch (const std::length_error&) {
+    linted.error = path + ": out of memory";
+  }
   if (!linted.error.empty()) {
     std::cerr << "planlint: error: " << visible(linted.error) << "\n";
     rc = 2;
