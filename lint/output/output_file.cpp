@@ -124,6 +124,9 @@ fs::path follow_links(const fs::path& path, int& fd) {
   p = p.lexically_normal();
   for (int hop = 0; hop < 40; ++hop) {
     if ((fd = own_descriptor(p.string())) >= 0) return p;
+    // The links of /proc (another process's fd/N) name pipes and sockets as `pipe:[…]`: opened by
+    // this name, never followed.
+    if (p.string().rfind("/proc/", 0) == 0) return p;
     struct stat st {};
     if (::lstat(p.c_str(), &st) != 0 || !S_ISLNK(st.st_mode)) return p;
     fs::path target = fs::read_symlink(p, ec);
@@ -193,8 +196,11 @@ bool write_file_atomically(const std::string& path, std::string_view content, st
 
   struct stat old {};
   const bool exists = ::stat(target.c_str(), &old) == 0;
-  if (exists && !S_ISREG(old.st_mode)) {
-    if (S_ISCHR(old.st_mode) || S_ISFIFO(old.st_mode)) return stream_to(path, target, -1, content, error);
+  // Another process's descriptor (/proc/<pid>/fd/N): its target cannot be renamed over, only opened.
+  const bool in_proc = target.string().rfind("/proc/", 0) == 0;
+  if (exists && (!S_ISREG(old.st_mode) || in_proc)) {
+    if (S_ISCHR(old.st_mode) || S_ISFIFO(old.st_mode) || (in_proc && S_ISREG(old.st_mode)))
+      return stream_to(path, target, -1, content, error);
     error = path + ": is " + std::string(S_ISDIR(old.st_mode) ? "a directory" : S_ISBLK(old.st_mode) ? "a block device"
                                                                         : S_ISSOCK(old.st_mode)    ? "a socket"
                                                                                                    : "a special file") +
