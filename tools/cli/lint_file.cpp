@@ -31,9 +31,11 @@ std::optional<LintedFile> lint_file(const std::string& path, bool use_config_fil
   Linted linted;
   try {
     linted = lint_input(request, *config, options);
-  } catch (const std::bad_alloc&) {
+  } catch (const std::bad_alloc&) {  // this file is reported, the next one is read
+    linted = Linted{};
     linted.error = path + ": out of memory";
   } catch (const std::length_error&) {
+    linted = Linted{};
     linted.error = path + ": out of memory";
   }
   if (!linted.error.empty()) {
@@ -53,7 +55,15 @@ std::optional<int> for_each_linted_file(const std::vector<std::string>& paths, b
     if (config_broken) return std::nullopt;
     if (!f) continue;
     if (f->result.parse.has_errors() && rc == 0) rc = 1;
-    each(*f);
+    try {
+      each(*f);
+    } catch (const std::bad_alloc&) {  // showing or reporting this file ran out of memory
+      std::cerr << "planlint: error: " << visible(path) << ": out of memory\n";
+      rc = 2;
+    } catch (const std::length_error&) {
+      std::cerr << "planlint: error: " << visible(path) << ": out of memory\n";
+      rc = 2;
+    }
   }
   return rc;
 }
