@@ -101,3 +101,30 @@ TEST_CASE("baseline: a file that is not a baseline is an error") {
   CHECK(!parse_baseline("{\"version\": 1, \"findings\": [{\"path\": 1}]}", error));
   CHECK(parse_baseline("{\"version\": 1, \"findings\": []}", error));
 }
+
+TEST_CASE("baseline: deep nesting is refused before parsing, and errors quote at most ~200 bytes (probe C2)") {
+  std::string error;
+  // 100,000 levels under "findings" overflowed the stack in nlohmann's parse / dump (SIGSEGV).
+  const std::size_t n = 100000;
+  std::string deep = "{\"version\":1,\"findings\":" + std::string(n, '[') + std::string(n, ']') + "}";
+  CHECK(!parse_baseline(deep, error));
+  CHECK(error.find("nested deeper than") != std::string::npos);
+  // A deep "version" too.
+  std::string deep_version = "{\"version\":" + std::string(n, '[') + std::string(n, ']') + ",\"findings\":[]}";
+  CHECK(!parse_baseline(deep_version, error));
+  CHECK(error.size() < 300);
+  // An entry holding a 1 MB string: the message quotes its start and says how large it was.
+  std::string big = "{\"version\":1,\"findings\":[{\"path\":\"p\",\"x\":\"" + std::string(1 << 20, 'a') + "\"}]}";
+  CHECK(!parse_baseline(big, error));
+  CHECK(error.find("baseline entry without") != std::string::npos);
+  CHECK(error.size() < 400);
+  CHECK(error.find("bytes)") != std::string::npos);
+  // A version of 50 levels (under the limit) is quoted short as well.
+  std::string v50 = "{\"version\":" + std::string(50, '[') + "\"" + std::string(1000, 'v') + "\"" +
+                    std::string(50, ']') + ",\"findings\":[]}";
+  CHECK(!parse_baseline(v50, error));
+  CHECK(error.find("unsupported baseline version") != std::string::npos);
+  CHECK(error.size() < 400);
+  // What a real baseline nests stays accepted.
+  CHECK(parse_baseline("{\"version\": 1, \"findings\": [{\"path\": \"a\", \"fingerprint\": \"f\", \"x\": [[[1]]]}]}", error));
+}

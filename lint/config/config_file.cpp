@@ -7,10 +7,14 @@
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
-#include <fstream>
-#include <sstream>
+#include <iostream>
+#include <mutex>
+#include <set>
+#include <sys/stat.h>
 
 #include "lint/config/glob.hpp"
+#include "lint/engine/input.hpp"
+#include "parser/common/regular_file.hpp"
 #include "lint/engine/known_rules.hpp"
 
 namespace planlint {
@@ -327,14 +331,45 @@ class Reader {
   ConfigError& error_;
 };
 
+// Once per file and process: an auto-discovered config file that is not read.
+void notice_skipped(const fs::path& file, const std::string& why) {
+  static std::mutex m;
+  static std::set<std::string> said;
+  std::lock_guard<std::mutex> lock(m);
+  if (!said.insert(file.string()).second) return;
+  std::cerr << "planlint: note: " << file.string() << ": " << why
+            << "; skipped (the config file of a parent folder, or the defaults, apply)\n";
+}
+
+// Whether `pyproject` has a [tool.planlint] table. Read whole like a config file (regular files
+// only, at most 16 MiB): one endless line must not be read into memory to look for a header.
 bool has_planlint_table(const fs::path& pyproject) {
-  std::ifstream in(pyproject);
-  std::string line;
-  while (std::getline(in, line)) {
-    std::size_t i = line.find_first_not_of(" \t");
-    if (i != std::string::npos && line.compare(i, 15, "[tool.planlint]") == 0) return true;
-    if (i != std::string::npos && line.compare(i, 15, "[tool.planlint.") == 0) return true;
+  std::string why;
+  auto text = read_regular_file(pyproject.string(), why);
+  if (!text) {
+    notice_skipped(pyproject, why);
+    return false;
   }
+  std::string_view rest(*text);
+  while (!rest.empty()) {
+    std::size_t eol = rest.find('\n');
+    std::string_view line = rest.substr(0, eol);
+    rest = eol == std::string_view::npos ? std::string_view() : rest.substr(eol + 1);
+    std::size_t i = line.find_first_not_of(" \t");
+    if (i == std::string_view::npos) continue;
+    line.remove_prefix(i);
+    if (line.substr(0, 15) == "[tool.planlint]" || line.substr(0, 15) == "[tool.planlint.") return true;
+  }
+  return false;
+}
+
+// Whether `file` is there to be used as a config file: a regular file (links followed). Anything
+// else by that name (a FIFO, a device, a directory, a socket) is skipped with a notice.
+bool config_candidate(const fs::path& file) {
+  struct stat st {};
+  if (::stat(file.c_str(), &st) != 0) return false;  // none (or a dangling link)
+  if (S_ISREG(st.st_mode)) return true;
+  notice_skipped(file, "is " + file_type_name(st.st_mode) + ", not a regular file");
   return false;
 }
 
@@ -380,15 +415,15 @@ std::optional<ProjectConfig> parse_config_text(std::string_view text, const fs::
 }
 
 std::optional<ProjectConfig> load_config_file(const fs::path& file, ConfigError& error) {
-  std::ifstream in(file, std::ios::binary);
-  if (!in) {
+  // Regular files only, at most 16 MiB (lint/engine/input.hpp): never /dev/zero, never a FIFO.
+  std::string why;
+  auto text = read_regular_file(file.string(), why);
+  if (!text) {
     error.file = file.string();
-    error.message = "cannot read the config file";
+    error.message = "cannot read the config file (" + why + ")";
     return std::nullopt;
   }
-  std::ostringstream ss;
-  ss << in.rdbuf();
-  return parse_config_text(ss.str(), file, file.filename() == "pyproject.toml", error);
+  return parse_config_text(*text, file, file.filename() == "pyproject.toml", error);
 }
 
 std::optional<fs::path> find_config_file(const fs::path& dir) {
@@ -397,9 +432,9 @@ std::optional<fs::path> find_config_file(const fs::path& dir) {
   if (ec) return std::nullopt;
   while (true) {
     fs::path own = d / ".planlint.toml";
-    if (fs::is_regular_file(own, ec)) return own;
+    if (config_candidate(own)) return own;
     fs::path py = d / "pyproject.toml";
-    if (fs::is_regular_file(py, ec) && has_planlint_table(py)) return py;
+    if (config_candidate(py) && has_planlint_table(py)) return py;
     if (!d.has_relative_path() || d.parent_path() == d) return std::nullopt;
     d = d.parent_path();
   }

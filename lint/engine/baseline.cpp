@@ -11,6 +11,8 @@
 
 #include "lint/config/config_file.hpp"
 #include "lint/engine/fingerprint.hpp"
+#include "lint/engine/input.hpp"
+#include "lint/engine/json_nesting.hpp"
 
 namespace planlint {
 
@@ -61,21 +63,44 @@ bool write_baseline(const fs::path& baseline_file, const std::vector<FileReport>
   return true;
 }
 
+namespace {
+// A baseline nests 3 levels ({"findings": [{...}]}); the limit leaves room for anything a tool
+// might add, and keeps nlohmann's recursive parse, dump and destruction off deep values.
+constexpr std::size_t kMaxBaselineNesting = 64;
+// An error quotes at most this many bytes of a value.
+constexpr std::size_t kMaxQuote = 200;
+
+std::string short_dump(const nlohmann::json& v) {
+  std::string s = v.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
+  if (s.size() <= kMaxQuote) return s;
+  const std::size_t full = s.size();
+  std::size_t cut = kMaxQuote;
+  while (cut > 0 && (static_cast<unsigned char>(s[cut]) & 0xC0) == 0x80) --cut;  // a UTF-8 boundary
+  s.resize(cut);
+  return s + "... (" + std::to_string(full) + " bytes)";
+}
+}  // namespace
+
 std::optional<Baseline> parse_baseline(std::string_view text, std::string& error) {
+  if (nests_deeper_than(text, kMaxBaselineNesting)) {
+    error = "not a planlint baseline (arrays or objects nested deeper than " + std::to_string(kMaxBaselineNesting) +
+            " levels)";
+    return std::nullopt;
+  }
   nlohmann::json j = nlohmann::json::parse(text, nullptr, false);
   if (j.is_discarded() || !j.is_object() || !j.contains("findings") || !j["findings"].is_array()) {
     error = "not a planlint baseline (expected {\"version\": 1, \"findings\": [...]})";
     return std::nullopt;
   }
   if (j.contains("version") && j["version"] != 1) {
-    error = "unsupported baseline version " + j["version"].dump();
+    error = "unsupported baseline version " + short_dump(j["version"]);
     return std::nullopt;
   }
   Baseline b;
   for (const auto& e : j["findings"]) {
     if (!e.is_object() || !e.contains("path") || !e.contains("fingerprint") || !e["path"].is_string() ||
         !e["fingerprint"].is_string()) {
-      error = "baseline entry without \"path\" and \"fingerprint\": " + e.dump();
+      error = "baseline entry without \"path\" and \"fingerprint\": " + short_dump(e);
       return std::nullopt;
     }
     ++b.counts[{e["path"].get<std::string>(), e["fingerprint"].get<std::string>()}];
@@ -84,14 +109,14 @@ std::optional<Baseline> parse_baseline(std::string_view text, std::string& error
 }
 
 std::optional<Baseline> read_baseline(const fs::path& baseline_file, std::string& error) {
-  std::ifstream in(baseline_file, std::ios::binary);
-  if (!in) {
-    error = baseline_file.string() + ": cannot read the baseline";
+  // Regular files only, at most 16 MiB (lint/engine/input.hpp): /dev/zero or a FIFO is refused.
+  std::string why;
+  auto text = read_regular_file(baseline_file.string(), why);
+  if (!text) {
+    error = baseline_file.string() + ": cannot read the baseline (" + why + ")";
     return std::nullopt;
   }
-  std::ostringstream ss;
-  ss << in.rdbuf();
-  auto b = parse_baseline(ss.str(), error);
+  auto b = parse_baseline(*text, error);
   if (!b) error = baseline_file.string() + ": " + error;
   return b;
 }

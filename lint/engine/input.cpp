@@ -2,12 +2,14 @@
 
 #include <unistd.h>
 
+#include <algorithm>
 #include <cerrno>
 #include <cstring>
 #include <fstream>
 #include <iostream>
 #include <sys/stat.h>
 
+#include "parser/common/regular_file.hpp"
 #include "parser/model/format.hpp"
 
 namespace planlint {
@@ -48,7 +50,57 @@ std::string too_large_message(const std::string& name, double max_bytes) {
          " (raise it with --max-input-size or `max-input-size` in .planlint.toml)";
 }
 
+std::optional<std::string> read_regular_file(const std::string& path, std::string& error, std::size_t max_bytes) {
+  std::string why;
+  std::size_t size = 0;
+  int fd = open_regular_file(path, why, &size);
+  if (fd < 0) {
+    error = why;
+    return std::nullopt;
+  }
+  auto too_large = [&] {
+    error = "larger than " + format_bytes(static_cast<double>(max_bytes)) +
+            ", the limit for config and baseline files: refused";
+  };
+  std::string data;
+  if (size > max_bytes) {
+    ::close(fd);
+    too_large();
+    return std::nullopt;
+  }
+  // The size read by fstat, then whatever follows (a file that grew, a procfs file whose size
+  // reads 0), never more than max_bytes + 1.
+  data.resize(std::min(size, max_bytes) + 1);
+  std::size_t have = 0;
+  while (true) {
+    if (have == data.size()) {
+      if (data.size() > max_bytes) break;
+      data.resize(std::min(data.size() * 2, max_bytes + 1));
+    }
+    ssize_t n = ::read(fd, data.data() + have, data.size() - have);
+    if (n < 0 && errno == EINTR) continue;
+    if (n < 0) {
+      error = std::strerror(errno);
+      ::close(fd);
+      return std::nullopt;
+    }
+    if (n == 0) break;
+    have += static_cast<std::size_t>(n);
+  }
+  ::close(fd);
+  if (have > max_bytes) {
+    too_large();
+    return std::nullopt;
+  }
+  data.resize(have);
+  return data;
+}
+
 bool read_rest(std::istream& in, std::string& data, double max_bytes, const std::string& name, std::string& error) {
+  if (static_cast<double>(data.size()) > max_bytes) {  // what was read to detect the format counts too
+    error = too_large_message(name, max_bytes);
+    return false;
+  }
   char buf[1 << 16];
   while (in) {
     in.read(buf, sizeof buf);

@@ -28,6 +28,15 @@ bool read_rest(std::istream& in, std::string& data, double max_bytes, const std:
 // The message for an input over the limit.
 std::string too_large_message(const std::string& name, double max_bytes);
 
+// The largest config file (.planlint.toml, pyproject.toml) or baseline read: 16 MiB.
+inline constexpr std::size_t kMaxSmallFileBytes = 16u << 20;
+
+// A small file read whole by name (a config file, a baseline): regular files only (FIFOs, devices,
+// directories and sockets are refused without blocking), at most `max_bytes`. nullopt with `error`
+// set to the reason (without the name) otherwise.
+std::optional<std::string> read_regular_file(const std::string& path, std::string& error,
+                                             std::size_t max_bytes = kMaxSmallFileBytes);
+
 // The whole file (or stdin for "-"); nullopt with `error` set when it cannot be read, is a
 // character device, or is larger than `max_bytes`.
 std::optional<std::string> read_input(const std::string& path, std::string& error,

@@ -270,7 +270,8 @@ Linted lint_input(const LintRequest& request, const Config& config, const LintOp
     return out;
   }
   std::string text = std::move(head);
-  if (in && !read_rest(in, text, config.max_input_bytes, name, error)) {
+  // read_rest also counts the bytes read for detection (a stream shorter than that is at its end).
+  if (!read_rest(in, text, config.max_input_bytes, name, error)) {
     out.error = error;
     return out;
   }

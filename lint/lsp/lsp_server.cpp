@@ -3,6 +3,7 @@
 #include <cstdio>
 #include <exception>
 
+#include "lint/engine/json_nesting.hpp"
 #include "lint/lsp/lsp_features.hpp"
 
 namespace planlint::lsp {
@@ -37,27 +38,6 @@ std::string string_member(const json& obj, const char* key) {
 }
 
 std::string uri_of(const json& params) { return string_member(member(params, "textDocument"), "uri"); }
-
-// True when `body` nests arrays or objects deeper than `limit` (strings skipped). Checked before
-// parsing, so that no deeply nested value is ever built, copied or destroyed recursively.
-bool nests_deeper_than(std::string_view body, std::size_t limit) {
-  std::size_t depth = 0;
-  bool in_string = false;
-  for (std::size_t i = 0; i < body.size(); ++i) {
-    char c = body[i];
-    if (in_string) {
-      if (c == '\\') ++i;
-      else if (c == '"') in_string = false;
-    } else if (c == '"') {
-      in_string = true;
-    } else if (c == '[' || c == '{') {
-      if (++depth > limit) return true;
-    } else if ((c == ']' || c == '}') && depth > 0) {
-      --depth;
-    }
-  }
-  return false;
-}
 
 // Only an integer version is kept (anything else is the client's mistake, and copying it could be
 // costly).

@@ -23,6 +23,7 @@
 #include <unordered_map>
 #include <unordered_set>
 
+#include "parser/common/regular_file.hpp"
 #include "parser/common/shown_children.hpp"
 #include "parser/eventlog/eventlog_codec.hpp"
 #include "parser/registry/parse.hpp"
@@ -857,12 +858,16 @@ void read_rolling_dir(const std::filesystem::path& dir, Builder& b) {
     b.message(MessageSeverity::Note, 1, "the application was still running when the log was read (appstatus_*.inprogress)");
   LineFeeder f(b);
   for (std::size_t i = first; i < files.size(); ++i) {
-    std::ifstream in(files[i].path, std::ios::binary);
     std::string name = files[i].path.filename().string();
-    if (!in) {
-      b.message(MessageSeverity::Error, f.line() + 1, name + ": cannot be opened");
+    // Regular files only: a FIFO member would block the open forever, a link to /dev/zero or
+    // /dev/urandom would never end. Such a member is reported and the next one is read.
+    std::string why;
+    int fd = open_regular_file(files[i].path.string(), why);
+    if (fd < 0) {
+      b.message(MessageSeverity::Error, f.line() + 1, name + ": " + why + "; not read");
       continue;
     }
+    FdInputStream in(fd);
     pump(in, name, b, f);
   }
 }

@@ -12,6 +12,8 @@
 #include <map>
 #include <memory>
 #include <mutex>
+#include <new>
+#include <stdexcept>
 #include <sstream>
 #include <thread>
 #include <tuple>
@@ -30,6 +32,7 @@
 #include "lint/output/sanitize.hpp"
 #include "parser/registry/parse.hpp"
 #include "tools/cli/history_server_fetch.hpp"
+#include "tools/cli/checked_stdout.hpp"
 #include "tools/cli/commands.hpp"
 #include "tools/cli/lint_file.hpp"
 
@@ -107,6 +110,15 @@ class ConfigCache {
   ProjectConfig defaults_;
   std::map<std::string, std::unique_ptr<ProjectConfig>> cache_;
 };
+
+// The report of a file that ran out of memory: its partial results are dropped (and their memory
+// freed), and the error names it.
+FileReport out_of_memory(const std::string& display) {
+  FileReport r;
+  r.path = display;
+  r.error = display + ": out of memory";
+  return r;
+}
 
 bool use_color(const std::string& mode, bool to_stdout) {
   if (mode == "always") return true;
@@ -209,6 +221,7 @@ int run_ndjson_check(const CheckOptions& opt, ConfigCache& configs, const Settin
     return c;
   };
   std::ios::sync_with_stdio(false);
+  use_checked_stdout();  // sync_with_stdio put its own buffer there
   NdjsonTotals t = run_ndjson(std::cin, std::cout, config_for);
   std::cout.flush();
   if (opt.statistics)
@@ -422,7 +435,13 @@ int run_check(const CheckOptions& opt) {
     for (std::size_t i = next++; i < inputs.size(); i = next++)
       // Event logs (files of any codec, rolling directories) are streamed, never read whole.
       // Pipes and FIFOs are read once; character devices are refused (lint/engine/lint.cpp).
-      reports[i] = check_input(inputs[i], file_configs[i], displays[i]);
+      try {
+        reports[i] = check_input(inputs[i], file_configs[i], displays[i]);
+      } catch (const std::bad_alloc&) {  // this file is reported, the others still are checked
+        reports[i] = out_of_memory(displays[i]);
+      } catch (const std::length_error&) {
+        reports[i] = out_of_memory(displays[i]);
+      }
   };
   if (jobs <= 1 || std::count(inputs.begin(), inputs.end(), "-")) {
     worker();

@@ -2,6 +2,7 @@
 #include <iostream>
 
 #include "lint/lsp/lsp_server.hpp"
+#include "tools/cli/checked_stdout.hpp"
 #include "tools/cli/commands.hpp"
 
 namespace planlint::cli {
@@ -15,6 +16,7 @@ void register_lsp(CLI::App& app, int& exit_code) {
     // Unsynchronised streams buffer stdin, so the server can tell whether more input is
     // already waiting (and defer linting) without blocking.
     std::ios::sync_with_stdio(false);
+    use_checked_stdout();  // sync_with_stdio put its own buffer there
     std::cin.tie(nullptr);
     lsp::Server server(std::cout);
     exit_code = server.run(std::cin);

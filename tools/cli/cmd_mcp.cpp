@@ -4,6 +4,7 @@
 #include <memory>
 
 #include "lint/mcp/mcp_server.hpp"
+#include "tools/cli/checked_stdout.hpp"
 #include "tools/cli/commands.hpp"
 #include "tools/cli/history_server_fetch.hpp"
 #include "tools/cli/lint_file.hpp"
@@ -53,6 +54,7 @@ void register_mcp(CLI::App& app, int& exit_code) {
       return fetch_history_server_sql(base, app, execution, fetch, url, error);
     };
     std::ios::sync_with_stdio(false);
+    use_checked_stdout();  // sync_with_stdio put its own buffer there
     std::cin.tie(nullptr);
     mcp::Server server(std::cout, std::cerr, std::move(options));
     exit_code = server.run(std::cin);

@@ -2,6 +2,8 @@
 // Exit 0 parsed, 1 parsed with syntax errors, 2 usage error or unreadable input.
 #include <algorithm>
 #include <iostream>
+#include <new>
+#include <stdexcept>
 #include <memory>
 #include <string>
 #include <vector>
@@ -89,7 +91,7 @@ void register_parse(CLI::App& app, int& exit_code) {
     bool json = opts->format == "json";
     nlohmann::ordered_json docs = nlohmann::ordered_json::array();
     int rc = 0;
-    for (const auto& path : files) {
+    for (const auto& path : files) try {
       std::string err;
       auto read = read_input(path, err, max_input);
       if (!read) {
@@ -107,6 +109,12 @@ void register_parse(CLI::App& app, int& exit_code) {
         if (files.size() > 1) std::cout << "== " << visible(path) << " ==\n";
         std::cout << parse_result_tree_text(r);
       }
+    } catch (const std::bad_alloc&) {  // this file is reported, the next one is read
+      std::cerr << "planlint: error: " << visible(path) << ": out of memory\n";
+      rc = 2;
+    } catch (const std::length_error&) {
+      std::cerr << "planlint: error: " << visible(path) << ": out of memory\n";
+      rc = 2;
     }
     if (json) {
       if (docs.size() == 1) std::cout << dump_json(docs[0]);

@@ -1,6 +1,8 @@
 #include "tools/cli/lint_file.hpp"
 
 #include <iostream>
+#include <new>
+#include <stdexcept>
 #include <sstream>
 
 #include "lint/engine/check.hpp"
@@ -26,7 +28,16 @@ std::optional<LintedFile> lint_file(const std::string& path, bool use_config_fil
   options.finish = finish;
   options.keep_plans = true;
   options.refuse_non_plans = true;
-  Linted linted = lint_input(request, *config, options);
+  Linted linted;
+  try {
+    linted = lint_input(request, *config, options);
+  } catch (const std::bad_alloc&) {  // this file is reported, the next one is read
+    linted = Linted{};
+    linted.error = path + ": out of memory";
+  } catch (const std::length_error&) {
+    linted = Linted{};
+    linted.error = path + ": out of memory";
+  }
   if (!linted.error.empty()) {
     std::cerr << "planlint: error: " << visible(linted.error) << "\n";
     rc = 2;
@@ -44,7 +55,15 @@ std::optional<int> for_each_linted_file(const std::vector<std::string>& paths, b
     if (config_broken) return std::nullopt;
     if (!f) continue;
     if (f->result.parse.has_errors() && rc == 0) rc = 1;
-    each(*f);
+    try {
+      each(*f);
+    } catch (const std::bad_alloc&) {  // showing or reporting this file ran out of memory
+      std::cerr << "planlint: error: " << visible(path) << ": out of memory\n";
+      rc = 2;
+    } catch (const std::length_error&) {
+      std::cerr << "planlint: error: " << visible(path) << ": out of memory\n";
+      rc = 2;
+    }
   }
   return rc;
 }

@@ -1,11 +1,19 @@
 // planlint: lint Apache Spark / Databricks query plans.
 #include <CLI/CLI.hpp>
 
+#include <unistd.h>
+
 #include <algorithm>
+#include <cstdlib>
+#include <exception>
+#include <cstring>
 #include <iostream>
+#include <new>
+#include <stdexcept>
 #include <string>
 #include <vector>
 
+#include "tools/cli/checked_stdout.hpp"
 #include "tools/cli/commands.hpp"
 
 namespace {
@@ -24,12 +32,43 @@ std::size_t distance(const std::string& a, const std::string& b) {
   }
   return row[b.size()];
 }
+// Out of memory where no catch can reach it (through a noexcept function, in a worker thread):
+// still a message and exit 2, not an abort and a core dump. Anything else goes to the default
+// handler ("terminate called after ...").
+std::terminate_handler g_default_terminate = nullptr;
+[[noreturn]] void on_terminate() {
+  if (std::exception_ptr e = std::current_exception()) {
+    try {
+      std::rethrow_exception(e);
+    } catch (const std::bad_alloc&) {
+      static const char message[] = "planlint: error: out of memory\n";
+      ssize_t ignored = ::write(STDERR_FILENO, message, sizeof message - 1);
+      (void)ignored;
+      std::_Exit(2);
+    } catch (...) {
+    }
+  }
+  if (g_default_terminate) g_default_terminate();
+  std::abort();
+}
+
+// Standard output is written through: a full disk, a closed descriptor or a reader that left
+// (with SIGPIPE ignored) is an error, never a silent success. Exit 2 then.
+int check_stdout(int rc) {
+  if (int err = planlint::cli::stdout_error()) {
+    std::cerr << "planlint: error: writing standard output: " << std::strerror(err) << "\n";
+    return 2;
+  }
+  return rc;
+}
 }  // namespace
 
 int main(int argc, char** argv) {
   CLI::App app{"planlint: find what makes a Spark / Databricks query plan slow, and how to fix it"};
   app.require_subcommand(1);
   app.set_version_flag("--version", std::string("planlint ") + PLANLINT_VERSION);
+  g_default_terminate = std::set_terminate(on_terminate);
+  planlint::cli::use_checked_stdout();
   int exit_code = 0;
   planlint::cli::register_parse(app, exit_code);
   planlint::cli::register_check(app, exit_code);
@@ -63,7 +102,14 @@ int main(int argc, char** argv) {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {
     int rc = app.exit(e);
-    return rc == 0 ? 0 : 2;  // usage errors are exit 2
+    return check_stdout(rc == 0 ? 0 : 2);  // usage errors are exit 2
+  } catch (const std::bad_alloc&) {
+    // Out of memory outside a per-file boundary (those name the file): an error, not an abort.
+    std::cerr << "planlint: error: out of memory\n";
+    return 2;
+  } catch (const std::length_error&) {
+    std::cerr << "planlint: error: out of memory (a buffer larger than this system allows)\n";
+    return 2;
   }
-  return exit_code;
+  return check_stdout(exit_code);
 }

@@ -3,10 +3,12 @@
 #include <unistd.h>
 
 #include <cstdlib>
-#include <fstream>
 #include <iostream>
+#include <sstream>
 
 #include "lint/config/config_file.hpp"
+#include "lint/output/output_file.hpp"
+#include "lint/output/sanitize.hpp"
 
 namespace planlint::cli {
 
@@ -107,10 +109,11 @@ int finish_reports(const RuleOptions& opt, const std::vector<FileReport>& report
     }
   OutputOptions out_opt;
   if (!opt.output.empty()) {
-    std::ofstream out(opt.output, std::ios::binary | std::ios::trunc);
+    std::ostringstream out;
     out_opt.color = color_on(opt.color, false);
     write_report(out, *format, reports, out_opt);
-    if (!out) return usage(opt.output + ": cannot write");
+    std::string error;
+    if (!write_file_atomically(opt.output, out.str(), error)) return usage(visible(error));
   } else {
     out_opt.color = color_on(opt.color, true);
     write_report(std::cout, *format, reports, out_opt);
