@@ -877,3 +877,66 @@ TEST_CASE("lsp: framing keeps a body that merely mentions Content-Length") {
   CHECK(f.status == lsp::FrameStatus::Message);
   CHECK(f.body == body);
 }
+
+TEST_CASE("lsp: a didChange range that is present but invalid is logged and ignored, never a full text (issue 32 W2)") {
+  Client c;
+  c.initialize();
+  REQUIRE(diagnostics_of(c.open(kUri, kPlan))["diagnostics"].size() == 2);
+  auto symbols = [&] { return c.request("textDocument/documentSymbol", {{"textDocument", {{"uri", kUri}}}})["result"].size(); };
+  REQUIRE(symbols() == 1);
+  const json bad_ranges[] = {
+      {{"start", {{"line", 0}}}, {"end", pos(0, 0)}},                                      // no character
+      {{"start", pos(0, 0)}, {"end", {{"character", 0}}}},                                 // no line
+      {{"start", pos(-1, 0)}, {"end", pos(0, 0)}},                                         // negative
+      {{"start", pos(0, 0)}, {"end", pos(0, -3)}},
+      {{"start", {{"line", 1.5}, {"character", 0}}}, {"end", pos(2, 0)}},                 // fractional
+      {{"start", {{"line", "1"}, {"character", 0}}}, {"end", pos(2, 0)}},                 // a string
+      {{"start", {{"line", 4294967296ULL}, {"character", 0}}}, {"end", {{"line", 4294967296ULL}, {"character", 0}}}},
+      {{"start", {{"line", 9223372036854775808ULL}, {"character", 0}}}, {"end", pos(0, 0)}},
+      {{"start", pos(3, 0)}, {"end", pos(1, 0)}},                                          // start after end
+      {{"start", pos(0, 5)}, {"end", pos(0, 2)}},
+      {{"start", pos(0, 0)}},                                                              // no end
+      json(nullptr),                                                                       // present, null
+      json("0:0-0:0"),
+  };
+  int version = 2;
+  for (const json& range : bad_ranges) {
+    CAPTURE(range.dump());
+    c.notify("textDocument/didChange", {{"textDocument", {{"uri", kUri}, {"version", version++}}},
+                                        {"contentChanges", json::array({{{"range", range}, {"text", "M"}}})}});
+    auto msgs = c.take();
+    REQUIRE(msgs.size() == 1);  // the log; nothing was re-linted
+    CHECK(msgs[0]["method"] == "window/logMessage");
+    CHECK(msgs[0]["params"]["type"] == 1);
+    CHECK(msgs[0]["params"]["message"].get<std::string>().find("invalid range") != std::string::npos);
+    CHECK(symbols() == 1);  // the document is still the plan, not "M"
+  }
+  // Changes before the bad one are applied; it and the ones after it (relative to it) are not.
+  c.notify("textDocument/didChange",
+           {{"textDocument", {{"uri", kUri}, {"version", version++}}},
+            {"contentChanges", json::array({{{"range", {{"start", pos(0, 0)}, {"end", pos(0, 0)}}}, {"text", "\n"}},
+                                            {{"range", {{"start", pos(-1, 0)}, {"end", pos(0, 0)}}}, {"text", "M"}},
+                                            {{"text", "nothing"}}})}});
+  auto msgs = c.take();
+  REQUIRE(msgs.size() == 2);
+  CHECK(msgs[0]["params"]["message"] ==
+        "planlint: textDocument/didChange: change 2 of 3 for file:///work/plans/q1.txt has an invalid range "
+        "(start.line is not an integer from 0 to 2^31-1); it and the 1 after it were not applied, the document is kept "
+        "as it was before it");
+  CHECK(diagnostics_of(msgs)["diagnostics"].size() == 2);
+  // The first change moved everything one line down.
+  CHECK(diagnostics_of(msgs)["diagnostics"][0]["range"]["start"] == pos(5, 6));
+  // Large but valid positions clamp to the end of the line / document, as the specification asks.
+  c.notify("textDocument/didChange", {{"textDocument", {{"uri", kUri}, {"version", version++}}},
+                                      {"contentChanges", json::array({{{"range", {{"start", pos(2147483647, 2147483647)},
+                                                                                  {"end", pos(2147483647, 2147483647)}}},
+                                                                       {"text", "\n"}}})}});
+  msgs = c.take();
+  REQUIRE(msgs.size() == 1);
+  CHECK(diagnostics_of(msgs)["diagnostics"].size() == 2);
+  // Only a missing range is a full text.
+  c.notify("textDocument/didChange", {{"textDocument", {{"uri", kUri}, {"version", version++}}},
+                                      {"contentChanges", json::array({{{"text", "M"}}})}});
+  CHECK(diagnostics_of(c.take())["diagnostics"].empty());
+  CHECK(symbols() == 0);
+}
