@@ -5,6 +5,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include <random>
 #include <set>
 #include <sstream>
 
@@ -939,4 +940,40 @@ TEST_CASE("lsp: a didChange range that is present but invalid is logged and igno
                                       {"contentChanges", json::array({{{"text", "M"}}})}});
   CHECK(diagnostics_of(c.take())["diagnostics"].empty());
   CHECK(symbols() == 0);
+}
+
+TEST_CASE("lsp: incremental edits on a large multi-byte document give the text of applying them naively (issue 32 R2)") {
+  auto seen = std::make_shared<std::string>();
+  Client c(64u << 20, [seen](std::string_view text, const std::string&, const Config&) {
+    *seen = text;
+    return LintResult{};
+  });
+  c.initialize();
+  std::string expected;
+  for (int i = 0; expected.size() < (2u << 20); ++i)
+    expected += i % 3 ? "   +- Scan parquet db.caf\xC3\xA9 \xF0\x9F\x98\x80 (2)\n" : "Condition : (x#3 > 1)\r\n";
+  c.open(kUri, expected);
+  REQUIRE(*seen == expected);
+  std::mt19937 rng(7);
+  const char* inserts[] = {"x", "\xC3\xA9", "\xF0\x9F\x98\x80", "\n", ""};
+  int version = 2;
+  for (int message = 0; message < 20; ++message) {
+    json changes = json::array();
+    for (int i = 0; i < 25; ++i) {
+      lsp::LineIndex idx(expected);  // the naive way: a new index per edit
+      auto line = static_cast<std::uint32_t>(rng() % 4 ? rng() % 40 : rng() % idx.line_count());
+      std::uint32_t units = lsp::utf16_length(idx.line_text(line));
+      lsp::Position start{line, static_cast<std::uint32_t>(rng() % (units + 1))}, end = start;
+      std::string text = inserts[rng() % 5];
+      if (text.empty()) end.character = std::min(units, start.character + 1);  // delete one code unit
+      if (rng() % 9 == 0) end = {line + 1, 0};                                  // or a line break
+      std::size_t b = idx.to_offset(start), e = idx.to_offset(end);
+      expected = expected.substr(0, b) + text + expected.substr(e);
+      changes.push_back({{"range", lsp::to_json(lsp::Range{start, end})}, {"text", text}});
+    }
+    c.notify("textDocument/didChange",
+             {{"textDocument", {{"uri", kUri}, {"version", version++}}}, {"contentChanges", changes}});
+    c.take();
+    REQUIRE(*seen == expected);
+  }
 }

@@ -424,8 +424,8 @@ void Server::did_change(const json& params) {
     }
     std::size_t b = doc.lines->to_offset(range->start);
     std::size_t e = doc.lines->to_offset(range->end);
-    std::string next = doc.text.substr(0, b) + text + doc.text.substr(e);
-    doc.set_text(std::move(next));
+    replace_text(doc.text, *doc.lines, b, e, text);
+    doc.dirty = true;
   }
   doc.version = version_of(member(member(params, "textDocument"), "version"));
 }
