@@ -243,3 +243,41 @@ TEST_CASE("check: folders in a fixed order, the same with one job or many") {
   auto inc = run_planlint("check --no-config --format concise --include '*.plan' " + q(s.dir));
   CHECK(inc.out.find("in 1 file.") != std::string::npos);
 }
+
+TEST_CASE("check: a directive after a BOM or with blanks around `=` suppresses; one not understood is reported (issue 32 W5)") {
+  Scratch s("planlint-w5");
+  std::string plan_text = read_file(corpus_dir() / "examples" / "orders-by-region.explain.txt");
+  struct Case {
+    std::string directive;
+    bool suppressed;
+  };
+  const Case cases[] = {
+      {"\xEF\xBB\xBF# planlint: disable=shuffle-join-could-broadcast\n", true},
+      {"# planlint: disable = shuffle-join-could-broadcast\n", true},
+      {"# planlint: disable=shuffle-join-could-broadcast trailing words\n", false},
+  };
+  for (const auto& c : cases) {
+    CAPTURE(c.directive);
+    fs::path f = s.dir / "sup.txt";
+    write_file(f, c.directive + plan_text);
+    auto r = run_planlint("check --no-config --format concise " + q(f));
+    CHECK(r.exit_code == 1);
+    CHECK(count_lines(r.out, "[shuffle-join-could-broadcast]") == (c.suppressed ? 0u : 1u));
+    CHECK(count_lines(r.out, "[non-sargable-predicate]") == 1);
+    if (c.suppressed) {
+      CHECK(count_lines(r.out, "[unused-suppression]") == 0);
+    } else {
+      CHECK(r.out.find("sup.txt:1:1: warning[unused-suppression] `# planlint:` directive not understood") !=
+            std::string::npos);
+    }
+    // The JSON format carries the same.
+    auto j = nlohmann::json::parse(run_planlint("check --no-config --format json " + q(f)).out);
+    std::size_t unused = 0, smj = 0;
+    for (const auto& d : j["files"][0]["diagnostics"]) {
+      unused += d["rule"] == "unused-suppression";
+      smj += d["rule"] == "shuffle-join-could-broadcast";
+    }
+    CHECK(smj == (c.suppressed ? 0u : 1u));
+    CHECK(unused == (c.suppressed ? 0u : 1u));
+  }
+}

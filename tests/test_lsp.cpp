@@ -977,3 +977,26 @@ TEST_CASE("lsp: incremental edits on a large multi-byte document give the text o
     REQUIRE(*seen == expected);
   }
 }
+
+TEST_CASE("lsp: directives after a BOM, with blanks around `=`, or not understood, as the CLI sees them (issue 32 W5)") {
+  std::string plan_text = planlint::test::read_file(planlint::test::corpus_dir() / "examples" / "orders-by-region.explain.txt");
+  const std::pair<std::string, std::vector<std::string>> cases[] = {
+      {"\xEF\xBB\xBF# planlint: disable=shuffle-join-could-broadcast\n", {"non-sargable-predicate"}},
+      {"# planlint: disable = shuffle-join-could-broadcast\n", {"non-sargable-predicate"}},
+      {"# planlint: disable=shuffle-join-could-broadcast trailing words\n",
+       {"unused-suppression", "shuffle-join-could-broadcast", "non-sargable-predicate"}},
+  };
+  for (const auto& [directive, rules] : cases) {
+    CAPTURE(directive);
+    Client c(64u << 20, lsp::lint_document);
+    c.initialize();
+    json d = diagnostics_of(c.open(kUri, directive + plan_text));
+    std::vector<std::string> got;
+    for (const auto& diag : d["diagnostics"]) got.push_back(diag["code"]);
+    CHECK(got == rules);
+    if (rules.size() == 3) {
+      CHECK(d["diagnostics"][0]["message"].get<std::string>().rfind("`# planlint:` directive not understood", 0) == 0);
+      CHECK(d["diagnostics"][0]["range"]["start"] == pos(0, 0));
+    }
+  }
+}
