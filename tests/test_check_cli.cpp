@@ -243,3 +243,154 @@ TEST_CASE("check: folders in a fixed order, the same with one job or many") {
   auto inc = run_planlint("check --no-config --format concise --include '*.plan' " + q(s.dir));
   CHECK(inc.out.find("in 1 file.") != std::string::npos);
 }
+
+TEST_CASE("check: a directive after a BOM or with blanks around `=` suppresses; one not understood is reported (issue 32 W5)") {
+  Scratch s("planlint-w5");
+  std::string plan_text = read_file(corpus_dir() / "examples" / "orders-by-region.explain.txt");
+  struct Case {
+    std::string directive;
+    bool suppressed;
+  };
+  const Case cases[] = {
+      {"\xEF\xBB\xBF# planlint: disable=shuffle-join-could-broadcast\n", true},
+      {"# planlint: disable = shuffle-join-could-broadcast\n", true},
+      {"# planlint: disable=shuffle-join-could-broadcast trailing words\n", false},
+  };
+  for (const auto& c : cases) {
+    CAPTURE(c.directive);
+    fs::path f = s.dir / "sup.txt";
+    write_file(f, c.directive + plan_text);
+    auto r = run_planlint("check --no-config --format concise " + q(f));
+    CHECK(r.exit_code == 1);
+    CHECK(count_lines(r.out, "[shuffle-join-could-broadcast]") == (c.suppressed ? 0u : 1u));
+    CHECK(count_lines(r.out, "[non-sargable-predicate]") == 1);
+    if (c.suppressed) {
+      CHECK(count_lines(r.out, "[unused-suppression]") == 0);
+    } else {
+      CHECK(r.out.find("sup.txt:1:1: warning[unused-suppression] `# planlint:` directive not understood") !=
+            std::string::npos);
+    }
+    // The JSON format carries the same.
+    auto j = nlohmann::json::parse(run_planlint("check --no-config --format json " + q(f)).out);
+    std::size_t unused = 0, smj = 0;
+    for (const auto& d : j["files"][0]["diagnostics"]) {
+      unused += d["rule"] == "unused-suppression";
+      smj += d["rule"] == "shuffle-join-could-broadcast";
+    }
+    CHECK(smj == (c.suppressed ? 0u : 1u));
+    CHECK(unused == (c.suppressed ? 0u : 1u));
+  }
+}
+
+namespace {
+
+// The probe's event log: 1,500 SQL executions that never end (issue 32 W4).
+std::string many_running_executions(int n) {
+  std::string out = "{\"Event\":\"SparkListenerLogStart\",\"Spark Version\":\"3.3.2\"}\n";
+  const std::string plan =
+      R"(== Physical Plan ==\n* Project (2)\n+- * Filter (1)\n\n(1) Filter\nCondition : (a#1 > 1)\n)";
+  for (int i = 0; i < n; ++i)
+    out += R"({"Event": "org.apache.spark.sql.execution.ui.SparkListenerSQLExecutionStart", "executionId": )" +
+           std::to_string(i) + R"(, "description": "q", "physicalPlanDescription": ")" + plan +
+           R"(", "sparkPlanInfo": {"nodeName": "Project", "simpleString": "Project", "children": [], "metadata": {}, "metrics": []}, "time": 0})" +
+           "\n";
+  return out;
+}
+
+// A History Server answer with one graph node no operator of the plan text matches.
+std::string answer_with_unmatched_node() {
+  // ordered: the answer keeps Spark's key order
+  auto j = nlohmann::ordered_json::parse(read_file(corpus_dir() / "history-server" / "even-join.sql.json"));
+  j[0]["nodes"].push_back({{"nodeId", 99},
+                           {"nodeName", "MysteryNode"},
+                           {"metrics", nlohmann::ordered_json::array({{{"name", "number of output rows"}, {"value", "5"}}})}});
+  return j.dump();
+}
+
+}  // namespace
+
+TEST_CASE("check: the readers' warnings and notes reach every format (issue 32 W4)") {
+  Scratch s("planlint-w4");
+  fs::path log = s.dir / "n1500.eventlog";
+  write_file(log, many_running_executions(1500));
+  fs::path hs = s.dir / "hs.sql.json";
+  write_file(hs, answer_with_unmatched_node());
+  const std::string warning =
+      "n1500.eventlog:1002:1: warning: more than 1000 SQL executions (or 256 MiB of their plans) are running at once: "
+      "the oldest are checked now as unfinished";
+  const std::string note_text = "execution 0: metrics of 1 of 14 graph nodes could not be matched to an operator of the plan text";
+  // Where the reader puts the note is its business: take it from the JSON format.
+  auto where = nlohmann::json::parse(run_planlint("check --no-config --format json " + q(hs)).out)["files"][0]["messages"][0];
+  const std::string col = std::to_string(where["column"].get<int>());
+  CHECK(where["line"] == 1);
+  const std::string note = "hs.sql.json:1:" + col + ": note: " + note_text;
+
+  // Text and concise: on standard error, as `parse` prints them; standard output is the report.
+  for (const char* format : {"text", "concise"}) {
+    CAPTURE(format);
+    auto out = run_planlint(std::string("check --no-config --format ") + format + " " + q(log) + " " + q(hs));
+    CHECK(out.exit_code == 0);  // warnings and notes are not findings
+    CHECK(out.out.find("warning: more than 1000") == std::string::npos);
+    CHECK(out.out.find("No findings in 2 files.") != std::string::npos);
+    auto both = run_planlint(std::string("check --no-config --format ") + format + " " + q(log) + " " + q(hs), true);
+    CHECK(both.out.find(warning) != std::string::npos);
+    CHECK(both.out.find(note) != std::string::npos);
+  }
+  // The same text as `planlint parse` prints.
+  CHECK(run_planlint("parse " + q(log), true).out.find(warning) != std::string::npos);
+
+  // JSON: a "messages" array per file.
+  auto j = nlohmann::json::parse(run_planlint("check --no-config --format json " + q(log) + " " + q(hs)).out);
+  REQUIRE(j["files"].size() == 2);
+  REQUIRE(j["files"][0]["messages"].size() == 1);
+  CHECK(j["files"][0]["messages"][0] == nlohmann::json{{"severity", "warning"},
+                                                       {"message", warning.substr(warning.find("more than"))},
+                                                       {"line", 1002},
+                                                       {"column", 1}});
+  REQUIRE(j["files"][1]["messages"].size() == 1);
+  CHECK(j["files"][1]["messages"][0]["severity"] == "note");
+  CHECK(j["files"][1]["messages"][0]["message"] == note_text);
+  CHECK(j["files"][0]["diagnostics"].empty());
+
+  // SARIF: tool execution notifications, and the run is still successful.
+  auto sarif = nlohmann::json::parse(run_planlint("check --no-config --format sarif " + q(log) + " " + q(hs)).out);
+  const auto& inv = sarif["runs"][0]["invocations"][0];
+  CHECK(inv["executionSuccessful"] == true);
+  REQUIRE(inv["toolExecutionNotifications"].size() == 2);
+  CHECK(inv["toolExecutionNotifications"][0]["level"] == "warning");
+  CHECK(inv["toolExecutionNotifications"][0]["locations"][0]["physicalLocation"]["region"]["startLine"] == 1002);
+  CHECK(inv["toolExecutionNotifications"][1]["level"] == "note");
+  CHECK(inv["toolExecutionNotifications"][1]["message"]["text"] == note_text + ".");
+  CHECK(sarif["runs"][0]["results"].empty());
+
+  // GitHub: annotations of their own title.
+  auto gh = run_planlint("check --no-config --format github " + q(log) + " " + q(hs)).out;
+  CHECK(gh.find(",line=1002,col=1,title=planlint reader warning::more than 1000 SQL executions") != std::string::npos);
+  CHECK(gh.find("::notice file=") != std::string::npos);
+  CHECK(gh.find(",line=1,col=" + col + ",title=planlint reader note::" + note_text + "\n") != std::string::npos);
+
+  // JUnit: the suite's standard error; no failures.
+  auto junit = run_planlint("check --no-config --format junit " + q(log) + " " + q(hs)).out;
+  CHECK(junit.find("failures=\"0\"") != std::string::npos);
+  CHECK(junit.find("<system-err>" + (s.dir / "n1500.eventlog").string() + ":1002:1: warning: more than 1000") !=
+        std::string::npos);
+  CHECK(junit.find(":1:" + col + ": note: " + note_text) != std::string::npos);
+
+  // NDJSON: in the record's "done" line, for a path and for a text record.
+  fs::path records = s.dir / "records.ndjson";
+  write_file(records, nlohmann::json{{"id", 1}, {"path", log.string()}}.dump() + "\n" +
+                          nlohmann::json{{"id", 2}, {"text", answer_with_unmatched_node()}}.dump() + "\n");
+  auto nd = run_planlint("check --no-config --format ndjson - < " + q(records)).out;
+  std::vector<nlohmann::json> done;
+  for (std::size_t at = 0, nl; (nl = nd.find('\n', at)) != std::string::npos; at = nl + 1) {
+    auto rec = nlohmann::json::parse(nd.substr(at, nl - at));
+    if (rec["type"] == "done") done.push_back(rec);
+  }
+  REQUIRE(done.size() == 2);
+  CHECK(done[0]["messages"][0]["line"] == 1002);
+  CHECK(done[1]["messages"][0]["message"] == note_text);
+
+  // A file without reader messages keeps its JSON as before (no "messages" key).
+  auto plain = nlohmann::json::parse(run_planlint("check --no-config --format json " + q(plan())).out);
+  CHECK_FALSE(plain["files"][0].contains("messages"));
+}

@@ -5,6 +5,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include <random>
 #include <set>
 #include <sstream>
 
@@ -876,4 +877,126 @@ TEST_CASE("lsp: framing keeps a body that merely mentions Content-Length") {
   lsp::Frame f = r.read();
   CHECK(f.status == lsp::FrameStatus::Message);
   CHECK(f.body == body);
+}
+
+TEST_CASE("lsp: a didChange range that is present but invalid is logged and ignored, never a full text (issue 32 W2)") {
+  Client c;
+  c.initialize();
+  REQUIRE(diagnostics_of(c.open(kUri, kPlan))["diagnostics"].size() == 2);
+  auto symbols = [&] { return c.request("textDocument/documentSymbol", {{"textDocument", {{"uri", kUri}}}})["result"].size(); };
+  REQUIRE(symbols() == 1);
+  const json bad_ranges[] = {
+      {{"start", {{"line", 0}}}, {"end", pos(0, 0)}},                                      // no character
+      {{"start", pos(0, 0)}, {"end", {{"character", 0}}}},                                 // no line
+      {{"start", pos(-1, 0)}, {"end", pos(0, 0)}},                                         // negative
+      {{"start", pos(0, 0)}, {"end", pos(0, -3)}},
+      {{"start", {{"line", 1.5}, {"character", 0}}}, {"end", pos(2, 0)}},                 // fractional
+      {{"start", {{"line", "1"}, {"character", 0}}}, {"end", pos(2, 0)}},                 // a string
+      {{"start", {{"line", 4294967296ULL}, {"character", 0}}}, {"end", {{"line", 4294967296ULL}, {"character", 0}}}},
+      {{"start", {{"line", 9223372036854775808ULL}, {"character", 0}}}, {"end", pos(0, 0)}},
+      {{"start", pos(3, 0)}, {"end", pos(1, 0)}},                                          // start after end
+      {{"start", pos(0, 5)}, {"end", pos(0, 2)}},
+      {{"start", pos(0, 0)}},                                                              // no end
+      json(nullptr),                                                                       // present, null
+      json("0:0-0:0"),
+  };
+  int version = 2;
+  for (const json& range : bad_ranges) {
+    CAPTURE(range.dump());
+    c.notify("textDocument/didChange", {{"textDocument", {{"uri", kUri}, {"version", version++}}},
+                                        {"contentChanges", json::array({{{"range", range}, {"text", "M"}}})}});
+    auto msgs = c.take();
+    REQUIRE(msgs.size() == 1);  // the log; nothing was re-linted
+    CHECK(msgs[0]["method"] == "window/logMessage");
+    CHECK(msgs[0]["params"]["type"] == 1);
+    CHECK(msgs[0]["params"]["message"].get<std::string>().find("invalid range") != std::string::npos);
+    CHECK(symbols() == 1);  // the document is still the plan, not "M"
+  }
+  // Changes before the bad one are applied; it and the ones after it (relative to it) are not.
+  c.notify("textDocument/didChange",
+           {{"textDocument", {{"uri", kUri}, {"version", version++}}},
+            {"contentChanges", json::array({{{"range", {{"start", pos(0, 0)}, {"end", pos(0, 0)}}}, {"text", "\n"}},
+                                            {{"range", {{"start", pos(-1, 0)}, {"end", pos(0, 0)}}}, {"text", "M"}},
+                                            {{"text", "nothing"}}})}});
+  auto msgs = c.take();
+  REQUIRE(msgs.size() == 2);
+  CHECK(msgs[0]["params"]["message"] ==
+        "planlint: textDocument/didChange: change 2 of 3 for file:///work/plans/q1.txt has an invalid range "
+        "(start.line is not an integer from 0 to 2^31-1); it and the 1 after it were not applied, the document is kept "
+        "as it was before it");
+  CHECK(diagnostics_of(msgs)["diagnostics"].size() == 2);
+  // The first change moved everything one line down.
+  CHECK(diagnostics_of(msgs)["diagnostics"][0]["range"]["start"] == pos(5, 6));
+  // Large but valid positions clamp to the end of the line / document, as the specification asks.
+  c.notify("textDocument/didChange", {{"textDocument", {{"uri", kUri}, {"version", version++}}},
+                                      {"contentChanges", json::array({{{"range", {{"start", pos(2147483647, 2147483647)},
+                                                                                  {"end", pos(2147483647, 2147483647)}}},
+                                                                       {"text", "\n"}}})}});
+  msgs = c.take();
+  REQUIRE(msgs.size() == 1);
+  CHECK(diagnostics_of(msgs)["diagnostics"].size() == 2);
+  // Only a missing range is a full text.
+  c.notify("textDocument/didChange", {{"textDocument", {{"uri", kUri}, {"version", version++}}},
+                                      {"contentChanges", json::array({{{"text", "M"}}})}});
+  CHECK(diagnostics_of(c.take())["diagnostics"].empty());
+  CHECK(symbols() == 0);
+}
+
+TEST_CASE("lsp: incremental edits on a large multi-byte document give the text of applying them naively (issue 32 R2)") {
+  auto seen = std::make_shared<std::string>();
+  Client c(64u << 20, [seen](std::string_view text, const std::string&, const Config&) {
+    *seen = text;
+    return LintResult{};
+  });
+  c.initialize();
+  std::string expected;
+  for (int i = 0; expected.size() < (2u << 20); ++i)
+    expected += i % 3 ? "   +- Scan parquet db.caf\xC3\xA9 \xF0\x9F\x98\x80 (2)\n" : "Condition : (x#3 > 1)\r\n";
+  c.open(kUri, expected);
+  REQUIRE(*seen == expected);
+  std::mt19937 rng(7);
+  const char* inserts[] = {"x", "\xC3\xA9", "\xF0\x9F\x98\x80", "\n", ""};
+  int version = 2;
+  for (int message = 0; message < 20; ++message) {
+    json changes = json::array();
+    for (int i = 0; i < 25; ++i) {
+      lsp::LineIndex idx(expected);  // the naive way: a new index per edit
+      auto line = static_cast<std::uint32_t>(rng() % 4 ? rng() % 40 : rng() % idx.line_count());
+      std::uint32_t units = lsp::utf16_length(idx.line_text(line));
+      lsp::Position start{line, static_cast<std::uint32_t>(rng() % (units + 1))}, end = start;
+      std::string text = inserts[rng() % 5];
+      if (text.empty()) end.character = std::min(units, start.character + 1);  // delete one code unit
+      if (rng() % 9 == 0) end = {line + 1, 0};                                  // or a line break
+      std::size_t b = idx.to_offset(start), e = idx.to_offset(end);
+      expected = expected.substr(0, b) + text + expected.substr(e);
+      changes.push_back({{"range", lsp::to_json(lsp::Range{start, end})}, {"text", text}});
+    }
+    c.notify("textDocument/didChange",
+             {{"textDocument", {{"uri", kUri}, {"version", version++}}}, {"contentChanges", changes}});
+    c.take();
+    REQUIRE(*seen == expected);
+  }
+}
+
+TEST_CASE("lsp: directives after a BOM, with blanks around `=`, or not understood, as the CLI sees them (issue 32 W5)") {
+  std::string plan_text = planlint::test::read_file(planlint::test::corpus_dir() / "examples" / "orders-by-region.explain.txt");
+  const std::pair<std::string, std::vector<std::string>> cases[] = {
+      {"\xEF\xBB\xBF# planlint: disable=shuffle-join-could-broadcast\n", {"non-sargable-predicate"}},
+      {"# planlint: disable = shuffle-join-could-broadcast\n", {"non-sargable-predicate"}},
+      {"# planlint: disable=shuffle-join-could-broadcast trailing words\n",
+       {"unused-suppression", "shuffle-join-could-broadcast", "non-sargable-predicate"}},
+  };
+  for (const auto& [directive, rules] : cases) {
+    CAPTURE(directive);
+    Client c(64u << 20, lsp::lint_document);
+    c.initialize();
+    json d = diagnostics_of(c.open(kUri, directive + plan_text));
+    std::vector<std::string> got;
+    for (const auto& diag : d["diagnostics"]) got.push_back(diag["code"]);
+    CHECK(got == rules);
+    if (rules.size() == 3) {
+      CHECK(d["diagnostics"][0]["message"].get<std::string>().rfind("`# planlint:` directive not understood", 0) == 0);
+      CHECK(d["diagnostics"][0]["range"]["start"] == pos(0, 0));
+    }
+  }
 }

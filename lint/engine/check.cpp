@@ -15,6 +15,16 @@ namespace planlint {
 
 namespace fs = std::filesystem;
 
+namespace {
+// The reader's warnings and notes (its errors are `parse-error` findings already).
+std::vector<ParseMessage> reader_notes(const ParseResult& parse) {
+  std::vector<ParseMessage> out;
+  for (const auto& m : parse.messages)
+    if (m.severity != MessageSeverity::Error) out.push_back(m);
+  return out;
+}
+}  // namespace
+
 FileReport check_input(const std::string& path, const Config& config, const std::string& display) {
   LintRequest request;
   request.path = path;
@@ -30,6 +40,7 @@ FileReport check_input(const std::string& path, const Config& config, const std:
   report.format = linted.result.parse.format;
   report.suppressed = linted.suppressed;
   report.diagnostics = std::move(linted.result.diagnostics);
+  report.messages = reader_notes(linted.result.parse);
   report.input = std::move(linted.input);
   if (read_nothing(linted.result.parse)) {
     // Not "No findings": say that nothing was read, and why (the parse error carries the hint).
@@ -54,6 +65,7 @@ FileReport check_text(std::string text, const std::string& path, const Config& c
   report.format = linted.result.parse.format;
   report.suppressed = linted.suppressed;
   report.diagnostics = std::move(linted.result.diagnostics);
+  report.messages = reader_notes(linted.result.parse);
   report.input = std::make_shared<const std::string>(std::move(text));
   return report;
 }

@@ -39,7 +39,9 @@ const RuleDoc& unused_suppression_doc() {
     d.summary = "A `planlint: disable=` directive that suppressed nothing";
     d.what =
         "Reports a suppression directive (`# planlint: disable=RULE`, optionally `operator=ID`) whose rule "
-        "did not report anything in the file or on that operator, or that names no known rule.";
+        "did not report anything in the file or on that operator, or that names no known rule; and a comment line "
+        "starting `planlint:` that is not a directive planlint understands (`# planlint: disable=a trailing words`, "
+        "`# planlint: enable=a`), which would otherwise suppress nothing without a word.";
     d.why =
         "A stale suppression hides the next real finding of that rule: once the plan was fixed, the "
         "directive should go. Like ruff's RUF100 (unused-noqa).";

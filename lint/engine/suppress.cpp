@@ -29,37 +29,57 @@ struct Cursor {
       while (i < s.size() && (is_name_char(s[i]) || (allow_dots && (s[i] == '.' || s[i] == ':')))) ++i;
       if (i == start) break;
       out.emplace_back(std::string(s.substr(start, i - start)), start);
+      std::size_t after = i;
+      blanks();
       if (i < s.size() && s[i] == ',') {
         ++i;
         blanks();
         continue;
       }
+      i = after;
       break;
     }
     return out;
   }
 };
 
-// Parses one line; false when it is not a directive.
-bool parse_directive(std::string_view line, Suppression* out) {
+enum class LineKind { NotDirective, Directive, NotUnderstood };
+
+// `word`, blanks, `=`, blanks (the spaces are a common way to write it).
+bool eat_key(Cursor& c, std::string_view word) {
+  std::size_t at = c.i;
+  if (!c.eat(word)) return false;
+  c.blanks();
+  if (!c.eat("=")) {
+    c.i = at;
+    return false;
+  }
+  c.blanks();
+  return true;
+}
+
+// Parses one line: not a directive (no comment starting `planlint:`), a directive (filled into
+// `out`), or a `planlint:` comment that is not understood.
+LineKind parse_directive(std::string_view line, Suppression* out) {
   Cursor c{line};
+  c.eat("\xEF\xBB\xBF");  // a UTF-8 BOM (the first line of a file from some Windows editors)
   c.blanks();
-  if (!(c.eat("#") || c.eat("--") || c.eat("//"))) return false;
+  if (!(c.eat("#") || c.eat("--") || c.eat("//"))) return LineKind::NotDirective;
   c.blanks();
-  if (!c.eat("planlint:")) return false;
+  if (!c.eat("planlint:")) return LineKind::NotDirective;
   c.blanks();
-  if (!c.eat("disable=")) return false;
+  if (!eat_key(c, "disable")) return LineKind::NotUnderstood;
   auto rules = c.names(false);
-  if (rules.empty()) return false;
+  if (rules.empty()) return LineKind::NotUnderstood;
   std::vector<std::pair<std::string, std::size_t>> ops;
   c.blanks();
-  if (c.eat("operator=")) {
+  if (eat_key(c, "operator")) {
     ops = c.names(true);
-    if (ops.empty()) return false;
+    if (ops.empty()) return LineKind::NotUnderstood;
   }
   c.blanks();
   if (c.i < line.size() && !(line[c.i] == '#' || line.substr(c.i, 2) == "--" || line.substr(c.i, 2) == "//"))
-    return false;  // trailing text other than a comment: not a directive we understand
+    return LineKind::NotUnderstood;  // trailing text other than a comment
   if (out) {
     for (auto& [name, col] : rules) {
       Suppression::Entry e;
@@ -70,7 +90,7 @@ bool parse_directive(std::string_view line, Suppression* out) {
     }
     for (auto& [id, col] : ops) out->operator_ids.push_back(id);
   }
-  return true;
+  return LineKind::Directive;
 }
 
 bool entry_matches(const Suppression::Entry& e, const Diagnostic& d) {
@@ -80,7 +100,7 @@ bool entry_matches(const Suppression::Entry& e, const Diagnostic& d) {
 
 }  // namespace
 
-bool is_directive_line(std::string_view line) { return parse_directive(line, nullptr); }
+bool is_directive_line(std::string_view line) { return parse_directive(line, nullptr) != LineKind::NotDirective; }
 
 std::vector<Suppression> find_suppressions(std::string_view text) {
   std::vector<Suppression> out;
@@ -94,7 +114,9 @@ std::vector<Suppression> find_suppressions(std::string_view text) {
     // Cheap pre-check: directive lines are short and mention planlint:.
     if (line.size() < 4096 && line.find("planlint:") != std::string_view::npos) {
       Suppression s;
-      if (parse_directive(line, &s)) {
+      LineKind kind = parse_directive(line, &s);
+      if (kind != LineKind::NotDirective) {
+        s.understood = kind == LineKind::Directive;
         s.loc.line = line_no;
         s.loc.column = 1;
         s.loc.end_line = line_no;
@@ -146,6 +168,18 @@ std::size_t apply_suppressions(const std::vector<Suppression>& suppressions, std
   if (auto it = config.severity.find(doc.name); it != config.severity.end()) severity = it->second;
   for (std::size_t s = 0; s < suppressions.size(); ++s) {
     const Suppression& sup = suppressions[s];
+    if (!sup.understood) {
+      Diagnostic d;
+      d.rule = doc.name;
+      d.code = doc.code;
+      d.severity = severity;
+      d.message = "`# planlint:` directive not understood";
+      d.fix = "write it as `# planlint: disable=rule[,rule...] [operator=id[,id...]]` (a comment may follow), or "
+              "remove the line";
+      d.range = sup.loc;
+      diags.push_back(std::move(d));
+      continue;
+    }
     for (std::size_t e = 0; e < sup.rules.size(); ++e) {
       if (used[s][e]) continue;
       const auto& entry = sup.rules[e];

@@ -1,9 +1,11 @@
 // Suppression directives inside plan files, for plans that are saved (or generated) next to code:
 //   # planlint: disable=rule-a,rule-b            the whole file
 //   # planlint: disable=rule-a operator=12       only operator 12 (comma list allowed: 12,14)
-// `--` and `//` comments work too; rules by name or code. A directive line stands on its own line,
-// anywhere in the file (usually before the plan). Directives that suppressed nothing are reported
-// as `unused-suppression` (like ruff's RUF100).
+// `--` and `//` comments work too; rules by name or code; blanks around `=` are allowed, and the
+// first line may start with a UTF-8 BOM. A directive line stands on its own line, anywhere in the
+// file (usually before the plan). Directives that suppressed nothing are reported as
+// `unused-suppression` (like ruff's RUF100), and so is a comment line starting `planlint:` that is
+// not a directive this parser understands (a typo must not silently suppress nothing).
 #pragma once
 
 #include <string>
@@ -23,9 +25,10 @@ struct Suppression {
   std::vector<Entry> rules;
   std::vector<std::string> operator_ids;  // empty: the whole file
   SourceRange loc;                        // the directive line
+  bool understood = true;                 // false: a `planlint:` comment that is no directive (no rules)
 };
 
-// True when `line` is a directive line (what the text parser should skip as a comment).
+// True when `line` is a directive line, understood or not (a comment starting `planlint:`).
 bool is_directive_line(std::string_view line);
 
 // Every directive in `text`, in order.

@@ -43,6 +43,43 @@ std::string uri_of(const json& params) { return string_member(member(params, "te
 // costly).
 json version_of(const json& v) { return v.is_number_integer() ? v : json(nullptr); }
 
+// The range of an incremental change, strictly: both positions objects with non-negative integer
+// `line` and `character` no larger than the LSP's uinteger (2^31 - 1), and start not after end.
+// Positions past the end of a line or of the document are valid (they clamp to it).
+std::optional<Range> edit_range_from_json(const json& j, std::string& why) {
+  if (!j.is_object()) {
+    why = "'range' is not an object";
+    return std::nullopt;
+  }
+  constexpr std::uint64_t kMaxUinteger = 2147483647;
+  Position p[2];
+  const char* names[2] = {"start", "end"};
+  for (int k = 0; k < 2; ++k) {
+    auto it = j.find(names[k]);
+    if (it == j.end() || !it->is_object()) {
+      why = std::string("missing or non-object '") + names[k] + "'";
+      return std::nullopt;
+    }
+    for (const char* field : {"line", "character"}) {
+      auto v = it->find(field);
+      if (v == it->end()) {
+        why = std::string(names[k]) + "." + field + " is missing";
+        return std::nullopt;
+      }
+      if (!v->is_number_unsigned() || v->get<std::uint64_t>() > kMaxUinteger) {
+        why = std::string(names[k]) + "." + field + " is not an integer from 0 to 2^31-1";
+        return std::nullopt;
+      }
+      (std::string_view(field) == "line" ? p[k].line : p[k].character) = v->get<std::uint32_t>();
+    }
+  }
+  if (p[1] < p[0]) {
+    why = "start is after end";
+    return std::nullopt;
+  }
+  return Range{p[0], p[1]};
+}
+
 bool is_config_file(std::string_view path) {
   auto slash = path.find_last_of('/');
   std::string_view name = slash == std::string_view::npos ? path : path.substr(slash + 1);
@@ -343,19 +380,32 @@ void Server::did_change(const json& params) {
   Document& doc = *it->second;
   const json& changes = member(params, "contentChanges");
   if (!changes.is_array()) throw RpcError{error_code::InvalidParams, "missing 'contentChanges'"};
-  for (const auto& c : changes) {
+  for (std::size_t i = 0; i < changes.size(); ++i) {
+    const json& c = changes[i];
     std::string text = string_member(c, "text");
-    auto range = range_from_json(member(c, "range"));
-    if (!range) {
-      doc.set_text(std::move(text));
+    const json& range_json = member(c, "range");
+    if (range_json.is_null() && !(c.is_object() && c.contains("range"))) {
+      doc.set_text(std::move(text));  // no range: the whole new text
       continue;
     }
     // Incremental edit (we ask for incremental sync: the editor sends only the changed range).
+    // A range that is there but not a valid range is the client's error, never a full text:
+    // this change and the ones after it (which are relative to it) are not applied.
+    std::string why;
+    auto range = edit_range_from_json(range_json, why);
+    if (!range) {
+      std::string what = i + 1 < changes.size()
+                             ? "it and the " + std::to_string(changes.size() - i - 1) + " after it were"
+                             : "it was";
+      log_message(kMessageError, "planlint: textDocument/didChange: change " + std::to_string(i + 1) + " of " +
+                                     std::to_string(changes.size()) + " for " + uri + " has an invalid range (" + why +
+                                     "); " + what + " not applied, the document is kept as it was before it");
+      break;
+    }
     std::size_t b = doc.lines->to_offset(range->start);
     std::size_t e = doc.lines->to_offset(range->end);
-    if (e < b) std::swap(b, e);
-    std::string next = doc.text.substr(0, b) + text + doc.text.substr(e);
-    doc.set_text(std::move(next));
+    replace_text(doc.text, *doc.lines, b, e, text);
+    doc.dirty = true;
   }
   doc.version = version_of(member(member(params, "textDocument"), "version"));
 }

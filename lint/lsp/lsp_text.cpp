@@ -50,6 +50,70 @@ LineIndex::LineIndex(std::string_view text) : text_(text) {
   ascii_.push_back(ascii);
 }
 
+void LineIndex::rescan(std::size_t first, std::size_t last) {
+  for (std::size_t line = first; line <= last && line < starts_.size(); ++line) {
+    std::size_t b = starts_[line];
+    std::size_t e = line + 1 < starts_.size() ? starts_[line + 1] : text_.size();
+    bool ascii = true;
+    for (std::size_t i = b; i < e && ascii; ++i) ascii = static_cast<unsigned char>(text_[i]) < 0x80;
+    ascii_[line] = ascii;
+  }
+}
+
+namespace {
+
+bool all_ascii(std::string_view s) {
+  return std::all_of(s.begin(), s.end(), [](char c) { return static_cast<unsigned char>(c) < 0x80; });
+}
+
+}  // namespace
+
+void LineIndex::replace(std::string& text, std::size_t begin, std::size_t end, std::string_view insert) {
+  end = std::min(end, text.size());
+  begin = std::min(begin, end);
+  std::size_t removed = end - begin;
+  bool removed_ascii = all_ascii(std::string_view(text).substr(begin, removed));
+  bool inserted_ascii = all_ascii(insert);
+  text.replace(begin, removed, insert);
+  text_ = text;
+  // The line the edit starts on keeps its start; lines that started inside the removed bytes
+  // (after `begin`, up to and including `end`: their '\n' was removed) go away.
+  auto first_gone = std::upper_bound(starts_.begin(), starts_.end(), begin);
+  auto first_kept = std::upper_bound(first_gone, starts_.end(), end);
+  auto line = static_cast<std::size_t>(first_gone - starts_.begin()) - 1;  // the edit's first line
+  auto gone = static_cast<std::size_t>(first_kept - first_gone);
+  // Were the lines the edit touches all ASCII before it?
+  bool touched_ascii = true;
+  for (std::size_t l = line; l <= line + gone; ++l) touched_ascii = touched_ascii && ascii_[l];
+  // Line starts in the inserted bytes.
+  std::vector<std::size_t> added;
+  for (std::size_t i = 0; i < insert.size(); ++i)
+    if (insert[i] == '\n') added.push_back(begin + i + 1);
+  // Lines after the edit move by the size difference.
+  for (auto it = first_kept; it != starts_.end(); ++it) *it = *it - removed + insert.size();
+  std::size_t at = line + 1;
+  auto pos = [](std::size_t i) { return static_cast<std::ptrdiff_t>(i); };
+  if (added.size() == gone) {
+    std::copy(added.begin(), added.end(), starts_.begin() + pos(at));
+  } else {
+    starts_.erase(starts_.begin() + pos(at), starts_.begin() + pos(at + gone));
+    starts_.insert(starts_.begin() + pos(at), added.begin(), added.end());
+    ascii_.erase(ascii_.begin() + pos(at), ascii_.begin() + pos(at + gone));
+    ascii_.insert(ascii_.begin() + pos(at), added.size(), true);
+  }
+  std::size_t last = line + added.size();
+  if (touched_ascii) {
+    // All ASCII before: ASCII after unless the inserted bytes are not.
+    for (std::size_t l = line; l <= last; ++l) ascii_[l] = true;
+    if (!inserted_ascii) rescan(line, last);
+  } else if (removed_ascii && added.empty()) {
+    // One line now, and the non-ASCII bytes it had are still in it.
+    ascii_[line] = false;
+  } else {
+    rescan(line, last);
+  }
+}
+
 std::string_view LineIndex::line_text(std::uint32_t line) const {
   if (line >= starts_.size()) return {};
   std::size_t b = starts_[line];

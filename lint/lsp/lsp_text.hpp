@@ -42,11 +42,32 @@ class LineIndex {
   // An LSP position to the 1-based line / byte column used by SourceRange.
   [[nodiscard]] SourceRange to_source(const Position& p) const;
 
+  // Replaces bytes [begin, end) of `text` (the text this index was built on) by `insert`, in
+  // place, and updates the index to match. Costs the edit, plus the number of lines after it
+  // (their starts shift); the rest of the text is not read again, except the lines the edit
+  // touches when it removes a non-ASCII byte (to know whether they became ASCII). Offsets past
+  // the end are clamped; `begin` after `end` is taken as `end`.
+  void replace(std::string& text, std::size_t begin, std::size_t end, std::string_view insert);
+
+  // Same text, same line starts, same per-line flags (for tests).
+  friend bool operator==(const LineIndex& a, const LineIndex& b) {
+    return a.text_ == b.text_ && a.starts_ == b.starts_ && a.ascii_ == b.ascii_;
+  }
+
  private:
+  // Recomputes ascii_ for lines [first, last].
+  void rescan(std::size_t first, std::size_t last);
+
   std::string_view text_;
   std::vector<std::size_t> starts_;
   std::vector<bool> ascii_;  // per line: byte columns are UTF-16 columns (the common case, O(1))
 };
+
+// `lines.replace(text, begin, end, insert)`: an incremental edit of a document and its index.
+inline void replace_text(std::string& text, LineIndex& lines, std::size_t begin, std::size_t end,
+                         std::string_view insert) {
+  lines.replace(text, begin, end, insert);
+}
 
 // UTF-16 length of a UTF-8 byte sequence (invalid bytes count as one unit each).
 std::uint32_t utf16_length(std::string_view utf8);

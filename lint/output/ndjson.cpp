@@ -94,6 +94,10 @@ std::string ndjson_record(std::string_view line, std::size_t line_number, const 
   done["path"] = has_path ? ordered_json(path) : ordered_json(nullptr);
   done["format"] = std::string(to_string(report.format));
   done["findings"] = report.diagnostics.size();
+  if (!report.messages.empty()) {
+    done["messages"] = ordered_json::array();
+    for (const auto& m : report.messages) done["messages"].push_back(message_to_json(m));
+  }
   out += dump(done);
   return out;
 }

@@ -4,7 +4,8 @@
 // In:  {"id": ANY, "text": "<plan, profile JSON or History Server answer>"}
 //      {"id": ANY, "path": "<file on the executor: plan, profile, event log>"}
 // Out: {"type":"finding","id":…,"path":…,"rule",…}  one per finding (fields of the json format)
-//      {"type":"done","id":…,"path":…,"format":…,"findings":N}  one per record read
+//      {"type":"done","id":…,"path":…,"format":…,"findings":N}  one per record read; with
+//          "messages":[{"severity","message","line","column"}] when the reader had warnings or notes
 //      {"type":"error","line":L,"id":…,"error":"…"}  a record that could not be read or checked;
 //                                                   processing goes on with the next line
 #pragma once

@@ -23,6 +23,10 @@ struct FileReport {
   std::shared_ptr<const std::string> input;  // the input, for the plan line under a finding (may be null)
   [[nodiscard]] std::string_view text() const { return shared_text(input); }
   std::vector<Diagnostic> diagnostics;  // rule findings and `parse-error`s, in reading order
+  // The readers' warnings and notes ("more than 1000 SQL executions ...", "metrics of N of M graph
+  // nodes could not be matched"): not findings (they do not fail a run), but shown with them.
+  // The readers' errors are `parse-error` findings instead.
+  std::vector<ParseMessage> messages;
   std::string error;                    // non-empty: the input could not be read (exit 2)
   std::size_t suppressed = 0;           // findings removed by directives or config
   std::size_t baselined = 0;            // findings removed because the baseline has them
@@ -58,6 +62,14 @@ std::string summary_line(const Totals& t);
 // One finding as the `json` format writes it: rule, code, severity, message, line, column,
 // operator_id, operator, evidence [{name, value, number?, unit?}], fix.
 nlohmann::ordered_json diagnostic_to_json(const Diagnostic& d);
+// One reader warning or note as the `json` format writes it: severity ("warning" or "note"),
+// message, line, column.
+nlohmann::ordered_json message_to_json(const ParseMessage& m);
+// "path:line:col: warning: message\n" per reader message of each file, as `planlint parse` prints
+// them (control characters shown visibly): what `check` writes to standard error for the text
+// formats.
+void write_messages_text(std::ostream& out, const std::vector<FileReport>& files);
+std::string_view to_string(MessageSeverity s);
 // The value of one evidence item as printed: its text, else the number with its unit.
 std::string evidence_value(const Evidence& e);
 

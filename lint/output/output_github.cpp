@@ -1,5 +1,6 @@
 // `github`: GitHub Actions workflow commands, one annotation per finding:
 // `::warning file=plans/q1.txt,line=12,col=5,title=planlint shuffle-join-could-broadcast (PL002)::message`.
+// The readers' warnings and notes come first, titled `planlint reader warning` / `planlint reader note`.
 #include <algorithm>
 #include <ostream>
 
@@ -51,6 +52,13 @@ void write_github(std::ostream& out, const std::vector<FileReport>& files) {
     if (!f.error.empty()) {
       out << "::error file=" << escape_property(f.path) << ",title=planlint::" << escape_data(f.error) << "\n";
       continue;
+    }
+    // The readers' warnings and notes, as annotations of their own title (not findings).
+    for (const auto& m : f.messages) {
+      out << "::" << (m.severity == MessageSeverity::Warning ? "warning" : "notice") << " file=" << escape_property(f.path)
+          << ",line=" << std::max<std::uint32_t>(1, m.loc.line) << ",col=" << std::max<std::uint32_t>(1, m.loc.column)
+          << ",title=" << escape_property("planlint reader " + std::string(to_string(m.severity))) << "::"
+          << escape_data(m.message) << "\n";
     }
     for (const auto& d : f.diagnostics) {
       std::string title = "planlint " + d.rule + (d.code.empty() ? "" : " (" + d.code + ")");

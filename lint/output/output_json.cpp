@@ -1,6 +1,8 @@
 // `json`: {"files":[{"path","format","diagnostics":[{"rule","code","severity","message","line",
 // "column","operator_id","operator","evidence","fix"}]}]}. Parse errors are diagnostics of the
-// rule `parse-error`; an unreadable file carries "error" instead of diagnostics.
+// rule `parse-error`; an unreadable file carries "error" instead of diagnostics. The readers'
+// warnings and notes, when a file has any, follow as "messages":[{"severity","message","line",
+// "column"}] (they are not findings).
 // With --statistics: {"statistics":[{"rule","code","count"}],"files":N,"findings":N}, most
 // frequent rule first.
 #include <algorithm>
@@ -24,6 +26,24 @@ ordered_json evidence_json(const Evidence& e) {
   return j;
 }
 }  // namespace
+
+std::string_view to_string(MessageSeverity s) {
+  switch (s) {
+    case MessageSeverity::Warning: return "warning";
+    case MessageSeverity::Note: return "note";
+    case MessageSeverity::Error: break;
+  }
+  return "error";
+}
+
+ordered_json message_to_json(const ParseMessage& m) {
+  ordered_json j;
+  j["severity"] = std::string(to_string(m.severity));
+  j["message"] = m.message;
+  j["line"] = m.loc.line;
+  j["column"] = m.loc.column;
+  return j;
+}
 
 ordered_json diagnostic_to_json(const Diagnostic& d) {
   ordered_json jd;
@@ -51,6 +71,10 @@ void write_json(std::ostream& out, const std::vector<FileReport>& files) {
     if (!f.error.empty()) jf["error"] = f.error;
     jf["diagnostics"] = ordered_json::array();
     for (const auto& d : f.diagnostics) jf["diagnostics"].push_back(diagnostic_to_json(d));
+    if (!f.messages.empty()) {
+      jf["messages"] = ordered_json::array();
+      for (const auto& m : f.messages) jf["messages"].push_back(message_to_json(m));
+    }
     root["files"].push_back(std::move(jf));
   }
   out << root.dump(2, ' ', false, nlohmann::json::error_handler_t::replace) << "\n";

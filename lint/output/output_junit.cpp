@@ -1,5 +1,7 @@
 // `junit`: JUnit XML for CI systems that show test reports (GitLab, Jenkins, Azure). One test suite
 // per file, one failed test case per finding; a file without findings is one passing test case.
+// The readers' warnings and notes go to the suite's <system-err>, one `path:line:col: warning: ...`
+// line each.
 #include <ostream>
 
 #include "lint/output/output.hpp"
@@ -44,6 +46,14 @@ void write_junit(std::ostream& out, const std::vector<FileReport>& files) {
       out << "      <failure message=\"" << xml_escape(d.message) << "\" type=\"" << xml_escape(d.rule) << "\">"
           << xml_escape(body) << "</failure>\n"
           << "    </testcase>\n";
+    }
+    // The readers' warnings and notes: not failures, but in the suite's standard error.
+    if (!f.messages.empty()) {
+      std::string err;
+      for (const auto& m : f.messages)
+        err += f.path + ":" + std::to_string(m.loc.line) + ":" + std::to_string(m.loc.column) + ": " +
+               std::string(to_string(m.severity)) + ": " + m.message + "\n";
+      out << "    <system-err>" << xml_escape(err) << "</system-err>\n";
     }
     out << "  </testsuite>\n";
   }

@@ -101,9 +101,24 @@ void write_sarif(std::ostream& out, const std::vector<FileReport>& files) {
 
   ordered_json results = ordered_json::array();
   ordered_json notifications = ordered_json::array();
+  bool failed = false;
   for (const auto& f : files) {
     std::string uri = path_uri(f.path);
+    // The readers' warnings and notes: tool execution notifications (not results; they do not
+    // make the run unsuccessful).
+    for (const auto& m : f.messages) {
+      ordered_json n;
+      n["level"] = m.severity == MessageSeverity::Warning ? "warning" : "note";
+      n["message"] = {{"text", sentence(m.message)}};
+      ordered_json phys;
+      phys["artifactLocation"] = {{"uri", uri}};
+      if (m.loc.known())
+        phys["region"] = {{"startLine", m.loc.line}, {"startColumn", std::max<std::uint32_t>(1, m.loc.column)}};
+      n["locations"] = ordered_json::array({{{"physicalLocation", std::move(phys)}}});
+      notifications.push_back(std::move(n));
+    }
     if (!f.error.empty()) {
+      failed = true;
       ordered_json n;
       n["level"] = "error";
       n["message"] = {{"text", sentence(f.error)}};
@@ -175,7 +190,7 @@ void write_sarif(std::ostream& out, const std::vector<FileReport>& files) {
   ordered_json run;
   run["tool"] = {{"driver", std::move(driver)}};
   ordered_json inv;
-  inv["executionSuccessful"] = notifications.empty();
+  inv["executionSuccessful"] = !failed;
   if (!notifications.empty()) inv["toolExecutionNotifications"] = std::move(notifications);
   run["invocations"] = ordered_json::array({std::move(inv)});
   run["columnKind"] = "unicodeCodePoints";

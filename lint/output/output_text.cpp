@@ -186,4 +186,11 @@ void write_concise(std::ostream& out, const std::vector<FileReport>& files, cons
   out << no_workflow_commands(s.str());
 }
 
+void write_messages_text(std::ostream& out, const std::vector<FileReport>& files) {
+  for (const auto& f : files)
+    for (const auto& m : f.messages)
+      out << visible(f.path) << ':' << m.loc.line << ':' << m.loc.column << ": " << to_string(m.severity) << ": "
+          << visible(m.message) << "\n";
+}
+
 }  // namespace planlint

@@ -248,6 +248,7 @@ int check_history_server(const CheckOptions& opt, const ProjectConfig& top, cons
     return 2;
   }
   std::vector<FileReport> reports{check_text(std::move(*body), shown, config)};
+  if (format == OutputFormat::Text || format == OutputFormat::Concise) write_messages_text(std::cerr, reports);
   OutputOptions out_opt;
   out_opt.statistics = opt.statistics;
   if (!opt.output.empty()) {
@@ -491,6 +492,10 @@ int run_check(const CheckOptions& opt) {
     if (!baseline) return usage_error(err);
     for (auto& r : reports) apply_baseline(*baseline, r, opt.baseline);
   }
+
+  // The readers' warnings and notes: on standard error for the text formats (as `parse` prints
+  // them); the machine formats carry them inside.
+  if (*format == OutputFormat::Text || *format == OutputFormat::Concise) write_messages_text(std::cerr, reports);
 
   OutputOptions out_opt;
   out_opt.statistics = opt.statistics;
