@@ -37,8 +37,15 @@ for n in "${names[@]}"; do
   rm -rf "${out:?}/$n"
   t1=$SECONDS
   # shellcheck disable=SC2046
-  if ! nice -n 10 timeout 600 "$py" tools/live-spark/harness.py "$scen_dir/$n.py" "$out/$n" $(variants "$n") \
-      > "$out/$n.stdout" 2>&1; then
+  rc=0
+  nice -n 10 timeout 600 "$py" tools/live-spark/harness.py "$scen_dir/$n.py" "$out/$n" $(variants "$n") \
+    > "$out/$n.stdout" 2>&1 || rc=$?
+  if [ $rc = 3 ]; then  # the scenario is not for this Spark version (SPARK_VERSIONS)
+    rm -rf "${out:?}/$n" "$out/$n.stdout"
+    echo "$n not for Spark $version" | tee -a "$log"
+    continue
+  fi
+  if [ $rc != 0 ]; then
     echo "capture.sh: $n failed; the last lines of its output:" >&2
     grep -v ' WARN ' "$out/$n.stdout" | tail -25 >&2
     rm -f "$out/$n.stdout"
@@ -50,8 +57,10 @@ for n in "${names[@]}"; do
 done
 echo "scenarios: $((SECONDS - t0)) s" | tee -a "$log"
 
-# A real History Server over every captured event log (all variants), on 127.0.0.1.
+# A real History Server over every captured event log (all variants) of every scenario in $out (not
+# only the ones just run: history-applications.json lists them all), on 127.0.0.1.
 t2=$SECONDS
+names=($(cd "$out" && for d in */; do if [ -f "$d/run.json" ]; then echo "${d%/}"; fi; done))
 logs=$(mktemp -d)
 hs_pid=
 cleanup() { [ -z "$hs_pid" ] || kill "$hs_pid" 2>/dev/null; rm -rf "$logs"; }

@@ -147,6 +147,8 @@ def main():
         for name, sc in man["scenario"].items():
             if a.only and name not in a.only.split(","):
                 continue
+            if version not in sc.get("versions", [version]):
+                continue
             d = os.path.join(a.corpus, version, name)
             over = sc.get("version", {}).get(version, {})
             fire = over.get("fire", sc.get("fire", []))

@@ -6,7 +6,10 @@ Usage: python harness.py SCENARIO_FILE OUT_DIR [VARIANT ...]
   or rolling (spark.eventLog.rolling.enabled). The explain texts come from the first variant.
 
 A scenario module defines:
-  CONF      dict of Spark confs of the measured application (the query session)
+  CONF      dict of Spark confs of the measured application (the query session); "{data}" in a
+            value is the data folder
+  SETUP_CONF  confs of the data-writing session as well (e.g. catalogs)
+  SPARK_VERSIONS  optional prefixes ("3.5",): other Spark versions skip the scenario (exit 3)
   PACKAGES  optional list of Maven coordinates (spark.jars.packages, resolved at JVM start)
   setup(spark, data)        writes the input data under the folder `data` (a session with no event log)
   query(spark, data) -> DataFrame   the measured query (may run warm-up actions, e.g. cache().count())
@@ -94,10 +97,17 @@ def main(argv):
     if packages:
         first["spark.jars.packages"] = ",".join(packages)
         first["spark.jars.ivy"] = os.environ.get("PLANLINT_IVY", os.path.expanduser("~/.cache/planlint/ivy"))
+    import pyspark
+    wanted = getattr(mod, "SPARK_VERSIONS", None)
+    if wanted and not any(pyspark.__version__.startswith(v) for v in wanted):
+        print(f"{name}: not for Spark {pyspark.__version__} (only {', '.join(wanted)})")
+        shutil.rmtree(tmp, ignore_errors=True)
+        sys.exit(3)
+    fill = lambda conf: {k: v.replace("{data}", data) for k, v in conf.items()}  # noqa: E731
     run = {"scenario": name, "variants": {}, "python": sys.version.split()[0]}
     t0 = time.time()
     try:
-        spark = session(f"{name}-setup", {**first, **getattr(mod, "SETUP_CONF", {})})
+        spark = session(f"{name}-setup", {**first, **fill(getattr(mod, "SETUP_CONF", {}))})
         run["spark_version"] = spark.version
         if hasattr(mod, "setup"):
             mod.setup(spark, data)
@@ -107,7 +117,7 @@ def main(argv):
             t1 = time.time()
             logdir = os.path.join(tmp, f"eventlog-{variant}")
             os.makedirs(logdir)
-            conf = {**BASE_CONF, **mod.CONF, **VARIANTS[variant],
+            conf = {**BASE_CONF, **fill(getattr(mod, "SETUP_CONF", {})), **fill(mod.CONF), **VARIANTS[variant],
                     "spark.eventLog.enabled": "true", "spark.eventLog.dir": "file://" + logdir}
             spark = session(name, conf)
             app = spark.sparkContext.applicationId
