@@ -31,7 +31,7 @@ variants() {
 
 mkdir -p "$out"
 log=$out/capture.log
-: > "$log"
+[ $# -gt 0 ] && echo "--- again: $* ($(date -u +%F))" >> "$log" || : > "$log"
 t0=$SECONDS
 for n in "${names[@]}"; do
   rm -rf "${out:?}/$n"

@@ -9,6 +9,7 @@ A scenario module defines:
   CONF      dict of Spark confs of the measured application (the query session); "{data}" in a
             value is the data folder
   SETUP_CONF  confs of the data-writing session as well (e.g. catalogs)
+  DRIVER_JAVA_OPTIONS  optional JVM options instead of the default (C1 only, serial GC)
   SPARK_VERSIONS  optional prefixes ("3.5",): other Spark versions skip the scenario (exit 3)
   PACKAGES  optional list of Maven coordinates (spark.jars.packages, resolved at JVM start)
   setup(spark, data)        writes the input data under the folder `data` (a session with no event log)
@@ -82,7 +83,7 @@ def write(path, text):
 
 
 def main(argv):
-    scen_path, out = argv[1], argv[2]
+    scen_path, out = os.path.abspath(argv[1]), os.path.abspath(argv[2])
     variants = argv[3:] or ["zstd"]
     mod = load(scen_path)
     name = os.path.splitext(os.path.basename(scen_path))[0]
@@ -92,8 +93,11 @@ def main(argv):
     tmp = tempfile.mkdtemp(prefix=f"planlint-live-{name}-")
     data = os.path.join(tmp, "data")
     os.makedirs(data)
+    os.chdir(tmp)  # derby.log, hs_err_pid*.log and the like of the JVM stay out of the source tree
     packages = getattr(mod, "PACKAGES", [])
     first = dict(BASE_CONF)
+    if hasattr(mod, "DRIVER_JAVA_OPTIONS"):  # JVM options, fixed when the first session starts the JVM
+        first["spark.driver.extraJavaOptions"] = mod.DRIVER_JAVA_OPTIONS
     if packages:
         first["spark.jars.packages"] = ",".join(packages)
         first["spark.jars.ivy"] = os.environ.get("PLANLINT_IVY", os.path.expanduser("~/.cache/planlint/ivy"))
