@@ -29,4 +29,6 @@ make_env() {  # make_env DIR STAMP PACKAGES...
 req=tools/python/requirements-test.txt
 make_env "$PLANLINT_VENV" "pyspark==$PLANLINT_PYSPARK_NEW $(sha256sum "$req" | cut -c1-16)" \
   "pyspark==$PLANLINT_PYSPARK_NEW" -r "$req"
-make_env "$PLANLINT_VENV_OLD" "pyspark==$PLANLINT_PYSPARK_OLD" "pyspark==$PLANLINT_PYSPARK_OLD"
+old_req=tools/python/requirements-old.txt
+make_env "$PLANLINT_VENV_OLD" "pyspark==$PLANLINT_PYSPARK_OLD $(sha256sum "$old_req" | cut -c1-16)" \
+  "pyspark==$PLANLINT_PYSPARK_OLD" -r "$old_req"

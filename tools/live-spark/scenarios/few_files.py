@@ -1,0 +1,18 @@
+"""Near miss: the same 60,000 rows in 2 files."""
+import os, sys
+sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+from harness import fact, dim, main  # noqa: E402
+from pyspark.sql import functions as F, Window  # noqa: E402,F401
+
+CONF = {}
+def setup(spark, data):
+    spark.range(60_000, numPartitions=2).select(F.col("id"), (F.col("id") % 50).alias("k"), F.rand(1).alias("v")) \
+        .write.mode("overwrite").parquet(f"{data}/t")
+
+
+def query(spark, data):
+    return spark.read.parquet(f"{data}/t").groupBy("k").agg(F.sum("v").alias("v"))
+
+
+if __name__ == "__main__":
+    main([sys.argv[0], __file__] + sys.argv[1:])
