@@ -288,7 +288,7 @@ namespace {
 std::string many_running_executions(int n) {
   std::string out = "{\"Event\":\"SparkListenerLogStart\",\"Spark Version\":\"3.3.2\"}\n";
   const std::string plan =
-      R"(== Physical Plan ==\n* Project (2)\n+- * Filter (1)\n\n(1) Filter\nCondition : (a#1 > 1)\n)";
+      R"(== Physical Plan ==\n* Project (2)\n+- * Filter (1)\n\n(1) Filter\nCondition : (a#1 > 1)\n\n(2) Project\nOutput [1]: [a#1]\n)";
   for (int i = 0; i < n; ++i)
     out += R"({"Event": "org.apache.spark.sql.execution.ui.SparkListenerSQLExecutionStart", "executionId": )" +
            std::to_string(i) + R"(, "description": "q", "physicalPlanDescription": ")" + plan +

@@ -173,6 +173,12 @@ PlanTimes operator_times(const Plan& plan) {
   std::map<std::size_t, double> timed;  // task -> the exclusive times of its operators
   for (std::size_t i = 0; i < n; ++i)
     if (t.ops[i].self_ms && !is_wrapper(plan.ops[i])) timed[find(i)] += *t.ops[i].self_ms;
+  // The rests are estimates of untimed pipeline work; a stage's wall-clock duration can hold time
+  // another thread of the task spent (a Python runner's writer feeding mapInPandas), so they are
+  // never allowed to make the operators add up to more than the query's task time.
+  std::vector<std::pair<std::size_t, double>> rests;  // top operator, rest
+  double timed_all = 0;
+  for (const auto& [tk, ms] : timed) timed_all += ms;
   for (const auto& [tk, st] : longest) {
     std::optional<std::size_t> top;
     for (std::size_t i = 0; i < n; ++i) {
@@ -184,8 +190,17 @@ PlanTimes operator_times(const Plan& plan) {
     if (!top) continue;
     double rest = stage_ms[st] - timed[tk];
     if (rest <= 0) continue;
-    OpTime& o = t.ops[*top];
-    o.self_ms = o.self_ms.value_or(0) + rest;
+    rests.emplace_back(*top, rest);
+  }
+  double rest_sum = 0;
+  for (const auto& r : rests) rest_sum += r.second;
+  double scale = 1;
+  if (auto task = plan.query.metric_value(Metric::TaskTotalTime); task && *task > 0 && rest_sum > 0)
+    scale = std::clamp((*task - timed_all) / rest_sum, 0.0, 1.0);
+  for (const auto& [top, rest] : rests) {
+    if (rest * scale <= 0) continue;
+    OpTime& o = t.ops[top];
+    o.self_ms = o.self_ms.value_or(0) + rest * scale;
     o.basis = o.basis.empty() ? "WholeStageCodegen time" : o.basis + " + rest of its WholeStageCodegen";
   }
   for (const auto& o : t.ops)
