@@ -1,4 +1,6 @@
 #include <doctest/doctest.h>
+#include <nlohmann/json.hpp>
+
 #include <algorithm>
 #include <set>
 
@@ -252,4 +254,35 @@ TEST_CASE("history server: fields the reader does not use are skipped, whatever 
   r = parse_history_server(R"([{"id": 1, "status": "COMPLETED", "planDescription": "x"}])", "x.json", one);
   REQUIRE(r.has_errors());
   CHECK(r.messages[0].message.find("no SQL execution 9") != std::string::npos);
+}
+
+TEST_CASE("history server: an answer whose keys a tool sorted (jq -S, sort_keys) reads the same") {
+  // nlohmann::json keeps object keys sorted: dump() writes the answer in alphabetical key order
+  // (description, duration, edges, failedJobIds, id, nodes, planDescription, ...), the graph
+  // before the plan text. It must be recognised as a History Server answer and give the same
+  // operators, metrics and findings.
+  for (const char* name : {"skewed-join.sql.json", "even-join.sql.json", "multi-exec.sql.json", "multi-exec.sql-1.json"}) {
+    INFO(name);
+    const std::string original = test::read_file(test::corpus_dir() / "history-server" / name);
+    for (int indent : {-1, 1}) {
+      const std::string sorted = nlohmann::json::parse(original).dump(indent);
+      REQUIRE(sorted != original);
+      LintResult a = lint_text(original, name, Config{});
+      LintResult b = lint_text(sorted, name, Config{});
+      CHECK(b.parse.format == InputFormat::HistoryServer);
+      REQUIRE(a.parse.plans.size() == b.parse.plans.size());
+      for (std::size_t i = 0; i < a.parse.plans.size(); ++i) {
+        REQUIRE(a.parse.plans[i].ops.size() == b.parse.plans[i].ops.size());
+        std::size_t ma = 0, mb = 0;
+        for (const auto& op : a.parse.plans[i].ops) ma += op.metrics.size();
+        for (const auto& op : b.parse.plans[i].ops) mb += op.metrics.size();
+        CHECK(ma == mb);
+      }
+      REQUIRE(a.diagnostics.size() == b.diagnostics.size());
+      for (std::size_t i = 0; i < a.diagnostics.size(); ++i) {
+        CHECK(a.diagnostics[i].rule == b.diagnostics[i].rule);
+        CHECK(a.diagnostics[i].message == b.diagnostics[i].message);
+      }
+    }
+  }
 }

@@ -211,9 +211,15 @@ bool looks_like_history_server(std::string_view text) {
     }
   }
   std::string_view head = text.substr(j, 1 << 16);
-  bool plan = head.find("\"planDescription\"") != std::string_view::npos;
+  // Tools that rewrite the answer (jq -S, json.dump(sort_keys=True)) put the keys in alphabetical
+  // order: description, duration, edges, failedJobIds, id, nodes, planDescription ... The SQL
+  // tab's graph (nodes with nodeName, edges with fromId) then comes before the plan text.
+  bool plan = head.find("\"planDescription\"") != std::string_view::npos ||
+              (head.find("\"nodeName\"") != std::string_view::npos && head.find("\"fromId\"") != std::string_view::npos) ||
+              (head.find("\"edges\"") != std::string_view::npos && head.find("\"failedJobIds\"") != std::string_view::npos);
   bool jobs = head.find("\"successJobIds\"") != std::string_view::npos ||
-              head.find("\"runningJobIds\"") != std::string_view::npos;
+              head.find("\"runningJobIds\"") != std::string_view::npos ||
+              head.find("\"failedJobIds\"") != std::string_view::npos;
   return plan && (jobs || head.find("\"submissionTime\"") != std::string_view::npos ||
                   head.find("\"status\"") != std::string_view::npos);
 }
