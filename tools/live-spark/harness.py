@@ -170,6 +170,17 @@ def fact(spark, path, rows, keys, hot_share=0.0, parts=4, extra=0):
     df.write.mode("overwrite").parquet(path)
 
 
+def events(spark, path, rows=500_000):
+    """rows of id, ts (a timestamp every 17 s from 2024-03-01), name, code (a string of digits), x, v:
+    the table the filter scenarios (pushdown, sargability, UDFs, reuse) read."""
+    from pyspark.sql import functions as F
+    spark.range(rows, numPartitions=2).select(
+        F.col("id"), (F.lit(1709251200) + F.col("id") * 17).cast("timestamp").alias("ts"),
+        F.concat(F.lit("n"), (F.col("id") % 1000).cast("string")).alias("name"),
+        (F.col("id") % 1000).cast("string").alias("code"), (F.col("id") % 500).alias("x"),
+        F.rand(5).alias("v")).write.mode("overwrite").parquet(path)
+
+
 def dim(spark, path, rows):
     from pyspark.sql import functions as F
     spark.range(rows, numPartitions=1).select(

@@ -1,16 +1,12 @@
 """Near miss: x = 42 and name = 'n42' on parquet columns: both pushed into the scan."""
 import os, sys
 sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
-from harness import fact, dim, main  # noqa: E402
+from harness import fact, dim, events, main  # noqa: E402
 from pyspark.sql import functions as F, Window  # noqa: E402,F401
 
 CONF = {}
 def setup(spark, data):
-    spark.range(500_000, numPartitions=2).select(
-        F.col("id"), (F.lit(1709251200) + F.col("id") * 17).cast("timestamp").alias("ts"),
-        F.concat(F.lit("n"), (F.col("id") % 1000).cast("string")).alias("name"),
-        (F.col("id") % 1000).cast("string").alias("code"), (F.col("id") % 500).alias("x"),
-        F.rand(5).alias("v")).write.mode("overwrite").parquet(f"{data}/events")
+    events(spark, f"{data}/events")
 
 
 def query(spark, data):
