@@ -664,12 +664,13 @@ ParseResult parse_history_server(std::string_view text, const std::string& path,
         auto d = std::find_if(g.metrics.begin(), g.metrics.end(), [](const Metric& m) { return m.label == "Duration"; });
         if (d == g.metrics.end() || !d->value) continue;
         std::optional<std::size_t> top;
+        const long long cid = *g.codegen_id;  // (a lambda cannot capture a structured binding before clang 16)
         for (const auto& [mid, oi] : pairs) {
           auto mg = graph.find(mid);
-          if (mg == graph.end() || mg->second.cluster || mg->second.codegen_id != g.codegen_id) continue;
+          if (mg == graph.end() || mg->second.cluster || mg->second.codegen_id != cid) continue;
           const Operator& op = plan.ops[oi];
           bool consumed = std::any_of(op.parents.begin(), op.parents.end(), [&](std::size_t p) {
-            return p < plan.ops.size() && plan.ops[p].codegen_stage && *plan.ops[p].codegen_stage == *g.codegen_id;
+            return p < plan.ops.size() && plan.ops[p].codegen_stage && *plan.ops[p].codegen_stage == cid;
           });
           if (!consumed && (!top || oi < *top)) top = oi;
         }

@@ -179,7 +179,8 @@ PlanTimes operator_times(const Plan& plan) {
   std::vector<std::pair<std::size_t, double>> rests;  // top operator, rest
   double timed_all = 0;
   for (const auto& [tk, ms] : timed) timed_all += ms;
-  for (const auto& [tk, st] : longest) {
+  for (const auto& entry : longest) {
+    const std::size_t tk = entry.first, st = entry.second;  // (a lambda cannot capture a structured binding before clang 16)
     std::optional<std::size_t> top;
     for (std::size_t i = 0; i < n; ++i) {
       if (stage[i] != st) continue;
