@@ -986,7 +986,9 @@ TEST_CASE("lsp: directives after a BOM, with blanks around `=`, or not understoo
       {"# planlint: disable=shuffle-join-could-broadcast trailing words\n",
        {"unused-suppression", "shuffle-join-could-broadcast", "non-sargable-predicate"}},
   };
-  for (const auto& [directive, rules] : cases) {
+  for (const auto& c_case : cases) {
+    const auto& directive = c_case.first;  // (CAPTURE is a lambda: no structured binding before clang 16)
+    const auto& rules = c_case.second;
     CAPTURE(directive);
     Client c(64u << 20, lsp::lint_document);
     c.initialize();
