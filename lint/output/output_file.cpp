@@ -13,6 +13,8 @@
 #include <iostream>
 #include <mutex>
 
+#include "parser/common/regular_file.hpp"
+
 namespace planlint {
 
 namespace fs = std::filesystem;
@@ -201,10 +203,7 @@ bool write_file_atomically(const std::string& path, std::string_view content, st
   if (exists && (!S_ISREG(old.st_mode) || in_proc)) {
     if (S_ISCHR(old.st_mode) || S_ISFIFO(old.st_mode) || (in_proc && S_ISREG(old.st_mode)))
       return stream_to(path, target, -1, content, error);
-    error = path + ": is " + std::string(S_ISDIR(old.st_mode) ? "a directory" : S_ISBLK(old.st_mode) ? "a block device"
-                                                                        : S_ISSOCK(old.st_mode)    ? "a socket"
-                                                                                                   : "a special file") +
-            ": refusing to write to it (name a regular file, a new file, a FIFO or a character device)";
+    error = path + ": is " + file_type_name(old.st_mode) + ": refusing to write to it (name a regular file, a new file, a FIFO or a character device)";
     return false;
   }
 

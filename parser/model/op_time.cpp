@@ -179,19 +179,21 @@ PlanTimes operator_times(const Plan& plan) {
   std::vector<std::pair<std::size_t, double>> rests;  // top operator, rest
   double timed_all = 0;
   for (const auto& [tk, ms] : timed) timed_all += ms;
-  for (const auto& entry : longest) {
-    const std::size_t tk = entry.first, st = entry.second;  // (a lambda cannot capture a structured binding before clang 16)
-    std::optional<std::size_t> top;
-    for (std::size_t i = 0; i < n; ++i) {
-      if (stage[i] != st) continue;
-      bool consumed = std::any_of(plan.ops[i].parents.begin(), plan.ops[i].parents.end(),
-                                  [&](std::size_t p) { return p < n && stage[p] == st; });
-      if (!consumed && (!top || i < *top)) top = i;
-    }
-    if (!top) continue;
+  // Each stage's top operator (its first member no member of the stage consumes), in one pass.
+  std::map<std::size_t, std::size_t> top_of;  // stage key -> top operator
+  for (std::size_t i = 0; i < n; ++i) {
+    if (!stage[i]) continue;
+    const std::size_t st = *stage[i];
+    bool consumed = std::any_of(plan.ops[i].parents.begin(), plan.ops[i].parents.end(),
+                                [&](std::size_t p) { return p < n && stage[p] == st; });
+    if (!consumed) top_of.emplace(st, i);  // i grows: the first one stays
+  }
+  for (const auto& [tk, st] : longest) {
+    auto top = top_of.find(st);
+    if (top == top_of.end()) continue;
     double rest = stage_ms[st] - timed[tk];
     if (rest <= 0) continue;
-    rests.emplace_back(*top, rest);
+    rests.emplace_back(top->second, rest);
   }
   double rest_sum = 0;
   for (const auto& r : rests) rest_sum += r.second;
