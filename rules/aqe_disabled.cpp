@@ -2,7 +2,7 @@
 // execution (partition coalescing, skew-join splitting, runtime broadcast) is off for it.
 #include <algorithm>
 
-#include "parser/model/phases.hpp"
+#include "model/phases.hpp"
 #include "rules/plan_util.hpp"
 #include "rules/rule.hpp"
 

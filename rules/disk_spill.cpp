@@ -1,6 +1,6 @@
 // PL104 disk-spill: an operator (or, when no operator says, the query) spilled to disk because
 // its working set did not fit in memory.
-#include "parser/model/phases.hpp"
+#include "model/phases.hpp"
 #include "rules/plan_util.hpp"
 #include "rules/rule.hpp"
 

@@ -12,7 +12,7 @@
 #include <unordered_map>
 #include <utility>
 
-#include "parser/model/phases.hpp"
+#include "model/phases.hpp"
 #include "rules/plan_util.hpp"
 #include "rules/rule.hpp"
 

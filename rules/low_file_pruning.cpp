@@ -5,7 +5,7 @@
 #include <cctype>
 #include <cstdio>
 
-#include "parser/model/phases.hpp"
+#include "model/phases.hpp"
 #include "rules/plan_util.hpp"
 #include "rules/rule.hpp"
 

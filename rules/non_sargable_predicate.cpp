@@ -3,7 +3,7 @@
 #include <cstdio>
 #include <memory>
 
-#include "parser/model/expr_util.hpp"
+#include "model/expr_util.hpp"
 #include "rules/plan_util.hpp"
 #include "rules/rule.hpp"
 

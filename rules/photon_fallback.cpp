@@ -5,7 +5,7 @@
 #include <memory>
 #include <numeric>
 
-#include "parser/model/op_time.hpp"
+#include "model/op_time.hpp"
 #include "rules/plan_util.hpp"
 #include "rules/rule.hpp"
 
@@ -370,7 +370,7 @@ class PhotonFallback final : public DocumentedRule<make_doc> {
       std::string list;
       // An operator's own (exclusive) time: what the engines record, less the timed operators its
       // timer also holds (an aggregation build pulls its input), so that times never add up to
-      // more than the tasks ran (parser/model/op_time.hpp).
+      // more than the tasks ran (model/op_time.hpp).
       if (!times) times = operator_times(plan);
       auto own_ms = [&](const Operator& o) { return times->ops[o.index].self_ms; };
       for (std::size_t m : members) {

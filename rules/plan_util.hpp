@@ -1,6 +1,6 @@
 // Helpers shared by the rules: SQL text hints, the names of a join side, evidence formatting. The
 // generic plan walkers (is_active, op_ref, input_size, first_metric, ...) live in the model,
-// parser/model/plan_walk.hpp, and are re-exported here under planlint::rules.
+// model/plan_walk.hpp, and are re-exported here under planlint::rules.
 #pragma once
 
 #include <set>
@@ -8,8 +8,8 @@
 #include <string_view>
 #include <vector>
 
-#include "parser/model/plan.hpp"
-#include "parser/model/plan_walk.hpp"
+#include "model/plan.hpp"
+#include "model/plan_walk.hpp"
 #include "rules/rule.hpp"
 
 namespace planlint::rules {

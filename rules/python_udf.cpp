@@ -1,6 +1,6 @@
 // PL105 python-udf: BatchEvalPython / ArrowEvalPython / MapInPandas and friends: rows leave the
 // JVM (or Photon) for a Python worker and come back.
-#include "parser/model/phases.hpp"
+#include "model/phases.hpp"
 #include "rules/plan_util.hpp"
 #include "rules/rule.hpp"
 

@@ -1,6 +1,6 @@
 #include "rules/rule.hpp"
 
-#include "parser/model/plan_walk.hpp"
+#include "model/plan_walk.hpp"
 
 #include <algorithm>
 #include <cmath>

@@ -1,5 +1,5 @@
 // The rule interface. One rule per file in rules/, each registered once in rules/registry.cpp.
-// A rule sees only the plan model (parser/model/plan.hpp), never raw text, and every Diagnostic it
+// A rule sees only the plan model (model/plan.hpp), never raw text, and every Diagnostic it
 // reports names the operator, the evidence and the fix.
 #pragma once
 
@@ -14,8 +14,8 @@
 #include <utility>
 #include <vector>
 
-#include "parser/model/format.hpp"
-#include "parser/model/plan.hpp"
+#include "model/format.hpp"
+#include "model/plan.hpp"
 
 namespace planlint {
 
@@ -71,7 +71,7 @@ struct RuleDoc {
 };
 
 // What most rules ask of a plan first: whether an AQE final plan exists and which operators are
-// active (parser/model/plan_walk.hpp). Worked out once per plan; the engine shares one across the
+// active (model/plan_walk.hpp). Worked out once per plan; the engine shares one across the
 // contexts of every rule it runs on that plan.
 class LogicalJoins;
 struct PlanScope {
@@ -174,7 +174,7 @@ const Rule* find_rule(std::string_view name_or_code);
 void order_by_impact(std::vector<Diagnostic>& diagnostics);
 
 // Formatting helpers for messages and evidence: format_bytes, format_count, format_millis,
-// format_percent, format_decimal (parser/model/format.hpp).
+// format_percent, format_decimal (model/format.hpp).
 
 // Sets the finding's impact estimate: `amount` in `unit` ("ms", "bytes", "rows", "files") and its
 // text, `prefix` + the amount formatted for its unit (format_millis / format_bytes / format_count)

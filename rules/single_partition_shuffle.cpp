@@ -1,6 +1,6 @@
 // PL109 single-partition-shuffle: `Exchange SinglePartition`, `RoundRobinPartitioning(1)` or
 // `Coalesce 1` moves a large input into one partition, i.e. one task on one core.
-#include "parser/model/phases.hpp"
+#include "model/phases.hpp"
 #include "rules/plan_util.hpp"
 #include "rules/rule.hpp"
 

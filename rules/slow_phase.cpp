@@ -4,7 +4,7 @@
 // elsewhere, and this rule says where.
 #include <cstdio>
 
-#include "parser/model/phases.hpp"
+#include "model/phases.hpp"
 #include "rules/plan_util.hpp"
 #include "rules/rule.hpp"
 

@@ -1,6 +1,6 @@
 // PL103 small-files: a scan that read many files of a small average size. Each file costs a
 // listing entry, an open, a footer read and scheduling work whatever its size.
-#include "parser/model/phases.hpp"
+#include "model/phases.hpp"
 #include "rules/plan_util.hpp"
 #include "rules/rule.hpp"
 

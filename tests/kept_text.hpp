@@ -3,7 +3,7 @@
 
 #include <string_view>
 
-#include "parser/model/text.hpp"
+#include "support/text.hpp"
 #include "parser/registry/parse.hpp"
 
 namespace planlint::test {

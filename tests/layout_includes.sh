@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # The layers only include the layers before them (docs/architecture.md):
 #   grammar/        the standard library and PEGTL only
-#   parser/model/   parser/model/ and the standard library only
-#   rules/          parser/model/, rules/ and the standard library only
+#   support/        support/ and the standard library only
+#   model/          model/, support/ and the standard library only
+#   rules/          model/, support/, rules/ and the standard library only
 #   parser/<reader> never lint/, rules/ or tools/
 #   lint/           never tools/
 # The CMake target graph enforces the model and rules lines at compile time (planlint_rules links
@@ -40,26 +41,26 @@ check() {
 # non-standard library, and accept a clean rule.
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
-printf '#include "rules/rule.hpp"\n#include "parser/model/plan.hpp"\n#include <vector>\n' > "$tmp/ok.cpp"
-check "$tmp" 'parser/model/|rules/' 1 >/dev/null || { echo "FAIL: self-test rejected a clean file"; exit 1; }
+printf '#include "rules/rule.hpp"\n#include "model/plan.hpp"\n#include <vector>\n' > "$tmp/ok.cpp"
+check "$tmp" 'model/|support/|rules/' 1 >/dev/null || { echo "FAIL: self-test rejected a clean file"; exit 1; }
 for bad in '#include "parser/explain/explain_ops.hpp"' '#include "../lint/engine/engine.hpp"' \
            '#include "rules/../lint/x.hpp"' '#include <nlohmann/json.hpp>'; do
   printf '%s\n' "$bad" > "$tmp/ok.cpp"
-  if check "$tmp" 'parser/model/|rules/' 1 >/dev/null; then echo "FAIL: self-test accepted $bad"; exit 1; fi
+  if check "$tmp" 'model/|support/|rules/' 1 >/dev/null; then echo "FAIL: self-test accepted $bad"; exit 1; fi
 done
 
 fail=0
 check grammar 'a^' 0 || fail=1   # grammar/ includes no project header at all
 if grep -h '#include <' grammar/*.hpp | grep -v -E '<(tao/pegtl[^>]*|[a-z_0-9]+)>'; then fail=1; fi
-check parser/model 'parser/model/' 1 || fail=1
-check rules 'parser/model/|rules/' 1 || fail=1
+check support 'support/' 1 || fail=1
+check model 'model/|support/' 1 || fail=1
+check rules 'model/|support/|rules/' 1 || fail=1
 for d in parser/*/; do
-  [ "$d" = parser/model/ ] && continue
-  check "$d" 'grammar/|parser/' 0 || fail=1
+  check "$d" 'grammar/|parser/|model/|support/' 0 || fail=1
 done
-check lint 'grammar/|parser/|rules/|lint/' 0 2 || fail=1
+check lint 'grammar/|parser/|model/|support/|rules/|lint/' 0 2 || fail=1
 if [ "$fail" = 1 ]; then
   echo "FAIL: the includes above cross a layer (docs/architecture.md)"
   exit 1
 fi
-echo "ok: grammar, model, rules, readers and lint include only earlier layers"
+echo "ok: grammar, support, model, rules, readers and lint include only earlier layers"

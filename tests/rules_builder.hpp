@@ -8,7 +8,7 @@
 #include "lint/engine/engine.hpp"
 #include "parser/common/classify.hpp"
 #include "parser/common/facts_fill.hpp"
-#include "parser/model/plan.hpp"
+#include "model/plan.hpp"
 #include "tests/kept_text.hpp"
 
 namespace planlint::test {

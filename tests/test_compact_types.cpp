@@ -10,11 +10,11 @@
 #include <string>
 #include <vector>
 
-#include "parser/model/compact_optional.hpp"
-#include "parser/model/compact_vector.hpp"
-#include "parser/model/plan.hpp"
-#include "parser/model/text.hpp"
-#include "parser/model/shared_part.hpp"
+#include "support/compact_optional.hpp"
+#include "support/compact_vector.hpp"
+#include "model/plan.hpp"
+#include "support/text.hpp"
+#include "support/shared_part.hpp"
 
 using namespace planlint;
 

@@ -1,4 +1,4 @@
-// Unit tests for grammar/expression.hpp + parser/expression/expr_parser.cpp + parser/model/expr_util.cpp.
+// Unit tests for grammar/expression.hpp + parser/expression/expr_parser.cpp + model/expr_util.cpp.
 // Trees are compared through `sexp()`, a compact S-expression of the whole tree:
 //   Attribute name#id (no id: col:name) · Literal 'text':type · Function (f a b) · Cast (cast:type x)
 //   Binary (op l r) · Unary (op x) · In (IN x v..) · InSubquery (IN? name#id x) · Case (CASE ..)
@@ -14,7 +14,7 @@
 #include <vector>
 
 #include "grammar/expression.hpp"
-#include "parser/model/expr_util.hpp"
+#include "model/expr_util.hpp"
 #include "parser/registry/parse.hpp"
 #include "tests/kept_text.hpp"
 #include "tests/support.hpp"

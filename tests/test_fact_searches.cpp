@@ -6,7 +6,7 @@
 #include <string>
 #include <string_view>
 
-#include "parser/common/text_search.hpp"
+#include "support/text_search.hpp"
 #include "parser/registry/parse.hpp"
 
 using namespace planlint;

@@ -12,7 +12,7 @@
 
 #include "lint/output/sanitize.hpp"
 #include "parser/eventlog/eventlog.hpp"
-#include "parser/model/format.hpp"
+#include "model/format.hpp"
 
 using namespace planlint;
 

@@ -1,4 +1,4 @@
-// Time attribution (parser/model/op_time.hpp, issue 16): exclusive time per operator from what each engine
+// Time attribution (model/op_time.hpp, issue 16): exclusive time per operator from what each engine
 // records, shares that never pass 100 %, and on every real Databricks profile the operator that the
 // photon-fallback finding names is among the top three by time in `planlint show`.
 #include <doctest/doctest.h>
@@ -9,7 +9,7 @@
 #include <sstream>
 
 #include "lint/engine/engine.hpp"
-#include "parser/model/op_time.hpp"
+#include "model/op_time.hpp"
 #include "lint/visual/show.hpp"
 #include "parser/registry/parse.hpp"
 #include "tests/support.hpp"

@@ -17,7 +17,7 @@
 #include "lint/config/config.hpp"
 #include "lint/engine/engine.hpp"
 #include "parser/registry/parse.hpp"
-#include "parser/model/read_check.hpp"
+#include "model/read_check.hpp"
 #include "support.hpp"
 
 namespace fs = std::filesystem;

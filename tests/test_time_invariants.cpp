@@ -10,7 +10,7 @@
 #include <vector>
 
 #include "lint/engine/engine.hpp"
-#include "parser/model/op_time.hpp"
+#include "model/op_time.hpp"
 #include "tests/support.hpp"
 
 namespace fs = std::filesystem;

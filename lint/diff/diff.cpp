@@ -11,8 +11,8 @@
 #include "lint/engine/fingerprint.hpp"
 #include "lint/engine/suppress.hpp"
 #include "parser/registry/parse.hpp"
-#include "parser/model/phases.hpp"
-#include "parser/model/plan_walk.hpp"
+#include "model/phases.hpp"
+#include "model/plan_walk.hpp"
 
 namespace planlint {
 

@@ -11,7 +11,7 @@
 
 #include "lint/config/config.hpp"
 #include "lint/output/output.hpp"
-#include "parser/model/plan.hpp"
+#include "model/plan.hpp"
 #include "rules/rule.hpp"
 
 namespace planlint {

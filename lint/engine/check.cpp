@@ -9,7 +9,7 @@
 #include "lint/engine/engine.hpp"
 #include "lint/config/glob.hpp"
 #include "parser/eventlog/eventlog.hpp"
-#include "parser/model/read_check.hpp"
+#include "model/read_check.hpp"
 
 namespace planlint {
 

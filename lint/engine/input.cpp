@@ -10,7 +10,7 @@
 #include <sys/stat.h>
 
 #include "parser/common/regular_file.hpp"
-#include "parser/model/format.hpp"
+#include "model/format.hpp"
 
 namespace planlint {
 

@@ -2,7 +2,7 @@
 
 #include <cstdio>
 
-#include "parser/model/phases.hpp"
+#include "model/phases.hpp"
 
 namespace planlint {
 

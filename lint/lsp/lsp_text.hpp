@@ -7,7 +7,7 @@
 #include <string_view>
 #include <vector>
 
-#include "parser/model/plan.hpp"
+#include "model/plan.hpp"
 
 namespace planlint::lsp {
 

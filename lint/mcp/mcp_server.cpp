@@ -16,11 +16,11 @@
 #include "lint/engine/input.hpp"
 #include "lint/engine/known_rules.hpp"
 #include "lint/output/output.hpp"
-#include "parser/model/op_time.hpp"
+#include "model/op_time.hpp"
 #include "lint/visual/show.hpp"
-#include "parser/model/format.hpp"
-#include "parser/model/plan_walk.hpp"
-#include "parser/model/read_check.hpp"
+#include "model/format.hpp"
+#include "model/plan_walk.hpp"
+#include "model/read_check.hpp"
 #include "rules/rule_doc.hpp"
 
 namespace planlint::mcp {

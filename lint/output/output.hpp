@@ -11,7 +11,7 @@
 #include <string_view>
 #include <vector>
 
-#include "parser/model/plan.hpp"
+#include "model/plan.hpp"
 #include "rules/rule.hpp"
 
 namespace planlint {

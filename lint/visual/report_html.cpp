@@ -3,7 +3,7 @@
 #include <map>
 #include <set>
 
-#include "parser/model/op_time.hpp"
+#include "model/op_time.hpp"
 #include "lint/visual/report_template.hpp"
 #include "lint/visual/show.hpp"
 #include "lint/engine/summary.hpp"
@@ -40,7 +40,7 @@ json op_json(const Operator& op, const PlanTimes& times) {
     o["rows"] = format_count(*op.rows);
     o["nrows"] = *op.rows;
   }
-  // Exclusive time (parser/model/op_time.hpp); a wrapper's own duration is shown as its stage time.
+  // Exclusive time (model/op_time.hpp); a wrapper's own duration is shown as its stage time.
   const OpTime& t = times.ops[op.index];
   if (t.self_ms) {
     o["time"] = format_millis(*t.self_ms);

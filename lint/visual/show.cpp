@@ -6,7 +6,7 @@
 #include <cstdio>
 #include <map>
 
-#include "parser/model/op_time.hpp"
+#include "model/op_time.hpp"
 #include "lint/output/plan_tree.hpp"
 
 namespace planlint {

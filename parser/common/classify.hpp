@@ -4,7 +4,7 @@
 
 #include <string_view>
 
-#include "parser/model/plan.hpp"
+#include "model/plan.hpp"
 
 namespace planlint {
 

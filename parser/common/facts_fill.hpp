@@ -1,4 +1,4 @@
-// Reader side of the typed facts (parser/model/facts.hpp): each reader maps its own spellings (field
+// Reader side of the typed facts (model/facts.hpp): each reader maps its own spellings (field
 // keys, metric labels, operator names) to the model's enums and facts. Called once per plan by
 // the reader, before derive_common_facts.
 #pragma once
@@ -7,7 +7,7 @@
 #include <string_view>
 #include <utility>
 
-#include "parser/model/plan.hpp"
+#include "model/plan.hpp"
 
 namespace planlint {
 

@@ -7,8 +7,8 @@
 #include <string_view>
 
 #include "parser/common/facts_fill.hpp"
-#include "parser/common/text_search.hpp"
-#include "parser/model/plan_walk.hpp"
+#include "support/text_search.hpp"
+#include "model/plan_walk.hpp"
 
 namespace planlint {
 

@@ -5,7 +5,7 @@
 
 #include <string_view>
 
-#include "parser/model/plan.hpp"
+#include "model/plan.hpp"
 
 namespace planlint {
 

@@ -7,7 +7,7 @@
 #include <cstddef>
 #include <vector>
 
-#include "parser/model/plan.hpp"
+#include "model/plan.hpp"
 
 namespace planlint {
 

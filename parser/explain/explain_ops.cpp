@@ -8,7 +8,7 @@
 #endif
 
 #include "parser/common/classify.hpp"
-#include "parser/common/text_search.hpp"
+#include "support/text_search.hpp"
 #include "parser/registry/parse.hpp"
 
 namespace planlint::explain {

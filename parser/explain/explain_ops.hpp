@@ -8,7 +8,7 @@
 #include <vector>
 
 #include "parser/explain/normalize.hpp"
-#include "parser/model/plan.hpp"
+#include "model/plan.hpp"
 
 namespace planlint::explain {
 

@@ -21,7 +21,7 @@
 #include "parser/explain/operator_ids.hpp"
 #include "parser/registry/parse.hpp"
 #include "parser/common/facts_fill.hpp"
-#include "parser/common/text_search.hpp"
+#include "support/text_search.hpp"
 
 namespace planlint {
 

@@ -10,8 +10,8 @@
 #include <utility>
 
 #include "parser/common/facts_fill.hpp"
-#include "parser/common/text_search.hpp"
-#include "parser/model/expr_util.hpp"
+#include "support/text_search.hpp"
+#include "model/expr_util.hpp"
 #include "parser/registry/parse.hpp"
 
 namespace planlint {

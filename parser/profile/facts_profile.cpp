@@ -6,7 +6,7 @@
 #include <utility>
 
 #include "parser/common/facts_fill.hpp"
-#include "parser/common/text_search.hpp"
+#include "support/text_search.hpp"
 
 namespace planlint {
 

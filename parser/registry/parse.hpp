@@ -1,5 +1,5 @@
 // Entry points of the parser stage. Each reader turns one input into a ParseResult holding
-// plans in the shared model (parser/model/plan.hpp) plus its own messages; none of them decides
+// plans in the shared model (model/plan.hpp) plus its own messages; none of them decides
 // what is wrong with a plan.
 #pragma once
 
@@ -7,8 +7,8 @@
 #include <string>
 #include <string_view>
 
-#include "parser/model/expr.hpp"
-#include "parser/model/plan.hpp"
+#include "model/expr.hpp"
+#include "model/plan.hpp"
 
 namespace planlint {
 

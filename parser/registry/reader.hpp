@@ -1,6 +1,6 @@
 // The reader interface: every input format is one folder of parser/ that provides one Reader, and
 // parser/registry/registry.cpp lists them. Adding a format = a folder + one line in that list
-// (docs/architecture.md). A reader builds plans in the model (parser/model/plan.hpp) and its own
+// (docs/architecture.md). A reader builds plans in the model (model/plan.hpp) and its own
 // messages; it never decides what is wrong with a plan.
 #pragma once
 
@@ -14,7 +14,7 @@
 #include <string_view>
 #include <vector>
 
-#include "parser/model/plan.hpp"
+#include "model/plan.hpp"
 
 namespace planlint {
 

@@ -12,7 +12,7 @@
 #include "lint/output/plan_json.hpp"
 #include "lint/output/plan_tree.hpp"
 #include "parser/registry/parse.hpp"
-#include "parser/model/read_check.hpp"
+#include "model/read_check.hpp"
 #include "lint/output/sanitize.hpp"
 #include "tools/cli/commands.hpp"
 #include "tools/cli/lint_file.hpp"

@@ -9,7 +9,7 @@
 #include <string_view>
 #include <vector>
 
-#include "parser/model/expr_util.hpp"
+#include "model/expr_util.hpp"
 #include "parser/registry/parse.hpp"
 
 namespace {

@@ -8,7 +8,7 @@
 #include <string>
 #include <string_view>
 
-#include "parser/model/plan.hpp"
+#include "model/plan.hpp"
 
 namespace planlint::fuzz {
 

@@ -8,8 +8,8 @@
 #include <string_view>
 #include <vector>
 
-#include "parser/model/compact_vector.hpp"
-#include "parser/model/text.hpp"
+#include "support/compact_vector.hpp"
+#include "support/text.hpp"
 
 namespace planlint {
 

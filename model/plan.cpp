@@ -1,4 +1,4 @@
-#include "parser/model/plan.hpp"
+#include "model/plan.hpp"
 
 #include <algorithm>
 

@@ -1,4 +1,4 @@
-// A set of column keys (lower-case, unqualified: parser/model/facts.hpp column_key) as sorted,
+// A set of column keys (lower-case, unqualified: model/facts.hpp column_key) as sorted,
 // unique Texts. The keys are views into the input or the plan's TextStore, so a scan's column sets
 // cost 16 bytes a column instead of a tree node and a string each.
 #pragma once
@@ -8,7 +8,7 @@
 #include <string_view>
 #include <vector>
 
-#include "parser/model/text.hpp"
+#include "support/text.hpp"
 
 namespace planlint {
 

@@ -12,9 +12,9 @@
 #include <unordered_map>
 #include <vector>
 
-#include "parser/model/column_set.hpp"
-#include "parser/model/expr_util.hpp"
-#include "parser/model/plan.hpp"
+#include "model/column_set.hpp"
+#include "model/expr_util.hpp"
+#include "model/plan.hpp"
 
 namespace planlint {
 // ---- operators -------------------------------------------------------------------------------
@@ -99,16 +99,16 @@ std::optional<double> first_metric(const Operator& op, std::initializer_list<Met
 
 // ---- expressions -----------------------------------------------------------------------------
 
-// The conjuncts of an expression (parser/model/expr_util.hpp split_conjuncts).
+// The conjuncts of an expression (model/expr_util.hpp split_conjuncts).
 std::vector<const Expr*> conjuncts(const Expr& e);
 
 // The text of a sub-expression as printed (outer parentheses and spaces trimmed).
 std::string expr_text(const ParsedExpr& pe, const Expr& e);
 
 bool is_attribute(const Expr& e);
-// A literal (also through casts and unary minus, parser/model/expr_util.hpp) or a list of literals.
+// A literal (also through casts and unary minus, model/expr_util.hpp) or a list of literals.
 bool is_constant(const Expr& e);
-// ascii_lower and iequals: parser/model/expr_util.hpp.
+// ascii_lower and iequals: model/expr_util.hpp.
 std::string lower(std::string_view s);
 // `text` cut to at most `max` bytes (at a UTF-8 boundary) with "…" appended, for quoting long
 // predicates or lists in a message; evidence keeps the full text.
@@ -123,7 +123,7 @@ struct SimplePredicate {
 // (`EqualTo(a,5)`) and SQL (`(t.a IS NOT NULL)`) forms.
 std::optional<SimplePredicate> simple_predicate(const Expr& e);
 
-// column_key: parser/model/facts.hpp.
+// column_key: model/facts.hpp.
 
 // Columns of a scan that are stored in the data files: ReadSchema's top-level names when printed,
 // nullptr when the scan has no ReadSchema.
@@ -133,7 +133,7 @@ const ColumnSet& output_columns(const Operator& scan);
 // Columns that appear in PartitionFilters / PARTITION_FILTERS (partition columns).
 const ColumnSet& partition_filter_columns(const Operator& scan);
 
-// Every attribute under `e` (parser/model/expr_util.hpp collect_attributes).
+// Every attribute under `e` (model/expr_util.hpp collect_attributes).
 std::vector<const Expr*> attributes_in(const Expr& e);
 
 // The parsed expressions of a field (empty when the field is missing).

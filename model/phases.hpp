@@ -1,6 +1,6 @@
 // Helpers shared by the troubleshooting-method rules (PL101-PL109) and lint/engine/summary: the query's
 // phase breakdown and query-level metric look-ups. Operator-level helpers (is_active, op_ref,
-// first_metric, ...) are in parser/model/plan_walk.hpp. Model only: nothing here reads raw input text.
+// first_metric, ...) are in model/plan_walk.hpp. Model only: nothing here reads raw input text.
 #pragma once
 
 #include <initializer_list>
@@ -9,7 +9,7 @@
 #include <string_view>
 #include <vector>
 
-#include "parser/model/plan.hpp"
+#include "model/plan.hpp"
 
 namespace planlint::method {
 

@@ -1,7 +1,7 @@
-#include "parser/model/plan_walk.hpp"
+#include "model/plan_walk.hpp"
 
-#include "parser/model/expr_util.hpp"
-#include "parser/model/format.hpp"
+#include "model/expr_util.hpp"
+#include "model/format.hpp"
 
 #include <algorithm>
 #include <cctype>

@@ -19,7 +19,7 @@
 #include <type_traits>
 #include <vector>
 
-#include "parser/model/compact_vector.hpp"
+#include "support/compact_vector.hpp"
 
 namespace planlint {
 

@@ -4,7 +4,7 @@
 
 #include <cstddef>
 
-#include "parser/model/plan.hpp"
+#include "model/plan.hpp"
 
 namespace planlint {
 

@@ -1,4 +1,4 @@
-#include "parser/model/op_time.hpp"
+#include "model/op_time.hpp"
 
 #include <algorithm>
 #include <cctype>

@@ -1,4 +1,4 @@
-#include "parser/model/expr_util.hpp"
+#include "model/expr_util.hpp"
 
 #include <utility>
 

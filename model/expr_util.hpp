@@ -1,4 +1,4 @@
-// Questions rules ask about a parsed expression (parser/model/expr.hpp). Pure functions over the tree;
+// Questions rules ask about a parsed expression (model/expr.hpp). Pure functions over the tree;
 // nothing here re-reads text.
 //
 // Shapes produced by parse_expression that these helpers rely on:
@@ -23,7 +23,7 @@
 #include <string_view>
 #include <vector>
 
-#include "parser/model/expr.hpp"
+#include "model/expr.hpp"
 
 namespace planlint {
 

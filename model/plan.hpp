@@ -10,13 +10,13 @@
 #include <string_view>
 #include <vector>
 
-#include "parser/model/compact_optional.hpp"
-#include "parser/model/compact_vector.hpp"
-#include "parser/model/expr.hpp"
-#include "parser/model/facts.hpp"
-#include "parser/model/out_of_line.hpp"
-#include "parser/model/shared_part.hpp"
-#include "parser/model/text.hpp"
+#include "support/compact_optional.hpp"
+#include "support/compact_vector.hpp"
+#include "model/expr.hpp"
+#include "model/facts.hpp"
+#include "support/out_of_line.hpp"
+#include "support/shared_part.hpp"
+#include "support/text.hpp"
 
 namespace planlint {
 

@@ -1,6 +1,6 @@
-#include "parser/model/phases.hpp"
+#include "model/phases.hpp"
 
-#include "parser/model/plan_walk.hpp"
+#include "model/plan_walk.hpp"
 
 #include <algorithm>
 

@@ -3,8 +3,8 @@
 // enums and structs, never a field key, a metric label or an operator-name fragment.
 #pragma once
 
-#include "parser/model/column_set.hpp"
-#include "parser/model/out_of_line.hpp"
+#include "model/column_set.hpp"
+#include "support/out_of_line.hpp"
 
 #include <cstdint>
 #include <optional>

@@ -1,4 +1,4 @@
-#include "parser/model/format.hpp"
+#include "model/format.hpp"
 
 #include <cmath>
 #include <cstdio>

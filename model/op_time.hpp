@@ -18,7 +18,7 @@
 #include <string>
 #include <vector>
 
-#include "parser/model/plan.hpp"
+#include "model/plan.hpp"
 
 namespace planlint {
 

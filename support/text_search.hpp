@@ -6,7 +6,7 @@
 #include <cstring>
 #include <string_view>
 
-#include "parser/model/text.hpp"  // lies_within
+#include "support/text.hpp"  // lies_within
 
 namespace planlint {
 

@@ -1,10 +1,10 @@
-#include "parser/model/facts.hpp"
+#include "model/facts.hpp"
 
 #include <algorithm>
 #include <cctype>
 
-#include "parser/model/expr_util.hpp"
-#include "parser/model/plan.hpp"
+#include "model/expr_util.hpp"
+#include "model/plan.hpp"
 
 namespace planlint {
 
