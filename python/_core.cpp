@@ -12,9 +12,9 @@
 #include <vector>
 
 #include "lint/engine/check.hpp"
-#include "lint/config/config_file.hpp"
-#include "lint/config/settings.hpp"
-#include "lint/engine/input.hpp"
+#include "lint/core/config_file.hpp"
+#include "lint/core/settings.hpp"
+#include "lint/core/input.hpp"
 #include "lint/output/plan_json.hpp"
 #include "lint/output/output.hpp"
 #include "parser/eventlog/eventlog.hpp"

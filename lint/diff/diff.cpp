@@ -8,8 +8,8 @@
 #include <tuple>
 
 #include "lint/diff/diff_rules.hpp"
-#include "lint/engine/fingerprint.hpp"
-#include "lint/engine/suppress.hpp"
+#include "lint/core/fingerprint.hpp"
+#include "lint/core/suppress.hpp"
 #include "parser/registry/parse.hpp"
 #include "model/phases.hpp"
 #include "model/plan_walk.hpp"

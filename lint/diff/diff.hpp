@@ -9,7 +9,7 @@
 #include <utility>
 #include <vector>
 
-#include "lint/config/config.hpp"
+#include "lint/core/config.hpp"
 #include "lint/output/output.hpp"
 #include "model/plan.hpp"
 #include "rules/rule.hpp"

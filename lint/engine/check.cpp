@@ -5,9 +5,9 @@
 #include <set>
 #include <system_error>
 
-#include "lint/config/config_file.hpp"
+#include "lint/core/config_file.hpp"
 #include "lint/engine/engine.hpp"
-#include "lint/config/glob.hpp"
+#include "lint/core/glob.hpp"
 #include "parser/eventlog/eventlog.hpp"
 #include "model/read_check.hpp"
 

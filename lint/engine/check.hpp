@@ -7,7 +7,7 @@
 #include <string_view>
 #include <vector>
 
-#include "lint/config/config.hpp"
+#include "lint/core/config.hpp"
 #include "lint/engine/engine.hpp"
 #include "lint/output/output.hpp"
 

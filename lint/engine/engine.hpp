@@ -11,7 +11,7 @@
 #include <string_view>
 #include <vector>
 
-#include "lint/config/config.hpp"
+#include "lint/core/config.hpp"
 #include "parser/registry/parse.hpp"
 #include "rules/rule.hpp"
 

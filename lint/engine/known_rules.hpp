@@ -36,7 +36,7 @@ std::vector<Diagnostic> parse_error_diagnostics(const ParseResult& parsed);
 
 }  // namespace planlint
 
-#include "lint/config/config.hpp"
+#include "lint/core/config.hpp"
 
 namespace planlint {
 

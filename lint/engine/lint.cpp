@@ -11,9 +11,9 @@
 #include <nlohmann/json.hpp>
 
 #include "lint/engine/engine.hpp"
-#include "lint/engine/input.hpp"
+#include "lint/core/input.hpp"
 #include "lint/engine/known_rules.hpp"
-#include "lint/engine/suppress.hpp"
+#include "lint/core/suppress.hpp"
 #include "parser/registry/reader.hpp"
 
 namespace planlint {

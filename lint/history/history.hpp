@@ -15,7 +15,7 @@
 #include <string_view>
 #include <vector>
 
-#include "lint/config/config.hpp"
+#include "lint/core/config.hpp"
 #include "lint/output/output.hpp"
 #include "rules/rule.hpp"
 

@@ -5,7 +5,7 @@
 #include <vector>
 
 #include "lint/engine/known_rules.hpp"
-#include "lint/engine/suppress.hpp"
+#include "lint/core/suppress.hpp"
 
 namespace planlint::lsp {
 

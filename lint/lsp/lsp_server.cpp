@@ -3,7 +3,7 @@
 #include <cstdio>
 #include <exception>
 
-#include "lint/engine/json_nesting.hpp"
+#include "lint/core/json_nesting.hpp"
 #include "lint/lsp/lsp_features.hpp"
 
 namespace planlint::lsp {

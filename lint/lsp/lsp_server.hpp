@@ -17,9 +17,9 @@
 #include <string>
 #include <string_view>
 
-#include "lint/config/config.hpp"
-#include "lint/config/config_file.hpp"
-#include "lint/config/settings.hpp"
+#include "lint/core/config.hpp"
+#include "lint/core/config_file.hpp"
+#include "lint/core/settings.hpp"
 #include "lint/engine/engine.hpp"
 #include "lint/lsp/lsp_framing.hpp"
 #include "lint/lsp/lsp_text.hpp"
@@ -45,12 +45,12 @@ struct ConfigLookup {
   std::string error;      // why the file could not be read (shown to the user); empty when fine
 };
 // Finds and reads the configuration for documents in `dir`, walking up as the CLI does
-// (lint/config/config_file.hpp).
+// (lint/core/config_file.hpp).
 using ConfigLoader = std::function<ConfigLookup(const std::filesystem::path& dir)>;
 ConfigLookup load_config_for(const std::filesystem::path& dir);
 
 // Editor settings (initializationOptions, workspace/didChangeConfiguration), applied on top of the
-// config file by the same merge as the command line's (lint/config/settings.hpp). Reads
+// config file by the same merge as the command line's (lint/core/settings.hpp). Reads
 // {"select": [...], "ignore": [...], "severity": {rule: level}, "thresholds": {rule: {option: v}} or
 // {option: v}, "globalThresholds": {option: v}} (also nested under "planlint"); values are numbers
 // or strings with the config file's units ("1k", "30MB"). Names are validated as in the config

@@ -9,11 +9,11 @@
 #include <set>
 #include <sstream>
 
-#include "lint/config/config_file.hpp"
-#include "lint/config/settings.hpp"
+#include "lint/core/config_file.hpp"
+#include "lint/core/settings.hpp"
 #include "lint/diff/diff.hpp"
 #include "lint/engine/engine.hpp"
-#include "lint/engine/input.hpp"
+#include "lint/core/input.hpp"
 #include "lint/engine/known_rules.hpp"
 #include "lint/output/output.hpp"
 #include "model/op_time.hpp"

@@ -11,7 +11,7 @@
 // reason, as the specification asks, so the model can correct itself.
 //
 // The engine is the CLI's: lint_input / check_input, the nearest .planlint.toml with the call's
-// select / ignore / severity / set on top (lint/config/settings.hpp), --max-input-size. The server
+// select / ignore / severity / set on top (lint/core/settings.hpp), --max-input-size. The server
 // never reads standard input as a plan. Fetching from a History Server is the CLI's client
 // (tools/cli/history_server_fetch.cpp), handed in as a function so that lint/ needs no libcurl.
 #pragma once

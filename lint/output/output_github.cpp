@@ -5,7 +5,7 @@
 #include <ostream>
 
 #include "lint/output/output.hpp"
-#include "lint/output/sanitize.hpp"
+#include "lint/core/sanitize.hpp"
 
 namespace planlint {
 
@@ -13,7 +13,7 @@ namespace {
 
 // https://github.com/actions/toolkit/blob/main/packages/core/src/command.ts (escapeData / escapeProperty)
 // Control characters (escape sequences, which the Actions log renders) are shown visibly first
-// (lint/output/sanitize.hpp); line breaks stay, as %0A.
+// (lint/core/sanitize.hpp); line breaks stay, as %0A.
 std::string escape_data(std::string_view text) {
   std::string out;
   const std::string s = visible(text, true);

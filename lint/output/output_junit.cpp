@@ -5,13 +5,13 @@
 #include <ostream>
 
 #include "lint/output/output.hpp"
-#include "lint/output/sanitize.hpp"
+#include "lint/core/sanitize.hpp"
 
 namespace planlint {
 
 namespace {
 
-// XML 1.0 character rules (lint/output/sanitize.hpp): the file is well-formed whatever the input held.
+// XML 1.0 character rules (lint/core/sanitize.hpp): the file is well-formed whatever the input held.
 std::string xml_escape(std::string_view s) { return xml_text(s); }
 
 }  // namespace

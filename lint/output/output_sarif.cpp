@@ -1,14 +1,14 @@
 // `sarif`: SARIF 2.1.0 for GitHub code scanning and other SARIF viewers. Rule metadata comes from
 // the RuleDocs (the same text as `planlint rule NAME`); each result has a physical location at the
 // operator's line and column, a logical location naming the operator, and partialFingerprints
-// that survive re-capturing the plan (lint/engine/fingerprint.hpp).
+// that survive re-capturing the plan (lint/core/fingerprint.hpp).
 #include <nlohmann/json.hpp>
 #include <ostream>
 
-#include "lint/engine/fingerprint.hpp"
+#include "lint/core/fingerprint.hpp"
 #include "lint/engine/known_rules.hpp"
 #include "lint/output/output.hpp"
-#include "lint/output/sanitize.hpp"
+#include "lint/core/sanitize.hpp"
 
 namespace planlint {
 

@@ -8,7 +8,7 @@
 #include "lint/output/output.hpp"
 #include <sstream>
 
-#include "lint/output/sanitize.hpp"
+#include "lint/core/sanitize.hpp"
 
 namespace planlint {
 
@@ -172,7 +172,7 @@ void write_concise_lines(std::ostream& out, const std::vector<FileReport>& files
 }
 }  // namespace
 
-// Every piece that comes from an input is shown visibly (lint/output/sanitize.hpp); then no line may
+// Every piece that comes from an input is shown visibly (lint/core/sanitize.hpp); then no line may
 // start like a GitHub Actions workflow command.
 void write_text(std::ostream& out, const std::vector<FileReport>& files, const OutputOptions& opt) {
   std::ostringstream s;

@@ -1,6 +1,6 @@
 #include "lint/output/plan_tree.hpp"
 
-#include "lint/output/sanitize.hpp"
+#include "lint/core/sanitize.hpp"
 
 #include <cstdio>
 #include <vector>

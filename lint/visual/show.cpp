@@ -1,6 +1,6 @@
 #include "lint/visual/show.hpp"
 
-#include "lint/output/sanitize.hpp"
+#include "lint/core/sanitize.hpp"
 
 #include <algorithm>
 #include <cstdio>

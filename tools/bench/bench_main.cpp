@@ -40,7 +40,7 @@
 #include <unistd.h>
 
 #include "lint/engine/engine.hpp"
-#include "lint/engine/input.hpp"
+#include "lint/core/input.hpp"
 #include "parser/registry/parse.hpp"
 #include "tools/gen/generate.hpp"
 

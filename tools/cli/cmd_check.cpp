@@ -18,18 +18,18 @@
 #include <thread>
 #include <tuple>
 
-#include "lint/engine/baseline.hpp"
+#include "lint/core/baseline.hpp"
 #include "lint/engine/check.hpp"
-#include "lint/config/config_file.hpp"
-#include "lint/config/settings.hpp"
+#include "lint/core/config_file.hpp"
+#include "lint/core/settings.hpp"
 #include "lint/engine/known_rules.hpp"
-#include "lint/output/ndjson.hpp"
+#include "lint/engine/ndjson.hpp"
 #include "lint/output/output.hpp"
 #include "lint/diff/diff.hpp"
 #include "lint/diff/git_show.hpp"
 #include "parser/eventlog/eventlog.hpp"
-#include "lint/output/output_file.hpp"
-#include "lint/output/sanitize.hpp"
+#include "lint/core/output_file.hpp"
+#include "lint/core/sanitize.hpp"
 #include "parser/registry/parse.hpp"
 #include "tools/cli/history_server_fetch.hpp"
 #include "tools/cli/checked_stdout.hpp"
@@ -272,7 +272,7 @@ int check_history_server(const CheckOptions& opt, const ProjectConfig& top, cons
 }
 
 int run_check(const CheckOptions& opt) {
-  // Command-line rule settings, validated before anything is read (lint/config/settings.hpp: the
+  // Command-line rule settings, validated before anything is read (lint/core/settings.hpp: the
   // same validation and merge as the editor's settings).
   Settings cli;
   std::string err;

@@ -5,7 +5,7 @@
 #include <memory>
 
 #include "lint/diff/diff.hpp"
-#include "lint/engine/input.hpp"
+#include "lint/core/input.hpp"
 #include "lint/engine/known_rules.hpp"
 #include "parser/eventlog/eventlog.hpp"
 #include "parser/registry/parse.hpp"

@@ -4,7 +4,7 @@
 #include <memory>
 
 #include "lint/history/history.hpp"
-#include "lint/engine/input.hpp"
+#include "lint/core/input.hpp"
 #include "tools/cli/commands.hpp"
 #include "tools/cli/rule_options.hpp"
 

@@ -8,12 +8,12 @@
 #include <string>
 #include <vector>
 
-#include "lint/engine/input.hpp"
+#include "lint/core/input.hpp"
 #include "lint/output/plan_json.hpp"
 #include "lint/output/plan_tree.hpp"
 #include "parser/registry/parse.hpp"
 #include "model/read_check.hpp"
-#include "lint/output/sanitize.hpp"
+#include "lint/core/sanitize.hpp"
 #include "tools/cli/commands.hpp"
 #include "tools/cli/lint_file.hpp"
 

@@ -8,8 +8,8 @@
 
 #include "lint/engine/check.hpp"
 #include "lint/visual/report_html.hpp"
-#include "lint/output/output_file.hpp"
-#include "lint/output/sanitize.hpp"
+#include "lint/core/output_file.hpp"
+#include "lint/core/sanitize.hpp"
 #include "tools/cli/commands.hpp"
 #include "tools/cli/lint_file.hpp"
 

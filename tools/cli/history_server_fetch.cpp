@@ -10,7 +10,7 @@
 #include <string_view>
 #include <vector>
 
-#include "lint/output/sanitize.hpp"
+#include "lint/core/sanitize.hpp"
 #include "parser/registry/parse.hpp"
 
 namespace planlint::cli {

@@ -47,7 +47,7 @@ std::string redacted_url(std::string_view url, std::size_t max = 300);
 // after redirects; nullopt with `error` set to a sentence naming the URL (redacted), what went
 // wrong and a hint (connection refused, timeout, TLS, too many redirects, too large, a
 // decompression bomb, HTTP status + the server's first line). Text from the server or libcurl
-// is shown through visible() (lint/output/sanitize.hpp).
+// is shown through visible() (lint/core/sanitize.hpp).
 std::optional<std::string> http_get(const std::string& url, const FetchOptions& opts, std::string& error,
                                     std::string* final_url = nullptr);
 

@@ -6,8 +6,8 @@
 #include <sstream>
 
 #include "lint/engine/check.hpp"
-#include "lint/config/config_file.hpp"
-#include "lint/output/sanitize.hpp"
+#include "lint/core/config_file.hpp"
+#include "lint/core/sanitize.hpp"
 
 namespace planlint::cli {
 

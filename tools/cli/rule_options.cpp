@@ -6,9 +6,9 @@
 #include <iostream>
 #include <sstream>
 
-#include "lint/config/config_file.hpp"
-#include "lint/output/output_file.hpp"
-#include "lint/output/sanitize.hpp"
+#include "lint/core/config_file.hpp"
+#include "lint/core/output_file.hpp"
+#include "lint/core/sanitize.hpp"
 
 namespace planlint::cli {
 
@@ -60,7 +60,7 @@ void add_rule_options(CLI::App* cmd, RuleOptions& opt) {
 }
 
 std::optional<Settings> cli_settings(const RuleOptions& opt) {
-  // The same validation and merge as check and the editor (lint/config/settings.hpp).
+  // The same validation and merge as check and the editor (lint/core/settings.hpp).
   Settings cli;
   std::string err;
   for (const auto& s : opt.select)

@@ -9,8 +9,8 @@
 
 #include <CLI/CLI.hpp>
 
-#include "lint/config/config.hpp"
-#include "lint/config/settings.hpp"
+#include "lint/core/config.hpp"
+#include "lint/core/settings.hpp"
 #include "lint/output/output.hpp"
 
 namespace planlint::cli {

@@ -7,7 +7,7 @@
 #include <string>
 #include <string_view>
 
-#include "lint/engine/baseline.hpp"
+#include "lint/core/baseline.hpp"
 #include "lint/engine/check.hpp"
 
 namespace {

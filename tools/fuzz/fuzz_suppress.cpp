@@ -8,7 +8,7 @@
 #include <string_view>
 
 #include "lint/engine/check.hpp"
-#include "lint/engine/suppress.hpp"
+#include "lint/core/suppress.hpp"
 
 namespace {
 [[noreturn]] void fail(const std::string& why) {

@@ -1,5 +1,5 @@
 // Generators of large and extreme plan inputs, for the benchmark (`planlint_bench gen`), the
-// extreme-input tests (tests/test_extreme.cpp) and fuzz seeds. Header-only so that both the
+// extreme-input tests (tests/parser/test_extreme.cpp) and fuzz seeds. Header-only so that both the
 // bench executable and the test binary can use it without a library of their own.
 //
 // Every generator is deterministic for a given size and seed. The explain text follows

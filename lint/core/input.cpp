@@ -1,0 +1,158 @@
+#include "lint/core/input.hpp"
+
+#include <unistd.h>
+
+#include <algorithm>
+#include <cerrno>
+#include <cstring>
+#include <fstream>
+#include <iostream>
+#include <sys/stat.h>
+
+#include "parser/common/regular_file.hpp"
+#include "model/format.hpp"
+
+namespace planlint {
+
+namespace {
+
+std::string char_device_message(const std::string& name) {
+  return name + ": is a character device (like /dev/zero or a terminal), not a plan file: refused";
+}
+
+}  // namespace
+
+InputKind input_kind(const std::string& path, std::string& error) {
+  struct stat st {};
+  if (path == "-") {
+    // Standard input from a terminal is a paste; from /dev/zero or /dev/urandom it never ends.
+    if (::fstat(STDIN_FILENO, &st) == 0 && S_ISCHR(st.st_mode) && !::isatty(STDIN_FILENO)) {
+      error = char_device_message("standard input");
+      return InputKind::Unreadable;
+    }
+    return InputKind::Stdin;
+  }
+  if (::stat(path.c_str(), &st) != 0) {
+    error = path + ": " + std::strerror(errno);
+    return InputKind::Unreadable;
+  }
+  if (S_ISDIR(st.st_mode)) return InputKind::Directory;
+  if (S_ISREG(st.st_mode)) return InputKind::File;
+  if (S_ISCHR(st.st_mode) || S_ISBLK(st.st_mode)) {
+    error = S_ISCHR(st.st_mode) ? char_device_message(path) : path + ": is a block device, not a plan file: refused";
+    return InputKind::Unreadable;
+  }
+  return InputKind::Stream;
+}
+
+std::string too_large_message(const std::string& name, double max_bytes) {
+  return name + ": larger than the maximum input size of " + format_bytes(max_bytes) +
+         " (raise it with --max-input-size or `max-input-size` in .planlint.toml)";
+}
+
+std::optional<std::string> read_regular_file(const std::string& path, std::string& error, std::size_t max_bytes) {
+  std::string why;
+  std::size_t size = 0;
+  int fd = open_regular_file(path, why, &size);
+  if (fd < 0) {
+    error = why;
+    return std::nullopt;
+  }
+  auto too_large = [&] {
+    error = "larger than " + format_bytes(static_cast<double>(max_bytes)) +
+            ", the limit for config and baseline files: refused";
+  };
+  std::string data;
+  if (size > max_bytes) {
+    ::close(fd);
+    too_large();
+    return std::nullopt;
+  }
+  // The size read by fstat, then whatever follows (a file that grew, a procfs file whose size
+  // reads 0), never more than max_bytes + 1.
+  data.resize(std::min(size, max_bytes) + 1);
+  std::size_t have = 0;
+  while (true) {
+    if (have == data.size()) {
+      if (data.size() > max_bytes) break;
+      data.resize(std::min(data.size() * 2, max_bytes + 1));
+    }
+    ssize_t n = ::read(fd, data.data() + have, data.size() - have);
+    if (n < 0 && errno == EINTR) continue;
+    if (n < 0) {
+      error = std::strerror(errno);
+      ::close(fd);
+      return std::nullopt;
+    }
+    if (n == 0) break;
+    have += static_cast<std::size_t>(n);
+  }
+  ::close(fd);
+  if (have > max_bytes) {
+    too_large();
+    return std::nullopt;
+  }
+  data.resize(have);
+  return data;
+}
+
+bool read_rest(std::istream& in, std::string& data, double max_bytes, const std::string& name, std::string& error) {
+  if (static_cast<double>(data.size()) > max_bytes) {  // what was read to detect the format counts too
+    error = too_large_message(name, max_bytes);
+    return false;
+  }
+  char buf[1 << 16];
+  while (in) {
+    in.read(buf, sizeof buf);
+    auto n = in.gcount();
+    if (n <= 0) break;
+    if (static_cast<double>(data.size()) + static_cast<double>(n) > max_bytes) {
+      error = too_large_message(name, max_bytes);
+      return false;
+    }
+    data.append(buf, static_cast<std::size_t>(n));
+  }
+  if (in.bad()) {
+    error = name + ": read error";
+    return false;
+  }
+  return true;
+}
+
+std::optional<std::string> read_input(const std::string& path, std::string& error, double max_bytes) {
+  InputKind kind = input_kind(path, error);
+  if (kind == InputKind::Unreadable) return std::nullopt;
+  if (kind == InputKind::Directory) {
+    error = path + ": is a directory";
+    return std::nullopt;
+  }
+  std::string data;
+  if (kind == InputKind::Stdin) {
+    if (!read_rest(std::cin, data, max_bytes, "standard input", error)) return std::nullopt;
+    return data;
+  }
+  std::ifstream in(path, std::ios::binary);
+  if (!in) {
+    error = path + ": " + std::strerror(errno);
+    return std::nullopt;
+  }
+  if (kind == InputKind::File) {
+    // One read into a buffer of the file's size, then whatever follows (a file that grew, or a
+    // procfs file whose size reads 0). istreambuf_iterator would build a temporary string and
+    // copy it: twice the input in memory.
+    struct stat st {};
+    if (::stat(path.c_str(), &st) == 0 && st.st_size > 0) {
+      if (static_cast<double>(st.st_size) > max_bytes) {
+        error = too_large_message(path, max_bytes);
+        return std::nullopt;
+      }
+      data.resize(static_cast<std::size_t>(st.st_size));
+      in.read(data.data(), static_cast<std::streamsize>(data.size()));
+      data.resize(static_cast<std::size_t>(in.gcount()));
+    }
+  }
+  if (!read_rest(in, data, max_bytes, path, error)) return std::nullopt;
+  return data;
+}
+
+}  // namespace planlint
