@@ -49,10 +49,10 @@ std::vector<fs::path> runtime_inputs() {
 
 }  // namespace
 
-TEST_CASE("time invariants: operator times and finding numbers add up on every runtime input") {
+TEST_CASE("time invariants: operator times and finding numbers add up on every runtime input" * doctest::test_suite("shared")) {
   auto inputs = runtime_inputs();
   REQUIRE(inputs.size() >= 10);
-  if (!test::shared_dir()) MESSAGE("../shared is absent: corpus/ only");
+  if (!test::shared_dir()) test::without_shared("corpus/ only");
   std::size_t plans_with_task_time = 0, timed_findings = 0;
   for (const auto& path : inputs) {
     LintRequest req;
