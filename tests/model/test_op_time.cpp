@@ -1,4 +1,5 @@
-// Time attribution (model/op_time.hpp, issue 16): exclusive time per operator from what each engine
+// Time attribution (model/op_time.hpp): so that "where did the time go" is answered per operator,
+// exclusive time per operator from what each engine
 // records, shares that never pass 100 %, and on every real Databricks profile the operator that the
 // photon-fallback finding names is among the top three by time in `planlint show`.
 #include <doctest/doctest.h>

@@ -1,4 +1,4 @@
-// Numbers that add up (issue 35, items 1 and 2): on every runtime input of corpus/ and ../shared
+// Numbers that add up, because a report whose shares and totals disagree is not trusted: on every runtime input of corpus/ and ../shared
 // (Query Profiles, event logs, History Server answers), the operators' exclusive times of a query
 // never add up to more than its task time, and every number a finding quotes is checked against
 // the input: a time at most the query's task time, a percent at most 100, a share at most 1.

@@ -1,4 +1,4 @@
-// Hostile input (issue 18), in process: what outputs echo is sanitised, huge numbers print
+// Hostile input (plans come from untrusted places), in process: what outputs echo is sanitised, huge numbers print
 // sensibly, event logs whose executions never end stay in bounded memory. The CLI side (pipes,
 // output paths, devices, folders) is tests/hostile_cli.sh; the LSP side is in tests/lint/lsp/test_lsp.cpp.
 #include <doctest/doctest.h>
