@@ -1,7 +1,7 @@
 // PEGTL grammars for the lines of Spark's explain text (every mode). Each rule matches ONE
 // normalised line (no '\n'); the line-level state machine in parser/explain/explain_parser.cpp decides
 // which rule to try. Nothing here builds data: actions live in parser/explain/explain_lines.cpp.
-// Layout reference: ../shared/docs/spark-explain-format.md (§1.1 EBNF, §2 outline, §3 blocks).
+// Layout reference: docs/formats/explain-text.md (§1.1 layout grammar, §2 outline, §3 blocks).
 #pragma once
 
 #include <cstddef>
@@ -91,7 +91,7 @@ struct comma_start {
   }
 };
 
-// An operator reference: a number or `unknown` (§10.6).
+// An operator reference: a number or `unknown` (docs/formats/explain-text.md §9, case 6).
 struct op_ref : sor<digits, TAO_PEGTL_STRING("unknown")> {};
 
 // Statistics(sizeInBytes=240.0 B, rowCount=10) / Statistics(X): the body is kept raw and split by
@@ -221,7 +221,7 @@ struct block_name : up_to_first<header_tail, blank_or_end> {};
 // `(12) HashAggregate [codegen id : 3]`, `(7) ReusedExchange [Reuses operator id: 5]`.
 struct block_header : seq<one<'('>, block_id, one<')'>, sp, block_name, header_tail> {};
 
-// Field lines, tried in this order (§13 step 4).
+// Field lines, tried in this order (§3).
 // `seq<upper, star<sor<alnum, one<'_'>, seq<sp, at<alnum>>>>>` as one loop (a rule call per byte
 // otherwise): an upper-case letter, then letters, digits, `_`, and single blanks before a letter
 // or digit.

@@ -3,8 +3,8 @@
 // syntax of PushedFilters, and the SQL-like strings of Databricks Query Profiles (`FILTERS`).
 //
 // Grammar structs only: nothing here builds data. The actions live in parser/expression/expr_parser.cpp.
-// Format notes: ../shared/docs/spark-explain-format.md §3, §8, §10 (literals are printed raw,
-// attribute names may contain spaces and parentheses, `... N more fields` abbreviations).
+// Format notes: docs/formats/explain-text.md §3 and §9 (literals are printed raw, attribute
+// names may contain spaces and parentheses, `... N more fields` abbreviations).
 //
 // The same structs serve the Catalyst and the SQL dialect. Two alternatives depend on the
 // dialect and are guarded by `dialect_gate<Flag>`, which asks the first parse state for

@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# Hostile input and the edges of the CLI (issue 18), through the real executable: pipes read once,
+# Hostile input and the edges of the CLI (plans come from untrusted places: pastes, CI artefacts),
+# through the real executable: pipes read once,
 # outputs never over an input, well-formed JUnit, no terminal escapes or workflow commands echoed,
 # bounded reads, unreadable folders reported. Each check names what it reproduces.
 # Usage: tests/hostile_cli.sh path/to/planlint   (run from the source folder)

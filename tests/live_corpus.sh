@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# corpus/live (issue 38): what real Spark 4.3.0 and 3.5.9 printed for the scenarios of
+# corpus/live: what real Spark 4.3.0 and 3.5.9 printed for the scenarios of
 # tools/live-spark (explain in every mode before execution, the final adaptive plan, event logs as
 # Spark compressed and rolled them, a real History Server's REST answers), held to the ground truth
 # of tools/live-spark/scenarios.toml by tools/live-spark/check_corpus.py:

@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# The live test bed end to end on real Spark 4.3.0 (issue 38): three scenarios of tools/live-spark
+# The live test bed end to end on real Spark 4.3.0 (so that what real Spark prints, not only what
+# we wrote, is checked): three scenarios of tools/live-spark
 # captured into a temporary folder by tools/live-spark/capture.sh (PySpark local[2], event logs
 # zstd/plain/lz4/rolling, a real History Server on 127.0.0.1), then held to the manifest by
 # tools/live-spark/check_corpus.py like the committed corpus (tests/live_corpus.sh): a disagreement

@@ -1,5 +1,5 @@
-// Helpers shared by the test files: reading files, finding ../shared, golden comparisons and
-// running the real planlint executable.
+// Helpers shared by the test files: reading files, finding ../shared (or skipping without it),
+// golden comparisons and running the real planlint executable.
 #pragma once
 
 #include <doctest/doctest.h>
@@ -11,6 +11,7 @@
 #include <optional>
 #include <sstream>
 #include <string>
+#include <string_view>
 #include <sys/wait.h>
 #include <vector>
 
@@ -32,17 +33,66 @@ inline void write_file(const std::filesystem::path& p, const std::string& text) 
   out << text;
 }
 
-// ../shared next to the checkout (or $PLANLINT_SHARED_DIR). Empty when absent: the caller
-// then skips with a MESSAGE, so a lone clone still passes.
+// ../shared next to the checkout, or $PLANLINT_SHARED_DIR when that is set (then that folder
+// only). Empty when the folder holds no corpus/.
 inline std::optional<std::filesystem::path> shared_dir() {
-  if (const char* env = std::getenv("PLANLINT_SHARED_DIR")) {
-    if (std::filesystem::is_directory(env)) return std::filesystem::path(env);
-  }
-  auto p = source_dir().parent_path() / "shared";
+  std::filesystem::path p = source_dir().parent_path() / "shared";
+  if (const char* env = std::getenv("PLANLINT_SHARED_DIR"); env && *env) p = env;
   if (std::filesystem::is_directory(p / "corpus")) return p;
   return std::nullopt;
 }
 
+// Whether a missing ../shared is a failure rather than a skip: in CI (CI=true) or with
+// PLANLINT_REQUIRE_SHARED=1, so that the nets over the shared corpus cannot silently drop out.
+inline bool shared_required() {
+  const char* ci = std::getenv("CI");
+  const char* req = std::getenv("PLANLINT_REQUIRE_SHARED");
+  return (ci && std::string_view(ci) == "true") || (req && std::string_view(req) == "1");
+}
+
+// Test cases that skipped themselves in this run. tests/main.cpp reads it: a run in which every
+// test case skipped exits 77, which CTest reports as "Skipped" (each CTest runs one case).
+struct SkipState {
+  bool current = false;             // the running test case called skip()
+  std::vector<std::string> names;   // skipped test cases
+  std::size_t ran = 0;              // test cases started
+};
+inline SkipState& skip_state() {
+  static SkipState s;
+  return s;
+}
+
+// Ends nothing by itself: marks the running test case skipped and says why; the caller returns.
+inline void skip(const std::string& why) {
+  skip_state().current = true;
+  MESSAGE("skipped: " << why);
+}
+
+// A file or folder of the shared corpus is missing: a failure if shared_required(), else a skip.
+inline void shared_missing(const std::string& what) {
+  if (shared_required())
+    FAIL_CHECK(what << " (CI=true or PLANLINT_REQUIRE_SHARED=1 require the shared corpus: put it at ../shared "
+                       "or set PLANLINT_SHARED_DIR)");
+  else
+    skip(what + " (set PLANLINT_SHARED_DIR to run it)");
+}
+
+// For a test that reads ../shared as well as corpus/ and runs without it: a failure if
+// shared_required(), else a note that the run was partial.
+inline void without_shared(const std::string& note) {
+  if (shared_required())
+    FAIL_CHECK("../shared is absent (CI=true or PLANLINT_REQUIRE_SHARED=1 require it): " << note);
+  else
+    MESSAGE("../shared is absent: " << note);
+}
+
+// The shared corpus for a test that needs it. When it is absent the test fails if
+// shared_required(), and is otherwise marked skipped (the caller returns on nullopt).
+inline std::optional<std::filesystem::path> require_shared(const std::string& what = "../shared is not present") {
+  if (auto p = shared_dir()) return p;
+  shared_missing(what);
+  return std::nullopt;
+}
 // Compare `actual` with the golden file; with PLANLINT_UPDATE_GOLDENS=1 rewrite it instead.
 inline void check_golden(const std::filesystem::path& golden, const std::string& actual) {
   if (std::getenv("PLANLINT_UPDATE_GOLDENS")) {

@@ -1,6 +1,6 @@
 // Databricks SQL Query Profile JSON (the "Download" export) -> the shared plan model.
 //
-// The export (../shared/docs/databricks-formats.md §1) holds `query` (statement header and
+// The export (docs/formats/query-profile.md) holds `query` (statement header and
 // query-level metrics), `planMetadatas` (or `planMetadata`), and `graphs[]`, each a DAG of
 // `nodes[]` joined by `edges[]` whose `fromId` is the CONSUMER and `toId` the producer. Every graph
 // becomes one Plan; the graph with the most nodes (the query itself; a write adds a 1-node graph

@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 """`planlint check --history-server` against a misbehaving server on 127.0.0.1 (the History Server
-client defects of the December 2026 reliability probe, issue 32): --timeout values (H2), credentials
+client defects a reliability probe found in December 2026): --timeout values (H2), credentials
 never printed (S1), server text sanitised (S2), gzip/deflate bombs (S3), --max-input-size and
 Content-Length on live fetches (S4), --app as path segments (S6), the final URL after a redirect,
 a base URL with ?query/#fragment and long redirect targets (W7), out-of-range numbers (C1).

@@ -1,4 +1,5 @@
-// Time attribution (model/op_time.hpp, issue 16): exclusive time per operator from what each engine
+// Time attribution (model/op_time.hpp): so that "where did the time go" is answered per operator,
+// exclusive time per operator from what each engine
 // records, shares that never pass 100 %, and on every real Databricks profile the operator that the
 // photon-fallback finding names is among the top three by time in `planlint show`.
 #include <doctest/doctest.h>
@@ -138,10 +139,10 @@ TEST_CASE("op time: timers that hold their input lose what they pull, down to th
   CHECK(u.ops[1].basis == "WholeStageCodegen time");
 }
 
-TEST_CASE("op time: on every real profile, shares add up and the finding's operator is in the top three") {
+TEST_CASE("op time: on every real profile, shares add up and the finding's operator is in the top three" * doctest::test_suite("shared")) {
   auto profiles = real_profiles();
   if (profiles.empty()) {
-    MESSAGE("skipped: ../shared/corpus/databricks is absent");
+    test::shared_missing("../shared/corpus/databricks is absent");
     return;
   }
   std::size_t checked_findings = 0;
@@ -179,12 +180,9 @@ TEST_CASE("op time: on every real profile, shares add up and the finding's opera
   CHECK(checked_findings >= 1);  // profile-01's JVM aggregate at least
 }
 
-TEST_CASE("op time: profile-01 (mixed Photon/JVM) puts the JVM aggregate first, not the scan") {
-  auto shared = test::shared_dir();
-  if (!shared) {
-    MESSAGE("skipped: ../shared is absent");
-    return;
-  }
+TEST_CASE("op time: profile-01 (mixed Photon/JVM) puts the JVM aggregate first, not the scan" * doctest::test_suite("shared")) {
+  auto shared = test::require_shared();
+  if (!shared) return;
   fs::path path = *shared / "corpus" / "databricks" / "profile-01-itagaki-mixed-photon-jvm.json";
   auto show = test::run_planlint("show --no-config --color never --width 400 '" + path.string() + "'");
   auto ids = show_top_ids(show.out);

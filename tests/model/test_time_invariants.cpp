@@ -1,4 +1,4 @@
-// Numbers that add up (issue 35, items 1 and 2): on every runtime input of corpus/ and ../shared
+// Numbers that add up, because a report whose shares and totals disagree is not trusted: on every runtime input of corpus/ and ../shared
 // (Query Profiles, event logs, History Server answers), the operators' exclusive times of a query
 // never add up to more than its task time, and every number a finding quotes is checked against
 // the input: a time at most the query's task time, a percent at most 100, a share at most 1.
@@ -49,10 +49,10 @@ std::vector<fs::path> runtime_inputs() {
 
 }  // namespace
 
-TEST_CASE("time invariants: operator times and finding numbers add up on every runtime input") {
+TEST_CASE("time invariants: operator times and finding numbers add up on every runtime input" * doctest::test_suite("shared")) {
   auto inputs = runtime_inputs();
   REQUIRE(inputs.size() >= 10);
-  if (!test::shared_dir()) MESSAGE("../shared is absent: corpus/ only");
+  if (!test::shared_dir()) test::without_shared("corpus/ only");
   std::size_t plans_with_task_time = 0, timed_findings = 0;
   for (const auto& path : inputs) {
     LintRequest req;

@@ -55,12 +55,9 @@ std::vector<fs::path> explain_files(const fs::path& dir) {
 
 }  // namespace
 
-TEST_CASE("shared corpus: every Spark / Gluten explain plan parses, one operator per outline id") {
-  auto shared = planlint::test::shared_dir();
-  if (!shared) {
-    MESSAGE("skipped: ../shared is not present");
-    return;
-  }
+TEST_CASE("shared corpus: every Spark / Gluten explain plan parses, one operator per outline id" * doctest::test_suite("shared")) {
+  auto shared = planlint::test::require_shared();
+  if (!shared) return;
   auto files = explain_files(*shared / "corpus" / "spark");
   auto more = explain_files(*shared / "corpus" / "databricks");
   files.insert(files.end(), more.begin(), more.end());
@@ -81,15 +78,12 @@ TEST_CASE("shared corpus: every Spark / Gluten explain plan parses, one operator
   MESSAGE("operators: " << ops);
 }
 
-TEST_CASE("shared corpus: the Photon explanation text") {
-  auto shared = planlint::test::shared_dir();
-  if (!shared) {
-    MESSAGE("skipped: ../shared is not present");
-    return;
-  }
+TEST_CASE("shared corpus: the Photon explanation text" * doctest::test_suite("shared")) {
+  auto shared = planlint::test::require_shared();
+  if (!shared) return;
   fs::path f = *shared / "corpus" / "databricks" / "photon-explanation-01-spark-perf-hikes.txt";
   if (!fs::exists(f)) {
-    MESSAGE("skipped: " << f.string() << " is not present");
+    planlint::test::shared_missing(f.string() + " is not present");
     return;
   }
   auto r = planlint::parse_input(planlint::test::read_file(f), f.string());
@@ -108,15 +102,12 @@ TEST_CASE("shared corpus: the Photon explanation text") {
   CHECK(r.plans[0].format == planlint::InputFormat::PhotonExplanation);
 }
 
-TEST_CASE("shared corpus: the Gluten plan keeps Final and Initial sections as one DAG") {
-  auto shared = planlint::test::shared_dir();
-  if (!shared) {
-    MESSAGE("skipped: ../shared is not present");
-    return;
-  }
+TEST_CASE("shared corpus: the Gluten plan keeps Final and Initial sections as one DAG" * doctest::test_suite("shared")) {
+  auto shared = planlint::test::require_shared();
+  if (!shared) return;
   fs::path f = *shared / "corpus" / "databricks" / "aqe-final-01-gluten-velox-tpch-q3-spark34.explain.txt";
   if (!fs::exists(f)) {
-    MESSAGE("skipped: " << f.string() << " is not present");
+    planlint::test::shared_missing(f.string() + " is not present");
     return;
   }
   auto r = planlint::parse_input(planlint::test::read_file(f), f.string());

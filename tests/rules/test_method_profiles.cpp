@@ -26,12 +26,9 @@ struct Expected {
 
 }  // namespace
 
-TEST_CASE("method rules and summary on the real Databricks profiles") {
-  auto shared = test::shared_dir();
-  if (!shared) {
-    MESSAGE("skipped: ../shared not found");
-    return;
-  }
+TEST_CASE("method rules and summary on the real Databricks profiles" * doctest::test_suite("shared")) {
+  auto shared = test::require_shared();
+  if (!shared) return;
   const Expected cases[] = {
       {"profile-01-itagaki-mixed-photon-jvm.json", {}, ""},
       {"profile-02-itagaki-skewtest.json", {}, ""},
@@ -71,12 +68,9 @@ TEST_CASE("method rules and summary on the real Databricks profiles") {
   }
 }
 
-TEST_CASE("summary verdicts name the dominant phase with its numbers (profile-01)") {
-  auto shared = test::shared_dir();
-  if (!shared) {
-    MESSAGE("skipped: ../shared not found");
-    return;
-  }
+TEST_CASE("summary verdicts name the dominant phase with its numbers (profile-01)" * doctest::test_suite("shared")) {
+  auto shared = test::require_shared();
+  if (!shared) return;
   auto path = *shared / "corpus" / "databricks" / "profile-01-itagaki-mixed-photon-jvm.json";
   LintResult r = lint_text(test::read_file(path), path.string(), Config{});
   auto sums = summarize(r);

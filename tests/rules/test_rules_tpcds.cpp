@@ -13,12 +13,9 @@
 using namespace planlint;
 namespace fs = std::filesystem;
 
-TEST_CASE("rules over ../shared Spark plans: no size/runtime findings, the rest as reviewed") {
-  auto shared = test::shared_dir();
-  if (!shared) {
-    MESSAGE("skipped: ../shared not found");
-    return;
-  }
+TEST_CASE("rules over ../shared Spark plans: no size/runtime findings, the rest as reviewed" * doctest::test_suite("shared")) {
+  auto shared = test::require_shared();
+  if (!shared) return;
   fs::path spark = *shared / "corpus" / "spark";
   std::vector<fs::path> files;
   for (const auto& e : fs::recursive_directory_iterator(spark))
@@ -47,12 +44,9 @@ TEST_CASE("rules over ../shared Spark plans: no size/runtime findings, the rest 
   test::check_golden(test::source_dir() / "tests" / "goldens" / "shared-spark-findings.txt", report);
 }
 
-TEST_CASE("rules over ../shared Databricks profiles, Photon explanation and Gluten plan, as reviewed") {
-  auto shared = test::shared_dir();
-  if (!shared) {
-    MESSAGE("skipped: ../shared not found");
-    return;
-  }
+TEST_CASE("rules over ../shared Databricks profiles, Photon explanation and Gluten plan, as reviewed" * doctest::test_suite("shared")) {
+  auto shared = test::require_shared();
+  if (!shared) return;
   fs::path dir = *shared / "corpus" / "databricks";
   std::vector<fs::path> files;
   for (const auto& e : fs::directory_iterator(dir))

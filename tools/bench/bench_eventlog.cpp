@@ -1,4 +1,5 @@
-// `planlint_bench eventlog`: a large Spark event log read in bounded memory (issue 9).
+// `planlint_bench eventlog`: a large Spark event log read in bounded memory (logs of long-running
+// applications reach gigabytes).
 //
 // Writes a generated event log of --mb megabytes to a temporary file (streamed: the generator
 // holds one event at a time; --codec zstd compresses it on the way as Spark's default codec

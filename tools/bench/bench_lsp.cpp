@@ -2,7 +2,8 @@
 // server in-process (lsp::Server over string streams, JSON encoding and framing included) with a
 // generated EXPLAIN FORMATTED plan and a generated Query Profile of the given size, and reports
 // the median latency of didOpen -> publishDiagnostics, didChange -> publishDiagnostics, hover and
-// documentSymbol. Budget (issue 7): diagnostics for a 1 MB plan within 1 s on one core.
+// documentSymbol. Budget, so that an editor stays responsive: diagnostics for a 1 MB plan within
+// 1 s on one core.
 #include <CLI/CLI.hpp>
 
 #include <algorithm>
@@ -93,7 +94,7 @@ Figures measure(const std::string& text, const std::string& uri, int runs) {
 }
 
 // Time per incremental didChange of one character on 0-based line `line`, without linting: what
-// each keystroke costs the server before the coalesced lint (issue 32 R2: it used to copy the
+// each keystroke costs the server before the coalesced lint (the reliability probe's R2: it used to copy the
 // text and rescan it for line starts). Line 0 is the worst place: the rest of the string moves
 // and every line start after the edit shifts.
 double edit_us(const std::string& text, const std::string& uri, int edits, std::size_t line) {

@@ -3,9 +3,9 @@
 // bench executable and the test binary can use it without a library of their own.
 //
 // Every generator is deterministic for a given size and seed. The explain text follows
-// /work/shared/docs/spark-explain-format.md (EXPLAIN FORMATTED, Spark 3.4+ shapes); the profile
-// JSON follows the Databricks Query Profile export (docs/databricks-formats.md §1); the event
-// log follows SparkListenerSQLExecutionStart with a nested sparkPlanInfo.
+// docs/formats/explain-text.md (EXPLAIN FORMATTED, Spark 3.4+ shapes); the profile JSON follows
+// the Databricks Query Profile export (docs/formats/query-profile.md); the event log follows
+// SparkListenerSQLExecutionStart with a nested sparkPlanInfo (docs/formats/event-log.md).
 #pragma once
 
 #include <algorithm>

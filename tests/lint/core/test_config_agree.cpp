@@ -1,4 +1,5 @@
-// The CLI and the editor read one configuration the same way (issue 14): the same .planlint.toml,
+// The CLI and the editor read one configuration the same way (a finding the CLI reports must not
+// vanish in the editor, or the reverse): the same .planlint.toml,
 // the same precedence (command line / editor settings > file > defaults), the same units and the
 // same validation. Each case lints one plan with `planlint check --format json` (the real
 // executable) and with the Language Server (in process, real engine and config loading), and

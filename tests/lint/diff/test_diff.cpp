@@ -90,12 +90,9 @@ TEST_CASE("diff: a plan against itself and against a re-capture (new ids) report
   CHECK_MESSAGE(rules_of(pair).empty(), dump(pair));
 }
 
-TEST_CASE("diff: every Spark golden plan against its re-capture reports nothing") {
-  auto shared = test::shared_dir();
-  if (!shared) {
-    MESSAGE("skipped: ../shared/corpus not found");
-    return;
-  }
+TEST_CASE("diff: every Spark golden plan against its re-capture reports nothing" * doctest::test_suite("shared")) {
+  auto shared = test::require_shared();
+  if (!shared) return;
   std::size_t files = 0;
   for (const auto& e : fs::recursive_directory_iterator(*shared / "corpus" / "spark")) {
     if (!e.is_regular_file() || e.path().string().find(".explain.txt") == std::string::npos) continue;
@@ -108,12 +105,9 @@ TEST_CASE("diff: every Spark golden plan against its re-capture reports nothing"
   CHECK(files > 400);
 }
 
-TEST_CASE("diff: one-line edits plant each regression class") {
-  auto shared = test::shared_dir();
-  if (!shared) {
-    MESSAGE("skipped: ../shared/corpus not found");
-    return;
-  }
+TEST_CASE("diff: one-line edits plant each regression class" * doctest::test_suite("shared")) {
+  auto shared = test::require_shared();
+  if (!shared) return;
   const fs::path q = *shared / "corpus" / "spark" / "v4.1" / "tpcds-v1_4";
   std::string q3 = test::read_file(q / "q3.explain.txt");
 
@@ -165,12 +159,9 @@ TEST_CASE("diff: one-line edits plant each regression class") {
   }
 }
 
-TEST_CASE("diff: AQE turned off, on Spark's explain.sql goldens (same query, AQE on vs off)") {
-  auto shared = test::shared_dir();
-  if (!shared) {
-    MESSAGE("skipped: ../shared/corpus not found");
-    return;
-  }
+TEST_CASE("diff: AQE turned off, on Spark's explain.sql goldens (same query, AQE on vs off)" * doctest::test_suite("shared")) {
+  auto shared = test::require_shared();
+  if (!shared) return;
   const fs::path dir = *shared / "corpus" / "spark" / "v3.2" / "sql-tests";
   std::size_t pairs = 0;
   for (int i = 1; i <= 14; ++i) {
@@ -192,12 +183,9 @@ TEST_CASE("diff: AQE turned off, on Spark's explain.sql goldens (same query, AQE
   CHECK(pairs >= 10);
 }
 
-TEST_CASE("diff: TPC-DS default statistics vs sf100 statistics (real plans of one query)") {
-  auto shared = test::shared_dir();
-  if (!shared) {
-    MESSAGE("skipped: ../shared/corpus not found");
-    return;
-  }
+TEST_CASE("diff: TPC-DS default statistics vs sf100 statistics (real plans of one query)" * doctest::test_suite("shared")) {
+  auto shared = test::require_shared();
+  if (!shared) return;
   const fs::path q = *shared / "corpus" / "spark" / "v4.1" / "tpcds-v1_4";
   // q17 with sf100 statistics: date_dim and item keep their broadcasts, the fact-to-fact joins of
   // store_sales, store_returns and catalog_sales become sort-merge joins.

@@ -10,7 +10,7 @@
 using namespace planlint;
 using planlint::test::corpus_dir;
 using planlint::test::read_file;
-using planlint::test::shared_dir;
+using planlint::test::require_shared;
 
 namespace {
 const Operator* find_name(const Plan& p, std::string_view name) {
@@ -107,12 +107,9 @@ TEST_CASE("event log: a corrupt compressed log gives one plain message") {
   CHECK(r.messages[0].message.find("the zstd data is corrupt") != std::string::npos);
 }
 
-TEST_CASE("event log: Spark's own test logs") {
-  auto shared = shared_dir();
-  if (!shared) {
-    MESSAGE("skipped: ../shared is not present");
-    return;
-  }
+TEST_CASE("event log: Spark's own test logs" * doctest::test_suite("shared")) {
+  auto shared = require_shared();
+  if (!shared) return;
   auto dir = *shared / "corpus/spark-eventlogs";
   ParseResult a = parse_input(read_file(dir / "local-1596020211915.eventlog"), "a");
   CHECK(a.format == InputFormat::EventLog);

@@ -79,10 +79,10 @@ TEST_CASE("cut pastes: the end of the text is named, and no finding depends on t
   for (const auto& op : full.parse.plans.at(0).ops) CHECK_FALSE(op.details_missing);
 }
 
-TEST_CASE("cut pastes: every formatted plan cut at a quarter, half and three quarters finds nothing the whole plan does not") {
+TEST_CASE("cut pastes: every formatted plan cut at a quarter, half and three quarters finds nothing the whole plan does not" * doctest::test_suite("shared")) {
   auto files = formatted_plans();
   REQUIRE(files.size() >= 5);
-  if (!test::shared_dir()) MESSAGE("../shared is absent: corpus/ plans only");
+  if (!test::shared_dir()) test::without_shared("corpus/ plans only");
   std::size_t cuts = 0, told = 0;
   for (const auto& path : files) {
     const std::string text = test::read_file(path);

@@ -644,12 +644,9 @@ TEST_CASE("expr_util: functions applied to columns (non-sargable)") {
 }
 
 // Every Condition / PushedFilters / PartitionFilters / DataFilters value of the Spark golden plans.
-TEST_CASE("corpus: Spark plan expressions parse") {
-  auto shared = test::shared_dir();
-  if (!shared) {
-    MESSAGE("skipped: ../shared not present");
-    return;
-  }
+TEST_CASE("corpus: Spark plan expressions parse" * doctest::test_suite("shared")) {
+  auto shared = test::require_shared();
+  if (!shared) return;
   const auto root = *shared / "corpus" / "spark";
   struct Key {
     std::string_view prefix;
@@ -715,12 +712,9 @@ TEST_CASE("corpus: Spark plan expressions parse") {
 }
 
 // Databricks profile FILTERS strings (SQL dialect).
-TEST_CASE("corpus: Databricks profile FILTERS parse") {
-  auto shared = test::shared_dir();
-  if (!shared) {
-    MESSAGE("skipped: ../shared not present");
-    return;
-  }
+TEST_CASE("corpus: Databricks profile FILTERS parse" * doctest::test_suite("shared")) {
+  auto shared = test::require_shared();
+  if (!shared) return;
   std::size_t total = 0, ok = 0;
   for (const auto& entry : std::filesystem::directory_iterator(*shared / "corpus" / "databricks")) {
     if (entry.path().extension() != ".json") continue;

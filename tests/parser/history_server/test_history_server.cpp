@@ -166,7 +166,7 @@ TEST_CASE("history server: broken answers say what was wrong") {
   CHECK(range->rows == std::optional<double>(1000.0));
 }
 
-// ---- The December 2026 reliability probe (issue 32): C1, H3, W1, S4 ----
+// ---- The December 2026 reliability probe: C1, H3, W1, S4 ----
 
 TEST_CASE("history server: a number no double holds is a parse error, not an abort (C1)") {
   const std::string plan = R"("planDescription": "== Physical Plan ==\n* Project (1)\n")";

@@ -23,7 +23,7 @@ std::optional<std::string> shared_profile(const char* name) {
 #define LOAD_PROFILE(var, name)                                         \
   auto var##_text = shared_profile(name);                               \
   if (!var##_text) {                                                    \
-    MESSAGE("skipped: ../shared/corpus/databricks/" name " not found"); \
+    planlint::test::shared_missing("../shared/corpus/databricks/" name " not found"); \
     return;                                                             \
   }                                                                     \
   ParseResult var = parse_input(*var##_text, name)
@@ -76,7 +76,7 @@ void check_shape(const ParseResult& r, const std::string& text, std::size_t node
 
 }  // namespace
 
-TEST_CASE("profile-01: mixed Photon/JVM, JVM broadcast joins, DPP pruning, query metrics") {
+TEST_CASE("profile-01: mixed Photon/JVM, JVM broadcast joins, DPP pruning, query metrics" * doctest::test_suite("shared")) {
   LOAD_PROFILE(r, "profile-01-itagaki-mixed-photon-jvm.json");
   check_shape(r, *r_text, 50, 40, 8);
   const Plan& p = r.plans.front();
@@ -175,7 +175,7 @@ TEST_CASE("profile-01: mixed Photon/JVM, JVM broadcast joins, DPP pruning, query
   CHECK(q.result_from_cache == false);
 }
 
-TEST_CASE("profile-02 and profile-03: Photon joins and shuffles") {
+TEST_CASE("profile-02 and profile-03: Photon joins and shuffles" * doctest::test_suite("shared")) {
   {
     LOAD_PROFILE(r, "profile-02-itagaki-skewtest.json");
     check_shape(r, *r_text, 21, 15, 17);
@@ -204,7 +204,7 @@ TEST_CASE("profile-02 and profile-03: Photon joins and shuffles") {
   }
 }
 
-TEST_CASE("profile-04: v1.1, mostly JVM above a Photon scan") {
+TEST_CASE("profile-04: v1.1, mostly JVM above a Photon scan" * doctest::test_suite("shared")) {
   LOAD_PROFILE(r, "profile-04-itagaki-nophoton-v1.1.json");
   check_shape(r, *r_text, 15, 10, 6);
   const Plan& p = r.plans.front();
@@ -216,7 +216,7 @@ TEST_CASE("profile-04: v1.1, mostly JVM above a Photon scan") {
   CHECK(jvm_aggs == 2);
 }
 
-TEST_CASE("profile-05: REPLACE TABLE with two graphs (main first) and heavy spill") {
+TEST_CASE("profile-05: REPLACE TABLE with two graphs (main first) and heavy spill" * doctest::test_suite("shared")) {
   LOAD_PROFILE(r, "profile-05-itagaki-replace-table-spill-v1.1.json");
   check_shape(r, *r_text, 14, 10, 12);
   REQUIRE(r.plans.size() == 2);
@@ -247,7 +247,7 @@ TEST_CASE("profile-05: REPLACE TABLE with two graphs (main first) and heavy spil
   CHECK(p.ops[j.children[1]].id == "6096");
 }
 
-TEST_CASE("profile-06: AQE skew counters on the Photon shuffle sink, stages") {
+TEST_CASE("profile-06: AQE skew counters on the Photon shuffle sink, stages" * doctest::test_suite("shared")) {
   LOAD_PROFILE(r, "profile-06-itagaki-aqe-skew-v1.1.json");
   check_shape(r, *r_text, 17, 11, 13);
   const Plan& p = r.plans.front();

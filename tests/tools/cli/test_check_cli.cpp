@@ -284,7 +284,7 @@ TEST_CASE("check: a directive after a BOM or with blanks around `=` suppresses; 
 
 namespace {
 
-// The probe's event log: 1,500 SQL executions that never end (issue 32 W4).
+// The reliability probe's event log: 1,500 SQL executions that never end (its item W4).
 std::string many_running_executions(int n) {
   std::string out = "{\"Event\":\"SparkListenerLogStart\",\"Spark Version\":\"3.3.2\"}\n";
   const std::string plan =

@@ -1,4 +1,5 @@
-// Nothing passes silently (issue 16): each reproduction of the review gives a clear message and
+// Nothing passes silently (a "No findings" on input that was not read would be a false all-clear):
+// each reproduction of the review gives a clear message and
 // exit 2 instead of "No findings" or a silent wait. Through the real executable.
 #include <doctest/doctest.h>
 #include <nlohmann/json.hpp>
