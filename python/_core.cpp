@@ -16,7 +16,7 @@
 #include "lint/core/config_file.hpp"
 #include "lint/core/settings.hpp"
 #include "lint/core/input.hpp"
-#include "lint/output/plan_json.hpp"
+#include "lint/core/plan_json.hpp"
 #include "lint/output/output.hpp"
 #include "parser/eventlog/eventlog.hpp"
 #include "parser/registry/parse.hpp"

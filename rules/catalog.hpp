@@ -1,6 +1,6 @@
 // The rule catalogue: every documented finding planlint can report, whichever part of planlint
 // reports it. Each family registers its RuleDocs here once, at start-up:
-//   plan      the rules of rules/ (register_plan_rules, rules/registry.cpp)
+//   plan      the rules of rules/ (register_plan_rules over all_rules() of rules/registry.cpp)
 //   builtin   parse-error and unused-suppression (register_builtin_rules, lint/core/builtin_rules)
 //   diff      the regressions between two plans (register_diff_rules, lint/diff/diff_rules)
 //   history   the regressions across a query's runs (register_history_rules, lint/history)

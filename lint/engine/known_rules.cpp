@@ -18,17 +18,4 @@ std::vector<Diagnostic> parse_error_diagnostics(const ParseResult& parsed) {
   return out;
 }
 
-bool is_reported(const Config& config, std::string_view name) {
-  const RuleDoc* doc = find_rule_doc(name);
-  if (!doc) return true;
-  if (is_builtin_rule(doc->name)) {
-    // Code prefixes reach them too (PL9); ALL does not: a plan that could not be read is always said.
-    if (config.ignore.count(doc->name) || config.ignore.count(doc->code)) return false;
-    for (const auto& s : config.ignore)
-      if (is_code_prefix(s) && doc->code.compare(0, s.size(), s) == 0) return false;
-    return true;
-  }
-  return config.enabled(*doc, name);
-}
-
 }  // namespace planlint

@@ -16,7 +16,7 @@
 #include <vector>
 
 #include "lint/core/config.hpp"
-#include "lint/output/output.hpp"
+#include "lint/core/report.hpp"
 #include "rules/catalog.hpp"
 #include "rules/rule.hpp"
 
