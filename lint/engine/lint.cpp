@@ -117,9 +117,10 @@ class HeadThenRest : public std::streambuf {
   char buf_[1 << 16];
 };
 
-class Linter {
+class InputLinter {
  public:
-  Linter(Linted& out, const Config& config, const LintOptions& options) : out_(out), config_(config), options_(options) {
+  InputLinter(Linted& out, const Config& config, const LintOptions& options)
+      : out_(out), config_(config), options_(options) {
     read_.execution = config.execution;
   }
 
@@ -217,7 +218,7 @@ class Linter {
 Linted lint_input(const LintRequest& request, const Config& config, const LintOptions& options) {
   Linted out;
   out.path = request.display.empty() ? request.path : request.display;
-  Linter linter(out, config, options);
+  InputLinter linter(out, config, options);
   const ReadOptions& ro = linter.read_options();
 
   if (request.text) {
@@ -297,7 +298,7 @@ LintResult lint_text(std::shared_ptr<const std::string> input, const std::string
   out.path = path;
   LintOptions options;
   options.finish = false;
-  Linter linter(out, config, options);
+  InputLinter linter(out, config, options);
   linter.whole(input);
   return std::move(out.result);
 }
