@@ -11,11 +11,12 @@
 #include <string>
 #include <vector>
 
+#include "lint/catalog/all_rules.hpp"
 #include "lint/engine/check.hpp"
 #include "lint/core/config_file.hpp"
 #include "lint/core/settings.hpp"
 #include "lint/core/input.hpp"
-#include "lint/output/plan_json.hpp"
+#include "lint/core/plan_json.hpp"
 #include "lint/output/output.hpp"
 #include "parser/eventlog/eventlog.hpp"
 #include "parser/registry/parse.hpp"
@@ -152,6 +153,7 @@ std::string parse_py(const std::optional<std::string>& text, const std::optional
 }  // namespace
 
 PYBIND11_MODULE(_core, m) {
+  planlint::register_all_rules();
   m.doc() = "planlint's C++ engine (use the `planlint` package, not this module)";
   py::class_<PySettings>(m, "Settings")
       .def(py::init<>())

@@ -7,6 +7,7 @@
 
 #include <cstdio>
 
+#include "lint/catalog/all_rules.hpp"
 #include "tests/support.hpp"
 
 namespace {
@@ -42,6 +43,7 @@ struct SkipListener : doctest::IReporter {
 REGISTER_LISTENER("planlint-skips", 1, SkipListener);
 
 int main(int argc, char** argv) {
+  planlint::register_all_rules();  // every program installs the rule catalogue first
   doctest::Context context(argc, argv);
   int rc = context.run();
   if (context.shouldExit()) return rc;

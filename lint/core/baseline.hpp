@@ -18,7 +18,7 @@
 #include <utility>
 #include <vector>
 
-#include "lint/output/output.hpp"
+#include "lint/core/report.hpp"
 
 namespace planlint {
 

@@ -6,6 +6,7 @@
 #include <optional>
 #include <set>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "rules/rule.hpp"
@@ -29,7 +30,19 @@ struct Config {
   [[nodiscard]] bool enabled(const RuleDoc& doc, std::string_view reported_name) const;
 };
 
-// "PL", "PL0", "PL10": a prefix of rule codes, as ruff's selectors.
+// The selectors (lint/core/config.cpp, the one implementation): a rule name or secondary name, a
+// code, a code prefix ("PL", "PL0", "PLD"; as ruff's) or ALL.
+// "PL", "PL0", "PL10": a prefix of rule codes.
 bool is_code_prefix(std::string_view s);
+// `prefix` is a code prefix and selects `doc` (a longer code starting with it).
+bool prefix_selects(std::string_view prefix, const RuleDoc& doc);
+
+// Whether findings reported under `name` are kept by `config` (select/ignore by name or code;
+// built-in findings only honour `ignore`). Unknown names are kept.
+bool is_reported(const Config& config, std::string_view name);
+
+// Whether `name_or_code` is a selector that selects something (validation of config files and
+// flags); `error` says what is wrong.
+bool check_rule_selector(std::string_view name_or_code, std::string& error);
 
 }  // namespace planlint

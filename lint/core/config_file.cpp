@@ -15,7 +15,8 @@
 #include "lint/core/glob.hpp"
 #include "lint/core/input.hpp"
 #include "parser/common/regular_file.hpp"
-#include "lint/engine/known_rules.hpp"
+#include "lint/core/builtin_rules.hpp"
+#include "rules/catalog.hpp"
 
 namespace planlint {
 
@@ -130,19 +131,6 @@ std::optional<double> parse_quantity(std::string_view text, std::string_view uni
   return std::nullopt;
 }
 
-bool check_rule_selector(std::string_view name_or_code, std::string& error) {
-  if (find_rule_doc(name_or_code)) return true;
-  if (name_or_code == "ALL") return true;
-  if (is_code_prefix(name_or_code)) {  // must select at least one rule
-    for (const RuleDoc* d : all_rule_docs())
-      if (d->code.size() > name_or_code.size() && d->code.compare(0, name_or_code.size(), name_or_code) == 0) return true;
-    error = "no rule code starts with `" + std::string(name_or_code) + "` (`planlint rules` lists them)";
-    return false;
-  }
-  error = "unknown rule `" + std::string(name_or_code) + "` (`planlint rules` lists them)";
-  return false;
-}
-
 bool set_severity(Config& config, std::string_view rule, std::string_view level, std::string& error) {
   if (!check_rule_selector(rule, error)) return false;
   auto sev = severity_from_string(level);
@@ -152,7 +140,7 @@ bool set_severity(Config& config, std::string_view rule, std::string_view level,
   }
   if (!find_rule_doc(rule)) {  // ALL or a code prefix: every rule it selects
     for (const RuleDoc* d : all_rule_docs())
-      if (rule == "ALL" || (d->code.size() > rule.size() && d->code.compare(0, rule.size(), rule) == 0)) {
+      if (rule == "ALL" || prefix_selects(rule, *d)) {
         config.severity[d->name] = *sev;
         for (const auto& extra : d->also_reports) config.severity[extra] = *sev;
       }

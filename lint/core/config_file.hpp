@@ -66,8 +66,8 @@ std::optional<ProjectConfig> parse_config_text(std::string_view text, const std:
 std::optional<double> parse_quantity(std::string_view text, std::string_view unit);
 
 // Validated setters shared by the config file and the command line. `error` says what is wrong.
-// A rule selector: a rule name, secondary name or code (built-in findings included).
-bool check_rule_selector(std::string_view name_or_code, std::string& error);
+// A rule selector (check_rule_selector, lint/core/config.hpp): a rule name, secondary name or code
+// (built-in findings included).
 // `rule` (name or code) = level: applies to every name the selector stands for.
 bool set_severity(Config& config, std::string_view rule, std::string_view level, std::string& error);
 // `rule.option` or a bare `option` (every rule that has it) = value.

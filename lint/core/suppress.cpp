@@ -1,6 +1,8 @@
 #include "lint/core/suppress.hpp"
 
-#include "lint/engine/known_rules.hpp"
+#include "lint/core/builtin_rules.hpp"
+#include "lint/core/config.hpp"
+#include "rules/catalog.hpp"
 
 namespace planlint {
 

@@ -10,7 +10,7 @@
 #include <vector>
 
 #include "lint/core/config.hpp"
-#include "lint/output/output.hpp"
+#include "lint/core/report.hpp"
 #include "model/plan.hpp"
 #include "rules/rule.hpp"
 

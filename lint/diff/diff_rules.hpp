@@ -7,6 +7,7 @@
 #include <string_view>
 #include <vector>
 
+#include "rules/catalog.hpp"
 #include "rules/rule.hpp"
 
 namespace planlint {
@@ -24,5 +25,8 @@ inline constexpr std::string_view kPlanImproved = "plan-improved";
 // Every diff finding's documentation, in code order.
 const std::vector<const RuleDoc*>& diff_rule_docs();
 const RuleDoc& diff_rule_doc(std::string_view name);
+
+// The diff findings as the catalogue's family "diff" (judged by diff, not by a file's own lint).
+void register_diff_rules(RuleCatalog& catalog);
 
 }  // namespace planlint

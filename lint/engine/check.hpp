@@ -9,7 +9,7 @@
 
 #include "lint/core/config.hpp"
 #include "lint/engine/engine.hpp"
-#include "lint/output/output.hpp"
+#include "lint/core/report.hpp"
 
 namespace planlint {
 

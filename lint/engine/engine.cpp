@@ -5,33 +5,6 @@
 
 namespace planlint {
 
-// "PL", then the family letters (PLD = plan diffs, PLH = history), then digits: PL0, PLD, PLD00.
-bool is_code_prefix(std::string_view s) {
-  if (s.size() < 2 || s.substr(0, 2) != "PL") return false;
-  std::size_t i = 2;
-  while (i < s.size() && s[i] >= 'A' && s[i] <= 'Z') ++i;
-  for (; i < s.size(); ++i)
-    if (s[i] < '0' || s[i] > '9') return false;
-  return true;
-}
-
-namespace {
-bool matches(const std::set<std::string>& set, const RuleDoc& doc, std::string_view name) {
-  if (set.empty()) return false;  // the usual case: no select or ignore list (no string built)
-  if (set.count(std::string(name)) || set.count(doc.name) || set.count(doc.code)) return true;
-  // ruff's selectors: ALL, and code prefixes (PL0 = PL001..PL099, PL1 = PL101..).
-  for (const auto& s : set)
-    if (s == "ALL" || (is_code_prefix(s) && doc.code.size() > s.size() && doc.code.compare(0, s.size(), s) == 0))
-      return true;
-  return false;
-}
-}  // namespace
-
-bool Config::enabled(const RuleDoc& doc, std::string_view reported_name) const {
-  if (!select.empty() && !matches(select, doc, reported_name)) return false;
-  return !matches(ignore, doc, reported_name);
-}
-
 std::vector<Diagnostic> run_rules(const ParseResult& parsed, const Config& config) {
   std::vector<Diagnostic> out;
   // Which rules run and with which thresholds depends on the configuration only: once per call.

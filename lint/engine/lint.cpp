@@ -7,7 +7,6 @@
 #include <streambuf>
 #include <tuple>
 
-#include "lint/diff/diff_rules.hpp"
 #include <nlohmann/json.hpp>
 
 #include "lint/engine/engine.hpp"
@@ -41,9 +40,12 @@ std::size_t finish_diagnostics(LintResult& lint, std::string_view text, const Co
       diags.push_back(std::move(d));
     }
   }
-  // Directives naming diff rules are judged by `diff` / `check --against`, which run them.
+  // Directives naming findings a file's own lint does not run (the diff family's) are judged by the
+  // front end that runs them (`diff`, `check --against`), never reported as unused here.
   Config directives = config;
-  for (const RuleDoc* d : diff_rule_docs()) directives.ignore.insert(d->name);
+  for (const RuleFamily& family : rule_catalog().families())
+    if (!family.judged_per_input)
+      for (const RuleDoc* d : family.docs) directives.ignore.insert(d->name);
   std::size_t suppressed = apply_suppressions(find_suppressions(text), diags, directives);
   // Reading order; findings on one operator stay together (same position, stable order).
   std::stable_sort(diags.begin(), diags.end(), [](const Diagnostic& a, const Diagnostic& b) {
@@ -115,9 +117,10 @@ class HeadThenRest : public std::streambuf {
   char buf_[1 << 16];
 };
 
-class Linter {
+class InputLinter {
  public:
-  Linter(Linted& out, const Config& config, const LintOptions& options) : out_(out), config_(config), options_(options) {
+  InputLinter(Linted& out, const Config& config, const LintOptions& options)
+      : out_(out), config_(config), options_(options) {
     read_.execution = config.execution;
   }
 
@@ -215,7 +218,7 @@ class Linter {
 Linted lint_input(const LintRequest& request, const Config& config, const LintOptions& options) {
   Linted out;
   out.path = request.display.empty() ? request.path : request.display;
-  Linter linter(out, config, options);
+  InputLinter linter(out, config, options);
   const ReadOptions& ro = linter.read_options();
 
   if (request.text) {
@@ -295,7 +298,7 @@ LintResult lint_text(std::shared_ptr<const std::string> input, const std::string
   out.path = path;
   LintOptions options;
   options.finish = false;
-  Linter linter(out, config, options);
+  InputLinter linter(out, config, options);
   linter.whole(input);
   return std::move(out.result);
 }

@@ -5,7 +5,6 @@
 #include <ostream>
 
 #include "lint/engine/check.hpp"
-#include "lint/output/output.hpp"
 #include "parser/eventlog/eventlog.hpp"
 
 namespace planlint {

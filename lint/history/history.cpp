@@ -346,6 +346,10 @@ const RuleDoc& history_regression_doc() {
   return d;
 }
 
+void register_history_rules(RuleCatalog& catalog) {
+  catalog.add(RuleFamily{"history", {&history_regression_doc()}, true});
+}
+
 std::optional<double> parse_timestamp_ms(std::string_view s) {
   std::string t = trim(s);
   if (t.empty()) return std::nullopt;

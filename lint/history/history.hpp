@@ -16,13 +16,16 @@
 #include <vector>
 
 #include "lint/core/config.hpp"
-#include "lint/output/output.hpp"
+#include "lint/core/report.hpp"
+#include "rules/catalog.hpp"
 #include "rules/rule.hpp"
 
 namespace planlint {
 
 inline constexpr std::string_view kQueryRegressed = "query-regressed";
 const RuleDoc& history_regression_doc();
+// query-regressed as the catalogue's family "history".
+void register_history_rules(RuleCatalog& catalog);
 
 // The phases of one execution, in the method's order.
 inline constexpr std::array<std::string_view, 5> kHistoryPhases = {

@@ -14,52 +14,7 @@
 
 namespace planlint {
 
-namespace {
 using ordered_json = nlohmann::ordered_json;
-
-ordered_json evidence_json(const Evidence& e) {
-  ordered_json j;
-  j["name"] = e.name;
-  j["value"] = evidence_value(e);
-  if (e.number) j["number"] = *e.number;
-  if (!e.unit.empty()) j["unit"] = e.unit;
-  return j;
-}
-}  // namespace
-
-std::string_view to_string(MessageSeverity s) {
-  switch (s) {
-    case MessageSeverity::Warning: return "warning";
-    case MessageSeverity::Note: return "note";
-    case MessageSeverity::Error: break;
-  }
-  return "error";
-}
-
-ordered_json message_to_json(const ParseMessage& m) {
-  ordered_json j;
-  j["severity"] = std::string(to_string(m.severity));
-  j["message"] = m.message;
-  j["line"] = m.loc.line;
-  j["column"] = m.loc.column;
-  return j;
-}
-
-ordered_json diagnostic_to_json(const Diagnostic& d) {
-  ordered_json jd;
-  jd["rule"] = d.rule;
-  jd["code"] = d.code;
-  jd["severity"] = std::string(to_string(d.severity));
-  jd["message"] = d.message;
-  jd["line"] = d.range.line;
-  jd["column"] = d.range.column;
-  jd["operator_id"] = d.operator_id;
-  jd["operator"] = d.operator_name;
-  jd["evidence"] = ordered_json::array();
-  for (const auto& e : d.evidence) jd["evidence"].push_back(evidence_json(e));
-  jd["fix"] = d.fix;
-  return jd;
-}
 
 void write_json(std::ostream& out, const std::vector<FileReport>& files) {
   ordered_json root;

@@ -6,7 +6,7 @@
 #include <ostream>
 
 #include "lint/core/fingerprint.hpp"
-#include "lint/engine/known_rules.hpp"
+#include "rules/catalog.hpp"
 #include "lint/output/output.hpp"
 #include "lint/core/sanitize.hpp"
 

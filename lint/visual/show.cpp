@@ -7,7 +7,7 @@
 #include <map>
 
 #include "model/op_time.hpp"
-#include "lint/output/plan_tree.hpp"
+#include "lint/core/plan_tree.hpp"
 
 namespace planlint {
 

@@ -40,6 +40,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "lint/catalog/all_rules.hpp"
 #include "lint/engine/engine.hpp"
 #include "lint/core/input.hpp"
 #include "parser/registry/parse.hpp"
@@ -503,6 +504,7 @@ int cmd_gen(const std::string& kind, std::size_t n, const std::string& out_path,
 }  // namespace
 
 int main(int argc, char** argv) {
+  planlint::register_all_rules();
   CLI::App app{"planlint_bench: throughput, start-up, memory and scaling of planlint; generator of large inputs"};
   std::string shared;
   double min_seconds = 1.0;

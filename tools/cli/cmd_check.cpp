@@ -21,6 +21,7 @@
 #include "lint/core/baseline.hpp"
 #include "lint/engine/check.hpp"
 #include "lint/core/config_file.hpp"
+#include "lint/core/input_kind.hpp"
 #include "lint/core/settings.hpp"
 #include "lint/engine/known_rules.hpp"
 #include "lint/engine/ndjson.hpp"
@@ -465,10 +466,7 @@ int run_check(const CheckOptions& opt) {
   if (walked) {  // what a folder walk found, by kind: "checked 5 files: 3 event logs, 2 explain texts"
     std::map<std::string, std::size_t> kinds;
     for (const auto& r : reports) {
-      std::string k = !r.error.empty() ? "unreadable"
-                      : r.format == InputFormat::EventLog     ? "event log"
-                      : r.format == InputFormat::QueryProfile ? "Query Profile"
-                                                               : "explain text";
+      std::string k = !r.error.empty() ? "unreadable" : std::string(input_kind(r.format));
       ++kinds[k];
     }
     std::cerr << "planlint: checked " << reports.size() << (reports.size() == 1 ? " file:" : " files:");

@@ -9,8 +9,8 @@
 #include <vector>
 
 #include "lint/core/input.hpp"
-#include "lint/output/plan_json.hpp"
-#include "lint/output/plan_tree.hpp"
+#include "lint/core/plan_json.hpp"
+#include "lint/core/plan_tree.hpp"
 #include "parser/registry/parse.hpp"
 #include "model/read_check.hpp"
 #include "lint/core/sanitize.hpp"

@@ -6,9 +6,8 @@
 #include <memory>
 #include <string>
 
-#include "lint/diff/diff_rules.hpp"
-#include "lint/history/history.hpp"
 #include "lint/engine/known_rules.hpp"
+#include "rules/catalog.hpp"
 #include "rules/rule.hpp"
 #include "rules/rule_doc.hpp"
 #include "tools/cli/commands.hpp"
@@ -19,8 +18,9 @@ namespace {
 
 // The rules of `planlint diff` / `check --against` and `planlint history`, after the plan rules.
 std::string comparison_rule_list(DocFormat f) {
-  std::vector<const RuleDoc*> docs = diff_rule_docs();
-  docs.push_back(&history_regression_doc());
+  std::vector<const RuleDoc*> docs;
+  for (std::string_view family : {"diff", "history"})
+    if (const RuleFamily* f = rule_catalog().family(family)) docs.insert(docs.end(), f->docs.begin(), f->docs.end());
   std::string out;
   if (f == DocFormat::Markdown) {
     out += "\n## Comparison rules (`planlint diff`, `check --against`, `planlint history`)\n\n"

@@ -13,6 +13,7 @@
 #include <string>
 #include <vector>
 
+#include "lint/catalog/all_rules.hpp"
 #include "tools/cli/checked_stdout.hpp"
 #include "tools/cli/commands.hpp"
 
@@ -69,6 +70,7 @@ int main(int argc, char** argv) {
   app.set_version_flag("--version", std::string("planlint ") + PLANLINT_VERSION);
   g_default_terminate = std::set_terminate(on_terminate);
   planlint::cli::use_checked_stdout();
+  planlint::register_all_rules();
   int exit_code = 0;
   planlint::cli::register_parse(app, exit_code);
   planlint::cli::register_check(app, exit_code);

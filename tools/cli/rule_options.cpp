@@ -104,7 +104,7 @@ int finish_reports(const RuleOptions& opt, const std::vector<FileReport>& report
   if (!fail_on) return usage("unknown --fail-on `" + opt.fail_on + "`");
   for (const auto& r : reports)
     if (!r.error.empty()) {
-      std::cerr << "planlint: error: " << r.error << "\n";
+      std::cerr << "planlint: error: " << visible(r.error) << "\n";  // as check prints them
       unreadable = true;
     }
   OutputOptions out_opt;

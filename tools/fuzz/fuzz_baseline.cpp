@@ -7,6 +7,7 @@
 #include <string>
 #include <string_view>
 
+#include "lint/catalog/all_rules.hpp"
 #include "lint/core/baseline.hpp"
 #include "lint/engine/check.hpp"
 
@@ -27,6 +28,7 @@ const planlint::FileReport& sample() {
 }  // namespace
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
+  planlint::register_all_rules();  // the rule catalogue (idempotent)
   std::string_view text(reinterpret_cast<const char*>(data), size);
   std::string error;
   auto baseline = planlint::parse_baseline(text, error);

@@ -4,9 +4,11 @@
 #include <cstdint>
 #include <string_view>
 
+#include "lint/catalog/all_rules.hpp"
 #include "lint/core/config_file.hpp"
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
+  planlint::register_all_rules();  // the rule catalogue (idempotent)
   std::string_view text(reinterpret_cast<const char*>(data), size);
   bool pyproject = text.find("[tool.") != std::string_view::npos;
   planlint::ConfigError error;

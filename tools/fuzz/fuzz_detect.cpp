@@ -16,6 +16,7 @@
 #include <string>
 #include <string_view>
 
+#include "lint/catalog/all_rules.hpp"
 #include "lint/engine/check.hpp"
 #include "parser/eventlog/eventlog.hpp"
 #include "parser/eventlog/eventlog_codec.hpp"
@@ -38,6 +39,7 @@ std::string signature(const planlint::FileReport& r) {
 }  // namespace
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
+  planlint::register_all_rules();  // the rule catalogue (idempotent)
   const std::string text(reinterpret_cast<const char*>(data), size);
   const std::string_view head = std::string_view(text).substr(0, 4096);
   planlint::InputFormat by_head = planlint::detect_format(head);

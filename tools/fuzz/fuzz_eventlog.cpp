@@ -10,6 +10,7 @@
 #include <string>
 #include <string_view>
 
+#include "lint/catalog/all_rules.hpp"
 #include "lint/engine/engine.hpp"
 #include "parser/eventlog/eventlog.hpp"
 #include "tools/fuzz/plan_invariants.hpp"
@@ -24,6 +25,7 @@ namespace {
 }  // namespace
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
+  planlint::register_all_rules();  // the rule catalogue (idempotent)
   const std::string_view text(reinterpret_cast<const char*>(data), size);
   const planlint::EventLogOptions opts;
   planlint::ParseResult whole = planlint::parse_event_log(text, "fuzz.eventlog", opts);

@@ -19,6 +19,7 @@
 #include <string>
 #include <string_view>
 
+#include "lint/catalog/all_rules.hpp"
 #include "parser/eventlog/eventlog.hpp"
 #include "parser/eventlog/eventlog_codec.hpp"
 
@@ -86,6 +87,7 @@ std::string decode(const std::string& data, std::string& error) {
 }  // namespace
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
+  planlint::register_all_rules();  // the rule catalogue (idempotent)
   if (size < 2) return 0;
   const unsigned mode = data[0];
   std::string_view rest(reinterpret_cast<const char*>(data + 2), size - 2);

@@ -9,6 +9,7 @@
 #include <string_view>
 #include <vector>
 
+#include "lint/catalog/all_rules.hpp"
 #include "model/expr_util.hpp"
 #include "parser/registry/parse.hpp"
 
@@ -32,6 +33,7 @@ void check_spans(const planlint::Expr& e, std::size_t size) {
 }  // namespace
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
+  planlint::register_all_rules();  // the rule catalogue (idempotent)
   const std::string_view text(reinterpret_cast<const char*>(data), size);
   for (auto d : {planlint::ExprDialect::Catalyst, planlint::ExprDialect::PushedFilter, planlint::ExprDialect::Sql}) {
     planlint::TextStore store;  // the names the parser builds

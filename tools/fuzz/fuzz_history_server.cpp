@@ -9,6 +9,7 @@
 #include <cstdlib>
 #include <string_view>
 
+#include "lint/catalog/all_rules.hpp"
 #include "lint/engine/engine.hpp"
 #include "parser/history_server/history_server.hpp"
 #include "tools/fuzz/plan_invariants.hpp"
@@ -23,6 +24,7 @@ namespace {
 }  // namespace
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
+  planlint::register_all_rules();  // the rule catalogue (idempotent)
   std::string_view text(reinterpret_cast<const char*>(data), size);
   (void)planlint::looks_like_history_server(text);
   planlint::ParseResult parsed = planlint::parse_history_server(text, "fuzz.sql.json");

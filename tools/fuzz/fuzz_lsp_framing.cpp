@@ -6,9 +6,11 @@
 #include <cstdint>
 #include <string_view>
 
+#include "lint/catalog/all_rules.hpp"
 #include "tools/fuzz/lsp_drive.hpp"
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
+  planlint::register_all_rules();  // the rule catalogue (idempotent)
   (void)planlint::fuzz::drive_lsp_framing(std::string_view(reinterpret_cast<const char*>(data), size));
   return 0;
 }

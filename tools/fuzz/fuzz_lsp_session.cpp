@@ -13,6 +13,7 @@
 #include <string>
 #include <string_view>
 
+#include "lint/catalog/all_rules.hpp"
 #include "lint/lsp/lsp_server.hpp"
 
 namespace {
@@ -22,6 +23,7 @@ std::string frame(std::string_view body) { return "Content-Length: " + std::to_s
 }  // namespace
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
+  planlint::register_all_rules();  // the rule catalogue (idempotent)
   std::string_view input(reinterpret_cast<const char*>(data), size);
   std::string stream = frame(R"({"jsonrpc":"2.0","id":0,"method":"initialize","params":{"capabilities":{}}})") +
                        frame(R"({"jsonrpc":"2.0","method":"initialized","params":{}})");

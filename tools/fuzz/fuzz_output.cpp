@@ -9,9 +9,11 @@
 #include <cstdlib>
 #include <string_view>
 
+#include "lint/catalog/all_rules.hpp"
 #include "tools/fuzz/output_checks.hpp"
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
+  planlint::register_all_rules();  // the rule catalogue (idempotent)
   std::string_view text(reinterpret_cast<const char*>(data), size);
   static const std::string path = "plans/\x1b[2Jq\n::warning::x\xff.txt";
   if (auto why = planlint::fuzz::check_all_outputs(text, path); !why.empty()) {

@@ -8,6 +8,7 @@
 #include <string_view>
 #include <vector>
 
+#include "lint/catalog/all_rules.hpp"
 #include "lint/engine/engine.hpp"
 #include "tools/fuzz/plan_invariants.hpp"
 
@@ -40,6 +41,7 @@ bool acyclic(const planlint::Plan& p) {
 }  // namespace
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
+  planlint::register_all_rules();  // the rule catalogue (idempotent)
   std::string_view text(reinterpret_cast<const char*>(data), size);
   planlint::ParseResult parsed = planlint::parse_query_profile(text, "fuzz.json");
   if (auto why = planlint::fuzz::plan_invariant_violation(parsed, text); !why.empty()) fail(why.c_str());

@@ -7,6 +7,7 @@
 #include <string>
 #include <string_view>
 
+#include "lint/catalog/all_rules.hpp"
 #include "lint/engine/check.hpp"
 #include "lint/core/suppress.hpp"
 
@@ -29,6 +30,7 @@ std::string_view line_at(std::string_view text, std::uint32_t n) {
 }  // namespace
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
+  planlint::register_all_rules();  // the rule catalogue (idempotent)
   std::string_view text(reinterpret_cast<const char*>(data), size);
   auto found = planlint::find_suppressions(text);
   for (const auto& s : found) {

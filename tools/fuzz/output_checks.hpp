@@ -10,7 +10,7 @@
 
 #include "lint/engine/check.hpp"
 #include "lint/output/output.hpp"
-#include "lint/output/plan_tree.hpp"
+#include "lint/core/plan_tree.hpp"
 #include "lint/visual/report_html.hpp"
 #include "lint/visual/show.hpp"
 

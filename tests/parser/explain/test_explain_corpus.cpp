@@ -10,7 +10,7 @@
 #include <string>
 #include <vector>
 
-#include "lint/output/plan_json.hpp"
+#include "lint/core/plan_json.hpp"
 #include "tests/support.hpp"
 
 namespace fs = std::filesystem;

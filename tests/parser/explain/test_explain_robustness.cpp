@@ -4,8 +4,8 @@
 
 #include <string>
 
-#include "lint/output/plan_json.hpp"
-#include "lint/output/plan_tree.hpp"
+#include "lint/core/plan_json.hpp"
+#include "lint/core/plan_tree.hpp"
 #include "parser/registry/parse.hpp"
 
 using namespace planlint;

@@ -100,6 +100,10 @@ TEST_CASE("not silent: folder walks find event logs by content and say what they
            s.dir / "logs" / "eventlog_v2_app-20231114221320-0009");
   auto v2 = run_planlint("check --no-config --exit-zero --format concise " + q(s.dir / "logs"), true);
   CHECK(has(v2.out, "checked 3 files: 3 event logs"));
+  // A History Server answer is named as one (it was summarised as an explain text).
+  fs::copy_file(corpus_dir() / "history-server" / "even-join.sql.json", s.dir / "logs" / "even-join.sql.json");
+  auto hs = run_planlint("check --no-config --exit-zero --format concise " + q(s.dir / "logs"), true);
+  CHECK(has(hs.out, "checked 4 files: 1 History Server answer, 3 event logs"));
   // An empty folder, or one without plans: nothing checked is an error, not a pass.
   fs::create_directories(s.dir / "empty");
   auto e = run_planlint("check --no-config " + q(s.dir / "empty"), true);

@@ -1,4 +1,4 @@
-#include "lint/output/plan_tree.hpp"
+#include "lint/core/plan_tree.hpp"
 
 #include "lint/core/sanitize.hpp"
 

@@ -1,4 +1,4 @@
-#include "lint/output/plan_json.hpp"
+#include "lint/core/plan_json.hpp"
 
 #include <cmath>
 #include <span>

@@ -1,0 +1,90 @@
+#include "rules/catalog.hpp"
+
+#include <atomic>
+#include <cstdio>
+#include <cstdlib>
+#include <memory>
+#include <set>
+#include <stdexcept>
+
+namespace planlint {
+
+void RuleCatalog::add(RuleFamily family) {
+  if (this->family(family.name)) throw std::logic_error("rule family registered twice: " + family.name);
+  std::set<std::string_view> seen;
+  for (const RuleDoc* d : docs_) seen.insert({d->name, d->code});
+  for (const RuleDoc* d : family.docs) {
+    if (!d) throw std::logic_error("rule family " + family.name + " registers a null RuleDoc");
+    for (std::string_view key : {std::string_view(d->name), std::string_view(d->code)})
+      if (!key.empty() && !seen.insert(key).second)
+        throw std::logic_error("rule name or code registered twice: " + std::string(key));
+    docs_.push_back(d);
+  }
+  families_.push_back(std::move(family));
+}
+
+const RuleFamily* RuleCatalog::family(std::string_view name) const {
+  for (const auto& f : families_)
+    if (f.name == name) return &f;
+  return nullptr;
+}
+
+const RuleDoc* RuleCatalog::find(std::string_view name_or_code) const {
+  for (const RuleDoc* d : docs_) {
+    if (d->name == name_or_code || d->code == name_or_code) return d;
+    for (const auto& a : d->also_reports)
+      if (a == name_or_code) return d;
+  }
+  return nullptr;
+}
+
+const RuleFamily* RuleCatalog::family_of(const RuleDoc& doc) const {
+  for (const auto& f : families_)
+    for (const RuleDoc* d : f.docs)
+      if (d == &doc) return &f;
+  return nullptr;
+}
+
+void register_plan_rules(RuleCatalog& catalog) {
+  RuleFamily plan{"plan", {}, true};
+  for (const auto& r : all_rules()) plan.docs.push_back(&r->doc());
+  catalog.add(std::move(plan));
+}
+
+namespace {
+// Written once at start-up, before any thread reads it; read-only afterwards.
+std::atomic<const RuleCatalog*> g_catalog{nullptr};
+}  // namespace
+
+void install_rule_catalog(RuleCatalog catalog) {
+  static std::unique_ptr<const RuleCatalog> owned;
+  if (owned) throw std::logic_error("the rule catalogue is installed once");
+  owned = std::make_unique<const RuleCatalog>(std::move(catalog));
+  g_catalog.store(owned.get(), std::memory_order_release);
+}
+
+bool rule_catalog_installed() { return g_catalog.load(std::memory_order_acquire) != nullptr; }
+
+const RuleCatalog& rule_catalog() {
+  const RuleCatalog* c = g_catalog.load(std::memory_order_acquire);
+  if (!c) {
+    std::fputs("planlint: internal error: the rule catalogue was read before register_all_rules() "
+               "(lint/catalog/all_rules.hpp) was called\n",
+               stderr);
+    std::abort();
+  }
+  return *c;
+}
+
+std::vector<std::string> names_for_selector(std::string_view name_or_code) {
+  const RuleDoc* doc = find_rule_doc(name_or_code);
+  if (!doc) return {};
+  if (doc->code == name_or_code) {
+    std::vector<std::string> v{doc->name};
+    v.insert(v.end(), doc->also_reports.begin(), doc->also_reports.end());
+    return v;
+  }
+  return {std::string(name_or_code)};
+}
+
+}  // namespace planlint
