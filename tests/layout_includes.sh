@@ -78,7 +78,7 @@ check support 'support/' 1 || fail=1
 check model 'model/|support/' 1 || fail=1
 check rules 'model/|support/|rules/' 1 || fail=1
 for d in parser/*/; do
-  check "$d" 'grammar/|parser/|model/|support/' 0 || fail=1
+  check "$d" 'grammar/|parser/|model/|support/' 0 2 || fail=1
 done
 check lint 'grammar/|parser/|model/|support/|rules/|lint/' 0 2 || fail=1
 for d in lint/*/; do

@@ -8,6 +8,7 @@
 #endif
 
 #include "parser/common/classify.hpp"
+#include "parser/expression/expression.hpp"
 #include "support/text_search.hpp"
 #include "parser/registry/parse.hpp"
 

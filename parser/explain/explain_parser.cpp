@@ -73,9 +73,11 @@ struct PendingReuse {
   SourceRange loc;
 };
 
-class Reader {
+// Reads the normalised lines of one explain text (every mode) into plans: the outline tree from a
+// column stack, formatted details, default-mode trees, logical plans and the trailers.
+class ExplainTextReader {
  public:
-  Reader(const Normalized& n, ParseResult& r, std::shared_ptr<const std::string> input)
+  ExplainTextReader(const Normalized& n, ParseResult& r, std::shared_ptr<const std::string> input)
       : n_(n), r_(r), input_(std::move(input)), input_text_(shared_text(input_)) {}
 
   void run() {
@@ -1000,7 +1002,7 @@ ParseResult parse_explain_text(std::string_view text, const std::string& path,
     // repair): a word that is not in `text` is in no operator's text. One search of the input
     // instead of one per operator text.
     hints = explain_fill_hints(text, !n.repairs.empty());
-    Reader reader(n, r, std::move(input));
+    ExplainTextReader reader(n, r, std::move(input));
     reader.run();
   }
   // The typed facts once the line table and the reader's indexes are gone (they need neither):

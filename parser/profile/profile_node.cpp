@@ -6,6 +6,7 @@
 
 #include "parser/common/classify.hpp"
 #include "parser/registry/parse.hpp"
+#include "parser/expression/expression.hpp"
 #include "parser/profile/profile_internal.hpp"
 
 namespace planlint::profile {

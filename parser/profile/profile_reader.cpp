@@ -55,7 +55,8 @@ using profile::text;
 // Real exports nest about 8 levels; anything far deeper is not a profile and would only cost memory.
 constexpr std::size_t kMaxDepth = 256;
 
-struct Reader {
+// Reads the graphs of one Query Profile export (nodes, edges, metrics) into plans.
+struct ProfileGraphReader {
   std::string_view input;
   ParseResult& result;
   profile::LineTable lines;
@@ -64,7 +65,7 @@ struct Reader {
   // input shares this store.
   std::shared_ptr<TextStore> store = std::make_shared<TextStore>();
 
-  Reader(std::string_view text, ParseResult& r) : input(text), result(r), lines(text) {}
+  ProfileGraphReader(std::string_view text, ParseResult& r) : input(text), result(r), lines(text) {}
 
   SourceRange at(std::size_t off) const { return lines.at(off); }
 
@@ -235,7 +236,7 @@ MetricUnit query_metric_unit(std::string_view name) {
   return MetricUnit::Count;
 }
 
-QueryInfo Reader::read_query(const json& root) {
+QueryInfo ProfileGraphReader::read_query(const json& root) {
   QueryInfo q;
   const json* qo = member(root, "query");
   if (!qo || !qo->is_object()) return q;
@@ -269,7 +270,7 @@ QueryInfo Reader::read_query(const json& root) {
   return q;
 }
 
-void Reader::read_node(const json& n, Operator& op, const profile::GraphPositions* gp, std::size_t ni) {
+void ProfileGraphReader::read_node(const json& n, Operator& op, const profile::GraphPositions* gp, std::size_t ni) {
   if (gp && ni < gp->nodes.size()) op.loc = at(gp->nodes[ni]);
   TextStore& st = *store;
   op.id = st.keep(text(member(n, "id")));
@@ -372,7 +373,7 @@ void Reader::read_node(const json& n, Operator& op, const profile::GraphPosition
 }
 
 // Remove edges that close a cycle (iterative DFS, linear), reporting each at its edge object.
-void Reader::break_cycles(Plan& plan, const std::map<std::pair<std::size_t, std::size_t>, std::size_t>& edge_at) {
+void ProfileGraphReader::break_cycles(Plan& plan, const std::map<std::pair<std::size_t, std::size_t>, std::size_t>& edge_at) {
   const std::size_t n = plan.ops.size();
   std::vector<std::uint8_t> state(n, 0);  // 0 new, 1 on the DFS path, 2 done
   std::vector<std::pair<std::size_t, std::size_t>> stack;
@@ -406,7 +407,7 @@ void Reader::break_cycles(Plan& plan, const std::map<std::pair<std::size_t, std:
   }
 }
 
-Plan Reader::read_graph(const json& g, std::size_t gi, const QueryInfo& query, ReadNodes* pre_read,
+Plan ProfileGraphReader::read_graph(const json& g, std::size_t gi, const QueryInfo& query, ReadNodes* pre_read,
                         std::vector<ReadEdge>* pre_edges) {
   Plan plan;
   plan.share_text_store(store);
@@ -612,7 +613,7 @@ ParseResult parse_query_profile(std::string_view text_in, const std::string& pat
   std::string_view input = text_in;
   std::size_t bom = input.substr(0, 3) == "\xEF\xBB\xBF" ? 3 : 0;
 
-  Reader reader(input, result);
+  ProfileGraphReader reader(input, result);
   reader.pos = profile::scan_positions(input.substr(bom), kMaxDepth);
   // Offsets from the scan are relative to the text after the BOM.
   if (bom) {

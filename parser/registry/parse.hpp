@@ -9,6 +9,8 @@
 
 #include "model/expr.hpp"
 #include "model/plan.hpp"
+// parse_expression: for the callers outside parser/ that still find it here (readers include it).
+#include "parser/expression/expression.hpp"
 
 namespace planlint {
 
@@ -41,10 +43,5 @@ ParseResult parse_event_log(std::string_view text, const std::string& path);
 ParseResult parse_input(std::string_view text, const std::string& path);
 // The same on a shared input: the plans view its bytes instead of copying them.
 ParseResult parse_input(std::shared_ptr<const std::string> input, const std::string& path);
-
-// One printed expression in the given dialect. Never throws; depth is bounded. The result views
-// `text` (a plan's Text, a literal): it must outlive the result. Names the parser builds (an
-// unquoted literal, an upper-cased operator) are kept in `store` (the plan's).
-ParsedExpr parse_expression(TextStore& store, Text text, ExprDialect dialect = ExprDialect::Catalyst);
 
 }  // namespace planlint

@@ -15,6 +15,7 @@
 
 #include "grammar/expression.hpp"
 #include "model/expr_util.hpp"
+#include "parser/expression/expression.hpp"
 #include "parser/registry/parse.hpp"
 #include "tests/kept_text.hpp"
 #include "tests/support.hpp"

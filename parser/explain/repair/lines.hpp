@@ -1,0 +1,219 @@
+// Helpers shared by the repair passes: small text tests, rewritten lines with their byte maps,
+// and the tree shape of a line. Internal to parser/explain/repair/.
+#pragma once
+
+#include <algorithm>
+#include <cstdint>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "parser/explain/normalize.hpp"
+#include "support/byte_scan.hpp"
+
+namespace planlint::repair {
+
+inline bool is_digit(char c) { return c >= '0' && c <= '9'; }
+inline bool is_blank(char c) { return c == ' ' || c == '\t'; }
+
+inline std::string_view ltrim(std::string_view s) {
+  while (!s.empty() && is_blank(s.front())) s.remove_prefix(1);
+  return s;
+}
+inline std::string_view rtrim(std::string_view s) {
+  while (!s.empty() && (is_blank(s.back()) || s.back() == '\r')) s.remove_suffix(1);
+  return s;
+}
+inline bool starts_with(std::string_view s, std::string_view p) { return s.substr(0, p.size()) == p; }
+
+inline std::size_t leading_spaces(std::string_view s) { return s.empty() || s[0] != ' ' ? 0 : leading_run(s, ' ', ' '); }
+
+
+// ---- lines around a plan: fences, table borders, log lines, prompts -------------------------
+// `+------+` borders of Dataset.show().
+inline bool is_table_border(std::string_view s) {
+  s = rtrim(ltrim(s));
+  if (s.size() < 3 || s.front() != '+' || s.back() != '+') return false;
+  return std::all_of(s.begin(), s.end(), [](char c) { return c == '+' || c == '-'; });
+}
+
+inline bool is_fence(std::string_view s) {
+  s = ltrim(s);
+  return starts_with(s, "```") || starts_with(s, "~~~");
+}
+
+// `INFO core/src/lib.rs: ...`, `WARN CometExecRule: ...`: a level, then a word ending in `: `.
+inline bool is_log_level_line(std::string_view s, std::string_view lvl) {
+  if (!starts_with(s, lvl)) return false;
+  std::size_t colon = s.find(": ", lvl.size());
+  std::size_t space = s.find(' ', lvl.size());
+  return colon != std::string_view::npos && colon <= space;
+}
+
+// log4j / python logging lines and interactive prompts around a pasted plan.
+inline bool is_noise(std::string_view s) {
+  if (s.empty()) return false;
+  const char c = s[0];
+  // Hot path (every input line starting at column 0): one switch on the first byte.
+  switch (c) {
+    case '0': case '1': case '2': case '3': case '4': case '5': case '6': case '7': case '8': case '9': {
+      // 25/11/30 10:00:00 INFO ..., 2025-11-30 10:00:00,123 WARN ...
+      std::size_t i = 0;
+      while (i < s.size() && is_digit(s[i])) ++i;
+      return (i == 2 || i == 4) && i + 15 <= s.size() && (s[i] == '/' || s[i] == '-') && is_digit(s[i + 1]) &&
+             is_digit(s[i + 2]) && (s[i + 3] == '/' || s[i + 3] == '-') && is_digit(s[i + 4]) && is_digit(s[i + 5]) &&
+             (s[i + 6] == ' ' || s[i + 6] == 'T') && is_digit(s[i + 7]) && is_digit(s[i + 8]) && s[i + 9] == ':';
+    }
+    case '>': return starts_with(s, ">>> ") || s == ">>>";
+    case 's':
+      return starts_with(s, "scala> ") || starts_with(s, "spark-sql> ") || starts_with(s, "spark-sql (") ||
+             starts_with(s, "sql> ") || s == "scala>";
+    // `Input [3]: ...` and `Output [3]: ...` of formatted plans start like these: look at bytes.
+    case 'I':
+      return s.size() >= 4 && ((s[1] == 'n' && s[2] == ' ' && s[3] == '[') ||
+                               (s[1] == 'N' && is_log_level_line(s, "INFO ")));
+    case 'O': return s.size() >= 4 && s[1] == 'u' && s[2] == 't' && s[3] == '[';
+    case '$': return starts_with(s, "$ ");
+    case 'T': return starts_with(s, "Time taken: ");
+    case 'W': return is_log_level_line(s, "WARN ");
+    case 'E': return is_log_level_line(s, "ERROR ");
+    case 'D': return is_log_level_line(s, "DEBUG ");
+    case 'r': {  // `res6: String =` (Scala REPL result)
+      if (s.size() <= 4 || !starts_with(s, "res") || !is_digit(s[3])) return false;
+      std::size_t i = 3;
+      while (i < s.size() && is_digit(s[i])) ++i;
+      return i < s.size() && s[i] == ':';
+    }
+    default: return false;
+  }
+}
+
+// Whether a line starting with c can be noise (a cheap test before the call).
+inline bool maybe_noise(char c) {
+  switch (c) {
+    case '0': case '1': case '2': case '3': case '4': case '5': case '6': case '7': case '8': case '9':
+    case '>': case 's': case 'I': case 'O': case '$': case 'T': case 'W': case 'E': case 'D': case 'r':
+      return true;
+    default: return false;
+  }
+}
+
+// `         > from t` : a continuation prompt of spark-sql / beeline.
+inline bool is_continuation_prompt(std::string_view s) {
+  std::size_t i = 0;
+  while (i < s.size() && s[i] == ' ') ++i;
+  return i >= 4 && i + 1 < s.size() && s[i] == '>' && s[i + 1] == ' ';
+}
+
+
+// ---- rewritten lines ----------------------------------------------------------------------------
+
+// A line being rebuilt byte by byte, each byte with its source position.
+struct Mapped {
+  std::string text;
+  std::vector<MapRun> runs;  // see MapRun
+  void put(char c, SrcPos p) {
+    if (runs.empty() || p.line != runs.back().pos.line ||
+        p.col != runs.back().pos.col + static_cast<std::uint32_t>(text.size() - runs.back().at))
+      runs.push_back({static_cast<std::uint32_t>(text.size()), p});
+    text += c;
+  }
+  void put(std::string_view s, SrcPos p) {
+    for (char c : s) put(c, p);
+  }
+};
+
+inline NormLine make_line(Normalized& out, Mapped&& m, std::uint32_t line) {
+  NormLine l;
+  l.line = m.runs.empty() ? line : m.runs.front().pos.line;
+  out.set_owned_text(l, m.text);
+  out.maps.push_back({out.map_runs.size(), static_cast<std::uint32_t>(m.runs.size()), l.len});
+  out.map_runs.insert(out.map_runs.end(), m.runs.begin(), m.runs.end());
+  out.extra_of(l).map = static_cast<std::int32_t>(out.maps.size() - 1);
+  return l;
+}
+
+// Drop the first n bytes of l's text, which are original columns (a margin, a prefix).
+inline void strip_front(Normalized& out, NormLine& l, std::size_t n) {
+  if (n == 0) return;
+  out.set_text(l, out.text(l).substr(n));
+  out.extra_of(l).col_base += static_cast<std::uint32_t>(n);
+}
+
+// Drop the first n bytes of l's text as normalised columns (a common indent, a tree number).
+inline void strip_shift(Normalized& out, NormLine& l, std::size_t n) {
+  if (n == 0) return;
+  out.set_text(l, out.text(l).substr(n));
+  if (!l.has_extra() && std::uint64_t{l.aux} + n < NormLine::kExtra)
+    l.aux += static_cast<std::uint32_t>(n);  // a plain line keeps its shift in aux
+  else
+    out.extra_of(l).shift += static_cast<std::uint32_t>(n);
+}
+
+inline bool is_rewritten(const Normalized& out, const NormLine& l) {
+  return l.has_extra() && out.extras[l.extra_index()].map >= 0;
+}
+
+// Copy normalised bytes [b, e) of line idx with their source positions.
+inline void copy_range(const Normalized& out, std::size_t idx, std::size_t b, std::size_t e, Mapped& m) {
+  std::string_view t = out.text(idx);
+  for (std::size_t x = b; x < e && x < t.size(); ++x) m.put(t[x], out.pos(idx, x));
+}
+
+inline bool is_tree_marker(std::string_view s, std::size_t at) {
+  return at + 2 < s.size() && (s[at] == '+' || s[at] == ':') && s[at + 1] == '-' && s[at + 2] == ' ';
+}
+// Skip a tree prefix: blanks and `:` guides (a `:` followed by a blank or the end of the line).
+// Returns the offset of what follows.
+inline std::size_t skip_guides(std::string_view s) { return skip_blanks_and_lone_colons(s); }
+
+inline bool is_title_line(std::string_view t) {
+  std::size_t i = 0;
+  while (i < t.size() && is_blank(t[i])) ++i;
+  if (i + 7 > t.size() || t[i] != '=' || t[i + 1] != '=') return false;  // most lines: one compare
+  return t[t.size() - 1] == '=' && t[t.size() - 2] == '=';
+}
+
+
+// ---- tree shape of each line, shared by the two passes of step 7 -------------------------------
+// Both passes ask the same questions of every line (its `:` guides, its marker, whether it or the
+// text after its marker is a `== Title ==`); they are answered once per line, in one scan of the
+// line's tree prefix, instead of once per pass.
+struct Shape {
+  static constexpr std::uint32_t kEmpty = 1, kTitle = 2, kMarker = 4, kBodyTitle = 8;
+  std::uint32_t g = 0;      // skip_guides(t)
+  std::uint32_t flags = 0;  // kTitle: is_title_line(t); kBodyTitle: a marker and is_title_line(t.substr(g + 3))
+};
+
+inline Shape shape_of(std::string_view t) {
+  Shape sh;
+  if (t.empty()) {
+    sh.flags = Shape::kEmpty;
+    return sh;
+  }
+  const std::size_t g = skip_guides(t);
+  sh.g = static_cast<std::uint32_t>(g);
+  // is_title_line(t) needs a `=` at its first byte after blanks: that is t[g] unless a tab stopped
+  // the guides (a `:` skipped before it makes is_title_line false anyway).
+  if (g < t.size() && (t[g] == '=' || t[g] == '\t') && is_title_line(t)) sh.flags |= Shape::kTitle;
+  if (is_tree_marker(t, g)) {
+    sh.flags |= Shape::kMarker;
+    if (is_title_line(t.substr(g + 3))) sh.flags |= Shape::kBodyTitle;
+  }
+  return sh;
+}
+
+inline void shape_lines(const Normalized& out, std::vector<Shape>& shapes) {
+  shapes.resize(out.lines.size());
+  for (std::size_t i = 0; i < out.lines.size(); ++i) shapes[i] = shape_of(out.text(i));
+}
+
+// After the title line t of a section: how many non-empty lines until the section's root (-1: not
+// a plan section).
+inline int title_root_wait(std::string_view t) {
+  std::string_view title = rtrim(ltrim(t));
+  bool plan = title.find("Plan ==") != std::string_view::npos || title.find("Subtree ") != std::string_view::npos;
+  return plan ? (title.find("Analyzed") != std::string_view::npos ? 1 : 0) : -1;
+}
+
+}  // namespace planlint::repair

@@ -1,0 +1,95 @@
+// The paste repairs of normalize() as a table of small passes. The input is first split into lines
+// (split_lines: CR, trailing blanks, fences, log lines and prompts go, and what the later passes
+// need to know is counted on the way); then each pass of kRepairs whose `may_apply` holds runs in
+// order, and normalize() records its `what` when `run` returns true (it changed something).
+// `may_apply` is a cheap look (a flag of the split, one search of the input, one pass over the
+// lines) that is false only when `run` would change nothing; tests/parser/explain/test_repairs.cpp
+// checks that on every corpus input.
+#pragma once
+
+#include <array>
+#include <cstddef>
+#include <string_view>
+#include <vector>
+
+#include "parser/explain/normalize.hpp"
+
+namespace planlint::repair {
+
+// The text being repaired, with what the split and the earlier passes found.
+struct RepairState {
+  Normalized out;
+  // Found by split_lines.
+  std::vector<std::size_t> borders;  // lines that were `+----+` borders of a Dataset.show() table
+  std::size_t nonempty = 0;          // kept non-empty lines
+  std::size_t margin = 0;            //   of them, lines that start like a stripMargin `|` line
+  bool magic_start = false;          // a kept line starts like a notebook `MAGIC` / `COMMAND` prefix
+  bool any_tab = false;              // a kept line holds a tab
+  // Set by passes that later passes look at.
+  bool json = false;       // ipynb decoded notebook JSON (lines may hold what the input does not)
+  bool lit = false;        // literal_newlines split a line
+  bool collapsed = false;  // collapsed_lines split a line (the tree passes rebuild its tree)
+  bool flattened = false;  // flattened_trees rebuilt a tree
+};
+
+struct Repair {
+  std::string_view what;                        // recorded in Normalized::repairs when run is true
+  bool (*may_apply)(const RepairState&);        // false: run would change nothing
+  bool (*run)(RepairState&);                    // true: it changed something
+};
+
+// Step 1: split the input (after a byte order mark) into lines; records the CRLF, fence and log
+// line repairs itself.
+RepairState split_lines(std::string_view input);
+
+// The passes, one per kind of paste damage (repair/notebook.cpp, repair/layout.cpp,
+// repair/text.cpp, repair/tree_shape.cpp).
+bool may_strip_notebook_magic(const RepairState& s);
+bool strip_notebook_magic(RepairState& s);
+bool may_remove_show_table(const RepairState& s);
+bool remove_show_table(RepairState& s);
+bool may_strip_margins(const RepairState& s);
+bool strip_margins(RepairState& s);
+bool may_unwrap_ipynb(const RepairState& s);
+bool unwrap_ipynb(RepairState& s);
+bool may_split_literal_newlines(const RepairState& s);
+bool split_literal_newlines(RepairState& s);
+bool may_unescape_markup(const RepairState& s);
+bool unescape_markup(RepairState& s);
+bool may_split_collapsed_lines(const RepairState& s);
+bool split_collapsed_lines(RepairState& s);
+bool may_strip_tree_numbers(const RepairState& s);
+bool strip_tree_numbers(RepairState& s);
+bool may_undouble_spacing(const RepairState& s);
+bool undouble_spacing(RepairState& s);
+bool may_expand_tabs(const RepairState& s);
+bool expand_tabs(RepairState& s);
+bool may_find_cut(const RepairState& s);
+bool find_cut(RepairState& s);  // sets Normalized::cut; no repair message (its `what` is empty)
+bool may_remove_common_indent(const RepairState& s);
+bool remove_common_indent(RepairState& s);
+bool may_rebuild_flattened_trees(const RepairState& s);
+bool rebuild_flattened_trees(RepairState& s);
+bool may_join_continuations(const RepairState& s);
+bool join_continuations(RepairState& s);
+
+// In the order they run (the order of Normalized::repairs).
+inline constexpr std::array<Repair, 14> kRepairs = {{
+    {"removed Databricks notebook 'MAGIC' prefixes", may_strip_notebook_magic, strip_notebook_magic},
+    {"removed the ASCII table of .show()", may_remove_show_table, remove_show_table},
+    {"removed '|' stripMargin margins", may_strip_margins, strip_margins},
+    {"read the plan out of notebook (.ipynb) JSON strings", may_unwrap_ipynb, unwrap_ipynb},
+    {"split a line at literal '\\n'", may_split_literal_newlines, split_literal_newlines},
+    {"removed markdown / HTML escaping", may_unescape_markup, unescape_markup},
+    {"rebuilt lines from a plan whose newlines were lost", may_split_collapsed_lines, split_collapsed_lines},
+    {"removed numberedTreeString numbers", may_strip_tree_numbers, strip_tree_numbers},
+    {"removed the blank line after every line", may_undouble_spacing, undouble_spacing},
+    {"expanded tabs", may_expand_tabs, expand_tabs},
+    {"", may_find_cut, find_cut},
+    {"removed a common indent", may_remove_common_indent, remove_common_indent},
+    {"rebuilt the indentation of a flattened tree from its ':' guides", may_rebuild_flattened_trees,
+     rebuild_flattened_trees},
+    {"joined hand-wrapped continuation lines to their operator", may_join_continuations, join_continuations},
+}};
+
+}  // namespace planlint::repair

@@ -1,0 +1,97 @@
+// Step 1 of normalize(): split the input into lines; strip CR and trailing blanks; drop markdown
+// fences, `+----+` table borders, log lines, prompts and a spark-sql error block.
+#include <algorithm>
+#include <cstdint>
+#include <string_view>
+
+#include "parser/explain/repair/lines.hpp"
+#include "parser/explain/repair/repair.hpp"
+
+namespace planlint::repair {
+
+RepairState split_lines(std::string_view input) {
+  RepairState s;
+  Normalized& out = s.out;
+  if (starts_with(input, "\xEF\xBB\xBF")) input.remove_prefix(3);
+  out.input = input;
+  auto& lines = out.lines;
+
+  // Lines are views into `input`; only the few rewritten lines (tabs) are stored in `out.owned`.
+  // One entry per input line at most: count them (memchr speed) so the table is allocated once
+  // and no larger than needed.
+  const std::size_t newlines = count_newlines(input);
+  lines.reserve(newlines + 1);
+  std::size_t pos = 0;
+  std::uint32_t lineno = 0;
+  bool any_noise = false, any_fence = false, any_crlf = false;
+  std::size_t& nonempty = s.nonempty;
+  std::size_t& margin = s.margin;
+  std::vector<std::size_t>& borders = s.borders;
+  bool& magic_start = s.magic_start;
+  bool& any_tab = s.any_tab;
+  bool in_error = false;
+  // One search of the whole input instead of one per line (most inputs have no tab).
+  const bool input_tab = input.find('\t') != std::string_view::npos;
+  while (pos <= input.size()) {
+    const std::size_t nl = find_newline(input, pos);
+    std::string_view raw = input.substr(pos, nl - pos);
+    ++lineno;
+    if (!raw.empty() && raw.back() == '\r') any_crlf = true;
+    std::string_view t = rtrim(raw);
+    const std::string_view none = raw.substr(0, 0);  // an emptied line (stays at its place)
+    // A trailing `Error in query: ...` block (spark-sql) up to the next prompt or header.
+    const char c0 = t.empty() ? '\0' : t[0];
+    if ((c0 == 'E' && starts_with(t, "Error in query")) ||
+        (c0 == 'o' && starts_with(t, "org.apache.spark.sql.AnalysisException")))
+      in_error = true;
+    else if (in_error && (starts_with(t, "== ") || is_noise(t))) in_error = false;
+    if (in_error) {
+      any_noise = true;
+      t = none;
+    }
+    const std::size_t f = t.empty() || !is_blank(t[0]) ? 0 : leading_run(t, ' ', '\t');
+    if (f < t.size()) {
+      char c = t[f];
+      if ((c == '`' || c == '~') && is_fence(t)) {
+        t = none;
+        any_fence = true;
+      } else if (c == '+' && is_table_border(t)) {
+        t = none;
+        borders.push_back(lines.size());
+      } else if (f == 0 && maybe_noise(c) && is_noise(t)) {
+        t = none;
+        any_noise = true;
+      } else if (c == '>' && is_continuation_prompt(t)) {
+        t = none;
+        any_noise = true;
+      } else {
+        ++nonempty;
+        if (f == 0 && (c == '#' || c == '-' || c == '/')) magic_start = true;
+        if (c == '|' || ((c == '"' || c == 's') && (starts_with(t.substr(f), "\"\"\"|") || starts_with(t.substr(f), "s\"\"\"|"))))
+          ++margin;
+        if (input_tab && !any_tab && t.find('\t') != std::string_view::npos) any_tab = true;
+      }
+    }
+    NormLine& l = lines.emplace_back();
+    l.line = lineno;
+    if (!t.empty()) {  // out.set_text(l, t) for a new line (its base is the input)
+      const auto off = static_cast<std::size_t>(t.data() - input.data());
+      if (off <= UINT32_MAX && t.size() <= UINT32_MAX) {
+        l.off = static_cast<std::uint32_t>(off);
+        l.len = static_cast<std::uint32_t>(t.size());
+      } else {
+        out.set_text(l, t);
+      }
+    }
+    if (nl == input.size()) break;
+    pos = nl + 1;
+  }
+  // A trailing newline gives one empty last line: drop it.
+  if (!lines.empty() && lines.back().len == 0 && !input.empty() && input.back() == '\n') lines.pop_back();
+  if (any_crlf) out.repairs.emplace_back("converted CRLF line ends");
+  if (any_fence) out.repairs.emplace_back("removed markdown fences");
+  if (any_noise) out.repairs.emplace_back("removed log or prompt lines");
+  return s;
+}
+
+}  // namespace planlint::repair

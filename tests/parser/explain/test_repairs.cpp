@@ -1,0 +1,152 @@
+// The repair passes of normalize() (parser/explain/repair/): each pass's cheap `may_apply` check is
+// false only where its `run` would change nothing. On every text of the bundled corpus (and of
+// ../shared/corpus when it is there) and on crafted pastes, the passes run in normalize()'s order;
+// where `may_apply` is false the pass runs anyway and must leave the lines, their source
+// positions and the cut exactly as they were.
+#include <doctest/doctest.h>
+
+#include <algorithm>
+#include <cstdint>
+#include <filesystem>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "parser/explain/normalize.hpp"
+#include "parser/explain/repair/repair.hpp"
+#include "support/byte_scan.hpp"
+#include "tests/support.hpp"
+
+namespace fs = std::filesystem;
+namespace repair = planlint::repair;
+
+namespace {
+
+// What normalize() hands to the reader: the lines with their text and where their bytes come from.
+struct Snapshot {
+  std::vector<std::string> text;
+  std::vector<std::uint32_t> where;  // per line: its line, and the source of its first, middle and end byte
+  bool cut = false;
+  std::size_t cut_line = 0;
+  std::string cut_text;
+  bool operator==(const Snapshot&) const = default;
+};
+
+Snapshot snapshot(const planlint::Normalized& n) {
+  Snapshot s;
+  for (std::size_t i = 0; i < n.lines.size(); ++i) {
+    const std::string_view t = n.text(i);
+    s.text.emplace_back(t);
+    s.where.push_back(n.lines[i].line);
+    for (std::size_t col : {std::size_t{0}, t.size() / 2, t.size()}) {
+      const planlint::SrcPos p = n.pos(i, col);
+      s.where.push_back(p.line);
+      s.where.push_back(p.col);
+    }
+  }
+  s.cut = n.cut;
+  s.cut_line = n.cut_line;
+  s.cut_text = n.cut_text;
+  return s;
+}
+
+struct Tally {
+  std::size_t inputs = 0, skipped = 0, ran = 0, wrong = 0;
+};
+
+// Runs the passes over `text` as normalize() does, and every skipped pass as a check.
+void check_input(std::string_view text, const std::string& name, Tally& tally) {
+  ++tally.inputs;
+  repair::RepairState s = repair::split_lines(text);
+  std::vector<std::string> repairs = s.out.repairs;
+  for (const repair::Repair& r : repair::kRepairs) {
+    if (r.may_apply(s)) {
+      ++tally.ran;
+      if (r.run(s) && !r.what.empty()) repairs.emplace_back(r.what);
+      continue;
+    }
+    ++tally.skipped;
+    const Snapshot before = snapshot(s.out);
+    const bool changed = r.run(s);
+    if (changed || !(snapshot(s.out) == before)) {
+      ++tally.wrong;
+      if (tally.wrong <= 5) FAIL_CHECK("pass '" << std::string(r.what) << "' changed " << name << " though may_apply was false");
+    }
+  }
+  // The loop above is normalize(): the same repairs, the same lines.
+  const planlint::Normalized n = planlint::normalize(text);
+  if (tally.wrong == 0) {
+    CHECK(n.repairs == repairs);
+    CHECK(snapshot(n) == snapshot(s.out));
+  }
+}
+
+void check_tree(const fs::path& dir, Tally& tally) {
+  if (!fs::is_directory(dir)) return;
+  std::vector<fs::path> files;
+  for (const auto& e : fs::recursive_directory_iterator(dir)) {
+    if (!e.is_regular_file()) continue;
+    const std::string ext = e.path().extension().string();
+    if (ext != ".txt" && ext != ".md" && ext != ".log" && ext != ".sql" && ext != ".json" && ext != ".ipynb") continue;
+    if (e.file_size() > (std::size_t{2} << 20)) continue;  // the big generated texts add time, not cases
+    files.push_back(e.path());
+  }
+  std::sort(files.begin(), files.end());
+  for (const fs::path& f : files) check_input(planlint::test::read_file(f), f.string(), tally);
+}
+
+}  // namespace
+
+TEST_CASE("explain repairs: may_apply false means run changes nothing, on every corpus text") {
+  Tally tally;
+  check_tree(planlint::test::corpus_dir(), tally);
+  if (auto shared = planlint::test::shared_dir()) check_tree(*shared / "corpus", tally);
+  // Crafted pastes that make each pass run (and others skip).
+  const std::vector<std::string> crafted = {
+      "",
+      "\n\n",
+      "# MAGIC == Physical Plan ==\n# MAGIC * Project (1)\n# COMMAND ----------\n",
+      "+----+\n|plan|\n+----+\n|== Physical Plan ==\n*(1) Project [a#1]\n+- Scan x   |\n+----+\n",
+      "  |== Physical Plan ==\n  |*(1) Project [a#1]\n  |+- Scan x\n",
+      R"({"cells": [{"cell_type": "code", "outputs": [{"output_type": "stream", "text": ["== Physical Plan ==\n", "*(1) Project [a#1]\n", "+- *(1) Scan x\n"]}]}]})",
+      R"(plan: == Physical Plan ==\n*(1) Project [a#1]\n+- *(1) Scan x\n)",
+      "== Physical Plan ==\n*(1) Project [a#1] +- *(1) Filter (a#1 &gt; 1) +- *(1) Scan x\n",
+      "00 Project [a#1]\n01 +- Filter (a#1 > 1)\n02    +- Relation t[a#1] parquet\n",
+      "== Physical Plan ==\n\n*(1) Project [a#1]\n\n+- *(1) Filter x\n\n+- *(1) Scan x\n\n",
+      "== Physical Plan ==\n\t*(1) Project [a#1]\n\t+- *(1) Scan x\n",
+      "== Physical Plan ==\n*(1) Project [a#1]\n+- *(1) Scan x... 1234 more characters\n",
+      "    == Physical Plan ==\n    *(1) Project [a#1]\n    +- *(1) Scan x\n",
+      "== Physical Plan ==\nSortMergeJoin [a#1], [b#2]\n+- Sort [a#1]\n+- Exchange x\n:- Scan y\n+- Scan z\n",
+      "== Physical Plan ==\n*(1) Project [a#1, b#2,\nc#3]\n+- *(1) Scan x\n",
+  };
+  for (std::size_t i = 0; i < crafted.size(); ++i) check_input(crafted[i], "crafted " + std::to_string(i), tally);
+  MESSAGE(tally.inputs << " inputs, " << tally.ran << " passes ran, " << tally.skipped << " skipped");
+  CHECK(tally.inputs > 500);
+  CHECK(tally.skipped > 1000);
+  CHECK(tally.wrong == 0);
+}
+
+TEST_CASE("byte scanners: the 16-byte paths count and find what a byte loop does") {
+  std::string s;
+  std::size_t tried = 0, differ = 0;
+  for (std::size_t n = 0; n < 300; ++n) {
+    // Runs of blanks, guides and newlines of every length across the 16-byte blocks.
+    s += (n % 7 == 0) ? '\n' : (n % 5 == 0) ? ':' : (n % 11 == 0) ? 'x' : ' ';
+    for (std::size_t from = 0; from < s.size(); ++from) {
+      const std::string_view v = std::string_view(s).substr(from);
+      ++tried;
+      const std::size_t nl = v.find('\n');
+      std::size_t run = 0;
+      while (run < v.size() && (v[run] == ' ' || v[run] == ':')) ++run;
+      std::size_t g = 0;
+      while (g < v.size() && (v[g] == ' ' || (v[g] == ':' && (g + 1 == v.size() || v[g + 1] == ' ')))) ++g;
+      if (planlint::count_newlines(v) != static_cast<std::size_t>(std::count(v.begin(), v.end(), '\n')) ||
+          planlint::find_newline(v, 0) != (nl == std::string_view::npos ? v.size() : nl) ||
+          planlint::leading_run(v, ' ', ':') != run || planlint::skip_blanks_and_lone_colons(v) != g)
+        ++differ;
+    }
+  }
+  CHECK(tried > 40000);
+  CHECK(differ == 0);
+  CHECK(planlint::count_newlines(std::string(100000, '\n')) == 100000);
+}
