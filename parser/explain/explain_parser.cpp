@@ -1,7 +1,7 @@
 // The explain-text reader: a line-level state machine over the normalised input (parser/explain/normalize)
 // that runs the PEGTL line grammars (grammar/explain.hpp via parser/explain/explain_lines) and builds the
 // operator DAG. Formatted, default, extended and cost modes; several plans per input.
-// Parent finding uses the column-stack rule (spark-explain-format.md §2.1): no recursion, linear.
+// Parent finding uses the column-stack rule (docs/formats/explain-text.md §2.1): no recursion, linear.
 #include <algorithm>
 #include <memory>
 #include <string>
