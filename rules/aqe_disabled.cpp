@@ -9,6 +9,9 @@
 namespace planlint {
 namespace {
 
+// The rule's thresholds, listed in its doc and read by check().
+inline constexpr ThresholdKey kMinShuffles{"min-shuffles"};
+
 RuleDoc make_doc() {
   RuleDoc r;
   r.name = "aqe-disabled";
@@ -42,7 +45,7 @@ RuleDoc make_doc() {
       "plans (no AQE to enable), Query Profiles (Databricks SQL always runs adaptively), logical-only "
       "inputs or streaming plans.";
   r.thresholds = {
-      {"min-shuffles", 1, "exchanges", "one shuffle is enough for partition coalescing to matter"},
+      {kMinShuffles, 1, "exchanges", "one shuffle is enough for partition coalescing to matter"},
   };
   return r;
 }
@@ -66,7 +69,7 @@ class AqeDisabled final : public DocumentedRule<make_doc> {
         if (!first) first = op;
       }
     }
-    if (!first || static_cast<double>(shuffles) < ctx.threshold("min-shuffles")) return;
+    if (!first || static_cast<double>(shuffles) < ctx.threshold(kMinShuffles)) return;
     const EngineFacts& eng = plan.facts.engine;
     if (eng.spark_major && *eng.spark_major < 3) return;  // Spark 2.x: there is no AQE to switch on
     const int minor = eng.spark_minor.value_or(0);

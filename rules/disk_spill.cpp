@@ -46,6 +46,9 @@ std::string fix_for(const Operator& op) {
   }
 }
 
+// The rule's thresholds, listed in its doc and read by check().
+inline constexpr ThresholdKey kMinSpillBytes{"min-spill-bytes"};
+
 RuleDoc make_doc() {
   RuleDoc r;
   r.name = "disk-spill";
@@ -75,7 +78,7 @@ RuleDoc make_doc() {
       "left/right side`, `Spill size`, and query-level `spillToDiskBytes`; Spark event logs: "
       "`spill size`. Explain text has no spill metrics: no finding.";
   r.thresholds = {
-      {"min-spill-bytes", 1073741824, "bytes",
+      {kMinSpillBytes, 1073741824, "bytes",
        "below 1 GiB a spill costs seconds of local-disk I/O and is rarely worth a larger warehouse"},
   };
   return r;
@@ -85,7 +88,7 @@ class DiskSpill final : public DocumentedRule<make_doc> {
  public:
   void check(RuleContext& ctx) const override {
     const Plan& plan = ctx.plan();
-    double min = ctx.threshold("min-spill-bytes");
+    double min = ctx.threshold(kMinSpillBytes);
     bool any_op_spill = false;
     bool reported = false;
     for (const Operator* active : ctx.active_ops()) {

@@ -155,6 +155,9 @@ Cost cost_of(const Chain& c) {
   return k;
 }
 
+// The rule's thresholds, listed in its doc and read by check().
+inline constexpr ThresholdKey kMinBytes{"min-bytes"};
+
 RuleDoc make_doc() {
   RuleDoc r;
   r.name = "duplicate-work";
@@ -186,7 +189,7 @@ RuleDoc make_doc() {
       "and to skip copies below the size threshold; without any measurement (explain text) the "
       "finding is reported as info, because the cost of the repeated scan is unknown.";
   r.thresholds = {
-      {"min-bytes", 134217728, "bytes",
+      {kMinBytes, 134217728, "bytes",
        "when the source measured the scan, copies reading under 128 MiB (one default file "
        "split) are not worth caching"},
   };
@@ -249,7 +252,7 @@ class DuplicateWork final : public DocumentedRule<make_doc> {
       const Chain& first = copies[0];
       const Chain& dup = copies[1];
       Cost k = cost_of(dup);
-      double min = ctx.threshold("min-bytes");
+      double min = ctx.threshold(kMinBytes);
       if (k.bytes && *k.bytes < min) continue;
       std::string table((first.scan->table.empty() ? first.scan->name : first.scan->table).view());
       std::string msg = method::scan_ref(*dup.scan) + " repeats " + method::scan_ref(*first.scan) +

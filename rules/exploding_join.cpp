@@ -11,6 +11,10 @@ namespace {
 
 using namespace rules;
 
+// The rule's thresholds, listed in its doc and read by check().
+inline constexpr ThresholdKey kExplodeFactor{"explode-factor"};
+inline constexpr ThresholdKey kExplodeMinRows{"explode-min-rows"};
+
 RuleDoc make_doc() {
   RuleDoc d;
   d.name = "exploding-join";
@@ -48,8 +52,8 @@ RuleDoc make_doc() {
       "message). `cartesian-product` needs only the plan shape (no condition), and uses row counts when "
       "present to show the product and to stay silent when it is small.";
   d.thresholds = {
-      {"explode-factor", 2, "ratio", "Output more than twice the rows read: more than any one-to-one or one-to-many join can return."},
-      {"explode-min-rows", 1e6, "rows", "1,000,000 rows: below this a multiplying join costs too little to matter."}};
+      {kExplodeFactor, 2, "ratio", "Output more than twice the rows read: more than any one-to-one or one-to-many join can return."},
+      {kExplodeMinRows, 1e6, "rows", "1,000,000 rows: below this a multiplying join costs too little to matter."}};
   return d;
 }
 
@@ -122,8 +126,8 @@ class ExplodingJoin final : public DocumentedRule<make_doc> {
   void check(RuleContext& ctx) const override {
     const Plan& plan = ctx.plan();
     const LogicalJoins& logical = ctx.logical_joins();
-    const double factor = ctx.threshold("explode-factor");
-    const double min_rows = ctx.threshold("explode-min-rows");
+    const double factor = ctx.threshold(kExplodeFactor);
+    const double min_rows = ctx.threshold(kExplodeMinRows);
     for (const Operator* op : ctx.active_ops()) {
       if (op->kind != OpKind::Join || op->children.size() != 2) continue;
       Rows rows = join_rows(plan, logical, *op);

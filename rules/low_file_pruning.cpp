@@ -64,6 +64,12 @@ std::optional<double> rows_after_filters(const Plan& plan, const Operator& scan)
   return rows;
 }
 
+// The rule's thresholds, listed in its doc and read by check().
+inline constexpr ThresholdKey kMinReadFraction{"min-read-fraction"};
+inline constexpr ThresholdKey kMaxSelectivity{"max-selectivity"};
+inline constexpr ThresholdKey kMinFiles{"min-files"};
+inline constexpr ThresholdKey kMinBytes{"min-bytes"};
+
 RuleDoc make_doc() {
   RuleDoc r;
   r.name = "low-file-pruning";
@@ -93,13 +99,13 @@ RuleDoc make_doc() {
       "`Size of files pruned`, `Rows scanned` and output rows, the scan's FILTERS and "
       "`Cluster attributes`. Explain text and Spark event logs carry no pruned-file count: no finding.";
   r.thresholds = {
-      {"min-read-fraction", 0.9, "ratio",
+      {kMinReadFraction, 0.9, "ratio",
        "files read / (files read + files pruned) of at least 90% is 'nearly every file'"},
-      {"max-selectivity", 0.1, "ratio",
+      {kMaxSelectivity, 0.1, "ratio",
        "the filters keep at most 10% of the scanned rows: with good clustering at most ~10% of "
        "the files would need to be read"},
-      {"min-files", 32, "files", "a table of fewer files has little to prune"},
-      {"min-bytes", 1073741824, "bytes", "below 1 GiB read, a full scan costs seconds"},
+      {kMinFiles, 32, "files", "a table of fewer files has little to prune"},
+      {kMinBytes, 1073741824, "bytes", "below 1 GiB read, a full scan costs seconds"},
   };
   return r;
 }
@@ -114,16 +120,16 @@ class LowFilePruning final : public DocumentedRule<make_doc> {
       auto pruned = rules::first_metric(op, {Metric::FilesPruned});
       if (!read || !pruned) continue;
       double total = *read + *pruned;
-      if (total < ctx.threshold("min-files") || total <= 0) continue;
+      if (total < ctx.threshold(kMinFiles) || total <= 0) continue;
       double fraction = *read / total;
-      if (fraction < ctx.threshold("min-read-fraction")) continue;
+      if (fraction < ctx.threshold(kMinReadFraction)) continue;
       auto bytes = rules::first_metric(op, {Metric::FilesReadBytes});
-      if (!bytes || *bytes < ctx.threshold("min-bytes")) continue;
+      if (!bytes || *bytes < ctx.threshold(kMinBytes)) continue;
       auto scanned = rules::first_metric(op, {Metric::RowsScanned});
       auto after = rows_after_filters(plan, op);
       if (!scanned || !after || *scanned <= 0) continue;
       double selectivity = *after / *scanned;
-      if (selectivity > ctx.threshold("max-selectivity")) continue;
+      if (selectivity > ctx.threshold(kMaxSelectivity)) continue;
       std::vector<std::string> preds = predicates(plan, op);
 
       std::string table = op.table.empty() ? describe_table(op) : op.table.str();

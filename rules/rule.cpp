@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
+#include <stdexcept>
 
 namespace planlint {
 
@@ -54,14 +55,18 @@ const std::vector<const Operator*>& PlanScope::active_of(OpKind kind) const {
   return by_kind_.emplace_back(kind, std::move(out)).second;
 }
 
-double RuleContext::threshold(std::string_view name) const {
+double RuleContext::threshold(ThresholdKey key) const {
+  const Threshold* declared = nullptr;
+  for (const auto& t : doc_.thresholds)
+    if (t.name == key.name) declared = &t;
+  if (!declared)
+    throw std::logic_error("rule " + doc_.name + " reads threshold '" + std::string(key.name) +
+                           "', which its doc does not declare");
   if (overrides_ && !overrides_->empty()) {  // usually empty: no string built for the look-up
-    auto it = overrides_->find(std::string(name));
+    auto it = overrides_->find(std::string(key.name));
     if (it != overrides_->end()) return it->second;
   }
-  for (const auto& t : doc_.thresholds)
-    if (t.name == name) return t.default_value;
-  return 0;
+  return declared->default_value;
 }
 
 Diagnostic RuleContext::make(const Operator& op, std::string message) const {

@@ -48,6 +48,17 @@ struct Diagnostic {
   std::string impact_text;           // "≈ 12 min of task time"
 };
 
+// The name of one of a rule's thresholds, declared once next to the rule's doc and used both to
+// list the threshold in RuleDoc::thresholds and to read it (RuleContext::threshold):
+//   inline constexpr ThresholdKey kMinSpillBytes{"min-spill-bytes"};
+//   r.thresholds = {{kMinSpillBytes, 1073741824, "bytes", "why this default"}};
+//   double min = ctx.threshold(kMinSpillBytes);
+struct ThresholdKey {
+  constexpr explicit ThresholdKey(std::string_view n) : name(n) {}
+  std::string_view name;
+  operator std::string() const { return std::string(name); }  // NOLINT: Threshold{kKey, ...}
+};
+
 struct Threshold {
   std::string name;                  // kebab-case option name ("broadcast-threshold")
   double default_value = 0;
@@ -110,7 +121,9 @@ class RuleContext {
   [[nodiscard]] const LogicalJoins& logical_joins() const { return scope().logical_joins(); }
   void share_scope(const PlanScope* scope) { scope_ = scope; }
   // The configured value of one of the rule's thresholds (its default when not configured).
-  [[nodiscard]] double threshold(std::string_view name) const;
+  // Throws std::logic_error naming the key when the rule's doc does not declare it: a
+  // misspelled or undeclared key fails the first test that runs the rule, never reads 0.
+  [[nodiscard]] double threshold(ThresholdKey key) const;
   // Start a diagnostic for `op` with the rule's name, code, severity and the operator's location.
   [[nodiscard]] Diagnostic make(const Operator& op, std::string message) const;
   // As make(), under another name the rule also reports (RuleDoc::also_reports).

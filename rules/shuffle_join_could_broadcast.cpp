@@ -102,7 +102,7 @@ class ShuffleJoinCouldBroadcast final : public DocumentedRule<make_doc> {
   void check(RuleContext& ctx) const override {
     const Plan& plan = ctx.plan();
     const LogicalJoins& logical = ctx.logical_joins();
-    const double threshold = ctx.threshold("broadcast-threshold");
+    const double threshold = ctx.threshold(rules::kBroadcastThreshold);
     const auto& hints = plan.facts.sql_hints;
     for (const Operator* op : ctx.active_ops()) {
       if (op->kind != OpKind::Join || op->children.size() != 2) continue;

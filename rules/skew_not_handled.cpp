@@ -13,6 +13,12 @@ namespace {
 
 using namespace rules;
 
+// The rule's thresholds, listed in its doc and read by check().
+inline constexpr ThresholdKey kSkewFactor{"skew-factor"};
+inline constexpr ThresholdKey kSkewThresholdBytes{"skew-threshold-bytes"};
+inline constexpr ThresholdKey kSkewEmptyShare{"skew-empty-share"};
+inline constexpr ThresholdKey kSkewMinTaskTime{"skew-min-task-time"};
+
 RuleDoc make_doc() {
   RuleDoc d;
   d.name = "skew-not-handled";
@@ -64,16 +70,16 @@ RuleDoc make_doc() {
       "join stage read from the shuffle (the tasks' shuffle read metrics). Plans without runtime "
       "metrics (explain text) never trigger it.";
   d.thresholds = {
-      {"skew-factor", 5, "ratio",
+      {kSkewFactor, 5, "ratio",
        "spark.sql.adaptive.skewJoin.skewedPartitionFactor (5): AQE itself calls a partition skewed at 5× the median."},
-      {"skew-threshold-bytes", 256.0 * 1024 * 1024, "bytes",
+      {kSkewThresholdBytes, 256.0 * 1024 * 1024, "bytes",
        "spark.sql.adaptive.skewJoin.skewedPartitionThresholdInBytes (256 MB): a shuffle smaller than this in total "
        "cannot hold a partition AQE would split, so its ratio is ignored."},
-      {"skew-empty-share", 0.9, "ratio",
+      {kSkewEmptyShare, 0.9, "ratio",
        "9 of 10 shuffle partitions empty: the key has so few values (or one value holds so much) that the data "
        "sits in a tenth of the partitions or less; below it empty partitions are more often a partition count "
        "set too high than skew."},
-      {"skew-min-task-time", 5000, "ms",
+      {kSkewMinTaskTime, 5000, "ms",
        "5 s, as DataFlint's partition-skew alert: below it a straggler costs less than scheduling noise."}};
   return d;
 }
@@ -150,10 +156,10 @@ class SkewNotHandled final : public DocumentedRule<make_doc> {
   [[nodiscard]] bool explains() const override { return true; }
   void check(RuleContext& ctx) const override {
     const Plan& plan = ctx.plan();
-    const double factor = ctx.threshold("skew-factor");
-    const double min_bytes = ctx.threshold("skew-threshold-bytes");
-    const double min_task = ctx.threshold("skew-min-task-time");
-    const double empty_share = ctx.threshold("skew-empty-share");
+    const double factor = ctx.threshold(kSkewFactor);
+    const double min_bytes = ctx.threshold(kSkewThresholdBytes);
+    const double min_task = ctx.threshold(kSkewMinTaskTime);
+    const double empty_share = ctx.threshold(kSkewEmptyShare);
     for (const Operator* op : ctx.active_ops()) {
       if (op->kind != OpKind::Join || op->children.size() != 2) continue;
       static const std::string looked = "a shuffle join without AQE skew handling whose input partitions or tasks are skewed";

@@ -12,6 +12,12 @@ namespace planlint {
 namespace {
 
 
+// The rule's thresholds, listed in its doc and read by check().
+inline constexpr ThresholdKey kMinPhaseShare{"min-phase-share"};
+inline constexpr ThresholdKey kMinPhaseMs{"min-phase-ms"};
+inline constexpr ThresholdKey kMinExecutionMs{"min-execution-ms"};
+inline constexpr ThresholdKey kMaxParallelism{"max-parallelism"};
+
 RuleDoc make_doc() {
   RuleDoc r;
   r.name = "slow-phase";
@@ -48,15 +54,15 @@ RuleDoc make_doc() {
       "taskTotalTimeMs, resultFromCache (or the system.query.history column names). Explain "
       "text has no timings: no finding.";
   r.thresholds = {
-      {"min-phase-share", 0.5, "ratio",
+      {kMinPhaseShare, 0.5, "ratio",
        "a phase other than execution must own at least half of the wall-clock time: then it, "
        "not the plan, decides how long the user waits"},
-      {"min-phase-ms", 2000, "ms",
+      {kMinPhaseMs, 2000, "ms",
        "below 2 s a cold start, queue or compilation is not what a user complains about"},
-      {"min-execution-ms", 30000, "ms",
+      {kMinExecutionMs, 30000, "ms",
        "the parallelism check only applies to executions of at least 30 s, where one task "
        "doing the work is visible"},
-      {"max-parallelism", 1.5, "ratio",
+      {kMaxParallelism, 1.5, "ratio",
        "task time / execution time below 1.5 means on average fewer than two tasks ran at once"},
   };
   return r;
@@ -94,7 +100,7 @@ class SlowPhase final : public DocumentedRule<make_doc> {
     };
 
     if (p.name != "execution") {
-      if (share < ctx.threshold("min-phase-share") || p.ms < ctx.threshold("min-phase-ms")) return;
+      if (share < ctx.threshold(kMinPhaseShare) || p.ms < ctx.threshold(kMinPhaseMs)) return;
       std::string msg = p.title + " took " + format_millis(p.ms) + " of " + format_millis(total) + " (" +
                         format_percent(share) + ")";
       std::string fix;
@@ -136,8 +142,8 @@ class SlowPhase final : public DocumentedRule<make_doc> {
     }
 
     // Execution dominates: only a serialised execution is a finding here.
-    if (!b.parallelism || p.ms < ctx.threshold("min-execution-ms")) return;
-    if (*b.parallelism >= ctx.threshold("max-parallelism")) return;
+    if (!b.parallelism || p.ms < ctx.threshold(kMinExecutionMs)) return;
+    if (*b.parallelism >= ctx.threshold(kMaxParallelism)) return;
     Diagnostic d = ctx.make_plan("execution took " + format_millis(p.ms) + " of " + format_millis(total) +
                                      " with an effective parallelism of " + format_decimal(*b.parallelism) +
                                      " (task time / execution time): one task did most of the work",

@@ -7,6 +7,10 @@
 namespace planlint {
 namespace {
 
+// The rule's thresholds, listed in its doc and read by check().
+inline constexpr ThresholdKey kMinFiles{"min-files"};
+inline constexpr ThresholdKey kMaxAverageFileBytes{"max-average-file-bytes"};
+
 RuleDoc make_doc() {
   RuleDoc r;
   r.name = "small-files";
@@ -31,9 +35,9 @@ RuleDoc make_doc() {
       "smallest file read`, file-listing and footer-fetch times when present); Spark event logs: "
       "`number of files read` and `size of files read`. Explain text has no file counts: no finding.";
   r.thresholds = {
-      {"min-files", 200, "files",
+      {kMinFiles, 200, "files",
        "fewer files cost at most a few seconds of per-file overhead in total"},
-      {"max-average-file-bytes", 33554432, "bytes",
+      {kMaxAverageFileBytes, 33554432, "bytes",
        "an average under 32 MiB is a quarter of the 128 MiB Spark reads per task "
        "(spark.sql.files.maxPartitionBytes) and of Delta auto compaction's target; OPTIMIZE "
        "writes ~1 GiB files"},
@@ -49,9 +53,9 @@ class SmallFiles final : public DocumentedRule<make_doc> {
       const Operator& op = *active;
       auto files = rules::first_metric(op, {Metric::FilesRead});
       auto bytes = rules::first_metric(op, {Metric::FilesReadBytes});
-      if (!files || !bytes || *files < ctx.threshold("min-files") || *files <= 0) continue;
+      if (!files || !bytes || *files < ctx.threshold(kMinFiles) || *files <= 0) continue;
       double avg = *bytes / *files;
-      if (avg >= ctx.threshold("max-average-file-bytes")) continue;
+      if (avg >= ctx.threshold(kMaxAverageFileBytes)) continue;
       Diagnostic d = ctx.make(op, method::scan_ref(op) + " read " + format_count(*files) + " files of " +
                                       format_bytes(avg) + " on average (" + format_bytes(*bytes) +
                                       " in total): per-file overhead dominates");

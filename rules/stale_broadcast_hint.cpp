@@ -15,6 +15,11 @@ using namespace rules;
 constexpr double kMiB = 1024.0 * 1024.0;
 constexpr double kGiB = 1024.0 * kMiB;
 
+// The rule's thresholds, listed in its doc and read by check().
+inline constexpr ThresholdKey kStaleHintFactor{"stale-hint-factor"};
+inline constexpr ThresholdKey kStaleHintBytes{"stale-hint-bytes"};
+inline constexpr ThresholdKey kOversizedBroadcastBytes{"oversized-broadcast-bytes"};
+
 RuleDoc make_doc() {
   RuleDoc d;
   d.name = "stale-broadcast-hint";
@@ -58,11 +63,11 @@ RuleDoc make_doc() {
   d.thresholds = {
       rules::broadcast_threshold(
           "spark.sql.autoBroadcastJoinThreshold (10 MiB); Databricks' AQE uses 30 MB."),
-      {"stale-hint-factor", 10, "ratio",
+      {kStaleHintFactor, 10, "ratio",
        "A hinted side 10× over the threshold Spark would pick by itself is no longer a small table."},
-      {"stale-hint-bytes", kGiB, "bytes",
+      {kStaleHintBytes, kGiB, "bytes",
        "1 GiB: DataFlint's large-broadcast alert; far beyond what a broadcast should carry (Spark's hard limit is 8 GB)."},
-      {"oversized-broadcast-bytes", kGiB, "bytes",
+      {kOversizedBroadcastBytes, kGiB, "bytes",
        "1 GiB: without a hint a broadcast this large is reported as oversized-broadcast."}};
   return d;
 }
@@ -72,10 +77,10 @@ class StaleBroadcastHint final : public DocumentedRule<make_doc> {
   void check(RuleContext& ctx) const override {
     const Plan& plan = ctx.plan();
     const LogicalJoins& logical = ctx.logical_joins();
-    const double threshold = ctx.threshold("broadcast-threshold");
+    const double threshold = ctx.threshold(rules::kBroadcastThreshold);
     const double stale_limit =
-        std::min(ctx.threshold("stale-hint-bytes"), ctx.threshold("stale-hint-factor") * threshold);
-    const double oversized = ctx.threshold("oversized-broadcast-bytes");
+        std::min(ctx.threshold(kStaleHintBytes), ctx.threshold(kStaleHintFactor) * threshold);
+    const double oversized = ctx.threshold(kOversizedBroadcastBytes);
     const auto& hints = plan.facts.sql_hints;
 
     for (const Operator* op : ctx.active_ops()) {

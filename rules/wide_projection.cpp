@@ -74,6 +74,10 @@ void add_refs(const Operator& op, std::string& refs, bool include_output) {
 }
 
 
+// The rule's thresholds, listed in its doc and read by check().
+inline constexpr ThresholdKey kMinUnusedColumns{"min-unused-columns"};
+inline constexpr ThresholdKey kMaxUsedFraction{"max-used-fraction"};
+
 RuleDoc make_doc() {
   RuleDoc r;
   r.name = "wide-projection";
@@ -103,8 +107,8 @@ RuleDoc make_doc() {
       "consumers' expressions (matched by column name). No finding when the columns pass "
       "through a join, window, union, generator or any operator whose column use is unknown.";
   r.thresholds = {
-      {"min-unused-columns", 5, "columns", "dropping fewer columns is rarely measurable"},
-      {"max-used-fraction", 0.5, "ratio", "the consumers use at most half of the columns read"},
+      {kMinUnusedColumns, 5, "columns", "dropping fewer columns is rarely measurable"},
+      {kMaxUsedFraction, 0.5, "ratio", "the consumers use at most half of the columns read"},
   };
   return r;
 }
@@ -151,8 +155,8 @@ class WideProjection final : public DocumentedRule<make_doc> {
         if (!referenced(c, refs, needle)) unused.push_back(c.name);
       double n = static_cast<double>(cols.size());
       double used = n - static_cast<double>(unused.size());
-      if (static_cast<double>(unused.size()) < ctx.threshold("min-unused-columns")) continue;
-      if (used / n > ctx.threshold("max-used-fraction")) continue;
+      if (static_cast<double>(unused.size()) < ctx.threshold(kMinUnusedColumns)) continue;
+      if (used / n > ctx.threshold(kMaxUsedFraction)) continue;
 
       std::string list;
       for (std::size_t i = 0; i < unused.size() && i < 8; ++i) {
