@@ -92,11 +92,10 @@ class AqeDisabled final : public DocumentedRule<make_doc> {
                                          " (no partition coalescing, no skew-join handling, no runtime broadcast)");
     d.evidence.reserve(4);
     if (!version.empty())
-      d.evidence.push_back({eng.version_inferred ? "Spark version (from the plan's markers)" : "Spark version", version,
-                            std::nullopt, ""});
-    d.evidence.push_back({"shuffle exchanges", std::to_string(shuffles), static_cast<double>(shuffles), ""});
-    d.evidence.push_back({"first exchange", rules::op_ref(*first), std::nullopt, ""});
-    d.evidence.push_back({"AdaptiveSparkPlan", "absent", std::nullopt, ""});
+      d.evidence.push_back({eng.version_inferred ? "Spark version (from the plan's markers)" : "Spark version", version});
+    d.evidence.push_back({"shuffle exchanges", static_cast<double>(shuffles), Unit::Count});
+    d.evidence.push_back({"first exchange", rules::op_ref(*first)});
+    d.evidence.push_back({"AdaptiveSparkPlan", "absent"});
     if (v30_31)
       d.fix = "Enable AQE: `SET spark.sql.adaptive.enabled = true` (off by default before Spark 3.2), with "
               "spark.sql.adaptive.coalescePartitions.enabled and spark.sql.adaptive.skewJoin.enabled on.";

@@ -102,20 +102,20 @@ class DiskSpill final : public DocumentedRule<make_doc> {
       if (spills) msg += " in " + format_count(*spills) + " spills";
       if (op.extra->peak_memory_bytes) msg += " (peak memory " + format_bytes(*op.extra->peak_memory_bytes) + ")";
       Diagnostic d = ctx.make(op, std::move(msg));
-      d.evidence.push_back({"spilled bytes", format_bytes(spilled), spilled, "bytes"});
-      if (spills) d.evidence.push_back({"spills", format_count(*spills), *spills, ""});
+      d.evidence.push_back({"spilled bytes", spilled, Unit::Bytes});
+      if (spills) d.evidence.push_back({"spills", *spills, Unit::Count});
       if (auto rows = rules::first_metric(op, {Metric::SpilledRows, Metric::SinkSpilledRows}))
-        d.evidence.push_back({"rows spilled", format_count(*rows), *rows, "rows"});
+        d.evidence.push_back({"rows spilled", *rows, Unit::Rows});
       if (auto depth = rules::first_metric(op, {Metric::SpillRecursionDepth}))
-        d.evidence.push_back({"max spill recursion depth", format_count(*depth), *depth, ""});
+        d.evidence.push_back({"max spill recursion depth", *depth, Unit::Count});
       if (auto merge = rules::first_metric(op, {Metric::SinkSpillMergeTime}))
-        d.evidence.push_back({"time merging spill files", format_millis(*merge), *merge, "ms"});
+        d.evidence.push_back({"time merging spill files", *merge, Unit::Ms});
       if (op.extra->peak_memory_bytes)
-        d.evidence.push_back({"peak memory", format_bytes(*op.extra->peak_memory_bytes), *op.extra->peak_memory_bytes, "bytes"});
-      if (op.rows) d.evidence.push_back({"output rows", format_count(*op.rows), *op.rows, "rows"});
-      if (op.duration_ms) d.evidence.push_back({"operator time", format_millis(*op.duration_ms), *op.duration_ms, "ms"});
+        d.evidence.push_back({"peak memory", *op.extra->peak_memory_bytes, Unit::Bytes});
+      if (op.rows) d.evidence.push_back({"output rows", *op.rows, Unit::Rows});
+      if (op.duration_ms) d.evidence.push_back({"operator time", *op.duration_ms, Unit::Ms});
       if (auto q = method::query_metric(plan, {Metric::QuerySpillBytes}))
-        d.evidence.push_back({"query spill total", format_bytes(*q), *q, "bytes"});
+        d.evidence.push_back({"query spill total", *q, Unit::Bytes});
       d.fix = fix_for(op);
       if (op.duration_ms) {
         d.impact = *op.duration_ms;
@@ -137,7 +137,7 @@ class DiskSpill final : public DocumentedRule<make_doc> {
                                                   "aggregation, join or sort)"));
     const Operator* anchor = method::plan_anchor(plan);
     Diagnostic d = anchor ? ctx.make(*anchor, std::move(msg)) : ctx.make_plan(std::move(msg), plan.query.sql_loc);
-    d.evidence.push_back({"query spill total", format_bytes(*q), *q, "bytes"});
+    d.evidence.push_back({"query spill total", *q, Unit::Bytes});
     d.fix = fix_for(Operator{});
     set_impact(d, *q, "bytes", " written to and read back from local disk");
     ctx.report(std::move(d));

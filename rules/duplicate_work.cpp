@@ -262,12 +262,12 @@ class DuplicateWork final : public DocumentedRule<make_doc> {
       Diagnostic d = ctx.make(*dup.scan, std::move(msg));
       // Without a measured size the cost is unknown (a repeated dimension scan is cheap): info.
       if (!k.bytes && !k.ms && !k.rows) d.severity = Severity::Info;
-      d.evidence.push_back({"copies", std::to_string(copies.size()), static_cast<double>(copies.size()), ""});
-      for (const Chain& c : copies) d.evidence.push_back({"copy", method::scan_ref(*c.scan), std::nullopt, ""});
-      for (const std::string& f : first.filters) d.evidence.push_back({"filter", f, std::nullopt, ""});
-      if (k.bytes) d.evidence.push_back({"bytes per copy", format_bytes(*k.bytes), *k.bytes, "bytes"});
-      if (k.rows) d.evidence.push_back({"rows per copy", format_count(*k.rows), *k.rows, "rows"});
-      if (k.ms) d.evidence.push_back({"scan time per copy", format_millis(*k.ms), *k.ms, "ms"});
+      d.evidence.push_back({"copies", static_cast<double>(copies.size()), Unit::Count});
+      for (const Chain& c : copies) d.evidence.push_back({"copy", method::scan_ref(*c.scan)});
+      for (const std::string& f : first.filters) d.evidence.push_back({"filter", f});
+      if (k.bytes) d.evidence.push_back({"bytes per copy", *k.bytes, Unit::Bytes});
+      if (k.rows) d.evidence.push_back({"rows per copy", *k.rows, Unit::Rows});
+      if (k.ms) d.evidence.push_back({"scan time per copy", *k.ms, Unit::Ms});
       d.fix = "Compute the shared scan once: cache it (CACHE TABLE / df.cache()) when several actions or "
               "CTE references use it, materialise it in a temporary table, or produce the results in "
               "one pass (GROUPING SETS, conditional aggregation, one aggregation feeding both branches).";

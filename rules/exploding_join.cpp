@@ -150,12 +150,12 @@ class ExplodingJoin final : public DocumentedRule<make_doc> {
             msg += " (" + format_count(*rows.left) + " × " + format_count(*rows.right) + " " + est + "rows in, " +
                    format_count(*rows.out) + " out)";
           Diagnostic d = ctx.make_as("cartesian-product", *op, msg);
-          d.evidence.push_back(ev_text("join", op->name + (op->join->type_text.empty() ? "" : " " + op->join->type_text)));
-          d.evidence.push_back(ev_text("join condition", "none"));
-          if (rows.left) d.evidence.push_back(ev_rows(std::string(est) + "left rows", *rows.left));
-          if (rows.right) d.evidence.push_back(ev_rows(std::string(est) + "right rows", *rows.right));
+          d.evidence.push_back({"join", op->name + (op->join->type_text.empty() ? "" : " " + op->join->type_text)});
+          d.evidence.push_back({"join condition", "none"});
+          if (rows.left) d.evidence.push_back({std::string(est) + "left rows", *rows.left, Unit::Rows});
+          if (rows.right) d.evidence.push_back({std::string(est) + "right rows", *rows.right, Unit::Rows});
           if (rows.out) {
-            d.evidence.push_back(ev_rows(std::string(est) + "output rows", *rows.out));
+            d.evidence.push_back({std::string(est) + "output rows", *rows.out, Unit::Rows});
             set_impact(d, *rows.out, "rows", " rows produced");
           }
           d.fix = "Add the missing join condition (an ON clause, or the WHERE predicate that links the two tables); "
@@ -174,11 +174,11 @@ class ExplodingJoin final : public DocumentedRule<make_doc> {
                         format_count(*rows.left) + " + " + format_count(*rows.right) + " input rows (" +
                         format_ratio(in > 0 ? out / in : out) + " its inputs)";
       Diagnostic d = ctx.make(*op, msg);
-      d.evidence.push_back(ev_rows(std::string(est) + "output rows", out));
-      d.evidence.push_back(ev_rows(std::string(est) + "left rows", *rows.left));
-      d.evidence.push_back(ev_rows(std::string(est) + "right rows", *rows.right));
-      d.evidence.push_back(ev_ratio("output to input ratio", in > 0 ? out / in : out));
-      if (rows.logical) d.evidence.push_back(ev_text("estimates from", op_ref(*rows.logical)));
+      d.evidence.push_back({std::string(est) + "output rows", out, Unit::Rows});
+      d.evidence.push_back({std::string(est) + "left rows", *rows.left, Unit::Rows});
+      d.evidence.push_back({std::string(est) + "right rows", *rows.right, Unit::Rows});
+      d.evidence.push_back({"output to input ratio", in > 0 ? out / in : out, Unit::Ratio});
+      if (rows.logical) d.evidence.push_back({"estimates from", op_ref(*rows.logical)});
       if (!op->join->left_keys.empty()) {
         std::string keys;
         for (std::size_t i = 0; i < op->join->left_keys.size(); ++i)
@@ -186,7 +186,7 @@ class ExplodingJoin final : public DocumentedRule<make_doc> {
         keys += " = ";
         for (std::size_t i = 0; i < op->join->right_keys.size(); ++i)
           keys += (i ? ", " : "") + op->join->right_keys[i].text;
-        d.evidence.push_back(ev_text("join keys", keys));
+        d.evidence.push_back({"join keys", keys});
       }
       set_impact(d, out - in, "rows", " extra rows");
       d.fix = "Check the join keys: the key is not unique on either side (many-to-many). Join on the full key, "

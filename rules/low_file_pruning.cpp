@@ -12,12 +12,6 @@
 namespace planlint {
 namespace {
 
-std::string percent(double share) {
-  char buf[32];
-  if (share > 0 && share < 0.0001) return "<0.01%";
-  std::snprintf(buf, sizeof buf, share < 0.01 ? "%.2f%%" : "%.0f%%", share * 100);
-  return buf;
-}
 
 bool is_filter_list(FieldRole r) {
   return r == FieldRole::PushedFilters || r == FieldRole::DataFilters || r == FieldRole::PartitionFilters ||
@@ -134,24 +128,24 @@ class LowFilePruning final : public DocumentedRule<make_doc> {
 
       std::string table = op.table.empty() ? describe_table(op) : op.table.str();
       std::string msg = method::scan_ref(op) + " read " + format_count(*read) + " of " + format_count(total) +
-                        " files (" + percent(fraction) + ", " + format_bytes(*bytes) + ") but its filters keep " +
+                        " files (" + format_percent(fraction, PercentDigits::Small) + ", " + format_bytes(*bytes) + ") but its filters keep " +
                         format_count(*after) + " of the " + format_count(*scanned) + " rows scanned (" +
-                        percent(selectivity) + "): file skipping did not work for this predicate";
+                        format_percent(selectivity, PercentDigits::Small) + "): file skipping did not work for this predicate";
       Diagnostic d = ctx.make(op, std::move(msg));
-      d.evidence.push_back({"files read", format_count(*read), *read, "files"});
-      d.evidence.push_back({"files pruned", format_count(*pruned), *pruned, "files"});
-      d.evidence.push_back({"read fraction", percent(fraction), fraction, "ratio"});
-      d.evidence.push_back({"size of files read", format_bytes(*bytes), *bytes, "bytes"});
+      d.evidence.push_back({"files read", *read, Unit::Files});
+      d.evidence.push_back({"files pruned", *pruned, Unit::Files});
+      d.evidence.push_back({"read fraction", fraction, Unit::Share, PercentDigits::Small});
+      d.evidence.push_back({"size of files read", *bytes, Unit::Bytes});
       if (auto pb = rules::first_metric(op, {Metric::FilesPrunedBytes}))
-        d.evidence.push_back({"size of files pruned", format_bytes(*pb), *pb, "bytes"});
-      d.evidence.push_back({"rows scanned", format_count(*scanned), *scanned, "rows"});
-      d.evidence.push_back({"rows after filters", format_count(*after), *after, "rows"});
-      for (const std::string& p : preds) d.evidence.push_back({"predicate", p, std::nullopt, ""});
+        d.evidence.push_back({"size of files pruned", *pb, Unit::Bytes});
+      d.evidence.push_back({"rows scanned", *scanned, Unit::Rows});
+      d.evidence.push_back({"rows after filters", *after, Unit::Rows});
+      for (const std::string& p : preds) d.evidence.push_back({"predicate", p});
       std::string clusters;
       for (const Field& f : op.fields)
         if (f.role == FieldRole::Clustering) {
           clusters = f.is_list ? join(f.items().strings()) : f.value.str();
-          d.evidence.push_back({"clustering columns", clusters, std::nullopt, ""});
+          d.evidence.push_back({"clustering columns", clusters});
         }
       d.fix = "Cluster the table on the filtered column(s) so matching rows share few files: "
               "`ALTER TABLE " + table + " CLUSTER BY (<filter column>)` then `OPTIMIZE " + table +

@@ -25,6 +25,58 @@ std::optional<Severity> severity_from_string(std::string_view s) {
   return std::nullopt;
 }
 
+std::string_view unit_name(Unit u) {
+  switch (u) {
+    case Unit::Bytes:
+    case Unit::BytesExact: return "bytes";
+    case Unit::Rows: return "rows";
+    case Unit::Files: return "files";
+    case Unit::Columns: return "columns";
+    case Unit::Count: return "";
+    case Unit::Ms: return "ms";
+    case Unit::Ratio:
+    case Unit::Decimal:
+    case Unit::Share: return "ratio";
+    case Unit::Percent: break;
+  }
+  return "percent";
+}
+
+namespace {
+
+std::string shown(double v, Unit u, PercentDigits digits) {
+  switch (u) {
+    case Unit::Bytes: return format_bytes(v);
+    case Unit::BytesExact: return format_bytes(v) + " (" + format_count(v) + " bytes)";
+    case Unit::Rows:
+    case Unit::Files:
+    case Unit::Columns:
+    case Unit::Count: return format_count(v);
+    case Unit::Ms: return format_millis(v);
+    case Unit::Ratio: return format_ratio(v);
+    case Unit::Decimal: return format_decimal(v);
+    case Unit::Share:
+    case Unit::Percent: break;
+  }
+  return format_percent(v, digits);
+}
+
+}  // namespace
+
+Evidence::Evidence(std::string name, double number, Unit unit, PercentDigits digits)
+    : name(std::move(name)),
+      value(shown(number, unit, digits)),
+      number(unit == Unit::Percent ? number * 100.0 : number),
+      unit(unit_name(unit)) {}
+
+Evidence::Evidence(std::string name, double number, Unit unit, std::string shown)
+    : name(std::move(name)),
+      value(std::move(shown)),
+      number(unit == Unit::Percent ? number * 100.0 : number),
+      unit(unit_name(unit)) {}
+
+Evidence::Evidence(std::string name, std::string text) : name(std::move(name)), value(std::move(text)) {}
+
 PlanScope::PlanScope(const Plan& plan) : final_plan_exists(has_final_plan(plan)), plan_(plan) {
   active.reserve(plan.ops.size());  // most operators are active: one allocation
   for (const auto& op : plan.ops)

@@ -23,8 +23,38 @@ enum class Severity : std::uint8_t { Info = 0, Warning = 1, Error = 2 };
 std::string_view to_string(Severity s);
 std::optional<Severity> severity_from_string(std::string_view s);
 
-// A named number or text that supports a finding ("build side size" = 2.1 GiB).
+// What an evidence number measures. Its display text and its unit name come from here alone
+// (Evidence's constructors, rules/rule.cpp): a rule passes the number and the Unit.
+enum class Unit : std::uint8_t {
+  Bytes,       // "1.5 GiB"                                unit "bytes"
+  BytesExact,  // "1.5 GiB (1,610,612,736 bytes)"          unit "bytes"
+  Rows,        // "1,234,567"                              unit "rows"
+  Files,       // "1,234"                                  unit "files"
+  Columns,     // "12"                                     unit "columns"
+  Count,       // "1,182" (spills, partitions, tasks)      no unit
+  Ms,          // "1.2 s", "3 min 20 s"                    unit "ms"
+  Ratio,       // "25.0×"                                  unit "ratio"
+  Decimal,     // "2.5", a ratio with one decimal          unit "ratio"
+  Share,       // a share 0..1 as a percent, "42%"         unit "ratio", number the share
+  Percent,     // a share 0..1 as a percent, "42%"         unit "percent", number 42
+};
+// The unit's name in JSON and SARIF ("bytes", "ms", ...; "" for Count).
+std::string_view unit_name(Unit u);
+
+// A named number or text that supports a finding ("build side size" = 2.1 GiB). Rules build it
+// from a number and its Unit, or from a text; never from a hand-written value and unit.
 struct Evidence {
+  // `number` in `unit`, shown as the unit formats it; `digits` applies to Share and Percent.
+  Evidence(std::string name, double number, Unit unit, PercentDigits digits = PercentDigits::Whole);
+  // `number` in `unit`, shown as `shown` (the list of the columns counted, ...).
+  Evidence(std::string name, double number, Unit unit, std::string shown);
+  // A text ("join type" = "LeftOuter").
+  Evidence(std::string name, std::string text);
+  // Every field by hand: only for the reports outside rules/ (diff, history) until they move to
+  // the constructors above; tests/rules/test_rule_contract.cpp keeps it out of rules/.
+  Evidence(std::string name, std::string value, std::optional<double> number, std::string unit)
+      : name(std::move(name)), value(std::move(value)), number(number), unit(std::move(unit)) {}
+
   std::string name;
   std::string value;                 // human-readable ("2.1 GiB", "LeftOuter")
   std::optional<double> number;      // machine-readable value in `unit`
@@ -186,8 +216,8 @@ const Rule* find_rule(std::string_view name_or_code);
 // first), then the rest in their current order. Stable.
 void order_by_impact(std::vector<Diagnostic>& diagnostics);
 
-// Formatting helpers for messages and evidence: format_bytes, format_count, format_millis,
-// format_percent, format_decimal (model/format.hpp).
+// Formatting helpers for messages: format_bytes, format_count, format_millis, format_percent,
+// format_decimal, format_ratio (model/format.hpp); evidence formats itself from its Unit.
 
 // Sets the finding's impact estimate: `amount` in `unit` ("ms", "bytes", "rows", "files") and its
 // text, `prefix` + the amount formatted for its unit (format_millis / format_bytes / format_count)

@@ -184,14 +184,14 @@ class ShuffleJoinCouldBroadcast final : public DocumentedRule<make_doc> {
         msg += "; the " + forced + " hint" + (forced.find('=') == std::string::npos ? " in the SQL text" : "") +
                " forces the shuffle";
       Diagnostic d = ctx.make(*op, msg);
-      d.evidence.push_back(ev_bytes(std::string(side) + " side size", *small.bytes));
-      if (small.rows) d.evidence.push_back(ev_rows(std::string(side) + " side rows", *small.rows));
-      d.evidence.push_back(ev_text(std::string(side) + " side size from", small.what));
-      if (other.bytes) d.evidence.push_back(ev_bytes(std::string(best == 0 ? "right" : "left") + " side size", *other.bytes));
-      d.evidence.push_back(ev_bytes("broadcast threshold", threshold));
-      d.evidence.push_back(ev_text("join type", op->join->type_text.empty() ? std::string(to_string(op->join->type))
-                                                                          : op->join->type_text));
-      if (!forced.empty()) d.evidence.push_back(ev_text("hint", forced));
+      d.evidence.push_back({std::string(side) + " side size", *small.bytes, Unit::BytesExact});
+      if (small.rows) d.evidence.push_back({std::string(side) + " side rows", *small.rows, Unit::Rows});
+      d.evidence.push_back({std::string(side) + " side size from", small.what});
+      if (other.bytes) d.evidence.push_back({std::string(best == 0 ? "right" : "left") + " side size", *other.bytes, Unit::BytesExact});
+      d.evidence.push_back({"broadcast threshold", threshold, Unit::BytesExact});
+      d.evidence.push_back({"join type", op->join->type_text.empty() ? std::string(to_string(op->join->type))
+                                                                          : op->join->type_text});
+      if (!forced.empty()) d.evidence.push_back({"hint", forced});
       if (other.bytes) {
         set_impact(d, *other.bytes, "bytes", " shuffled that a broadcast join would not move");
       }

@@ -151,9 +151,9 @@ class SinglePartitionShuffle final : public DocumentedRule<make_doc> {
       if (consumer) msg += " for " + rules::op_ref(*consumer);
       msg += ": " + cause;
       Diagnostic d = ctx.make(op, std::move(msg));
-      if (bytes) d.evidence.push_back({"bytes into one partition", format_bytes(*bytes), *bytes, "bytes"});
-      if (rows) d.evidence.push_back({"rows into one partition", format_count(*rows), *rows, "rows"});
-      if (consumer) d.evidence.push_back({"consumer", rules::op_ref(*consumer), std::nullopt, ""});
+      if (bytes) d.evidence.push_back({"bytes into one partition", *bytes, Unit::Bytes});
+      if (rows) d.evidence.push_back({"rows into one partition", *rows, Unit::Rows});
+      if (consumer) d.evidence.push_back({"consumer", rules::op_ref(*consumer)});
       d.fix = std::move(fix);
       double ms = op.duration_ms.value_or(0) + (consumer && consumer->duration_ms ? *consumer->duration_ms : 0);
       if (ms > 0) {

@@ -134,13 +134,11 @@ std::optional<Diagnostic> from_partition_counts(RuleContext& ctx, const Operator
                                     format_count(full) + " hold " + format_bytes(bytes) + " (" +
                                     format_bytes(bytes / full) + " each on average), so " + format_count(full) +
                                     " tasks did the " + side + " side's work");
-  d.evidence.push_back({"shuffle partitions", format_count(parts), parts, ""});
-  d.evidence.push_back({"empty partitions", format_count(empty), empty, ""});
-  d.evidence.push_back(ev_bytes(std::string(side) + " side shuffle size", bytes));
-  d.evidence.push_back(ev_bytes("average non-empty partition", bytes / full));
-  char pct[32];
-  std::snprintf(pct, sizeof pct, "%.1f%%", 100.0 * share);
-  d.evidence.push_back({"empty share", pct, share, "ratio"});
+  d.evidence.push_back({"shuffle partitions", parts, Unit::Count});
+  d.evidence.push_back({"empty partitions", empty, Unit::Count});
+  d.evidence.push_back({std::string(side) + " side shuffle size", bytes, Unit::BytesExact});
+  d.evidence.push_back({"average non-empty partition", bytes / full, Unit::BytesExact});
+  d.evidence.push_back({"empty share", share, Unit::Share, PercentDigits::One});
   if (join.duration_ms) set_impact(d, *join.duration_ms, "ms", " in the join");
   return d;
 }
@@ -212,11 +210,11 @@ class SkewNotHandled final : public DocumentedRule<make_doc> {
         Diagnostic d = ctx.make(*op, op_ref(*op) + " ran without AQE skew handling although its " + side +
                                          " input is skewed: the largest shuffle partition of " + op_ref(*ex) +
                                          " is " + format_ratio(*ratio) + " the median");
-        d.evidence.push_back(ev_ratio("max to median partition ratio", *ratio));
+        d.evidence.push_back({"max to median partition ratio", *ratio, Unit::Ratio});
         if (auto n = first_metric(*ex, {Metric::MapStageSkewedPartitions}))
-          d.evidence.push_back(ev_rows("skewed partitions", *n));
-        if (size.bytes) d.evidence.push_back(ev_bytes(std::string(side) + " side shuffle size", *size.bytes));
-        d.evidence.push_back(ev_ratio("skew factor", factor));
+          d.evidence.push_back({"skewed partitions", *n, Unit::Rows});
+        if (size.bytes) d.evidence.push_back({std::string(side) + " side shuffle size", *size.bytes, Unit::BytesExact});
+        d.evidence.push_back({"skew factor", factor, Unit::Ratio});
         if (op->duration_ms) {
           set_impact(d, *op->duration_ms, "ms", " in the join");
         }
@@ -241,14 +239,14 @@ class SkewNotHandled final : public DocumentedRule<make_doc> {
           Diagnostic d = ctx.make(*op, op_ref(*op) + " ran without AQE skew handling although stage " + st.id +
                                            " that ran it has stragglers: the slowest task took " + format_millis(mx) +
                                            ", " + format_ratio(mx / med) + " the median task (" + format_millis(med) + ")");
-          d.evidence.push_back(ev_ms("slowest task", mx));
-          d.evidence.push_back(ev_ms("median task", med));
-          d.evidence.push_back(ev_ratio("max to median task time", mx / med));
-          if (st.num_tasks) d.evidence.push_back(ev_rows("tasks", *st.num_tasks));
-          d.evidence.push_back(ev_ratio("skew factor", factor));
+          d.evidence.push_back({"slowest task", mx, Unit::Ms});
+          d.evidence.push_back({"median task", med, Unit::Ms});
+          d.evidence.push_back({"max to median task time", mx / med, Unit::Ratio});
+          if (st.num_tasks) d.evidence.push_back({"tasks", *st.num_tasks, Unit::Rows});
+          d.evidence.push_back({"skew factor", factor, Unit::Ratio});
           if (const StageShuffleReadFacts* sr = stage_reads(plan, st.id); sr && sr->bytes_max >= factor * sr->bytes_median) {
-            d.evidence.push_back(ev_bytes("largest task shuffle read", sr->bytes_max));
-            d.evidence.push_back(ev_bytes("median task shuffle read", sr->bytes_median));
+            d.evidence.push_back({"largest task shuffle read", sr->bytes_max, Unit::BytesExact});
+            d.evidence.push_back({"median task shuffle read", sr->bytes_median, Unit::BytesExact});
           }
           set_impact(d, mx - med, "ms", " of straggler time");
           found = std::move(d);
@@ -283,14 +281,14 @@ class SkewNotHandled final : public DocumentedRule<make_doc> {
         if (sr->empty_tasks > 0)
           msg += "; " + format_count(sr->empty_tasks) + " of " + format_count(sr->tasks) + " tasks read no row";
         Diagnostic d = ctx.make(*op, msg);
-        d.evidence.push_back(ev_bytes("largest task shuffle read", mx));
-        d.evidence.push_back(ev_bytes("median task shuffle read", med));
-        if (med > 0) d.evidence.push_back(ev_ratio("max to median shuffle read", mx / med));
-        d.evidence.push_back({"tasks", format_count(sr->tasks), sr->tasks, ""});
-        d.evidence.push_back({"tasks that read no row", format_count(sr->empty_tasks), sr->empty_tasks, ""});
-        d.evidence.push_back(ev_ms("slowest task", *st->task_ms_max));
+        d.evidence.push_back({"largest task shuffle read", mx, Unit::BytesExact});
+        d.evidence.push_back({"median task shuffle read", med, Unit::BytesExact});
+        if (med > 0) d.evidence.push_back({"max to median shuffle read", mx / med, Unit::Ratio});
+        d.evidence.push_back({"tasks", sr->tasks, Unit::Count});
+        d.evidence.push_back({"tasks that read no row", sr->empty_tasks, Unit::Count});
+        d.evidence.push_back({"slowest task", *st->task_ms_max, Unit::Ms});
         if (st->task_ms_median) {
-          d.evidence.push_back(ev_ms("median task", *st->task_ms_median));
+          d.evidence.push_back({"median task", *st->task_ms_median, Unit::Ms});
           set_impact(d, *st->task_ms_max - *st->task_ms_median, "ms", " of straggler time");
         }
         found = std::move(d);

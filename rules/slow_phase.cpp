@@ -80,8 +80,8 @@ class SlowPhase final : public DocumentedRule<make_doc> {
                                        ": no execution to judge; profile the query with the cache disabled to tune it",
                                    plan.query.sql_loc);
       d.severity = Severity::Info;
-      d.evidence.push_back({"resultFromCache", "true", std::nullopt, ""});
-      if (b.total_ms) d.evidence.push_back({"total time", format_millis(*b.total_ms), *b.total_ms, "ms"});
+      d.evidence.push_back({"resultFromCache", "true"});
+      if (b.total_ms) d.evidence.push_back({"total time", *b.total_ms, Unit::Ms});
       d.fix = "Nothing to tune from this profile. To measure the query itself run it with "
               "`SET use_cached_result = false`.";
       ctx.report(std::move(d));
@@ -95,8 +95,8 @@ class SlowPhase final : public DocumentedRule<make_doc> {
     double share = b.share(*b.dominant);
 
     auto add_phases = [&](Diagnostic& d) {
-      d.evidence.push_back({"total time", format_millis(total), total, "ms"});
-      for (const auto& q : b.phases) d.evidence.push_back({q.title, format_millis(q.ms), q.ms, "ms"});
+      d.evidence.push_back({"total time", total, Unit::Ms});
+      for (const auto& q : b.phases) d.evidence.push_back({q.title, q.ms, Unit::Ms});
     };
 
     if (p.name != "execution") {
@@ -130,10 +130,10 @@ class SlowPhase final : public DocumentedRule<make_doc> {
       Diagnostic d = ctx.make_plan(std::move(msg), plan.query.sql_loc);
       d.fix = std::move(fix);
       add_phases(d);
-      d.evidence.push_back({"phase share", format_percent(share), share, "ratio"});
+      d.evidence.push_back({"phase share", share, Unit::Share});
       if (p.name == "compilation")
         if (auto md = method::query_metric(plan, {Metric::MetadataTime}); md && *md > 0)
-          d.evidence.push_back({"metadata time", format_millis(*md), *md, "ms"});
+          d.evidence.push_back({"metadata time", *md, Unit::Ms});
       d.impact = p.ms;
       d.impact_unit = "ms";
       d.impact_text = format_millis(p.ms) + " of wall-clock time in " + p.title;
@@ -152,8 +152,8 @@ class SlowPhase final : public DocumentedRule<make_doc> {
             "(gzip CSV/JSON), a window without PARTITION BY, or a global ORDER BY / LIMIT; split the "
             "input (OPTIMIZE), salt or filter the hot key, or add a partitioning column.";
     add_phases(d);
-    d.evidence.push_back({"task time", format_millis(*b.task_ms), *b.task_ms, "ms"});
-    d.evidence.push_back({"effective parallelism", format_decimal(*b.parallelism), *b.parallelism, "ratio"});
+    d.evidence.push_back({"task time", *b.task_ms, Unit::Ms});
+    d.evidence.push_back({"effective parallelism", *b.parallelism, Unit::Decimal});
     set_impact(d, p.ms, "ms", " of mostly single-task execution");
     ctx.report(std::move(d));
   }

@@ -59,17 +59,17 @@ class SmallFiles final : public DocumentedRule<make_doc> {
       Diagnostic d = ctx.make(op, method::scan_ref(op) + " read " + format_count(*files) + " files of " +
                                       format_bytes(avg) + " on average (" + format_bytes(*bytes) +
                                       " in total): per-file overhead dominates");
-      d.evidence.push_back({"files read", format_count(*files), *files, "files"});
-      d.evidence.push_back({"size of files read", format_bytes(*bytes), *bytes, "bytes"});
-      d.evidence.push_back({"average file size", format_bytes(avg), avg, "bytes"});
+      d.evidence.push_back({"files read", *files, Unit::Files});
+      d.evidence.push_back({"size of files read", *bytes, Unit::Bytes});
+      d.evidence.push_back({"average file size", avg, Unit::Bytes});
       if (auto s = rules::first_metric(op, {Metric::SmallestFileBytes}))
-        d.evidence.push_back({"smallest file", format_bytes(*s), *s, "bytes"});
+        d.evidence.push_back({"smallest file", *s, Unit::Bytes});
       if (auto l = rules::first_metric(op, {Metric::FileStatusTime}))
-        d.evidence.push_back({"file listing time", format_millis(*l), *l, "ms"});
+        d.evidence.push_back({"file listing time", *l, Unit::Ms});
       auto footers = rules::first_metric(op, {Metric::FooterFetchTime});
-      if (footers) d.evidence.push_back({"footer fetch wait", format_millis(*footers), *footers, "ms"});
+      if (footers) d.evidence.push_back({"footer fetch wait", *footers, Unit::Ms});
       if (auto c = method::query_metric(plan, {Metric::CompilationTime}))
-        d.evidence.push_back({"query compilation time", format_millis(*c), *c, "ms"});
+        d.evidence.push_back({"query compilation time", *c, Unit::Ms});
       std::string table = op.table.empty() ? std::string("<table>") : op.table.str();
       d.fix = "Compact the table: `OPTIMIZE " + table +
               "` (Delta writes ~1 GiB files), and keep it compact with "

@@ -129,7 +129,7 @@ class StaleBroadcastHint final : public DocumentedRule<make_doc> {
         d = ctx.make(*op, op_ref(*op) + " broadcasts the " + side + " side although it is " + format_bytes(bytes) + " (" +
                               src + "), " + format_ratio(bytes / threshold) + " the " + format_bytes(threshold) +
                               " broadcast threshold: the " + hint + " forces it");
-        d.evidence.push_back(ev_text("hint", hint));
+        d.evidence.push_back({"hint", hint});
         d.fix = "Remove the broadcast hint and let Spark / AQE choose the join from current statistics; if the "
                 "side should be small, filter or aggregate it before the join so it fits under the threshold.";
       } else {
@@ -141,10 +141,10 @@ class StaleBroadcastHint final : public DocumentedRule<make_doc> {
                 "spark.sql.adaptive.autoBroadcastJoinThreshold) if it was raised, refresh the table statistics "
                 "(ANALYZE TABLE ... COMPUTE STATISTICS) if the estimate was wrong, or filter the side before the join.";
       }
-      d.evidence.push_back(ev_bytes("broadcast side size", bytes));
-      if (size.rows) d.evidence.push_back(ev_rows("broadcast side rows", *size.rows));
-      d.evidence.push_back(ev_text("size from", size.what));
-      d.evidence.push_back(ev_bytes("broadcast threshold", threshold));
+      d.evidence.push_back({"broadcast side size", bytes, Unit::BytesExact});
+      if (size.rows) d.evidence.push_back({"broadcast side rows", *size.rows, Unit::Rows});
+      d.evidence.push_back({"size from", size.what});
+      d.evidence.push_back({"broadcast threshold", threshold, Unit::BytesExact});
       set_impact(d, bytes, "bytes", " sent to every executor");
       ctx.report(std::move(d));
     }

@@ -167,12 +167,12 @@ class WideProjection final : public DocumentedRule<make_doc> {
       Diagnostic d = ctx.make(op, method::scan_ref(op) + " reads " + std::to_string(cols.size()) +
                                       " columns but " + rules::op_ref(*consumer) + " and the operators below it use " +
                                       format_count(used) + " (" + format_percent(used / n) + "); unused: " + list);
-      d.evidence.push_back({"columns read", format_count(n), n, "columns"});
-      d.evidence.push_back({"columns used", format_count(used), used, "columns"});
-      d.evidence.push_back({"unused columns", list, static_cast<double>(unused.size()), "columns"});
-      d.evidence.push_back({"consumer", rules::op_ref(*consumer), std::nullopt, ""});
+      d.evidence.push_back({"columns read", n, Unit::Columns});
+      d.evidence.push_back({"columns used", used, Unit::Columns});
+      d.evidence.push_back({"unused columns", static_cast<double>(unused.size()), Unit::Columns, list});
+      d.evidence.push_back({"consumer", rules::op_ref(*consumer)});
       auto bytes = rules::first_metric(op, {Metric::FilesReadBytes});
-      if (bytes) d.evidence.push_back({"size of files read", format_bytes(*bytes), *bytes, "bytes"});
+      if (bytes) d.evidence.push_back({"size of files read", *bytes, Unit::Bytes});
       d.fix = "Select only the needed columns before the step that blocks column pruning (cache, typed "
               "Dataset or RDD operation, UDF over the whole row, non-pruning source): e.g. "
               "spark.table(...).select(<used columns>), and avoid SELECT * in views and CTEs.";
