@@ -16,6 +16,7 @@ RuleDoc make_doc() {
   RuleDoc r;
   r.name = "aqe-disabled";
   r.code = "PL108";
+  r.family = RuleFamily::Runtime;
   r.severity = Severity::Info;
   r.summary = "Shuffles run without adaptive query execution";
   r.what =

@@ -53,6 +53,7 @@ RuleDoc make_doc() {
   RuleDoc r;
   r.name = "disk-spill";
   r.code = "PL104";
+  r.family = RuleFamily::Runtime;
   r.severity = Severity::Warning;
   r.summary = "An operator spilled to disk because its data did not fit in memory";
   r.what =

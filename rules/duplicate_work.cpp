@@ -162,6 +162,7 @@ RuleDoc make_doc() {
   RuleDoc r;
   r.name = "duplicate-work";
   r.code = "PL106";
+  r.family = RuleFamily::Runtime;
   r.severity = Severity::Warning;
   r.summary = "The same scan and filter are computed more than once in one plan";
   r.what =

@@ -19,6 +19,7 @@ RuleDoc make_doc() {
   RuleDoc d;
   d.name = "exploding-join";
   d.code = "PL005";
+  d.family = RuleFamily::Plan;
   d.severity = Severity::Warning;
   d.summary = "A join returns far more rows than it reads";
   d.also_reports = {"cartesian-product"};

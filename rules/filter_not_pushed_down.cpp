@@ -15,6 +15,7 @@ RuleDoc make_doc() {
   RuleDoc d;
   d.name = "filter-not-pushed-down";
   d.code = "PL001";
+  d.family = RuleFamily::Plan;
   d.severity = Severity::Warning;
   d.summary = "A simple predicate on a scan column is evaluated after the scan instead of inside it";
   d.what =

@@ -68,6 +68,7 @@ RuleDoc make_doc() {
   RuleDoc r;
   r.name = "low-file-pruning";
   r.code = "PL102";
+  r.family = RuleFamily::Runtime;
   r.severity = Severity::Warning;
   r.summary = "A selective scan read nearly every file: data skipping did not prune";
   r.what =

@@ -17,6 +17,7 @@ RuleDoc make_doc() {
   RuleDoc d;
   d.name = "non-sargable-predicate";
   d.code = "PL006";
+  d.family = RuleFamily::Plan;
   d.severity = Severity::Warning;
   d.summary = "A filter on a scan compares a function of a column, so statistics and data skipping cannot be used";
   d.what =

@@ -19,6 +19,7 @@ RuleDoc make_doc() {
   RuleDoc d;
   d.name = "photon-fallback";
   d.code = "PL007";
+  d.family = RuleFamily::Plan;
   d.severity = Severity::Warning;
   d.summary = "Part of a Photon (or Gluten/Velox, Comet) plan fell back to the row-based JVM engine";
   d.what =

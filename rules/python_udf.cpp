@@ -17,6 +17,7 @@ RuleDoc make_doc() {
   RuleDoc r;
   r.name = "python-udf";
   r.code = "PL105";
+  r.family = RuleFamily::Runtime;
   r.severity = Severity::Warning;
   r.summary = "Rows are sent to a Python worker for a UDF";
   r.what =

@@ -18,6 +18,17 @@ std::string_view to_string(Severity s) {
   return "info";
 }
 
+std::string_view to_string(RuleFamily f) {
+  switch (f) {
+    case RuleFamily::Plan: return "plan";
+    case RuleFamily::Runtime: return "runtime";
+    case RuleFamily::Diff: return "diff";
+    case RuleFamily::History: return "history";
+    case RuleFamily::Builtin: break;
+  }
+  return "builtin";
+}
+
 std::optional<Severity> severity_from_string(std::string_view s) {
   if (s == "error") return Severity::Error;
   if (s == "warning" || s == "warn") return Severity::Warning;

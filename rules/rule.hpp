@@ -96,10 +96,20 @@ struct Threshold {
   std::string description;           // why this default
 };
 
+// Which kind of evidence a rule reads and how it is tested, as data (not by code prefix).
+//   Plan     PL0xx, the plan's shape and statistics; corpus cases run the rule alone, and the
+//            precision test runs it over Spark's golden plans
+//   Runtime  PL1xx, the troubleshooting-method rules over runtime metrics, read together: corpus
+//            cases run every rule
+//   Diff, History, Builtin  reported by lint/ (planlint diff, planlint history, the engine)
+enum class RuleFamily : std::uint8_t { Plan, Runtime, Diff, History, Builtin };
+std::string_view to_string(RuleFamily f);
+
 // Self-description, used by `planlint rules`, `planlint rule NAME`, LSP hover and SARIF help.
 struct RuleDoc {
   std::string name;
   std::string code;
+  RuleFamily family = RuleFamily::Plan;
   Severity severity = Severity::Warning;
   std::string summary;               // one line
   std::string what;                  // What it does

@@ -15,6 +15,7 @@ RuleDoc make_doc() {
   RuleDoc d;
   d.name = "shuffle-join-could-broadcast";
   d.code = "PL002";
+  d.family = RuleFamily::Plan;
   d.severity = Severity::Warning;
   d.summary = "A SortMergeJoin / ShuffledHashJoin shuffles both sides although one side is small enough to broadcast";
   d.what =

@@ -49,6 +49,7 @@ RuleDoc make_doc() {
   RuleDoc r;
   r.name = "single-partition-shuffle";
   r.code = "PL109";
+  r.family = RuleFamily::Runtime;
   r.severity = Severity::Warning;
   r.summary = "A large input is moved into a single partition (one task)";
   r.what =

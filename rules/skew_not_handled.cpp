@@ -23,6 +23,7 @@ RuleDoc make_doc() {
   RuleDoc d;
   d.name = "skew-not-handled";
   d.code = "PL003";
+  d.family = RuleFamily::Plan;
   d.severity = Severity::Warning;
   d.summary = "A shuffle join ran on skewed partitions without AQE skew-join handling";
   d.what =

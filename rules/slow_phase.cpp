@@ -22,6 +22,7 @@ RuleDoc make_doc() {
   RuleDoc r;
   r.name = "slow-phase";
   r.code = "PL101";
+  r.family = RuleFamily::Runtime;
   r.severity = Severity::Warning;
   r.summary = "Most of the query's wall-clock time went to a phase other than execution";
   r.what =

@@ -15,6 +15,7 @@ RuleDoc make_doc() {
   RuleDoc r;
   r.name = "small-files";
   r.code = "PL103";
+  r.family = RuleFamily::Runtime;
   r.severity = Severity::Warning;
   r.summary = "A scan read many small files";
   r.what = "Reports a table scan that read many files whose average size is small.";

@@ -24,6 +24,7 @@ RuleDoc make_doc() {
   RuleDoc d;
   d.name = "stale-broadcast-hint";
   d.code = "PL004";
+  d.family = RuleFamily::Plan;
   d.severity = Severity::Warning;
   d.summary = "A BROADCAST hint forces the broadcast of a side that is far larger than a broadcast should be";
   d.also_reports = {"oversized-broadcast"};

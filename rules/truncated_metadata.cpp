@@ -15,6 +15,7 @@ RuleDoc make_doc() {
   RuleDoc d;
   d.name = "truncated-metadata";
   d.code = "PL008";
+  d.family = RuleFamily::Plan;
   d.severity = Severity::Info;
   d.summary = "Spark abbreviated a list the rules need, so some checks were skipped";
   d.what =

@@ -82,6 +82,7 @@ RuleDoc make_doc() {
   RuleDoc r;
   r.name = "wide-projection";
   r.code = "PL107";
+  r.family = RuleFamily::Runtime;
   r.severity = Severity::Warning;
   r.summary = "A scan reads many more columns than the query uses";
   r.what =
