@@ -49,10 +49,23 @@ std::string format_count(double n) {
   return out;
 }
 
-std::string format_percent(double share) {
+std::string format_percent(double share, PercentDigits digits) {
   if (!std::isfinite(share)) return non_finite(share);
   char buf[32];
-  std::snprintf(buf, sizeof buf, std::fabs(share) >= 1e6 ? "%.3g%%" : "%.0f%%", share * 100);
+  const char* form = "%.0f%%";
+  if (std::fabs(share) >= 1e6) form = "%.3g%%";
+  else if (digits == PercentDigits::One) form = "%.1f%%";
+  else if (digits == PercentDigits::Small && share < 0.01) {
+    if (share > 0 && share < 0.0001) return "<0.01%";
+    form = "%.2f%%";
+  }
+  std::snprintf(buf, sizeof buf, form, share * 100);
+  return buf;
+}
+
+std::string format_ratio(double r) {
+  char buf[64];
+  std::snprintf(buf, sizeof buf, r >= 100 ? "%.0f×" : "%.1f×", r);
   return buf;
 }
 

@@ -9,10 +9,14 @@
 namespace planlint {
 namespace {
 
+// The rule's thresholds, listed in its doc and read by check().
+inline constexpr ThresholdKey kMinShuffles{"min-shuffles"};
+
 RuleDoc make_doc() {
   RuleDoc r;
   r.name = "aqe-disabled";
   r.code = "PL108";
+  r.family = RuleFamily::Runtime;
   r.severity = Severity::Info;
   r.summary = "Shuffles run without adaptive query execution";
   r.what =
@@ -42,7 +46,7 @@ RuleDoc make_doc() {
       "plans (no AQE to enable), Query Profiles (Databricks SQL always runs adaptively), logical-only "
       "inputs or streaming plans.";
   r.thresholds = {
-      {"min-shuffles", 1, "exchanges", "one shuffle is enough for partition coalescing to matter"},
+      {kMinShuffles, 1, "exchanges", "one shuffle is enough for partition coalescing to matter"},
   };
   return r;
 }
@@ -66,7 +70,7 @@ class AqeDisabled final : public DocumentedRule<make_doc> {
         if (!first) first = op;
       }
     }
-    if (!first || static_cast<double>(shuffles) < ctx.threshold("min-shuffles")) return;
+    if (!first || static_cast<double>(shuffles) < ctx.threshold(kMinShuffles)) return;
     const EngineFacts& eng = plan.facts.engine;
     if (eng.spark_major && *eng.spark_major < 3) return;  // Spark 2.x: there is no AQE to switch on
     const int minor = eng.spark_minor.value_or(0);
@@ -89,11 +93,10 @@ class AqeDisabled final : public DocumentedRule<make_doc> {
                                          " (no partition coalescing, no skew-join handling, no runtime broadcast)");
     d.evidence.reserve(4);
     if (!version.empty())
-      d.evidence.push_back({eng.version_inferred ? "Spark version (from the plan's markers)" : "Spark version", version,
-                            std::nullopt, ""});
-    d.evidence.push_back({"shuffle exchanges", std::to_string(shuffles), static_cast<double>(shuffles), ""});
-    d.evidence.push_back({"first exchange", rules::op_ref(*first), std::nullopt, ""});
-    d.evidence.push_back({"AdaptiveSparkPlan", "absent", std::nullopt, ""});
+      d.evidence.push_back({eng.version_inferred ? "Spark version (from the plan's markers)" : "Spark version", version});
+    d.evidence.push_back({"shuffle exchanges", static_cast<double>(shuffles), Unit::Count});
+    d.evidence.push_back({"first exchange", rules::op_ref(*first)});
+    d.evidence.push_back({"AdaptiveSparkPlan", "absent"});
     if (v30_31)
       d.fix = "Enable AQE: `SET spark.sql.adaptive.enabled = true` (off by default before Spark 3.2), with "
               "spark.sql.adaptive.coalescePartitions.enabled and spark.sql.adaptive.skewJoin.enabled on.";

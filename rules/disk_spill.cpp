@@ -46,10 +46,14 @@ std::string fix_for(const Operator& op) {
   }
 }
 
+// The rule's thresholds, listed in its doc and read by check().
+inline constexpr ThresholdKey kMinSpillBytes{"min-spill-bytes"};
+
 RuleDoc make_doc() {
   RuleDoc r;
   r.name = "disk-spill";
   r.code = "PL104";
+  r.family = RuleFamily::Runtime;
   r.severity = Severity::Warning;
   r.summary = "An operator spilled to disk because its data did not fit in memory";
   r.what =
@@ -75,7 +79,7 @@ RuleDoc make_doc() {
       "left/right side`, `Spill size`, and query-level `spillToDiskBytes`; Spark event logs: "
       "`spill size`. Explain text has no spill metrics: no finding.";
   r.thresholds = {
-      {"min-spill-bytes", 1073741824, "bytes",
+      {kMinSpillBytes, 1073741824, "bytes",
        "below 1 GiB a spill costs seconds of local-disk I/O and is rarely worth a larger warehouse"},
   };
   return r;
@@ -85,7 +89,7 @@ class DiskSpill final : public DocumentedRule<make_doc> {
  public:
   void check(RuleContext& ctx) const override {
     const Plan& plan = ctx.plan();
-    double min = ctx.threshold("min-spill-bytes");
+    double min = ctx.threshold(kMinSpillBytes);
     bool any_op_spill = false;
     bool reported = false;
     for (const Operator* active : ctx.active_ops()) {
@@ -99,20 +103,20 @@ class DiskSpill final : public DocumentedRule<make_doc> {
       if (spills) msg += " in " + format_count(*spills) + " spills";
       if (op.extra->peak_memory_bytes) msg += " (peak memory " + format_bytes(*op.extra->peak_memory_bytes) + ")";
       Diagnostic d = ctx.make(op, std::move(msg));
-      d.evidence.push_back({"spilled bytes", format_bytes(spilled), spilled, "bytes"});
-      if (spills) d.evidence.push_back({"spills", format_count(*spills), *spills, ""});
+      d.evidence.push_back({"spilled bytes", spilled, Unit::Bytes});
+      if (spills) d.evidence.push_back({"spills", *spills, Unit::Count});
       if (auto rows = rules::first_metric(op, {Metric::SpilledRows, Metric::SinkSpilledRows}))
-        d.evidence.push_back({"rows spilled", format_count(*rows), *rows, "rows"});
+        d.evidence.push_back({"rows spilled", *rows, Unit::Rows});
       if (auto depth = rules::first_metric(op, {Metric::SpillRecursionDepth}))
-        d.evidence.push_back({"max spill recursion depth", format_count(*depth), *depth, ""});
+        d.evidence.push_back({"max spill recursion depth", *depth, Unit::Count});
       if (auto merge = rules::first_metric(op, {Metric::SinkSpillMergeTime}))
-        d.evidence.push_back({"time merging spill files", format_millis(*merge), *merge, "ms"});
+        d.evidence.push_back({"time merging spill files", *merge, Unit::Ms});
       if (op.extra->peak_memory_bytes)
-        d.evidence.push_back({"peak memory", format_bytes(*op.extra->peak_memory_bytes), *op.extra->peak_memory_bytes, "bytes"});
-      if (op.rows) d.evidence.push_back({"output rows", format_count(*op.rows), *op.rows, "rows"});
-      if (op.duration_ms) d.evidence.push_back({"operator time", format_millis(*op.duration_ms), *op.duration_ms, "ms"});
+        d.evidence.push_back({"peak memory", *op.extra->peak_memory_bytes, Unit::Bytes});
+      if (op.rows) d.evidence.push_back({"output rows", *op.rows, Unit::Rows});
+      if (op.duration_ms) d.evidence.push_back({"operator time", *op.duration_ms, Unit::Ms});
       if (auto q = method::query_metric(plan, {Metric::QuerySpillBytes}))
-        d.evidence.push_back({"query spill total", format_bytes(*q), *q, "bytes"});
+        d.evidence.push_back({"query spill total", *q, Unit::Bytes});
       d.fix = fix_for(op);
       if (op.duration_ms) {
         d.impact = *op.duration_ms;
@@ -134,7 +138,7 @@ class DiskSpill final : public DocumentedRule<make_doc> {
                                                   "aggregation, join or sort)"));
     const Operator* anchor = method::plan_anchor(plan);
     Diagnostic d = anchor ? ctx.make(*anchor, std::move(msg)) : ctx.make_plan(std::move(msg), plan.query.sql_loc);
-    d.evidence.push_back({"query spill total", format_bytes(*q), *q, "bytes"});
+    d.evidence.push_back({"query spill total", *q, Unit::Bytes});
     d.fix = fix_for(Operator{});
     set_impact(d, *q, "bytes", " written to and read back from local disk");
     ctx.report(std::move(d));

@@ -155,10 +155,14 @@ Cost cost_of(const Chain& c) {
   return k;
 }
 
+// The rule's thresholds, listed in its doc and read by check().
+inline constexpr ThresholdKey kMinBytes{"min-bytes"};
+
 RuleDoc make_doc() {
   RuleDoc r;
   r.name = "duplicate-work";
   r.code = "PL106";
+  r.family = RuleFamily::Runtime;
   r.severity = Severity::Warning;
   r.summary = "The same scan and filter are computed more than once in one plan";
   r.what =
@@ -186,7 +190,7 @@ RuleDoc make_doc() {
       "and to skip copies below the size threshold; without any measurement (explain text) the "
       "finding is reported as info, because the cost of the repeated scan is unknown.";
   r.thresholds = {
-      {"min-bytes", 134217728, "bytes",
+      {kMinBytes, 134217728, "bytes",
        "when the source measured the scan, copies reading under 128 MiB (one default file "
        "split) are not worth caching"},
   };
@@ -249,7 +253,7 @@ class DuplicateWork final : public DocumentedRule<make_doc> {
       const Chain& first = copies[0];
       const Chain& dup = copies[1];
       Cost k = cost_of(dup);
-      double min = ctx.threshold("min-bytes");
+      double min = ctx.threshold(kMinBytes);
       if (k.bytes && *k.bytes < min) continue;
       std::string table((first.scan->table.empty() ? first.scan->name : first.scan->table).view());
       std::string msg = method::scan_ref(*dup.scan) + " repeats " + method::scan_ref(*first.scan) +
@@ -259,12 +263,12 @@ class DuplicateWork final : public DocumentedRule<make_doc> {
       Diagnostic d = ctx.make(*dup.scan, std::move(msg));
       // Without a measured size the cost is unknown (a repeated dimension scan is cheap): info.
       if (!k.bytes && !k.ms && !k.rows) d.severity = Severity::Info;
-      d.evidence.push_back({"copies", std::to_string(copies.size()), static_cast<double>(copies.size()), ""});
-      for (const Chain& c : copies) d.evidence.push_back({"copy", method::scan_ref(*c.scan), std::nullopt, ""});
-      for (const std::string& f : first.filters) d.evidence.push_back({"filter", f, std::nullopt, ""});
-      if (k.bytes) d.evidence.push_back({"bytes per copy", format_bytes(*k.bytes), *k.bytes, "bytes"});
-      if (k.rows) d.evidence.push_back({"rows per copy", format_count(*k.rows), *k.rows, "rows"});
-      if (k.ms) d.evidence.push_back({"scan time per copy", format_millis(*k.ms), *k.ms, "ms"});
+      d.evidence.push_back({"copies", static_cast<double>(copies.size()), Unit::Count});
+      for (const Chain& c : copies) d.evidence.push_back({"copy", method::scan_ref(*c.scan)});
+      for (const std::string& f : first.filters) d.evidence.push_back({"filter", f});
+      if (k.bytes) d.evidence.push_back({"bytes per copy", *k.bytes, Unit::Bytes});
+      if (k.rows) d.evidence.push_back({"rows per copy", *k.rows, Unit::Rows});
+      if (k.ms) d.evidence.push_back({"scan time per copy", *k.ms, Unit::Ms});
       d.fix = "Compute the shared scan once: cache it (CACHE TABLE / df.cache()) when several actions or "
               "CTE references use it, materialise it in a temporary table, or produce the results in "
               "one pass (GROUPING SETS, conditional aggregation, one aggregation feeding both branches).";

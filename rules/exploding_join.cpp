@@ -11,10 +11,15 @@ namespace {
 
 using namespace rules;
 
+// The rule's thresholds, listed in its doc and read by check().
+inline constexpr ThresholdKey kExplodeFactor{"explode-factor"};
+inline constexpr ThresholdKey kExplodeMinRows{"explode-min-rows"};
+
 RuleDoc make_doc() {
   RuleDoc d;
   d.name = "exploding-join";
   d.code = "PL005";
+  d.family = RuleFamily::Plan;
   d.severity = Severity::Warning;
   d.summary = "A join returns far more rows than it reads";
   d.also_reports = {"cartesian-product"};
@@ -48,8 +53,8 @@ RuleDoc make_doc() {
       "message). `cartesian-product` needs only the plan shape (no condition), and uses row counts when "
       "present to show the product and to stay silent when it is small.";
   d.thresholds = {
-      {"explode-factor", 2, "ratio", "Output more than twice the rows read: more than any one-to-one or one-to-many join can return."},
-      {"explode-min-rows", 1e6, "rows", "1,000,000 rows: below this a multiplying join costs too little to matter."}};
+      {kExplodeFactor, 2, "ratio", "Output more than twice the rows read: more than any one-to-one or one-to-many join can return."},
+      {kExplodeMinRows, 1e6, "rows", "1,000,000 rows: below this a multiplying join costs too little to matter."}};
   return d;
 }
 
@@ -122,8 +127,8 @@ class ExplodingJoin final : public DocumentedRule<make_doc> {
   void check(RuleContext& ctx) const override {
     const Plan& plan = ctx.plan();
     const LogicalJoins& logical = ctx.logical_joins();
-    const double factor = ctx.threshold("explode-factor");
-    const double min_rows = ctx.threshold("explode-min-rows");
+    const double factor = ctx.threshold(kExplodeFactor);
+    const double min_rows = ctx.threshold(kExplodeMinRows);
     for (const Operator* op : ctx.active_ops()) {
       if (op->kind != OpKind::Join || op->children.size() != 2) continue;
       Rows rows = join_rows(plan, logical, *op);
@@ -146,12 +151,12 @@ class ExplodingJoin final : public DocumentedRule<make_doc> {
             msg += " (" + format_count(*rows.left) + " × " + format_count(*rows.right) + " " + est + "rows in, " +
                    format_count(*rows.out) + " out)";
           Diagnostic d = ctx.make_as("cartesian-product", *op, msg);
-          d.evidence.push_back(ev_text("join", op->name + (op->join->type_text.empty() ? "" : " " + op->join->type_text)));
-          d.evidence.push_back(ev_text("join condition", "none"));
-          if (rows.left) d.evidence.push_back(ev_rows(std::string(est) + "left rows", *rows.left));
-          if (rows.right) d.evidence.push_back(ev_rows(std::string(est) + "right rows", *rows.right));
+          d.evidence.push_back({"join", op->name + (op->join->type_text.empty() ? "" : " " + op->join->type_text)});
+          d.evidence.push_back({"join condition", "none"});
+          if (rows.left) d.evidence.push_back({std::string(est) + "left rows", *rows.left, Unit::Rows});
+          if (rows.right) d.evidence.push_back({std::string(est) + "right rows", *rows.right, Unit::Rows});
           if (rows.out) {
-            d.evidence.push_back(ev_rows(std::string(est) + "output rows", *rows.out));
+            d.evidence.push_back({std::string(est) + "output rows", *rows.out, Unit::Rows});
             set_impact(d, *rows.out, "rows", " rows produced");
           }
           d.fix = "Add the missing join condition (an ON clause, or the WHERE predicate that links the two tables); "
@@ -170,11 +175,11 @@ class ExplodingJoin final : public DocumentedRule<make_doc> {
                         format_count(*rows.left) + " + " + format_count(*rows.right) + " input rows (" +
                         format_ratio(in > 0 ? out / in : out) + " its inputs)";
       Diagnostic d = ctx.make(*op, msg);
-      d.evidence.push_back(ev_rows(std::string(est) + "output rows", out));
-      d.evidence.push_back(ev_rows(std::string(est) + "left rows", *rows.left));
-      d.evidence.push_back(ev_rows(std::string(est) + "right rows", *rows.right));
-      d.evidence.push_back(ev_ratio("output to input ratio", in > 0 ? out / in : out));
-      if (rows.logical) d.evidence.push_back(ev_text("estimates from", op_ref(*rows.logical)));
+      d.evidence.push_back({std::string(est) + "output rows", out, Unit::Rows});
+      d.evidence.push_back({std::string(est) + "left rows", *rows.left, Unit::Rows});
+      d.evidence.push_back({std::string(est) + "right rows", *rows.right, Unit::Rows});
+      d.evidence.push_back({"output to input ratio", in > 0 ? out / in : out, Unit::Ratio});
+      if (rows.logical) d.evidence.push_back({"estimates from", op_ref(*rows.logical)});
       if (!op->join->left_keys.empty()) {
         std::string keys;
         for (std::size_t i = 0; i < op->join->left_keys.size(); ++i)
@@ -182,7 +187,7 @@ class ExplodingJoin final : public DocumentedRule<make_doc> {
         keys += " = ";
         for (std::size_t i = 0; i < op->join->right_keys.size(); ++i)
           keys += (i ? ", " : "") + op->join->right_keys[i].text;
-        d.evidence.push_back(ev_text("join keys", keys));
+        d.evidence.push_back({"join keys", keys});
       }
       set_impact(d, out - in, "rows", " extra rows");
       d.fix = "Check the join keys: the key is not unique on either side (many-to-many). Join on the full key, "

@@ -15,6 +15,7 @@ RuleDoc make_doc() {
   RuleDoc d;
   d.name = "filter-not-pushed-down";
   d.code = "PL001";
+  d.family = RuleFamily::Plan;
   d.severity = Severity::Warning;
   d.summary = "A simple predicate on a scan column is evaluated after the scan instead of inside it";
   d.what =
@@ -179,8 +180,8 @@ class FilterNotPushedDown final : public DocumentedRule<make_doc> {
                           (pushed.present ? " not in its pushed filters" : " not pushed (the scan has no pushed filters)");
       Diagnostic d = ctx.make(*op, op_ref(*op) + " evaluates " + list + " after " + op_ref(*scan) +
                                        " has read every row: " + where);
-      for (const auto& m : missing) d.evidence.push_back(ev_text("predicate", m));
-      d.evidence.push_back(ev_text("scan", op_ref(*scan)));
+      for (const auto& m : missing) d.evidence.push_back({"predicate", m});
+      d.evidence.push_back({"scan", op_ref(*scan)});
       std::string pushed_text;
       bool first = true;
       for_each_pushed_field(*scan, [&](const Field& f) {
@@ -190,13 +191,13 @@ class FilterNotPushedDown final : public DocumentedRule<make_doc> {
           first = false;
         }
       });
-      d.evidence.push_back(ev_text("pushed filters", "[" + pushed_text + "]"));
+      d.evidence.push_back({"pushed filters", "[" + pushed_text + "]"});
       std::string which;
       if (auto b = first_metric(*scan, {Metric::FilesReadBytes}, &which)) {
-        d.evidence.push_back(ev_bytes(which, *b));
+        d.evidence.push_back({which, *b, Unit::BytesExact});
         set_impact(d, *b, "bytes", " read before filtering");
       } else if (auto r = first_metric(*scan, {Metric::RowsScanned, Metric::OutputRows}, &which)) {
-        d.evidence.push_back(ev_rows(which, *r));
+        d.evidence.push_back({which, *r, Unit::Rows});
         set_impact(d, *r, "rows", " rows read before filtering");
       }
       if (scan->scan && scan->scan->source == ScanSource::Jdbc)

@@ -12,12 +12,6 @@
 namespace planlint {
 namespace {
 
-std::string percent(double share) {
-  char buf[32];
-  if (share > 0 && share < 0.0001) return "<0.01%";
-  std::snprintf(buf, sizeof buf, share < 0.01 ? "%.2f%%" : "%.0f%%", share * 100);
-  return buf;
-}
 
 bool is_filter_list(FieldRole r) {
   return r == FieldRole::PushedFilters || r == FieldRole::DataFilters || r == FieldRole::PartitionFilters ||
@@ -64,10 +58,17 @@ std::optional<double> rows_after_filters(const Plan& plan, const Operator& scan)
   return rows;
 }
 
+// The rule's thresholds, listed in its doc and read by check().
+inline constexpr ThresholdKey kMinReadFraction{"min-read-fraction"};
+inline constexpr ThresholdKey kMaxSelectivity{"max-selectivity"};
+inline constexpr ThresholdKey kMinFiles{"min-files"};
+inline constexpr ThresholdKey kMinBytes{"min-bytes"};
+
 RuleDoc make_doc() {
   RuleDoc r;
   r.name = "low-file-pruning";
   r.code = "PL102";
+  r.family = RuleFamily::Runtime;
   r.severity = Severity::Warning;
   r.summary = "A selective scan read nearly every file: data skipping did not prune";
   r.what =
@@ -93,13 +94,13 @@ RuleDoc make_doc() {
       "`Size of files pruned`, `Rows scanned` and output rows, the scan's FILTERS and "
       "`Cluster attributes`. Explain text and Spark event logs carry no pruned-file count: no finding.";
   r.thresholds = {
-      {"min-read-fraction", 0.9, "ratio",
+      {kMinReadFraction, 0.9, "ratio",
        "files read / (files read + files pruned) of at least 90% is 'nearly every file'"},
-      {"max-selectivity", 0.1, "ratio",
+      {kMaxSelectivity, 0.1, "ratio",
        "the filters keep at most 10% of the scanned rows: with good clustering at most ~10% of "
        "the files would need to be read"},
-      {"min-files", 32, "files", "a table of fewer files has little to prune"},
-      {"min-bytes", 1073741824, "bytes", "below 1 GiB read, a full scan costs seconds"},
+      {kMinFiles, 32, "files", "a table of fewer files has little to prune"},
+      {kMinBytes, 1073741824, "bytes", "below 1 GiB read, a full scan costs seconds"},
   };
   return r;
 }
@@ -114,38 +115,38 @@ class LowFilePruning final : public DocumentedRule<make_doc> {
       auto pruned = rules::first_metric(op, {Metric::FilesPruned});
       if (!read || !pruned) continue;
       double total = *read + *pruned;
-      if (total < ctx.threshold("min-files") || total <= 0) continue;
+      if (total < ctx.threshold(kMinFiles) || total <= 0) continue;
       double fraction = *read / total;
-      if (fraction < ctx.threshold("min-read-fraction")) continue;
+      if (fraction < ctx.threshold(kMinReadFraction)) continue;
       auto bytes = rules::first_metric(op, {Metric::FilesReadBytes});
-      if (!bytes || *bytes < ctx.threshold("min-bytes")) continue;
+      if (!bytes || *bytes < ctx.threshold(kMinBytes)) continue;
       auto scanned = rules::first_metric(op, {Metric::RowsScanned});
       auto after = rows_after_filters(plan, op);
       if (!scanned || !after || *scanned <= 0) continue;
       double selectivity = *after / *scanned;
-      if (selectivity > ctx.threshold("max-selectivity")) continue;
+      if (selectivity > ctx.threshold(kMaxSelectivity)) continue;
       std::vector<std::string> preds = predicates(plan, op);
 
       std::string table = op.table.empty() ? describe_table(op) : op.table.str();
       std::string msg = method::scan_ref(op) + " read " + format_count(*read) + " of " + format_count(total) +
-                        " files (" + percent(fraction) + ", " + format_bytes(*bytes) + ") but its filters keep " +
+                        " files (" + format_percent(fraction, PercentDigits::Small) + ", " + format_bytes(*bytes) + ") but its filters keep " +
                         format_count(*after) + " of the " + format_count(*scanned) + " rows scanned (" +
-                        percent(selectivity) + "): file skipping did not work for this predicate";
+                        format_percent(selectivity, PercentDigits::Small) + "): file skipping did not work for this predicate";
       Diagnostic d = ctx.make(op, std::move(msg));
-      d.evidence.push_back({"files read", format_count(*read), *read, "files"});
-      d.evidence.push_back({"files pruned", format_count(*pruned), *pruned, "files"});
-      d.evidence.push_back({"read fraction", percent(fraction), fraction, "ratio"});
-      d.evidence.push_back({"size of files read", format_bytes(*bytes), *bytes, "bytes"});
+      d.evidence.push_back({"files read", *read, Unit::Files});
+      d.evidence.push_back({"files pruned", *pruned, Unit::Files});
+      d.evidence.push_back({"read fraction", fraction, Unit::Share, PercentDigits::Small});
+      d.evidence.push_back({"size of files read", *bytes, Unit::Bytes});
       if (auto pb = rules::first_metric(op, {Metric::FilesPrunedBytes}))
-        d.evidence.push_back({"size of files pruned", format_bytes(*pb), *pb, "bytes"});
-      d.evidence.push_back({"rows scanned", format_count(*scanned), *scanned, "rows"});
-      d.evidence.push_back({"rows after filters", format_count(*after), *after, "rows"});
-      for (const std::string& p : preds) d.evidence.push_back({"predicate", p, std::nullopt, ""});
+        d.evidence.push_back({"size of files pruned", *pb, Unit::Bytes});
+      d.evidence.push_back({"rows scanned", *scanned, Unit::Rows});
+      d.evidence.push_back({"rows after filters", *after, Unit::Rows});
+      for (const std::string& p : preds) d.evidence.push_back({"predicate", p});
       std::string clusters;
       for (const Field& f : op.fields)
         if (f.role == FieldRole::Clustering) {
           clusters = f.is_list ? join(f.items().strings()) : f.value.str();
-          d.evidence.push_back({"clustering columns", clusters, std::nullopt, ""});
+          d.evidence.push_back({"clustering columns", clusters});
         }
       d.fix = "Cluster the table on the filtered column(s) so matching rows share few files: "
               "`ALTER TABLE " + table + " CLUSTER BY (<filter column>)` then `OPTIMIZE " + table +

@@ -17,6 +17,7 @@ RuleDoc make_doc() {
   RuleDoc d;
   d.name = "non-sargable-predicate";
   d.code = "PL006";
+  d.family = RuleFamily::Plan;
   d.severity = Severity::Warning;
   d.summary = "A filter on a scan compares a function of a column, so statistics and data skipping cannot be used";
   d.what =
@@ -302,18 +303,18 @@ class NonSargablePredicate final : public DocumentedRule<make_doc> {
         msg += " and hides the column from min/max statistics, so the predicate cannot skip files or row groups";
       Diagnostic d = ctx.make(at, msg);
       if (no_stats) d.severity = Severity::Info;
-      d.evidence.push_back(ev_text("wrapped expression", f.wrapped));
-      d.evidence.push_back(ev_text("predicate", f.predicate));
-      d.evidence.push_back(ev_text("column", f.column));
-      d.evidence.push_back(ev_text("function", f.function));
-      d.evidence.push_back(ev_text("scan", op_ref(scan)));
+      d.evidence.push_back({"wrapped expression", f.wrapped});
+      d.evidence.push_back({"predicate", f.predicate});
+      d.evidence.push_back({"column", f.column});
+      d.evidence.push_back({"function", f.function});
+      d.evidence.push_back({"scan", op_ref(scan)});
       std::string which;
       if (auto b = first_metric(scan, {Metric::FilesReadBytes}, &which)) {
-        d.evidence.push_back(ev_bytes(which, *b));
+        d.evidence.push_back({which, *b, Unit::BytesExact});
         set_impact(d, *b, "bytes", " read without data skipping");
       }
       if (!f.rewrite.empty()) {
-        d.evidence.push_back(ev_text("rewrite", f.rewrite));
+        d.evidence.push_back({"rewrite", f.rewrite});
         if (f.rewrite.rfind("compare ", 0) == 0 || f.rewrite.rfind("store ", 0) == 0)
           d.fix = "Apply no function to the column in the predicate: " + f.rewrite + ".";
         else

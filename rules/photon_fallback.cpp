@@ -19,6 +19,7 @@ RuleDoc make_doc() {
   RuleDoc d;
   d.name = "photon-fallback";
   d.code = "PL007";
+  d.family = RuleFamily::Plan;
   d.severity = Severity::Warning;
   d.summary = "Part of a Photon (or Gluten/Velox, Comet) plan fell back to the row-based JVM engine";
   d.what =
@@ -399,44 +400,42 @@ class PhotonFallback final : public DocumentedRule<make_doc> {
       if (members.size() > 1) msg += "; " + std::to_string(members.size()) + " operators run on the JVM in this part of the plan";
       if (any_ms && members.size() > 1) msg += " (" + format_millis(total_ms) + ")";
       if (photon_ms && task_ms && *task_ms > 0) {
-        char pct[32];
-        std::snprintf(pct, sizeof pct, "%.0f%%", 100.0 * std::min(1.0, *photon_ms / *task_ms));
-        msg += "; Photon ran " + std::string(pct) + " of the query's task time";
+        msg += "; Photon ran " + format_percent(std::min(1.0, *photon_ms / *task_ms)) + " of the query's task time";
       }
       Diagnostic d = ctx.make(e, msg);
-      d.evidence.push_back(ev_text("operator engine", "JVM"));
-      d.evidence.push_back(ev_text("plan engine", engine_name));
-      d.evidence.push_back(ev_text("JVM operators", list));
+      d.evidence.push_back({"operator engine", "JVM"});
+      d.evidence.push_back({"plan engine", engine_name});
+      d.evidence.push_back({"JVM operators", list});
       if (entry_transition[entry] < n) {
         if (target == Target::Comet) {
-          d.evidence.push_back(ev_text("transition", op_ref(plan.ops[entry_transition[entry]])));
+          d.evidence.push_back({"transition", op_ref(plan.ops[entry_transition[entry]])});
           std::string below;
           for (std::size_t c : plan.ops[entry_transition[entry]].children) below += (below.empty() ? "" : ", ") + op_ref(plan.ops[c]);
-          if (!below.empty()) d.evidence.push_back(ev_text("native operators below", below));
+          if (!below.empty()) d.evidence.push_back({"native operators below", below});
         }
       } else if (leaf && into < n) {
-        if (into_transition < n) d.evidence.push_back(ev_text("transition", op_ref(plan.ops[into_transition])));
-        d.evidence.push_back(ev_text("native operator above", op_ref(plan.ops[into])));
+        if (into_transition < n) d.evidence.push_back({"transition", op_ref(plan.ops[into_transition])});
+        d.evidence.push_back({"native operator above", op_ref(plan.ops[into])});
       }
       std::string engine_note;
       for (std::size_t m : members)
         if (engine_note.empty()) engine_note = *plan.ops[m].facts->fallback_reason;
-      if (!engine_note.empty()) d.evidence.push_back(ev_text("fallback reason", engine_note));
-      if (e.rows) d.evidence.push_back(ev_rows("rows", *e.rows));
-      if (any_ms) d.evidence.push_back(ev_ms("JVM operator time", total_ms));
+      if (!engine_note.empty()) d.evidence.push_back({"fallback reason", engine_note});
+      if (e.rows) d.evidence.push_back({"rows", *e.rows, Unit::Rows});
+      if (any_ms) d.evidence.push_back({"JVM operator time", total_ms, Unit::Ms});
       if (photon_ms && task_ms && *task_ms > 0)
-        d.evidence.push_back(ev_percent("Photon share of task time", std::min(1.0, *photon_ms / *task_ms)));
+        d.evidence.push_back({"Photon share of task time", std::min(1.0, *photon_ms / *task_ms), Unit::Percent});
       std::string udf;
       for (std::size_t m : members)
         if (udf.empty()) udf = udf_name(plan.ops[m]);
-      if (!udf.empty()) d.evidence.push_back(ev_text("unsupported expression", udf));
+      if (!udf.empty()) d.evidence.push_back({"unsupported expression", udf});
       // The Photon Explanation's reference node, when it names an operator of this region.
       bool matches = false;
       for (const auto& ref : plan.photon.reference_nodes)
         for (std::size_t m : members)
           if (base_name(ref) == base_name(plan.ops[m].name)) matches = true;
       if (matches && !reasons.empty()) {
-        d.evidence.push_back(ev_text("Photon Explanation", reasons));
+        d.evidence.push_back({"Photon Explanation", reasons});
         explanation_used = true;
       }
       if (any_ms) {
@@ -477,8 +476,8 @@ class PhotonFallback final : public DocumentedRule<make_doc> {
       std::string msg = "Photon does not fully support the query: " + reasons;
       if (!plan.photon.reference_nodes.empty()) msg += " (reference node: " + plan.photon.reference_nodes.front() + ")";
       Diagnostic d = ctx.make_plan(msg, plan.photon.loc);
-      d.evidence.push_back(ev_text("Photon Explanation", reasons));
-      for (const auto& r : plan.photon.reference_nodes) d.evidence.push_back(ev_text("reference node", r));
+      d.evidence.push_back({"Photon Explanation", reasons});
+      for (const auto& r : plan.photon.reference_nodes) d.evidence.push_back({"reference node", r});
       Operator dummy;
       if (!plan.photon.reference_nodes.empty()) dummy.name = Text::stable(base_name(plan.photon.reference_nodes.front()));
       d.fix = replacement_advice(dummy, plan.photon);

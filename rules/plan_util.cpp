@@ -31,23 +31,4 @@ std::set<std::string> side_names(const Plan& plan, const Operator& join, std::si
   return out;
 }
 
-// ---- evidence helpers ------------------------------------------------------------------------
-
-std::string format_ratio(double r) {
-  char buf[64];
-  std::snprintf(buf, sizeof buf, r >= 100 ? "%.0f×" : "%.1f×", r);
-  return buf;
-}
-
-Evidence ev_bytes(std::string name, double bytes) {
-  return Evidence{std::move(name), format_bytes(bytes) + " (" + format_count(bytes) + " bytes)", bytes, "bytes"};
-}
-Evidence ev_rows(std::string name, double rows) { return Evidence{std::move(name), format_count(rows), rows, "rows"}; }
-Evidence ev_ms(std::string name, double ms) { return Evidence{std::move(name), format_millis(ms), ms, "ms"}; }
-Evidence ev_ratio(std::string name, double r) { return Evidence{std::move(name), format_ratio(r), r, "ratio"}; }
-Evidence ev_percent(std::string name, double share) {
-  return Evidence{std::move(name), format_percent(share), share * 100.0, "percent"};
-}
-Evidence ev_text(std::string name, std::string text) { return Evidence{std::move(name), std::move(text), std::nullopt, ""}; }
-
 }  // namespace planlint::rules

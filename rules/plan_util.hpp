@@ -1,4 +1,4 @@
-// Helpers shared by the rules: SQL text hints, the names of a join side, evidence formatting. The
+// Helpers shared by the rules: SQL text hints, the names of a join side. The
 // generic plan walkers (is_active, op_ref, input_size, first_metric, ...) live in the model,
 // model/plan_walk.hpp, and are re-exported here under planlint::rules.
 #pragma once
@@ -54,16 +54,5 @@ inline bool is_shuffle_hint(HintKind k) { return k == HintKind::ShuffleHash || k
 
 // Qualifiers ("T2") and table names ("master_itagaki") that identify one side of a join.
 std::set<std::string> side_names(const Plan& plan, const Operator& join, std::size_t child_pos);
-
-// ---- evidence helpers ------------------------------------------------------------------------
-
-Evidence ev_bytes(std::string name, double bytes);
-Evidence ev_rows(std::string name, double rows);
-Evidence ev_ms(std::string name, double ms);
-Evidence ev_ratio(std::string name, double ratio);
-Evidence ev_percent(std::string name, double share);  // 0.22 -> "22%", number 22, unit "percent"
-Evidence ev_text(std::string name, std::string text);
-
-std::string format_ratio(double r);   // "25.0×"
 
 }  // namespace planlint::rules

@@ -17,6 +17,7 @@ RuleDoc make_doc() {
   RuleDoc r;
   r.name = "python-udf";
   r.code = "PL105";
+  r.family = RuleFamily::Runtime;
   r.severity = Severity::Warning;
   r.summary = "Rows are sent to a Python worker for a UDF";
   r.what =
@@ -61,10 +62,10 @@ class PythonUdf final : public DocumentedRule<make_doc> {
       if (op.rows) msg += " (" + format_count(*op.rows) + " rows)";
       Diagnostic d = ctx.make(op, std::move(msg));
       if (!row_at_a_time) d.severity = Severity::Info;
-      d.evidence.push_back({"operator", name, std::nullopt, ""});
-      if (!udfs.empty()) d.evidence.push_back({"udf", udfs, std::nullopt, ""});
-      if (op.rows) d.evidence.push_back({"rows", format_count(*op.rows), *op.rows, "rows"});
-      if (op.duration_ms) d.evidence.push_back({"operator time", format_millis(*op.duration_ms), *op.duration_ms, "ms"});
+      d.evidence.push_back({"operator", name});
+      if (!udfs.empty()) d.evidence.push_back({"udf", udfs});
+      if (op.rows) d.evidence.push_back({"rows", *op.rows, Unit::Rows});
+      if (op.duration_ms) d.evidence.push_back({"operator time", *op.duration_ms, Unit::Ms});
       if (row_at_a_time)
         d.fix = "Rewrite the UDF with built-in functions (pyspark.sql.functions / SQL: string, date, "
                 "regexp, JSON, array and map functions, CASE WHEN), which run in the JVM or Photon. If no "

@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
+#include <stdexcept>
 
 namespace planlint {
 
@@ -17,12 +18,75 @@ std::string_view to_string(Severity s) {
   return "info";
 }
 
+std::string_view to_string(RuleFamily f) {
+  switch (f) {
+    case RuleFamily::Plan: return "plan";
+    case RuleFamily::Runtime: return "runtime";
+    case RuleFamily::Diff: return "diff";
+    case RuleFamily::History: return "history";
+    case RuleFamily::Builtin: break;
+  }
+  return "builtin";
+}
+
 std::optional<Severity> severity_from_string(std::string_view s) {
   if (s == "error") return Severity::Error;
   if (s == "warning" || s == "warn") return Severity::Warning;
   if (s == "info") return Severity::Info;
   return std::nullopt;
 }
+
+std::string_view unit_name(Unit u) {
+  switch (u) {
+    case Unit::Bytes:
+    case Unit::BytesExact: return "bytes";
+    case Unit::Rows: return "rows";
+    case Unit::Files: return "files";
+    case Unit::Columns: return "columns";
+    case Unit::Count: return "";
+    case Unit::Ms: return "ms";
+    case Unit::Ratio:
+    case Unit::Decimal:
+    case Unit::Share: return "ratio";
+    case Unit::Percent: break;
+  }
+  return "percent";
+}
+
+namespace {
+
+std::string shown(double v, Unit u, PercentDigits digits) {
+  switch (u) {
+    case Unit::Bytes: return format_bytes(v);
+    case Unit::BytesExact: return format_bytes(v) + " (" + format_count(v) + " bytes)";
+    case Unit::Rows:
+    case Unit::Files:
+    case Unit::Columns:
+    case Unit::Count: return format_count(v);
+    case Unit::Ms: return format_millis(v);
+    case Unit::Ratio: return format_ratio(v);
+    case Unit::Decimal: return format_decimal(v);
+    case Unit::Share:
+    case Unit::Percent: break;
+  }
+  return format_percent(v, digits);
+}
+
+}  // namespace
+
+Evidence::Evidence(std::string name, double number, Unit unit, PercentDigits digits)
+    : name(std::move(name)),
+      value(shown(number, unit, digits)),
+      number(unit == Unit::Percent ? number * 100.0 : number),
+      unit(unit_name(unit)) {}
+
+Evidence::Evidence(std::string name, double number, Unit unit, std::string shown)
+    : name(std::move(name)),
+      value(std::move(shown)),
+      number(unit == Unit::Percent ? number * 100.0 : number),
+      unit(unit_name(unit)) {}
+
+Evidence::Evidence(std::string name, std::string text) : name(std::move(name)), value(std::move(text)) {}
 
 PlanScope::PlanScope(const Plan& plan) : final_plan_exists(has_final_plan(plan)), plan_(plan) {
   active.reserve(plan.ops.size());  // most operators are active: one allocation
@@ -54,14 +118,18 @@ const std::vector<const Operator*>& PlanScope::active_of(OpKind kind) const {
   return by_kind_.emplace_back(kind, std::move(out)).second;
 }
 
-double RuleContext::threshold(std::string_view name) const {
+double RuleContext::threshold(ThresholdKey key) const {
+  const Threshold* declared = nullptr;
+  for (const auto& t : doc_.thresholds)
+    if (t.name == key.name) declared = &t;
+  if (!declared)
+    throw std::logic_error("rule " + doc_.name + " reads threshold '" + std::string(key.name) +
+                           "', which its doc does not declare");
   if (overrides_ && !overrides_->empty()) {  // usually empty: no string built for the look-up
-    auto it = overrides_->find(std::string(name));
+    auto it = overrides_->find(std::string(key.name));
     if (it != overrides_->end()) return it->second;
   }
-  for (const auto& t : doc_.thresholds)
-    if (t.name == name) return t.default_value;
-  return 0;
+  return declared->default_value;
 }
 
 Diagnostic RuleContext::make(const Operator& op, std::string message) const {

@@ -23,8 +23,38 @@ enum class Severity : std::uint8_t { Info = 0, Warning = 1, Error = 2 };
 std::string_view to_string(Severity s);
 std::optional<Severity> severity_from_string(std::string_view s);
 
-// A named number or text that supports a finding ("build side size" = 2.1 GiB).
+// What an evidence number measures. Its display text and its unit name come from here alone
+// (Evidence's constructors, rules/rule.cpp): a rule passes the number and the Unit.
+enum class Unit : std::uint8_t {
+  Bytes,       // "1.5 GiB"                                unit "bytes"
+  BytesExact,  // "1.5 GiB (1,610,612,736 bytes)"          unit "bytes"
+  Rows,        // "1,234,567"                              unit "rows"
+  Files,       // "1,234"                                  unit "files"
+  Columns,     // "12"                                     unit "columns"
+  Count,       // "1,182" (spills, partitions, tasks)      no unit
+  Ms,          // "1.2 s", "3 min 20 s"                    unit "ms"
+  Ratio,       // "25.0×"                                  unit "ratio"
+  Decimal,     // "2.5", a ratio with one decimal          unit "ratio"
+  Share,       // a share 0..1 as a percent, "42%"         unit "ratio", number the share
+  Percent,     // a share 0..1 as a percent, "42%"         unit "percent", number 42
+};
+// The unit's name in JSON and SARIF ("bytes", "ms", ...; "" for Count).
+std::string_view unit_name(Unit u);
+
+// A named number or text that supports a finding ("build side size" = 2.1 GiB). Rules build it
+// from a number and its Unit, or from a text; never from a hand-written value and unit.
 struct Evidence {
+  // `number` in `unit`, shown as the unit formats it; `digits` applies to Share and Percent.
+  Evidence(std::string name, double number, Unit unit, PercentDigits digits = PercentDigits::Whole);
+  // `number` in `unit`, shown as `shown` (the list of the columns counted, ...).
+  Evidence(std::string name, double number, Unit unit, std::string shown);
+  // A text ("join type" = "LeftOuter").
+  Evidence(std::string name, std::string text);
+  // Every field by hand: only for the reports outside rules/ (diff, history) until they move to
+  // the constructors above; tests/rules/test_rule_contract.cpp keeps it out of rules/.
+  Evidence(std::string name, std::string value, std::optional<double> number, std::string unit)
+      : name(std::move(name)), value(std::move(value)), number(number), unit(std::move(unit)) {}
+
   std::string name;
   std::string value;                 // human-readable ("2.1 GiB", "LeftOuter")
   std::optional<double> number;      // machine-readable value in `unit`
@@ -48,6 +78,17 @@ struct Diagnostic {
   std::string impact_text;           // "≈ 12 min of task time"
 };
 
+// The name of one of a rule's thresholds, declared once next to the rule's doc and used both to
+// list the threshold in RuleDoc::thresholds and to read it (RuleContext::threshold):
+//   inline constexpr ThresholdKey kMinSpillBytes{"min-spill-bytes"};
+//   r.thresholds = {{kMinSpillBytes, 1073741824, "bytes", "why this default"}};
+//   double min = ctx.threshold(kMinSpillBytes);
+struct ThresholdKey {
+  constexpr explicit ThresholdKey(std::string_view n) : name(n) {}
+  std::string_view name;
+  operator std::string() const { return std::string(name); }  // NOLINT: Threshold{kKey, ...}
+};
+
 struct Threshold {
   std::string name;                  // kebab-case option name ("broadcast-threshold")
   double default_value = 0;
@@ -55,10 +96,20 @@ struct Threshold {
   std::string description;           // why this default
 };
 
+// Which kind of evidence a rule reads and how it is tested, as data (not by code prefix).
+//   Plan     PL0xx, the plan's shape and statistics; corpus cases run the rule alone, and the
+//            precision test runs it over Spark's golden plans
+//   Runtime  PL1xx, the troubleshooting-method rules over runtime metrics, read together: corpus
+//            cases run every rule
+//   Diff, History, Builtin  reported by lint/ (planlint diff, planlint history, the engine)
+enum class RuleFamily : std::uint8_t { Plan, Runtime, Diff, History, Builtin };
+std::string_view to_string(RuleFamily f);
+
 // Self-description, used by `planlint rules`, `planlint rule NAME`, LSP hover and SARIF help.
 struct RuleDoc {
   std::string name;
   std::string code;
+  RuleFamily family = RuleFamily::Plan;
   Severity severity = Severity::Warning;
   std::string summary;               // one line
   std::string what;                  // What it does
@@ -110,7 +161,9 @@ class RuleContext {
   [[nodiscard]] const LogicalJoins& logical_joins() const { return scope().logical_joins(); }
   void share_scope(const PlanScope* scope) { scope_ = scope; }
   // The configured value of one of the rule's thresholds (its default when not configured).
-  [[nodiscard]] double threshold(std::string_view name) const;
+  // Throws std::logic_error naming the key when the rule's doc does not declare it: a
+  // misspelled or undeclared key fails the first test that runs the rule, never reads 0.
+  [[nodiscard]] double threshold(ThresholdKey key) const;
   // Start a diagnostic for `op` with the rule's name, code, severity and the operator's location.
   [[nodiscard]] Diagnostic make(const Operator& op, std::string message) const;
   // As make(), under another name the rule also reports (RuleDoc::also_reports).
@@ -173,8 +226,8 @@ const Rule* find_rule(std::string_view name_or_code);
 // first), then the rest in their current order. Stable.
 void order_by_impact(std::vector<Diagnostic>& diagnostics);
 
-// Formatting helpers for messages and evidence: format_bytes, format_count, format_millis,
-// format_percent, format_decimal (model/format.hpp).
+// Formatting helpers for messages: format_bytes, format_count, format_millis, format_percent,
+// format_decimal, format_ratio (model/format.hpp); evidence formats itself from its Unit.
 
 // Sets the finding's impact estimate: `amount` in `unit` ("ms", "bytes", "rows", "files") and its
 // text, `prefix` + the amount formatted for its unit (format_millis / format_bytes / format_count)

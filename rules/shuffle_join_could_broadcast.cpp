@@ -15,6 +15,7 @@ RuleDoc make_doc() {
   RuleDoc d;
   d.name = "shuffle-join-could-broadcast";
   d.code = "PL002";
+  d.family = RuleFamily::Plan;
   d.severity = Severity::Warning;
   d.summary = "A SortMergeJoin / ShuffledHashJoin shuffles both sides although one side is small enough to broadcast";
   d.what =
@@ -102,7 +103,7 @@ class ShuffleJoinCouldBroadcast final : public DocumentedRule<make_doc> {
   void check(RuleContext& ctx) const override {
     const Plan& plan = ctx.plan();
     const LogicalJoins& logical = ctx.logical_joins();
-    const double threshold = ctx.threshold("broadcast-threshold");
+    const double threshold = ctx.threshold(rules::kBroadcastThreshold);
     const auto& hints = plan.facts.sql_hints;
     for (const Operator* op : ctx.active_ops()) {
       if (op->kind != OpKind::Join || op->children.size() != 2) continue;
@@ -184,14 +185,14 @@ class ShuffleJoinCouldBroadcast final : public DocumentedRule<make_doc> {
         msg += "; the " + forced + " hint" + (forced.find('=') == std::string::npos ? " in the SQL text" : "") +
                " forces the shuffle";
       Diagnostic d = ctx.make(*op, msg);
-      d.evidence.push_back(ev_bytes(std::string(side) + " side size", *small.bytes));
-      if (small.rows) d.evidence.push_back(ev_rows(std::string(side) + " side rows", *small.rows));
-      d.evidence.push_back(ev_text(std::string(side) + " side size from", small.what));
-      if (other.bytes) d.evidence.push_back(ev_bytes(std::string(best == 0 ? "right" : "left") + " side size", *other.bytes));
-      d.evidence.push_back(ev_bytes("broadcast threshold", threshold));
-      d.evidence.push_back(ev_text("join type", op->join->type_text.empty() ? std::string(to_string(op->join->type))
-                                                                          : op->join->type_text));
-      if (!forced.empty()) d.evidence.push_back(ev_text("hint", forced));
+      d.evidence.push_back({std::string(side) + " side size", *small.bytes, Unit::BytesExact});
+      if (small.rows) d.evidence.push_back({std::string(side) + " side rows", *small.rows, Unit::Rows});
+      d.evidence.push_back({std::string(side) + " side size from", small.what});
+      if (other.bytes) d.evidence.push_back({std::string(best == 0 ? "right" : "left") + " side size", *other.bytes, Unit::BytesExact});
+      d.evidence.push_back({"broadcast threshold", threshold, Unit::BytesExact});
+      d.evidence.push_back({"join type", op->join->type_text.empty() ? std::string(to_string(op->join->type))
+                                                                          : op->join->type_text});
+      if (!forced.empty()) d.evidence.push_back({"hint", forced});
       if (other.bytes) {
         set_impact(d, *other.bytes, "bytes", " shuffled that a broadcast join would not move");
       }

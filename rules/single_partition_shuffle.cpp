@@ -41,10 +41,15 @@ const Operator* consumer_of(const Plan& plan, const Operator& op) {
   return nullptr;
 }
 
+// The rule's thresholds, listed in its doc and read by check().
+inline constexpr ThresholdKey kMinBytes{"min-bytes"};
+inline constexpr ThresholdKey kMinRows{"min-rows"};
+
 RuleDoc make_doc() {
   RuleDoc r;
   r.name = "single-partition-shuffle";
   r.code = "PL109";
+  r.family = RuleFamily::Runtime;
   r.severity = Severity::Warning;
   r.summary = "A large input is moved into a single partition (one task)";
   r.what =
@@ -68,9 +73,9 @@ RuleDoc make_doc() {
       "and its bytes written / rows; explain text: `SinglePartition` with `Statistics(sizeInBytes=...)` "
       "on the AQE query stage; event logs: shuffle bytes written. No size evidence: no finding.";
   r.thresholds = {
-      {"min-bytes", 1073741824, "bytes",
+      {kMinBytes, 1073741824, "bytes",
        "1 GiB is 16x the 64 MiB AQE advisory partition size (spark.sql.adaptive.advisoryPartitionSizeInBytes)"},
-      {"min-rows", 50000000, "rows", "used when no byte count is known: 50 million rows in one task"},
+      {kMinRows, 50000000, "rows", "used when no byte count is known: 50 million rows in one task"},
   };
   return r;
 }
@@ -79,6 +84,8 @@ class SinglePartitionShuffle final : public DocumentedRule<make_doc> {
  public:
   void check(RuleContext& ctx) const override {
     const Plan& plan = ctx.plan();
+    const double min_bytes = ctx.threshold(kMinBytes);
+    const double min_rows = ctx.threshold(kMinRows);
     for (const Operator* active : ctx.active_ops()) {
       const Operator& op = *active;
       bool single = is_single(op);
@@ -109,7 +116,7 @@ class SinglePartitionShuffle final : public DocumentedRule<make_doc> {
         }
       }
       if (!rows && op.kind != OpKind::Exchange && op.children.size() == 1) rows = plan.ops[op.children[0]].rows;
-      bool large = bytes ? *bytes >= ctx.threshold("min-bytes") : (rows && *rows >= ctx.threshold("min-rows"));
+      bool large = bytes ? *bytes >= min_bytes : (rows && *rows >= min_rows);
       if (!large) continue;
 
       const Operator* consumer = consumer_of(plan, op);
@@ -145,9 +152,9 @@ class SinglePartitionShuffle final : public DocumentedRule<make_doc> {
       if (consumer) msg += " for " + rules::op_ref(*consumer);
       msg += ": " + cause;
       Diagnostic d = ctx.make(op, std::move(msg));
-      if (bytes) d.evidence.push_back({"bytes into one partition", format_bytes(*bytes), *bytes, "bytes"});
-      if (rows) d.evidence.push_back({"rows into one partition", format_count(*rows), *rows, "rows"});
-      if (consumer) d.evidence.push_back({"consumer", rules::op_ref(*consumer), std::nullopt, ""});
+      if (bytes) d.evidence.push_back({"bytes into one partition", *bytes, Unit::Bytes});
+      if (rows) d.evidence.push_back({"rows into one partition", *rows, Unit::Rows});
+      if (consumer) d.evidence.push_back({"consumer", rules::op_ref(*consumer)});
       d.fix = std::move(fix);
       double ms = op.duration_ms.value_or(0) + (consumer && consumer->duration_ms ? *consumer->duration_ms : 0);
       if (ms > 0) {

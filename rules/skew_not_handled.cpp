@@ -13,10 +13,17 @@ namespace {
 
 using namespace rules;
 
+// The rule's thresholds, listed in its doc and read by check().
+inline constexpr ThresholdKey kSkewFactor{"skew-factor"};
+inline constexpr ThresholdKey kSkewThresholdBytes{"skew-threshold-bytes"};
+inline constexpr ThresholdKey kSkewEmptyShare{"skew-empty-share"};
+inline constexpr ThresholdKey kSkewMinTaskTime{"skew-min-task-time"};
+
 RuleDoc make_doc() {
   RuleDoc d;
   d.name = "skew-not-handled";
   d.code = "PL003";
+  d.family = RuleFamily::Plan;
   d.severity = Severity::Warning;
   d.summary = "A shuffle join ran on skewed partitions without AQE skew-join handling";
   d.what =
@@ -64,16 +71,16 @@ RuleDoc make_doc() {
       "join stage read from the shuffle (the tasks' shuffle read metrics). Plans without runtime "
       "metrics (explain text) never trigger it.";
   d.thresholds = {
-      {"skew-factor", 5, "ratio",
+      {kSkewFactor, 5, "ratio",
        "spark.sql.adaptive.skewJoin.skewedPartitionFactor (5): AQE itself calls a partition skewed at 5× the median."},
-      {"skew-threshold-bytes", 256.0 * 1024 * 1024, "bytes",
+      {kSkewThresholdBytes, 256.0 * 1024 * 1024, "bytes",
        "spark.sql.adaptive.skewJoin.skewedPartitionThresholdInBytes (256 MB): a shuffle smaller than this in total "
        "cannot hold a partition AQE would split, so its ratio is ignored."},
-      {"skew-empty-share", 0.9, "ratio",
+      {kSkewEmptyShare, 0.9, "ratio",
        "9 of 10 shuffle partitions empty: the key has so few values (or one value holds so much) that the data "
        "sits in a tenth of the partitions or less; below it empty partitions are more often a partition count "
        "set too high than skew."},
-      {"skew-min-task-time", 5000, "ms",
+      {kSkewMinTaskTime, 5000, "ms",
        "5 s, as DataFlint's partition-skew alert: below it a straggler costs less than scheduling noise."}};
   return d;
 }
@@ -128,13 +135,11 @@ std::optional<Diagnostic> from_partition_counts(RuleContext& ctx, const Operator
                                     format_count(full) + " hold " + format_bytes(bytes) + " (" +
                                     format_bytes(bytes / full) + " each on average), so " + format_count(full) +
                                     " tasks did the " + side + " side's work");
-  d.evidence.push_back({"shuffle partitions", format_count(parts), parts, ""});
-  d.evidence.push_back({"empty partitions", format_count(empty), empty, ""});
-  d.evidence.push_back(ev_bytes(std::string(side) + " side shuffle size", bytes));
-  d.evidence.push_back(ev_bytes("average non-empty partition", bytes / full));
-  char pct[32];
-  std::snprintf(pct, sizeof pct, "%.1f%%", 100.0 * share);
-  d.evidence.push_back({"empty share", pct, share, "ratio"});
+  d.evidence.push_back({"shuffle partitions", parts, Unit::Count});
+  d.evidence.push_back({"empty partitions", empty, Unit::Count});
+  d.evidence.push_back({std::string(side) + " side shuffle size", bytes, Unit::BytesExact});
+  d.evidence.push_back({"average non-empty partition", bytes / full, Unit::BytesExact});
+  d.evidence.push_back({"empty share", share, Unit::Share, PercentDigits::One});
   if (join.duration_ms) set_impact(d, *join.duration_ms, "ms", " in the join");
   return d;
 }
@@ -150,10 +155,10 @@ class SkewNotHandled final : public DocumentedRule<make_doc> {
   [[nodiscard]] bool explains() const override { return true; }
   void check(RuleContext& ctx) const override {
     const Plan& plan = ctx.plan();
-    const double factor = ctx.threshold("skew-factor");
-    const double min_bytes = ctx.threshold("skew-threshold-bytes");
-    const double min_task = ctx.threshold("skew-min-task-time");
-    const double empty_share = ctx.threshold("skew-empty-share");
+    const double factor = ctx.threshold(kSkewFactor);
+    const double min_bytes = ctx.threshold(kSkewThresholdBytes);
+    const double min_task = ctx.threshold(kSkewMinTaskTime);
+    const double empty_share = ctx.threshold(kSkewEmptyShare);
     for (const Operator* op : ctx.active_ops()) {
       if (op->kind != OpKind::Join || op->children.size() != 2) continue;
       static const std::string looked = "a shuffle join without AQE skew handling whose input partitions or tasks are skewed";
@@ -206,11 +211,11 @@ class SkewNotHandled final : public DocumentedRule<make_doc> {
         Diagnostic d = ctx.make(*op, op_ref(*op) + " ran without AQE skew handling although its " + side +
                                          " input is skewed: the largest shuffle partition of " + op_ref(*ex) +
                                          " is " + format_ratio(*ratio) + " the median");
-        d.evidence.push_back(ev_ratio("max to median partition ratio", *ratio));
+        d.evidence.push_back({"max to median partition ratio", *ratio, Unit::Ratio});
         if (auto n = first_metric(*ex, {Metric::MapStageSkewedPartitions}))
-          d.evidence.push_back(ev_rows("skewed partitions", *n));
-        if (size.bytes) d.evidence.push_back(ev_bytes(std::string(side) + " side shuffle size", *size.bytes));
-        d.evidence.push_back(ev_ratio("skew factor", factor));
+          d.evidence.push_back({"skewed partitions", *n, Unit::Rows});
+        if (size.bytes) d.evidence.push_back({std::string(side) + " side shuffle size", *size.bytes, Unit::BytesExact});
+        d.evidence.push_back({"skew factor", factor, Unit::Ratio});
         if (op->duration_ms) {
           set_impact(d, *op->duration_ms, "ms", " in the join");
         }
@@ -235,14 +240,14 @@ class SkewNotHandled final : public DocumentedRule<make_doc> {
           Diagnostic d = ctx.make(*op, op_ref(*op) + " ran without AQE skew handling although stage " + st.id +
                                            " that ran it has stragglers: the slowest task took " + format_millis(mx) +
                                            ", " + format_ratio(mx / med) + " the median task (" + format_millis(med) + ")");
-          d.evidence.push_back(ev_ms("slowest task", mx));
-          d.evidence.push_back(ev_ms("median task", med));
-          d.evidence.push_back(ev_ratio("max to median task time", mx / med));
-          if (st.num_tasks) d.evidence.push_back(ev_rows("tasks", *st.num_tasks));
-          d.evidence.push_back(ev_ratio("skew factor", factor));
+          d.evidence.push_back({"slowest task", mx, Unit::Ms});
+          d.evidence.push_back({"median task", med, Unit::Ms});
+          d.evidence.push_back({"max to median task time", mx / med, Unit::Ratio});
+          if (st.num_tasks) d.evidence.push_back({"tasks", *st.num_tasks, Unit::Rows});
+          d.evidence.push_back({"skew factor", factor, Unit::Ratio});
           if (const StageShuffleReadFacts* sr = stage_reads(plan, st.id); sr && sr->bytes_max >= factor * sr->bytes_median) {
-            d.evidence.push_back(ev_bytes("largest task shuffle read", sr->bytes_max));
-            d.evidence.push_back(ev_bytes("median task shuffle read", sr->bytes_median));
+            d.evidence.push_back({"largest task shuffle read", sr->bytes_max, Unit::BytesExact});
+            d.evidence.push_back({"median task shuffle read", sr->bytes_median, Unit::BytesExact});
           }
           set_impact(d, mx - med, "ms", " of straggler time");
           found = std::move(d);
@@ -277,14 +282,14 @@ class SkewNotHandled final : public DocumentedRule<make_doc> {
         if (sr->empty_tasks > 0)
           msg += "; " + format_count(sr->empty_tasks) + " of " + format_count(sr->tasks) + " tasks read no row";
         Diagnostic d = ctx.make(*op, msg);
-        d.evidence.push_back(ev_bytes("largest task shuffle read", mx));
-        d.evidence.push_back(ev_bytes("median task shuffle read", med));
-        if (med > 0) d.evidence.push_back(ev_ratio("max to median shuffle read", mx / med));
-        d.evidence.push_back({"tasks", format_count(sr->tasks), sr->tasks, ""});
-        d.evidence.push_back({"tasks that read no row", format_count(sr->empty_tasks), sr->empty_tasks, ""});
-        d.evidence.push_back(ev_ms("slowest task", *st->task_ms_max));
+        d.evidence.push_back({"largest task shuffle read", mx, Unit::BytesExact});
+        d.evidence.push_back({"median task shuffle read", med, Unit::BytesExact});
+        if (med > 0) d.evidence.push_back({"max to median shuffle read", mx / med, Unit::Ratio});
+        d.evidence.push_back({"tasks", sr->tasks, Unit::Count});
+        d.evidence.push_back({"tasks that read no row", sr->empty_tasks, Unit::Count});
+        d.evidence.push_back({"slowest task", *st->task_ms_max, Unit::Ms});
         if (st->task_ms_median) {
-          d.evidence.push_back(ev_ms("median task", *st->task_ms_median));
+          d.evidence.push_back({"median task", *st->task_ms_median, Unit::Ms});
           set_impact(d, *st->task_ms_max - *st->task_ms_median, "ms", " of straggler time");
         }
         found = std::move(d);

@@ -12,10 +12,17 @@ namespace planlint {
 namespace {
 
 
+// The rule's thresholds, listed in its doc and read by check().
+inline constexpr ThresholdKey kMinPhaseShare{"min-phase-share"};
+inline constexpr ThresholdKey kMinPhaseMs{"min-phase-ms"};
+inline constexpr ThresholdKey kMinExecutionMs{"min-execution-ms"};
+inline constexpr ThresholdKey kMaxParallelism{"max-parallelism"};
+
 RuleDoc make_doc() {
   RuleDoc r;
   r.name = "slow-phase";
   r.code = "PL101";
+  r.family = RuleFamily::Runtime;
   r.severity = Severity::Warning;
   r.summary = "Most of the query's wall-clock time went to a phase other than execution";
   r.what =
@@ -48,15 +55,15 @@ RuleDoc make_doc() {
       "taskTotalTimeMs, resultFromCache (or the system.query.history column names). Explain "
       "text has no timings: no finding.";
   r.thresholds = {
-      {"min-phase-share", 0.5, "ratio",
+      {kMinPhaseShare, 0.5, "ratio",
        "a phase other than execution must own at least half of the wall-clock time: then it, "
        "not the plan, decides how long the user waits"},
-      {"min-phase-ms", 2000, "ms",
+      {kMinPhaseMs, 2000, "ms",
        "below 2 s a cold start, queue or compilation is not what a user complains about"},
-      {"min-execution-ms", 30000, "ms",
+      {kMinExecutionMs, 30000, "ms",
        "the parallelism check only applies to executions of at least 30 s, where one task "
        "doing the work is visible"},
-      {"max-parallelism", 1.5, "ratio",
+      {kMaxParallelism, 1.5, "ratio",
        "task time / execution time below 1.5 means on average fewer than two tasks ran at once"},
   };
   return r;
@@ -74,8 +81,8 @@ class SlowPhase final : public DocumentedRule<make_doc> {
                                        ": no execution to judge; profile the query with the cache disabled to tune it",
                                    plan.query.sql_loc);
       d.severity = Severity::Info;
-      d.evidence.push_back({"resultFromCache", "true", std::nullopt, ""});
-      if (b.total_ms) d.evidence.push_back({"total time", format_millis(*b.total_ms), *b.total_ms, "ms"});
+      d.evidence.push_back({"resultFromCache", "true"});
+      if (b.total_ms) d.evidence.push_back({"total time", *b.total_ms, Unit::Ms});
       d.fix = "Nothing to tune from this profile. To measure the query itself run it with "
               "`SET use_cached_result = false`.";
       ctx.report(std::move(d));
@@ -89,12 +96,12 @@ class SlowPhase final : public DocumentedRule<make_doc> {
     double share = b.share(*b.dominant);
 
     auto add_phases = [&](Diagnostic& d) {
-      d.evidence.push_back({"total time", format_millis(total), total, "ms"});
-      for (const auto& q : b.phases) d.evidence.push_back({q.title, format_millis(q.ms), q.ms, "ms"});
+      d.evidence.push_back({"total time", total, Unit::Ms});
+      for (const auto& q : b.phases) d.evidence.push_back({q.title, q.ms, Unit::Ms});
     };
 
     if (p.name != "execution") {
-      if (share < ctx.threshold("min-phase-share") || p.ms < ctx.threshold("min-phase-ms")) return;
+      if (share < ctx.threshold(kMinPhaseShare) || p.ms < ctx.threshold(kMinPhaseMs)) return;
       std::string msg = p.title + " took " + format_millis(p.ms) + " of " + format_millis(total) + " (" +
                         format_percent(share) + ")";
       std::string fix;
@@ -124,10 +131,10 @@ class SlowPhase final : public DocumentedRule<make_doc> {
       Diagnostic d = ctx.make_plan(std::move(msg), plan.query.sql_loc);
       d.fix = std::move(fix);
       add_phases(d);
-      d.evidence.push_back({"phase share", format_percent(share), share, "ratio"});
+      d.evidence.push_back({"phase share", share, Unit::Share});
       if (p.name == "compilation")
         if (auto md = method::query_metric(plan, {Metric::MetadataTime}); md && *md > 0)
-          d.evidence.push_back({"metadata time", format_millis(*md), *md, "ms"});
+          d.evidence.push_back({"metadata time", *md, Unit::Ms});
       d.impact = p.ms;
       d.impact_unit = "ms";
       d.impact_text = format_millis(p.ms) + " of wall-clock time in " + p.title;
@@ -136,8 +143,8 @@ class SlowPhase final : public DocumentedRule<make_doc> {
     }
 
     // Execution dominates: only a serialised execution is a finding here.
-    if (!b.parallelism || p.ms < ctx.threshold("min-execution-ms")) return;
-    if (*b.parallelism >= ctx.threshold("max-parallelism")) return;
+    if (!b.parallelism || p.ms < ctx.threshold(kMinExecutionMs)) return;
+    if (*b.parallelism >= ctx.threshold(kMaxParallelism)) return;
     Diagnostic d = ctx.make_plan("execution took " + format_millis(p.ms) + " of " + format_millis(total) +
                                      " with an effective parallelism of " + format_decimal(*b.parallelism) +
                                      " (task time / execution time): one task did most of the work",
@@ -146,8 +153,8 @@ class SlowPhase final : public DocumentedRule<make_doc> {
             "(gzip CSV/JSON), a window without PARTITION BY, or a global ORDER BY / LIMIT; split the "
             "input (OPTIMIZE), salt or filter the hot key, or add a partitioning column.";
     add_phases(d);
-    d.evidence.push_back({"task time", format_millis(*b.task_ms), *b.task_ms, "ms"});
-    d.evidence.push_back({"effective parallelism", format_decimal(*b.parallelism), *b.parallelism, "ratio"});
+    d.evidence.push_back({"task time", *b.task_ms, Unit::Ms});
+    d.evidence.push_back({"effective parallelism", *b.parallelism, Unit::Decimal});
     set_impact(d, p.ms, "ms", " of mostly single-task execution");
     ctx.report(std::move(d));
   }

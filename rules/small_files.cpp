@@ -7,10 +7,15 @@
 namespace planlint {
 namespace {
 
+// The rule's thresholds, listed in its doc and read by check().
+inline constexpr ThresholdKey kMinFiles{"min-files"};
+inline constexpr ThresholdKey kMaxAverageFileBytes{"max-average-file-bytes"};
+
 RuleDoc make_doc() {
   RuleDoc r;
   r.name = "small-files";
   r.code = "PL103";
+  r.family = RuleFamily::Runtime;
   r.severity = Severity::Warning;
   r.summary = "A scan read many small files";
   r.what = "Reports a table scan that read many files whose average size is small.";
@@ -31,9 +36,9 @@ RuleDoc make_doc() {
       "smallest file read`, file-listing and footer-fetch times when present); Spark event logs: "
       "`number of files read` and `size of files read`. Explain text has no file counts: no finding.";
   r.thresholds = {
-      {"min-files", 200, "files",
+      {kMinFiles, 200, "files",
        "fewer files cost at most a few seconds of per-file overhead in total"},
-      {"max-average-file-bytes", 33554432, "bytes",
+      {kMaxAverageFileBytes, 33554432, "bytes",
        "an average under 32 MiB is a quarter of the 128 MiB Spark reads per task "
        "(spark.sql.files.maxPartitionBytes) and of Delta auto compaction's target; OPTIMIZE "
        "writes ~1 GiB files"},
@@ -49,23 +54,23 @@ class SmallFiles final : public DocumentedRule<make_doc> {
       const Operator& op = *active;
       auto files = rules::first_metric(op, {Metric::FilesRead});
       auto bytes = rules::first_metric(op, {Metric::FilesReadBytes});
-      if (!files || !bytes || *files < ctx.threshold("min-files") || *files <= 0) continue;
+      if (!files || !bytes || *files < ctx.threshold(kMinFiles) || *files <= 0) continue;
       double avg = *bytes / *files;
-      if (avg >= ctx.threshold("max-average-file-bytes")) continue;
+      if (avg >= ctx.threshold(kMaxAverageFileBytes)) continue;
       Diagnostic d = ctx.make(op, method::scan_ref(op) + " read " + format_count(*files) + " files of " +
                                       format_bytes(avg) + " on average (" + format_bytes(*bytes) +
                                       " in total): per-file overhead dominates");
-      d.evidence.push_back({"files read", format_count(*files), *files, "files"});
-      d.evidence.push_back({"size of files read", format_bytes(*bytes), *bytes, "bytes"});
-      d.evidence.push_back({"average file size", format_bytes(avg), avg, "bytes"});
+      d.evidence.push_back({"files read", *files, Unit::Files});
+      d.evidence.push_back({"size of files read", *bytes, Unit::Bytes});
+      d.evidence.push_back({"average file size", avg, Unit::Bytes});
       if (auto s = rules::first_metric(op, {Metric::SmallestFileBytes}))
-        d.evidence.push_back({"smallest file", format_bytes(*s), *s, "bytes"});
+        d.evidence.push_back({"smallest file", *s, Unit::Bytes});
       if (auto l = rules::first_metric(op, {Metric::FileStatusTime}))
-        d.evidence.push_back({"file listing time", format_millis(*l), *l, "ms"});
+        d.evidence.push_back({"file listing time", *l, Unit::Ms});
       auto footers = rules::first_metric(op, {Metric::FooterFetchTime});
-      if (footers) d.evidence.push_back({"footer fetch wait", format_millis(*footers), *footers, "ms"});
+      if (footers) d.evidence.push_back({"footer fetch wait", *footers, Unit::Ms});
       if (auto c = method::query_metric(plan, {Metric::CompilationTime}))
-        d.evidence.push_back({"query compilation time", format_millis(*c), *c, "ms"});
+        d.evidence.push_back({"query compilation time", *c, Unit::Ms});
       std::string table = op.table.empty() ? std::string("<table>") : op.table.str();
       d.fix = "Compact the table: `OPTIMIZE " + table +
               "` (Delta writes ~1 GiB files), and keep it compact with "

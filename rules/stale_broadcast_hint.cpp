@@ -15,10 +15,16 @@ using namespace rules;
 constexpr double kMiB = 1024.0 * 1024.0;
 constexpr double kGiB = 1024.0 * kMiB;
 
+// The rule's thresholds, listed in its doc and read by check().
+inline constexpr ThresholdKey kStaleHintFactor{"stale-hint-factor"};
+inline constexpr ThresholdKey kStaleHintBytes{"stale-hint-bytes"};
+inline constexpr ThresholdKey kOversizedBroadcastBytes{"oversized-broadcast-bytes"};
+
 RuleDoc make_doc() {
   RuleDoc d;
   d.name = "stale-broadcast-hint";
   d.code = "PL004";
+  d.family = RuleFamily::Plan;
   d.severity = Severity::Warning;
   d.summary = "A BROADCAST hint forces the broadcast of a side that is far larger than a broadcast should be";
   d.also_reports = {"oversized-broadcast"};
@@ -58,11 +64,11 @@ RuleDoc make_doc() {
   d.thresholds = {
       rules::broadcast_threshold(
           "spark.sql.autoBroadcastJoinThreshold (10 MiB); Databricks' AQE uses 30 MB."),
-      {"stale-hint-factor", 10, "ratio",
+      {kStaleHintFactor, 10, "ratio",
        "A hinted side 10× over the threshold Spark would pick by itself is no longer a small table."},
-      {"stale-hint-bytes", kGiB, "bytes",
+      {kStaleHintBytes, kGiB, "bytes",
        "1 GiB: DataFlint's large-broadcast alert; far beyond what a broadcast should carry (Spark's hard limit is 8 GB)."},
-      {"oversized-broadcast-bytes", kGiB, "bytes",
+      {kOversizedBroadcastBytes, kGiB, "bytes",
        "1 GiB: without a hint a broadcast this large is reported as oversized-broadcast."}};
   return d;
 }
@@ -72,10 +78,10 @@ class StaleBroadcastHint final : public DocumentedRule<make_doc> {
   void check(RuleContext& ctx) const override {
     const Plan& plan = ctx.plan();
     const LogicalJoins& logical = ctx.logical_joins();
-    const double threshold = ctx.threshold("broadcast-threshold");
+    const double threshold = ctx.threshold(rules::kBroadcastThreshold);
     const double stale_limit =
-        std::min(ctx.threshold("stale-hint-bytes"), ctx.threshold("stale-hint-factor") * threshold);
-    const double oversized = ctx.threshold("oversized-broadcast-bytes");
+        std::min(ctx.threshold(kStaleHintBytes), ctx.threshold(kStaleHintFactor) * threshold);
+    const double oversized = ctx.threshold(kOversizedBroadcastBytes);
     const auto& hints = plan.facts.sql_hints;
 
     for (const Operator* op : ctx.active_ops()) {
@@ -124,7 +130,7 @@ class StaleBroadcastHint final : public DocumentedRule<make_doc> {
         d = ctx.make(*op, op_ref(*op) + " broadcasts the " + side + " side although it is " + format_bytes(bytes) + " (" +
                               src + "), " + format_ratio(bytes / threshold) + " the " + format_bytes(threshold) +
                               " broadcast threshold: the " + hint + " forces it");
-        d.evidence.push_back(ev_text("hint", hint));
+        d.evidence.push_back({"hint", hint});
         d.fix = "Remove the broadcast hint and let Spark / AQE choose the join from current statistics; if the "
                 "side should be small, filter or aggregate it before the join so it fits under the threshold.";
       } else {
@@ -136,10 +142,10 @@ class StaleBroadcastHint final : public DocumentedRule<make_doc> {
                 "spark.sql.adaptive.autoBroadcastJoinThreshold) if it was raised, refresh the table statistics "
                 "(ANALYZE TABLE ... COMPUTE STATISTICS) if the estimate was wrong, or filter the side before the join.";
       }
-      d.evidence.push_back(ev_bytes("broadcast side size", bytes));
-      if (size.rows) d.evidence.push_back(ev_rows("broadcast side rows", *size.rows));
-      d.evidence.push_back(ev_text("size from", size.what));
-      d.evidence.push_back(ev_bytes("broadcast threshold", threshold));
+      d.evidence.push_back({"broadcast side size", bytes, Unit::BytesExact});
+      if (size.rows) d.evidence.push_back({"broadcast side rows", *size.rows, Unit::Rows});
+      d.evidence.push_back({"size from", size.what});
+      d.evidence.push_back({"broadcast threshold", threshold, Unit::BytesExact});
       set_impact(d, bytes, "bytes", " sent to every executor");
       ctx.report(std::move(d));
     }

@@ -13,8 +13,10 @@ namespace planlint::rules {
 // spark.sql.autoBroadcastJoinThreshold: Spark broadcasts a join side under 10 MiB by itself.
 inline constexpr double kSparkBroadcastThresholdBytes = 10.0 * 1024 * 1024;
 
+inline constexpr ThresholdKey kBroadcastThreshold{"broadcast-threshold"};
+
 inline Threshold broadcast_threshold(std::string reason) {
-  return Threshold{"broadcast-threshold", kSparkBroadcastThresholdBytes, "bytes", std::move(reason)};
+  return Threshold{kBroadcastThreshold, kSparkBroadcastThresholdBytes, "bytes", std::move(reason)};
 }
 
 }  // namespace planlint::rules

@@ -15,6 +15,7 @@ RuleDoc make_doc() {
   RuleDoc d;
   d.name = "truncated-metadata";
   d.code = "PL008";
+  d.family = RuleFamily::Plan;
   d.severity = Severity::Info;
   d.summary = "Spark abbreviated a list the rules need, so some checks were skipped";
   d.what =
@@ -80,7 +81,7 @@ class TruncatedMetadata final : public DocumentedRule<make_doc> {
       Diagnostic d = ctx.make(*op, op_ref(*op) + ": Spark abbreviated " + list +
                                        ", so planlint could not check " + (keys.size() > 1 ? "them" : "it") +
                                        " (filter-not-pushed-down is skipped for this operator)");
-      for (const auto& k : keys) d.evidence.push_back(ev_text("abbreviated", k));
+      for (const auto& k : keys) d.evidence.push_back({"abbreviated", k});
       d.fix = more_fields
                   ? "Capture the plan again with spark.sql.debug.maxToStringFields=1000 (and "
                     "spark.sql.maxMetadataStringLength=10000), or with EXPLAIN FORMATTED."

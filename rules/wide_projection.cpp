@@ -74,10 +74,15 @@ void add_refs(const Operator& op, std::string& refs, bool include_output) {
 }
 
 
+// The rule's thresholds, listed in its doc and read by check().
+inline constexpr ThresholdKey kMinUnusedColumns{"min-unused-columns"};
+inline constexpr ThresholdKey kMaxUsedFraction{"max-used-fraction"};
+
 RuleDoc make_doc() {
   RuleDoc r;
   r.name = "wide-projection";
   r.code = "PL107";
+  r.family = RuleFamily::Runtime;
   r.severity = Severity::Warning;
   r.summary = "A scan reads many more columns than the query uses";
   r.what =
@@ -103,8 +108,8 @@ RuleDoc make_doc() {
       "consumers' expressions (matched by column name). No finding when the columns pass "
       "through a join, window, union, generator or any operator whose column use is unknown.";
   r.thresholds = {
-      {"min-unused-columns", 5, "columns", "dropping fewer columns is rarely measurable"},
-      {"max-used-fraction", 0.5, "ratio", "the consumers use at most half of the columns read"},
+      {kMinUnusedColumns, 5, "columns", "dropping fewer columns is rarely measurable"},
+      {kMaxUsedFraction, 0.5, "ratio", "the consumers use at most half of the columns read"},
   };
   return r;
 }
@@ -151,8 +156,8 @@ class WideProjection final : public DocumentedRule<make_doc> {
         if (!referenced(c, refs, needle)) unused.push_back(c.name);
       double n = static_cast<double>(cols.size());
       double used = n - static_cast<double>(unused.size());
-      if (static_cast<double>(unused.size()) < ctx.threshold("min-unused-columns")) continue;
-      if (used / n > ctx.threshold("max-used-fraction")) continue;
+      if (static_cast<double>(unused.size()) < ctx.threshold(kMinUnusedColumns)) continue;
+      if (used / n > ctx.threshold(kMaxUsedFraction)) continue;
 
       std::string list;
       for (std::size_t i = 0; i < unused.size() && i < 8; ++i) {
@@ -163,12 +168,12 @@ class WideProjection final : public DocumentedRule<make_doc> {
       Diagnostic d = ctx.make(op, method::scan_ref(op) + " reads " + std::to_string(cols.size()) +
                                       " columns but " + rules::op_ref(*consumer) + " and the operators below it use " +
                                       format_count(used) + " (" + format_percent(used / n) + "); unused: " + list);
-      d.evidence.push_back({"columns read", format_count(n), n, "columns"});
-      d.evidence.push_back({"columns used", format_count(used), used, "columns"});
-      d.evidence.push_back({"unused columns", list, static_cast<double>(unused.size()), "columns"});
-      d.evidence.push_back({"consumer", rules::op_ref(*consumer), std::nullopt, ""});
+      d.evidence.push_back({"columns read", n, Unit::Columns});
+      d.evidence.push_back({"columns used", used, Unit::Columns});
+      d.evidence.push_back({"unused columns", static_cast<double>(unused.size()), Unit::Columns, list});
+      d.evidence.push_back({"consumer", rules::op_ref(*consumer)});
       auto bytes = rules::first_metric(op, {Metric::FilesReadBytes});
-      if (bytes) d.evidence.push_back({"size of files read", format_bytes(*bytes), *bytes, "bytes"});
+      if (bytes) d.evidence.push_back({"size of files read", *bytes, Unit::Bytes});
       d.fix = "Select only the needed columns before the step that blocks column pruning (cache, typed "
               "Dataset or RDD operation, UDF over the whole row, non-pruning source): e.g. "
               "spark.table(...).select(<used columns>), and avoid SELECT * in views and CTEs.";

@@ -2,9 +2,10 @@
 // `<file>.expected` holding the whole of each finding (golden_text below: position, severity,
 // rule, operator, message, then evidence, impact and fix on indented lines). CMake adds one CTest
 // per folder (`ctest -R rule.skew-not-handled`), which sets PLANLINT_RULE_DIR to run that folder
-// only; without it every folder runs. For the mission
-// rules (PL00x) only the directory's rule runs, so that each expected file changes only with its
-// own rule; for the troubleshooting-method rules (PL1xx) every rule runs, as they are read together.
+// only; without it every folder runs. For the plan rules (RuleFamily::Plan) only the directory's
+// rule runs, so that each expected file changes only with its own rule; for the runtime rules
+// (RuleFamily::Runtime, the troubleshooting method) every rule runs, as they are read together.
+// Every rule in the catalogue has a directory.
 // Files named `trigger-*` must produce at least one finding of the directory's rule, `near-miss-*`
 // none, and every directory has both. Regenerate with PLANLINT_UPDATE_GOLDENS=1, then read them.
 #include <doctest/doctest.h>
@@ -98,7 +99,7 @@ TEST_CASE("corpus/rules: expected diagnostics per plan") {
     std::string rule_dir = f.parent_path().filename().string();
     const Rule* rule = find_rule(rule_dir);
     REQUIRE_MESSAGE(rule != nullptr, "directory is not a rule name: " << rule_dir);
-    const bool mission = rule->doc().code.size() == 5 && rule->doc().code.compare(0, 4, "PL00") == 0;
+    const bool mission = rule->doc().family == RuleFamily::Plan;
     Config config;
     if (mission) {
       // By code, so secondary names count; filter-not-pushed-down hands truncated lists to PL008.
@@ -139,4 +140,12 @@ TEST_CASE("corpus/rules: expected diagnostics per plan") {
   }
   CHECK(per_dir.size() == rule_folder_count(root));  // every folder has trigger and near-miss files
   CHECK(checked == files.size());
+  if (rule_folder_count(root) != 1) {  // the whole corpus: every rule in the catalogue has a folder
+    for (const auto& r : all_rules()) {
+      const std::string name = r->doc().name;
+      CAPTURE(name);
+      CHECK(per_dir.count(name) == 1);
+    }
+    CHECK(per_dir.size() == all_rules().size());
+  }
 }

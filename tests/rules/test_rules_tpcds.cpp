@@ -8,10 +8,23 @@
 #include <filesystem>
 
 #include "lint/engine/engine.hpp"
+#include "rules/rule.hpp"
 #include "tests/support.hpp"
 
 using namespace planlint;
 namespace fs = std::filesystem;
+
+namespace {
+
+// Every plan rule (RuleDoc::family), selected by code.
+Config plan_rules() {
+  Config c;
+  for (const auto& r : all_rules())
+    if (r->doc().family == RuleFamily::Plan) c.select.insert(r->doc().code);
+  return c;
+}
+
+}  // namespace
 
 TEST_CASE("rules over ../shared Spark plans: no size/runtime findings, the rest as reviewed" * doctest::test_suite("shared")) {
   auto shared = test::require_shared();
@@ -24,8 +37,7 @@ TEST_CASE("rules over ../shared Spark plans: no size/runtime findings, the rest 
   REQUIRE(files.size() > 400);
   const std::vector<std::string> need_evidence = {"shuffle-join-could-broadcast", "skew-not-handled",
                                                   "stale-broadcast-hint", "oversized-broadcast", "exploding-join"};
-  Config mission;  // the mission rules (PL001-PL008); other rules keep their own reviewed lists
-  for (const char* c : {"PL001", "PL002", "PL003", "PL004", "PL005", "PL006", "PL007", "PL008"}) mission.select.insert(c);
+  const Config mission = plan_rules();  // other rules keep their own reviewed lists
   std::string report;
   std::size_t total = 0;
   for (const auto& f : files) {
@@ -54,8 +66,7 @@ TEST_CASE("rules over ../shared Databricks profiles, Photon explanation and Glut
       files.push_back(e.path());
   std::sort(files.begin(), files.end());
   REQUIRE(files.size() >= 8);
-  Config mission;
-  for (const char* c : {"PL001", "PL002", "PL003", "PL004", "PL005", "PL006", "PL007", "PL008"}) mission.select.insert(c);
+  const Config mission = plan_rules();
   std::string report;
   for (const auto& f : files) {
     LintResult r = lint_text(test::read_file(f), f.filename().string(), mission);
