@@ -9,7 +9,7 @@
 
 namespace planlint {
 
-void RuleCatalog::add(RuleFamily family) {
+void RuleCatalog::add(RuleGroup family) {
   if (this->family(family.name)) throw std::logic_error("rule family registered twice: " + family.name);
   std::set<std::string_view> seen;
   for (const RuleDoc* d : docs_) seen.insert({d->name, d->code});
@@ -23,7 +23,7 @@ void RuleCatalog::add(RuleFamily family) {
   families_.push_back(std::move(family));
 }
 
-const RuleFamily* RuleCatalog::family(std::string_view name) const {
+const RuleGroup* RuleCatalog::family(std::string_view name) const {
   for (const auto& f : families_)
     if (f.name == name) return &f;
   return nullptr;
@@ -38,7 +38,7 @@ const RuleDoc* RuleCatalog::find(std::string_view name_or_code) const {
   return nullptr;
 }
 
-const RuleFamily* RuleCatalog::family_of(const RuleDoc& doc) const {
+const RuleGroup* RuleCatalog::family_of(const RuleDoc& doc) const {
   for (const auto& f : families_)
     for (const RuleDoc* d : f.docs)
       if (d == &doc) return &f;
@@ -46,7 +46,7 @@ const RuleFamily* RuleCatalog::family_of(const RuleDoc& doc) const {
 }
 
 void register_plan_rules(RuleCatalog& catalog) {
-  RuleFamily plan{"plan", {}, true};
+  RuleGroup plan{"plan", {}, true};
   for (const auto& r : all_rules()) plan.docs.push_back(&r->doc());
   catalog.add(std::move(plan));
 }

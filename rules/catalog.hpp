@@ -19,7 +19,10 @@
 
 namespace planlint {
 
-struct RuleFamily {
+// A group of rules registered together (one per part of planlint that reports them); not to be
+// confused with RuleDoc::family (RuleFamily: plan, runtime, diff, history, builtin), which a
+// rule's own doc declares and tests select by.
+struct RuleGroup {
   std::string name;                   // "plan", "builtin", "diff", "history"
   std::vector<const RuleDoc*> docs;   // in the family's own order
   // False when the family's findings come from comparing inputs (diff): a file's own lint does not
@@ -32,19 +35,19 @@ class RuleCatalog {
  public:
   // Appends a family. A family name, rule name or code registered twice is a programming error
   // (std::logic_error).
-  void add(RuleFamily family);
+  void add(RuleGroup family);
 
-  [[nodiscard]] const std::vector<RuleFamily>& families() const { return families_; }
-  [[nodiscard]] const RuleFamily* family(std::string_view name) const;
+  [[nodiscard]] const std::vector<RuleGroup>& families() const { return families_; }
+  [[nodiscard]] const RuleGroup* family(std::string_view name) const;
   // Every documented finding, family by family in registration order.
   [[nodiscard]] const std::vector<const RuleDoc*>& docs() const { return docs_; }
   // By name, secondary name (also_reports) or code, in registration order; nullptr when unknown.
   [[nodiscard]] const RuleDoc* find(std::string_view name_or_code) const;
   // The family a documented finding belongs to; nullptr when it is not in the catalogue.
-  [[nodiscard]] const RuleFamily* family_of(const RuleDoc& doc) const;
+  [[nodiscard]] const RuleGroup* family_of(const RuleDoc& doc) const;
 
  private:
-  std::vector<RuleFamily> families_;
+  std::vector<RuleGroup> families_;
   std::vector<const RuleDoc*> docs_;
 };
 

@@ -7,6 +7,7 @@ const RuleDoc& parse_error_doc() {
     RuleDoc d;
     d.name = std::string(kParseErrorRule);
     d.code = "PL900";
+    d.family = RuleFamily::Builtin;
     d.severity = Severity::Error;
     d.summary = "The input could not be read as a plan, profile or event log";
     d.what =
@@ -32,6 +33,7 @@ const RuleDoc& unused_suppression_doc() {
     RuleDoc d;
     d.name = std::string(kUnusedSuppressionRule);
     d.code = "PL901";
+    d.family = RuleFamily::Builtin;
     d.severity = Severity::Warning;
     d.summary = "A `planlint: disable=` directive that suppressed nothing";
     d.what =
@@ -53,7 +55,7 @@ const RuleDoc& unused_suppression_doc() {
 bool is_builtin_rule(std::string_view name) { return name == kParseErrorRule || name == kUnusedSuppressionRule; }
 
 void register_builtin_rules(RuleCatalog& catalog) {
-  catalog.add(RuleFamily{"builtin", {&parse_error_doc(), &unused_suppression_doc()}, true});
+  catalog.add(RuleGroup{"builtin", {&parse_error_doc(), &unused_suppression_doc()}, true});
 }
 
 }  // namespace planlint

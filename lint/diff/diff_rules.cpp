@@ -10,6 +10,7 @@ RuleDoc join_regressed() {
   RuleDoc d;
   d.name = std::string(kJoinRegressed);
   d.code = "PLD001";
+  d.family = RuleFamily::Diff;
   d.severity = Severity::Warning;
   d.summary = "A join of the same tables uses a worse strategy than before (broadcast to shuffle, a new nested-loop or cartesian join)";
   d.what =
@@ -39,6 +40,7 @@ RuleDoc pushdown_lost() {
   RuleDoc d;
   d.name = std::string(kPushdownLost);
   d.code = "PLD002";
+  d.family = RuleFamily::Diff;
   d.severity = Severity::Warning;
   d.summary = "A scan no longer pushes a filter it pushed before (PushedFilters, PartitionFilters, DataFilters)";
   d.what =
@@ -60,6 +62,7 @@ RuleDoc new_non_sargable() {
   RuleDoc d;
   d.name = std::string(kNewNonSargable);
   d.code = "PLD003";
+  d.family = RuleFamily::Diff;
   d.severity = Severity::Warning;
   d.summary = "The new plan has a non-sargable predicate the old one did not have";
   d.what =
@@ -78,6 +81,7 @@ RuleDoc new_exchange() {
   RuleDoc d;
   d.name = std::string(kNewExchange);
   d.code = "PLD004";
+  d.family = RuleFamily::Diff;
   d.severity = Severity::Warning;
   d.summary = "The new plan shuffles or sorts where the old one did not";
   d.what =
@@ -99,6 +103,7 @@ RuleDoc reuse_lost() {
   RuleDoc d;
   d.name = std::string(kReuseLost);
   d.code = "PLD005";
+  d.family = RuleFamily::Diff;
   d.severity = Severity::Warning;
   d.summary = "A ReusedExchange or reused subquery of the old plan is computed again in the new one";
   d.what =
@@ -121,6 +126,7 @@ RuleDoc engine_coverage() {
   RuleDoc d;
   d.name = std::string(kEngineCoverage);
   d.code = "PLD006";
+  d.family = RuleFamily::Diff;
   d.severity = Severity::Warning;
   d.summary = "Operators (or a share of the time) moved from Photon / Velox to the JVM";
   d.what =
@@ -143,6 +149,7 @@ RuleDoc adaptive_lost() {
   RuleDoc d;
   d.name = std::string(kAdaptiveLost);
   d.code = "PLD007";
+  d.family = RuleFamily::Diff;
   d.severity = Severity::Warning;
   d.summary = "Adaptive query execution or its skew-join handling is off in the new plan";
   d.what =
@@ -161,6 +168,7 @@ RuleDoc metric_regressed() {
   RuleDoc d;
   d.name = std::string(kMetricRegressed);
   d.code = "PLD008";
+  d.family = RuleFamily::Diff;
   d.severity = Severity::Warning;
   d.summary = "Size, rows, time, spill or shuffle bytes grew by more than a factor, per operator or per query";
   d.what =
@@ -186,6 +194,7 @@ RuleDoc plan_improved() {
   RuleDoc d;
   d.name = std::string(kPlanImproved);
   d.code = "PLD090";
+  d.family = RuleFamily::Diff;
   d.severity = Severity::Info;
   d.summary = "Something got better: a better join strategy, a filter pushed, a shuffle removed, a metric down";
   d.what =
@@ -218,6 +227,6 @@ const RuleDoc& diff_rule_doc(std::string_view name) {
   throw std::logic_error("unknown diff rule");
 }
 
-void register_diff_rules(RuleCatalog& catalog) { catalog.add(RuleFamily{"diff", diff_rule_docs(), false}); }
+void register_diff_rules(RuleCatalog& catalog) { catalog.add(RuleGroup{"diff", diff_rule_docs(), false}); }
 
 }  // namespace planlint

@@ -43,7 +43,7 @@ std::size_t finish_diagnostics(LintResult& lint, std::string_view text, const Co
   // Directives naming findings a file's own lint does not run (the diff family's) are judged by the
   // front end that runs them (`diff`, `check --against`), never reported as unused here.
   Config directives = config;
-  for (const RuleFamily& family : rule_catalog().families())
+  for (const RuleGroup& family : rule_catalog().families())
     if (!family.judged_per_input)
       for (const RuleDoc* d : family.docs) directives.ignore.insert(d->name);
   std::size_t suppressed = apply_suppressions(find_suppressions(text), diags, directives);

@@ -18,6 +18,7 @@ RuleDoc make_doc() {
   RuleDoc d;
   d.name = std::string(kQueryRegressed);
   d.code = "PLH001";
+  d.family = RuleFamily::History;
   d.severity = Severity::Warning;
   d.summary = "A statement's recent p95 duration reached 1.5x its seven-day baseline (planlint history)";
   d.what =
@@ -347,7 +348,7 @@ const RuleDoc& history_regression_doc() {
 }
 
 void register_history_rules(RuleCatalog& catalog) {
-  catalog.add(RuleFamily{"history", {&history_regression_doc()}, true});
+  catalog.add(RuleGroup{"history", {&history_regression_doc()}, true});
 }
 
 std::optional<double> parse_timestamp_ms(std::string_view s) {

@@ -20,7 +20,7 @@ namespace {
 std::string comparison_rule_list(DocFormat f) {
   std::vector<const RuleDoc*> docs;
   for (std::string_view family : {"diff", "history"})
-    if (const RuleFamily* f = rule_catalog().family(family)) docs.insert(docs.end(), f->docs.begin(), f->docs.end());
+    if (const RuleGroup* f = rule_catalog().family(family)) docs.insert(docs.end(), f->docs.begin(), f->docs.end());
   std::string out;
   if (f == DocFormat::Markdown) {
     out += "\n## Comparison rules (`planlint diff`, `check --against`, `planlint history`)\n\n"

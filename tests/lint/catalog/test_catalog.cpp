@@ -44,7 +44,7 @@ TEST_CASE("catalog: a family, name or code registered twice is refused") {
   RuleCatalog c;
   register_builtin_rules(c);
   CHECK_THROWS_AS(register_builtin_rules(c), std::logic_error);
-  CHECK_THROWS_AS(c.add(RuleFamily{"other", {&parse_error_doc()}, true}), std::logic_error);
+  CHECK_THROWS_AS(c.add(RuleGroup{"other", {&parse_error_doc()}, true}), std::logic_error);
   CHECK(c.docs().size() == 2);
 }
 
