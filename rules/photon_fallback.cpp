@@ -1,10 +1,9 @@
 // photon-fallback (PL007): operators of a Photon (or Gluten/Velox) plan that ran on the JVM engine.
 #include <algorithm>
 #include <cstdio>
-#include <map>
 #include <memory>
-#include <numeric>
 
+#include "model/engine_regions.hpp"
 #include "model/op_time.hpp"
 #include "rules/plan_util.hpp"
 #include "rules/rule.hpp"
@@ -118,14 +117,176 @@ std::string replacement_advice(const Operator& op, const PhotonExplanation& pe) 
          "a built-in function Photon supports.";
 }
 
+// The native engine of the plan. Comet has no Engine of its own: its operators are Spark
+// operators that the reader marked (OpFacts::comet, and EngineFacts::comet for the plan).
+enum class Target { Photon, Gluten, Comet };
+
+// What every region's finding needs from the plan-wide analysis.
+struct RegionScene {
+  const Plan& plan;
+  Target target;
+  const std::string& engine_name;
+  const std::string& jvm;
+  const std::vector<char>& native_op;
+  const std::vector<char>& leaf_fallback;
+  const EngineRegions& regions;
+  const std::string& reasons;  // the Photon Explanation's reasons, one line
+  std::optional<double> photon_ms, task_ms;
+  std::optional<PlanTimes> times;  // computed once, when a region is reported
+  bool explanation_used = false;
+};
+
 class PhotonFallback final : public DocumentedRule<make_doc> {
  public:
   [[nodiscard]] bool explains() const override { return true; }
+  // One finding for one region of JVM operators (or none, with a --why note, for the regions that
+  // move no data worth reporting).
+  void report_region(RuleContext& ctx, RegionScene& scene, const std::vector<std::size_t>& members) const {
+    const Plan& plan = scene.plan;
+    const std::size_t n = plan.ops.size();
+    const Target target = scene.target;
+    const std::string& engine_name = scene.engine_name;
+    const std::string& jvm = scene.jvm;
+    const std::vector<char>& native_op = scene.native_op;
+    const std::vector<char>& leaf_fallback = scene.leaf_fallback;
+    const auto& has_cand_child = scene.regions.has_member_child;
+    const auto& entry_transition = scene.regions.entry_transition;
+    const std::string& reasons = scene.reasons;
+    const std::optional<double>& photon_ms = scene.photon_ms;
+    const std::optional<double>& task_ms = scene.task_ms;
+    std::optional<PlanTimes>& times = scene.times;
+    bool& explanation_used = scene.explanation_used;
+    // A LIMIT that returns results (CollectLimit above the final ColumnarToRow) moves a few rows.
+    if (std::all_of(members.begin(), members.end(), [&](std::size_t m) { return plan.ops[m].kind == OpKind::Limit; })) {
+      ctx.why(plan.ops[members.front()], "a JVM operator fed by " + engine_name + " operators",
+              "only a LIMIT that returns the results runs on the JVM: it moves a few rows");
+      return;
+    }
+    // A driver-local LocalTableScan (literal rows, a collapsed AQE stage) moves no data: not fallback.
+    if (std::all_of(members.begin(), members.end(),
+                    [&](std::size_t m) { return plan.ops[m].kind == OpKind::LocalData; })) {
+      ctx.why(plan.ops[members.front()], "a JVM operator fed by " + engine_name + " operators",
+              "only driver-local rows (a LocalTableScan) run on the JVM: they move no data");
+      return;
+    }
+    // A Python UDF evaluator alone (ArrowEvalPython between Photon's Arrow batch sink and source)
+    // is the engine's Python UDF path, not a fallback: python-udf reports its cost.
+    if (std::all_of(members.begin(), members.end(),
+                    [&](std::size_t m) { return plan.ops[m].kind == OpKind::PythonEval; })) {
+      ctx.why(plan.ops[members.front()], "a JVM operator fed by " + engine_name + " operators",
+              "only a Python UDF evaluator runs outside " + engine_name + ": that is the Python UDF path, which python-udf reports");
+      return;
+    }
+    // Entry: a member with no candidate below it; among several, the one with the most rows.
+    std::size_t entry = members.front();
+    bool have = false;
+    for (std::size_t m : members) {
+      if (has_cand_child[m]) continue;
+      if (!have || plan.ops[m].rows.value_or(-1) > plan.ops[entry].rows.value_or(-1)) entry = m;
+      have = true;
+    }
+    const Operator& e = plan.ops[entry];
+    double total_ms = 0;
+    bool any_ms = false;
+    std::string list;
+    // An operator's own (exclusive) time: what the engines record, less the timed operators its
+    // timer also holds (an aggregation build pulls its input), so that times never add up to
+    // more than the tasks ran (model/op_time.hpp).
+    if (!times) times = operator_times(plan);
+    auto own_ms = [&](const Operator& o) { return times->ops[o.index].self_ms; };
+    for (std::size_t m : members) {
+      const Operator& o = plan.ops[m];
+      if (auto t = own_ms(o)) {
+        total_ms += *t;
+        any_ms = true;
+      }
+      list += (list.empty() ? "" : ", ") + op_ref(o);
+    }
+    // A region with no native operator below it (a leaf that was not offloaded): where its rows
+    // enter the native engine.
+    const bool leaf = std::all_of(members.begin(), members.end(), [&](std::size_t m) { return leaf_fallback[m] != 0; });
+    std::size_t into = n, into_transition = n;
+    if (leaf)
+      for (std::size_t m : members)
+        if (into == n) into = native_consumer(plan, native_op, m, &into_transition);
+    std::string msg = op_ref(e) + " runs on " + jvm + ", not in " + engine_name;
+    if (entry_transition[entry] < n)
+      msg += ": it reads " + engine_name + " output through " + op_ref(plan.ops[entry_transition[entry]]);
+    else if (leaf && into < n)
+      msg += ": its rows are converted into " + engine_name + " batches" +
+             (into_transition < n ? " by " + op_ref(plan.ops[into_transition]) : std::string()) + " for " +
+             op_ref(plan.ops[into]);
+    if (e.rows) msg += " (" + format_count(*e.rows) + " rows" + (own_ms(e) ? ", " + format_millis(*own_ms(e)) : "") + ")";
+    if (members.size() > 1) msg += "; " + std::to_string(members.size()) + " operators run on the JVM in this part of the plan";
+    if (any_ms && members.size() > 1) msg += " (" + format_millis(total_ms) + ")";
+    if (photon_ms && task_ms && *task_ms > 0) {
+      msg += "; Photon ran " + format_percent(std::min(1.0, *photon_ms / *task_ms)) + " of the query's task time";
+    }
+    Diagnostic d = ctx.make(e, msg);
+    d.evidence.push_back({"operator engine", "JVM"});
+    d.evidence.push_back({"plan engine", engine_name});
+    d.evidence.push_back({"JVM operators", list});
+    if (entry_transition[entry] < n) {
+      if (target == Target::Comet) {
+        d.evidence.push_back({"transition", op_ref(plan.ops[entry_transition[entry]])});
+        std::string below;
+        for (std::size_t c : plan.ops[entry_transition[entry]].children) below += (below.empty() ? "" : ", ") + op_ref(plan.ops[c]);
+        if (!below.empty()) d.evidence.push_back({"native operators below", below});
+      }
+    } else if (leaf && into < n) {
+      if (into_transition < n) d.evidence.push_back({"transition", op_ref(plan.ops[into_transition])});
+      d.evidence.push_back({"native operator above", op_ref(plan.ops[into])});
+    }
+    std::string engine_note;
+    for (std::size_t m : members)
+      if (engine_note.empty()) engine_note = *plan.ops[m].facts->fallback_reason;
+    if (!engine_note.empty()) d.evidence.push_back({"fallback reason", engine_note});
+    if (e.rows) d.evidence.push_back({"rows", *e.rows, Unit::Rows});
+    if (any_ms) d.evidence.push_back({"JVM operator time", total_ms, Unit::Ms});
+    if (photon_ms && task_ms && *task_ms > 0)
+      d.evidence.push_back({"Photon share of task time", std::min(1.0, *photon_ms / *task_ms), Unit::Percent});
+    std::string udf;
+    for (std::size_t m : members)
+      if (udf.empty()) udf = udf_name(plan.ops[m]);
+    if (!udf.empty()) d.evidence.push_back({"unsupported expression", udf});
+    // The Photon Explanation's reference node, when it names an operator of this region.
+    bool matches = false;
+    for (const auto& ref : plan.photon.reference_nodes)
+      for (std::size_t m : members)
+        if (base_name(ref) == base_name(plan.ops[m].name)) matches = true;
+    if (matches && !reasons.empty()) {
+      d.evidence.push_back({"Photon Explanation", reasons});
+      explanation_used = true;
+    }
+    if (any_ms) {
+      set_impact(d, total_ms, "ms", " in JVM operators");
+    } else if (e.rows) {
+      set_impact(d, *e.rows, "rows", " rows converted to JVM rows");
+    }
+    if (target == Target::Photon) {
+      d.fix = replacement_advice(e, plan.photon);
+    } else if (target == Target::Gluten) {
+      d.fix = leaf && e.kind == OpKind::Scan
+                  ? "Velox cannot read this source natively, so every row is read by Spark and converted into "
+                    "columnar batches: store the table in a format the native scan reads (Parquet or ORC, not a "
+                    "Hive text/SerDe table), or check the fallback reason (Spark UI 'Gluten SQL / DataFrame' tab, "
+                    "GlutenFallbackReporter log line 'Validation failed for plan: ...')."
+                  : "Find the fallback reason (Spark UI 'Gluten SQL / DataFrame' tab, or the GlutenFallbackReporter "
+                    "log line 'Validation failed for plan: ...') and replace the unsupported expression or operator.";
+    } else {
+      d.fix = engine_note.empty()
+                  ? "Find why Comet did not run it (spark.comet.explain.fallback.enabled=true logs 'Comet cannot "
+                    "execute some parts of this plan natively' with a [COMET: ...] reason per operator) and replace "
+                    "the unsupported expression or operator with one Comet supports."
+                  : "Comet's reason: " + std::string(trim_period(engine_note)) +
+                        ". Replace the expression with one Comet runs natively, or, when the documented difference "
+                        "from Spark does not matter for your data, set the allowIncompatible option the reason names.";
+    }
+    ctx.report(std::move(d));
+  }
   void check(RuleContext& ctx) const override {
     const Plan& plan = ctx.plan();
-    // The native engine of the plan. Comet has no Engine of its own: its operators are Spark
-    // operators that the reader marked (OpFacts::comet, and EngineFacts::comet for the plan).
-    enum class Target { Photon, Gluten, Comet } target;
+    Target target;
     const bool has_comet = plan.facts.engine.comet;
     if (plan_has_engine(plan, Engine::Photon) || plan.photon.present) target = Target::Photon;
     else if (plan_has_engine(plan, Engine::Gluten)) target = Target::Gluten;
@@ -149,163 +310,23 @@ class PhotonFallback final : public DocumentedRule<make_doc> {
 
     const std::size_t n = plan.ops.size();
     const bool fin = ctx.final_plan_exists();
-    // native_below[i]: some descendant of i (children, reused targets) is a native operator.
-    // state: 0 not seen, 1 on the current path, 2 done. A reuse link in a mangled plan can point
-    // back up the path (or at itself): such a node is not expanded again, so the walk ends.
-    std::vector<char> native_below(n, 0), state(n, 0);
-    for (std::size_t root = 0; root < n; ++root) {
-      if (state[root]) continue;
-      std::vector<std::pair<std::size_t, bool>> stack{{root, false}};
-      while (!stack.empty()) {
-        auto [i, expanded] = stack.back();
-        stack.pop_back();
-        const Operator& op = plan.ops[i];
-        std::vector<std::size_t> kids = op.children;
-        if (op.reuses && *op.reuses < n) kids.push_back(*op.reuses);
-        if (!expanded) {
-          if (state[i]) continue;
-          state[i] = 1;
-          stack.push_back({i, true});
-          for (std::size_t c : kids)
-            if (!state[c]) stack.push_back({c, false});
-          continue;
-        }
-        char v = 0;
-        for (std::size_t c : kids)
-          if (is_native(plan.ops[c]) || native_below[c]) v = 1;
-        native_below[i] = v;
-        state[i] = 2;
-      }
-    }
-
-    // The native operator that consumes `i`'s rows through a row-to-columnar conversion (and
-    // transparent operators), and that conversion in `transition`; n when there is none: a native
-    // consumer reached without a conversion on the way (a scan Gluten offloaded without renaming
-    // it) does not count.
-    // Native input adapters (Gluten's InputIteratorTransformer) are passed over when a later
-    // native operator names the consumer better.
-    auto native_consumer = [&](std::size_t i, std::size_t* transition) {
-      std::size_t x = i, first_native = n;
-      *transition = n;
-      for (std::size_t steps = 0; steps <= n; ++steps) {
-        const Operator& o = plan.ops[x];
-        if (o.parents.size() != 1) break;
-        x = o.parents[0];
-        const Operator& p = plan.ops[x];
-        const bool into_native = p.facts->row_to_columnar;
-        if (into_native && *transition == n) *transition = x;
-        if (into_native) continue;
-        if (is_native(p) && p.kind != OpKind::Transition && !is_transparent(p)) {
-          if (*transition == n) break;  // no conversion of rows on the way: not a JVM leaf feeding it
-          if (p.kind != OpKind::Other) return x;
-          if (first_native == n) first_native = x;
-          continue;
-        }
-        if (!is_transparent(p) && !is_native(p)) break;
-      }
-      return first_native;
-    };
-    // native_consumer(i) < n for every operator, in linear time: the same upward walk, with each
-    // (operator, conversion seen) pair answered once (a long chain of transparent operators would
-    // otherwise be walked again from each of its members: quadratic).
-    std::vector<char> reach[2] = {std::vector<char>(n, 0), std::vector<char>(n, 0)};  // 0 unknown, 1 no, 2 yes
-    auto reaches_native = [&](std::size_t start) {
-      std::vector<std::pair<std::size_t, int>> path;
-      std::size_t x = start;
-      int seen = 0;  // a row-to-columnar conversion on the way
-      char answer = 1;
-      for (std::size_t steps = 0; steps <= n; ++steps) {
-        if (reach[seen][x]) {
-          answer = reach[seen][x];
-          break;
-        }
-        path.emplace_back(x, seen);
-        const Operator& o = plan.ops[x];
-        if (o.parents.size() != 1) break;
-        const std::size_t p = o.parents[0];
-        const Operator& po = plan.ops[p];
-        if (po.facts->row_to_columnar) {
-          x = p, seen = 1;
-          continue;
-        }
-        if (is_native(po) && po.kind != OpKind::Transition && !is_transparent(po)) {
-          answer = seen ? 2 : 1;
-          break;
-        }
-        if (!is_transparent(po) && !is_native(po)) break;
-        x = p;
-      }
-      for (const auto& [y, s] : path) reach[s][y] = answer;
-      return answer == 2;
-    };
-    // feeds_native[i]: i's rows reach a native operator, directly or through JVM operators.
-    std::vector<char> feeds_native(n, 0);
-    {
-      std::vector<char> seen(n, 0);
-      for (std::size_t start = 0; start < n; ++start) {
-        if (seen[start]) continue;
-        std::vector<std::pair<std::size_t, bool>> stack{{start, false}};
-        while (!stack.empty()) {
-          auto [i, expanded] = stack.back();
-          stack.pop_back();
-          const Operator& op = plan.ops[i];
-          if (!expanded) {
-            if (seen[i]) continue;
-            seen[i] = 1;
-            stack.push_back({i, true});
-            for (std::size_t p : op.parents)
-              if (!seen[p]) stack.push_back({p, false});
-            continue;
-          }
-          char v = reaches_native(i) ? 1 : 0;  // only through a row-to-columnar conversion
-          for (std::size_t p : op.parents)
-            if (!is_native(plan.ops[p]) && feeds_native[p]) v = 1;
-          feeds_native[i] = v;
-        }
-      }
-    }
+    std::vector<char> native_op(n, 0);
+    for (const auto& op : plan.ops) native_op[op.index] = is_native(op) ? 1 : 0;
+    const NativeFlow flow = native_flow(plan, native_op);
 
     // Candidates: JVM operators that do work and read native output (something native below), or
     // that feed a native operator without one below (a leaf that was not offloaded: its rows are
     // converted into the native format above it).
     std::vector<char> cand(n, 0), leaf_fallback(n, 0);
     for (const auto& op : plan.ops) {
-      const bool jvm_work = is_active(op, fin) && !is_native(op) && does_work(op);
-      cand[op.index] = jvm_work && native_below[op.index];
-      if (jvm_work && !cand[op.index] && feeds_native[op.index]) cand[op.index] = leaf_fallback[op.index] = 1;
+      const bool jvm_work = is_active(op, fin) && !native_op[op.index] && does_work(op);
+      cand[op.index] = jvm_work && flow.native_below[op.index];
+      if (jvm_work && !cand[op.index] && flow.feeds_native[op.index]) cand[op.index] = leaf_fallback[op.index] = 1;
       if (ctx.explaining() && !cand[op.index] && jvm_work)
         ctx.why(op, "a JVM operator fed by " + engine_name + " operators",
                 "no " + engine_name + " operator below it: its rows never were in " + engine_name);
     }
-
-    // Union candidates connected directly or through non-native transparent operators.
-    std::vector<std::size_t> parent(n);
-    std::iota(parent.begin(), parent.end(), 0);
-    auto find = [&](std::size_t x) {
-      while (parent[x] != x) x = parent[x] = parent[parent[x]];
-      return x;
-    };
-    std::vector<char> has_cand_child(n, 0);
-    std::vector<std::size_t> entry_transition(n, n);
-    for (std::size_t i = 0; i < n; ++i) {
-      if (!cand[i]) continue;
-      for (std::size_t c : plan.ops[i].children) {
-        std::size_t x = c;
-        for (std::size_t steps = 0; steps <= n; ++steps) {
-          const Operator& o = plan.ops[x];
-          if (o.kind == OpKind::Transition && entry_transition[i] == n) entry_transition[i] = x;
-          if (!is_transparent(o) || is_native(o) || o.children.size() != 1) break;
-          x = o.children[0];
-        }
-        if (cand[x]) {
-          parent[find(i)] = find(x);
-          has_cand_child[i] = 1;
-        }
-      }
-    }
-    std::map<std::size_t, std::vector<std::size_t>> islands;  // root -> members (index order)
-    for (std::size_t i = 0; i < n; ++i)
-      if (cand[i]) islands[find(i)].push_back(i);
+    const EngineRegions regions = group_engine_regions(plan, native_op, cand);
 
     std::string reasons;
     for (const auto& r : plan.photon.reasons) reasons += (reasons.empty() ? "" : "; ") + r;
@@ -324,146 +345,15 @@ class PhotonFallback final : public DocumentedRule<make_doc> {
       }
       reasons = std::move(flat);
     }
-    bool explanation_used = false;
 
     // Photon share of task time (profiles).
     std::optional<double> photon_ms, task_ms;
     photon_ms = plan.query.metric_value(Metric::PhotonTotalTime);
     task_ms = plan.query.metric_value(Metric::TaskTotalTime);
 
-    std::optional<PlanTimes> times;  // computed once, when a region is reported
-    std::vector<std::vector<std::size_t>> ordered;
-    for (auto& [root, members] : islands) ordered.push_back(members);
-    std::sort(ordered.begin(), ordered.end(), [](const auto& a, const auto& b) { return a.front() < b.front(); });
-    for (const auto& members : ordered) {
-      // A LIMIT that returns results (CollectLimit above the final ColumnarToRow) moves a few rows.
-      if (std::all_of(members.begin(), members.end(), [&](std::size_t m) { return plan.ops[m].kind == OpKind::Limit; })) {
-        ctx.why(plan.ops[members.front()], "a JVM operator fed by " + engine_name + " operators",
-                "only a LIMIT that returns the results runs on the JVM: it moves a few rows");
-        continue;
-      }
-      // A driver-local LocalTableScan (literal rows, a collapsed AQE stage) moves no data: not fallback.
-      if (std::all_of(members.begin(), members.end(),
-                      [&](std::size_t m) { return plan.ops[m].kind == OpKind::LocalData; })) {
-        ctx.why(plan.ops[members.front()], "a JVM operator fed by " + engine_name + " operators",
-                "only driver-local rows (a LocalTableScan) run on the JVM: they move no data");
-        continue;
-      }
-      // A Python UDF evaluator alone (ArrowEvalPython between Photon's Arrow batch sink and source)
-      // is the engine's Python UDF path, not a fallback: python-udf reports its cost.
-      if (std::all_of(members.begin(), members.end(),
-                      [&](std::size_t m) { return plan.ops[m].kind == OpKind::PythonEval; })) {
-        ctx.why(plan.ops[members.front()], "a JVM operator fed by " + engine_name + " operators",
-                "only a Python UDF evaluator runs outside " + engine_name + ": that is the Python UDF path, which python-udf reports");
-        continue;
-      }
-      // Entry: a member with no candidate below it; among several, the one with the most rows.
-      std::size_t entry = members.front();
-      bool have = false;
-      for (std::size_t m : members) {
-        if (has_cand_child[m]) continue;
-        if (!have || plan.ops[m].rows.value_or(-1) > plan.ops[entry].rows.value_or(-1)) entry = m;
-        have = true;
-      }
-      const Operator& e = plan.ops[entry];
-      double total_ms = 0;
-      bool any_ms = false;
-      std::string list;
-      // An operator's own (exclusive) time: what the engines record, less the timed operators its
-      // timer also holds (an aggregation build pulls its input), so that times never add up to
-      // more than the tasks ran (model/op_time.hpp).
-      if (!times) times = operator_times(plan);
-      auto own_ms = [&](const Operator& o) { return times->ops[o.index].self_ms; };
-      for (std::size_t m : members) {
-        const Operator& o = plan.ops[m];
-        if (auto t = own_ms(o)) {
-          total_ms += *t;
-          any_ms = true;
-        }
-        list += (list.empty() ? "" : ", ") + op_ref(o);
-      }
-      // A region with no native operator below it (a leaf that was not offloaded): where its rows
-      // enter the native engine.
-      const bool leaf = std::all_of(members.begin(), members.end(), [&](std::size_t m) { return leaf_fallback[m] != 0; });
-      std::size_t into = n, into_transition = n;
-      if (leaf)
-        for (std::size_t m : members)
-          if (into == n) into = native_consumer(m, &into_transition);
-      std::string msg = op_ref(e) + " runs on " + jvm + ", not in " + engine_name;
-      if (entry_transition[entry] < n)
-        msg += ": it reads " + engine_name + " output through " + op_ref(plan.ops[entry_transition[entry]]);
-      else if (leaf && into < n)
-        msg += ": its rows are converted into " + engine_name + " batches" +
-               (into_transition < n ? " by " + op_ref(plan.ops[into_transition]) : std::string()) + " for " +
-               op_ref(plan.ops[into]);
-      if (e.rows) msg += " (" + format_count(*e.rows) + " rows" + (own_ms(e) ? ", " + format_millis(*own_ms(e)) : "") + ")";
-      if (members.size() > 1) msg += "; " + std::to_string(members.size()) + " operators run on the JVM in this part of the plan";
-      if (any_ms && members.size() > 1) msg += " (" + format_millis(total_ms) + ")";
-      if (photon_ms && task_ms && *task_ms > 0) {
-        msg += "; Photon ran " + format_percent(std::min(1.0, *photon_ms / *task_ms)) + " of the query's task time";
-      }
-      Diagnostic d = ctx.make(e, msg);
-      d.evidence.push_back({"operator engine", "JVM"});
-      d.evidence.push_back({"plan engine", engine_name});
-      d.evidence.push_back({"JVM operators", list});
-      if (entry_transition[entry] < n) {
-        if (target == Target::Comet) {
-          d.evidence.push_back({"transition", op_ref(plan.ops[entry_transition[entry]])});
-          std::string below;
-          for (std::size_t c : plan.ops[entry_transition[entry]].children) below += (below.empty() ? "" : ", ") + op_ref(plan.ops[c]);
-          if (!below.empty()) d.evidence.push_back({"native operators below", below});
-        }
-      } else if (leaf && into < n) {
-        if (into_transition < n) d.evidence.push_back({"transition", op_ref(plan.ops[into_transition])});
-        d.evidence.push_back({"native operator above", op_ref(plan.ops[into])});
-      }
-      std::string engine_note;
-      for (std::size_t m : members)
-        if (engine_note.empty()) engine_note = *plan.ops[m].facts->fallback_reason;
-      if (!engine_note.empty()) d.evidence.push_back({"fallback reason", engine_note});
-      if (e.rows) d.evidence.push_back({"rows", *e.rows, Unit::Rows});
-      if (any_ms) d.evidence.push_back({"JVM operator time", total_ms, Unit::Ms});
-      if (photon_ms && task_ms && *task_ms > 0)
-        d.evidence.push_back({"Photon share of task time", std::min(1.0, *photon_ms / *task_ms), Unit::Percent});
-      std::string udf;
-      for (std::size_t m : members)
-        if (udf.empty()) udf = udf_name(plan.ops[m]);
-      if (!udf.empty()) d.evidence.push_back({"unsupported expression", udf});
-      // The Photon Explanation's reference node, when it names an operator of this region.
-      bool matches = false;
-      for (const auto& ref : plan.photon.reference_nodes)
-        for (std::size_t m : members)
-          if (base_name(ref) == base_name(plan.ops[m].name)) matches = true;
-      if (matches && !reasons.empty()) {
-        d.evidence.push_back({"Photon Explanation", reasons});
-        explanation_used = true;
-      }
-      if (any_ms) {
-        set_impact(d, total_ms, "ms", " in JVM operators");
-      } else if (e.rows) {
-        set_impact(d, *e.rows, "rows", " rows converted to JVM rows");
-      }
-      if (target == Target::Photon) {
-        d.fix = replacement_advice(e, plan.photon);
-      } else if (target == Target::Gluten) {
-        d.fix = leaf && e.kind == OpKind::Scan
-                    ? "Velox cannot read this source natively, so every row is read by Spark and converted into "
-                      "columnar batches: store the table in a format the native scan reads (Parquet or ORC, not a "
-                      "Hive text/SerDe table), or check the fallback reason (Spark UI 'Gluten SQL / DataFrame' tab, "
-                      "GlutenFallbackReporter log line 'Validation failed for plan: ...')."
-                    : "Find the fallback reason (Spark UI 'Gluten SQL / DataFrame' tab, or the GlutenFallbackReporter "
-                      "log line 'Validation failed for plan: ...') and replace the unsupported expression or operator.";
-      } else {
-        d.fix = engine_note.empty()
-                    ? "Find why Comet did not run it (spark.comet.explain.fallback.enabled=true logs 'Comet cannot "
-                      "execute some parts of this plan natively' with a [COMET: ...] reason per operator) and replace "
-                      "the unsupported expression or operator with one Comet supports."
-                    : "Comet's reason: " + std::string(trim_period(engine_note)) +
-                          ". Replace the expression with one Comet runs natively, or, when the documented difference "
-                          "from Spark does not matter for your data, set the allowIncompatible option the reason names.";
-      }
-      ctx.report(std::move(d));
-    }
+    RegionScene scene{plan, target, engine_name, jvm, native_op, leaf_fallback, regions, reasons, photon_ms, task_ms, {}, false};
+    for (const auto& members : regions.regions) report_region(ctx, scene, members);
+    const bool explanation_used = scene.explanation_used;
 
     // The Photon Explanation alone (no operator of the plan to attach it to). A plan that printed
     // operators but none of them native did not run on Photon at all: nothing fell back.
