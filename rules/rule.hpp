@@ -50,11 +50,6 @@ struct Evidence {
   Evidence(std::string name, double number, Unit unit, std::string shown);
   // A text ("join type" = "LeftOuter").
   Evidence(std::string name, std::string text);
-  // Every field by hand: only for the reports outside rules/ (diff, history) until they move to
-  // the constructors above; tests/rules/test_rule_contract.cpp keeps it out of rules/.
-  Evidence(std::string name, std::string value, std::optional<double> number, std::string unit)
-      : name(std::move(name)), value(std::move(value)), number(number), unit(std::move(unit)) {}
-
   std::string name;
   std::string value;                 // human-readable ("2.1 GiB", "LeftOuter")
   std::optional<double> number;      // machine-readable value in `unit`

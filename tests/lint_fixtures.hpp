@@ -34,8 +34,8 @@ inline Diagnostic sample_finding(std::string rule = "shuffle-join-could-broadcas
   d.range.column = 6;
   d.range.end_line = 5;
   d.range.end_column = 19;
-  d.evidence.push_back({"left side size", "2.0 MiB", 2097152.0, "bytes"});
-  d.evidence.push_back({"join keys", "customer_id#12 = c_customer_id#40", std::nullopt, ""});
+  d.evidence.push_back({"left side size", 2097152.0, Unit::Bytes, "2.0 MiB"});
+  d.evidence.push_back({"join keys", "customer_id#12 = c_customer_id#40"});
   return d;
 }
 

@@ -237,7 +237,7 @@ struct Differ {
     } else {
       d.range = newp.loc;
     }
-    if (old_op) d.evidence.push_back({"old operator", where_old(*old_op), std::nullopt, ""});
+    if (old_op) d.evidence.push_back({"old operator", where_old(*old_op)});
     for (auto& e : evidence) d.evidence.push_back(std::move(e));
     out.push_back(std::move(d));
   }
@@ -274,8 +274,8 @@ struct Differ {
         std::string msg = op_ref(b) + " joins " + tables + " as a " + std::string(to_string(b.join->strategy)) +
                           " join where the old plan used " + std::string(to_string(a.join->strategy)) + " (" +
                           op_ref(a) + ")";
-        std::vector<Evidence> ev{{"old strategy", std::string(to_string(a.join->strategy)), std::nullopt, ""},
-                                 {"new strategy", std::string(to_string(b.join->strategy)), std::nullopt, ""}};
+        std::vector<Evidence> ev{{"old strategy", std::string(to_string(a.join->strategy))},
+                                 {"new strategy", std::string(to_string(b.join->strategy))}};
         if (!brought.empty()) {
           std::string list;
           for (std::size_t s : brought) {
@@ -310,7 +310,7 @@ struct Differ {
              op_ref(b) + " is a new " + std::string(to_string(b.join->strategy)) + " join of " +
                  (newp_tables[n].empty() ? "its inputs" : newp_tables[n]) +
                  ": every row is compared with every row; the old plan had no such join",
-             nullptr, {{"new strategy", std::string(to_string(b.join->strategy)), std::nullopt, ""}});
+             nullptr, {{"new strategy", std::string(to_string(b.join->strategy))}});
     }
   }
 
@@ -326,7 +326,7 @@ struct Differ {
         const auto& now = fb[key];
         for (const auto& i : items)
           if (!now.count(i)) {
-            lost.push_back({"lost from " + key, i, std::nullopt, ""});
+            lost.push_back({"lost from " + key, i});
             lost_text += (lost_text.empty() ? "" : ", ") + key + " " + i;
           }
       }
@@ -334,7 +334,7 @@ struct Differ {
         const auto& before = fa[key];
         for (const auto& i : items)
           if (!before.count(i)) {
-            gained.push_back({"new in " + key, i, std::nullopt, ""});
+            gained.push_back({"new in " + key, i});
             gained_text += (gained_text.empty() ? "" : ", ") + key + " " + i;
           }
       }

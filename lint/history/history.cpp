@@ -535,13 +535,13 @@ FileReport check_history(std::string text, const std::string& path, const Config
     d.fix = doc.use_instead;
     d.range = {worst->line, 1, 0, 0};
     d.operator_name = print;
-    d.evidence.push_back({"baseline p95", format_millis(before), before, "ms"});
-    d.evidence.push_back({"recent p95", format_millis(after), after, "ms"});
-    if (grew) d.evidence.push_back({"phase that grew", std::string(kHistoryPhases[*grew]), best, "ms"});
+    d.evidence.push_back({"baseline p95", before, Unit::Ms});
+    d.evidence.push_back({"recent p95", after, Unit::Ms});
+    if (grew) d.evidence.push_back({"phase that grew", best, Unit::Ms, std::string(kHistoryPhases[*grew])});
     for (std::size_t p = 0; p < kHistoryPhases.size(); ++p)
       if (mb[p] > 0 || mr[p] > 0)
-        d.evidence.push_back({std::string(kHistoryPhases[p]) + " (mean)", format_millis(mb[p]) + " -> " + format_millis(mr[p]),
-                              mr[p], "ms"});
+        d.evidence.push_back({std::string(kHistoryPhases[p]) + " (mean)", mr[p], Unit::Ms,
+                              format_millis(mb[p]) + " -> " + format_millis(mr[p])});
     auto mean_of = [](const std::vector<const HistoryRecord*>& rs, std::optional<double> HistoryRecord::*m) -> std::optional<double> {
       std::vector<double> v;
       for (auto* r : rs)
@@ -551,10 +551,10 @@ FileReport check_history(std::string text, const std::string& path, const Config
     };
     auto sa = mean_of(g.base, &HistoryRecord::spill_bytes), sb = mean_of(g.recent, &HistoryRecord::spill_bytes);
     if (sa && sb && (*sa > 0 || *sb > 0))
-      d.evidence.push_back({"spill (mean)", format_bytes(*sa) + " -> " + format_bytes(*sb), *sb, "bytes"});
+      d.evidence.push_back({"spill (mean)", *sb, Unit::Bytes, format_bytes(*sa) + " -> " + format_bytes(*sb)});
     auto ra = mean_of(g.base, &HistoryRecord::read_bytes), rb = mean_of(g.recent, &HistoryRecord::read_bytes);
-    if (ra && rb) d.evidence.push_back({"bytes read (mean)", format_bytes(*ra) + " -> " + format_bytes(*rb), *rb, "bytes"});
-    if (!worst->compute_type.empty()) d.evidence.push_back({"compute", worst->compute_type, std::nullopt, ""});
+    if (ra && rb) d.evidence.push_back({"bytes read (mean)", *rb, Unit::Bytes, format_bytes(*ra) + " -> " + format_bytes(*rb)});
+    if (!worst->compute_type.empty()) d.evidence.push_back({"compute", worst->compute_type});
     d.impact = (after - before) * static_cast<double>(g.recent.size());
     d.impact_unit = "ms";
     report.diagnostics.push_back(std::move(d));

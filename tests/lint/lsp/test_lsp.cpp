@@ -122,7 +122,7 @@ struct FakeLinter {
     d.operator_id = "3";
     d.operator_name = "BroadcastExchange";
     d.range = plan.ops[2].loc;
-    d.evidence.push_back({"broadcast size", "3.0 GiB", 3.0 * 1024 * 1024 * 1024, "bytes"});
+    d.evidence.push_back({"broadcast size", 3.0 * 1024 * 1024 * 1024, Unit::Bytes, "3.0 GiB"});
     r.diagnostics.push_back(d);
     finish_diagnostics(r, text, config);  // parse errors, directives, order: as the CLI does
     return r;
