@@ -26,7 +26,8 @@
 #include "parser/common/regular_file.hpp"
 #include "parser/common/shown_children.hpp"
 #include "parser/eventlog/eventlog_codec.hpp"
-#include "parser/registry/parse.hpp"
+#include "parser/explain/explain.hpp"
+#include "parser/registry/detect.hpp"
 #include "parser/common/facts_fill.hpp"
 
 namespace planlint {

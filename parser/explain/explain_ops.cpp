@@ -10,7 +10,6 @@
 #include "parser/common/classify.hpp"
 #include "parser/expression/expression.hpp"
 #include "support/text_search.hpp"
-#include "parser/registry/parse.hpp"
 
 namespace planlint::explain {
 

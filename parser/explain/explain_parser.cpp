@@ -19,7 +19,7 @@
 #include "parser/explain/explain_ops.hpp"
 #include "parser/explain/normalize.hpp"
 #include "parser/explain/operator_ids.hpp"
-#include "parser/registry/parse.hpp"
+#include "parser/explain/explain.hpp"
 #include "parser/common/facts_fill.hpp"
 #include "support/text_search.hpp"
 

@@ -12,7 +12,7 @@
 
 #include "parser/common/facts_fill.hpp"
 #include "parser/common/shown_children.hpp"
-#include "parser/registry/parse.hpp"
+#include "parser/explain/explain.hpp"
 
 namespace planlint {
 

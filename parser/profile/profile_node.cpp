@@ -5,7 +5,6 @@
 #include <vector>
 
 #include "parser/common/classify.hpp"
-#include "parser/registry/parse.hpp"
 #include "parser/expression/expression.hpp"
 #include "parser/profile/profile_internal.hpp"
 
