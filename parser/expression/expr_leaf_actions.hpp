@@ -15,14 +15,12 @@
 
 namespace planlint::expr_parse {
 
-inline bool is_op_blank(char c) { return c == ' ' || c == '\t' || c == '\r' || c == '\n'; }
-
 // Upper-case keywords and collapse runs of blanks: "is  not null" -> "IS NOT NULL".
 inline std::string normalise_op(std::string_view s) {
   std::string out;
   bool blank = false;
   for (char c : s) {
-    if (is_op_blank(c)) {
+    if (is_blank_or_newline(c)) {
       blank = !out.empty();
       continue;
     }
@@ -35,7 +33,7 @@ inline std::string normalise_op(std::string_view s) {
 
 // normalise_op(s) kept: a view of s when it is already normal (most operators: `AND`, `=`).
 inline Text keep_op(const State& st, std::string_view s) {
-  bool normal = !s.empty() && !is_op_blank(s.front()) && !is_op_blank(s.back());
+  bool normal = !s.empty() && !is_blank_or_newline(s.front()) && !is_blank_or_newline(s.back());
   for (std::size_t i = 0; normal && i < s.size(); ++i) {
     const char c = s[i];
     // s[i + 1] exists after a blank: the last byte is not one.
