@@ -9,12 +9,6 @@
 namespace planlint {
 namespace {
 
-std::string lower(std::string_view s) {
-  std::string out(s);
-  std::transform(out.begin(), out.end(), out.begin(),
-                 [](char c) { return static_cast<char>(std::tolower(static_cast<unsigned char>(c))); });
-  return out;
-}
 
 }  // namespace
 
@@ -425,7 +419,7 @@ bool was_pushed(const Expr& conjunct, const std::vector<const Expr*>& pushed_fil
 
 bool is_function_of_column(const Expr& e, std::string* function) {
   if (e.kind != ExprKind::Function && e.kind != ExprKind::Cast) return false;
-  const std::string n = lower(e.name);
+  const std::string n = to_lower(e.name);
   if (is_internal_wrapper(n)) {
     // promote_precision(cast(x#1 as ...)): look through Spark's own wrapper
     return e.args.size() == 1 && is_function_of_column(e.args[0], function);

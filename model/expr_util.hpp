@@ -24,6 +24,7 @@
 #include <vector>
 
 #include "model/expr.hpp"
+#include "support/strings.hpp"
 
 namespace planlint {
 
@@ -59,15 +60,7 @@ std::string to_string(const Expr& e);
 // `cast(2024-01-01 as date)` is a literal.
 bool is_literal(const Expr& e);
 
-// ASCII case folding (plan keywords and names), as std::tolower in the "C" locale, inline.
-inline char ascii_lower(char c) { return c >= 'A' && c <= 'Z' ? static_cast<char>(c + ('a' - 'A')) : c; }
-// Case-insensitive (ASCII) equality. Inline: most calls compare names of different lengths.
-inline bool iequals(std::string_view a, std::string_view b) {
-  if (a.size() != b.size()) return false;
-  for (std::size_t i = 0; i < a.size(); ++i)
-    if (ascii_lower(a[i]) != ascii_lower(b[i])) return false;
-  return true;
-}
+// ASCII case folding (plan keywords and names): ascii_lower, iequals in support/strings.hpp.
 
 // Catalyst comparison operator -> v1 Filter name: "=" EqualTo, "<=>" EqualNullSafe, ">"
 // GreaterThan, ">=" GreaterThanOrEqual, "<" LessThan, "<=" LessThanOrEqual. Empty if none.

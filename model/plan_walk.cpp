@@ -8,15 +8,11 @@
 #include <cmath>
 #include <cstdio>
 
+#include "support/strings.hpp"
+
 namespace planlint {
 
 namespace {
-
-std::string_view trim(std::string_view s) {
-  while (!s.empty() && std::isspace(static_cast<unsigned char>(s.front()))) s.remove_prefix(1);
-  while (!s.empty() && std::isspace(static_cast<unsigned char>(s.back()))) s.remove_suffix(1);
-  return s;
-}
 
 // "(a = b)" -> "a = b" when the outer parentheses enclose the whole text.
 std::string_view strip_parens(std::string_view s) {
@@ -347,11 +343,7 @@ std::string abbreviate(std::string_view text, std::size_t max) {
   return std::string(text.substr(0, cut)) + "…";
 }
 
-std::string lower(std::string_view s) {
-  std::string out(s);
-  for (char& c : out) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-  return out;
-}
+std::string lower(std::string_view s) { return to_lower(s); }
 
 std::vector<const Expr*> conjuncts(const Expr& e) { return split_conjuncts(e); }
 

@@ -108,7 +108,7 @@ std::string expr_text(const ParsedExpr& pe, const Expr& e);
 bool is_attribute(const Expr& e);
 // A literal (also through casts and unary minus, model/expr_util.hpp) or a list of literals.
 bool is_constant(const Expr& e);
-// ascii_lower and iequals: model/expr_util.hpp.
+// Lower-case copy (ASCII; support/strings.hpp to_lower). ascii_lower and iequals: support/strings.hpp.
 std::string lower(std::string_view s);
 // `text` cut to at most `max` bytes (at a UTF-8 boundary) with "…" appended, for quoting long
 // predicates or lists in a message; evidence keeps the full text.

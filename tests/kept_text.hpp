@@ -4,7 +4,7 @@
 #include <string_view>
 
 #include "support/text.hpp"
-#include "parser/registry/parse.hpp"
+#include "parser/expression/expression.hpp"
 
 namespace planlint::test {
 

@@ -80,6 +80,13 @@ check rules 'model/|support/|rules/' 1 || fail=1
 for d in parser/*/; do
   check "$d" 'grammar/|parser/|model/|support/' 0 2 || fail=1
 done
+# One public header per reader: a reader includes the registry's face (parse.hpp) never; a
+# reader's entry points are in its own folder's header.
+if grep -rn --include='*.cpp' --include='*.hpp' '#include "parser/registry/parse.hpp"' parser \
+    | grep -v '^parser/registry/'; then
+  echo "FAIL: a reader includes parser/registry/parse.hpp (use its own header or parser/registry/detect.hpp)"
+  fail=1
+fi
 check lint 'grammar/|parser/|model/|support/|rules/|lint/' 0 2 || fail=1
 for d in lint/*/; do
   room=$(basename "$d")

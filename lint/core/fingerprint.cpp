@@ -5,15 +5,15 @@
 #include <map>
 #include <string_view>
 
+#include "support/strings.hpp"
+
 namespace planlint {
 
 namespace {
 
-bool is_digit(char c) { return c >= '0' && c <= '9'; }
 bool is_word(char c) {
   return is_digit(c) || (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || c == '_';
 }
-bool is_blank(char c) { return c == ' ' || c == '\t' || c == '\r' || c == '\n'; }
 
 std::uint64_t fnv1a(std::string_view s) {
   std::uint64_t h = 0xcbf29ce484222325ULL;
@@ -72,8 +72,8 @@ std::string normalise_plan_text(std::string_view text) {
         }
       continue;
     }
-    if (is_blank(c)) {
-      while (i < text.size() && is_blank(text[i])) ++i;
+    if (is_blank_or_newline(c)) {
+      while (i < text.size() && is_blank_or_newline(text[i])) ++i;
       if (!out.empty()) out += ' ';
       continue;
     }

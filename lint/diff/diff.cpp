@@ -13,17 +13,13 @@
 #include "parser/registry/parse.hpp"
 #include "model/phases.hpp"
 #include "model/plan_walk.hpp"
+#include "support/strings.hpp"
 
 namespace planlint {
 
 namespace {
 
 // ---- matching --------------------------------------------------------------------------------
-
-std::string lower(std::string s) {
-  for (char& c : s) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-  return s;
-}
 
 // The table a scan reads, catalog and schema left out ("store_sales"), lower case.
 std::string table_of(const Operator& op) {
@@ -34,7 +30,7 @@ std::string table_of(const Operator& op) {
   }
   std::size_t dot = t.rfind('.');
   if (dot != std::string::npos && dot + 1 < t.size()) t = t.substr(dot + 1);
-  return lower(t);
+  return to_lower(t);
 }
 
 bool compared(const Operator& op, bool final_plan) {
@@ -163,7 +159,7 @@ std::map<std::string, std::set<std::string>> filter_lists(const Operator& op) {
   return out;
 }
 
-bool label_has(const std::string& label, std::string_view what) { return lower(label).find(what) != std::string::npos; }
+bool label_has(const std::string& label, std::string_view what) { return to_lower(label).find(what) != std::string::npos; }
 
 std::optional<double> spill_bytes(const Operator& op) {
   std::optional<double> sum;

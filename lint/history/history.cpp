@@ -8,6 +8,8 @@
 
 #include <nlohmann/json.hpp>
 
+#include "support/strings.hpp"
+
 namespace planlint {
 
 namespace {
@@ -51,20 +53,8 @@ RuleDoc make_doc() {
   return d;
 }
 
-std::string lower(std::string s) {
-  for (char& c : s) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-  return s;
-}
-
-std::string trim(std::string_view s) {
-  std::size_t b = 0, e = s.size();
-  while (b < e && std::isspace(static_cast<unsigned char>(s[b]))) ++b;
-  while (e > b && std::isspace(static_cast<unsigned char>(s[e - 1]))) --e;
-  return std::string(s.substr(b, e - b));
-}
-
 std::optional<double> number(std::string_view s) {
-  std::string t = trim(s);
+  std::string t(trim(s));
   if (t.empty() || t == "null" || t == "NULL") return std::nullopt;
   char* end = nullptr;
   double v = std::strtod(t.c_str(), &end);
@@ -73,7 +63,7 @@ std::optional<double> number(std::string_view s) {
 }
 
 bool truthy(std::string_view s) {
-  std::string t = lower(trim(s));
+  std::string t = to_lower(trim(s));
   return t == "true" || t == "1" || t == "yes";
 }
 
@@ -93,7 +83,7 @@ std::string tags_text(const json& v) {
       else if (e.is_string()) parts.push_back(e.get<std::string>());
     }
   } else if (v.is_string()) {
-    return trim(v.get<std::string>());
+    return std::string(trim(v.get<std::string>()));
   }
   std::sort(parts.begin(), parts.end());
   std::string s;
@@ -119,7 +109,7 @@ void flatten(const json& v, const std::string& prefix, Row& row) {
 
 // A CSV value of a map column ({"team":"bi"} as Spark writes it, or "k=v;k2=v2"): sorted k=v list.
 std::string csv_tags(const std::string& s) {
-  std::string t = trim(s);
+  std::string t(trim(s));
   if (t.empty() || t == "null") return "";
   if (t.front() == '{' || t.front() == '[') {
     json j = json::parse(t, nullptr, false);
@@ -248,7 +238,7 @@ void read_csv(std::string_view text, HistoryRead& out) {
     return;
   }
   std::vector<std::string> header;
-  for (const auto& h : rows[0]) header.push_back(lower(trim(h)));
+  for (const auto& h : rows[0]) header.push_back(to_lower(trim(h)));
   check_columns(header, out);
   if (!out.error.empty()) return;
   for (std::size_t r = 1; r < rows.size(); ++r) {
@@ -352,7 +342,7 @@ void register_history_rules(RuleCatalog& catalog) {
 }
 
 std::optional<double> parse_timestamp_ms(std::string_view s) {
-  std::string t = trim(s);
+  std::string t(trim(s));
   if (t.empty()) return std::nullopt;
   if (auto n = number(t)) return *n;
   int y, mo, d, h = 0, mi = 0;
@@ -366,7 +356,7 @@ std::optional<double> parse_timestamp_ms(std::string_view s) {
     return std::nullopt;
   }
   if (mo < 1 || mo > 12 || d < 1 || d > 31 || h > 23 || mi > 59 || sec >= 61) return std::nullopt;
-  std::string rest = trim(std::string_view(t).substr(static_cast<std::size_t>(consumed)));
+  std::string rest(trim(std::string_view(t).substr(static_cast<std::size_t>(consumed))));
   double offset_min = 0;
   if (!rest.empty() && rest != "Z" && rest != "UTC") {
     int oh = 0, om = 0;

@@ -5,26 +5,12 @@
 #include <cstring>
 #include <optional>
 
+#include "support/strings.hpp"
+
 namespace planlint::lsp {
 
 namespace {
 
-std::string_view trim(std::string_view s) {
-  while (!s.empty() && (s.front() == ' ' || s.front() == '\t')) s.remove_prefix(1);
-  while (!s.empty() && (s.back() == ' ' || s.back() == '\t' || s.back() == '\r')) s.remove_suffix(1);
-  return s;
-}
-
-bool iequals(std::string_view a, std::string_view b) {
-  if (a.size() != b.size()) return false;
-  for (std::size_t i = 0; i < a.size(); ++i) {
-    char x = a[i], y = b[i];
-    if (x >= 'A' && x <= 'Z') x = static_cast<char>(x - 'A' + 'a');
-    if (y >= 'A' && y <= 'Z') y = static_cast<char>(y - 'A' + 'a');
-    if (x != y) return false;
-  }
-  return true;
-}
 
 // Where the next frame starts inside `s`: "Content-Length:" followed by digits and a line end
 // (raw CR or LF, which JSON never has inside a token or a string), at or after `from`.
@@ -136,7 +122,7 @@ Frame FrameReader::read() {
     // A body sent without headers runs into the next frame's header on the same line: start
     // reading headers again from there.
     if (std::size_t at = find_frame_start(std::string(l) + "\n", 1); at != std::string_view::npos &&
-        !iequals(trim(l.substr(0, l.find(':'))), "Content-Length")) {
+        !iequals(rtrim_blank_cr(ltrim_blank(l.substr(0, l.find(':')))), "Content-Length")) {
       pending_ = std::string(l.substr(at)) + "\r\n" + pending_.substr(pending_pos_);
       pending_pos_ = 0;
       in_.clear(in_.rdstate() & ~std::ios::eofbit);
@@ -149,8 +135,8 @@ Frame FrameReader::read() {
       if (error.empty()) error = "malformed header line (no ':'): '" + std::string(l.substr(0, 80)) + "'";
       continue;
     }
-    std::string_view name = trim(l.substr(0, colon));
-    std::string_view value = trim(l.substr(colon + 1));
+    std::string_view name = rtrim_blank_cr(ltrim_blank(l.substr(0, colon)));
+    std::string_view value = rtrim_blank_cr(ltrim_blank(l.substr(colon + 1)));
     if (!iequals(name, "Content-Length")) continue;  // Content-Type and others are ignored
     std::size_t n = 0;
     auto [p, ec] = std::from_chars(value.data(), value.data() + value.size(), n);

@@ -12,12 +12,6 @@ namespace {
 
 // Inline: with a literal `p` the compiler compares a few words instead of calling memcmp (these
 // run several times for every operator).
-inline bool starts_with(std::string_view s, std::string_view p) {
-  return s.size() >= p.size() && __builtin_memcmp(s.data(), p.data(), p.size()) == 0;
-}
-inline bool ends_with(std::string_view s, std::string_view p) {
-  return s.size() >= p.size() && __builtin_memcmp(s.data() + s.size() - p.size(), p.data(), p.size()) == 0;
-}
 
 // Lower-case with spaces, underscores and dots removed: "Left Outer" -> "leftouter".
 std::string squash(std::string_view s) {
@@ -176,14 +170,14 @@ Classification classify_operator(std::string_view name) {
   // A scan; Gluten's when its first word ends in "Transformer".
   auto scan = [&] {
     c.kind = OpKind::Scan;
-    if (ends_with(name.substr(0, name.find(' ')), "Transformer")) c.engine = Engine::Gluten;
+    if (name.substr(0, name.find(' ')).ends_with("Transformer")) c.engine = Engine::Gluten;
     return c;
   };
   // Scans and commands, by first letter (prefixes of one letter in the order they are tested).
   switch (name.empty() ? '\0' : name.front()) {
     case 'P':
       // "PhotonScan parquet t"
-      if (starts_with(name, "PhotonScan") || starts_with(name, "PhotonJsonScan")) {
+      if (name.starts_with("PhotonScan") || name.starts_with("PhotonJsonScan")) {
         c.kind = OpKind::Scan;
         c.engine = Engine::Photon;
         return c;
@@ -191,26 +185,26 @@ Classification classify_operator(std::string_view name) {
       break;
     case 'S':
       // "Scan parquet db.t", "Scan JDBCRelation(...)", "Scan In-memory table t"
-      if (starts_with(name, "Scan In-memory")) {
+      if (name.starts_with("Scan In-memory")) {
         c.kind = OpKind::InMemoryScan;
         return c;
       }
-      if (starts_with(name, "Scan ExistingRDD") || name == "Scan OneRowRelation") {
+      if (name.starts_with("Scan ExistingRDD") || name == "Scan OneRowRelation") {
         c.kind = OpKind::LocalData;
         return c;
       }
-      if (starts_with(name, "Scan ") || name == "Scan" || starts_with(name, "ScanTransformer")) return scan();
+      if (name.starts_with("Scan ") || name == "Scan" || name.starts_with("ScanTransformer")) return scan();
       break;
     case 'F':
     case 'B':
     case 'N':
-      if (starts_with(name, "FileScan ") || starts_with(name, "BatchScan ") ||
-          starts_with(name, "BatchScanExecTransformer") || starts_with(name, "FileSourceScanExecTransformer") ||
-          starts_with(name, "NativeScan"))
+      if (name.starts_with("FileScan ") || name.starts_with("BatchScan ") ||
+          name.starts_with("BatchScanExecTransformer") || name.starts_with("FileSourceScanExecTransformer") ||
+          name.starts_with("NativeScan"))
         return scan();
       break;
     case 'E':
-      if (starts_with(name, "Execute ")) {
+      if (name.starts_with("Execute ")) {
         c.kind = OpKind::Command;
         return c;
       }
@@ -221,19 +215,19 @@ Classification classify_operator(std::string_view name) {
 
   // First word only from here on.
   std::string_view base = name.substr(0, name.find(' '));
-  if (starts_with(base, "Photon")) {
+  if (base.starts_with("Photon")) {
     c.engine = Engine::Photon;
     base.remove_prefix(6);
-  } else if (ends_with(base, "ExecTransformer")) {
+  } else if (base.ends_with("ExecTransformer")) {
     c.engine = Engine::Gluten;
     base.remove_suffix(15);
-  } else if (ends_with(base, "Transformer")) {
+  } else if (base.ends_with("Transformer")) {
     c.engine = Engine::Gluten;
     base.remove_suffix(11);
-  } else if (starts_with(base, "Velox") || starts_with(base, "RowToVelox") || starts_with(base, "Columnar")) {
+  } else if (base.starts_with("Velox") || base.starts_with("RowToVelox") || base.starts_with("Columnar")) {
     c.engine = Engine::Gluten;
   }
-  if (ends_with(base, "Exec")) base.remove_suffix(4);
+  if (base.ends_with("Exec")) base.remove_suffix(4);
 
   // Exact-name lookup (the first entry of a name wins, as a scan in order would find it).
   if (const Entry* e = find_entry(base)) {
@@ -252,7 +246,7 @@ Classification classify_operator(std::string_view name) {
       c.kind = OpKind::Other;
   }
   // Transitions between engines belong to neither side; keep them Spark unless clearly native.
-  if (c.kind == OpKind::Transition && c.engine == Engine::Gluten && starts_with(base, "Columnar")) c.engine = Engine::Spark;
+  if (c.kind == OpKind::Transition && c.engine == Engine::Gluten && base.starts_with("Columnar")) c.engine = Engine::Spark;
   return c;
 }
 
@@ -265,7 +259,7 @@ std::string_view canonical_operator_name(std::string_view name) {
 }
 
 JoinType parse_join_type(std::string_view text) {
-  if (starts_with(text, "ExistenceJoin")) return JoinType::ExistenceJoin;
+  if (text.starts_with("ExistenceJoin")) return JoinType::ExistenceJoin;
   std::string s = squash(text);
   static constexpr std::pair<std::string_view, JoinType> kTypes[] = {
       {"inner", JoinType::Inner},           {"cross", JoinType::Cross},

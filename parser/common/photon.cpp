@@ -2,18 +2,12 @@
 
 #include <cctype>
 
+#include "support/strings.hpp"
+
 namespace planlint {
 
 namespace {
 
-bool starts_with(std::string_view s, std::string_view p) { return s.substr(0, p.size()) == p; }
-
-bool istarts_with(std::string_view s, std::string_view p) {
-  if (s.size() < p.size()) return false;
-  for (std::size_t i = 0; i < p.size(); ++i)
-    if (std::tolower(static_cast<unsigned char>(s[i])) != std::tolower(static_cast<unsigned char>(p[i]))) return false;
-  return true;
-}
 
 }  // namespace
 
@@ -33,7 +27,7 @@ void parse_photon_explanation(std::string_view text, PhotonExplanation& out) {
     std::size_t i = 0;
     for (; i < line.size() && (line[i] == ' ' || line[i] == '\t'); ++i) indent = line[i] == '\t' ? indent + 8 - indent % 8 : indent + 1;
     std::string_view body = line.substr(i);
-    if (body.empty() || starts_with(body, "== Photon Explanation")) continue;
+    if (body.empty() || body.starts_with("== Photon Explanation")) continue;
     if (body.find("does not fully support") != std::string_view::npos) not_fully = true;
     if (body.find("fully supported by Photon") != std::string_view::npos) {
       fully = true;
@@ -46,7 +40,7 @@ void parse_photon_explanation(std::string_view text, PhotonExplanation& out) {
     } else if (indent > 8 && !out.reasons.empty()) {
       out.reasons.back() += '\n';
       out.reasons.back() += body;
-    } else if (indent == 0 && !starts_with(body, "Photon does not fully support")) {
+    } else if (indent == 0 && !body.starts_with("Photon does not fully support")) {
       refs = false;
     }
   }

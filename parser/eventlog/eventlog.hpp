@@ -33,6 +33,8 @@ struct EventLogOptions {
 using EventLogSink = std::function<void(Plan&&)>;
 
 ParseResult parse_event_log(std::string_view text, const std::string& path, const EventLogOptions& opts);
+// The same with the default options (every execution).
+ParseResult parse_event_log(std::string_view text, const std::string& path);
 // The same, reading one line at a time (plain or compressed). Without a sink the plans are in
 // the result, ordered by execution id; with one, the result holds only the messages.
 ParseResult parse_event_log_stream(std::istream& in, const std::string& path, const EventLogOptions& opts,

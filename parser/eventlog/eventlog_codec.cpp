@@ -17,8 +17,6 @@ namespace planlint::eventlog {
 
 namespace {
 
-bool starts_with(std::string_view s, std::string_view p) { return s.substr(0, p.size()) == p; }
-
 constexpr std::string_view kZstdMagic{"\x28\xB5\x2F\xFD", 4};
 constexpr std::string_view kLz4BlockMagic{"LZ4Block", 8};
 constexpr std::string_view kLz4FrameMagic{"\x04\x22\x4D\x18", 4};
@@ -294,12 +292,12 @@ inline std::uint32_t rotl(std::uint32_t x, int r) { return (x << r) | (x >> (32 
 }  // namespace
 
 std::string codec_of(std::string_view head) {
-  if (starts_with(head, kZstdMagic)) return "zstd";
-  if (starts_with(head, kLz4BlockMagic)) return "lz4";
-  if (starts_with(head, kLz4FrameMagic)) return "lz4-frame";
-  if (starts_with(head, kSnappyMagic)) return "snappy";
-  if (starts_with(head, kSnappyFramedMagic)) return "snappy-framed";
-  if (starts_with(head, kGzipMagic)) return "gzip";
+  if (head.starts_with(kZstdMagic)) return "zstd";
+  if (head.starts_with(kLz4BlockMagic)) return "lz4";
+  if (head.starts_with(kLz4FrameMagic)) return "lz4-frame";
+  if (head.starts_with(kSnappyMagic)) return "snappy";
+  if (head.starts_with(kSnappyFramedMagic)) return "snappy-framed";
+  if (head.starts_with(kGzipMagic)) return "gzip";
   return "";
 }
 

@@ -26,8 +26,10 @@
 #include "parser/common/regular_file.hpp"
 #include "parser/common/shown_children.hpp"
 #include "parser/eventlog/eventlog_codec.hpp"
-#include "parser/registry/parse.hpp"
+#include "parser/explain/explain.hpp"
+#include "parser/registry/detect.hpp"
 #include "parser/common/facts_fill.hpp"
+#include "support/strings.hpp"
 
 namespace planlint {
 
@@ -58,10 +60,6 @@ std::optional<long long> stage_id_of(std::string_view line) {
   for (; p < line.size() && line[p] >= '0' && line[p] <= '9' && digits < 18; ++p, ++digits) v = v * 10 + (line[p] - '0');
   if (digits == 0 || p >= line.size() || (line[p] != ',' && line[p] != '}' && line[p] != ' ')) return std::nullopt;
   return v;
-}
-
-bool ends_with(std::string_view s, std::string_view suffix) {
-  return s.size() >= suffix.size() && s.substr(s.size() - suffix.size()) == suffix;
 }
 
 double as_number(const json& v) {
@@ -283,12 +281,6 @@ std::vector<InfoNode> flatten_info(const json& root) {
   return out;
 }
 
-std::string trimmed(std::string_view s) {
-  while (!s.empty() && s.back() == ' ') s.remove_suffix(1);
-  while (!s.empty() && s.front() == ' ') s.remove_prefix(1);
-  return std::string(s);
-}
-
 // Event-log metric names are lower case ("number of output rows"); the profile's labels start
 // with a capital ("Number of output rows"). Use the profile's spelling so rules see one name.
 std::string metric_label(const std::string& name) {
@@ -344,8 +336,8 @@ class Builder {
         if (auto it = e.find("Spark Version"); it != e.end() && it->is_string()) spark_version_ = it->get<std::string>();
       return;
     }
-    bool wanted = ends_with(ev, "SQLExecutionStart") || ends_with(ev, "SQLAdaptiveExecutionUpdate") ||
-                  ends_with(ev, "SQLExecutionEnd") || ends_with(ev, "SparkListenerDriverAccumUpdates") ||
+    bool wanted = ev.ends_with("SQLExecutionStart") || ev.ends_with("SQLAdaptiveExecutionUpdate") ||
+                  ev.ends_with("SQLExecutionEnd") || ev.ends_with("SparkListenerDriverAccumUpdates") ||
                   ev == "SparkListenerJobStart" || ev == "SparkListenerTaskEnd" ||
                   ev == "SparkListenerStageCompleted";
     if (!wanted) return;
@@ -370,10 +362,10 @@ class Builder {
                                     "this event line is not valid JSON (truncated log?)"});
       return;
     }
-    if (ends_with(ev, "SQLExecutionStart")) on_start(e, line_no);
-    else if (ends_with(ev, "SQLAdaptiveExecutionUpdate")) on_update(e, line_no);
-    else if (ends_with(ev, "SQLExecutionEnd")) on_end(e);
-    else if (ends_with(ev, "SparkListenerDriverAccumUpdates")) on_driver_accums(e);
+    if (ev.ends_with("SQLExecutionStart")) on_start(e, line_no);
+    else if (ev.ends_with("SQLAdaptiveExecutionUpdate")) on_update(e, line_no);
+    else if (ev.ends_with("SQLExecutionEnd")) on_end(e);
+    else if (ev.ends_with("SparkListenerDriverAccumUpdates")) on_driver_accums(e);
     else if (ev == "SparkListenerJobStart") on_job_start(e);
     else if (ev == "SparkListenerStageCompleted") on_stage_completed(e);
   }
@@ -605,7 +597,7 @@ class Builder {
         in = &info[ii];
       }
       const Operator& op = plan.ops[oi];
-      if (trimmed(in->name) != trimmed(op.name)) continue;
+      if (trim_spaces(in->name) != trim_spaces(op.name)) continue;
       for (const auto& m : in->metrics) acc_op[m.acc] = oi;
       for (long long acc : stage_metrics) stage_acc[acc] = oi;
       if (op.kind == OpKind::ReusedExchange) continue;  // the info repeats the reused subtree
@@ -818,8 +810,6 @@ void pump(std::istream& in, const std::string& name, Builder& b, LineFeeder& f) 
                   (f.line() ? "; nothing after line " + std::to_string(f.line()) + " is read" : ""));
 }
 
-bool starts_with(std::string_view s, std::string_view p) { return s.substr(0, p.size()) == p; }
-
 // A rolling log directory: events_<N>_<appId>[_<attempt>][.<codec>][.compact] in N order, from the
 // last compacted file on (older ones are folded into it), as Spark's RollingEventLogFilesFileReader.
 void read_rolling_dir(const std::filesystem::path& dir, Builder& b) {
@@ -834,13 +824,13 @@ void read_rolling_dir(const std::filesystem::path& dir, Builder& b) {
   std::error_code ec;
   for (fs::directory_iterator it(dir, ec), end; !ec && it != end; it.increment(ec)) {
     std::string name = it->path().filename().string();
-    if (starts_with(name, "appstatus_") && ends_with(name, ".inprogress")) in_progress = true;
-    if (!starts_with(name, "events_")) continue;
+    if (name.starts_with("appstatus_") && name.ends_with(".inprogress")) in_progress = true;
+    if (!name.starts_with("events_")) continue;
     std::size_t i = 7, digits = 0;
     unsigned long long index = 0;
     while (i < name.size() && name[i] >= '0' && name[i] <= '9' && digits < 18) index = index * 10 + static_cast<unsigned>(name[i++] - '0'), ++digits;
     if (digits == 0 || i >= name.size() || name[i] != '_') continue;
-    files.push_back({index, it->path(), ends_with(name, ".compact")});
+    files.push_back({index, it->path(), name.ends_with(".compact")});
   }
   if (ec) {
     b.message(MessageSeverity::Error, 1, dir.string() + ": " + ec.message());
@@ -880,7 +870,7 @@ bool is_rolling_event_log_dir(const std::filesystem::path& path) {
   std::filesystem::path p = path;
   if (p.filename().empty()) p = p.parent_path();  // "eventlog_v2_x/"
   std::error_code ec;
-  return starts_with(p.filename().string(), "eventlog_v2_") && std::filesystem::is_directory(p, ec);
+  return std::string_view(p.filename().string()).starts_with("eventlog_v2_") && std::filesystem::is_directory(p, ec);
 }
 
 bool is_event_log_path(const std::filesystem::path& path) {

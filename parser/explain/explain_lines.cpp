@@ -6,6 +6,7 @@
 #include <cstring>
 
 #include "grammar/explain.hpp"
+#include "support/strings.hpp"
 
 namespace planlint::explain {
 
@@ -24,11 +25,6 @@ int to_int(std::string_view s) {
   int v = 0;
   std::from_chars(s.data(), s.data() + s.size(), v);
   return v;
-}
-
-std::string_view rtrim(std::string_view s) {
-  while (!s.empty() && (s.back() == ' ' || s.back() == '\t')) s.remove_suffix(1);
-  return s;
 }
 
 // The action of a rule whose whole match is stored, as a view, in one member of the line struct.
@@ -112,7 +108,7 @@ struct header_action<g::block_id> : store_view<&BlockHeader::id> {};
 template <>
 struct header_action<g::block_name> {
   template <typename In>
-  static void apply(const In& in, HeaderState& st) { st.out->name = rtrim(in.string_view()); }
+  static void apply(const In& in, HeaderState& st) { st.out->name = rtrim_blank(in.string_view()); }
 };
 template <>
 struct header_action<g::block_codegen> {
@@ -199,7 +195,7 @@ struct stats_action<g::stat_key> {
 // "240.0 B", "1024.0 KiB", "8.0 EiB", "1.23E+6".
 std::optional<double> parse_number_with_unit(std::string_view v) {
   while (!v.empty() && v.front() == ' ') v.remove_prefix(1);
-  v = rtrim(v);
+  v = rtrim_blank(v);
   if (v.empty()) return std::nullopt;
   std::string tmp(v);
   char* end = nullptr;
@@ -241,8 +237,6 @@ struct stats_action<g::stat_masked> {
 }  // namespace
 
 namespace {
-
-bool is_digit(char c) { return c >= '0' && c <= '9'; }
 
 // The common outline line `<lead>[* ]<label> (<digits>)` read without the grammar (which parsed
 // node_tail twice per line: once to find the label's end, once for the id). Exactly what
@@ -424,7 +418,7 @@ bool match_common_block_header(std::string_view line, BlockHeader& out) {
   while (e < n && is_digit(line[e])) ++e;
   if (e == d || e + 1 != n || line[e] != ']') return false;
   out.id = line.substr(1, i - 1);
-  out.name = rtrim(line.substr(name, br - 1 - name));
+  out.name = rtrim_blank(line.substr(name, br - 1 - name));
   out.codegen_stage = to_int(line.substr(d, e - d));
   return true;
 }

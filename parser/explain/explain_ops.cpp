@@ -10,22 +10,12 @@
 #include "parser/common/classify.hpp"
 #include "parser/expression/expression.hpp"
 #include "support/text_search.hpp"
-#include "parser/registry/parse.hpp"
+#include "support/strings.hpp"
 
 namespace planlint::explain {
 
 namespace {
 
-bool starts_with(std::string_view s, std::string_view p) { return s.substr(0, p.size()) == p; }
-bool ends_with(std::string_view s, std::string_view p) {
-  return s.size() >= p.size() && s.substr(s.size() - p.size()) == p;
-}
-std::string_view trim(std::string_view s) {
-  while (!s.empty() && s.front() == ' ') s.remove_prefix(1);
-  while (!s.empty() && s.back() == ' ') s.remove_suffix(1);
-  return s;
-}
-bool is_digit(char c) { return c >= '0' && c <= '9'; }
 
 // Index of the bracket closing the one at `open`, or npos.
 std::size_t match_close(std::string_view s, std::size_t open) {
@@ -172,7 +162,7 @@ CutMarks scan_cut_marks(std::string_view v, bool file_index) {
     while (i < n && is_digit(v[i])) ++i;
     if (i == b) continue;
     const std::string_view tail = v.substr(i);
-    if (starts_with(tail, " more") || starts_with(tail, " entries]")) return {true, true};
+    if (tail.starts_with(" more") || tail.starts_with(" entries]")) return {true, true};
   }
   // InMemoryFileIndex(3 paths)[p1, p2, ...]: fewer paths listed than there are.
   // Searched without its leading blank: memchr on 'p' stops far less often than on ' '. Still
@@ -198,7 +188,7 @@ CutMarks scan_cut_marks(std::string_view v, bool file_index) {
 bool is_truncated_value(std::string_view v) { return scan_cut_marks(v).truncated; }
 
 void describe_operator(TextStore& st, Operator& op, std::string_view label, std::string_view header_name) {
-  op.label = st.keep(trim(label));
+  op.label = st.keep(trim_spaces(label));
   label = op.label;  // the parts below are views into the kept label
   // A part of the kept label is already kept: view it (keep() would test the store's blocks
   // again for each of the name, the table and the format).
@@ -207,7 +197,7 @@ void describe_operator(TextStore& st, Operator& op, std::string_view label, std:
     return lies_within(part, label) ? Text::stable(part) : st.keep(part);
   };
   std::string_view first = label.substr(0, label.find(' '));
-  std::string_view rest = first.size() < label.size() ? trim(label.substr(first.size())) : std::string_view{};
+  std::string_view rest = first.size() < label.size() ? trim_spaces(label.substr(first.size())) : std::string_view{};
   // "SortMergeJoin(skew=true)", "ShuffledHashJoin(skew=true)".
   std::string_view base = first;
   if (auto p = base.find('('); p != std::string_view::npos && p > 0) {
@@ -216,7 +206,7 @@ void describe_operator(TextStore& st, Operator& op, std::string_view label, std:
   }
   Classification c = classify_operator(base);
   if (c.kind == OpKind::Join) {
-    op.name = keep_part(header_name.empty() ? base : trim(header_name));
+    op.name = keep_part(header_name.empty() ? base : trim_spaces(header_name));
     op.kind = c.kind;
     op.engine = c.engine;
     op.join.edit().strategy = c.strategy;
@@ -224,7 +214,7 @@ void describe_operator(TextStore& st, Operator& op, std::string_view label, std:
     thread_local std::vector<std::string_view> parts;  // describe_operator is not re-entered
     split_top_level(rest, " ", parts);
     for (auto p : parts) {
-      p = trim(p);
+      p = trim_spaces(p);
       if (p.empty()) continue;
       if (p == "BuildLeft") op.join.edit().build = BuildSide::Left;
       else if (p == "BuildRight") op.join.edit().build = BuildSide::Right;
@@ -235,7 +225,7 @@ void describe_operator(TextStore& st, Operator& op, std::string_view label, std:
     }
     return;
   }
-  std::string_view name = header_name.empty() ? label : trim(header_name);
+  std::string_view name = header_name.empty() ? label : trim_spaces(header_name);
   op.name = keep_part(name);
   if (name != base) c = classify_operator(name);
   op.kind = c.kind;
@@ -246,21 +236,21 @@ void describe_operator(TextStore& st, Operator& op, std::string_view label, std:
     thread_local std::vector<std::string_view> words;
     split_top_level(name, " ", words);
     std::string_view w0 = words.empty() ? std::string_view{} : words[0];
-    if (starts_with(name, "Scan In-memory table ")) {
-      op.table = keep_part(trim(name.substr(21)));
+    if (name.starts_with("Scan In-memory table ")) {
+      op.table = keep_part(trim_spaces(name.substr(21)));
     } else if (w0 == "BatchScan") {
-      if (words.size() >= 2) op.table = keep_part(trim(name.substr(10)));
-    } else if (words.size() >= 2 && (w0 == "Scan" || w0 == "FileScan" || starts_with(w0, "PhotonScan") ||
-                                     ends_with(w0, "Transformer"))) {
+      if (words.size() >= 2) op.table = keep_part(trim_spaces(name.substr(10)));
+    } else if (words.size() >= 2 && (w0 == "Scan" || w0 == "FileScan" || w0.starts_with("PhotonScan") ||
+                                     w0.ends_with("Transformer"))) {
       std::string_view fmt = words[1];
-      if (starts_with(fmt, "JDBCRelation(")) {
+      if (fmt.starts_with("JDBCRelation(")) {
         op.scan_format = "jdbc";
         std::size_t close = match_close(fmt, 12);
         if (close != std::string_view::npos) op.table = keep_part(fmt.substr(13, close - 13));
       } else if (fmt != "ExistingRDD" && fmt != "OneRowRelation") {
         op.scan_format = keep_part(fmt);
         std::size_t pos = static_cast<std::size_t>(fmt.data() + fmt.size() - name.data());
-        std::string_view t = trim(name.substr(pos));
+        std::string_view t = trim_spaces(name.substr(pos));
         if (auto b = t.find('['); b != std::string_view::npos && w0 == "FileScan") t = t.substr(0, b);
         op.table = keep_part(t);
       }
@@ -347,7 +337,7 @@ namespace {
 Field make_field(TextStore& st, std::string_view key, std::string_view value, const LineLocator& at, std::vector<ParseMessage>& msgs) {
   Field f;
   f.key = st.keep(key);
-  value = trim(value);
+  value = trim_spaces(value);
   f.value = st.keep(value);
   bool key_in_line = key.data() >= at.line.data() && key.data() < at.line.data() + at.line.size();
   f.loc = at.of(key_in_line ? key : value, value);
@@ -399,7 +389,7 @@ bool is_bool(std::string_view s) { return s == "true" || s == "false"; }
 
 void describe_default_node(TextStore& st, Operator& op, std::string_view text, const LineLocator& loc,
                            std::vector<ParseMessage>& msgs) {
-  text = trim(text);
+  text = trim_spaces(text);
   const Text kept = st.keep(text);
   // A part of the line as a part of the kept text (no second copy). `text` stays the line: the
   // fields below locate their pieces in it.
@@ -411,21 +401,21 @@ void describe_default_node(TextStore& st, Operator& op, std::string_view text, c
   std::string_view first = text.substr(0, end);
   std::string_view name = first;
   std::string_view args;
-  if (first == "FileScan" || first == "Scan" || first == "BatchScan" || starts_with(first, "PhotonScan") ||
+  if (first == "FileScan" || first == "Scan" || first == "BatchScan" || first.starts_with("PhotonScan") ||
       first == "Execute") {
     std::size_t b = text.find('[');
     std::size_t sp = text.find(' ', end + 1);
     std::size_t stop = std::min(b, text.size());
     if (first == "Execute") stop = std::min(sp, text.size());
-    if (first == "Scan" && (starts_with(text, "Scan ExistingRDD") || starts_with(text, "Scan OneRowRelation")))
+    if (first == "Scan" && (text.starts_with("Scan ExistingRDD") || text.starts_with("Scan OneRowRelation")))
       stop = std::min(b, text.size());
-    name = trim(text.substr(0, stop));
-    args = trim(text.substr(stop));
+    name = trim_spaces(text.substr(0, stop));
+    args = trim_spaces(text.substr(stop));
   } else {
     // "SortMergeJoin(skew=true) [a], [b], Inner" keeps the skew marker with the name.
-    if (end < text.size() && text[end] == '(' && starts_with(text.substr(end), "(skew=true)")) end += 11;
+    if (end < text.size() && text[end] == '(' && text.substr(end).starts_with("(skew=true)")) end += 11;
     name = text.substr(0, end);
-    args = trim(text.substr(end));
+    args = trim_spaces(text.substr(end));
   }
   describe_operator(st, op, part(name), {});
   op.label = kept;
@@ -445,7 +435,7 @@ void describe_default_node(TextStore& st, Operator& op, std::string_view text, c
         for (auto it : split_top_level(v.substr(1, v.size() - 2), ",")) f.add_item(it);
       }
       op.fields.push_back(std::move(f));
-      rest = close == std::string_view::npos ? std::string_view{} : trim(rest.substr(close + 1));
+      rest = close == std::string_view::npos ? std::string_view{} : trim_spaces(rest.substr(close + 1));
     }
     if (op.kind == OpKind::Scan && !rest.empty()) split_metadata(st, op, rest, loc, msgs);
     else if (!rest.empty()) op.fields.push_back(make_field(st, "Arguments", rest, loc, msgs));
@@ -463,11 +453,11 @@ void describe_default_node(TextStore& st, Operator& op, std::string_view text, c
   if (op.kind == OpKind::Join) {
     auto items = split_top_level(args);
     std::size_t i = 0;
-    if (i < items.size() && starts_with(items[i], "[")) op.fields.push_back(make_field(st, "Left keys", items[i++], loc, msgs));
-    if (i < items.size() && starts_with(items[i], "[")) op.fields.push_back(make_field(st, "Right keys", items[i++], loc, msgs));
+    if (i < items.size() && items[i].starts_with("[")) op.fields.push_back(make_field(st, "Left keys", items[i++], loc, msgs));
+    if (i < items.size() && items[i].starts_with("[")) op.fields.push_back(make_field(st, "Right keys", items[i++], loc, msgs));
     bool have_cond = false;
     for (; i < items.size(); ++i) {
-      std::string_view it = trim(items[i]);
+      std::string_view it = trim_spaces(items[i]);
       if (it == "BuildLeft") op.join.edit().build = BuildSide::Left;
       else if (it == "BuildRight") op.join.edit().build = BuildSide::Right;
       else if (is_bool(it)) {
@@ -479,7 +469,7 @@ void describe_default_node(TextStore& st, Operator& op, std::string_view text, c
         op.join.edit().type = parse_join_type(it);
         op.join.edit().type_text = std::string(it);
         op.fields.push_back(make_field(st, "Join type", it, loc, msgs));
-      } else if (op.join->type == JoinType::None && starts_with(it, "ExistenceJoin(")) {
+      } else if (op.join->type == JoinType::None && it.starts_with("ExistenceJoin(")) {
         op.join.edit().type = JoinType::ExistenceJoin;
         op.join.edit().type_text = std::string(it);
         op.fields.push_back(make_field(st, "Join type", it, loc, msgs));
@@ -507,13 +497,13 @@ void describe_default_node(TextStore& st, Operator& op, std::string_view text, c
   }
   if (op.kind == OpKind::ReusedExchange) {
     auto items = split_top_level(args);
-    if (!items.empty() && starts_with(items[0], "[")) op.fields.push_back(make_field(st, "Output", items[0], loc, msgs));
+    if (!items.empty() && items[0].starts_with("[")) op.fields.push_back(make_field(st, "Output", items[0], loc, msgs));
   }
   op.fields.push_back(make_field(st, "Arguments", args, loc, msgs));
 }
 
 void describe_logical_node(TextStore& st, Operator& op, std::string_view text, SourceRange loc) {
-  op.label = st.keep(trim(text));
+  op.label = st.keep(trim_spaces(text));
   text = op.label;  // the parts below are views into the kept label
   std::string_view t = text;
   while (!t.empty() && (t.front() == '\'' || t.front() == '!')) t.remove_prefix(1);
@@ -522,7 +512,7 @@ void describe_logical_node(TextStore& st, Operator& op, std::string_view text, S
   op.name = st.keep(t.substr(0, end));
   op.logical = true;
   op.kind = OpKind::Logical;
-  op.arguments = st.keep(trim(t.substr(end)));
+  op.arguments = st.keep(trim_spaces(t.substr(end)));
   std::string_view args = op.arguments;
   auto add_hint = [&](std::string_view strategy, BuildSide side) {
     Hint h;
@@ -543,18 +533,18 @@ void describe_logical_node(TextStore& st, Operator& op, std::string_view text, S
     if (auto s = strategy_of(args); !s.empty()) add_hint(s, BuildSide::None);
   } else if (op.name == "UnresolvedHint") {
     std::string_view s = args.substr(0, args.find(','));
-    if (!s.empty()) add_hint(trim(s), BuildSide::None);
+    if (!s.empty()) add_hint(trim_spaces(s), BuildSide::None);
   } else if (op.name == "Join") {
     for (auto part : split_top_level(args)) {
-      part = trim(part);
-      if (starts_with(part, "leftHint=")) {
+      part = trim_spaces(part);
+      if (part.starts_with("leftHint=")) {
         if (auto s = strategy_of(part); !s.empty()) add_hint(s, BuildSide::Left);
-      } else if (starts_with(part, "rightHint=")) {
+      } else if (part.starts_with("rightHint=")) {
         if (auto s = strategy_of(part); !s.empty()) add_hint(s, BuildSide::Right);
       } else if (op.join->type == JoinType::None && parse_join_type(part) != JoinType::Unknown) {
         op.join.edit().type = parse_join_type(part);
         op.join.edit().type_text = std::string(part);
-      } else if (op.join->type == JoinType::None && starts_with(part, "ExistenceJoin(")) {
+      } else if (op.join->type == JoinType::None && part.starts_with("ExistenceJoin(")) {
         op.join.edit().type = JoinType::ExistenceJoin;
         op.join.edit().type_text = std::string(part);
       }
@@ -563,11 +553,11 @@ void describe_logical_node(TextStore& st, Operator& op, std::string_view text, S
   if (op.name == "Relation" || op.name == "LogicalRelation") {
     // "Relation spark_catalog.db.t[a#1,b#2] parquet"
     std::size_t b = args.find('[');
-    op.table = st.keep(trim(args.substr(0, b)));
+    op.table = st.keep(trim_spaces(args.substr(0, b)));
     if (b != std::string_view::npos) {
       std::size_t close = match_close(args, b);
       if (close != std::string_view::npos) {
-        std::string_view fmt = trim(args.substr(close + 1));
+        std::string_view fmt = trim_spaces(args.substr(close + 1));
         if (!fmt.empty() && fmt.find(' ') == std::string_view::npos) op.scan_format = st.keep(fmt);
       }
     }

@@ -19,9 +19,10 @@
 #include "parser/explain/explain_ops.hpp"
 #include "parser/explain/normalize.hpp"
 #include "parser/explain/operator_ids.hpp"
-#include "parser/registry/parse.hpp"
+#include "parser/explain/explain.hpp"
 #include "parser/common/facts_fill.hpp"
 #include "support/text_search.hpp"
+#include "support/strings.hpp"
 
 namespace planlint {
 
@@ -47,12 +48,6 @@ std::size_t skip_guide_bytes(std::string_view t) {
 
 using explain::TreeLine;
 
-bool starts_with(std::string_view s, std::string_view p) { return s.substr(0, p.size()) == p; }
-std::string_view trim(std::string_view s) {
-  while (!s.empty() && s.front() == ' ') s.remove_prefix(1);
-  while (!s.empty() && s.back() == ' ') s.remove_suffix(1);
-  return s;
-}
 
 enum class Region : std::uint8_t { None, Physical, Logical, Trailer };
 enum class PhysMode : std::uint8_t { Start, Outline, Details, EntryStart };
@@ -198,7 +193,7 @@ class ExplainTextReader {
     for (const auto& l : n_.lines) {
       std::string_view t = n_.text(l);
       std::size_t g = t.find_first_not_of(" :");
-      if (g != std::string_view::npos && g > 0 && (starts_with(t.substr(g), "+- ") || starts_with(t.substr(g), ":- ")))
+      if (g != std::string_view::npos && g > 0 && (t.substr(g).starts_with("+- ") || t.substr(g).starts_with(":- ")))
         return true;
     }
     return false;
@@ -219,7 +214,7 @@ class ExplainTextReader {
       if (m != std::string_view::npos && m > 0 && t.find_first_not_of(" :", 0) < m) ++midmarker;
       if (t[0] == '{' || t[0] == '[' || t[0] == '"') ++json;
       std::size_t g = t.find_first_not_of(" :");
-      if (g != std::string_view::npos && g > 0 && (starts_with(t.substr(g), "+- ") || starts_with(t.substr(g), ":- ")))
+      if (g != std::string_view::npos && g > 0 && (t.substr(g).starts_with("+- ") || t.substr(g).starts_with(":- ")))
         ++orphan;
       if (t.find("&gt;") != std::string_view::npos || t.find("<br") != std::string_view::npos) ++html;
     }
@@ -324,7 +319,7 @@ class ExplainTextReader {
     bool same_plan_ok = have_plan_ && has_logical_ && !has_physical_ && (region_ != Region::Trailer || custom_logical);
     // EXPLAIN CODEGEN: "== Subtree 1 / 2 (maxMethodCodeSize:...) ==" then a default-mode tree and the
     // generated Java source, which is skipped (it belongs to no block).
-    bool codegen_subtree = starts_with(title, "Subtree ") && title.find(" / ") != std::string_view::npos;
+    bool codegen_subtree = title.starts_with("Subtree ") && title.find(" / ") != std::string_view::npos;
     if (title == "Physical Plan" || codegen_subtree) {
       if (!same_plan_ok || codegen_subtree) new_plan(i);
       end_block();
@@ -377,14 +372,14 @@ class ExplainTextReader {
     if (t.empty()) return;
     // A root indented a little more than its children (`  Execute ...` over `+- WriteFiles`).
     std::size_t k = t.find_first_not_of(' ');
-    if (k == std::string_view::npos || k > 4 || t[k] == ':' || starts_with(t.substr(k), "+- ") ||
-        starts_with(t.substr(k), ":- "))
+    if (k == std::string_view::npos || k > 4 || t[k] == ':' || t.substr(k).starts_with("+- ") ||
+        t.substr(k).starts_with(":- "))
       return;
     std::string_view next = i + 1 < n_.lines.size() ? n_.text(i + 1) : std::string_view{};
     // The child may be indented further (InMemoryRelation prints its plan as an inner child).
     std::size_t nk = next.find_first_not_of(' ');
     bool next_child = nk != std::string_view::npos && nk <= 6 &&
-                      (starts_with(next.substr(nk), "+- ") || starts_with(next.substr(nk), ":- "));
+                      (next.substr(nk).starts_with("+- ") || next.substr(nk).starts_with(":- "));
     if (k > 0 && !next_child) return;
     TreeLine tl;
     bool formatted = explain::match_formatted_tree_line(t, tl, nullptr) && !tl.connector;
@@ -420,13 +415,13 @@ class ExplainTextReader {
           formatted_outline(i);
           return;
         }
-        if (starts_with(t, "Truncated plan of ")) {
+        if (t.starts_with("Truncated plan of ")) {
           error(i, 0, "Spark printed no plan ('" + std::string(t) + "', spark.sql.maxPlanStringLength)",
                 MessageSeverity::Warning);
           mode_ = PhysMode::Details;
           return;
         }
-        if (t.find("Exception") != std::string_view::npos || starts_with(t, "Error occurred")) {
+        if (t.find("Exception") != std::string_view::npos || t.starts_with("Error occurred")) {
           error(i, 0, "the plan is an error message, not a plan", MessageSeverity::Warning);
           mode_ = PhysMode::Details;
           return;
@@ -449,7 +444,7 @@ class ExplainTextReader {
         }
         {
           TreeLine tl;
-          if (!starts_with(t, "Subquery:") && !starts_with(t, "Subplan:") && t[0] != '(' &&
+          if (!t.starts_with("Subquery:") && !t.starts_with("Subplan:") && t[0] != '(' &&
               explain::match_formatted_tree_line(t, tl, nullptr)) {
             mode_ = PhysMode::Outline;
             pop_stack(0);
@@ -497,7 +492,7 @@ class ExplainTextReader {
       return;
     }
     explain::BlockHeader bh;
-    if (t[0] != ' ' && (explain::match_block_header(t, bh) || starts_with(t, "=====") || starts_with(t, "Subquery:"))) {
+    if (t[0] != ' ' && (explain::match_block_header(t, bh) || t.starts_with("=====") || t.starts_with("Subquery:"))) {
       mode_ = PhysMode::Details;
       blank_ = true;
       details(i);
@@ -575,7 +570,7 @@ class ExplainTextReader {
     Plan& p = plan();
     pop_stack(tl.column);
     Section sec = section_for(tl.column);
-    std::string_view label = trim(tl.label);
+    std::string_view label = trim_spaces(tl.label);
     std::size_t op;
     bool merged = false;
     if (tl.id != "unknown") {
@@ -633,7 +628,7 @@ class ExplainTextReader {
       return;
     }
     TreeLine tl;
-    if (!explain::match_plain_tree_line(t, tl) || trim(tl.label).empty()) {
+    if (!explain::match_plain_tree_line(t, tl) || trim_spaces(tl.label).empty()) {
       error(i, 0, "expected a plan tree line");
       return;
     }
@@ -696,7 +691,7 @@ class ExplainTextReader {
       explain::BlockHeader bh;
       if (explain::match_block_header(t, bh)) {
         std::optional<std::size_t> known = ids_.find(bh.id);
-        if (was_blank || !in_block_ || (known && trim(plan().ops[*known].name) == trim(bh.name))) {
+        if (was_blank || !in_block_ || (known && trim_spaces(plan().ops[*known].name) == trim_spaces(bh.name))) {
           block_header(i, bh, known);
           return;
         }
@@ -729,7 +724,7 @@ class ExplainTextReader {
         mode_ = PhysMode::EntryStart;
         return;
       }
-      if (starts_with(t, "Subquery:")) {
+      if (t.starts_with("Subquery:")) {
         error(i, err.column, err.message);
         return;
       }
@@ -742,7 +737,7 @@ class ExplainTextReader {
         mode_ = PhysMode::EntryStart;
         return;
       }
-      if (starts_with(t, "Subplan:")) {
+      if (t.starts_with("Subplan:")) {
         error(i, err.column, err.message);
         return;
       }
@@ -813,7 +808,7 @@ class ExplainTextReader {
     }
     // The block header's bare name is the operator's name (no join type / build side).
     // (only when it agrees with the outline label: a cut-off header must not rename the operator).
-    std::string_view hn = trim(bh.name);
+    std::string_view hn = trim_spaces(bh.name);
     if (!hn.empty() && o.label.starts_with(hn)) o.name = o.label.sub(0, hn.size());
     else if (!hn.empty())
       error(i, 4, "detail block (" + o.id + ") '" + std::string(hn) + "' does not match the outline's '" + o.label + "'",
@@ -834,12 +829,12 @@ class ExplainTextReader {
     if (expect_schema_) {
       expect_schema_ = false;
       std::string_view next = i + 1 < n_.lines.size() ? n_.text(i + 1) : std::string_view{};
-      bool next_child = starts_with(next, "+- ") || starts_with(next, ":- ");
+      bool next_child = next.starts_with("+- ") || next.starts_with(":- ");
       bool has_attr = t.find('#') != std::string_view::npos;
       if (!has_attr && !next_child) return;  // `a: int, b: string` schema line
     }
     TreeLine tl;
-    if (!explain::match_plain_tree_line(t, tl) || trim(tl.label).empty()) {
+    if (!explain::match_plain_tree_line(t, tl) || trim_spaces(tl.label).empty()) {
       error(i, 0, "expected a logical plan tree line");
       return;
     }
@@ -974,13 +969,13 @@ class ExplainTextReader {
       if (tr.title == "Photon Explanation") {
         parse_photon_explanation(tr.text, p.photon);
         p.photon.loc = tr.loc;
-      } else if (starts_with(tr.title, "Optimizer Statistics")) {
+      } else if (tr.title.starts_with("Optimizer Statistics")) {
         std::string_view text = tr.text;
         std::size_t pos = 0;
         while (pos < text.size()) {
           std::size_t nl = text.find('\n', pos);
           if (nl == std::string_view::npos) nl = text.size();
-          std::string_view l = trim(text.substr(pos, nl - pos));
+          std::string_view l = trim_spaces(text.substr(pos, nl - pos));
           if (!l.empty()) p.optimizer_statistics.emplace_back(l);
           pos = nl + 1;
         }

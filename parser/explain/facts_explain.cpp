@@ -12,7 +12,6 @@
 #include "parser/common/facts_fill.hpp"
 #include "support/text_search.hpp"
 #include "model/expr_util.hpp"
-#include "parser/registry/parse.hpp"
 
 namespace planlint {
 

@@ -1,6 +1,6 @@
 // The explain-text reader in the registry (parser/registry/registry.cpp): anything the other
 // readers do not claim, in every explain mode (the parser finds the mode). Read whole.
-#include "parser/registry/parse.hpp"
+#include "parser/explain/explain.hpp"
 #include "parser/registry/reader.hpp"
 
 namespace planlint {

@@ -214,7 +214,7 @@ struct action<g::function_call> {
     Expr e = make(ExprKind::Function, keep_unquoted(st, t.substr(0, open)), in, st);
     std::string_view rest = t.substr(open + 1);
     while (!rest.empty() && (rest.front() == ' ' || rest.front() == '\t')) rest.remove_prefix(1);
-    if (rest.size() > 9 && equals_upper(rest.substr(0, 8), "DISTINCT")) e.type = "distinct";
+    if (rest.size() > 9 && iequals(rest.substr(0, 8), "DISTINCT")) e.type = "distinct";
     reduce_from(st, in, std::move(e), current_mark(st));
   }
 };
@@ -265,7 +265,7 @@ template <>
 struct action<g::cast_type> {
   template <typename ActionInput>
   static void apply(const ActionInput& in, State& st) {
-    push_leaf(st, ExprKind::Raw, st.keep(trim_view(in.string_view())), in);
+    push_leaf(st, ExprKind::Raw, st.keep(trim(in.string_view())), in);
   }
 };
 

@@ -11,24 +11,16 @@
 
 #include "parser/expression/expr_control.hpp"
 #include "parser/expression/expr_state.hpp"
+#include "support/strings.hpp"
 
 namespace planlint::expr_parse {
-
-inline std::string_view trim_view(std::string_view s) {
-  while (!s.empty() && std::isspace(static_cast<unsigned char>(s.front()))) s.remove_prefix(1);
-  while (!s.empty() && std::isspace(static_cast<unsigned char>(s.back()))) s.remove_suffix(1);
-  return s;
-}
-
-inline char ascii_upper(char c) { return c >= 'a' && c <= 'z' ? static_cast<char>(c - 'a' + 'A') : c; }
-inline bool is_op_blank(char c) { return c == ' ' || c == '\t' || c == '\r' || c == '\n'; }
 
 // Upper-case keywords and collapse runs of blanks: "is  not null" -> "IS NOT NULL".
 inline std::string normalise_op(std::string_view s) {
   std::string out;
   bool blank = false;
   for (char c : s) {
-    if (is_op_blank(c)) {
+    if (is_blank_or_newline(c)) {
       blank = !out.empty();
       continue;
     }
@@ -41,7 +33,7 @@ inline std::string normalise_op(std::string_view s) {
 
 // normalise_op(s) kept: a view of s when it is already normal (most operators: `AND`, `=`).
 inline Text keep_op(const State& st, std::string_view s) {
-  bool normal = !s.empty() && !is_op_blank(s.front()) && !is_op_blank(s.back());
+  bool normal = !s.empty() && !is_blank_or_newline(s.front()) && !is_blank_or_newline(s.back());
   for (std::size_t i = 0; normal && i < s.size(); ++i) {
     const char c = s[i];
     // s[i + 1] exists after a blank: the last byte is not one.
@@ -51,13 +43,6 @@ inline Text keep_op(const State& st, std::string_view s) {
 }
 
 // ASCII case-insensitive equality with an upper-case word.
-inline bool equals_upper(std::string_view s, std::string_view upper) {
-  if (s.size() != upper.size()) return false;
-  for (std::size_t i = 0; i < s.size(); ++i)
-    if (ascii_upper(s[i]) != upper[i]) return false;
-  return true;
-}
-
 inline std::string strip_backquotes(std::string_view s) {
   std::string out;
   out.reserve(s.size());
@@ -78,10 +63,6 @@ inline std::string strip_backquotes(std::string_view s) {
 // strip_backquotes(s) kept: a view of s when it has no backquote.
 inline Text keep_unquoted(const State& st, std::string_view s) {
   return s.find('`') == std::string_view::npos ? st.keep(s) : st.keep_built(s, strip_backquotes(s));
-}
-
-inline bool all_digits(std::string_view s) {
-  return !s.empty() && std::all_of(s.begin(), s.end(), [](char c) { return c >= '0' && c <= '9'; });
 }
 
 // A type for literal text as Spark prints it: 10 int, 10L bigint, 2.5 decimal, 1.0E3 double, ...
@@ -233,7 +214,7 @@ template <>
 struct action<g::raw_value> {
   template <typename ActionInput>
   static void apply(const ActionInput& in, State& st) {
-    Expr& e = push_leaf(st, ExprKind::Literal, st.keep(trim_view(in.string_view())), in);
+    Expr& e = push_leaf(st, ExprKind::Literal, st.keep(trim(in.string_view())), in);
     e.type = Text::stable(guess_literal_type(e.name));
   }
 };

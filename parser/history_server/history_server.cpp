@@ -12,23 +12,14 @@
 
 #include "parser/common/facts_fill.hpp"
 #include "parser/common/shown_children.hpp"
-#include "parser/registry/parse.hpp"
+#include "parser/explain/explain.hpp"
+#include "support/strings.hpp"
 
 namespace planlint {
 
 namespace {
 
 using json = nlohmann::json;
-
-std::string_view trim(std::string_view s) {
-  while (!s.empty() && (s.front() == ' ' || s.front() == '\n' || s.front() == '\r' || s.front() == '\t'))
-    s.remove_prefix(1);
-  while (!s.empty() && (s.back() == ' ' || s.back() == '\n' || s.back() == '\r' || s.back() == '\t'))
-    s.remove_suffix(1);
-  return s;
-}
-
-bool starts_with(std::string_view s, std::string_view p) { return s.substr(0, p.size()) == p; }
 
 // Line and column (1-based) of byte offsets in `text`: the line starts are found once, so an
 // answer with 100,000 executions costs one pass, not one pass per execution (H3 of the December
@@ -59,7 +50,7 @@ class LineIndex {
 
 // "Number of output rows" from "number of output rows total (min, med, max (stageId: taskId))".
 std::string metric_label(std::string_view name) {
-  name = trim(name);
+  name = trim_blank_or_newline(name);
   for (std::string_view suffix : {" total (min, med, max (stageId: taskId))", " total (min, med, max)"})
     if (name.size() > suffix.size() && name.substr(name.size() - suffix.size()) == suffix)
       name.remove_suffix(suffix.size());
@@ -98,10 +89,10 @@ double unit_factor(std::string_view unit, MetricUnit& kind, bool& ok) {
 std::optional<Metric> history_server_metric(std::string_view name, std::string_view value) {
   // Per-task metrics: "total (min, med, max (stageId: taskId))\n<total> (<min>, <med>, <max> (...))";
   // Spark 3.0 put the header into the name and the REST layer strips the leading newline.
-  std::string_view v = trim(value);
-  if (std::size_t nl = v.rfind('\n'); nl != std::string_view::npos) v = trim(v.substr(nl + 1));
+  std::string_view v = trim_blank_or_newline(value);
+  if (std::size_t nl = v.rfind('\n'); nl != std::string_view::npos) v = trim_blank_or_newline(v.substr(nl + 1));
   if (v.empty() || v.front() == '(') return std::nullopt;  // averages: "(min, med, max ...)" only
-  if (std::size_t paren = v.find(" ("); paren != std::string_view::npos) v = trim(v.substr(0, paren));
+  if (std::size_t paren = v.find(" ("); paren != std::string_view::npos) v = trim_blank_or_newline(v.substr(0, paren));
   // Number (with US thousands separators) and an optional unit.
   std::string digits;
   std::size_t i = 0;
@@ -114,7 +105,7 @@ std::optional<Metric> history_server_metric(std::string_view name, std::string_v
     else break;
   }
   if (digits.empty() || digits == "-" || digits == ".") return std::nullopt;
-  std::string_view unit = trim(v.substr(i));
+  std::string_view unit = trim_blank_or_newline(v.substr(i));
   MetricUnit kind = MetricUnit::Count;
   bool ok = false;
   double factor = unit_factor(unit, kind, ok);
@@ -139,8 +130,8 @@ struct Spread {
 };
 
 std::optional<Spread> metric_spread(std::string_view name, std::string_view value) {
-  std::string_view v = trim(value);
-  if (std::size_t nl = v.rfind('\n'); nl != std::string_view::npos) v = trim(v.substr(nl + 1));
+  std::string_view v = trim_blank_or_newline(value);
+  if (std::size_t nl = v.rfind('\n'); nl != std::string_view::npos) v = trim_blank_or_newline(v.substr(nl + 1));
   std::size_t open = v.find(" (");
   if (open == std::string_view::npos || v.back() != ')') return std::nullopt;
   std::string_view inner = v.substr(open + 2, v.size() - open - 3);  // "<min>, <med>, <max> (stage S.A: task T)"
@@ -239,7 +230,7 @@ struct GraphNode {
 bool skipped_in_graph(const Operator& op) {
   // SparkPlanGraph has no node for query stages (it points to their exchange), InputAdapter or
   // the WholeStageCodegen wrapper (a cluster, not on any edge).
-  return op.kind == OpKind::QueryStage || op.name == "InputAdapter" || starts_with(op.name, "WholeStageCodegen");
+  return op.kind == OpKind::QueryStage || op.name == "InputAdapter" || op.name.starts_with("WholeStageCodegen");
 }
 
 // Pair graph nodes with parsed operators: walk both from the root; stop where names disagree.
@@ -259,7 +250,7 @@ std::unordered_map<long long, std::size_t> match(const Plan& plan, const std::ma
       oi = plan.ops[oi].children.front();
     const GraphNode& g = graph.at(gid);
     const Operator& op = plan.ops[oi];
-    if (trim(g.name) != trim(op.name) || out.count(gid) || used.count(oi)) continue;
+    if (trim_blank_or_newline(g.name) != trim_blank_or_newline(op.name) || out.count(gid) || used.count(oi)) continue;
     out[gid] = oi;
     used.insert(oi);
     if (op.kind == OpKind::ReusedExchange) continue;
@@ -274,10 +265,10 @@ std::unordered_map<long long, std::size_t> match(const Plan& plan, const std::ma
   std::map<std::string, std::vector<long long>> g_by_name;
   std::map<std::string, std::vector<std::size_t>> o_by_name;
   for (const auto& [id, g] : graph)
-    if (!g.cluster && !out.count(id)) g_by_name[std::string(trim(g.name))].push_back(id);
+    if (!g.cluster && !out.count(id)) g_by_name[std::string(trim_blank_or_newline(g.name))].push_back(id);
   for (const auto& op : plan.ops)
     if (!used.count(op.index) && op.section != Section::AqeInitial && !op.logical)
-      o_by_name[std::string(trim(op.name))].push_back(op.index);
+      o_by_name[std::string(trim_blank_or_newline(op.name))].push_back(op.index);
   for (const auto& [name, ids] : g_by_name) {
     auto it = o_by_name.find(name);
     if (ids.size() == 1 && it != o_by_name.end() && it->second.size() == 1) out[ids.front()] = it->second.front();
@@ -599,10 +590,10 @@ ParseResult parse_history_server(std::string_view text, const std::string& path,
         GraphNode g;
         g.id = as_ll(n["nodeId"]);
         g.name = as_str(n, "nodeName");
-        g.cluster = starts_with(trim(g.name), "WholeStageCodegen");
+        g.cluster = trim_blank_or_newline(g.name).starts_with("WholeStageCodegen");
         if (auto c = n.find("wholeStageCodegenId"); c != n.end() && c->is_number()) g.codegen_id = as_ll(*c);
         if (g.cluster) {  // "WholeStageCodegen (3)"
-          std::string_view nm = trim(g.name);
+          std::string_view nm = trim_blank_or_newline(g.name);
           std::size_t open = nm.find('(');
           if (open != std::string_view::npos) {
             long long id = 0;

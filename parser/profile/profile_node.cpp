@@ -5,35 +5,13 @@
 #include <vector>
 
 #include "parser/common/classify.hpp"
-#include "parser/registry/parse.hpp"
 #include "parser/expression/expression.hpp"
 #include "parser/profile/profile_internal.hpp"
+#include "support/strings.hpp"
 
 namespace planlint::profile {
 
 namespace {
-
-bool starts_with(std::string_view s, std::string_view p) { return s.substr(0, p.size()) == p; }
-bool ends_with(std::string_view s, std::string_view p) {
-  return s.size() >= p.size() && s.substr(s.size() - p.size()) == p;
-}
-
-std::string upper(std::string_view s) {
-  std::string out(s);
-  for (char& c : out) c = static_cast<char>(std::toupper(static_cast<unsigned char>(c)));
-  return out;
-}
-std::string lower(std::string_view s) {
-  std::string out(s);
-  for (char& c : out) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-  return out;
-}
-
-std::string_view trim(std::string_view s) {
-  while (!s.empty() && std::isspace(static_cast<unsigned char>(s.front()))) s.remove_prefix(1);
-  while (!s.empty() && std::isspace(static_cast<unsigned char>(s.back()))) s.remove_suffix(1);
-  return s;
-}
 
 bool has_lower(std::string_view s) {
   for (char c : s)
@@ -51,12 +29,12 @@ std::vector<std::string> split_words(std::string_view s) {
   std::string cur;
   for (char c : s) {
     if (c == '_' || c == ' ' || c == '-' || c == '.') {
-      if (!cur.empty()) words.push_back(lower(cur)), cur.clear();
+      if (!cur.empty()) words.push_back(to_lower(cur)), cur.clear();
     } else {
       cur += c;
     }
   }
-  if (!cur.empty()) words.push_back(lower(cur));
+  if (!cur.empty()) words.push_back(to_lower(cur));
   return words;
 }
 
@@ -137,17 +115,17 @@ TagName tag_and_name(std::string_view raw_tag, std::string_view display_name) {
   if (auto dot = tag.rfind('.'); dot != std::string_view::npos) {
     family = tag.substr(0, dot);
     cls = tag.substr(dot + 1);
-    out.tag = upper(family) + "." + std::string(cls);
+    out.tag = to_upper(family) + "." + std::string(cls);
   } else {
-    out.tag = upper(tag);
+    out.tag = to_upper(tag);
   }
 
   if (cls.find('_') == std::string_view::npos && has_lower(cls) && has_upper(cls)) {
     // A Spark class name already: PhotonShuffleExchangeSink, ShuffleQueryStage, PhotonTopk.
     std::string_view base = cls;
-    bool photon = starts_with(base, "Photon");
+    bool photon = base.starts_with("Photon");
     if (photon) base.remove_prefix(6);
-    if (ends_with(base, "Exec")) base.remove_suffix(4);
+    if (base.ends_with("Exec")) base.remove_suffix(4);
     std::string_view canon = canonical_operator_name(base);
     out.name = (photon ? "Photon" : "") + std::string(canon.empty() ? base : canon);
     return out;
@@ -170,11 +148,11 @@ Metric read_metric(const json& m) {
   std::string key = text(member(m, "key"));
   if (key != "UNKNOWN_KEY") out.key = std::move(key);
   out.value = number(member(m, "value"));
-  std::string type = upper(text(member(m, "metricType")));
-  if (starts_with(type, "TIMING")) {
+  std::string type = to_upper(text(member(m, "metricType")));
+  if (type.starts_with("TIMING")) {
     out.unit = MetricUnit::Millis;
-    if (ends_with(type, "_NS") && out.value) *out.value /= 1e6;
-  } else if (starts_with(type, "SIZE")) {
+    if (type.ends_with("_NS") && out.value) *out.value /= 1e6;
+  } else if (type.starts_with("SIZE")) {
     out.unit = MetricUnit::Bytes;
   }
   const json* hidden = member(m, "hidden");

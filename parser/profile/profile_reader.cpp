@@ -37,7 +37,8 @@
 
 #include "parser/common/classify.hpp"
 #include "parser/common/photon.hpp"
-#include "parser/registry/parse.hpp"
+#include "parser/profile/profile.hpp"
+#include "parser/registry/detect.hpp"
 #include "parser/profile/profile_internal.hpp"
 #include "parser/profile/profile_positions.hpp"
 #include "parser/common/facts_fill.hpp"

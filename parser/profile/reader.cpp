@@ -1,7 +1,7 @@
 // The Query Profile reader in the registry (parser/registry/registry.cpp): a JSON document whose
 // first line is not an event-log record. Read whole.
 #include "parser/common/detect.hpp"
-#include "parser/registry/parse.hpp"
+#include "parser/profile/profile.hpp"
 #include "parser/registry/reader.hpp"
 
 namespace planlint {

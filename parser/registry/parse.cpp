@@ -5,12 +5,10 @@
 namespace planlint {
 
 namespace {
-// What detection sees: the first kDetectBytes, as in the lint engine (lint/engine/lint.cpp), so
-// `parse` and `check` pick the same reader (and detection does not scan a whole large input).
+// What detection sees: the first kDetectBytes, as in the lint engine (lint/engine/lint.cpp), and in detect_format
+// (detect.cpp), so `parse` and `check` pick the same reader (and detection does not scan a whole large input).
 std::string_view detect_head(std::string_view text) { return text.substr(0, kDetectBytes); }
 }  // namespace
-
-InputFormat detect_format(std::string_view text) { return reader_for(detect_head(text)).format; }
 
 ParseResult parse_input(std::string_view text, const std::string& path) {
   return reader_for(detect_head(text)).parse(text, path, ReadOptions{});

@@ -12,7 +12,6 @@
 #include "lint/engine/engine.hpp"
 #include "model/op_time.hpp"
 #include "lint/visual/show.hpp"
-#include "parser/registry/parse.hpp"
 #include "tests/support.hpp"
 
 namespace fs = std::filesystem;

@@ -1,6 +1,6 @@
 #include <doctest/doctest.h>
 
-#include "parser/registry/parse.hpp"
+#include "parser/registry/detect.hpp"
 #include "rules/rule.hpp"
 
 using namespace planlint;

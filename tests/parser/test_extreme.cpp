@@ -8,6 +8,9 @@
 #include <vector>
 
 #include "lint/engine/engine.hpp"
+#include "parser/eventlog/eventlog.hpp"
+#include "parser/explain/explain.hpp"
+#include "parser/profile/profile.hpp"
 #include "tests/kept_text.hpp"
 #include "tests/support.hpp"
 #include "tools/fuzz/plan_invariants.hpp"

@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "parser/common/photon.hpp"
+#include "parser/explain/explain.hpp"
 #include "parser/registry/parse.hpp"
 #include "parser/registry/reader.hpp"
 #include "tests/support.hpp"

@@ -16,7 +16,6 @@
 
 #include "lint/core/config.hpp"
 #include "lint/engine/engine.hpp"
-#include "parser/registry/parse.hpp"
 #include "model/read_check.hpp"
 #include "tests/support.hpp"
 

@@ -20,7 +20,7 @@
 #include "lint/engine/check.hpp"
 #include "parser/eventlog/eventlog.hpp"
 #include "parser/eventlog/eventlog_codec.hpp"
-#include "parser/registry/parse.hpp"
+#include "parser/registry/detect.hpp"
 
 namespace {
 

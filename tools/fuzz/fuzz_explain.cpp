@@ -7,6 +7,7 @@
 
 #include "lint/catalog/all_rules.hpp"
 #include "lint/engine/engine.hpp"
+#include "parser/explain/explain.hpp"
 #include "tools/fuzz/plan_invariants.hpp"
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {

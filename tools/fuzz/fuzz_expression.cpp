@@ -11,7 +11,7 @@
 
 #include "lint/catalog/all_rules.hpp"
 #include "model/expr_util.hpp"
-#include "parser/registry/parse.hpp"
+#include "parser/expression/expression.hpp"
 
 namespace {
 

@@ -10,6 +10,7 @@
 
 #include "lint/catalog/all_rules.hpp"
 #include "lint/engine/engine.hpp"
+#include "parser/profile/profile.hpp"
 #include "tools/fuzz/plan_invariants.hpp"
 
 namespace {

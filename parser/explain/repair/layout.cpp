@@ -24,8 +24,8 @@ std::size_t cut_position(std::string_view s) {
 }
 
 bool is_mode_header(std::string_view s) {
-  s = rtrim(ltrim(s));
-  return s.size() >= 7 && starts_with(s, "== ") && s.substr(s.size() - 3) == " ==";
+  s = rtrim_blank_cr(ltrim_blank(s));
+  return s.size() >= 7 && s.starts_with("== ") && s.substr(s.size() - 3) == " ==";
 }
 
 }  // namespace
@@ -42,7 +42,7 @@ bool remove_show_table(RepairState& s) {
   for (std::size_t i = borders.front() + 1; i < lines.size(); ++i) {
     while (b < borders.size() && borders[b] < i) ++b;
     NormLine& l = lines[i];
-    std::string_view t = ltrim(out.text(l));
+    std::string_view t = ltrim_blank(out.text(l));
     if (b == 1 && !t.empty() && t.front() == '|' && t.size() >= 2 && t.back() == '|' &&
         t.find("==") == std::string_view::npos && (i == 0 || out.text(i - 1).empty())) {
       out.set_text(l, {});  // column header row
@@ -50,7 +50,7 @@ bool remove_show_table(RepairState& s) {
     }
     if (!t.empty() && t.front() == '|') strip_front(out, l, static_cast<std::size_t>(t.data() - out.text(l).data()) + 1);
     std::string_view rest = out.text(l);
-    if (!rest.empty() && rest.back() == '|') out.set_text(l, rtrim(rest.substr(0, rest.size() - 1)));
+    if (!rest.empty() && rest.back() == '|') out.set_text(l, rtrim_blank_cr(rest.substr(0, rest.size() - 1)));
   }
   return true;
 }
@@ -62,14 +62,14 @@ bool strip_margins(RepairState& s) {
   Normalized& out = s.out;
   auto& lines = out.lines;
   for (auto& l : lines) {
-    std::string_view t = ltrim(out.text(l));
+    std::string_view t = ltrim_blank(out.text(l));
     std::size_t bar = t.find('|');
-    if (t.empty() || bar > 4 || (bar > 0 && !starts_with(t, "\"\"\"") && !starts_with(t, "s\"\"\""))) continue;
+    if (t.empty() || bar > 4 || (bar > 0 && !t.starts_with("\"\"\"") && !t.starts_with("s\"\"\""))) continue;
     strip_front(out, l, static_cast<std::size_t>(t.data() - out.text(l).data()) + bar + 1);
     std::string_view rest = out.text(l);
     for (std::string_view tail : {std::string_view("\"\"\".stripMargin"), std::string_view("\"\"\"")})
       if (rest.size() >= tail.size() && rest.substr(rest.size() - tail.size()) == tail) {
-        out.set_text(l, rtrim(rest.substr(0, rest.size() - tail.size())));
+        out.set_text(l, rtrim_blank_cr(rest.substr(0, rest.size() - tail.size())));
         break;
       }
   }
@@ -120,7 +120,7 @@ bool find_cut(RepairState& s) {
       out.cut = true;
       out.cut_line = i;
       out.cut_text = std::string(t.substr(c));
-      out.set_text(lines[i], rtrim(t.substr(0, c)));
+      out.set_text(lines[i], rtrim_blank_cr(t.substr(0, c)));
     }
     break;
   }

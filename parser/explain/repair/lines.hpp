@@ -10,21 +10,9 @@
 
 #include "parser/explain/normalize.hpp"
 #include "support/byte_scan.hpp"
+#include "support/strings.hpp"
 
 namespace planlint::repair {
-
-inline bool is_digit(char c) { return c >= '0' && c <= '9'; }
-inline bool is_blank(char c) { return c == ' ' || c == '\t'; }
-
-inline std::string_view ltrim(std::string_view s) {
-  while (!s.empty() && is_blank(s.front())) s.remove_prefix(1);
-  return s;
-}
-inline std::string_view rtrim(std::string_view s) {
-  while (!s.empty() && (is_blank(s.back()) || s.back() == '\r')) s.remove_suffix(1);
-  return s;
-}
-inline bool starts_with(std::string_view s, std::string_view p) { return s.substr(0, p.size()) == p; }
 
 inline std::size_t leading_spaces(std::string_view s) { return s.empty() || s[0] != ' ' ? 0 : leading_run(s, ' ', ' '); }
 
@@ -32,19 +20,19 @@ inline std::size_t leading_spaces(std::string_view s) { return s.empty() || s[0]
 // ---- lines around a plan: fences, table borders, log lines, prompts -------------------------
 // `+------+` borders of Dataset.show().
 inline bool is_table_border(std::string_view s) {
-  s = rtrim(ltrim(s));
+  s = rtrim_blank_cr(ltrim_blank(s));
   if (s.size() < 3 || s.front() != '+' || s.back() != '+') return false;
   return std::all_of(s.begin(), s.end(), [](char c) { return c == '+' || c == '-'; });
 }
 
 inline bool is_fence(std::string_view s) {
-  s = ltrim(s);
-  return starts_with(s, "```") || starts_with(s, "~~~");
+  s = ltrim_blank(s);
+  return s.starts_with("```") || s.starts_with("~~~");
 }
 
 // `INFO core/src/lib.rs: ...`, `WARN CometExecRule: ...`: a level, then a word ending in `: `.
 inline bool is_log_level_line(std::string_view s, std::string_view lvl) {
-  if (!starts_with(s, lvl)) return false;
+  if (!s.starts_with(lvl)) return false;
   std::size_t colon = s.find(": ", lvl.size());
   std::size_t space = s.find(' ', lvl.size());
   return colon != std::string_view::npos && colon <= space;
@@ -64,22 +52,22 @@ inline bool is_noise(std::string_view s) {
              is_digit(s[i + 2]) && (s[i + 3] == '/' || s[i + 3] == '-') && is_digit(s[i + 4]) && is_digit(s[i + 5]) &&
              (s[i + 6] == ' ' || s[i + 6] == 'T') && is_digit(s[i + 7]) && is_digit(s[i + 8]) && s[i + 9] == ':';
     }
-    case '>': return starts_with(s, ">>> ") || s == ">>>";
+    case '>': return s.starts_with(">>> ") || s == ">>>";
     case 's':
-      return starts_with(s, "scala> ") || starts_with(s, "spark-sql> ") || starts_with(s, "spark-sql (") ||
-             starts_with(s, "sql> ") || s == "scala>";
+      return s.starts_with("scala> ") || s.starts_with("spark-sql> ") || s.starts_with("spark-sql (") ||
+             s.starts_with("sql> ") || s == "scala>";
     // `Input [3]: ...` and `Output [3]: ...` of formatted plans start like these: look at bytes.
     case 'I':
       return s.size() >= 4 && ((s[1] == 'n' && s[2] == ' ' && s[3] == '[') ||
                                (s[1] == 'N' && is_log_level_line(s, "INFO ")));
     case 'O': return s.size() >= 4 && s[1] == 'u' && s[2] == 't' && s[3] == '[';
-    case '$': return starts_with(s, "$ ");
-    case 'T': return starts_with(s, "Time taken: ");
+    case '$': return s.starts_with("$ ");
+    case 'T': return s.starts_with("Time taken: ");
     case 'W': return is_log_level_line(s, "WARN ");
     case 'E': return is_log_level_line(s, "ERROR ");
     case 'D': return is_log_level_line(s, "DEBUG ");
     case 'r': {  // `res6: String =` (Scala REPL result)
-      if (s.size() <= 4 || !starts_with(s, "res") || !is_digit(s[3])) return false;
+      if (s.size() <= 4 || !s.starts_with("res") || !is_digit(s[3])) return false;
       std::size_t i = 3;
       while (i < s.size() && is_digit(s[i])) ++i;
       return i < s.size() && s[i] == ':';
@@ -211,7 +199,7 @@ inline void shape_lines(const Normalized& out, std::vector<Shape>& shapes) {
 // After the title line t of a section: how many non-empty lines until the section's root (-1: not
 // a plan section).
 inline int title_root_wait(std::string_view t) {
-  std::string_view title = rtrim(ltrim(t));
+  std::string_view title = rtrim_blank_cr(ltrim_blank(t));
   bool plan = title.find("Plan ==") != std::string_view::npos || title.find("Subtree ") != std::string_view::npos;
   return plan ? (title.find("Analyzed") != std::string_view::npos ? 1 : 0) : -1;
 }

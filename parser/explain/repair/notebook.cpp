@@ -21,14 +21,14 @@ bool strip_notebook_prefixes(Normalized& out) {
     std::string_view t = out.text(l);
     if (t.empty() || (t[0] != '#' && t[0] != '-' && t[0] != '/')) continue;
     bool cmd = false;
-    for (auto c : kCommand) cmd = cmd || starts_with(t, c);
+    for (auto c : kCommand) cmd = cmd || t.starts_with(c);
     if (cmd) {
       out.set_text(l, {});
       any = true;
       continue;
     }
     for (auto m : kMagic) {
-      if (!starts_with(t, m) || (t.size() > m.size() && t[m.size()] != ' ')) continue;
+      if (!t.starts_with(m) || (t.size() > m.size() && t[m.size()] != ' ')) continue;
       strip_front(out, l, m.size() + (t.size() > m.size() ? 1 : 0));
       any = true;
       std::string_view r = out.text(l);
@@ -37,7 +37,7 @@ bool strip_notebook_prefixes(Normalized& out) {
         std::size_t sp = r.find(' ');
         strip_front(out, l, sp == std::string_view::npos ? r.size() : sp + 1);
       }
-      std::string_view body = rtrim(ltrim(out.text(l)));
+      std::string_view body = rtrim_blank_cr(ltrim_blank(out.text(l)));
       if (is_fence(body) || body == "<pre>" || body == "</pre>" || body == "/*" || body == "*/" ||
           is_noise(body))
         out.set_text(l, {});
@@ -108,10 +108,10 @@ bool unwrap_notebook_json(Normalized& out) {
   std::size_t items = 0;
   bool keys = false;
   for (const auto& l : out.lines) {
-    std::string_view t = ltrim(out.text(l));
+    std::string_view t = ltrim_blank(out.text(l));
     if (t.empty() || t[0] != '"') continue;  // both tests below need a leading quote
-    t = rtrim(t);
-    if (starts_with(t, "\"output_type\"") || starts_with(t, "\"cell_type\"")) keys = true;
+    t = rtrim_blank_cr(t);
+    if (t.starts_with("\"output_type\"") || t.starts_with("\"cell_type\"")) keys = true;
     if (t.size() > 4 && t[0] == '"' && (t.substr(t.size() - 4) == "\\n\"," || t.substr(t.size() - 3) == "\\n\""))
       ++items;
   }
@@ -122,9 +122,9 @@ bool unwrap_notebook_json(Normalized& out) {
   for (std::size_t i = 0; i < out.lines.size(); ++i) {
     const NormLine& l = out.lines[i];
     const std::string_view text = out.text(l);
-    std::string_view t = ltrim(text);
+    std::string_view t = ltrim_blank(text);
     std::size_t lead = static_cast<std::size_t>(t.data() - text.data());
-    t = rtrim(t);
+    t = rtrim_blank_cr(t);
     NormLine blank = l;  // takes over l's extra entry, if any: l itself is not kept
     out.set_text(blank, {});
     if (t.empty()) {
@@ -133,7 +133,7 @@ bool unwrap_notebook_json(Normalized& out) {
     }
     if (t[0] == '"') {
       std::size_t close = json_string_end(text, lead);
-      std::string_view after = close == std::string_view::npos ? std::string_view{} : ltrim(text.substr(close + 1));
+      std::string_view after = close == std::string_view::npos ? std::string_view{} : ltrim_blank(text.substr(close + 1));
       if (!after.empty() && after[0] == ':') {  // a key
         std::string_view key = text.substr(lead + 1, close - lead - 1);
         mode = (key == "text" || key == "text/plain" || key == "data") ? Text : key == "source" ? Source : Other;
@@ -168,7 +168,7 @@ bool split_at_literal_newlines(Normalized& out) {
     for (std::size_t p = t.find("\\n"); p != std::string_view::npos && hits < 3; p = t.find("\\n", p + 2)) {
       std::string_view after = t.substr(p + 2);
       std::size_t g = skip_guides(after);
-      if (is_tree_marker(after, g) || starts_with(after, "*(") || starts_with(after, "== ") ||
+      if (is_tree_marker(after, g) || after.starts_with("*(") || after.starts_with("== ") ||
           (p >= 2 && t.substr(p - 2, 2) == "=="))
         ++hits;
     }
@@ -214,7 +214,7 @@ bool may_unwrap_ipynb(const RepairState& s) {
   const std::string_view in = s.out.input;
   for (std::size_t q = in.find('"'); q != std::string_view::npos; q = in.find('"', q + 1)) {
     const std::string_view r = in.substr(q);
-    if (starts_with(r, "\"output_type\"") || starts_with(r, "\"cell_type\"")) return true;
+    if (r.starts_with("\"output_type\"") || r.starts_with("\"cell_type\"")) return true;
   }
   return false;
 }

@@ -12,7 +12,7 @@ namespace planlint::repair {
 RepairState split_lines(std::string_view input) {
   RepairState s;
   Normalized& out = s.out;
-  if (starts_with(input, "\xEF\xBB\xBF")) input.remove_prefix(3);
+  if (input.starts_with("\xEF\xBB\xBF")) input.remove_prefix(3);
   out.input = input;
   auto& lines = out.lines;
 
@@ -37,14 +37,14 @@ RepairState split_lines(std::string_view input) {
     std::string_view raw = input.substr(pos, nl - pos);
     ++lineno;
     if (!raw.empty() && raw.back() == '\r') any_crlf = true;
-    std::string_view t = rtrim(raw);
+    std::string_view t = rtrim_blank_cr(raw);
     const std::string_view none = raw.substr(0, 0);  // an emptied line (stays at its place)
     // A trailing `Error in query: ...` block (spark-sql) up to the next prompt or header.
     const char c0 = t.empty() ? '\0' : t[0];
-    if ((c0 == 'E' && starts_with(t, "Error in query")) ||
-        (c0 == 'o' && starts_with(t, "org.apache.spark.sql.AnalysisException")))
+    if ((c0 == 'E' && t.starts_with("Error in query")) ||
+        (c0 == 'o' && t.starts_with("org.apache.spark.sql.AnalysisException")))
       in_error = true;
-    else if (in_error && (starts_with(t, "== ") || is_noise(t))) in_error = false;
+    else if (in_error && (t.starts_with("== ") || is_noise(t))) in_error = false;
     if (in_error) {
       any_noise = true;
       t = none;
@@ -67,7 +67,7 @@ RepairState split_lines(std::string_view input) {
       } else {
         ++nonempty;
         if (f == 0 && (c == '#' || c == '-' || c == '/')) magic_start = true;
-        if (c == '|' || ((c == '"' || c == 's') && (starts_with(t.substr(f), "\"\"\"|") || starts_with(t.substr(f), "s\"\"\"|"))))
+        if (c == '|' || ((c == '"' || c == 's') && (t.substr(f).starts_with("\"\"\"|") || t.substr(f).starts_with("s\"\"\"|"))))
           ++margin;
         if (input_tab && !any_tab && t.find('\t') != std::string_view::npos) any_tab = true;
       }

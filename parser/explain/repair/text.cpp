@@ -87,7 +87,7 @@ void split_at_cuts(Normalized& out, std::size_t i, const std::vector<std::size_t
     std::string_view piece = t.substr(b, ee - b);
     std::size_t bar = piece.rfind(" |");
     if (bar != std::string_view::npos) {
-      std::string_view tail = ltrim(piece.substr(bar + 2));
+      std::string_view tail = ltrim_blank(piece.substr(bar + 2));
       if (tail.empty() || std::all_of(tail.begin(), tail.end(), [](char x) { return x == '+' || x == '-'; }))
         ee = b + bar;
     }

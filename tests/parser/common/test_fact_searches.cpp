@@ -7,7 +7,7 @@
 #include <string_view>
 
 #include "support/text_search.hpp"
-#include "parser/registry/parse.hpp"
+#include "parser/explain/explain.hpp"
 
 using namespace planlint;
 

@@ -12,7 +12,7 @@
 #include "parser/explain/edge_set.hpp"
 #include "parser/explain/explain_ops.hpp"
 #include "parser/explain/operator_ids.hpp"
-#include "parser/registry/parse.hpp"
+#include "parser/explain/explain.hpp"
 
 using namespace planlint;
 

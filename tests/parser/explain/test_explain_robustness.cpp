@@ -6,7 +6,7 @@
 
 #include "lint/core/plan_json.hpp"
 #include "lint/core/plan_tree.hpp"
-#include "parser/registry/parse.hpp"
+#include "parser/explain/explain.hpp"
 
 using namespace planlint;
 

@@ -16,7 +16,6 @@
 #include "grammar/expression.hpp"
 #include "model/expr_util.hpp"
 #include "parser/expression/expression.hpp"
-#include "parser/registry/parse.hpp"
 #include "tests/kept_text.hpp"
 #include "tests/support.hpp"
 

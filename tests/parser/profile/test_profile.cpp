@@ -8,8 +8,9 @@
 #include <string>
 
 #include "parser/common/classify.hpp"
-#include "parser/registry/parse.hpp"
+#include "parser/profile/profile.hpp"
 #include "parser/profile/profile_internal.hpp"
+#include "parser/registry/parse.hpp"
 #include "tests/support.hpp"
 
 using namespace planlint;
