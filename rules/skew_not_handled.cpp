@@ -150,6 +150,149 @@ const StageShuffleReadFacts* stage_reads(const Plan& plan, const std::string& st
   return nullptr;
 }
 
+struct SkewLimits {
+  double factor, min_bytes, min_task, empty_share;
+};
+
+// 1. Profile skew metrics on the shuffles feeding the join.
+template <class Miss>
+std::optional<Diagnostic> from_skew_metrics(RuleContext& ctx, const Operator& join, const SkewLimits& lim, Miss& miss) {
+  const Plan& plan = ctx.plan();
+  const Operator* op = &join;
+  const double factor = lim.factor, min_bytes = lim.min_bytes, empty_share = lim.empty_share;
+  std::optional<Diagnostic> found;
+  for (std::size_t pos = 0; pos < 2 && !found; ++pos) {
+    const char* side = pos == 0 ? "left" : "right";
+    const Operator* ex = side_exchange(plan, op->children[pos]);
+    if (!ex) {
+      miss([&] { return std::string("no shuffle found below the ") + side + " side"; });
+      continue;
+    }
+    auto ratio = first_metric(*ex, {Metric::MapStageSkewRatio});
+    if (!ratio) {
+      if (auto d = from_partition_counts(ctx, *op, *ex, side, empty_share, min_bytes, miss)) {
+        found = std::move(d);
+        continue;
+      }
+      miss([&] { return op_ref(*ex) + " has no partition skew metric (profiles only)"; });
+      continue;
+    }
+    if (*ratio < factor) {
+      miss([&] { return op_ref(*ex) + "'s largest partition is " + format_ratio(*ratio) + " the median, under the skew factor " + format_ratio(factor); });
+      continue;
+    }
+    SideSize size = input_size(plan, op->children[pos]);
+    if (size.bytes && *size.bytes < min_bytes) {
+      miss([&] { return std::string("the ") + side + " side is " + format_bytes(*size.bytes) + ", under skew-threshold-bytes"; });
+      continue;
+    }
+    Diagnostic d = ctx.make(*op, op_ref(*op) + " ran without AQE skew handling although its " + side +
+                                     " input is skewed: the largest shuffle partition of " + op_ref(*ex) +
+                                     " is " + format_ratio(*ratio) + " the median");
+    d.evidence.push_back({"max to median partition ratio", *ratio, Unit::Ratio});
+    if (auto n = first_metric(*ex, {Metric::MapStageSkewedPartitions}))
+      d.evidence.push_back({"skewed partitions", *n, Unit::Rows});
+    if (size.bytes) d.evidence.push_back({std::string(side) + " side shuffle size", *size.bytes, Unit::BytesExact});
+    d.evidence.push_back({"skew factor", factor, Unit::Ratio});
+    if (op->duration_ms) {
+      set_impact(d, *op->duration_ms, "ms", " in the join");
+    }
+    found = std::move(d);
+  }
+  return found;
+}
+
+// 2. Task-time spread of the stage(s) that ran the join.
+template <class Miss>
+std::optional<Diagnostic> from_task_times(RuleContext& ctx, const Operator& join, const SkewLimits& lim, Miss& miss) {
+  const Plan& plan = ctx.plan();
+  const Operator* op = &join;
+  const double factor = lim.factor, min_task = lim.min_task;
+  std::optional<Diagnostic> found;
+  if (!found && op->extra->spark_stages.empty()) miss([&] { return "no Spark stage linked to the join (no task times; event logs have them)"; });
+  for (int sid : op->extra->spark_stages) {
+    if (found) break;
+    for (const auto& st : plan.stages) {
+      if (st.id != std::to_string(sid)) continue;
+      if (!st.task_ms_max || !st.task_ms_median) {
+        miss([&] { return "stage " + st.id + " has no task-time distribution"; });
+        continue;
+      }
+      double mx = *st.task_ms_max, med = *st.task_ms_median;
+      if (mx < min_task || med <= 0 || mx / med < factor) {
+        miss([&] { return "stage " + st.id + ": slowest task " + format_millis(mx) + ", median " + format_millis(med) +
+             " (needs at least skew-min-task-time and the skew factor " + format_ratio(factor) + ")"; });
+        continue;
+      }
+      Diagnostic d = ctx.make(*op, op_ref(*op) + " ran without AQE skew handling although stage " + st.id +
+                                       " that ran it has stragglers: the slowest task took " + format_millis(mx) +
+                                       ", " + format_ratio(mx / med) + " the median task (" + format_millis(med) + ")");
+      d.evidence.push_back({"slowest task", mx, Unit::Ms});
+      d.evidence.push_back({"median task", med, Unit::Ms});
+      d.evidence.push_back({"max to median task time", mx / med, Unit::Ratio});
+      if (st.num_tasks) d.evidence.push_back({"tasks", *st.num_tasks, Unit::Rows});
+      d.evidence.push_back({"skew factor", factor, Unit::Ratio});
+      if (const StageShuffleReadFacts* sr = stage_reads(plan, st.id); sr && sr->bytes_max >= factor * sr->bytes_median) {
+        d.evidence.push_back({"largest task shuffle read", sr->bytes_max, Unit::BytesExact});
+        d.evidence.push_back({"median task shuffle read", sr->bytes_median, Unit::BytesExact});
+      }
+      set_impact(d, mx - med, "ms", " of straggler time");
+      found = std::move(d);
+      break;
+    }
+  }
+  return found;
+}
+
+// 3. Shuffle reads concentrated in a few tasks of the join's stage (event logs): the largest task
+// read at least skew-threshold-bytes and skew-factor times the median task, and the stage has a
+// task that ran at least skew-min-task-time (so the concentration cost time).
+template <class Miss>
+std::optional<Diagnostic> from_shuffle_reads(RuleContext& ctx, const Operator& join, const SkewLimits& lim, Miss& miss) {
+  const Plan& plan = ctx.plan();
+  const Operator* op = &join;
+  const double factor = lim.factor, min_bytes = lim.min_bytes, min_task = lim.min_task;
+  std::optional<Diagnostic> found;
+  for (int sid : op->extra->spark_stages) {
+    if (found) break;
+    const std::string id = std::to_string(sid);
+    const StageShuffleReadFacts* sr = stage_reads(plan, id);
+    if (!sr) continue;
+    const StageInfo* st = nullptr;
+    for (const auto& s2 : plan.stages)
+      if (s2.id == id) st = &s2;
+    const double mx = sr->bytes_max, med = sr->bytes_median;
+    if (sr->tasks < 2 || mx < min_bytes || (med > 0 && mx / med < factor)) {
+      miss([&] { return "stage " + id + ": largest task shuffle read " + format_bytes(mx) + ", median " + format_bytes(med) +
+           " (needs at least skew-threshold-bytes and the skew factor " + format_ratio(factor) + ")"; });
+      continue;
+    }
+    if (!st || !st->task_ms_max || *st->task_ms_max < min_task) {
+      miss([&] { return "stage " + id + ": its shuffle reads are uneven but no task ran skew-min-task-time"; });
+      continue;
+    }
+    std::string msg = op_ref(*op) + " ran without AQE skew handling although stage " + id +
+                      " that ran it read its shuffle unevenly: one task read " + format_bytes(mx) + ", ";
+    msg += med > 0 ? format_ratio(mx / med) + " the median task (" + format_bytes(med) + ")"
+                   : "while most tasks read nothing";
+    if (sr->empty_tasks > 0)
+      msg += "; " + format_count(sr->empty_tasks) + " of " + format_count(sr->tasks) + " tasks read no row";
+    Diagnostic d = ctx.make(*op, msg);
+    d.evidence.push_back({"largest task shuffle read", mx, Unit::BytesExact});
+    d.evidence.push_back({"median task shuffle read", med, Unit::BytesExact});
+    if (med > 0) d.evidence.push_back({"max to median shuffle read", mx / med, Unit::Ratio});
+    d.evidence.push_back({"tasks", sr->tasks, Unit::Count});
+    d.evidence.push_back({"tasks that read no row", sr->empty_tasks, Unit::Count});
+    d.evidence.push_back({"slowest task", *st->task_ms_max, Unit::Ms});
+    if (st->task_ms_median) {
+      d.evidence.push_back({"median task", *st->task_ms_median, Unit::Ms});
+      set_impact(d, *st->task_ms_max - *st->task_ms_median, "ms", " of straggler time");
+    }
+    found = std::move(d);
+  }
+  return found;
+}
+
 class SkewNotHandled final : public DocumentedRule<make_doc> {
  public:
   [[nodiscard]] bool explains() const override { return true; }
@@ -181,119 +324,11 @@ class SkewNotHandled final : public DocumentedRule<make_doc> {
         if (ctx.explaining()) missing += (missing.empty() ? "" : "; ") + std::string(text());
       };
 
-      std::optional<Diagnostic> found;
-      // 1. Profile skew metrics on the shuffles feeding the join.
-      for (std::size_t pos = 0; pos < 2 && !found; ++pos) {
-        const char* side = pos == 0 ? "left" : "right";
-        const Operator* ex = side_exchange(plan, op->children[pos]);
-        if (!ex) {
-          miss([&] { return std::string("no shuffle found below the ") + side + " side"; });
-          continue;
-        }
-        auto ratio = first_metric(*ex, {Metric::MapStageSkewRatio});
-        if (!ratio) {
-          if (auto d = from_partition_counts(ctx, *op, *ex, side, empty_share, min_bytes, miss)) {
-            found = std::move(d);
-            continue;
-          }
-          miss([&] { return op_ref(*ex) + " has no partition skew metric (profiles only)"; });
-          continue;
-        }
-        if (*ratio < factor) {
-          miss([&] { return op_ref(*ex) + "'s largest partition is " + format_ratio(*ratio) + " the median, under the skew factor " + format_ratio(factor); });
-          continue;
-        }
-        SideSize size = input_size(plan, op->children[pos]);
-        if (size.bytes && *size.bytes < min_bytes) {
-          miss([&] { return std::string("the ") + side + " side is " + format_bytes(*size.bytes) + ", under skew-threshold-bytes"; });
-          continue;
-        }
-        Diagnostic d = ctx.make(*op, op_ref(*op) + " ran without AQE skew handling although its " + side +
-                                         " input is skewed: the largest shuffle partition of " + op_ref(*ex) +
-                                         " is " + format_ratio(*ratio) + " the median");
-        d.evidence.push_back({"max to median partition ratio", *ratio, Unit::Ratio});
-        if (auto n = first_metric(*ex, {Metric::MapStageSkewedPartitions}))
-          d.evidence.push_back({"skewed partitions", *n, Unit::Rows});
-        if (size.bytes) d.evidence.push_back({std::string(side) + " side shuffle size", *size.bytes, Unit::BytesExact});
-        d.evidence.push_back({"skew factor", factor, Unit::Ratio});
-        if (op->duration_ms) {
-          set_impact(d, *op->duration_ms, "ms", " in the join");
-        }
-        found = std::move(d);
-      }
-      // 2. Task-time spread of the stage(s) that ran the join.
-      if (!found && op->extra->spark_stages.empty()) miss([&] { return "no Spark stage linked to the join (no task times; event logs have them)"; });
-      for (int sid : op->extra->spark_stages) {
-        if (found) break;
-        for (const auto& st : plan.stages) {
-          if (st.id != std::to_string(sid)) continue;
-          if (!st.task_ms_max || !st.task_ms_median) {
-            miss([&] { return "stage " + st.id + " has no task-time distribution"; });
-            continue;
-          }
-          double mx = *st.task_ms_max, med = *st.task_ms_median;
-          if (mx < min_task || med <= 0 || mx / med < factor) {
-            miss([&] { return "stage " + st.id + ": slowest task " + format_millis(mx) + ", median " + format_millis(med) +
-                 " (needs at least skew-min-task-time and the skew factor " + format_ratio(factor) + ")"; });
-            continue;
-          }
-          Diagnostic d = ctx.make(*op, op_ref(*op) + " ran without AQE skew handling although stage " + st.id +
-                                           " that ran it has stragglers: the slowest task took " + format_millis(mx) +
-                                           ", " + format_ratio(mx / med) + " the median task (" + format_millis(med) + ")");
-          d.evidence.push_back({"slowest task", mx, Unit::Ms});
-          d.evidence.push_back({"median task", med, Unit::Ms});
-          d.evidence.push_back({"max to median task time", mx / med, Unit::Ratio});
-          if (st.num_tasks) d.evidence.push_back({"tasks", *st.num_tasks, Unit::Rows});
-          d.evidence.push_back({"skew factor", factor, Unit::Ratio});
-          if (const StageShuffleReadFacts* sr = stage_reads(plan, st.id); sr && sr->bytes_max >= factor * sr->bytes_median) {
-            d.evidence.push_back({"largest task shuffle read", sr->bytes_max, Unit::BytesExact});
-            d.evidence.push_back({"median task shuffle read", sr->bytes_median, Unit::BytesExact});
-          }
-          set_impact(d, mx - med, "ms", " of straggler time");
-          found = std::move(d);
-          break;
-        }
-      }
-      // 3. Shuffle reads concentrated in a few tasks of the join's stage (event logs): the largest task
-      // read at least skew-threshold-bytes and skew-factor times the median task, and the stage has a
-      // task that ran at least skew-min-task-time (so the concentration cost time).
-      for (int sid : op->extra->spark_stages) {
-        if (found) break;
-        const std::string id = std::to_string(sid);
-        const StageShuffleReadFacts* sr = stage_reads(plan, id);
-        if (!sr) continue;
-        const StageInfo* st = nullptr;
-        for (const auto& s2 : plan.stages)
-          if (s2.id == id) st = &s2;
-        const double mx = sr->bytes_max, med = sr->bytes_median;
-        if (sr->tasks < 2 || mx < min_bytes || (med > 0 && mx / med < factor)) {
-          miss([&] { return "stage " + id + ": largest task shuffle read " + format_bytes(mx) + ", median " + format_bytes(med) +
-               " (needs at least skew-threshold-bytes and the skew factor " + format_ratio(factor) + ")"; });
-          continue;
-        }
-        if (!st || !st->task_ms_max || *st->task_ms_max < min_task) {
-          miss([&] { return "stage " + id + ": its shuffle reads are uneven but no task ran skew-min-task-time"; });
-          continue;
-        }
-        std::string msg = op_ref(*op) + " ran without AQE skew handling although stage " + id +
-                          " that ran it read its shuffle unevenly: one task read " + format_bytes(mx) + ", ";
-        msg += med > 0 ? format_ratio(mx / med) + " the median task (" + format_bytes(med) + ")"
-                       : "while most tasks read nothing";
-        if (sr->empty_tasks > 0)
-          msg += "; " + format_count(sr->empty_tasks) + " of " + format_count(sr->tasks) + " tasks read no row";
-        Diagnostic d = ctx.make(*op, msg);
-        d.evidence.push_back({"largest task shuffle read", mx, Unit::BytesExact});
-        d.evidence.push_back({"median task shuffle read", med, Unit::BytesExact});
-        if (med > 0) d.evidence.push_back({"max to median shuffle read", mx / med, Unit::Ratio});
-        d.evidence.push_back({"tasks", sr->tasks, Unit::Count});
-        d.evidence.push_back({"tasks that read no row", sr->empty_tasks, Unit::Count});
-        d.evidence.push_back({"slowest task", *st->task_ms_max, Unit::Ms});
-        if (st->task_ms_median) {
-          d.evidence.push_back({"median task", *st->task_ms_median, Unit::Ms});
-          set_impact(d, *st->task_ms_max - *st->task_ms_median, "ms", " of straggler time");
-        }
-        found = std::move(d);
-      }
+      // The evidence sources, tried in order: the first that holds gives the finding.
+      const SkewLimits lim{factor, min_bytes, min_task, empty_share};
+      std::optional<Diagnostic> found = from_skew_metrics(ctx, *op, lim, miss);
+      if (!found) found = from_task_times(ctx, *op, lim, miss);
+      if (!found) found = from_shuffle_reads(ctx, *op, lim, miss);
       if (!found) {
         ctx.why(*op, looked, missing);
         continue;
