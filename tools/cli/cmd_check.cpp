@@ -3,8 +3,6 @@
 #include <unistd.h>
 
 #include <algorithm>
-#include <cstdio>
-#include <set>
 #include <cstdlib>
 #include <iostream>
 #include <memory>
@@ -13,6 +11,7 @@
 #include "lint/engine/check.hpp"
 #include "lint/engine/check_session.hpp"
 #include "lint/core/config_file.hpp"
+#include "lint/core/describe_settings.hpp"
 #include "lint/core/settings.hpp"
 #include "lint/engine/known_rules.hpp"
 #include "lint/engine/ndjson.hpp"
@@ -291,63 +290,17 @@ void print_lines(const std::vector<std::string>& lines) {
 // --show-settings: the settings of the first input (ruff prints those of one file too), and where
 // each came from.
 void show_settings(const CheckOptions& opt, const CheckPlan& plan, const Settings& cli) {
-  const std::string& shown = plan.displays.front();
-  fs::path dir = shown == "-" ? fs::path(".") : folder_of(shown);
-  std::string ignored_error;
-  const ProjectConfig* pc = plan.configs_cache->for_dir(dir, ignored_error);
-  std::string file = pc && !pc->file.empty() ? pc->file.generic_string() : "";
-  std::string from_file = file.empty() ? "" : "  # " + file;
-  const Config& c = plan.configs.front();
-  const GlobSet& include = plan.include;
-  auto list = [](const std::set<std::string>& v) {
-    std::string out = "[";
-    for (const auto& x : v) out += (out.size() > 1 ? ", \"" : "\"") + x + "\"";
-    return out + "]";
-  };
-  std::cout << "# settings for " << shown << " (config file: " << (opt.no_config ? "none, --no-config" : file.empty() ? "none found" : file)
-            << ")\n";
-  std::cout << "select = " << list(c.select)
-            << (cli.select ? "  # --select" : !c.select.empty() ? from_file : "  # default: every rule") << "\n";
-  std::cout << "ignore = " << list(c.ignore);
-  if (!c.ignore.empty()) {
-    std::string src;
-    for (const auto& x : c.ignore) {
-      std::string where = cli.ignore.count(x) ? "--ignore" : pc && pc->config.ignore.count(x) ? file : "per-file-ignores of " + file;
-      src += (src.empty() ? "" : ", ") + x + ": " + where;
-    }
-    std::cout << "  # " << src;
-  } else {
-    std::cout << "  # default";
-  }
-  std::cout << "\n";
-  std::cout << "include = [";
-  for (std::size_t i = 0; i < include.patterns.size(); ++i) std::cout << (i ? ", \"" : "\"") << include.patterns[i] << "\"";
-  std::cout << "]  # " << (!opt.include.empty() ? "--include" : pc && !pc->include.empty() ? file : "default") << "\n";
-  std::cout << "[severity]\n";
-  for (const RuleDoc* d : all_rule_docs()) {
-    auto it = c.severity.find(d->name);
-    std::string src = it == c.severity.end() ? "default" : cli.values.severity.count(d->name) ? "--severity" : file;
-    std::cout << d->name << " = \"" << to_string(it == c.severity.end() ? d->severity : it->second) << "\"  # " << src << "\n";
-  }
-  std::cout << "[thresholds]\n";
-  for (const RuleDoc* d : all_rule_docs())
-    for (const auto& t : d->thresholds) {
-      double v = t.default_value;
-      std::string src = "default";
-      if (auto g = c.global_thresholds.find(t.name); g != c.global_thresholds.end()) {
-        v = g->second;
-        src = cli.values.global_thresholds.count(t.name) ? "--set" : file;
-      }
-      if (auto r = c.thresholds.find(d->name); r != c.thresholds.end())
-        if (auto o = r->second.find(t.name); o != r->second.end()) {
-          v = o->second;
-          src = cli.values.thresholds.count(d->name) && cli.values.thresholds.at(d->name).count(t.name) ? "--set" : file;
-        }
-      char buf[64];
-      std::snprintf(buf, sizeof buf, "%.15g", v);
-      std::cout << "\"" << d->name << "." << t.name << "\" = " << buf << (t.unit.empty() ? "" : "  # " + t.unit + ",")
-                << (t.unit.empty() ? "  # " : " ") << src << "\n";
-    }
+  SettingsSources sources;
+  sources.shown = plan.displays.front();
+  std::string ignored_error;  // read already for the plan
+  sources.project =
+      plan.configs_cache->for_dir(sources.shown == "-" ? fs::path(".") : folder_of(sources.shown), ignored_error);
+  sources.config = &plan.configs.front();
+  sources.cli = &cli;
+  sources.no_config = opt.no_config;
+  sources.include = plan.include.patterns;
+  sources.include_from_cli = !opt.include.empty();
+  std::cout << describe_settings(sources);
 }
 
 // The files of a check (paths, folders, stdin): plan, then --why / --show-files /
