@@ -68,11 +68,7 @@ int run_why(const std::string& name, const std::vector<std::string>& inputs, con
     LintRequest request;
     request.path = inputs[i];
     request.display = displays[i];
-    LintOptions options;
-    options.finish = false;
-    options.keep_plans = true;
-    options.refuse_non_plans = true;
-    Linted linted = lint_input(request, configs[i], options);
+    Linted linted = lint_input(request, configs[i], lint_options(LintMode::Inspect));
     if (!linted.error.empty()) {
       std::cerr << "planlint: error: " << linted.error << "\n";
       rc = 2;
