@@ -29,10 +29,8 @@ FileReport check_input(const std::string& path, const Config& config, const std:
   LintRequest request;
   request.path = path;
   request.display = display;
-  LintOptions options;
-  options.keep_plans = false;  // event logs are streamed: findings only
-  options.refuse_non_plans = true;
-  Linted linted = lint_input(request, config, options);
+  // Event logs are streamed: findings only.
+  Linted linted = lint_input(request, config, lint_options(LintMode::Check));
   FileReport report;
   report.path = std::move(linted.path);
   report.error = std::move(linted.error);
@@ -58,7 +56,7 @@ FileReport check_text(std::string text, const std::string& path, const Config& c
   LintRequest request;
   request.path = path;
   request.text = text;
-  Linted linted = lint_input(request, config, LintOptions{});
+  Linted linted = lint_input(request, config, lint_options(LintMode::Editor));
   FileReport report;
   report.path = std::move(linted.path);
   report.error = std::move(linted.error);

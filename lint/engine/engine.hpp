@@ -50,6 +50,15 @@ struct LintOptions {
   bool refuse_non_plans = false;
 };
 
+// The front ends' uses of lint_input, named by purpose instead of three booleans:
+//   Check    `planlint check` on a file: finish, stream event logs (findings only), refuse non-plans.
+//   Editor   a buffer in hand (the LSP, check_text): finish, keep the plans, accept anything.
+//   Show     `show`, `report`, the MCP server: finish, keep the plans, refuse non-plans.
+//   Inspect  `check --why`: the plans as read, no finishing steps, refuse non-plans.
+//   Test     tests and benchmarks (lint_text): the plans and the rules' findings only.
+enum class LintMode { Check, Editor, Show, Inspect, Test };
+LintOptions lint_options(LintMode mode);
+
 struct Linted {
   std::string path;          // as shown to the user
   // The input as read (null when streamed, or given in the request). Shared and const: the plans

@@ -283,21 +283,36 @@ Linted lint_input(const LintRequest& request, const Config& config, const LintOp
   return out;
 }
 
+LintOptions lint_options(LintMode mode) {
+  LintOptions o;  // finish, keep the plans, accept anything: Editor
+  switch (mode) {
+    case LintMode::Check:
+      o.keep_plans = false;
+      o.refuse_non_plans = true;
+      break;
+    case LintMode::Editor: break;
+    case LintMode::Show: o.refuse_non_plans = true; break;
+    case LintMode::Inspect:
+      o.finish = false;
+      o.refuse_non_plans = true;
+      break;
+    case LintMode::Test: o.finish = false; break;
+  }
+  return o;
+}
+
 LintResult lint_text(std::string_view text, const std::string& path, const Config& config) {
   LintRequest request;
   request.path = path;
   request.text = text;
-  LintOptions options;
-  options.finish = false;
-  return std::move(lint_input(request, config, options).result);
+  return std::move(lint_input(request, config, lint_options(LintMode::Test)).result);
 }
 
 LintResult lint_text(std::shared_ptr<const std::string> input, const std::string& path, const Config& config) {
   if (!input) return lint_text(std::string_view(), path, config);
   Linted out;
   out.path = path;
-  LintOptions options;
-  options.finish = false;
+  LintOptions options = lint_options(LintMode::Test);
   InputLinter linter(out, config, options);
   linter.whole(input);
   return std::move(out.result);

@@ -2,75 +2,22 @@
 // exit 0 (nothing at or above --fail-on), 1 (findings) or 2 (usage, unreadable input, bad config).
 #include <unistd.h>
 
-#include <algorithm>
-#include <cstdio>
-#include <set>
-#include <atomic>
-#include <cstdlib>
-#include <fstream>
 #include <iostream>
-#include <map>
 #include <memory>
-#include <mutex>
-#include <new>
-#include <stdexcept>
-#include <sstream>
-#include <thread>
-#include <tuple>
 
-#include "lint/core/baseline.hpp"
-#include "lint/engine/check.hpp"
-#include "lint/core/config_file.hpp"
-#include "lint/core/input_kind.hpp"
-#include "lint/core/settings.hpp"
-#include "lint/engine/known_rules.hpp"
-#include "lint/engine/ndjson.hpp"
-#include "lint/output/output.hpp"
-#include "lint/diff/diff.hpp"
-#include "lint/diff/git_show.hpp"
-#include "parser/eventlog/eventlog.hpp"
-#include "lint/core/output_file.hpp"
+#include "lint/core/describe_settings.hpp"
 #include "lint/core/sanitize.hpp"
-#include "parser/registry/parse.hpp"
-#include "tools/cli/history_server_fetch.hpp"
-#include "tools/cli/checked_stdout.hpp"
+#include "lint/engine/check_session.hpp"
+#include "tools/cli/check_modes.hpp"
 #include "tools/cli/commands.hpp"
 #include "tools/cli/lint_file.hpp"
+#include "tools/cli/write_reports.hpp"
 
 namespace planlint::cli {
 
 namespace fs = std::filesystem;
 
 namespace {
-
-struct CheckOptions {
-  std::vector<std::string> paths;
-  std::string format = "text";
-  std::string fail_on = "warning";
-  bool exit_zero = false;
-  std::vector<std::string> select, ignore, severity, set;
-  std::string config_file;
-  bool no_config = false;
-  std::string write_baseline, baseline;
-  std::vector<std::string> include, exclude;
-  unsigned jobs = 0;
-  std::string color = "auto";
-  bool statistics = false;
-  std::string stdin_filename;
-  long long execution = -1;  // -1: all executions
-  std::string output;
-  std::string against;  // --against REF: also diff each file with its version at REF
-  std::string max_input_size;
-  bool show_settings = false, show_files = false;
-  std::string why;  // --why RULE
-  std::string history_server, app;  // --history-server URL --app APP
-  FetchOptions fetch;
-};
-
-int usage_error(const std::string& message) {
-  std::cerr << "planlint: error: " << visible(message) << "\n";
-  return 2;
-}
 
 // Splits "KEY=VALUE".
 bool split_assignment(const std::string& s, std::string& key, std::string& value) {
@@ -81,216 +28,31 @@ bool split_assignment(const std::string& s, std::string& key, std::string& value
   return true;
 }
 
-class ConfigCache {
- public:
-  ConfigCache(const CheckOptions& o) : opt_(o) {}
-
-  // The project config for a file in `dir`; nullptr after printing an error.
-  const ProjectConfig* for_dir(const fs::path& dir) {
-    if (opt_.no_config) return &defaults_;
-    if (!opt_.config_file.empty()) return load(opt_.config_file);
-    auto found = find_config_file(dir.empty() ? fs::path(".") : dir);
-    if (!found) return &defaults_;
-    return load(*found);
-  }
-
- private:
-  const ProjectConfig* load(const fs::path& file) {
-    std::string key = fs::absolute(file).lexically_normal().string();
-    if (auto it = cache_.find(key); it != cache_.end()) return it->second.get();
-    ConfigError err;
-    auto pc = load_config_file(file, err);
-    if (!pc) {
-      std::cerr << visible(err.str()) << "\n";
-      return nullptr;
-    }
-    return (cache_[key] = std::make_unique<ProjectConfig>(std::move(*pc))).get();
-  }
-
-  const CheckOptions& opt_;
-  ProjectConfig defaults_;
-  std::map<std::string, std::unique_ptr<ProjectConfig>> cache_;
-};
-
-// The report of a file that ran out of memory: its partial results are dropped (and their memory
-// freed), and the error names it.
-FileReport out_of_memory(const std::string& display) {
-  FileReport r;
-  r.path = display;
-  r.error = display + ": out of memory";
-  return r;
-}
-
-bool use_color(const std::string& mode, bool to_stdout) {
-  if (mode == "always") return true;
-  if (mode == "never") return false;
-  if (std::getenv("NO_COLOR") && *std::getenv("NO_COLOR")) return false;
-  if (std::getenv("FORCE_COLOR") && *std::getenv("FORCE_COLOR")) return true;
-  return to_stdout && ::isatty(STDOUT_FILENO);
-}
-
-fs::path folder_of(const std::string& path) {
-  fs::path p(path);
-  return p.has_parent_path() ? p.parent_path() : fs::path(".");
-}
-
-// --against: the regressions of `path` against its version at `ref` (lint/diff/), added to its
-// report. Files that did not exist at `ref`, or did not change, are only checked.
-void add_regressions(const std::string& ref, const std::string& path, FileReport& report, const Config& config) {
-  if (report.text().empty()) return;  // event logs are streamed, not kept: nothing to compare
-  auto old_text = git_show(ref, path);
-  if (!old_text || *old_text == report.text()) return;
-  FileReport d = diff_texts(*old_text, ref + ":" + path, std::string(report.text()), report.path, config);
-  if (!d.error.empty()) {
-    std::cerr << "planlint: note: " << path << ": not compared with " << ref << ": " << d.error << "\n";
-    return;
-  }
-  report.suppressed += d.suppressed;
-  for (auto& diag : d.diagnostics)
-    if (diag.rule != "unused-suppression" || diag.message.rfind("unknown rule", 0) != 0)  // check reported those
-      report.diagnostics.push_back(std::move(diag));
-  std::stable_sort(report.diagnostics.begin(), report.diagnostics.end(), [](const Diagnostic& a, const Diagnostic& b) {
-    return std::tie(a.plan_index, a.range.line, a.range.column) < std::tie(b.plan_index, b.range.line, b.range.column);
-  });
-}
-
-// `check --why RULE FILE...`: per candidate operator, what the rule looked for and what was missing.
-int run_why(const std::string& name, const std::vector<std::string>& inputs, const std::vector<Config>& configs,
-            const std::vector<std::string>& displays) {
-  const Rule* rule = find_rule(name);
-  if (!rule) return usage_error("--why: unknown rule `" + name + "` (`planlint rules` lists them)");
-  if (!rule->explains()) {
-    std::string which;
-    for (const auto& r : all_rules())
-      if (r->explains()) which += (which.empty() ? "" : ", ") + r->doc().name;
-    return usage_error("--why: " + rule->doc().name + " does not explain its decisions yet (rules that do: " + which + ")");
-  }
-  int rc = 0;
-  for (std::size_t i = 0; i < inputs.size(); ++i) {
-    // The one entry point, plans kept, no finishing steps: the rule runs again with notes on.
-    LintRequest request;
-    request.path = inputs[i];
-    request.display = displays[i];
-    LintOptions options;
-    options.finish = false;
-    options.keep_plans = true;
-    options.refuse_non_plans = true;
-    Linted linted = lint_input(request, configs[i], options);
-    if (!linted.error.empty()) {
-      std::cerr << "planlint: error: " << linted.error << "\n";
-      rc = 2;
-      continue;
-    }
-    const ParseResult& parsed = linted.result.parse;
-    std::vector<WhyPlanNotes> notes;
-    std::vector<Diagnostic> found = run_rule_why(parsed, configs[i], *rule, notes);
-    std::cout << displays[i] << ": " << rule->doc().name << " (" << rule->doc().code << ")\n";
-    for (const auto& pn : notes) {
-      const Plan& plan = parsed.plans[pn.plan_index];
-      if (parsed.plans.size() > 1) std::cout << "  " << (plan.name.empty() ? "plan " + std::to_string(pn.plan_index + 1) : plan.name) << ":\n";
-      std::size_t reported = 0;
-      for (const auto& d : found)
-        if (d.plan_index == pn.plan_index) {
-          std::cout << "  reported: " << d.message << "\n";
-          ++reported;
-        }
-      for (const auto& note : pn.notes) {
-        const Operator& op = plan.ops[note.op];
-        std::string ref = (op.name.empty() ? op.label : op.name) + (op.id.empty() ? "" : " (" + op.id + ")");
-        std::cout << "  considered " << ref;
-        if (op.loc.line) std::cout << " at line " << op.loc.line;
-        std::cout << ": looked for " << note.looked_for << "; missing: " << note.missing << "\n";
-      }
-      if (!reported && pn.notes.empty()) std::cout << "  no candidate operator in this plan\n";
-    }
-  }
-  return rc;
-}
-
-// --format ndjson: records on stdin, finding records on stdout, streaming. Findings and bad records
-// are data in the stream: the exit status is 0 (Spark's rdd.pipe fails a task on any other), 2 only
-// for usage errors.
-int run_ndjson_check(const CheckOptions& opt, ConfigCache& configs, const Settings& cli) {
-  NdjsonConfigFor config_for = [&](const std::string& path, std::string& error) -> std::optional<Config> {
-    const ProjectConfig* pc = configs.for_dir(path.empty() ? fs::path(".") : folder_of(path));
-    if (!pc) {
-      error = "bad configuration file (see standard error)";
-      return std::nullopt;
-    }
-    Config c = apply_settings(config_for_path(*pc, path.empty() ? fs::path("stdin") : fs::path(path)), cli);
-    if (opt.execution >= 0) c.execution = opt.execution;
-    return c;
-  };
-  std::ios::sync_with_stdio(false);
-  use_checked_stdout();  // sync_with_stdio put its own buffer there
-  NdjsonTotals t = run_ndjson(std::cin, std::cout, config_for);
-  std::cout.flush();
-  if (opt.statistics)
-    std::cerr << "planlint: " << t.records << " records, " << t.findings << " findings, " << t.errors
-              << " errors\n";
-  return 0;
-}
-
-// --history-server URL --app APP [--execution N]: fetch the SQL executions and check them as a
-// saved answer would be.
-int check_history_server(const CheckOptions& opt, const ProjectConfig& top, const Settings& cli, OutputFormat format,
-                         Severity fail_on, double max_input) {
-  std::optional<long long> execution;
-  if (opt.execution >= 0) execution = opt.execution;
-  Config config = apply_settings(config_for_path(top, fs::path("history-server")), cli);
-  config.execution = execution;
-  if (max_input > 0) config.max_input_bytes = max_input;
-  FetchOptions fetch = opt.fetch;
-  fetch.max_body_bytes = config.max_input_bytes;
-  std::string shown, error;
-  std::optional<std::string> body = fetch_history_server_sql(opt.history_server, opt.app, execution, fetch, shown, error);
-  if (!body) {
-    std::cerr << "planlint: error: " << error << "\n";
-    return 2;
-  }
-  std::vector<FileReport> reports{check_text(std::move(*body), shown, config)};
-  if (format == OutputFormat::Text || format == OutputFormat::Concise) write_messages_text(std::cerr, reports);
-  OutputOptions out_opt;
-  out_opt.statistics = opt.statistics;
-  if (!opt.output.empty()) {
-    std::ostringstream out;
-    write_report(out, format, reports, out_opt);
-    std::string err;
-    if (!write_file_atomically(opt.output, out.str(), err)) return usage_error(err);
-  } else {
-    out_opt.color = use_color(opt.color, true);
-    write_report(std::cout, format, reports, out_opt);
-    std::cout.flush();
-  }
-  if (opt.exit_zero) return 0;
-  // Nothing read (every finding is a parse error, e.g. an unknown --execution): exit 2.
-  const auto& diags = reports.front().diagnostics;
-  if (!diags.empty() && std::all_of(diags.begin(), diags.end(), [](const Diagnostic& d) { return d.rule == "parse-error"; }))
-    return 2;
-  for (const auto& d : reports.front().diagnostics)
-    if (d.severity >= fail_on) return 1;
-  return 0;
-}
-
-int run_check(const CheckOptions& opt) {
-  // Command-line rule settings, validated before anything is read (lint/core/settings.hpp: the
-  // same validation and merge as the editor's settings).
+// Command-line rule settings, validated before anything is read (lint/core/settings.hpp: the
+// same validation and merge as the editor's settings). nullopt after printing a usage error.
+std::optional<Settings> settings_from_flags(const CheckOptions& opt) {
   Settings cli;
   std::string err;
   for (const auto& s : opt.select)
-    if (!settings_select(cli, s, err)) return usage_error("--select: " + err);
+    if (!settings_select(cli, s, err)) return usage_error("--select: " + err), std::nullopt;
   for (const auto& s : opt.ignore)
-    if (!settings_ignore(cli, s, err)) return usage_error("--ignore: " + err);
+    if (!settings_ignore(cli, s, err)) return usage_error("--ignore: " + err), std::nullopt;
   for (const auto& s : opt.severity) {
     std::string k, v;
-    if (!split_assignment(s, k, v)) return usage_error("--severity expects RULE=LEVEL, got `" + s + "`");
-    if (!settings_severity(cli, k, v, err)) return usage_error("--severity: " + err);
+    if (!split_assignment(s, k, v)) return usage_error("--severity expects RULE=LEVEL, got `" + s + "`"), std::nullopt;
+    if (!settings_severity(cli, k, v, err)) return usage_error("--severity: " + err), std::nullopt;
   }
   for (const auto& s : opt.set) {
     std::string k, v;
-    if (!split_assignment(s, k, v)) return usage_error("--set expects RULE.OPTION=VALUE or OPTION=VALUE, got `" + s + "`");
-    if (!settings_threshold(cli, k, v, err)) return usage_error("--set: " + err);
+    if (!split_assignment(s, k, v))
+      return usage_error("--set expects RULE.OPTION=VALUE or OPTION=VALUE, got `" + s + "`"), std::nullopt;
+    if (!settings_threshold(cli, k, v, err)) return usage_error("--set: " + err), std::nullopt;
   }
+  return cli;
+}
+
+// The combinations of modes that make no sense; 0 or the usage error's exit status.
+int refuse_mode_mixes(const CheckOptions& opt) {
   if (opt.statistics && opt.format != "text" && opt.format != "full" && opt.format != "concise" && opt.format != "json")
     return usage_error("--statistics prints counts as text or JSON; --format " + opt.format + " has no statistics form");
   if (!opt.history_server.empty() && opt.app.empty()) return usage_error("--history-server needs --app APP");
@@ -301,221 +63,88 @@ int run_check(const CheckOptions& opt) {
     if (!opt.history_server.empty()) return usage_error("--format ndjson reads records from standard input, not --history-server");
     for (const auto& p : opt.paths)
       if (p != "-") return usage_error("--format ndjson reads records from standard input ('-'), not `" + p + "`");
-    ConfigCache configs(opt);
-    return run_ndjson_check(opt, configs, cli);
   }
+  return 0;
+}
+
+CheckRequest request_of(const CheckOptions& opt, Settings cli, double max_input) {
+  CheckRequest r;
+  r.paths = opt.paths;
+  r.cli = std::move(cli);
+  r.config_file = opt.config_file;
+  r.no_config = opt.no_config;
+  r.include = opt.include;
+  r.exclude = opt.exclude;
+  r.stdin_filename = opt.stdin_filename;
+  r.execution = opt.execution;
+  r.max_input_bytes = max_input;
+  r.output = opt.output;
+  r.write_baseline = opt.write_baseline;
+  r.baseline = opt.baseline;
+  r.jobs = opt.jobs;
+  if (!opt.against.empty()) r.against = against_git(opt.against);
+  return r;
+}
+
+void print_lines(const std::vector<std::string>& lines) {
+  for (const auto& l : lines) std::cerr << l << "\n";
+}
+
+// --show-settings: the settings of the first input (ruff prints those of one file too), and where
+// each came from.
+void show_settings(const CheckOptions& opt, const CheckPlan& plan, const Settings& cli) {
+  SettingsSources sources;
+  sources.shown = plan.displays.front();
+  std::string ignored_error;  // read already for the plan
+  sources.project =
+      plan.configs_cache->for_dir(sources.shown == "-" ? fs::path(".") : folder_of(sources.shown), ignored_error);
+  sources.config = &plan.configs.front();
+  sources.cli = &cli;
+  sources.no_config = opt.no_config;
+  sources.include = plan.include.patterns;
+  sources.include_from_cli = !opt.include.empty();
+  std::cout << describe_settings(sources);
+}
+
+// The files of a check (paths, folders, stdin): plan, then --why / --show-files /
+// --show-settings, or run, write and exit.
+int check_files(const CheckOptions& opt, const CheckRequest& request, std::shared_ptr<ConfigCache> configs,
+                OutputFormat format, Severity fail_on) {
+  CheckPlan plan = plan_check(request, std::move(configs));
+  print_lines(plan.errors);
+  if (plan.status) return plan.status;
+  if (!opt.why.empty()) return run_why(opt.why, plan.inputs, plan.configs, plan.displays);
+  if (opt.show_files) {  // like ruff --show-files: what would be checked, then stop
+    for (const auto& in : plan.inputs) std::cout << in << "\n";
+    return 0;
+  }
+  if (opt.show_settings) return show_settings(opt, plan, request.cli), 0;
+  CheckRun done = run(plan, request);
+  print_lines(done.errors);
+  if (done.status) return done.status;
+  if (!write_reports(done.reports, report_target(opt, format))) return 2;
+  return exit_code(done.reports, fail_on, opt.exit_zero || !opt.write_baseline.empty(), done.unreadable);
+}
+
+int run_check(const CheckOptions& opt) {
+  auto cli = settings_from_flags(opt);
+  if (!cli) return 2;
+  if (int rc = refuse_mode_mixes(opt)) return rc;
+  auto configs = std::make_shared<ConfigCache>(opt.config_file, opt.no_config);
+  if (opt.format == "ndjson") return run_ndjson_check(opt, *configs, *cli);
   auto format = output_format_from_string(opt.format);
   auto fail_on = severity_from_string(opt.fail_on);
   if (!format) return usage_error("unknown --format `" + opt.format + "`");
   if (!fail_on) return usage_error("unknown --fail-on `" + opt.fail_on + "`");
-
   auto max_input = max_input_size_option(opt.max_input_size);
   if (!max_input) return usage_error("--max-input-size: `" + opt.max_input_size + "` is not a size");
-
-  ConfigCache configs(opt);
-  std::vector<std::string> args = opt.paths.empty() ? std::vector<std::string>{"-"} : opt.paths;
-
-  // Inputs: folder walks use the include/exclude of the config nearest to the current folder plus
-  // the command line's.
-  const ProjectConfig* top = configs.for_dir(".");
-  if (!top) return 2;
-  GlobSet include{opt.include.empty() ? (top->include.empty() ? default_include() : top->include)
-                                      : opt.include,
-                  opt.include.empty() && !top->include.empty() ? top->root : fs::path()};
-  std::vector<GlobSet> exclude{GlobSet{opt.exclude, {}}};
-  if (!top->exclude.empty()) exclude.push_back(GlobSet{top->exclude, top->root});
-  std::vector<std::string> errors;
-  if (!opt.history_server.empty()) return check_history_server(opt, *top, cli, *format, *fail_on, *max_input);
-  std::vector<std::string> inputs = collect_inputs(args, include, exclude, errors);
-  for (const auto& e : errors) std::cerr << "planlint: error: " << visible(e) << "\n";
-  // Outputs never overwrite an input (the same file after resolving links).
-  for (const auto* out : {&opt.output, &opt.write_baseline})
-    if (auto in = output_is_input(*out, inputs))
-      return usage_error((out == &opt.output ? "-o " : "--write-baseline ") + *out + " is the input " + *in +
-                         ": refusing to overwrite it");
-  bool walked = false;
-  for (const auto& a : args) {
-    std::error_code ec;
-    walked = walked || (a != "-" && fs::is_directory(a, ec) && !is_rolling_event_log_dir(a));
-  }
-  if (inputs.empty()) {  // like pytest's "no tests ran": checking nothing is not a pass
-    if (errors.empty()) {
-      std::string globs;
-      for (const auto& g : include.patterns) globs += (globs.empty() ? "" : ", ") + g;
-      std::cerr << "planlint: error: no plan found in ";
-      for (std::size_t i = 0; i < args.size(); ++i) std::cerr << (i ? ", " : "") << args[i];
-      std::cerr << " (looked for " << globs << ", rolling eventlog_v2_* folders and Spark event logs by content); "
-                << "nothing was checked\n";
-    }
-    return 2;
-  }
-
-  // The configuration of every input, resolved before the work is spread over threads.
-  std::vector<Config> file_configs;
-  std::vector<std::string> displays;
-  for (const auto& in : inputs) {
-    std::string shown = in == "-" && !opt.stdin_filename.empty() ? opt.stdin_filename : in;
-    fs::path dir = in == "-" && opt.stdin_filename.empty() ? fs::path(".") : folder_of(shown);
-    const ProjectConfig* pc = configs.for_dir(dir);
-    if (!pc) return 2;
-    file_configs.push_back(apply_settings(config_for_path(*pc, shown == "-" ? fs::path("stdin") : fs::path(shown)), cli));
-    if (opt.execution >= 0) file_configs.back().execution = opt.execution;
-    if (*max_input > 0) file_configs.back().max_input_bytes = *max_input;
-    displays.push_back(shown);
-  }
-
-  if (!opt.why.empty()) return run_why(opt.why, inputs, file_configs, displays);
-  if (opt.show_files) {  // like ruff --show-files: what would be checked, then stop
-    for (const auto& in : inputs) std::cout << in << "\n";
-    return 0;
-  }
-  if (opt.show_settings) {
-    // The settings of the first input (ruff prints those of one file too), and where each came from.
-    std::string shown = displays.front();
-    fs::path dir = shown == "-" ? fs::path(".") : folder_of(shown);
-    const ProjectConfig* pc = configs.for_dir(dir);
-    std::string file = pc && !pc->file.empty() ? pc->file.generic_string() : "";
-    std::string from_file = file.empty() ? "" : "  # " + file;
-    const Config& c = file_configs.front();
-    auto list = [](const std::set<std::string>& v) {
-      std::string out = "[";
-      for (const auto& x : v) out += (out.size() > 1 ? ", \"" : "\"") + x + "\"";
-      return out + "]";
-    };
-    std::cout << "# settings for " << shown << " (config file: " << (opt.no_config ? "none, --no-config" : file.empty() ? "none found" : file)
-              << ")\n";
-    std::cout << "select = " << list(c.select)
-              << (cli.select ? "  # --select" : !c.select.empty() ? from_file : "  # default: every rule") << "\n";
-    std::cout << "ignore = " << list(c.ignore);
-    if (!c.ignore.empty()) {
-      std::string src;
-      for (const auto& x : c.ignore) {
-        std::string where = cli.ignore.count(x) ? "--ignore" : pc && pc->config.ignore.count(x) ? file : "per-file-ignores of " + file;
-        src += (src.empty() ? "" : ", ") + x + ": " + where;
-      }
-      std::cout << "  # " << src;
-    } else {
-      std::cout << "  # default";
-    }
-    std::cout << "\n";
-    std::cout << "include = [";
-    for (std::size_t i = 0; i < include.patterns.size(); ++i) std::cout << (i ? ", \"" : "\"") << include.patterns[i] << "\"";
-    std::cout << "]  # " << (!opt.include.empty() ? "--include" : pc && !pc->include.empty() ? file : "default") << "\n";
-    std::cout << "[severity]\n";
-    for (const RuleDoc* d : all_rule_docs()) {
-      auto it = c.severity.find(d->name);
-      std::string src = it == c.severity.end() ? "default" : cli.values.severity.count(d->name) ? "--severity" : file;
-      std::cout << d->name << " = \"" << to_string(it == c.severity.end() ? d->severity : it->second) << "\"  # " << src << "\n";
-    }
-    std::cout << "[thresholds]\n";
-    for (const RuleDoc* d : all_rule_docs())
-      for (const auto& t : d->thresholds) {
-        double v = t.default_value;
-        std::string src = "default";
-        if (auto g = c.global_thresholds.find(t.name); g != c.global_thresholds.end()) {
-          v = g->second;
-          src = cli.values.global_thresholds.count(t.name) ? "--set" : file;
-        }
-        if (auto r = c.thresholds.find(d->name); r != c.thresholds.end())
-          if (auto o = r->second.find(t.name); o != r->second.end()) {
-            v = o->second;
-            src = cli.values.thresholds.count(d->name) && cli.values.thresholds.at(d->name).count(t.name) ? "--set" : file;
-          }
-        char buf[64];
-        std::snprintf(buf, sizeof buf, "%.15g", v);
-        std::cout << "\"" << d->name << "." << t.name << "\" = " << buf << (t.unit.empty() ? "" : "  # " + t.unit + ",")
-                  << (t.unit.empty() ? "  # " : " ") << src << "\n";
-      }
-    return 0;
-  }
-
-  std::vector<FileReport> reports(inputs.size());
-  unsigned jobs = opt.jobs ? opt.jobs : std::max(1u, std::thread::hardware_concurrency());
-  jobs = static_cast<unsigned>(std::min<std::size_t>(jobs, std::max<std::size_t>(1, inputs.size())));
-  std::atomic<std::size_t> next{0};
-  auto worker = [&] {
-    for (std::size_t i = next++; i < inputs.size(); i = next++)
-      // Event logs (files of any codec, rolling directories) are streamed, never read whole.
-      // Pipes and FIFOs are read once; character devices are refused (lint/engine/lint.cpp).
-      try {
-        reports[i] = check_input(inputs[i], file_configs[i], displays[i]);
-      } catch (const std::bad_alloc&) {  // this file is reported, the others still are checked
-        reports[i] = out_of_memory(displays[i]);
-      } catch (const std::length_error&) {
-        reports[i] = out_of_memory(displays[i]);
-      }
-  };
-  if (jobs <= 1 || std::count(inputs.begin(), inputs.end(), "-")) {
-    worker();
-  } else {
-    std::vector<std::thread> pool;
-    for (unsigned j = 0; j < jobs; ++j) pool.emplace_back(worker);
-    for (auto& t : pool) t.join();
-  }
-  if (!opt.against.empty()) {
-    if (!git_ref_exists(opt.against)) return usage_error("--against: `" + opt.against + "` is not a git revision here");
-    for (std::size_t i = 0; i < reports.size(); ++i)
-      if (inputs[i] != "-" && reports[i].error.empty()) add_regressions(opt.against, inputs[i], reports[i], file_configs[i]);
-  }
-  bool unreadable = !errors.empty();
-  for (const auto& r : reports)
-    if (!r.error.empty()) {
-      std::cerr << "planlint: error: " << visible(r.error) << "\n";
-      unreadable = true;
-    }
-  if (walked) {  // what a folder walk found, by kind: "checked 5 files: 3 event logs, 2 explain texts"
-    std::map<std::string, std::size_t> kinds;
-    for (const auto& r : reports) {
-      std::string k = !r.error.empty() ? "unreadable" : std::string(input_kind(r.format));
-      ++kinds[k];
-    }
-    std::cerr << "planlint: checked " << reports.size() << (reports.size() == 1 ? " file:" : " files:");
-    bool first = true;
-    for (const auto& [k, n] : kinds) {
-      std::cerr << (first ? " " : ", ") << n << " " << k << (n == 1 || k == "unreadable" ? "" : "s");
-      first = false;
-    }
-    std::cerr << "\n";
-  }
-
-  if (!opt.write_baseline.empty()) {
-    if (!write_baseline(opt.write_baseline, reports, err)) return usage_error(err);
-    std::size_t n = 0;
-    for (const auto& r : reports) n += r.diagnostics.size();
-    std::cerr << "planlint: wrote " << n << " finding" << (n == 1 ? "" : "s") << " to the baseline "
-              << opt.write_baseline << "\n";
-  }
-  if (!opt.baseline.empty()) {
-    auto baseline = read_baseline(opt.baseline, err);
-    if (!baseline) return usage_error(err);
-    for (auto& r : reports) apply_baseline(*baseline, r, opt.baseline);
-  }
-
-  // The readers' warnings and notes: on standard error for the text formats (as `parse` prints
-  // them); the machine formats carry them inside.
-  if (*format == OutputFormat::Text || *format == OutputFormat::Concise) write_messages_text(std::cerr, reports);
-
-  OutputOptions out_opt;
-  out_opt.statistics = opt.statistics;
-  if (!opt.output.empty()) {
-    std::ostringstream out;
-    out_opt.color = use_color(opt.color, false);
-    write_report(out, *format, reports, out_opt);
-    if (!write_file_atomically(opt.output, out.str(), err)) return usage_error(err);
-  } else {
-    out_opt.color = use_color(opt.color, true);
-    write_report(std::cout, *format, reports, out_opt);
-    std::cout.flush();
-  }
-
-  if (unreadable) return 2;
-  if (opt.exit_zero || !opt.write_baseline.empty()) return 0;
-  for (const auto& r : reports)
-    for (const auto& d : r.diagnostics)
-      if (d.severity >= *fail_on) return 1;
-  return 0;
+  // Folder walks and the History Server mode start from the config nearest to the current folder.
+  std::string error;
+  const ProjectConfig* top = configs->for_dir(".", error);
+  if (!top) return std::cerr << visible(error) << "\n", 2;
+  if (!opt.history_server.empty()) return check_history_server(opt, *top, *cli, *format, *fail_on, *max_input);
+  return check_files(opt, request_of(opt, *cli, *max_input), std::move(configs), *format, *fail_on);
 }
-
 }  // namespace
 
 void register_check(CLI::App& app, int& exit_code) {

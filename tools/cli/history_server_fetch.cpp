@@ -211,6 +211,63 @@ std::string bytes_text(double b) {
   return buf;
 }
 
+// What went wrong with a transfer that ended in `rc` (empty for CURLE_OK): `shown` is the asked
+// URL and `final_shown` the last one after redirects, both redacted; `detail` libcurl's message.
+std::string transfer_error(CURLcode rc, const std::string& url, const std::string& shown,
+                           const std::string& final_shown, const std::string& detail, const FetchOptions& opts,
+                           const Sink& sink, curl_off_t length) {
+  std::string error;
+  const std::string limit = "--max-input-size / max-input-size, now " + bytes_text(sink.max_bytes);
+  switch (rc) {
+    case CURLE_OK: return "";
+    case CURLE_COULDNT_RESOLVE_HOST:
+      error = shown + ": cannot resolve the host (" + detail + "); check the --history-server URL";
+      return error;
+    case CURLE_COULDNT_CONNECT:
+      error = shown + ": cannot connect (" + detail +
+              "); is the History Server running there? (default port 18080, a live driver UI 4040)";
+      return error;
+    case CURLE_OPERATION_TIMEDOUT:
+      error = shown + ": no complete answer within the timeout (" + detail + "); raise --timeout (now " +
+              std::to_string(opts.timeout_s) + " s)";
+      if (url.compare(0, 8, "https://") == 0) error += ", or is it an http:// server?";
+      return error;
+    case CURLE_TOO_MANY_REDIRECTS:
+      error = shown + ": more than " + std::to_string(opts.max_redirects) + " redirects (last: " + final_shown +
+              "); check the URL, or a proxy/login page in front of the server";
+      return error;
+    case CURLE_PEER_FAILED_VERIFICATION:
+    case CURLE_SSL_CACERT_BADFILE:
+    case CURLE_SSL_CONNECT_ERROR:
+    case CURLE_SSL_CERTPROBLEM:
+    case CURLE_SSL_CIPHER:
+    case CURLE_SSL_ISSUER_ERROR:
+      error = shown + ": TLS failed (" + detail +
+              "); give the server's CA with --cacert FILE, or --insecure to skip verification";
+      return error;
+    case CURLE_UNSUPPORTED_PROTOCOL:
+      error = shown + ": unsupported protocol (" + detail + "); use an http:// or https:// URL";
+      return error;
+    case CURLE_FILESIZE_EXCEEDED:
+      error = final_shown + ": the answer is larger than the input size limit (Content-Length " +
+              (length >= 0 ? bytes_text(static_cast<double>(length)) : std::string("too large")) + "; " + limit +
+              "); refused before it was read";
+      return error;
+    case CURLE_WRITE_ERROR:
+      if (sink.stop == Sink::Stop::Bomb)
+        error = final_shown + ": the compressed answer decodes to more than " +
+                std::to_string(static_cast<long long>(opts.max_ratio)) + " times its size (" +
+                bytes_text(static_cast<double>(sink.body.size())) + " from " +
+                bytes_text(static_cast<double>(sink.wire)) + " so far): refused as a decompression bomb";
+      else
+        error = final_shown + ": the answer is larger than the input size limit (" + limit + ")";
+      return error;
+    default:
+      error = shown + ": " + detail;
+      return error;
+  }
+}
+
 }  // namespace
 
 std::string redacted_url(std::string_view url, std::size_t max) {
@@ -356,55 +413,8 @@ std::optional<std::string> http_get(const std::string& url, const FetchOptions& 
   std::string detail = scrubbed(curl_error[0] ? std::string(curl_error) : std::string(lib->easy_strerror(rc)), url);
   if (final_url != url) detail = scrubbed(detail, final_url);
   if (detail.size() > 400) detail = detail.substr(0, 400) + "...";
-  const std::string limit = "--max-input-size / max-input-size, now " + bytes_text(sink.max_bytes);
-  switch (rc) {
-    case CURLE_OK: break;
-    case CURLE_COULDNT_RESOLVE_HOST:
-      error = shown + ": cannot resolve the host (" + detail + "); check the --history-server URL";
-      return std::nullopt;
-    case CURLE_COULDNT_CONNECT:
-      error = shown + ": cannot connect (" + detail +
-              "); is the History Server running there? (default port 18080, a live driver UI 4040)";
-      return std::nullopt;
-    case CURLE_OPERATION_TIMEDOUT:
-      error = shown + ": no complete answer within the timeout (" + detail + "); raise --timeout (now " +
-              std::to_string(opts.timeout_s) + " s)";
-      if (url.compare(0, 8, "https://") == 0) error += ", or is it an http:// server?";
-      return std::nullopt;
-    case CURLE_TOO_MANY_REDIRECTS:
-      error = shown + ": more than " + std::to_string(opts.max_redirects) + " redirects (last: " + final_shown +
-              "); check the URL, or a proxy/login page in front of the server";
-      return std::nullopt;
-    case CURLE_PEER_FAILED_VERIFICATION:
-    case CURLE_SSL_CACERT_BADFILE:
-    case CURLE_SSL_CONNECT_ERROR:
-    case CURLE_SSL_CERTPROBLEM:
-    case CURLE_SSL_CIPHER:
-    case CURLE_SSL_ISSUER_ERROR:
-      error = shown + ": TLS failed (" + detail +
-              "); give the server's CA with --cacert FILE, or --insecure to skip verification";
-      return std::nullopt;
-    case CURLE_UNSUPPORTED_PROTOCOL:
-      error = shown + ": unsupported protocol (" + detail + "); use an http:// or https:// URL";
-      return std::nullopt;
-    case CURLE_FILESIZE_EXCEEDED:
-      error = final_shown + ": the answer is larger than the input size limit (Content-Length " +
-              (length >= 0 ? bytes_text(static_cast<double>(length)) : std::string("too large")) + "; " + limit +
-              "); refused before it was read";
-      return std::nullopt;
-    case CURLE_WRITE_ERROR:
-      if (sink.stop == Sink::Stop::Bomb)
-        error = final_shown + ": the compressed answer decodes to more than " +
-                std::to_string(static_cast<long long>(opts.max_ratio)) + " times its size (" +
-                bytes_text(static_cast<double>(sink.body.size())) + " from " +
-                bytes_text(static_cast<double>(sink.wire)) + " so far): refused as a decompression bomb";
-      else
-        error = final_shown + ": the answer is larger than the input size limit (" + limit + ")";
-      return std::nullopt;
-    default:
-      error = shown + ": " + detail;
-      return std::nullopt;
-  }
+  error = transfer_error(rc, url, shown, final_shown, detail, opts, sink, length);
+  if (!error.empty()) return std::nullopt;
   if (status < 200 || status >= 300) {
     std::string line = first_line(sink.body, final_url);
     error = final_shown + ": HTTP " + std::to_string(status) + (line.empty() ? "" : " (" + line + ")");

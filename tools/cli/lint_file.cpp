@@ -24,10 +24,7 @@ std::optional<LintedFile> lint_file(const std::string& path, bool use_config_fil
   if (max_input_bytes > 0) config->max_input_bytes = max_input_bytes;
   LintRequest request;
   request.path = path;
-  LintOptions options;
-  options.finish = finish;
-  options.keep_plans = true;
-  options.refuse_non_plans = true;
+  LintOptions options = lint_options(finish ? LintMode::Show : LintMode::Inspect);
   Linted linted;
   try {
     linted = lint_input(request, *config, options);

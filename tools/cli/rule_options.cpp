@@ -1,14 +1,10 @@
 #include "tools/cli/rule_options.hpp"
 
-#include <unistd.h>
-
-#include <cstdlib>
 #include <iostream>
-#include <sstream>
 
 #include "lint/core/config_file.hpp"
-#include "lint/core/output_file.hpp"
-#include "lint/core/sanitize.hpp"
+#include "lint/engine/check_session.hpp"
+#include "tools/cli/write_reports.hpp"
 
 namespace planlint::cli {
 
@@ -25,14 +21,6 @@ bool split(const std::string& s, std::string& key, std::string& value) {
   key = s.substr(0, eq);
   value = s.substr(eq + 1);
   return true;
-}
-
-bool color_on(const std::string& mode, bool to_stdout) {
-  if (mode == "always") return true;
-  if (mode == "never") return false;
-  if (std::getenv("NO_COLOR") && *std::getenv("NO_COLOR")) return false;
-  if (std::getenv("FORCE_COLOR") && *std::getenv("FORCE_COLOR")) return true;
-  return to_stdout && ::isatty(STDOUT_FILENO);
 }
 
 }  // namespace
@@ -102,29 +90,13 @@ int finish_reports(const RuleOptions& opt, const std::vector<FileReport>& report
   auto fail_on = severity_from_string(opt.fail_on);
   if (!format) return usage("unknown --format `" + opt.format + "`");
   if (!fail_on) return usage("unknown --fail-on `" + opt.fail_on + "`");
-  for (const auto& r : reports)
-    if (!r.error.empty()) {
-      std::cerr << "planlint: error: " << visible(r.error) << "\n";  // as check prints them
-      unreadable = true;
-    }
-  OutputOptions out_opt;
-  if (!opt.output.empty()) {
-    std::ostringstream out;
-    out_opt.color = color_on(opt.color, false);
-    write_report(out, *format, reports, out_opt);
-    std::string error;
-    if (!write_file_atomically(opt.output, out.str(), error)) return usage(visible(error));
-  } else {
-    out_opt.color = color_on(opt.color, true);
-    write_report(std::cout, *format, reports, out_opt);
-    std::cout.flush();
-  }
-  if (unreadable) return 2;
-  if (opt.exit_zero) return 0;
-  for (const auto& r : reports)
-    for (const auto& d : r.diagnostics)
-      if (d.severity >= *fail_on) return 1;
-  return 0;
+  unreadable = print_report_errors(reports) || unreadable;
+  ReportTarget target;
+  target.format = *format;
+  target.output = opt.output;
+  target.color = opt.color;
+  if (!write_reports(reports, target)) return 2;
+  return exit_code(reports, *fail_on, opt.exit_zero, unreadable);
 }
 
 }  // namespace planlint::cli

@@ -1,6 +1,7 @@
 // Rule settings shared by the commands that report findings (check, diff, history): --select,
 // --ignore, --severity, --set, --format, --fail-on, --exit-zero, --config / --no-config, --color,
-// -o. check keeps its own copy (cmd_check.cpp); diff and history use this one.
+// -o. diff and history use these; check has more options of its own (cmd_check.cpp) but writes
+// and exits the same way (tools/cli/write_reports.hpp, lint/engine/check_session.hpp exit_code).
 #pragma once
 
 #include <optional>
@@ -36,8 +37,9 @@ std::optional<Settings> cli_settings(const RuleOptions& opt);
 // command line's settings on top; nullopt after printing an error.
 std::optional<Config> config_for(const RuleOptions& opt, const std::string& path, const Settings& cli);
 
-// Writes the reports (stdout or -o) and returns the exit code: 2 when `unreadable`, else 1 when a
-// finding reaches --fail-on (unless --exit-zero), else 0.
+// Prints the unreadable inputs' errors, writes the reports (write_reports) and returns exit_code:
+// 2 when `unreadable` or a report has an error, else 1 when a finding reaches --fail-on (unless
+// --exit-zero), else 0.
 int finish_reports(const RuleOptions& opt, const std::vector<FileReport>& reports, bool unreadable);
 
 }  // namespace planlint::cli

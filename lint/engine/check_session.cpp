@@ -1,0 +1,242 @@
+#include "lint/engine/check_session.hpp"
+
+#include <algorithm>
+#include <atomic>
+#include <new>
+#include <stdexcept>
+#include <thread>
+
+#include "lint/core/baseline.hpp"
+#include "lint/core/input_kind.hpp"
+#include "lint/core/output_file.hpp"
+#include "lint/core/sanitize.hpp"
+#include "parser/eventlog/eventlog.hpp"
+
+namespace planlint {
+
+namespace fs = std::filesystem;
+
+namespace {
+
+std::string error_line(const std::string& message) { return "planlint: error: " + visible(message); }
+
+fs::path folder_of(const std::string& path) {
+  fs::path p(path);
+  return p.has_parent_path() ? p.parent_path() : fs::path(".");
+}
+
+// The report of a file that ran out of memory: its partial results are dropped (and their memory
+// freed), and the error names it.
+FileReport out_of_memory(const std::string& display) {
+  FileReport r;
+  r.path = display;
+  r.error = display + ": out of memory";
+  return r;
+}
+
+// "planlint: error: no plan found in a, b (looked for ...); nothing was checked"
+std::string nothing_found(const CheckPlan& plan) {
+  std::string globs, where;
+  for (const auto& g : plan.include.patterns) globs += (globs.empty() ? "" : ", ") + g;
+  for (std::size_t i = 0; i < plan.args.size(); ++i) where += (i ? ", " : "") + plan.args[i];
+  return "planlint: error: no plan found in " + where + " (looked for " + globs +
+         ", rolling eventlog_v2_* folders and Spark event logs by content); nothing was checked";
+}
+
+// The inputs of `plan`, from the config nearest to the current folder (`top`) and the request.
+void find_inputs(CheckPlan& plan, const CheckRequest& request, const ProjectConfig& top) {
+  plan.include = GlobSet{request.include.empty() ? (top.include.empty() ? default_include() : top.include)
+                                                 : request.include,
+                         request.include.empty() && !top.include.empty() ? top.root : fs::path()};
+  std::vector<GlobSet> exclude{GlobSet{request.exclude, {}}};
+  if (!top.exclude.empty()) exclude.push_back(GlobSet{top.exclude, top.root});
+  std::vector<std::string> errors;
+  plan.inputs = collect_inputs(plan.args, plan.include, exclude, errors);
+  for (const auto& e : errors) plan.errors.push_back(error_line(e));
+  plan.missing_inputs = !errors.empty();
+  for (const auto& a : plan.args) {
+    std::error_code ec;
+    plan.walked = plan.walked || (a != "-" && fs::is_directory(a, ec) && !is_rolling_event_log_dir(a));
+  }
+}
+
+// Outputs never overwrite an input (the same file after resolving links). False after an error.
+bool refuse_output_over_input(CheckPlan& plan, const CheckRequest& request) {
+  for (const auto* out : {&request.output, &request.write_baseline})
+    if (auto in = output_is_input(*out, plan.inputs)) {
+      plan.errors.push_back(error_line((out == &request.output ? "-o " : "--write-baseline ") + *out +
+                                       " is the input " + *in + ": refusing to overwrite it"));
+      plan.status = 2;
+      return false;
+    }
+  return true;
+}
+
+// The configuration of every input, resolved before the work is spread over threads.
+bool resolve_configs(CheckPlan& plan, const CheckRequest& request) {
+  for (const auto& in : plan.inputs) {
+    std::string shown = in == "-" && !request.stdin_filename.empty() ? request.stdin_filename : in;
+    fs::path dir = in == "-" && request.stdin_filename.empty() ? fs::path(".") : folder_of(shown);
+    std::string error;
+    const ProjectConfig* pc = plan.configs_cache->for_dir(dir, error);
+    if (!pc) {
+      plan.errors.push_back(visible(error));
+      plan.status = 2;
+      return false;
+    }
+    plan.configs.push_back(
+        apply_settings(config_for_path(*pc, shown == "-" ? fs::path("stdin") : fs::path(shown)), request.cli));
+    if (request.execution >= 0) plan.configs.back().execution = request.execution;
+    if (request.max_input_bytes > 0) plan.configs.back().max_input_bytes = request.max_input_bytes;
+    plan.displays.push_back(shown);
+  }
+  return true;
+}
+
+// The reports of every input, `jobs` at a time (stdin, read once, on this thread only).
+std::vector<FileReport> check_all(const CheckPlan& plan, unsigned jobs) {
+  const auto& inputs = plan.inputs;
+  std::vector<FileReport> reports(inputs.size());
+  if (!jobs) jobs = std::max(1u, std::thread::hardware_concurrency());
+  jobs = static_cast<unsigned>(std::min<std::size_t>(jobs, std::max<std::size_t>(1, inputs.size())));
+  std::atomic<std::size_t> next{0};
+  auto worker = [&] {
+    for (std::size_t i = next++; i < inputs.size(); i = next++)
+      // Event logs (files of any codec, rolling directories) are streamed, never read whole.
+      // Pipes and FIFOs are read once; character devices are refused (lint/engine/lint.cpp).
+      try {
+        reports[i] = check_input(inputs[i], plan.configs[i], plan.displays[i]);
+      } catch (const std::bad_alloc&) {  // this file is reported, the others still are checked
+        reports[i] = out_of_memory(plan.displays[i]);
+      } catch (const std::length_error&) {
+        reports[i] = out_of_memory(plan.displays[i]);
+      }
+  };
+  if (jobs <= 1 || std::count(inputs.begin(), inputs.end(), "-")) {
+    worker();
+  } else {
+    std::vector<std::thread> pool;
+    for (unsigned j = 0; j < jobs; ++j) pool.emplace_back(worker);
+    for (auto& t : pool) t.join();
+  }
+  return reports;
+}
+
+// What a folder walk found, by kind: "planlint: checked 5 files: 3 event logs, 2 explain texts".
+std::string walk_summary(const std::vector<FileReport>& reports) {
+  std::map<std::string, std::size_t> kinds;
+  for (const auto& r : reports) ++kinds[!r.error.empty() ? "unreadable" : std::string(input_kind(r.format))];
+  std::string line = "planlint: checked " + std::to_string(reports.size()) + (reports.size() == 1 ? " file:" : " files:");
+  bool first = true;
+  for (const auto& [k, n] : kinds) {
+    line += (first ? " " : ", ") + std::to_string(n) + " " + k + (n == 1 || k == "unreadable" ? "" : "s");
+    first = false;
+  }
+  return line;
+}
+
+// --write-baseline and --baseline. False after an error.
+bool apply_baselines(CheckRun& out, const CheckRequest& request) {
+  std::string err;
+  if (!request.write_baseline.empty()) {
+    if (!write_baseline(request.write_baseline, out.reports, err)) return out.errors.push_back(error_line(err)), false;
+    std::size_t n = 0;
+    for (const auto& r : out.reports) n += r.diagnostics.size();
+    out.errors.push_back("planlint: wrote " + std::to_string(n) + " finding" + (n == 1 ? "" : "s") +
+                         " to the baseline " + request.write_baseline);
+  }
+  if (!request.baseline.empty()) {
+    auto baseline = read_baseline(request.baseline, err);
+    if (!baseline) return out.errors.push_back(error_line(err)), false;
+    for (auto& r : out.reports) apply_baseline(*baseline, r, request.baseline);
+  }
+  return true;
+}
+
+}  // namespace
+
+const ProjectConfig* ConfigCache::for_dir(const fs::path& dir, std::string& error) {
+  if (no_config_) return &defaults_;
+  if (!config_file_.empty()) return load(config_file_, error);
+  auto found = find_config_file(dir.empty() ? fs::path(".") : dir);
+  if (!found) return &defaults_;
+  return load(*found, error);
+}
+
+const ProjectConfig* ConfigCache::load(const fs::path& file, std::string& error) {
+  std::string key = fs::absolute(file).lexically_normal().string();
+  if (auto it = cache_.find(key); it != cache_.end()) return it->second.get();
+  ConfigError err;
+  auto pc = load_config_file(file, err);
+  if (!pc) {
+    error = err.str();
+    return nullptr;
+  }
+  return (cache_[key] = std::make_unique<ProjectConfig>(std::move(*pc))).get();
+}
+
+CheckPlan plan_check(const CheckRequest& request) {
+  return plan_check(request, std::make_shared<ConfigCache>(request.config_file, request.no_config));
+}
+
+CheckPlan plan_check(const CheckRequest& request, std::shared_ptr<ConfigCache> configs) {
+  CheckPlan plan;
+  plan.configs_cache = std::move(configs);
+  plan.args = request.paths.empty() ? std::vector<std::string>{"-"} : request.paths;
+  std::string error;
+  const ProjectConfig* top = plan.configs_cache->for_dir(".", error);
+  if (!top) {
+    plan.errors.push_back(visible(error));
+    plan.status = 2;
+    return plan;
+  }
+  find_inputs(plan, request, *top);
+  if (!refuse_output_over_input(plan, request)) return plan;
+  if (plan.inputs.empty()) {  // like pytest's "no tests ran": checking nothing is not a pass
+    if (!plan.missing_inputs) plan.errors.push_back(nothing_found(plan));
+    plan.status = 2;
+    return plan;
+  }
+  resolve_configs(plan, request);
+  return plan;
+}
+
+CheckRun run(const CheckPlan& plan, const CheckRequest& request) {
+  CheckRun out;
+  out.reports = check_all(plan, request.jobs);
+  if (request.against) {
+    std::string error;
+    if (!request.against->available(error)) {
+      out.errors.push_back(error_line(error));
+      out.status = 2;
+      return out;
+    }
+    for (std::size_t i = 0; i < out.reports.size(); ++i)
+      if (plan.inputs[i] != "-" && out.reports[i].error.empty())
+        request.against->add(plan.inputs[i], out.reports[i], plan.configs[i]);
+  }
+  out.unreadable = plan.missing_inputs;
+  for (const auto& r : out.reports)
+    if (!r.error.empty()) {
+      out.errors.push_back(error_line(r.error));
+      out.unreadable = true;
+    }
+  if (plan.walked) out.errors.push_back(walk_summary(out.reports));
+  if (!apply_baselines(out, request)) out.status = 2;
+  return out;
+}
+
+bool any_unreadable(const std::vector<FileReport>& reports) {
+  return std::any_of(reports.begin(), reports.end(), [](const FileReport& r) { return !r.error.empty(); });
+}
+
+int exit_code(const std::vector<FileReport>& reports, Severity fail_on, bool exit_zero, bool unreadable) {
+  if (unreadable) return 2;
+  if (exit_zero) return 0;
+  for (const auto& r : reports)
+    for (const auto& d : r.diagnostics)
+      if (d.severity >= fail_on) return 1;
+  return 0;
+}
+
+}  // namespace planlint
