@@ -279,7 +279,7 @@ struct Differ {
             explained.insert(s);
           }
           msg += "; it brought " + list;
-          ev.push_back({"new shuffles and sorts", list, static_cast<double>(brought.size()), ""});
+          ev.push_back({"new shuffles and sorts", static_cast<double>(brought.size()), Unit::Count, list});
         }
         report(kJoinRegressed, &b, msg, &a, std::move(ev));
       } else if (ra >= 0 && rb >= 0 && rb < ra) {
@@ -461,7 +461,7 @@ struct Differ {
       for (std::size_t i = 0; i < 5; ++i) list += (i ? ", " : "") + op_ref(N(moved[i].second));
       report(kEngineCoverage, nullptr,
              std::to_string(moved.size()) + " operators run in the JVM in the new plan that ran natively (or did not exist) in the old one: " + list + ", ...",
-             nullptr, {{"operators moved to the JVM", std::to_string(moved.size()), static_cast<double>(moved.size()), ""}});
+             nullptr, {{"operators moved to the JVM", static_cast<double>(moved.size()), Unit::Count, std::to_string(moved.size())}});
     } else {
       for (auto [o, n] : moved) {
         if (o >= oldp.ops.size()) {
@@ -499,7 +499,7 @@ struct Differ {
       if (*b - *a >= step)
         report(kEngineCoverage, nullptr,
                "the JVM's share of operator time grew from " + format_percent(*a) + " to " + format_percent(*b), nullptr,
-               {{"old JVM share", format_percent(*a), *a * 100.0, "percent"}, {"new JVM share", format_percent(*b), *b * 100.0, "percent"}});
+               {{"old JVM share", *a, Unit::Percent}, {"new JVM share", *b, Unit::Percent}});
     }
   }
 
@@ -513,6 +513,14 @@ struct Differ {
     std::string what, unit;
     std::optional<double> a, b;
   };
+
+  // A quantity's unit ("bytes", "ms", "rows") as evidence states it.
+  static Unit evidence_unit(const std::string& unit) {
+    if (unit == "bytes") return Unit::Bytes;
+    if (unit == "ms") return Unit::Ms;
+    if (unit == "rows") return Unit::Rows;
+    return Unit::Count;
+  }
 
   std::string show(double v, const std::string& unit) const {
     if (unit == "bytes") return format_bytes(v);
@@ -533,12 +541,12 @@ struct Differ {
       if (b >= a * factor && b - a >= min) {
         if (a > 0) text += " (" + format_decimal(b / a) + "x)";
         worse += (worse.empty() ? "" : ", ") + text;
-        ev_worse.push_back({"old " + q.what, show(a, q.unit), a, q.unit});
-        ev_worse.push_back({"new " + q.what, show(b, q.unit), b, q.unit});
+        ev_worse.push_back({"old " + q.what, a, evidence_unit(q.unit)});
+        ev_worse.push_back({"new " + q.what, b, evidence_unit(q.unit)});
       } else if (a >= b * factor && a - b >= min) {
         better += (better.empty() ? "" : ", ") + text;
-        ev_better.push_back({"old " + q.what, show(a, q.unit), a, q.unit});
-        ev_better.push_back({"new " + q.what, show(b, q.unit), b, q.unit});
+        ev_better.push_back({"old " + q.what, a, evidence_unit(q.unit)});
+        ev_better.push_back({"new " + q.what, b, evidence_unit(q.unit)});
       }
     }
     if (!worse.empty()) report(kMetricRegressed, op, subject + ": " + worse, old_op, std::move(ev_worse));

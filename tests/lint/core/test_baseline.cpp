@@ -27,7 +27,7 @@ TEST_CASE("fingerprint: stable across a re-captured plan, different for another 
   b.operator_id = "17";
   b.range = {42, 9, 42, 22};
   b.message = "SortMergeJoin (17) shuffles both sides although the left side is 2.3 MiB";
-  b.evidence[0] = {"left side size", "2.3 MiB", 2411724.0, "bytes"};
+  b.evidence[0] = {"left side size", 2411724.0, Unit::Bytes, "2.3 MiB"};
   b.evidence[1].value = "customer_id#901 = c_customer_id#977";
   CHECK(fingerprint(a) == fingerprint(b));
   CHECK(fingerprint(a).size() == 16);

@@ -22,7 +22,7 @@ Diagnostic second_on_same_operator() {
   Diagnostic d = sample_finding("skew-not-handled", "PL003");
   d.severity = Severity::Error;
   d.message = "SortMergeJoin (5) ran without skew handling; max partition is 9.1x the median";
-  d.evidence = {{"max / median partition", "", 9.1, "ratio"}};
+  d.evidence = {{"max / median partition", 9.1, Unit::Ratio, ""}};
   d.fix = "filter the hot key, broadcast, or salt";
   return d;
 }
