@@ -11,26 +11,21 @@
 #include "lint/engine/check_session.hpp"
 #include "lint/output/output.hpp"
 #include "tools/cli/history_server_fetch.hpp"
+#include "tools/cli/rule_options.hpp"
 #include "tools/cli/write_reports.hpp"
 
 namespace planlint::cli {
 
-struct CheckOptions {
+// The options check shares with diff and history (format, --fail-on, selection, config, --color,
+// -o) come from RuleOptions; the rest are check's own.
+struct CheckOptions : RuleOptions {
   std::vector<std::string> paths;
-  std::string format = "text";
-  std::string fail_on = "warning";
-  bool exit_zero = false;
-  std::vector<std::string> select, ignore, severity, set;
-  std::string config_file;
-  bool no_config = false;
   std::string write_baseline, baseline;
   std::vector<std::string> include, exclude;
   unsigned jobs = 0;
-  std::string color = "auto";
   bool statistics = false;
   std::string stdin_filename;
   long long execution = -1;  // -1: all executions
-  std::string output;
   std::string against;  // --against REF: also diff each file with its version at REF
   std::string max_input_size;
   bool show_settings = false, show_files = false;

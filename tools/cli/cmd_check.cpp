@@ -19,38 +19,6 @@ namespace fs = std::filesystem;
 
 namespace {
 
-// Splits "KEY=VALUE".
-bool split_assignment(const std::string& s, std::string& key, std::string& value) {
-  std::size_t eq = s.find('=');
-  if (eq == std::string::npos || eq == 0) return false;
-  key = s.substr(0, eq);
-  value = s.substr(eq + 1);
-  return true;
-}
-
-// Command-line rule settings, validated before anything is read (lint/core/settings.hpp: the
-// same validation and merge as the editor's settings). nullopt after printing a usage error.
-std::optional<Settings> settings_from_flags(const CheckOptions& opt) {
-  Settings cli;
-  std::string err;
-  for (const auto& s : opt.select)
-    if (!settings_select(cli, s, err)) return usage_error("--select: " + err), std::nullopt;
-  for (const auto& s : opt.ignore)
-    if (!settings_ignore(cli, s, err)) return usage_error("--ignore: " + err), std::nullopt;
-  for (const auto& s : opt.severity) {
-    std::string k, v;
-    if (!split_assignment(s, k, v)) return usage_error("--severity expects RULE=LEVEL, got `" + s + "`"), std::nullopt;
-    if (!settings_severity(cli, k, v, err)) return usage_error("--severity: " + err), std::nullopt;
-  }
-  for (const auto& s : opt.set) {
-    std::string k, v;
-    if (!split_assignment(s, k, v))
-      return usage_error("--set expects RULE.OPTION=VALUE or OPTION=VALUE, got `" + s + "`"), std::nullopt;
-    if (!settings_threshold(cli, k, v, err)) return usage_error("--set: " + err), std::nullopt;
-  }
-  return cli;
-}
-
 // The combinations of modes that make no sense; 0 or the usage error's exit status.
 int refuse_mode_mixes(const CheckOptions& opt) {
   if (opt.statistics && opt.format != "text" && opt.format != "full" && opt.format != "concise" && opt.format != "json")
@@ -127,7 +95,7 @@ int check_files(const CheckOptions& opt, const CheckRequest& request, std::share
 }
 
 int run_check(const CheckOptions& opt) {
-  auto cli = settings_from_flags(opt);
+  auto cli = cli_settings(opt);  // validated before anything is read, as for diff, history and the editor
   if (!cli) return 2;
   if (int rc = refuse_mode_mixes(opt)) return rc;
   auto configs = std::make_shared<ConfigCache>(opt.config_file, opt.no_config);

@@ -3,6 +3,7 @@
 #include <iostream>
 
 #include "lint/core/config_file.hpp"
+#include "lint/core/sanitize.hpp"
 #include "lint/engine/check_session.hpp"
 #include "tools/cli/write_reports.hpp"
 
@@ -10,8 +11,10 @@ namespace planlint::cli {
 
 namespace {
 
+// Made visible as check's usage errors are: a control character in an argument is shown, not sent
+// to the terminal.
 int usage(const std::string& message) {
-  std::cerr << "planlint: error: " << message << "\n";
+  std::cerr << "planlint: error: " << visible(message) << "\n";
   return 2;
 }
 
