@@ -46,7 +46,7 @@ const RuleGroup* RuleCatalog::family_of(const RuleDoc& doc) const {
 }
 
 void register_plan_rules(RuleCatalog& catalog) {
-  RuleGroup plan{"plan", {}, true};
+  RuleGroup plan{"plan", {}};
   for (const auto& r : all_rules()) plan.docs.push_back(&r->doc());
   catalog.add(std::move(plan));
 }

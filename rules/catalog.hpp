@@ -25,10 +25,6 @@ namespace planlint {
 struct RuleGroup {
   std::string name;                   // "plan", "builtin", "diff", "history"
   std::vector<const RuleDoc*> docs;   // in the family's own order
-  // False when the family's findings come from comparing inputs (diff): a file's own lint does not
-  // run them, so its `planlint: disable=` directives naming them are judged by `diff` and
-  // `check --against`, not reported as unused.
-  bool judged_per_input = true;
 };
 
 class RuleCatalog {

@@ -3,7 +3,6 @@
 // findings (is_reported) and validating what a user wrote (check_rule_selector).
 #include "lint/core/config.hpp"
 
-#include "lint/core/builtin_rules.hpp"
 #include "rules/catalog.hpp"
 
 namespace planlint {
@@ -41,7 +40,7 @@ bool Config::enabled(const RuleDoc& doc, std::string_view reported_name) const {
 bool is_reported(const Config& config, std::string_view name) {
   const RuleDoc* doc = find_rule_doc(name);
   if (!doc) return true;
-  if (is_builtin_rule(doc->name)) {
+  if (doc->family == RuleFamily::Builtin) {
     // Code prefixes reach them too (PL9); ALL does not: a plan that could not be read is always said.
     if (config.ignore.count(doc->name) || config.ignore.count(doc->code)) return false;
     for (const auto& s : config.ignore)

@@ -227,6 +227,6 @@ const RuleDoc& diff_rule_doc(std::string_view name) {
   throw std::logic_error("unknown diff rule");
 }
 
-void register_diff_rules(RuleCatalog& catalog) { catalog.add(RuleGroup{"diff", diff_rule_docs(), false}); }
+void register_diff_rules(RuleCatalog& catalog) { catalog.add(RuleGroup{"diff", diff_rule_docs()}); }
 
 }  // namespace planlint

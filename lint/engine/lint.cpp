@@ -43,9 +43,8 @@ std::size_t finish_diagnostics(LintResult& lint, std::string_view text, const Co
   // Directives naming findings a file's own lint does not run (the diff family's) are judged by the
   // front end that runs them (`diff`, `check --against`), never reported as unused here.
   Config directives = config;
-  for (const RuleGroup& family : rule_catalog().families())
-    if (!family.judged_per_input)
-      for (const RuleDoc* d : family.docs) directives.ignore.insert(d->name);
+  for (const RuleDoc* d : all_rule_docs())
+    if (d->family == RuleFamily::Diff) directives.ignore.insert(d->name);
   std::size_t suppressed = apply_suppressions(find_suppressions(text), diags, directives);
   // Reading order; findings on one operator stay together (same position, stable order).
   std::stable_sort(diags.begin(), diags.end(), [](const Diagnostic& a, const Diagnostic& b) {

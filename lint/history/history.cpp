@@ -338,7 +338,7 @@ const RuleDoc& history_regression_doc() {
 }
 
 void register_history_rules(RuleCatalog& catalog) {
-  catalog.add(RuleGroup{"history", {&history_regression_doc()}, true});
+  catalog.add(RuleGroup{"history", {&history_regression_doc()}});
 }
 
 std::optional<double> parse_timestamp_ms(std::string_view s) {

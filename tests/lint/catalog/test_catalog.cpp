@@ -30,10 +30,10 @@ TEST_CASE("catalog: register_all_rules registers every family, in order, once") 
   for (const RuleDoc* d : diff_rule_docs()) {
     CHECK(c.find(d->name) == d);
     REQUIRE(c.family_of(*d) != nullptr);
-    CHECK_FALSE(c.family_of(*d)->judged_per_input);
+    CHECK(d->family == RuleFamily::Diff);  // judged by diff, not by a file's own lint
   }
   CHECK(c.find(kQueryRegressed) == &history_regression_doc());
-  CHECK(c.family_of(history_regression_doc())->judged_per_input);
+  CHECK(history_regression_doc().family == RuleFamily::History);
   CHECK(c.find("no-such-rule") == nullptr);
 
   std::set<std::string> codes;
@@ -44,7 +44,7 @@ TEST_CASE("catalog: a family, name or code registered twice is refused") {
   RuleCatalog c;
   register_builtin_rules(c);
   CHECK_THROWS_AS(register_builtin_rules(c), std::logic_error);
-  CHECK_THROWS_AS(c.add(RuleGroup{"other", {&parse_error_doc()}, true}), std::logic_error);
+  CHECK_THROWS_AS(c.add(RuleGroup{"other", {&parse_error_doc()}}), std::logic_error);
   CHECK(c.docs().size() == 2);
 }
 
