@@ -414,15 +414,27 @@ std::optional<ProjectConfig> load_config_file(const fs::path& file, ConfigError&
   return parse_config_text(*text, file, file.filename() == "pyproject.toml", error);
 }
 
-std::optional<fs::path> find_config_file(const fs::path& dir) {
+std::optional<fs::path> config_file_in(const fs::path& dir) {
+  fs::path own = dir / ".planlint.toml";
+  if (config_candidate(own)) return own;
+  fs::path py = dir / "pyproject.toml";
+  if (config_candidate(py) && has_planlint_table(py)) return py;
+  return std::nullopt;
+}
+
+fs::path search_start(const fs::path& dir) {
   std::error_code ec;
   fs::path d = fs::absolute(dir.empty() ? fs::path(".") : dir, ec).lexically_normal();
-  if (ec) return std::nullopt;
+  if (ec) return {};
+  if (!d.has_filename() && d.has_relative_path()) d = d.parent_path();  // "/a/b/" -> "/a/b"
+  return d;
+}
+
+std::optional<fs::path> find_config_file(const fs::path& dir) {
+  fs::path d = search_start(dir);
+  if (d.empty()) return std::nullopt;
   while (true) {
-    fs::path own = d / ".planlint.toml";
-    if (config_candidate(own)) return own;
-    fs::path py = d / "pyproject.toml";
-    if (config_candidate(py) && has_planlint_table(py)) return py;
+    if (auto file = config_file_in(d)) return file;
     if (!d.has_relative_path() || d.parent_path() == d) return std::nullopt;
     d = d.parent_path();
   }

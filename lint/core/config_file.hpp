@@ -53,6 +53,13 @@ struct ProjectConfig {
 // folder above it; nullopt when there is none.
 std::optional<std::filesystem::path> find_config_file(const std::filesystem::path& dir);
 
+// The config file of `dir` itself (not of the folders above it); nullopt when it has none.
+std::optional<std::filesystem::path> config_file_in(const std::filesystem::path& dir);
+
+// `dir` made absolute and normal, without a trailing separator ("/a/b/." -> "/a/b"): the form the
+// upward search walks. Empty when it cannot be made absolute.
+std::filesystem::path search_start(const std::filesystem::path& dir);
+
 // Read and validate a config file (a pyproject.toml: its [tool.planlint] table).
 std::optional<ProjectConfig> load_config_file(const std::filesystem::path& file, ConfigError& error);
 

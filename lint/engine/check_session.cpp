@@ -158,9 +158,29 @@ bool apply_baselines(CheckRun& out, const CheckRequest& request) {
 const ProjectConfig* ConfigCache::for_dir(const fs::path& dir, std::string& error) {
   if (no_config_) return &defaults_;
   if (!config_file_.empty()) return load(config_file_, error);
-  auto found = find_config_file(dir.empty() ? fs::path(".") : dir);
+  auto found = find(dir);
   if (!found) return &defaults_;
   return load(*found, error);
+}
+
+std::optional<fs::path> ConfigCache::find(const fs::path& dir) {
+  fs::path d = search_start(dir);
+  if (d.empty()) return std::nullopt;
+  std::vector<std::string> walked;
+  std::optional<fs::path> result;
+  while (true) {
+    std::string key = d.string();
+    if (auto it = found_.find(key); it != found_.end()) {
+      result = it->second;
+      break;
+    }
+    walked.push_back(std::move(key));
+    if ((result = config_file_in(d))) break;
+    if (!d.has_relative_path() || d.parent_path() == d) break;
+    d = d.parent_path();
+  }
+  for (auto& k : walked) found_.emplace(std::move(k), result);
+  return result;
 }
 
 const ProjectConfig* ConfigCache::load(const fs::path& file, std::string& error) {

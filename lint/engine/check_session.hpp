@@ -31,11 +31,15 @@ class ConfigCache {
 
  private:
   const ProjectConfig* load(const std::filesystem::path& file, std::string& error);
+  // find_config_file, remembering the answer for every folder it walked through: a check of many
+  // files in a few folders looks at each folder once, not once per file.
+  std::optional<std::filesystem::path> find(const std::filesystem::path& dir);
 
   std::string config_file_;
   bool no_config_;
   ProjectConfig defaults_;
   std::map<std::string, std::unique_ptr<ProjectConfig>> cache_;
+  std::map<std::string, std::optional<std::filesystem::path>> found_;  // folder -> its nearest config
 };
 
 // `check --against REF`: compares a report with another version of its input. The front end

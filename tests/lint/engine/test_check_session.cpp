@@ -173,3 +173,35 @@ TEST_CASE("check session: exit_code") {
   CHECK(any_unreadable({clean, broken}));
   CHECK_FALSE(any_unreadable({clean, warned}));
 }
+
+TEST_CASE("check session: the config search answers as find_config_file and looks at each folder once") {
+  TempFolder t("config-memo");
+  test::write_file(t.path / "pyproject.toml", "[tool.planlint]\nignore = [\"parse-error\"]\n");
+  test::write_file(t.path / "team" / "pyproject.toml", "[tool.black]\nline-length = 99\n");
+  test::write_file(t.path / "team" / "plans" / "deep" / "q.txt", "x");
+  test::write_file(t.path / "other" / ".planlint.toml", "ignore = []\n");
+  test::write_file(t.path / "other" / "deep" / "q.txt", "x");
+
+  ConfigCache cache("", false);
+  // Deepest first, so the shallower folders are answered from what the first walk remembered.
+  for (const fs::path& dir : {t.path / "team" / "plans" / "deep", t.path / "team" / "plans", t.path / "team",
+                             t.path, t.path / "other" / "deep", t.path / "other", t.path / "other" / "deep" / "",
+                             t.path / "team" / "." / "plans"}) {
+    CAPTURE(dir);
+    std::string error;
+    const ProjectConfig* pc = cache.for_dir(dir, error);
+    REQUIRE(pc);
+    CHECK(error.empty());
+    auto expected = find_config_file(dir);
+    REQUIRE(expected);
+    CHECK(pc->root == expected->parent_path());
+  }
+  // Remembered for the run: a config written after the first look at a folder is not read again
+  // (a check plans its configs once, before it reads any input).
+  test::write_file(t.path / "team" / "plans" / ".planlint.toml", "ignore = []\n");
+  std::string error;
+  const ProjectConfig* pc = cache.for_dir(t.path / "team" / "plans" / "deep", error);
+  REQUIRE(pc);
+  CHECK(pc->root == t.path);
+  CHECK(find_config_file(t.path / "team" / "plans" / "deep")->parent_path() == t.path / "team" / "plans");
+}
