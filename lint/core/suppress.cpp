@@ -1,5 +1,7 @@
 #include "lint/core/suppress.hpp"
 
+#include <algorithm>
+
 #include "lint/core/builtin_rules.hpp"
 #include "lint/core/config.hpp"
 #include "rules/catalog.hpp"
@@ -105,16 +107,22 @@ bool entry_matches(const Suppression::Entry& e, const Diagnostic& d) {
 bool is_directive_line(std::string_view line) { return parse_directive(line, nullptr) != LineKind::NotDirective; }
 
 std::vector<Suppression> find_suppressions(std::string_view text) {
+  // Only the lines that mention `planlint:` are looked at: the scan jumps from one mention to the
+  // next and counts the newlines in between, so a plan without directives costs one search.
   std::vector<Suppression> out;
-  std::size_t start = 0;
-  std::uint32_t line_no = 0;
-  while (start <= text.size()) {
-    ++line_no;
-    std::size_t nl = text.find('\n', start);
+  constexpr std::string_view kMark = "planlint:";
+  std::size_t counted = 0;  // newlines before `counted` are in line_no
+  std::uint32_t line_no = 1;
+  for (std::size_t hit = text.find(kMark); hit != std::string_view::npos;) {
+    std::size_t start = text.rfind('\n', hit);
+    start = start == std::string_view::npos ? 0 : start + 1;
+    std::size_t nl = text.find('\n', hit);
+    line_no += static_cast<std::uint32_t>(std::count(text.begin() + static_cast<std::ptrdiff_t>(counted),
+                                                     text.begin() + static_cast<std::ptrdiff_t>(start), '\n'));
+    counted = start;
     std::string_view line = text.substr(start, nl == std::string_view::npos ? std::string_view::npos : nl - start);
     if (!line.empty() && line.back() == '\r') line.remove_suffix(1);
-    // Cheap pre-check: directive lines are short and mention planlint:.
-    if (line.size() < 4096 && line.find("planlint:") != std::string_view::npos) {
+    if (line.size() < 4096) {  // directive lines are short
       Suppression s;
       LineKind kind = parse_directive(line, &s);
       if (kind != LineKind::NotDirective) {
@@ -128,7 +136,7 @@ std::vector<Suppression> find_suppressions(std::string_view text) {
       }
     }
     if (nl == std::string_view::npos) break;
-    start = nl + 1;
+    hit = text.find(kMark, nl + 1);
   }
   return out;
 }

@@ -145,3 +145,18 @@ TEST_CASE("suppress: a BOM, blanks around `=`, and `planlint:` lines that are no
   apply_suppressions(s, none, quiet);
   CHECK(none.empty());
 }
+
+TEST_CASE("suppress: line numbers hold when directives are far apart (the scan jumps between mentions)") {
+  std::string text = "# planlint: disable=a  # planlint: twice on one line is one directive\r\n";
+  for (int i = 0; i < 1000; ++i) text += "   +- Filter isnotnull(x#" + std::to_string(i) + ")\r\n";
+  text += "Scan parquet planlint:not-a-directive\n";  // a mention that is not a comment
+  text += "\n-- planlint: disable=b";                  // the last line, no newline after it
+  auto s = find_suppressions(text);
+  REQUIRE(s.size() == 2);
+  CHECK(s[0].loc.line == 1);
+  CHECK(s[1].loc.line == 1004);
+  CHECK(s[1].rules.at(0).rule == "b");
+  CHECK(s[1].rules.at(0).loc.line == 1004);
+  CHECK(find_suppressions(std::string(100000, 'x')).empty());
+  CHECK(find_suppressions("").empty());
+}
