@@ -248,6 +248,10 @@ struct time_part : seq<two_digits, one<':'>, two_digits, one<':'>, two_digits,
 struct zone_part : sor<one<'Z'>, seq<one<'+', '-'>, two_digits, one<':'>, two_digits>>, token {};
 struct date_literal : seq<date_part, opt<one<' ', 'T'>, time_part, opt<zone_part>>,
                           not_at<ident_other>> {};
+// 2024-03: a string literal such as date_format(ts, yyyy-MM) compares with. Catalyst prints string
+// literals unquoted and arithmetic with blanks around the operator (`(a#1 - 3)`), so four digits,
+// '-', two digits and nothing name-like after them is a value, not a subtraction.
+struct month_literal : seq<rep<4, digit>, one<'-'>, two_digits, not_at<sor<ident_other, one<'-', '.', ':'>>>> {};
 
 struct sql_string_char : sor<seq<one<'\\'>, any>, two<'\''>, not_one<'\''>>, token {};
 struct sql_string : seq<one<'\''>, star<sql_string_char>, must<one<'\''>>>, token {};
@@ -391,7 +395,15 @@ struct bound_reference : nesting<TAO_PEGTL_STRING("input"), one<'['>, ws, call_a
                                  must<bracket_close>> {};
 struct list_expr : nesting<one<'['>, ws, call_args, ws, must<bracket_close>> {};
 
-struct literal : sor<date_literal, number, bool_literal, null_literal> {};
+// yyyy-MM, yyyy-MM-dd HH:mm:ss: a datetime pattern (date_format, to_date, unix_timestamp), which
+// Catalyst prints unquoted. Runs of one pattern letter joined by '-', '/' or ':' (at least two runs)
+// cannot be Catalyst arithmetic (blanks around the operator) nor an attribute (no #id).
+struct pattern_run : sor<plus<one<'y'>>, plus<one<'M'>>, plus<one<'d'>>, plus<one<'H'>>, plus<one<'m'>>,
+                         plus<one<'s'>>, plus<one<'S'>>> {};
+struct pattern_group : seq<pattern_run, plus<one<'-', '/', ':'>, pattern_run>> {};
+struct datetime_pattern : seq<pattern_group, opt<one<' '>, pattern_group>, not_at<ident_other>,
+                              not_at<one<'#', '(', '.'>>> {};
+struct literal : sor<date_literal, month_literal, number, bool_literal, null_literal, datetime_pattern> {};
 
 // Order matters: subqueries before attributes (`Subquery scalar-subquery#1` is not an attribute
 // named "Subquery scalar-subquery"); attributes, the most common leaf, early.

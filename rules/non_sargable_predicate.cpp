@@ -163,6 +163,42 @@ const FnInfo* wrapping_info(const Expr& call) {
 }
 
 // The rewrite of `f(col) op literal` as a predicate on the bare column, when the function allows one.
+// `col op [a, b)` for a range of dates: `=` keeps the range, the others keep one bound.
+std::string range_rewrite(const std::string& col, std::string_view op, const std::string& a, const std::string& b) {
+  if (op == "=") return col + " >= " + a + " AND " + col + " < " + b;
+  if (op == ">=") return col + " >= " + a;
+  if (op == ">") return col + " >= " + b;
+  if (op == "<") return col + " < " + a;
+  if (op == "<=") return col + " < " + b;
+  return "";
+}
+
+// date_format(col, pattern) op literal, for the patterns that name a whole year, month or day.
+std::string date_format_rewrite(const Expr& call, const std::string& col, std::string_view op, const Expr& lit) {
+  if (call.args.size() < 2 || call.args[1].kind != ExprKind::Literal) return "";
+  std::string pattern = strip_quotes(call.args[1].name);
+  std::string value = strip_quotes(lit.name);
+  long y = 0;
+  unsigned m = 0;
+  auto date = [](long year, unsigned month) {
+    char buf[64];
+    std::snprintf(buf, sizeof buf, "DATE '%04ld-%02u-01'", year, month);
+    return std::string(buf);
+  };
+  if (pattern == "yyyy-MM-dd") {
+    auto day = parse_date(value);
+    if (!day || value.size() != 10) return "";
+    return range_rewrite(col, op, "DATE '" + format_date(*day) + "'", "DATE '" + format_date(*day + 1) + "'");
+  }
+  if (pattern == "yyyy-MM" && value.size() == 7 && std::sscanf(value.c_str(), "%4ld-%2u", &y, &m) == 2 && m >= 1 &&
+      m <= 12)
+    return range_rewrite(col, op, date(y, m), m == 12 ? date(y + 1, 1) : date(y, m + 1));
+  if (pattern == "yyyy" && value.size() == 4 && std::sscanf(value.c_str(), "%4ld", &y) == 1)
+    return range_rewrite(col, op, date(y, 1), date(y + 1, 1));
+  return "";
+}
+
+// The rewrite of `f(col) op literal` as a predicate on the bare column, when the function allows one.
 std::string rewrite_for(const FnInfo& fn, const Expr& call, const std::string& col, std::string_view op,
                         const Expr& lit) {
   std::string kind = fn.kind;
@@ -171,27 +207,15 @@ std::string rewrite_for(const FnInfo& fn, const Expr& call, const std::string& c
   if (kind == "to_date") {
     auto day = parse_date(lit.name);
     if (!day) return "";
-    std::string a = "TIMESTAMP '" + format_date(*day) + " 00:00:00'";
-    std::string b = "TIMESTAMP '" + format_date(*day + 1) + " 00:00:00'";
-    if (op == "=") return col + " >= " + a + " AND " + col + " < " + b;
-    if (op == ">=") return col + " >= " + a;
-    if (op == ">") return col + " >= " + b;
-    if (op == "<") return col + " < " + a;
-    if (op == "<=") return col + " < " + b;
-    return "";
+    return range_rewrite(col, op, "TIMESTAMP '" + format_date(*day) + " 00:00:00'",
+                         "TIMESTAMP '" + format_date(*day + 1) + " 00:00:00'");
   }
   if (kind == "year") {
     auto y = parse_int(lit.name);
     if (!y) return "";
-    std::string a = "DATE '" + std::to_string(*y) + "-01-01'";
-    std::string b = "DATE '" + std::to_string(*y + 1) + "-01-01'";
-    if (op == "=") return col + " >= " + a + " AND " + col + " < " + b;
-    if (op == ">=") return col + " >= " + a;
-    if (op == ">") return col + " >= " + b;
-    if (op == "<") return col + " < " + a;
-    if (op == "<=") return col + " < " + b;
-    return "";
+    return range_rewrite(col, op, "DATE '" + std::to_string(*y) + "-01-01'", "DATE '" + std::to_string(*y + 1) + "-01-01'");
   }
+  if (fn.name == "date_format") return date_format_rewrite(call, col, op, lit);
   if (kind == "substr" && op == "=") {
     // substr(col, 1, n) = 'abc' -> col LIKE 'abc%'
     bool from_start = lower(call.name) == "left" ||

@@ -134,6 +134,10 @@ struct action<g::number> : literal_action<g::number, ExprKind::Literal> {};
 template <>
 struct action<g::date_literal> : literal_action<g::date_literal, ExprKind::Literal> {};
 template <>
+struct action<g::month_literal> : literal_action<g::month_literal, ExprKind::Literal> {};
+template <>
+struct action<g::datetime_pattern> : literal_action<g::datetime_pattern, ExprKind::Literal> {};
+template <>
 struct action<g::bool_literal> {
   template <typename ActionInput>
   static void apply(const ActionInput& in, State& st) {

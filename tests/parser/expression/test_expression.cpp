@@ -138,6 +138,16 @@ TEST_CASE("catalyst: literals") {
   CHECK(cat("(hd_buy_potential#11 = >10000         )") == "(= hd_buy_potential#11 '>10000':string)");
   CHECK(cat("(d_date#1 >= 2000-02-01)") == "(>= d_date#1 '2000-02-01':date)");
   CHECK(cat("(d_quarter#1 = 2001Q1)") == "(= d_quarter#1 '2001Q1':string)");
+  // date_format(ts, yyyy-MM) compares with an unquoted year-month; arithmetic has blanks (live gap G9)
+  CHECK(cat("(month#20 = 2024-03)") == "(= month#20 '2024-03':string)");
+  CHECK(cat("(date_format(ts#20, yyyy-MM, Some(UTC)) = 2024-03)") ==
+        "(= (date_format ts#20 'yyyy-MM':string (Some 'UTC':string)) '2024-03':string)");
+  CHECK(cat("unix_timestamp(s#1, yyyy-MM-dd HH:mm:ss, Some(UTC), false)") ==
+        "(unix_timestamp s#1 'yyyy-MM-dd HH:mm:ss':string (Some 'UTC':string) 'false':boolean)");
+  CHECK(cat("(yyyy - MM)") != "'yyyy - MM':string");
+  CHECK(cat("(2024-03 = month#20)") == "(= '2024-03':string month#20)");
+  CHECK(cat("(y#1 = 2024-031)") != "(= y#1 '2024-031':string)");  // not a year-month
+  CHECK(cat("(y#1 - 3)") == "(- y#1 '3':int)");
 }
 
 TEST_CASE("catalyst: casts") {
