@@ -3,6 +3,11 @@
 // count, no unread line) must hold. Rule labels: `must_fire` / `must_not_fire` must hold;
 // `pending` entries are what an expert expects but today's rules do not do yet (rule judgement is
 // issue #15 item 5): they are reported, not asserted.
+// `known_miss` (issue 34 item 4): labels written blind that today's planlint misses on first
+// contact. Each listed label is asserted NOT to hold (strict: when a repair makes it hold, the test
+// fails until the entry is removed), so a miss is neither dropped nor counted as passing. Keys:
+// "read" (nothing is read; the tree labels wait for it), "physical", "logical", "depth", "plans",
+// "errors", "partial", "locations", "must_fire:RULE", "must_not_fire:RULE"; `miss_why` says why.
 #include <doctest/doctest.h>
 #include <toml++/toml.h>
 
@@ -34,6 +39,11 @@ struct Label {
   bool unreadable = false;   // nothing can be read: the answer must be an error with a hint
   bool partial = false;      // part of the text is not a plan: a warning must say which lines
   std::vector<std::string> must_fire, must_not_fire;
+  std::vector<std::string> known_miss;  // labels asserted not to hold today (strict known misses)
+  std::string miss_why;
+  bool known(const std::string& key) const {
+    return std::find(known_miss.begin(), known_miss.end(), key) != known_miss.end();
+  }
   struct Pending {
     std::string rule, expect, reason;
   };
@@ -71,6 +81,8 @@ Labels load_labels() {
       l.partial = (*p)["partial"].value_or(false);
       l.must_fire = strings(p->get("must_fire"));
       l.must_not_fire = strings(p->get("must_not_fire"));
+      l.known_miss = strings(p->get("known_miss"));
+      l.miss_why = (*p)["miss_why"].value_or(std::string());
       if (const auto* pend = (*p)["pending"].as_array())
         for (const auto& e : *pend) {
           const auto* pt = e.as_table();
@@ -122,7 +134,7 @@ std::vector<std::string_view> split_lines(std::string_view s) {
 
 }  // namespace
 
-TEST_CASE("real corpus: every plan file has a label and provenance, at least 60 real plans") {
+TEST_CASE("real corpus: every plan file has a label and provenance, at least 90 real plans") {
   Labels labels = load_labels();
   std::set<std::string> labelled;
   for (const auto& l : labels.plans) labelled.insert(l.file);
@@ -136,17 +148,40 @@ TEST_CASE("real corpus: every plan file has a label and provenance, at least 60 
     CHECK(provenance.find("| " + name + " |") != std::string::npos);
     if (name[0] != 'D') ++real;
   }
-  CHECK(real >= 60);
+  CHECK(real >= 90);
   for (const auto& f : labelled) {
     INFO(f);
     CHECK(fs::exists(corpus_dir() / "real" / f));
   }
 }
 
+namespace {
+
+// A label's check: asserted to hold, or, when the label lists it in `known_miss`, asserted not to
+// hold (so a repair that makes it hold is noticed and the entry removed).
+struct LabelCheck {
+  const Label& label;
+  std::size_t& known_misses;
+  std::set<std::string>& seen;
+  void operator()(const std::string& key, bool holds) {
+    INFO("label: " << key);
+    if (label.known(key)) {
+      seen.insert(key);
+      ++known_misses;
+      INFO("known miss (" << label.miss_why << "): it holds now, remove it from known_miss");
+      CHECK_FALSE(holds);
+    } else {
+      CHECK(holds);
+    }
+  }
+};
+
+}  // namespace
+
 TEST_CASE("real corpus: each plan parses into the tree a person draws, and every rule label holds") {
   Labels labels = load_labels();
   planlint::Config config;
-  std::size_t pending_total = 0, pending_now = 0;
+  std::size_t pending_total = 0, pending_now = 0, known_misses = 0;
   std::map<std::string, std::pair<int, int>> per_rule;  // rule -> (labelled fire, holds)
   for (const auto& l : labels.plans) {
     INFO("corpus/real/" << l.file);
@@ -171,35 +206,43 @@ TEST_CASE("real corpus: each plan parses into the tree a person draws, and every
       CHECK(messages.find("hint: ") != std::string::npos);
       continue;
     }
-    CHECK(phys == l.physical);
-    CHECK(logi == l.logical);
-    CHECK(depth == l.depth);
-    CHECK(static_cast<std::int64_t>(r.plans.size()) == l.plans);
-    CHECK_FALSE(errors);
-    CHECK(warn_unread == l.partial);
+    std::set<std::string> seen;  // known_miss keys that were checked
+    LabelCheck expect{l, known_misses, seen};
+    expect("read", !planlint::read_nothing(r));
+    if (!l.known("read")) {
+      expect("physical", phys == l.physical);
+      expect("logical", logi == l.logical);
+      expect("depth", depth == l.depth);
+      expect("plans", static_cast<std::int64_t>(r.plans.size()) == l.plans);
+      expect("errors", !errors);
+      expect("partial", warn_unread == l.partial);
 
-    // Every operator points at its own text in the user's file, after all the repairs.
-    auto lines = split_lines(text);
-    for (const auto& p : r.plans)
-      for (const auto& o : p.ops) {
-        if (o.loc.line == 0) continue;
-        std::string_view src = at(lines, o.loc.line, o.loc.column);
-        std::string word(o.label.substr(0, std::min<std::size_t>(o.label.find_first_of(" [(:"), 12)));
-        if (word.empty()) continue;
-        INFO("operator " << o.name << " at " << o.loc.line << ":" << o.loc.column << " reads '"
-                         << std::string(src.substr(0, 40)) << "'");
-        CHECK(src.substr(0, 24).find(word) != std::string_view::npos);
-      }
+      // Every operator points at its own text in the user's file, after all the repairs.
+      auto lines = split_lines(text);
+      bool located = true;
+      for (const auto& p : r.plans)
+        for (const auto& o : p.ops) {
+          if (o.loc.line == 0) continue;
+          std::string_view src = at(lines, o.loc.line, o.loc.column);
+          std::string word(o.label.substr(0, std::min<std::size_t>(o.label.find_first_of(" [(:"), 12)));
+          if (word.empty()) continue;
+          bool here = src.substr(0, 24).find(word) != std::string_view::npos;
+          if (!here && !l.known("locations"))
+            MESSAGE("operator " << o.name << " at " << o.loc.line << ":" << o.loc.column << " reads '"
+                                << std::string(src.substr(0, 40)) << "'");
+          located = located && here;
+        }
+      expect("locations", located);
+    }
 
     std::set<std::string> fired;
     for (const auto& d : res.diagnostics) fired.insert(d.rule);
-    for (const auto& rule : l.must_fire) {
-      INFO("must fire: " << rule);
-      CHECK(fired.count(rule) == 1);
-    }
-    for (const auto& rule : l.must_not_fire) {
-      INFO("must not fire: " << rule);
-      CHECK(fired.count(rule) == 0);
+    for (const auto& rule : l.must_fire) expect("must_fire:" + rule, fired.count(rule) == 1);
+    for (const auto& rule : l.must_not_fire) expect("must_not_fire:" + rule, fired.count(rule) == 0);
+    // A known_miss entry that names no label of this file is a typo, not a miss.
+    for (const auto& key : l.known_miss) {
+      INFO("known_miss entry '" << key << "' names no label of this file");
+      CHECK(seen.count(key) == 1);
     }
     for (const auto& rule : labels.never) {
       INFO("needs runtime evidence, must not fire on explain text: " << rule);
@@ -214,6 +257,7 @@ TEST_CASE("real corpus: each plan parses into the tree a person draws, and every
     }
   }
   MESSAGE("pending rule labels: " << pending_total << ", of which " << pending_now << " already hold");
+  MESSAGE("known misses (labels asserted not to hold today): " << known_misses);
 }
 
 TEST_CASE("never a silent empty answer: unreadable text is an error with a hint, exit 2") {
