@@ -25,7 +25,8 @@ AdaptiveSparkPlan (9)
 PLAN
 inputs=("$work/broken plan.txt")
 [ -d corpus ] && inputs+=(corpus)
-# corpus/real/060 is a real paste that starts inside the tree: unreadable on purpose (exit 2).
+# corpus/real/060 is a real paste that starts inside the tree: unreadable on purpose (exit 2), as is
+# corpus/real-runtime/rt17 (one History Server node, a WholeStageCodegen wrapper: no operator).
 # corpus/real files labelled known_miss "read" (issue 34: first contact, not read yet) exit 2 too.
 # corpus/live keeps, beside each run's plans, its query result and run record (no plans), and
 # explain("codegen") of plans Spark did not codegen ("Found 0 WholeStageCodegen subtrees.").
@@ -33,7 +34,8 @@ unread=()
 while read -r f; do unread+=(--exclude "$f"); done < <(
   awk '/^file = /{f=$3; gsub(/"/,"",f)} /^known_miss = .*"read"/{print f}' corpus/real/labels.toml)
 "$planlint" check --no-config --exit-zero --format sarif -o "$work/planlint.sarif" \
-  --exclude "060-photon-hand-wrapped-partial-paste.txt" "${unread[@]}" --exclude "*.parse.json" \
+  --exclude "060-photon-hand-wrapped-partial-paste.txt" --exclude "rt17-hs-fragment-*.json" "${unread[@]}" \
+  --exclude "*.parse.json" \
   --exclude "result.txt" --exclude "run.json" --exclude "known-gaps.txt" --exclude "history-applications.json" --exclude "*-codegen.txt" "${inputs[@]}"
 rc=$?
 if [ $rc -ne 0 ]; then echo "FAIL: planlint check exited $rc"; exit 1; fi
