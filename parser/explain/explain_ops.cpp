@@ -385,6 +385,63 @@ void split_metadata(TextStore& st, Operator& op, std::string_view s, const LineL
 
 bool is_bool(std::string_view s) { return s == "true" || s == "false"; }
 
+// A scan's (or local / in-memory relation's) arguments: `[columns]` as Output, then the metadata
+// (a scan) or the rest as Arguments.
+void default_scan_fields(TextStore& st, Operator& op, std::string_view args, const LineLocator& loc,
+                         std::vector<ParseMessage>& msgs) {
+  std::string_view rest = args;
+  if (!rest.empty() && rest.front() == '[') {
+    std::size_t close = match_close(rest, 0);
+    std::string_view cols = close == std::string_view::npos ? rest : rest.substr(0, close + 1);
+    Field f = make_field(st, "Output", cols, loc, msgs);
+    // FileScan prints columns joined by "," without a space.
+    if (f.is_list && f.item_spans.size() == 1 && cols.find(',') != std::string_view::npos) {
+      f.item_spans.clear();
+      std::string_view v = f.value;  // make_field trims `cols`: split the field's own copy
+      for (auto it : split_top_level(v.substr(1, v.size() - 2), ",")) f.add_item(it);
+    }
+    op.fields.push_back(std::move(f));
+    rest = close == std::string_view::npos ? std::string_view{} : trim_spaces(rest.substr(close + 1));
+  }
+  if (op.kind == OpKind::Scan && !rest.empty()) split_metadata(st, op, rest, loc, msgs);
+  else if (!rest.empty()) op.fields.push_back(make_field(st, "Arguments", rest, loc, msgs));
+  apply_fields(st, op);
+}
+
+// A join's arguments: `[left keys], [right keys], type, build side, condition, skew flag`.
+void default_join_fields(TextStore& st, Operator& op, std::string_view args, const LineLocator& loc,
+                         std::vector<ParseMessage>& msgs) {
+  auto items = split_top_level(args);
+  std::size_t i = 0;
+  if (i < items.size() && items[i].starts_with("[")) op.fields.push_back(make_field(st, "Left keys", items[i++], loc, msgs));
+  if (i < items.size() && items[i].starts_with("[")) op.fields.push_back(make_field(st, "Right keys", items[i++], loc, msgs));
+  bool have_cond = false;
+  for (; i < items.size(); ++i) {
+    std::string_view it = trim_spaces(items[i]);
+    if (it == "BuildLeft") op.join.edit().build = BuildSide::Left;
+    else if (it == "BuildRight") op.join.edit().build = BuildSide::Right;
+    else if (is_bool(it)) {
+      if (it == "true" && i + 1 == items.size() &&
+          (op.join->strategy == JoinStrategy::SortMerge || op.join->strategy == JoinStrategy::ShuffledHash))
+        op.join.edit().skew = true;
+    } else if (it == "isSkew=true") op.join.edit().skew = true;
+    else if ((op.join->type == JoinType::None) && parse_join_type(it) != JoinType::Unknown) {
+      op.join.edit().type = parse_join_type(it);
+      op.join.edit().type_text = std::string(it);
+      op.fields.push_back(make_field(st, "Join type", it, loc, msgs));
+    } else if (op.join->type == JoinType::None && it.starts_with("ExistenceJoin(")) {
+      op.join.edit().type = JoinType::ExistenceJoin;
+      op.join.edit().type_text = std::string(it);
+      op.fields.push_back(make_field(st, "Join type", it, loc, msgs));
+    } else if (!have_cond) {
+      have_cond = true;
+      op.fields.push_back(make_field(st, "Join condition", it, loc, msgs));
+    }
+  }
+  if (!have_cond) op.fields.push_back(make_field(st, "Join condition", "None", loc, msgs));
+  apply_fields(st, op);
+}
+
 }  // namespace
 
 void describe_default_node(TextStore& st, Operator& op, std::string_view text, const LineLocator& loc,
@@ -423,23 +480,7 @@ void describe_default_node(TextStore& st, Operator& op, std::string_view text, c
   if (args.empty()) return;
 
   if (op.kind == OpKind::Scan || op.kind == OpKind::LocalData || op.kind == OpKind::InMemoryScan) {
-    std::string_view rest = args;
-    if (!rest.empty() && rest.front() == '[') {
-      std::size_t close = match_close(rest, 0);
-      std::string_view cols = close == std::string_view::npos ? rest : rest.substr(0, close + 1);
-      Field f = make_field(st, "Output", cols, loc, msgs);
-      // FileScan prints columns joined by "," without a space.
-      if (f.is_list && f.item_spans.size() == 1 && cols.find(',') != std::string_view::npos) {
-        f.item_spans.clear();
-        std::string_view v = f.value;  // make_field trims `cols`: split the field's own copy
-        for (auto it : split_top_level(v.substr(1, v.size() - 2), ",")) f.add_item(it);
-      }
-      op.fields.push_back(std::move(f));
-      rest = close == std::string_view::npos ? std::string_view{} : trim_spaces(rest.substr(close + 1));
-    }
-    if (op.kind == OpKind::Scan && !rest.empty()) split_metadata(st, op, rest, loc, msgs);
-    else if (!rest.empty()) op.fields.push_back(make_field(st, "Arguments", rest, loc, msgs));
-    apply_fields(st, op);
+    default_scan_fields(st, op, args, loc, msgs);
     return;
   }
   if (op.kind == OpKind::Filter) {
@@ -451,35 +492,7 @@ void describe_default_node(TextStore& st, Operator& op, std::string_view text, c
     return;
   }
   if (op.kind == OpKind::Join) {
-    auto items = split_top_level(args);
-    std::size_t i = 0;
-    if (i < items.size() && items[i].starts_with("[")) op.fields.push_back(make_field(st, "Left keys", items[i++], loc, msgs));
-    if (i < items.size() && items[i].starts_with("[")) op.fields.push_back(make_field(st, "Right keys", items[i++], loc, msgs));
-    bool have_cond = false;
-    for (; i < items.size(); ++i) {
-      std::string_view it = trim_spaces(items[i]);
-      if (it == "BuildLeft") op.join.edit().build = BuildSide::Left;
-      else if (it == "BuildRight") op.join.edit().build = BuildSide::Right;
-      else if (is_bool(it)) {
-        if (it == "true" && i + 1 == items.size() &&
-            (op.join->strategy == JoinStrategy::SortMerge || op.join->strategy == JoinStrategy::ShuffledHash))
-          op.join.edit().skew = true;
-      } else if (it == "isSkew=true") op.join.edit().skew = true;
-      else if ((op.join->type == JoinType::None) && parse_join_type(it) != JoinType::Unknown) {
-        op.join.edit().type = parse_join_type(it);
-        op.join.edit().type_text = std::string(it);
-        op.fields.push_back(make_field(st, "Join type", it, loc, msgs));
-      } else if (op.join->type == JoinType::None && it.starts_with("ExistenceJoin(")) {
-        op.join.edit().type = JoinType::ExistenceJoin;
-        op.join.edit().type_text = std::string(it);
-        op.fields.push_back(make_field(st, "Join type", it, loc, msgs));
-      } else if (!have_cond) {
-        have_cond = true;
-        op.fields.push_back(make_field(st, "Join condition", it, loc, msgs));
-      }
-    }
-    if (!have_cond) op.fields.push_back(make_field(st, "Join condition", "None", loc, msgs));
-    apply_fields(st, op);
+    default_join_fields(st, op, args, loc, msgs);
     return;
   }
   if (args.front() == '(' && op.kind == OpKind::Aggregate) {
