@@ -1,6 +1,6 @@
 // PEGTL grammars for the lines of Spark's explain text (every mode). Each rule matches ONE
-// normalised line (no '\n'); the line-level state machine in parser/explain/explain_parser.cpp decides
-// which rule to try. Nothing here builds data: actions live in parser/explain/explain_lines.cpp.
+// normalised line (no '\n'); the explain reader's line handlers (parser/explain/explain_state.hpp)
+// decide which rule to try. Nothing here builds data: actions live in parser/explain/explain_lines.cpp.
 // Layout reference: docs/formats/explain-text.md (§1.1 layout grammar, §2 outline, §3 blocks).
 #pragma once
 

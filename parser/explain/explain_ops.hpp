@@ -12,6 +12,19 @@
 
 namespace planlint::explain {
 
+// Index of the bracket closing the one at `open` ('(', '[' or '{', any kind closes any), or npos.
+inline std::size_t match_close(std::string_view s, std::size_t open) {
+  int depth = 0;
+  for (std::size_t i = open; i < s.size(); ++i) {
+    char c = s[i];
+    if (c == '(' || c == '[' || c == '{') ++depth;
+    else if (c == ')' || c == ']' || c == '}') {
+      if (--depth == 0) return i;
+    }
+  }
+  return std::string_view::npos;
+}
+
 // Split at top-level `sep` (", " or ","), ignoring separators inside () [] {}. Views into `s`.
 std::vector<std::string_view> split_top_level(std::string_view s, std::string_view sep = ", ");
 void split_top_level(std::string_view s, std::string_view sep, std::vector<std::string_view>& out);  // reuses `out`
@@ -52,6 +65,7 @@ struct LineLocator {
 
 // Default-mode node text "Name args": name and the args split into Fields like formatted mode
 // (FileScan metadata, Filter condition, Project list, aggregate keys, join keys, Arguments).
+// (In default_args.cpp, with LineLocator.)
 void describe_default_node(TextStore& st, Operator& op, std::string_view text, const LineLocator& at, std::vector<ParseMessage>& msgs);
 
 // Logical node text (extended / cost modes): name, hints (ResolvedHint, leftHint= / rightHint=),
