@@ -27,7 +27,9 @@ RuleDoc make_doc() {
       "`to_date`, `year` / `month` / `day`, `date_format`, `date_trunc`, `substr` / `substring`, `upper` / "
       "`lower` / `trim`, and implicit type casts the analyzer added because the literal's type differs "
       "from the column's. Join keys and values computed above the scan are not looked at; partition "
-      "columns are skipped (partition pruning still works on them).";
+      "columns are skipped (partition pruning still works on them), and so are scans of sources that keep "
+      "no min/max statistics (CSV, JSON, text: nothing is skipped whichever way the predicate is written, "
+      "so a rewrite would remove no cost).";
   d.why =
       "Parquet / ORC min-max statistics, Delta data skipping, Z-order and liquid clustering all work on "
       "the stored column values. A predicate on `f(column)` cannot be checked against a file's or row "
@@ -314,19 +316,18 @@ class NonSargablePredicate final : public DocumentedRule<make_doc> {
       if (!seen.emplace(scan.index, f.predicate).second) return;
       const ScanFacts* sf = scan.scan.get();
       const bool jdbc = sf && sf->source == ScanSource::Jdbc;
-      const bool no_stats = sf && !jdbc && sf->source != ScanSource::Unknown && !sf->has_min_max_stats();
+      // A source without min/max statistics (CSV, JSON, text) skips nothing whichever way the
+      // predicate is written: the rewrite would remove no cost, so there is nothing to report
+      // (Spark's own `length(trim(value)) > 0` of CSV header inference is one such predicate).
+      if (sf && !jdbc && sf->source != ScanSource::Unknown && !sf->has_min_max_stats()) return;
       std::string msg = op_ref(at) + " evaluates `" + abbreviate(f.predicate) + "`" +
                         (&at == &scan ? std::string() : " on " + op_ref(scan)) + ": `" + abbreviate(f.wrapped, 80) +
                         "` wraps " + f.column;
       if (jdbc)
         msg += ", so the JDBC source cannot evaluate the predicate: every row is fetched and filtered in Spark";
-      else if (no_stats)
-        msg += "; the " + (sf->format.empty() ? std::string(to_string(sf->source)) : sf->format) +
-               " source keeps no min/max statistics, so the cost is evaluating it on every row, not skipped files";
       else
         msg += " and hides the column from min/max statistics, so the predicate cannot skip files or row groups";
       Diagnostic d = ctx.make(at, msg);
-      if (no_stats) d.severity = Severity::Info;
       d.evidence.push_back({"wrapped expression", f.wrapped});
       d.evidence.push_back({"predicate", f.predicate});
       d.evidence.push_back({"column", f.column});
