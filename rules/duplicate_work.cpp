@@ -73,6 +73,15 @@ bool feeds_bloom_filter(const Plan& plan, const Operator& top) {
   return false;
 }
 
+// A scan that names what it reads: a table or a location. RDD and local scans (`Scan[obj#1]`,
+// `Scan ExistingRDD`, `LocalTableScan`, `Range`) and scans whose names the author cut from a paste
+// (`FileScan csv` alone) do not: two of them with the same columns may read different data.
+bool has_table_identity(const Operator& scan) {
+  if (scan.scan && scan.scan->source == ScanSource::Local) return false;
+  if (!scan.table.empty()) return true;
+  return scan.field(FieldRole::Location) != nullptr;
+}
+
 // The start of a scan's signature: its table and format. Scans whose heads differ cannot be copies.
 std::string signature_head(const Operator& scan) {
   const std::string_view table = (scan.table.empty() ? scan.name : scan.table).view();
@@ -213,7 +222,7 @@ class DuplicateWork final : public DocumentedRule<make_doc> {
     scans.reserve(plan.ops.size());
     std::unordered_map<std::string_view, std::uint32_t> heads;
     for (const Operator* op : ctx.active_ops())
-      if (op->kind == OpKind::Scan) scans.emplace_back(op, signature_head(*op));
+      if (op->kind == OpKind::Scan && has_table_identity(*op)) scans.emplace_back(op, signature_head(*op));
     // Each scan's count, looked up once (a map's elements stay where they are as it grows).
     std::vector<const std::uint32_t*> head_count;
     head_count.reserve(scans.size());
