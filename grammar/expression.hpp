@@ -325,13 +325,16 @@ struct subquery_expr : sor<seq<opt<reused_mark>, kw_subquery, plus<blank_char>, 
                            subquery_ref> {};
 
 // ---------------------------------------------------------------- operators
-struct op_or : kw_or {};
-struct op_and : kw_and {};
+// Spark 2.x printed And and Or as `&&` and `||` (`(a#1 > 1) && (b#2 < 3)`); in plan text `||` is
+// never a concatenation (Catalyst prints `concat(...)`), in SQL it is one (see op_additive).
+struct op_or : sor<kw_or, seq<dialect_gate<kRawLiterals>, TAO_PEGTL_STRING("||")>> {};
+struct op_and : sor<kw_and, TAO_PEGTL_STRING("&&")> {};
 struct op_not : kw_not {};
 struct op_compare : sor<TAO_PEGTL_STRING("<=>"), TAO_PEGTL_STRING("<="), TAO_PEGTL_STRING("<>"),
                         TAO_PEGTL_STRING(">="), TAO_PEGTL_STRING("!="), TAO_PEGTL_STRING("=="),
                         one<'=', '<', '>'>> {};
-struct op_additive : sor<TAO_PEGTL_STRING("||"), one<'+'>, seq<one<'-'>, not_at<one<'>'>>>> {};
+struct op_additive : sor<seq<not_at<dialect_gate<kRawLiterals>>, TAO_PEGTL_STRING("||")>, one<'+'>,
+                         seq<one<'-'>, not_at<one<'>'>>>> {};
 struct op_multiplicative : sor<one<'*', '/', '%', '&', '^'>, seq<one<'|'>, not_at<one<'|'>>>, kw_div> {};
 struct op_unary : sor<one<'-'>, one<'~'>, one<'+'>> {};
 struct op_is_null : seq<kw_is, ws, opt<kw_not, ws>, kw_null> {};
@@ -345,7 +348,8 @@ struct op_nulls_order : seq<kw_nulls, ws, sor<kw_first, kw_last>> {};
 struct expression;
 
 // Where an operand may end: `)` `,` `]`, the end of text, or a keyword of the enclosing syntax.
-struct operand_end : seq<ws, sor<one<')', ',', ']'>, eof, kw_and, kw_or, kw_then, kw_else,
+struct operand_end : seq<ws, sor<one<')', ',', ']'>, eof, kw_and, kw_or, TAO_PEGTL_STRING("&&"),
+                                 seq<dialect_gate<kRawLiterals>, TAO_PEGTL_STRING("||")>, kw_then, kw_else,
                                  kw_when, kw_end, kw_as, kw_asc, kw_desc>>, token {};
 struct raw_value : raw_text {};
 struct raw_literal : seq<dialect_gate<kRawLiterals>, raw_value> {};
@@ -512,9 +516,9 @@ struct not_expr : sor<seq<at<kw_not>, not_rec>, predicate> {};
 struct not_rec : nesting<op_not, ws, not_expr> {};
 
 struct and_tail : seq<ws, op_and, ws, must<not_expr>> {};
-struct and_expr : seq<not_expr, star<at<ws, kw_and>, and_tail>> {};
+struct and_expr : seq<not_expr, star<at<ws, op_and>, and_tail>> {};
 struct or_tail : seq<ws, op_or, ws, must<and_expr>> {};
-struct or_expr : seq<and_expr, star<at<ws, kw_or>, or_tail>> {};
+struct or_expr : seq<and_expr, star<at<ws, op_or>, or_tail>> {};
 
 // `expr AS name#12` (aliases in project lists) and `a#1 ASC NULLS FIRST` (sort orders).
 // `AS 30 days #31`: an alias whose name is not an expression (spaces before `#`).

@@ -232,8 +232,11 @@ void infer_version(Plan& plan, const ExplainFillHints& hints) {
     }
   };
   std::size_t exchanges = 0, bare_exchanges = 0;
+  bool spark2_logic = false;  // `&&` / `||`: how Spark 2.x printed And and Or (3.0 prints AND / OR)
   bool formatted = plan.format == InputFormat::ExplainFormatted || plan.format == InputFormat::ExplainCost;
   for (const Operator& op : plan.ops) {
+    if (major == 0 && !spark2_logic && (op_text_contains(op, " && ", 1) || op_text_contains(op, " || ", 1)))
+      spark2_logic = true;
     if (op.logical) continue;
     auto has = [&](std::string_view w) { return op_text_contains(op, w); };
     // A marker below what is already known cannot raise it: skip its search.
@@ -264,8 +267,11 @@ void infer_version(Plan& plan, const ExplainFillHints& hints) {
     e.spark_major = major;
     e.spark_minor = minor;
     e.version_inferred = true;
-  } else if (exchanges > 0 && bare_exchanges == exchanges && plan.format == InputFormat::ExplainDefault) {
-    // Spark 2.x prints `Exchange hashpartitioning(k#1, 200)` with no plan id and no shuffle origin.
+  } else if (spark2_logic || (exchanges > 0 && bare_exchanges == exchanges &&
+                                (plan.format == InputFormat::ExplainDefault ||
+                                 plan.format == InputFormat::ExplainExtended))) {
+    // Spark 2.x prints `Exchange hashpartitioning(k#1, 200)` with no plan id and no shuffle origin,
+    // and And / Or as `&&` / `||`.
     e.spark_major = 2;
     e.version_inferred = true;
   }

@@ -24,8 +24,22 @@ struct op_action {
     push_leaf(st, ExprKind::Raw, keep_op(st, in.string_view()), in);
   }
 };
-template <> struct action<g::op_or> : op_action<g::op_or> {};
-template <> struct action<g::op_and> : op_action<g::op_and> {};
+// `&&` / `||` (Spark 2.x) are kept as AND / OR: rules see one spelling.
+template <char Symbol, const char* Word>
+struct logical_op_action {
+  template <typename ActionInput>
+  static void apply(const ActionInput& in, State& st) {
+    std::string_view s = in.string_view();
+    if (s.size() == 2 && s[0] == Symbol && s[1] == Symbol)
+      push_leaf(st, ExprKind::Raw, st.keep_built(s, Word), in);
+    else
+      push_leaf(st, ExprKind::Raw, keep_op(st, s), in);
+  }
+};
+inline constexpr char kOrWord[] = "OR";
+inline constexpr char kAndWord[] = "AND";
+template <> struct action<g::op_or> : logical_op_action<'|', kOrWord> {};
+template <> struct action<g::op_and> : logical_op_action<'&', kAndWord> {};
 template <> struct action<g::op_not> : op_action<g::op_not> {};
 template <> struct action<g::op_compare> : op_action<g::op_compare> {};
 template <> struct action<g::op_additive> : op_action<g::op_additive> {};

@@ -150,6 +150,14 @@ TEST_CASE("catalyst: literals") {
   CHECK(cat("(y#1 - 3)") == "(- y#1 '3':int)");
 }
 
+TEST_CASE("catalyst: Spark 2.x && and || are AND and OR; || stays concatenation in SQL") {
+  CHECK(cat("(isnotnull(a#1) && (a#1 > 5))") == "(AND (isnotnull a#1) (> a#1 '5':int))");
+  CHECK(cat("((a#1 = 1) || (b#2 = 2)) && isnotnull(c#3)") ==
+        "(AND (OR (= a#1 '1':int) (= b#2 '2':int)) (isnotnull c#3))");
+  CHECK(cat("(c#1 = abc || d#2 = x)") == "(OR (= c#1 'abc':string) (= d#2 'x':string))");
+  CHECK(sql("a || b = 'xy'") == "(= (|| col:a col:b) 'xy':string)");
+}
+
 TEST_CASE("catalyst: casts") {
   CHECK(cat("cast(x#1 as date)") == "(cast:date x#1)");
   CHECK(cat("cast(x#1 as decimal(10,2))") == "(cast:decimal(10,2) x#1)");
@@ -212,7 +220,7 @@ TEST_CASE("catalyst: boolean logic and comparisons") {
   CHECK(cat("name#1 RLIKE ^a.*") == "(RLIKE name#1 '^a.*':string)");
   CHECK(cat("NOT name#1 LIKE a%") == "(NOT (LIKE name#1 'a%':string))");
   CHECK(cat("-a#1") == "(- a#1)");
-  CHECK(cat("(a#1 || b#2)") == "(|| a#1 b#2)");
+  CHECK(cat("(a#1 || b#2)") == "(OR a#1 b#2)");  // Spark 2.x Or; Catalyst prints concatenation as concat(...)
   CHECK(cat("(((((isnotnull(d_qoy#7) AND isnotnull(d_year#6)) AND (d_qoy#7 = 1)) AND (d_year#6 = 2000)) "
             "AND isnotnull(d_date_sk#5)))") ==
         "(AND (AND (AND (AND (isnotnull d_qoy#7) (isnotnull d_year#6)) (= d_qoy#7 '1':int)) "
