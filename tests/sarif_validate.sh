@@ -28,7 +28,9 @@ inputs=("$work/broken plan.txt")
 # corpus/real/060 is a real paste that starts inside the tree: unreadable on purpose (exit 2).
 # corpus/live keeps, beside each run's plans, its query result and run record (no plans), and
 # explain("codegen") of plans Spark did not codegen ("Found 0 WholeStageCodegen subtrees.").
+# With --sarif-help-uri, so that each rule's helpUri (and PL007's deprecatedNames) is validated too.
 "$planlint" check --no-config --exit-zero --format sarif -o "$work/planlint.sarif" \
+  --sarif-help-uri 'https://example.org/planlint/docs/rules/{name}.md' \
   --exclude "060-photon-hand-wrapped-partial-paste.txt" --exclude "*.parse.json" \
   --exclude "result.txt" --exclude "run.json" --exclude "known-gaps.txt" --exclude "history-applications.json" --exclude "*-codegen.txt" "${inputs[@]}"
 rc=$?
