@@ -12,10 +12,15 @@ namespace planlint {
 void RuleCatalog::add(RuleGroup family) {
   if (this->family(family.name)) throw std::logic_error("rule family registered twice: " + family.name);
   std::set<std::string_view> seen;
-  for (const RuleDoc* d : docs_) seen.insert({d->name, d->code});
+  for (const RuleDoc* d : docs_) {
+    seen.insert({d->name, d->code});
+    seen.insert(d->aliases.begin(), d->aliases.end());
+  }
   for (const RuleDoc* d : family.docs) {
     if (!d) throw std::logic_error("rule family " + family.name + " registers a null RuleDoc");
-    for (std::string_view key : {std::string_view(d->name), std::string_view(d->code)})
+    std::vector<std::string_view> keys{d->name, d->code};
+    keys.insert(keys.end(), d->aliases.begin(), d->aliases.end());
+    for (std::string_view key : keys)
       if (!key.empty() && !seen.insert(key).second)
         throw std::logic_error("rule name or code registered twice: " + std::string(key));
     docs_.push_back(d);
@@ -33,6 +38,8 @@ const RuleDoc* RuleCatalog::find(std::string_view name_or_code) const {
   for (const RuleDoc* d : docs_) {
     if (d->name == name_or_code || d->code == name_or_code) return d;
     for (const auto& a : d->also_reports)
+      if (a == name_or_code) return d;
+    for (const auto& a : d->aliases)
       if (a == name_or_code) return d;
   }
   return nullptr;
@@ -84,7 +91,14 @@ std::vector<std::string> names_for_selector(std::string_view name_or_code) {
     v.insert(v.end(), doc->also_reports.begin(), doc->also_reports.end());
     return v;
   }
-  return {std::string(name_or_code)};
+  return {std::string(reported_name(name_or_code))};
+}
+
+std::string_view reported_name(std::string_view name) {
+  if (const RuleDoc* doc = find_rule_doc(name))
+    for (const auto& a : doc->aliases)
+      if (a == name) return doc->name;
+  return name;
 }
 
 }  // namespace planlint

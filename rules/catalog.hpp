@@ -37,7 +37,8 @@ class RuleCatalog {
   [[nodiscard]] const RuleGroup* family(std::string_view name) const;
   // Every documented finding, family by family in registration order.
   [[nodiscard]] const std::vector<const RuleDoc*>& docs() const { return docs_; }
-  // By name, secondary name (also_reports) or code, in registration order; nullptr when unknown.
+  // By name, secondary name (also_reports), former name (aliases) or code, in registration order;
+  // nullptr when unknown.
   [[nodiscard]] const RuleDoc* find(std::string_view name_or_code) const;
   // The family a documented finding belongs to; nullptr when it is not in the catalogue.
   [[nodiscard]] const RuleGroup* family_of(const RuleDoc& doc) const;
@@ -62,8 +63,12 @@ const RuleCatalog& rule_catalog();
 inline const std::vector<const RuleDoc*>& all_rule_docs() { return rule_catalog().docs(); }
 inline const RuleDoc* find_rule_doc(std::string_view name_or_code) { return rule_catalog().find(name_or_code); }
 
-// The reported names a selector stands for: a name gives itself, a code gives the rule's name
-// and every name it also reports. Empty when unknown.
+// The reported names a selector stands for: a name gives itself, a former name the rule's name, a
+// code the rule's name and every name it also reports. Empty when unknown.
 std::vector<std::string> names_for_selector(std::string_view name_or_code);
+
+// The name findings are reported under: a rule's former name (RuleDoc::aliases) gives the rule's
+// name; anything else is given back as it is.
+std::string_view reported_name(std::string_view name);
 
 }  // namespace planlint

@@ -87,8 +87,11 @@ RuleDoc make_doc() {
       "SELECT * FROM sales WHERE customer_id = 42   -- table clustered by sale_date\n"
       "Scan sales: Files read 1,950, Files pruned 50, Rows scanned 2.1 B, output 3,200 rows";
   r.use_instead =
-      "ALTER TABLE sales CLUSTER BY (customer_id); OPTIMIZE sales;   -- liquid clustering\n"
-      "-- or OPTIMIZE sales ZORDER BY (customer_id), or a partition filter on a partition column";
+      "ALTER TABLE sales CLUSTER BY (customer_id); OPTIMIZE sales;   -- Delta: liquid clustering\n"
+      "-- or OPTIMIZE sales ZORDER BY (customer_id), or a partition filter on a partition column\n"
+      "ALTER TABLE cat.db.sales WRITE ORDERED BY (customer_id);      -- Iceberg: sort, then rewrite\n"
+      "CALL cat.system.rewrite_data_files(table => 'db.sales', strategy => 'sort');\n"
+      "df.sortWithinPartitions(\"customer_id\").write.parquet(...)   -- plain Parquet / ORC files";
   r.evidence =
       "Query Profile JSON: scan metrics `Files read`, `Files pruned`, `Size of files read`, "
       "`Size of files pruned`, `Rows scanned` and output rows, the scan's FILTERS and "
@@ -103,6 +106,33 @@ RuleDoc make_doc() {
       {kMinBytes, 1073741824, "bytes", "below 1 GiB read, a full scan costs seconds"},
   };
   return r;
+}
+
+// Clustering in the words of the table's format: liquid clustering and ZORDER are Delta's, a sort
+// order and rewrite_data_files Iceberg's; plain Parquet / ORC files are written sorted.
+std::string clustering_fix(const Operator& scan, const std::string& table) {
+  const std::string delta = "`ALTER TABLE " + table + " CLUSTER BY (<filter column>)` then `OPTIMIZE " + table +
+                            "` (liquid clustering), or OPTIMIZE ... ZORDER BY";
+  const std::string iceberg = "`ALTER TABLE " + table + " WRITE ORDERED BY (<filter column>)` then `" +
+                              rules::iceberg_rewrite_call(table, "strategy => 'sort'") + "`";
+  const std::string files =
+      "write the files sorted on the filtered column(s) (`sortWithinPartitions` or `repartitionByRange` "
+      "before the write), so that their min/max statistics skip files and row groups";
+  switch (rules::table_kind(scan)) {
+    case rules::TableKind::Delta:
+      return "Cluster the table on the filtered column(s) so matching rows share few files: " + delta +
+             ", or filter on a partition column.";
+    case rules::TableKind::Iceberg:
+      return "Sort the table on the filtered column(s) so matching rows share few files: " + iceberg +
+             ", or filter on a partition column (a partition transform such as `days(ts)`).";
+    case rules::TableKind::Files:
+      return "Concentrate matching rows in few files: " + files + ", or partition the output by a "
+             "low-cardinality filter column (`partitionBy`) and filter on it.";
+    case rules::TableKind::Unknown: break;
+  }
+  return "Cluster the table on the filtered column(s) so matching rows share few files, in its format's way: "
+         "Delta " + delta + "; Iceberg " + iceberg + "; plain Parquet/ORC files: " + files +
+         "; or filter on a partition column.";
 }
 
 class LowFilePruning final : public DocumentedRule<make_doc> {
@@ -148,10 +178,8 @@ class LowFilePruning final : public DocumentedRule<make_doc> {
           clusters = f.is_list ? join(f.items().strings()) : f.value.str();
           d.evidence.push_back({"clustering columns", clusters});
         }
-      d.fix = "Cluster the table on the filtered column(s) so matching rows share few files: "
-              "`ALTER TABLE " + table + " CLUSTER BY (<filter column>)` then `OPTIMIZE " + table +
-              "` (liquid clustering), or OPTIMIZE ... ZORDER BY, or filter on a partition column. "
-              "If non-sargable-predicate is reported for this scan, rewrite that predicate as a range first: "
+      d.fix = clustering_fix(op, table) +
+              " If non-sargable-predicate is reported for this scan, rewrite that predicate as a range first: "
               "a function around the column disables file skipping.";
       if (!clusters.empty())
         d.fix += " The table is clustered by " + clusters + ", which does not match this query's filter.";

@@ -31,4 +31,27 @@ std::set<std::string> side_names(const Plan& plan, const Operator& join, std::si
   return out;
 }
 
+TableKind table_kind(const Operator& scan) {
+  if (!scan.scan) return TableKind::Unknown;
+  switch (scan.scan->source) {
+    case ScanSource::Delta: return TableKind::Delta;
+    case ScanSource::Iceberg: return TableKind::Iceberg;
+    case ScanSource::File:
+    case ScanSource::Hive: return TableKind::Files;
+    default: return TableKind::Unknown;
+  }
+}
+
+std::string iceberg_rewrite_call(std::string_view table, std::string_view args) {
+  // cat.db.t: the procedure lives in the catalog's `system` namespace, the table is named without it.
+  std::string catalog = "<catalog>", name(table);
+  std::size_t first = table.find('.');
+  if (first != std::string_view::npos && table.find('.', first + 1) != std::string_view::npos) {
+    catalog = std::string(table.substr(0, first));
+    name = std::string(table.substr(first + 1));
+  }
+  return "CALL " + catalog + ".system.rewrite_data_files(table => '" + name + "'" +
+         (args.empty() ? "" : ", " + std::string(args)) + ")";
+}
+
 }  // namespace planlint::rules

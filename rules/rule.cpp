@@ -182,6 +182,8 @@ const Rule* find_rule(std::string_view name_or_code) {
     if (d.name == name_or_code || d.code == name_or_code) return r.get();
     for (const auto& a : d.also_reports)
       if (a == name_or_code) return r.get();
+    for (const auto& a : d.aliases)
+      if (a == name_or_code) return r.get();
   }
   return nullptr;
 }

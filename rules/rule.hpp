@@ -114,6 +114,11 @@ struct RuleDoc {
   std::string evidence;              // what evidence the rule needs, per input format
   std::vector<Threshold> thresholds;
   std::vector<std::string> also_reports;  // secondary names this rule reports (e.g. oversized-broadcast)
+  // Former names (a rule renamed, as ruff keeps redirects): still accepted wherever a rule is named
+  // (select, ignore, severity, thresholds, per-file ignores, suppressions, `planlint rule`,
+  // `--why`), never reported. Fingerprints (baseline, SARIF) keep the first one, the name the
+  // findings were fingerprinted under before the rename, so a rename does not make them new.
+  std::vector<std::string> aliases;
 };
 
 // What most rules ask of a plan first: whether an AQE final plan exists and which operators are

@@ -72,6 +72,12 @@ std::string render_rule_doc(const RuleDoc& d, DocFormat f) {
     heading("Also reports");
     for (const auto& a : d.also_reports) out += md ? "- `" + a + "` (" + d.code + ")\n" : "  " + a + " (" + d.code + ")\n";
   }
+  if (!d.aliases.empty()) {
+    heading("Former names");
+    out += md ? "Still accepted in `select`, `ignore`, severities, thresholds and suppressions:\n"
+              : "  Still accepted in select, ignore, severities, thresholds and suppressions:\n";
+    for (const auto& a : d.aliases) out += md ? "- `" + a + "`\n" : "  " + a + "\n";
+  }
   return out;
 }
 

@@ -124,8 +124,9 @@ class SinglePartitionShuffle final : public DocumentedRule<make_doc> {
       std::string fix;
       if (op.kind != OpKind::Exchange || (consumer && (consumer->kind == OpKind::Write || consumer->kind == OpKind::Command))) {
         cause = "coalesce(1) / repartition(1) before a write";
-        fix = "Drop coalesce(1)/repartition(1): let the write use many tasks (one output file per task is "
-              "fine for Delta), or compact afterwards with OPTIMIZE.";
+        fix = "Drop coalesce(1)/repartition(1): let the write use many tasks; if that makes too many small "
+              "files, write with `/*+ REBALANCE */` (AQE sizes the files) or compact afterwards (Delta: OPTIMIZE; "
+              "Iceberg: the rewrite_data_files procedure).";
       } else if (consumer && consumer->kind == OpKind::Window) {
         cause = "a window function without PARTITION BY";
         fix = "Add PARTITION BY to the window (e.g. per user / per day); for a global rank over huge data "

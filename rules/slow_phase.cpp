@@ -69,6 +69,34 @@ RuleDoc make_doc() {
   return r;
 }
 
+// The table formats a plan's scans read, for compaction advice in each format's words.
+struct Formats {
+  bool delta = false, iceberg = false, files = false, unknown = false;
+};
+
+Formats formats_read(RuleContext& ctx) {
+  Formats f;
+  for (const Operator* op : ctx.active_ops(OpKind::Scan)) {
+    rules::TableKind k = rules::table_kind(*op);
+    f.delta = f.delta || k == rules::TableKind::Delta;
+    f.iceberg = f.iceberg || k == rules::TableKind::Iceberg;
+    f.files = f.files || k == rules::TableKind::Files;
+  }
+  f.unknown = !f.delta && !f.iceberg && !f.files;  // no scan says its format: name every format's way
+  return f;
+}
+
+// OPTIMIZE is Delta's, rewrite_data_files Iceberg's; plain Parquet / ORC files are rewritten.
+std::string compaction_words(const Formats& f) {
+  const bool several = int(f.delta || f.unknown) + int(f.iceberg || f.unknown) + int(f.files || f.unknown) > 1;
+  std::string out;
+  auto add = [&](const std::string& s) { out += (out.empty() ? "" : "; ") + s; };
+  if (f.delta || f.unknown) add(std::string(several ? "Delta: " : "") + "OPTIMIZE, liquid clustering, auto compaction");
+  if (f.iceberg || f.unknown) add(std::string(several ? "Iceberg: " : "") + "the rewrite_data_files procedure");
+  if (f.files || f.unknown) add(std::string(several ? "plain Parquet/ORC files: " : "") + "rewrite them into fewer, larger files");
+  return out;
+}
+
 class SlowPhase final : public DocumentedRule<make_doc> {
  public:
   void check(RuleContext& ctx) const override {
@@ -120,9 +148,10 @@ class SlowPhase final : public DocumentedRule<make_doc> {
         msg += ", execution only " + format_millis(exec) +
                ": planning is slowed by metadata (many small files, a long Delta log, many partitions) "
                "or a very large query";
-        fix = "Compact the tables the query reads (OPTIMIZE, liquid clustering, auto compaction), avoid "
-              "over-partitioning (partitions under 1 GB), keep the Delta log checkpointed, and split "
-              "very large generated SQL.";
+        Formats f = formats_read(ctx);
+        fix = "Compact the tables the query reads (" + compaction_words(f) +
+              "), avoid over-partitioning (partitions under 1 GB), " +
+              (f.delta || f.unknown ? "keep the Delta log checkpointed, " : "") + "and split very large generated SQL.";
       } else {  // result-fetch
         msg += ": the client fetched the result slowly -- a client-side problem, not the plan";
         fix = "Return fewer rows (aggregate or LIMIT in SQL), use a driver with Cloud Fetch / Arrow "
@@ -151,7 +180,7 @@ class SlowPhase final : public DocumentedRule<make_doc> {
                                  plan.query.sql_loc);
     d.fix = "Look for a skewed join or aggregation key, a single large file or an unsplittable input "
             "(gzip CSV/JSON), a window without PARTITION BY, or a global ORDER BY / LIMIT; split the "
-            "input (OPTIMIZE), salt or filter the hot key, or add a partitioning column.";
+            "input (" + compaction_words(formats_read(ctx)) + "), salt or filter the hot key, or add a partitioning column.";
     add_phases(d);
     d.evidence.push_back({"task time", *b.task_ms, Unit::Ms});
     d.evidence.push_back({"effective parallelism", *b.parallelism, Unit::Decimal});

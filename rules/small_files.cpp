@@ -28,9 +28,14 @@ RuleDoc make_doc() {
       "INSERTs), over-partitioned tables, and writes with too many shuffle partitions.";
   r.example = "Scan events: Files read 48,000, Size of files read 9.4 GiB (average 205 KiB)";
   r.use_instead =
-      "OPTIMIZE events;  -- compacts to ~1 GB files\n"
+      "-- Delta: compact to ~1 GB files, and keep compacting on write\n"
+      "OPTIMIZE events;\n"
       "ALTER TABLE events SET TBLPROPERTIES ('delta.autoOptimize.optimizeWrite' = 'true',\n"
-      "                                      'delta.autoOptimize.autoCompact' = 'true');";
+      "                                      'delta.autoOptimize.autoCompact' = 'true');\n"
+      "-- Iceberg: the compaction procedure\n"
+      "CALL cat.system.rewrite_data_files(table => 'db.events');\n"
+      "-- plain Parquet / ORC files: rewrite them with fewer, larger files, then switch readers over\n"
+      "CREATE TABLE events_compacted USING parquet AS SELECT /*+ REBALANCE */ * FROM events;";
   r.evidence =
       "Query Profile JSON: scan metrics `Files read` and `Size of files read` (plus `Size of the "
       "smallest file read`, file-listing and footer-fetch times when present); Spark event logs: "
@@ -44,6 +49,30 @@ RuleDoc make_doc() {
        "writes ~1 GiB files"},
   };
   return r;
+}
+
+// Compaction in the words of the table's format: OPTIMIZE is Delta's, rewrite_data_files Iceberg's;
+// plain Parquet / ORC files are rewritten by a Spark job.
+std::string compaction_fix(const Operator& scan, const std::string& table) {
+  const std::string delta = "`OPTIMIZE " + table + "` (Delta writes ~1 GiB files)";
+  const std::string iceberg = "`" + rules::iceberg_rewrite_call(table) + "` (files of `write.target-file-size-bytes`, 512 MiB by default)";
+  const std::string files =
+      "rewrite them into a new table or path with fewer, larger files (`repartition(n)` / `coalesce(n)` "
+      "before the write, or `SELECT /*+ REBALANCE */`), with `spark.sql.files.maxRecordsPerFile` left at 0 "
+      "or high enough not to cut files small, and switch readers over (Spark cannot overwrite a path it "
+      "reads)";
+  switch (rules::table_kind(scan)) {
+    case rules::TableKind::Delta:
+      return "Compact the table: " + delta + ", and keep it compact with `delta.autoOptimize.optimizeWrite` / "
+             "`delta.autoOptimize.autoCompact` or predictive optimization.";
+    case rules::TableKind::Iceberg:
+      return "Compact the table: " + iceberg + ", then `expire_snapshots` to drop the small files' snapshots.";
+    case rules::TableKind::Files:
+      return "Compact the files: " + files + ".";
+    case rules::TableKind::Unknown: break;
+  }
+  return "Compact the table in its format's way: Delta " + delta + "; Iceberg " + iceberg + "; plain Parquet/ORC files: " +
+         files + ".";
 }
 
 class SmallFiles final : public DocumentedRule<make_doc> {
@@ -72,11 +101,9 @@ class SmallFiles final : public DocumentedRule<make_doc> {
       if (auto c = method::query_metric(plan, {Metric::CompilationTime}))
         d.evidence.push_back({"query compilation time", *c, Unit::Ms});
       std::string table = op.table.empty() ? std::string("<table>") : op.table.str();
-      d.fix = "Compact the table: `OPTIMIZE " + table +
-              "` (Delta writes ~1 GiB files), and keep it compact with "
-              "`delta.autoOptimize.optimizeWrite` / `delta.autoOptimize.autoCompact` or predictive "
-              "optimization. Fix the writer too: fewer, larger appends (longer streaming triggers), "
-              "no partitioning on high-cardinality columns, and fewer output partitions on write.";
+      d.fix = compaction_fix(op, table) +
+              " Fix the writer too: fewer, larger appends (longer streaming triggers), no partitioning on "
+              "high-cardinality columns, and fewer output partitions on write.";
       if (footers && *footers > 0) {
         set_impact(d, *footers, "ms", " of task time waiting for file footers");
       } else {

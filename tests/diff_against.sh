@@ -27,7 +27,7 @@ cp "$src/corpus/check/orders-join.recaptured.explain.txt" plans/q2.explain.txt
 cp "$src/corpus/examples/orders-by-region.explain.txt" plans/q3.explain.txt
 out=$("$planlint" check --no-config --format concise --against HEAD plans/); rc=$?
 expect "a regression fails the check" 1 $rc
-echo "$out" | grep -q '^plans/q1.explain.txt:10:22: warning\[join-strategy-regressed\]' || { echo "FAIL: no regression on q1: $out"; fail=1; }
+echo "$out" | grep -q '^plans/q1.explain.txt:10:22: warning\[PLD001 join-strategy-regressed\]' || { echo "FAIL: no regression on q1: $out"; fail=1; }
 [ "$(echo "$out" | grep -c 'join-strategy-regressed\|new-exchange-or-sort\|filter-pushdown-lost')" = 1 ] || { echo "FAIL: extra regressions: $out"; fail=1; }
 # The same without --against: no regression finding at all.
 "$planlint" check --no-config --format concise plans/ | grep -q 'join-strategy-regressed' && { echo "FAIL: regression without --against"; fail=1; }

@@ -127,7 +127,8 @@ if grep -E '^::' "$tmp/o" | grep -vqE '^::(error|warning|notice) '; then bad "gi
 # --- 8. bounded reads -------------------------------------------------------------------------------
 out=$("$planlint" check --no-config /dev/zero 2>&1); rc=$?
 [ $rc = 2 ] && grep -q "character device" <<<"$out" && ok "/dev/zero refused" || bad "/dev/zero (exit $rc): $out"
-out=$("$planlint" check --no-config < /dev/zero 2>&1); rc=$?
+# `-` names stdin (with no path, a character device on stdin is not read: the current folder is checked).
+out=$("$planlint" check --no-config - < /dev/zero 2>&1); rc=$?
 [ $rc = 2 ] && grep -q "character device" <<<"$out" && ok "stdin from /dev/zero refused" || bad "stdin from /dev/zero (exit $rc): $out"
 out=$("$planlint" show --no-config /dev/urandom 2>&1); rc=$?
 [ $rc = 2 ] && grep -q "character device" <<<"$out" && ok "show /dev/urandom refused" || bad "show /dev/urandom (exit $rc)"

@@ -25,7 +25,7 @@ fail=0
 attr() { sed -n "s/.*<body[^>]*\b$1=\"\([^\"]*\)\".*/\1/p" "$2" | head -1; }
 
 # 1. A profile with metrics, Photon and JVM operators and findings.
-profile=corpus/rules/photon-fallback/trigger-profile-jvm-aggregate.json
+profile=corpus/rules/native-engine-fallback/trigger-profile-jvm-aggregate.json
 "$planlint" report "$profile" -o "$work/profile.html" 2>/dev/null
 expected_ops=$("$planlint" parse --format json "$profile" 2>/dev/null |
   python3 -c 'import json,sys; d=json.load(sys.stdin); print(d["plans"][0]["operator_count"])' 2>/dev/null)
@@ -40,7 +40,7 @@ echo "profile: data-ok=$ok data-ops=$ops (expected ${expected_ops:-?}) data-find
 if [ -n "$expected_ops" ] && [ "$ops" != "$expected_ops" ]; then echo "FAIL: drew $ops operators, the plan has $expected_ops"; fail=1; fi
 if [ -n "$expected_findings" ] && [ "$findings" != "$expected_findings" ]; then echo "FAIL: listed $findings findings, check reports $expected_findings"; fail=1; fi
 grep -q 'class="n ' "$work/profile.dom" || { echo "FAIL: no operator box in the DOM"; fail=1; }
-grep -q 'photon-fallback' "$work/profile.dom" || { echo "FAIL: the finding is not shown"; fail=1; }
+grep -q 'native-engine-fallback' "$work/profile.dom" || { echo "FAIL: the finding is not shown"; fail=1; }
 # The top-operators table lists the hottest operator first, and the page opened on it.
 hot=$(attr data-hot "$work/profile.dom")
 [ -n "$hot" ] || { echo "FAIL: the page did not open on the hottest operator (no data-hot)"; fail=1; }

@@ -33,7 +33,9 @@ inputs=("$work/broken plan.txt")
 unread=()
 while read -r f; do unread+=(--exclude "$f"); done < <(
   awk '/^file = /{f=$3; gsub(/"/,"",f)} /^known_miss = .*"read"/{print f}' corpus/real/labels.toml)
+# With --sarif-help-uri, so that each rule's helpUri (and PL007's deprecatedNames) is validated too.
 "$planlint" check --no-config --exit-zero --format sarif -o "$work/planlint.sarif" \
+  --sarif-help-uri 'https://example.org/planlint/docs/rules/{name}.md' \
   --exclude "060-photon-hand-wrapped-partial-paste.txt" --exclude "rt17-hs-fragment-*.json" "${unread[@]}" \
   --exclude "*.parse.json" \
   --exclude "result.txt" --exclude "run.json" --exclude "known-gaps.txt" --exclude "history-applications.json" --exclude "*-codegen.txt" "${inputs[@]}"

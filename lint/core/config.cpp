@@ -25,6 +25,8 @@ namespace {
 bool matches(const std::set<std::string>& set, const RuleDoc& doc, std::string_view name) {
   if (set.empty()) return false;  // the usual case: no select or ignore list (no string built)
   if (set.count(std::string(name)) || set.count(doc.name) || set.count(doc.code)) return true;
+  for (const auto& a : doc.aliases)  // a former name (photon-fallback) selects the renamed rule
+    if (set.count(a)) return true;
   // ruff's selectors: ALL, and code prefixes (PL0 = PL001..PL099, PL1 = PL101..).
   for (const auto& s : set)
     if (s == "ALL" || prefix_selects(s, doc)) return true;

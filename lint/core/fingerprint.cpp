@@ -5,6 +5,7 @@
 #include <map>
 #include <string_view>
 
+#include "rules/catalog.hpp"
 #include "support/strings.hpp"
 
 namespace planlint {
@@ -84,8 +85,17 @@ std::string normalise_plan_text(std::string_view text) {
   return out;
 }
 
+namespace {
+// The name a finding is fingerprinted under: a renamed rule keeps its first former name, so the
+// findings a baseline or code scanning recorded before the rename still match.
+std::string fingerprint_name(const std::string& rule) {
+  const RuleDoc* doc = find_rule_doc(rule);
+  return doc && doc->name == rule && !doc->aliases.empty() ? doc->aliases.front() : rule;
+}
+}  // namespace
+
 std::string fingerprint(const Diagnostic& d) {
-  std::string key = d.rule;
+  std::string key = fingerprint_name(d.rule);
   key += '\x1f';
   // The message and the fix name tables, columns and sides; their numbers are normalised away.
   key += normalise_plan_text(d.message);

@@ -17,6 +17,12 @@ bool settings_ignore(Settings& s, std::string_view rule, std::string& error) {
   return true;
 }
 
+bool settings_extend_select(Settings& s, std::string_view rule, std::string& error) {
+  if (!check_rule_selector(rule, error)) return false;
+  s.extend_select.insert(std::string(rule));
+  return true;
+}
+
 bool settings_severity(Settings& s, std::string_view rule, std::string_view level, std::string& error) {
   return set_severity(s.values, rule, level, error);
 }
@@ -27,6 +33,7 @@ bool settings_threshold(Settings& s, std::string_view key, std::string_view valu
 
 Config apply_settings(Config base, const Settings& s) {
   if (s.select && !s.select->empty()) base.select = *s.select;
+  if (!base.select.empty()) base.select.insert(s.extend_select.begin(), s.extend_select.end());  // empty: all
   base.ignore.insert(s.ignore.begin(), s.ignore.end());
   for (const auto& [k, v] : s.values.severity) base.severity[k] = v;
   for (const auto& [k, v] : s.values.global_thresholds) base.global_thresholds[k] = v;

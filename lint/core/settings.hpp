@@ -16,6 +16,7 @@ namespace planlint {
 
 struct Settings {
   std::optional<std::set<std::string>> select;  // replaces the file's `select` when given
+  std::set<std::string> extend_select;          // added to the selection (ruff's extend-select)
   std::set<std::string> ignore;                 // added to the file's `ignore`
   Config values;                                // severity and thresholds (set_severity / set_threshold)
 };
@@ -25,6 +26,9 @@ struct Settings {
 // config file's units ("1k", "30MB", "500ms").
 bool settings_select(Settings& s, std::string_view rule, std::string& error);
 bool settings_ignore(Settings& s, std::string_view rule, std::string& error);
+// ruff's --extend-select: the rule joins whatever is selected (the file's `select`, or `select`
+// above); when everything is selected it changes nothing. An `ignore` still wins.
+bool settings_extend_select(Settings& s, std::string_view rule, std::string& error);
 bool settings_severity(Settings& s, std::string_view rule, std::string_view level, std::string& error);
 // `rule.option` or a bare `option` (every rule that has it).
 bool settings_threshold(Settings& s, std::string_view key, std::string_view value, std::string& error);

@@ -99,7 +99,7 @@ LineKind parse_directive(std::string_view line, Suppression* out) {
 
 bool entry_matches(const Suppression::Entry& e, const Diagnostic& d) {
   if (e.rule == d.rule || (!d.code.empty() && e.rule == d.code)) return true;
-  return false;
+  return reported_name(e.rule) == d.rule;  // a rule's former name (RuleDoc::aliases)
 }
 
 }  // namespace

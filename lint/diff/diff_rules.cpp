@@ -139,7 +139,7 @@ RuleDoc engine_coverage() {
   d.example =
       "old: PhotonGroupingAgg (12)\n"
       "new: HashAggregate (12)   (the Photon explanation names the unsupported expression)";
-  d.use_instead = "Find the expression the native engine rejects (`planlint check` reports photon-fallback with its reason) and replace it.";
+  d.use_instead = "Find the expression the native engine rejects (`planlint check` reports native-engine-fallback with its reason) and replace it.";
   d.evidence = "Plans printed by Photon or Gluten (explain text, profiles).";
   d.thresholds = {{"share-increase", 10, "percent", "A 10-point move of the time to the JVM is more than run-to-run noise."}};
   return d;

@@ -142,8 +142,9 @@ bool apply_baselines(CheckRun& out, const CheckRequest& request) {
     if (!write_baseline(request.write_baseline, out.reports, err)) return out.errors.push_back(error_line(err)), false;
     std::size_t n = 0;
     for (const auto& r : out.reports) n += r.diagnostics.size();
-    out.errors.push_back("planlint: wrote " + std::to_string(n) + " finding" + (n == 1 ? "" : "s") +
-                         " to the baseline " + request.write_baseline);
+    if (!request.quiet)
+      out.errors.push_back("planlint: wrote " + std::to_string(n) + " finding" + (n == 1 ? "" : "s") +
+                           " to the baseline " + request.write_baseline);
   }
   if (!request.baseline.empty()) {
     auto baseline = read_baseline(request.baseline, err);
@@ -241,7 +242,7 @@ CheckRun run(const CheckPlan& plan, const CheckRequest& request) {
       out.errors.push_back(error_line(r.error));
       out.unreadable = true;
     }
-  if (plan.walked) out.errors.push_back(walk_summary(out.reports));
+  if (plan.walked && !request.quiet) out.errors.push_back(walk_summary(out.reports));
   if (!apply_baselines(out, request)) out.status = 2;
   return out;
 }

@@ -64,6 +64,7 @@ struct CheckRequest {
   std::string output, write_baseline, baseline;  // -o, --write-baseline, --baseline
   unsigned jobs = 0;                          // 0: one per core
   std::optional<Comparison> against;          // --against REF
+  bool quiet = false;                         // -q: no notes (what a folder walk found, baseline written)
 };
 
 // The inputs of a run and the configuration of each, resolved before any is read.

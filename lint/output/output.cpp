@@ -33,7 +33,7 @@ void write_report(std::ostream& out, OutputFormat format, const std::vector<File
     case OutputFormat::Text: write_text(out, files, opt); break;
     case OutputFormat::Concise: write_concise(out, files, opt); break;
     case OutputFormat::Json: opt.statistics ? write_json_statistics(out, files) : write_json(out, files); break;
-    case OutputFormat::Sarif: write_sarif(out, files); break;
+    case OutputFormat::Sarif: write_sarif(out, files, opt.sarif_help_uri); break;
     case OutputFormat::Github: write_github(out, files); break;
     case OutputFormat::Junit: write_junit(out, files); break;
   }

@@ -24,13 +24,19 @@ std::string_view to_string(OutputFormat f);
 struct OutputOptions {
   bool color = false;         // ANSI colours (text, concise): only on a terminal
   bool statistics = false;    // text/concise/json: a count per rule instead of the findings
+  bool quiet = false;         // text/concise: no summary line ("Found 3 findings ...", "No findings")
+  std::string sarif_help_uri; // sarif: the helpUri template (write_sarif)
 };
 
 void write_text(std::ostream& out, const std::vector<FileReport>& files, const OutputOptions& opt);
 void write_concise(std::ostream& out, const std::vector<FileReport>& files, const OutputOptions& opt);
 void write_json(std::ostream& out, const std::vector<FileReport>& files);
 void write_json_statistics(std::ostream& out, const std::vector<FileReport>& files);
-void write_sarif(std::ostream& out, const std::vector<FileReport>& files);
+// `help_uri_template` (--sarif-help-uri): each rule's helpUri, `{name}` / `{code}` replaced (a base
+// without either gets `<name>.md`); empty: no helpUri.
+void write_sarif(std::ostream& out, const std::vector<FileReport>& files, std::string_view help_uri_template = {});
+// Whether a --sarif-help-uri template is an absolute URI, as SARIF requires of helpUri.
+bool valid_help_uri_template(std::string_view tmpl);
 void write_github(std::ostream& out, const std::vector<FileReport>& files);
 void write_junit(std::ostream& out, const std::vector<FileReport>& files);
 void write_report(std::ostream& out, OutputFormat format, const std::vector<FileReport>& files,

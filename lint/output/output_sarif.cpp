@@ -72,27 +72,59 @@ std::string help_text(const RuleDoc& d) {
   return t;
 }
 
-ordered_json rule_descriptor(const RuleDoc& d, const std::string& id) {
+// The rule's documentation page from the --sarif-help-uri template: `{name}` and `{code}` replaced,
+// or `<name>.md` appended to a base without either. Empty without a template: planlint knows no
+// public address of its docs, and SARIF wants an absolute URI here, not a path into the source tree.
+std::string help_uri(const RuleDoc& d, std::string_view tmpl) {
+  if (tmpl.empty()) return "";
+  std::string out(tmpl);
+  bool placed = false;
+  for (auto [key, value] : {std::pair<std::string_view, std::string_view>{"{name}", d.name}, {"{code}", d.code}})
+    for (std::size_t at = out.find(key); at != std::string::npos; at = out.find(key, at + value.size())) {
+      out.replace(at, key.size(), value);
+      placed = true;
+    }
+  return placed ? out : out + d.name + ".md";
+}
+
+ordered_json rule_descriptor(const RuleDoc& d, const std::string& id, std::string_view help_uri_template) {
   ordered_json r;
   r["id"] = id;
   r["name"] = pascal_case(id);
   r["shortDescription"] = {{"text", sentence(id == d.name ? d.summary : d.summary + " (reported as " + id + ")")}};
   r["fullDescription"] = {{"text", sentence(d.what.empty() ? d.summary : d.what)}};
+  if (std::string uri = help_uri(d, help_uri_template); !uri.empty()) r["helpUri"] = uri;
   r["help"] = {{"text", help_text(d)}, {"markdown", help_markdown(d)}};
   r["defaultConfiguration"] = {{"level", std::string(sarif_level(d.severity))}};
   r["properties"] = {{"code", d.code}, {"tags", ordered_json::array({"performance"})}};
+  if (id == d.name && !d.aliases.empty()) r["deprecatedNames"] = d.aliases;  // a renamed rule's former names
   return r;
 }
 
 }  // namespace
 
-void write_sarif(std::ostream& out, const std::vector<FileReport>& files) {
+bool valid_help_uri_template(std::string_view tmpl) {
+  // An absolute URI: a scheme (RFC 3986: a letter, then letters, digits, + - .), a colon, and no
+  // blank or control character anywhere.
+  std::size_t colon = tmpl.find(':');
+  if (colon == std::string_view::npos || colon == 0 || colon + 1 == tmpl.size()) return false;
+  auto alpha = [](char c) { return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z'); };
+  if (!alpha(tmpl[0])) return false;
+  for (std::size_t i = 1; i < colon; ++i)
+    if (!alpha(tmpl[i]) && !(tmpl[i] >= '0' && tmpl[i] <= '9') && tmpl[i] != '+' && tmpl[i] != '-' && tmpl[i] != '.')
+      return false;
+  for (char c : tmpl)
+    if (static_cast<unsigned char>(c) <= 0x20 || c == 0x7f) return false;
+  return true;
+}
+
+void write_sarif(std::ostream& out, const std::vector<FileReport>& files, std::string_view help_uri_template) {
   ordered_json rules = ordered_json::array();
   std::map<std::string, std::size_t> rule_index;
   auto add_rule = [&](const RuleDoc& d, const std::string& id) {
     if (rule_index.count(id)) return;
     rule_index[id] = rules.size();
-    rules.push_back(rule_descriptor(d, id));
+    rules.push_back(rule_descriptor(d, id, help_uri_template));
   };
   for (const RuleDoc* d : all_rule_docs()) {
     add_rule(*d, d->name);

@@ -104,6 +104,12 @@ void write_notes(std::ostream& out, const Diagnostic& d, std::size_t gutter, con
   if (!d.fix.empty()) out << g << " " << st.wrap("34", "=") << " " << st.wrap("32", "fix:") << " " << visible(d.fix) << "\n";
 }
 
+// "PL002 shuffle-join-could-broadcast": the code next to the name, as ruff prints codes (a finding
+// without a code, the name alone).
+std::string rule_label(const Diagnostic& d) {
+  return d.code.empty() ? visible(d.rule) : visible(d.code) + " " + visible(d.rule);
+}
+
 bool same_operator(const Diagnostic& a, const Diagnostic& b) {
   if (a.plan_index != b.plan_index) return false;
   if (a.op && b.op) return *a.op == *b.op;
@@ -145,7 +151,7 @@ void write_text_lines(std::ostream& out, const std::vector<FileReport>& files, c
         bool grouped = prev && same_operator(*prev, d);
         if (prev && !grouped) out << "\n";
         out << st.wrap("1", location(f, d) + ":") << " " << st.severity(d.severity) << ": " << visible(d.message) << " "
-            << st.wrap("2", "[" + visible(d.rule) + "]") << "\n";
+            << st.wrap("2", "[" + rule_label(d) + "]") << "\n";
         if (!grouped) write_source(out, lines, d, st);
         write_notes(out, d, d.range.known() ? std::to_string(d.range.line).size() : 1, st);
         prev = &d;
@@ -153,7 +159,7 @@ void write_text_lines(std::ostream& out, const std::vector<FileReport>& files, c
       if (prev) out << "\n";
     }
   }
-  out << st.wrap("1", summary_line(count_totals(files))) << "\n";
+  if (!opt.quiet) out << st.wrap("1", summary_line(count_totals(files))) << "\n";
 }
 
 void write_concise_lines(std::ostream& out, const std::vector<FileReport>& files, const OutputOptions& opt) {
@@ -165,10 +171,10 @@ void write_concise_lines(std::ostream& out, const std::vector<FileReport>& files
       for (const auto& d : f.diagnostics) {
         std::string loc = visible(f.path) + ":" + std::to_string(std::max<std::uint32_t>(1, d.range.line)) + ":" +
                           std::to_string(std::max<std::uint32_t>(1, d.range.column));
-        out << st.wrap("1", loc + ":") << " " << st.severity(d.severity) << "[" << visible(d.rule) << "] " << visible(d.message) << "\n";
+        out << st.wrap("1", loc + ":") << " " << st.severity(d.severity) << "[" << rule_label(d) << "] " << visible(d.message) << "\n";
       }
   }
-  out << summary_line(count_totals(files)) << "\n";
+  if (!opt.quiet) out << summary_line(count_totals(files)) << "\n";
 }
 }  // namespace
 

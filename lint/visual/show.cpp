@@ -32,6 +32,11 @@ std::string compact(double v) {
 }
 
 // Cut to `width` display columns (UTF-8 aware), marking the cut with "…".
+// "PL007 native-engine-fallback": the code next to the name, as in check's text output.
+std::string rule_label(const Diagnostic& d) {
+  return d.code.empty() ? visible(d.rule) : visible(d.code) + " " + visible(d.rule);
+}
+
 std::string fit(const std::string& s, std::size_t width) {
   std::size_t cols = 0;
   for (std::size_t i = 0; i < s.size(); ++i) {
@@ -214,13 +219,13 @@ std::string show_text(const LintResult& result, const ShowOptions& o) {
         if (indent.size() > o.width / 2) indent.resize(o.width / 2);
         for (const auto* d : found->second) {
           const char* sc = !o.color ? "" : d->severity == Severity::Error ? "\x1b[31m" : d->severity == Severity::Warning ? "\x1b[33m" : "\x1b[36m";
-          std::string msg = indent + "! " + std::string(to_string(d->severity)) + "[" + visible(d->rule) + "] " + visible(d->message);
+          std::string msg = indent + "! " + std::string(to_string(d->severity)) + "[" + rule_label(*d) + "] " + visible(d->message);
           out += sc + fit(msg, o.width) + reset + '\n';
         }
       }
     }
     for (const auto* d : plan_level)
-      out += fit("! " + std::string(to_string(d->severity)) + "[" + visible(d->rule) + "] " + visible(d->message), o.width) + '\n';
+      out += fit("! " + std::string(to_string(d->severity)) + "[" + rule_label(*d) + "] " + visible(d->message), o.width) + '\n';
   }
   for (const auto& m : result.parse.messages)
     if (m.severity == MessageSeverity::Error)

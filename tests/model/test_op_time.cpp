@@ -167,7 +167,7 @@ TEST_CASE("op time: on every real profile, shares add up and the finding's opera
     auto show = test::run_planlint("show --no-config --color never --width 400 --top 3 '" + path.string() + "'");
     auto ids = show_top_ids(show.out);
     for (const auto& d : r.diagnostics) {
-      if ((d.rule != "photon-fallback" && d.rule != "slow-phase") || !d.op) continue;
+      if ((d.rule != "native-engine-fallback" && d.rule != "slow-phase") || !d.op) continue;
       const Plan& p = r.parse.plans[d.plan_index];
       // Only plans whose operators record time can rank them.
       if (operator_times(p).total_ms <= 0) continue;

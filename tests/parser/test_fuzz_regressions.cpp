@@ -235,7 +235,7 @@ TEST_CASE("fuzz regression: wide plans, repeated ids and long reasons cost linea
     REQUIRE(r.plans[0].photon.reasons.size() == 1);
     const auto found = planlint::run_rules(r, planlint::Config{});
     const bool reported = std::any_of(found.begin(), found.end(), [](const planlint::Diagnostic& d) {
-      return d.rule == "photon-fallback" && d.message.find("UDF(a#1)") != std::string::npos;
+      return d.rule == "native-engine-fallback" && d.message.find("UDF(a#1)") != std::string::npos;
     });
     CHECK(reported);
   }

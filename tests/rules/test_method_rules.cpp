@@ -143,7 +143,23 @@ TEST_CASE("slow-phase: cold start, queueing, compilation, result fetch, cache, l
     auto ds = run(b.done(0), "slow-phase");
     REQUIRE(ds.size() == 1);
     CHECK(ds[0].message.find("compilation took 12.0 s") != std::string::npos);
-    CHECK(ds[0].fix.find("OPTIMIZE") != std::string::npos);
+    // No scan states its format: every format's compaction, named by format.
+    CHECK(ds[0].fix.find("Delta: OPTIMIZE") != std::string::npos);
+    CHECK(ds[0].fix.find("Iceberg: the rewrite_data_files procedure") != std::string::npos);
+    CHECK(ds[0].fix.find("Delta log") != std::string::npos);
+  }
+  SUBCASE("compilation dominates, the query reads an Iceberg table: no Delta advice") {
+    Builder b = phases(14000, 0, 0, 12000, 1900, 100, 9000);
+    auto scan = b.add("BatchScan cat.db.t", OpKind::Scan);
+    b.op(0).children = {scan};
+    Plan& plan = b.done(0);
+    if (!plan.ops[scan].scan) plan.ops[scan].scan = SharedPart<ScanFacts>::make();
+    plan.ops[scan].scan->source = ScanSource::Iceberg;
+    auto ds = run(plan, "slow-phase");
+    REQUIRE(ds.size() == 1);
+    CHECK(ds[0].fix.find("the rewrite_data_files procedure") != std::string::npos);
+    CHECK(ds[0].fix.find("OPTIMIZE") == std::string::npos);
+    CHECK(ds[0].fix.find("Delta") == std::string::npos);
   }
   SUBCASE("result fetch dominates") {
     Builder b = phases(20000, 0, 0, 300, 4000, 15700, 30000);
@@ -258,6 +274,76 @@ TEST_CASE("small-files") {
     n.metric(s, "size of files read", 150.0 * 1024, MetricUnit::Bytes);
     CHECK(run(n.done(s), "small-files").empty());
   }
+}
+
+namespace {
+// The scan's table format, as a reader states it (ScanFacts::source, ScanFacts::format).
+void set_table_format(Plan& plan, std::size_t scan, ScanSource source, const std::string& format) {
+  if (!plan.ops[scan].scan) plan.ops[scan].scan = SharedPart<ScanFacts>::make();
+  plan.ops[scan].scan->source = source;
+  plan.ops[scan].scan->format = format;
+}
+
+std::string small_files_fix(ScanSource source, const std::string& format) {
+  Builder b;
+  b.p.format = InputFormat::QueryProfile;
+  auto scan = b.add("Scan cat.db.events", OpKind::Scan);
+  b.op(scan).table = "cat.db.events";
+  b.metric(scan, "Files read", 48000);
+  b.metric(scan, "Size of files read", 48000.0 * 200 * 1024, MetricUnit::Bytes);
+  Plan& plan = b.done(scan);
+  set_table_format(plan, scan, source, format);
+  auto ds = run(plan, "small-files");
+  REQUIRE(ds.size() == 1);
+  return ds[0].fix;
+}
+
+std::string pruning_fix(ScanSource source, const std::string& format) {
+  Builder b = pruning_plan(1950, 50, 200e9, 2.1e9, 3200);
+  Plan& plan = b.done(1);
+  set_table_format(plan, 0, source, format);
+  auto ds = run(plan, "low-file-pruning");
+  REQUIRE(ds.size() == 1);
+  return ds[0].fix;
+}
+
+bool has(const std::string& s, std::string_view needle) { return s.find(needle) != std::string::npos; }
+}  // namespace
+
+TEST_CASE("small-files, low-file-pruning: the remedy in the words of the scan's table format") {
+  // Delta: OPTIMIZE, auto compaction, liquid clustering.
+  std::string delta = small_files_fix(ScanSource::Delta, "parquet");
+  CHECK(has(delta, "`OPTIMIZE cat.db.events`"));
+  CHECK(has(delta, "delta.autoOptimize"));
+  CHECK(!has(delta, "rewrite_data_files"));
+  CHECK(has(pruning_fix(ScanSource::Delta, "delta"), "CLUSTER BY"));
+  // Iceberg: the rewrite_data_files procedure in the table's catalog, a sort order; no OPTIMIZE.
+  std::string iceberg = small_files_fix(ScanSource::Iceberg, "iceberg");
+  CHECK(has(iceberg, "`CALL cat.system.rewrite_data_files(table => 'db.events')`"));
+  CHECK(!has(iceberg, "OPTIMIZE"));
+  CHECK(!has(iceberg, "delta."));
+  std::string iceberg_pruning = pruning_fix(ScanSource::Iceberg, "iceberg");
+  CHECK(has(iceberg_pruning, "WRITE ORDERED BY"));
+  CHECK(has(iceberg_pruning, "rewrite_data_files(table => 'db.sales', strategy => 'sort')"));  // no catalog part
+  CHECK(has(iceberg_pruning, "CALL <catalog>.system."));
+  CHECK(!has(iceberg_pruning, "OPTIMIZE"));
+  CHECK(!has(iceberg_pruning, "CLUSTER BY"));
+  // Plain Parquet / ORC files and Hive tables: rewritten by a Spark job; no OPTIMIZE, no procedure.
+  for (ScanSource plain : {ScanSource::File, ScanSource::Hive}) {
+    std::string files = small_files_fix(plain, "orc");
+    CHECK(has(files, "REBALANCE"));
+    CHECK(has(files, "maxRecordsPerFile"));
+    CHECK(!has(files, "OPTIMIZE"));
+    CHECK(!has(files, "rewrite_data_files"));
+    std::string sorted = pruning_fix(plain, "parquet");
+    CHECK(has(sorted, "sortWithinPartitions"));
+    CHECK(!has(sorted, "OPTIMIZE"));
+  }
+  // A scan whose format the input does not state: each format's remedy, named by format.
+  std::string unknown = small_files_fix(ScanSource::Unknown, "");
+  CHECK(has(unknown, "Delta `OPTIMIZE cat.db.events`"));
+  CHECK(has(unknown, "Iceberg `CALL cat.system.rewrite_data_files"));
+  CHECK(has(unknown, "plain Parquet/ORC files: "));
 }
 
 TEST_CASE("disk-spill") {

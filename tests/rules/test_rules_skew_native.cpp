@@ -225,10 +225,10 @@ TEST_CASE("event log: the tasks' shuffle reads become the stage's shuffle-read f
   }
 }
 
-TEST_CASE("photon-fallback: Comet") {
+TEST_CASE("native-engine-fallback: Comet") {
   SUBCASE("a Spark Project over CometColumnarToRow (real plan 029)") {
     LintResult lr = lint_text(read_file(corpus_dir() / "real/029-comet-fallback-incompatible-expr.txt"), "029.txt",
-                              only_rule("photon-fallback"));
+                              only_rule("native-engine-fallback"));
     REQUIRE(lr.diagnostics.size() == 1);
     const Diagnostic& d = lr.diagnostics[0];
     CHECK(d.operator_name == "Project");
@@ -250,7 +250,7 @@ TEST_CASE("photon-fallback: Comet") {
         "      +- Generate explode(vs#3), [k#1], false, [v#2]\n"
         "         +- CometColumnarToRow\n"
         "            +- CometNativeScan parquet spark_catalog.default.t [k#1, vs#3]\n";
-    LintResult lr = lint_text(plan, "sandwich.txt", only_rule("photon-fallback"));
+    LintResult lr = lint_text(plan, "sandwich.txt", only_rule("native-engine-fallback"));
     REQUIRE(lr.diagnostics.size() == 1);
     CHECK(lr.diagnostics[0].operator_name == "Generate");
     CHECK(lr.diagnostics[0].message.find("not in Comet: it reads Comet output through CometColumnarToRow") !=
@@ -260,7 +260,7 @@ TEST_CASE("photon-fallback: Comet") {
     for (const char* f : {"real/025-comet-native-scan-formatted-with-logs.txt", "real/026-comet-fallback-warn-tree.txt",
                           "real/027-comet-filter-native-scan.txt", "real/028-comet-codegen-dispatch-summary.txt"}) {
       INFO(f);
-      CHECK(lint_text(read_file(corpus_dir() / f), f, only_rule("photon-fallback")).diagnostics.empty());
+      CHECK(lint_text(read_file(corpus_dir() / f), f, only_rule("native-engine-fallback")).diagnostics.empty());
     }
   }
   SUBCASE("near miss: a driver-local LocalTableScan under Comet") {
@@ -269,14 +269,14 @@ TEST_CASE("photon-fallback: Comet") {
         "+- CometProject [a#1]\n"
         "   +- CometSparkRowToColumnar\n"
         "      +- LocalTableScan [a#1]\n";
-    CHECK(lint_text(plan, "local.txt", only_rule("photon-fallback")).diagnostics.empty());
+    CHECK(lint_text(plan, "local.txt", only_rule("native-engine-fallback")).diagnostics.empty());
   }
 }
 
-TEST_CASE("photon-fallback: a Gluten leaf scan that is not offloaded") {
+TEST_CASE("native-engine-fallback: a Gluten leaf scan that is not offloaded") {
   SUBCASE("Scan hive under RowToVeloxColumnar (real plan 039)") {
     LintResult lr = lint_text(read_file(corpus_dir() / "real/039-gluten-hive-udf-spark-sql-prompt.txt"), "039.txt",
-                              only_rule("photon-fallback"));
+                              only_rule("native-engine-fallback"));
     REQUIRE(lr.diagnostics.size() == 1);
     const Diagnostic& d = lr.diagnostics[0];
     CHECK(d.operator_name == "Scan hive spark_catalog.default.tbl");
@@ -294,7 +294,7 @@ TEST_CASE("photon-fallback: a Gluten leaf scan that is not offloaded") {
         "   +- RowToVeloxColumnar\n"
         "      +- Filter (a#1 > 5)\n"
         "         +- Scan hive spark_catalog.default.tbl [a#1], HiveTableRelation [`spark_catalog`.`default`.`tbl`]\n";
-    LintResult lr = lint_text(plan, "leaf.txt", only_rule("photon-fallback"));
+    LintResult lr = lint_text(plan, "leaf.txt", only_rule("native-engine-fallback"));
     REQUIRE(lr.diagnostics.size() == 1);
     CHECK(lr.diagnostics[0].operator_name == "Scan hive spark_catalog.default.tbl");
     CHECK(lr.diagnostics[0].message.find("2 operators run on the JVM") != std::string::npos);
@@ -305,7 +305,7 @@ TEST_CASE("photon-fallback: a Gluten leaf scan that is not offloaded") {
         "+- ^(2) ProjectExecTransformer [a#1]\n"
         "   +- RowToVeloxColumnar\n"
         "      +- LocalTableScan [a#1]\n";
-    CHECK(lint_text(plan, "local.txt", only_rule("photon-fallback")).diagnostics.empty());
+    CHECK(lint_text(plan, "local.txt", only_rule("native-engine-fallback")).diagnostics.empty());
   }
   SUBCASE("near miss: a scan Gluten offloaded without renaming it (^ marker, no row-to-columnar conversion)") {
     const std::string plan =
@@ -313,7 +313,7 @@ TEST_CASE("photon-fallback: a Gluten leaf scan that is not offloaded") {
         "+- ^ ProjectExecTransformer (3)\n"
         "   +- ^ NoopFilter (2)\n"
         "      +- ^ Scan parquet (1)\n";
-    CHECK(lint_text(plan, "offloaded.txt", only_rule("photon-fallback")).diagnostics.empty());
+    CHECK(lint_text(plan, "offloaded.txt", only_rule("native-engine-fallback")).diagnostics.empty());
   }
   SUBCASE("near miss: a JVM subquery feeding a Photon scan's dynamic pruning is not converted rows") {
     PlanBuilder b;
@@ -321,12 +321,12 @@ TEST_CASE("photon-fallback: a Gluten leaf scan that is not offloaded") {
     std::size_t sub = b.add("SubqueryBroadcast", {agg});
     std::size_t scan = b.add("PhotonScan parquet db.fact", {sub});
     b.add("PhotonResultStage", {scan});
-    CHECK(only(lint(b), "photon-fallback").empty());
+    CHECK(only(lint(b), "native-engine-fallback").empty());
   }
   SUBCASE("near miss: no native operator at all") {
     const std::string plan =
         "Project [a#1]\n"
         "+- Scan hive spark_catalog.default.tbl [a#1], HiveTableRelation [`spark_catalog`.`default`.`tbl`]\n";
-    CHECK(lint_text(plan, "vanilla.txt", only_rule("photon-fallback")).diagnostics.empty());
+    CHECK(lint_text(plan, "vanilla.txt", only_rule("native-engine-fallback")).diagnostics.empty());
   }
 }

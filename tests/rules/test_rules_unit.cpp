@@ -415,7 +415,7 @@ TEST_CASE("non-sargable-predicate") {
   }
 }
 
-TEST_CASE("photon-fallback") {
+TEST_CASE("native-engine-fallback (formerly photon-fallback)") {
   SUBCASE("JVM region between Photon operators") {
     PlanBuilder b;
     std::size_t s = b.add("PhotonScan parquet db.customers");
@@ -431,7 +431,7 @@ TEST_CASE("photon-fallback") {
     b.plan.photon.reference_nodes = {"Project [UDF(name#2964) AS UDF(name)#2989]"};
     auto ds = lint(b);
     REQUIRE(ds.size() == 1);
-    CHECK(ds[0].rule == "photon-fallback");
+    CHECK(ds[0].rule == "native-engine-fallback");
     CHECK(ds[0].operator_id == "3");
     CHECK(ds[0].message ==
           "Project (3) runs on the JVM engine, not in Photon: it reads Photon output through ColumnarToRow (2); 2 "
@@ -473,7 +473,7 @@ TEST_CASE("photon-fallback") {
     ParseResult pr;
     pr.plans.push_back(b.plan);
     Config c;
-    c.select.insert("photon-fallback");
+    c.select.insert("photon-fallback");  // the former name still selects the rule
     auto ds = run_rules(pr, c);
     REQUIRE(ds.size() == 1);
     CHECK(ds[0].range.line == 2);
@@ -499,12 +499,16 @@ TEST_CASE("rule registry: names, codes, docs") {
     for (const auto& t : d.thresholds) CHECK(!t.description.empty());
   }
   for (const char* n : {"filter-not-pushed-down", "shuffle-join-could-broadcast", "skew-not-handled",
-                        "stale-broadcast-hint", "exploding-join", "non-sargable-predicate", "photon-fallback",
+                        "stale-broadcast-hint", "exploding-join", "non-sargable-predicate", "native-engine-fallback",
                         "truncated-metadata"})
     CHECK(names.count(n) == 1);
   CHECK(find_rule("PL004") == find_rule("oversized-broadcast"));
   CHECK(find_rule("cartesian-product")->doc().name == "exploding-join");
   CHECK(find_rule("nope") == nullptr);
+  // A renamed rule: its former name finds it, and is not a name of its own.
+  CHECK(find_rule("photon-fallback") == find_rule("native-engine-fallback"));
+  CHECK(find_rule("PL007") == find_rule("native-engine-fallback"));
+  CHECK(names.count("photon-fallback") == 0);
 }
 
 TEST_CASE("order_by_impact") {

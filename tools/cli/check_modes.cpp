@@ -132,6 +132,8 @@ ReportTarget report_target(const CheckOptions& opt, OutputFormat format) {
   target.output = opt.output;
   target.color = opt.color;
   target.statistics = opt.statistics;
+  target.quiet = opt.quiet;
+  target.sarif_help_uri = opt.sarif_help_uri;
   target.reader_messages = true;
   return target;
 }

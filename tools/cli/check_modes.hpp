@@ -20,6 +20,7 @@ namespace planlint::cli {
 // -o) come from RuleOptions; the rest are check's own.
 struct CheckOptions : RuleOptions {
   std::vector<std::string> paths;
+  bool folder_by_default = false;  // no path and nothing piped in: the current folder is checked
   std::string write_baseline, baseline;
   std::vector<std::string> include, exclude;
   unsigned jobs = 0;

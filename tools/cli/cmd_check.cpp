@@ -1,5 +1,6 @@
 // `planlint check [FILE|DIR|-]...`: lint plans, print the findings in one of the output formats,
 // exit 0 (nothing at or above --fail-on), 1 (findings) or 2 (usage, unreadable input, bad config).
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include <iostream>
@@ -50,6 +51,7 @@ CheckRequest request_of(const CheckOptions& opt, Settings cli, double max_input)
   r.write_baseline = opt.write_baseline;
   r.baseline = opt.baseline;
   r.jobs = opt.jobs;
+  r.quiet = opt.quiet;
   if (!opt.against.empty()) r.against = against_git(opt.against);
   return r;
 }
@@ -80,6 +82,9 @@ int check_files(const CheckOptions& opt, const CheckRequest& request, std::share
                 OutputFormat format, Severity fail_on) {
   CheckPlan plan = plan_check(request, std::move(configs));
   print_lines(plan.errors);
+  if (plan.status && plan.inputs.empty() && opt.folder_by_default)
+    std::cerr << "planlint: hint: no path was given and standard input is no pipe or file, so the current folder "
+                 "was checked; name files or folders, or pipe a plan into `planlint check -`\n";
   if (plan.status) return plan.status;
   if (!opt.why.empty()) return run_why(opt.why, plan.inputs, plan.configs, plan.displays);
   if (opt.show_files) {  // like ruff --show-files: what would be checked, then stop
@@ -92,6 +97,14 @@ int check_files(const CheckOptions& opt, const CheckRequest& request, std::share
   if (done.status) return done.status;
   if (!write_reports(done.reports, report_target(opt, format))) return 2;
   return exit_code(done.reports, fail_on, opt.exit_zero || !opt.write_baseline.empty(), done.unreadable);
+}
+
+// Standard input holds data to read: a pipe, a socket or a redirected file. A terminal, /dev/null
+// and a closed stdin do not.
+bool stdin_has_data() {
+  struct stat st {};
+  if (::fstat(STDIN_FILENO, &st) != 0) return false;
+  return S_ISFIFO(st.st_mode) || S_ISREG(st.st_mode) || S_ISSOCK(st.st_mode);
 }
 
 int run_check(const CheckOptions& opt) {
@@ -122,8 +135,10 @@ void register_check(CLI::App& app, int& exit_code) {
       "Exit status: 0 no finding at or above --fail-on, 1 findings, 2 usage error, unreadable input or bad\n"
       "configuration. Parse errors are findings of severity error (rule parse-error).\n"
       "Config: .planlint.toml or [tool.planlint] in pyproject.toml, nearest to each file (see docs/ci.md).");
-  cmd->add_option("paths", opt->paths, "Plan files or folders ('-' or nothing: standard input)");
-  cmd->add_option("--format", opt->format, "Output format")
+  cmd->add_option("paths", opt->paths,
+                  "Plan files or folders ('-': standard input; nothing: standard input when it is a pipe or a "
+                  "file, else the current folder)");
+  cmd->add_option("--format,--output-format", opt->format, "Output format")
       ->check(CLI::IsMember({"text", "full", "concise", "json", "sarif", "github", "junit", "ndjson"}))
       ->capture_default_str();
   cmd->add_option("--fail-on", opt->fail_on, "Lowest severity that fails the check (exit 1)")
@@ -131,6 +146,8 @@ void register_check(CLI::App& app, int& exit_code) {
       ->capture_default_str();
   cmd->add_flag("--exit-zero", opt->exit_zero, "Exit 0 even when there are findings (not on errors)");
   cmd->add_option("--select", opt->select, "Only these rules (names or codes, comma-separated)")->delimiter(',')->allow_extra_args(false);
+  cmd->add_option("--extend-select", opt->extend_select, "Also these rules, on top of the selection (as ruff's)")
+      ->delimiter(',')->allow_extra_args(false);
   cmd->add_option("--ignore", opt->ignore, "Skip these rules (names or codes, comma-separated)")->delimiter(',')->allow_extra_args(false);
   cmd->add_option("--severity", opt->severity, "Override a rule's severity: RULE=error|warning|info")
       ->delimiter(',')->allow_extra_args(false);
@@ -151,6 +168,7 @@ void register_check(CLI::App& app, int& exit_code) {
   cmd->add_option("--color", opt->color, "Colour the text output")
       ->check(CLI::IsMember({"auto", "always", "never"}))
       ->capture_default_str();
+  cmd->add_flag("-q,--quiet", opt->quiet, "Print the findings and errors only: no summary line, no notes");
   cmd->add_flag("--statistics", opt->statistics, "Count findings per rule instead of listing them");
   cmd->add_option("--execution", opt->execution, "Event logs, History Server: check only this SQL execution id");
   cmd->add_option("--history-server", opt->history_server,
@@ -162,6 +180,7 @@ void register_check(CLI::App& app, int& exit_code) {
       ->capture_default_str();
   cmd->add_option("--cacert", opt->fetch.cacert, "--history-server: CA bundle (PEM) to verify the server with");
   cmd->add_flag("--insecure", opt->fetch.insecure, "--history-server: do not verify the TLS certificate");
+  add_sarif_help_uri(cmd, *opt);
   cmd->add_option("--stdin-filename", opt->stdin_filename, "Name (and config location) of the plan read from stdin");
   cmd->add_option("-o,--output", opt->output, "Write the report to FILE instead of standard output");
   cmd->add_option("--against", opt->against,
@@ -172,14 +191,13 @@ void register_check(CLI::App& app, int& exit_code) {
   cmd->add_flag("--show-files", opt->show_files, "Print the files that would be checked, then exit");
   cmd->add_option("--why", opt->why,
                   "Explain, per candidate operator, what evidence RULE looked for and what was missing");
-  cmd->callback([opt, cmd, &exit_code] {
-    // No file and a terminal on stdin: the user forgot the file; waiting silently would look hung.
-    if (opt->paths.empty() && opt->history_server.empty() && !opt->show_settings && !opt->show_files &&
-        ::isatty(STDIN_FILENO)) {
-      std::cerr << cmd->help() << "\nplanlint: error: no plan given: name files or folders, or pipe a plan into "
-                                  "`planlint check -`\n";
-      exit_code = 2;
-      return;
+  cmd->callback([opt, &exit_code] {
+    // No path: standard input when something is piped or redirected into it (scripts:
+    // `pbpaste | planlint check`), else the current folder, as `ruff check` does.
+    if (opt->paths.empty() && opt->history_server.empty() && opt->format != "ndjson" && opt->stdin_filename.empty() &&
+        !stdin_has_data()) {
+      opt->paths = {"."};
+      opt->folder_by_default = true;
     }
     exit_code = run_check(*opt);
   });

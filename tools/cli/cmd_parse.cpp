@@ -76,7 +76,7 @@ void register_parse(CLI::App& app, int& exit_code) {
   };
   auto opts = std::make_shared<Options>();
   cmd->add_option("files", opts->files, "input files, or - for standard input (default)");
-  cmd->add_option("--format", opts->format, "output format")->check(CLI::IsMember({"text", "json"}));
+  cmd->add_option("--format,--output-format", opts->format, "output format")->check(CLI::IsMember({"text", "json"}));
   cmd->add_option("--max-input-size", opts->max_input_size, kMaxInputSizeHelp);
   cmd->callback([opts, &exit_code]() {
     auto max_input_size = max_input_size_option(opts->max_input_size);

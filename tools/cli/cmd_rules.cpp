@@ -48,7 +48,7 @@ void register_rules(CLI::App& app, int& exit_code) {
   auto list_md = std::make_shared<bool>(false);
   auto list_format = std::make_shared<std::string>("text");
   list->add_flag("--markdown", *list_md, "Print the list as a Markdown table (docs/rules/README.md)");
-  list->add_option("--format", *list_format, "text (default), markdown or json (like `ruff rule --all --output-format json`)")
+  list->add_option("--format,--output-format", *list_format, "text (default), markdown or json (like `ruff rule --all --output-format json`)")
       ->check(CLI::IsMember({"text", "markdown", "json"}));
   list->callback([list_md, list_format, &exit_code] {
     exit_code = 0;

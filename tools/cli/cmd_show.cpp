@@ -66,7 +66,7 @@ void register_show(CLI::App& app, int& exit_code) {
   auto args = std::make_shared<ShowArgs>();
   CLI::App* cmd = app.add_subcommand("show", "Show the operator tree with rows, time, share of time and findings");
   cmd->add_option("files", args->paths, "Plan files (explain text, Query Profile JSON, event log); '-' or none: stdin");
-  cmd->add_option("--format", args->format, "text (default) or dot (Graphviz)")
+  cmd->add_option("--format,--output-format", args->format, "text (default) or dot (Graphviz)")
       ->check(CLI::IsMember({"text", "dot"}));
   cmd->add_option("--color", args->color, "auto (default: only on a terminal), always, never")
       ->check(CLI::IsMember({"auto", "always", "never"}));

@@ -28,8 +28,17 @@ bool split(const std::string& s, std::string& key, std::string& value) {
 
 }  // namespace
 
+void add_sarif_help_uri(CLI::App* cmd, RuleOptions& opt) {
+  cmd->add_option("--sarif-help-uri", opt.sarif_help_uri,
+                  "--format sarif: each rule's helpUri, an absolute URI with {name} or {code} (e.g. "
+                  "https://example.org/planlint/docs/rules/{name}.md); none by default")
+      ->check([](const std::string& v) {
+        return valid_help_uri_template(v) ? std::string() : "not an absolute URI (scheme:..., no blanks): " + visible(v);
+      });
+}
+
 void add_rule_options(CLI::App* cmd, RuleOptions& opt) {
-  cmd->add_option("--format", opt.format, "Output format")
+  cmd->add_option("--format,--output-format", opt.format, "Output format")
       ->check(CLI::IsMember({"text", "full", "concise", "json", "sarif", "github", "junit"}))
       ->capture_default_str();
   cmd->add_option("--fail-on", opt.fail_on, "Lowest severity that fails (exit 1)")
@@ -37,6 +46,8 @@ void add_rule_options(CLI::App* cmd, RuleOptions& opt) {
       ->capture_default_str();
   cmd->add_flag("--exit-zero", opt.exit_zero, "Exit 0 even when there are findings (not on errors)");
   cmd->add_option("--select", opt.select, "Only these rules (names or codes, comma-separated)")->delimiter(',')->allow_extra_args(false);
+  cmd->add_option("--extend-select", opt.extend_select, "Also these rules, on top of the selection (as ruff's)")
+      ->delimiter(',')->allow_extra_args(false);
   cmd->add_option("--ignore", opt.ignore, "Skip these rules (names or codes, comma-separated)")->delimiter(',')->allow_extra_args(false);
   cmd->add_option("--severity", opt.severity, "Override a rule's severity: RULE=error|warning|info")
       ->delimiter(',')->allow_extra_args(false);
@@ -48,6 +59,8 @@ void add_rule_options(CLI::App* cmd, RuleOptions& opt) {
       ->check(CLI::IsMember({"auto", "always", "never"}))
       ->capture_default_str();
   cmd->add_option("-o,--output", opt.output, "Write the report to FILE instead of standard output");
+  cmd->add_flag("-q,--quiet", opt.quiet, "Print the findings and errors only: no summary line, no notes");
+  add_sarif_help_uri(cmd, opt);
 }
 
 std::optional<Settings> cli_settings(const RuleOptions& opt) {
@@ -56,6 +69,8 @@ std::optional<Settings> cli_settings(const RuleOptions& opt) {
   std::string err;
   for (const auto& s : opt.select)
     if (!settings_select(cli, s, err)) return usage("--select: " + err), std::nullopt;
+  for (const auto& s : opt.extend_select)
+    if (!settings_extend_select(cli, s, err)) return usage("--extend-select: " + err), std::nullopt;
   for (const auto& s : opt.ignore)
     if (!settings_ignore(cli, s, err)) return usage("--ignore: " + err), std::nullopt;
   for (const auto& s : opt.severity) {
@@ -98,6 +113,8 @@ int finish_reports(const RuleOptions& opt, const std::vector<FileReport>& report
   target.format = *format;
   target.output = opt.output;
   target.color = opt.color;
+  target.quiet = opt.quiet;
+  target.sarif_help_uri = opt.sarif_help_uri;
   if (!write_reports(reports, target)) return 2;
   return exit_code(reports, *fail_on, opt.exit_zero, unreadable);
 }

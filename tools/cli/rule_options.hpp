@@ -1,5 +1,5 @@
 // Rule settings shared by the commands that report findings (check, diff, history): --select,
-// --ignore, --severity, --set, --format, --fail-on, --exit-zero, --config / --no-config, --color,
+// --extend-select, --ignore, --severity, --set, --format (--output-format), --fail-on, -q, --exit-zero, --config / --no-config, --color,
 // -o. diff and history use these; check has more options of its own (cmd_check.cpp) but writes
 // and exits the same way (tools/cli/write_reports.hpp, lint/engine/check_session.hpp exit_code).
 #pragma once
@@ -20,12 +20,18 @@ struct RuleOptions {
   std::string format = "text";
   std::string fail_on = "warning";
   bool exit_zero = false;
-  std::vector<std::string> select, ignore, severity, set;
+  std::vector<std::string> select, extend_select, ignore, severity, set;
   std::string config_file;
   bool no_config = false;
   std::string color = "auto";
   std::string output;
+  bool quiet = false;  // -q: the findings (and errors) only, no summary line or notes
+  std::string sarif_help_uri;  // --sarif-help-uri: each SARIF rule's helpUri ({name}, {code})
 };
+
+// Adds --sarif-help-uri (check registers its options itself, diff and history through
+// add_rule_options).
+void add_sarif_help_uri(CLI::App* cmd, RuleOptions& opt);
 
 void add_rule_options(CLI::App* cmd, RuleOptions& opt);
 

@@ -26,6 +26,8 @@ bool write_reports(const std::vector<FileReport>& reports, const ReportTarget& t
     write_messages_text(std::cerr, reports);
   OutputOptions out_opt;
   out_opt.statistics = target.statistics;
+  out_opt.quiet = target.quiet;
+  out_opt.sarif_help_uri = target.sarif_help_uri;
   if (!target.output.empty()) {
     std::ostringstream out;
     out_opt.color = use_color(target.color, false);

@@ -17,6 +17,8 @@ struct ReportTarget {
   std::string color = "auto";     // --color auto|always|never
   bool statistics = false;        // --statistics
   bool reader_messages = false;   // the readers' warnings and notes on stderr for the text formats
+  bool quiet = false;             // -q: no summary line after the findings
+  std::string sarif_help_uri;     // --sarif-help-uri
 };
 
 // --color: NO_COLOR and FORCE_COLOR decide `auto`, then whether standard output is a terminal.

@@ -128,3 +128,18 @@ TEST_CASE("baseline: deep nesting is refused before parsing, and errors quote at
   // What a real baseline nests stays accepted.
   CHECK(parse_baseline("{\"version\": 1, \"findings\": [{\"path\": \"a\", \"fingerprint\": \"f\", \"x\": [[[1]]]}]}", error));
 }
+
+TEST_CASE("fingerprint: a renamed rule keeps its former name's fingerprint (baselines still match)") {
+  // native-engine-fallback was photon-fallback: findings recorded before the rename must still
+  // match, so the fingerprint is taken under the first former name (RuleDoc::aliases).
+  Diagnostic now = sample_finding();
+  now.rule = "native-engine-fallback";
+  now.code = "PL007";
+  Diagnostic before = now;
+  before.rule = "photon-fallback";
+  CHECK(fingerprint(now) == fingerprint(before));
+  // Any other rule name still changes the fingerprint.
+  Diagnostic other = now;
+  other.rule = "disk-spill";
+  CHECK(fingerprint(other) != fingerprint(now));
+}

@@ -17,10 +17,12 @@
 
 #include <unistd.h>
 
+#include "lint/core/settings.hpp"
 #include "lint/engine/known_rules.hpp"
 #include "lint/lsp/lsp_framing.hpp"
 #include "lint/lsp/lsp_server.hpp"
 #include "lint/lsp/lsp_text.hpp"
+#include "rules/catalog.hpp"
 #include "tests/support.hpp"
 
 using namespace planlint;
@@ -158,4 +160,35 @@ TEST_CASE("config: an option several rules share has one unit, so a bare `--set 
     }
   }
   REQUIRE(unit_of.count("broadcast-threshold"));
+}
+
+TEST_CASE("settings: extend-select adds to a selection, changes nothing when all rules run, loses to ignore") {
+  Settings s;
+  std::string err;
+  REQUIRE(settings_extend_select(s, "PL002", err));
+  CHECK_FALSE(settings_extend_select(s, "no-such-rule", err));
+  CHECK(err.find("unknown rule") != std::string::npos);
+  const RuleDoc* pl002 = find_rule_doc("PL002");
+  const RuleDoc* pl001 = find_rule_doc("PL001");
+  REQUIRE(pl002);
+  REQUIRE(pl001);
+  Config file;  // the file selects PL001 only
+  file.select = {"PL001"};
+  Config merged = apply_settings(file, s);
+  CHECK(merged.enabled(*pl001, pl001->name));
+  CHECK(merged.enabled(*pl002, pl002->name));
+  // No select anywhere: every rule runs, and extend-select must not narrow that to PL002.
+  Config all = apply_settings(Config{}, s);
+  CHECK(all.select.empty());
+  CHECK(all.enabled(*pl001, pl001->name));
+  // An ignore wins.
+  REQUIRE(settings_ignore(s, "shuffle-join-could-broadcast", err));
+  CHECK_FALSE(apply_settings(file, s).enabled(*pl002, pl002->name));
+  // A command-line --select replaces the file's, and extend-select adds to it.
+  Settings t;
+  REQUIRE(settings_select(t, "PL005", err));
+  REQUIRE(settings_extend_select(t, "PL002", err));
+  Config cli = apply_settings(file, t);
+  CHECK_FALSE(cli.enabled(*pl001, pl001->name));
+  CHECK(cli.enabled(*pl002, pl002->name));
 }

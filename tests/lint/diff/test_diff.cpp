@@ -77,7 +77,7 @@ std::string corpus(const std::string& rel) { return test::read_file(test::corpus
 
 TEST_CASE("diff: a plan against itself and against a re-capture (new ids) reports nothing") {
   for (const char* rel : {"check/orders-join.explain.txt", "parse/aqe-final-4x-statistics-skew.explain.txt",
-                          "rules/photon-fallback/trigger-formatted-photon-udf.txt", "examples/orders-by-region.explain.txt"}) {
+                          "rules/native-engine-fallback/trigger-formatted-photon-udf.txt", "examples/orders-by-region.explain.txt"}) {
     CAPTURE(rel);
     std::string t = corpus(rel);
     auto same = diff(t, t);
@@ -198,8 +198,8 @@ TEST_CASE("diff: TPC-DS default statistics vs sf100 statistics (real plans of on
 }
 
 TEST_CASE("diff: Photon operators moved to the JVM") {
-  std::string full = corpus("rules/photon-fallback/near-miss-formatted-photon-full.txt");
-  std::string udf = corpus("rules/photon-fallback/trigger-formatted-photon-udf.txt");
+  std::string full = corpus("rules/native-engine-fallback/near-miss-formatted-photon-full.txt");
+  std::string udf = corpus("rules/native-engine-fallback/trigger-formatted-photon-udf.txt");
   auto ds = diff(full, udf);
   CHECK_MESSAGE(rules_of(ds).count("engine-coverage-dropped") >= 1, dump(ds));
   CHECK(rules_of(diff(udf, full)).count("engine-coverage-dropped") == 0);
@@ -248,7 +248,7 @@ TEST_CASE("planlint diff: CI gate, formats, config and suppressions") {
   CHECK(test::run_planlint("diff --no-config " + m + " " + s).exit_code == 0);
   auto text = test::run_planlint("diff --no-config " + m + " " + p);
   CHECK(text.exit_code == 1);
-  CHECK(text.out.find("[join-strategy-regressed]") != std::string::npos);
+  CHECK(text.out.find("[PLD001 join-strategy-regressed]") != std::string::npos);
   auto gh = test::run_planlint("diff --no-config --format github " + m + " " + p);
   CHECK(gh.out.find("::warning file=" + p + ",line=10") != std::string::npos);
   for (const char* f : {"json", "sarif", "junit"}) {

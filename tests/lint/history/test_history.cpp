@@ -101,7 +101,7 @@ TEST_CASE("planlint history: CLI, formats and exit codes") {
   std::string dir = (test::corpus_dir() / "history").string();
   auto r = test::run_planlint("history --no-config --now 2026-01-15T12:00:00Z " + dir + "/history-regressed.csv");
   CHECK(r.exit_code == 1);
-  CHECK(r.out.find("[query-regressed]") != std::string::npos);
+  CHECK(r.out.find("[PLH001 query-regressed]") != std::string::npos);
   auto gh = test::run_planlint("history --no-config --format github --now 2026-01-15T12:00:00Z " + dir + "/history-regressed.jsonl");
   CHECK(gh.out.find("::warning file=" + dir + "/history-regressed.jsonl,line=") != std::string::npos);
   CHECK(test::run_planlint("history --no-config --now 2026-01-15T12:00:00Z " + dir + "/history-clean.csv").exit_code == 0);

@@ -32,7 +32,7 @@ TEST_CASE("text: findings grouped by operator, plan line with caret, evidence, f
   auto files = std::vector<FileReport>{sample_report({sample_finding(), second_on_same_operator()})};
   CHECK(render(OutputFormat::Text, files) ==
         "plans/q1.txt:5:6: warning: SortMergeJoin (5) shuffles both sides although the left side is 2.0 MiB "
-        "[shuffle-join-could-broadcast]\n"
+        "[PL002 shuffle-join-could-broadcast]\n"
         "  |\n"
         "5 |    * SortMergeJoin Inner (5)\n"
         "  |      ^^^^^^^^^^^^^\n"
@@ -40,7 +40,7 @@ TEST_CASE("text: findings grouped by operator, plan line with caret, evidence, f
         "  = evidence: join keys: customer_id#12 = c_customer_id#40\n"
         "  = fix: let Spark broadcast the left side: /*+ BROADCAST(c) */\n"
         "plans/q1.txt:5:6: error: SortMergeJoin (5) ran without skew handling; max partition is 9.1x the median "
-        "[skew-not-handled]\n"
+        "[PL003 skew-not-handled]\n"
         "  = evidence: max / median partition: 9.1\n"
         "  = fix: filter the hot key, broadcast, or salt\n"
         "\n"
@@ -102,9 +102,9 @@ TEST_CASE("text: a JSON input names the operator instead of showing its `{` line
 TEST_CASE("concise: one line per finding") {
   auto files = std::vector<FileReport>{sample_report({sample_finding(), second_on_same_operator()})};
   CHECK(render(OutputFormat::Concise, files) ==
-        "plans/q1.txt:5:6: warning[shuffle-join-could-broadcast] SortMergeJoin (5) shuffles both sides although the "
+        "plans/q1.txt:5:6: warning[PL002 shuffle-join-could-broadcast] SortMergeJoin (5) shuffles both sides although the "
         "left side is 2.0 MiB\n"
-        "plans/q1.txt:5:6: error[skew-not-handled] SortMergeJoin (5) ran without skew handling; max partition is 9.1x "
+        "plans/q1.txt:5:6: error[PL003 skew-not-handled] SortMergeJoin (5) ran without skew handling; max partition is 9.1x "
         "the median\n"
         "Found 2 findings (1 error, 1 warning) in 1 file.\n");
 }
@@ -219,4 +219,17 @@ TEST_CASE("junit: one failed test case per finding, a passing one for a clean fi
   CHECK(x.find("<failure message=\"a &lt; b &amp; c\" type=\"shuffle-join-could-broadcast\">line 5, col 6, warning: a &lt; b &amp; c\noperator: SortMergeJoin (5)") != std::string::npos);
   CHECK(x.find("<testcase name=\"planlint\" classname=\"plans/clean.txt\"/>") != std::string::npos);
   CHECK(x.substr(x.size() - 14) == "</testsuites>\n");
+}
+
+TEST_CASE("text, concise: quiet leaves out the summary line only") {
+  auto files = std::vector<FileReport>{sample_report({sample_finding()})};
+  OutputOptions quiet;
+  quiet.quiet = true;
+  for (OutputFormat f : {OutputFormat::Text, OutputFormat::Concise}) {
+    std::string loud = render(f, files), q = render(f, files, quiet);
+    CHECK(loud.find("Found 1 finding") != std::string::npos);
+    CHECK(q.find("Found 1 finding") == std::string::npos);
+    CHECK(q.find("[PL002 shuffle-join-could-broadcast]") != std::string::npos);
+    CHECK(render(f, {sample_report({})}, quiet).empty());  // a clean run prints nothing
+  }
 }

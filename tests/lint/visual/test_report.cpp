@@ -63,7 +63,7 @@ TEST_CASE("report: a formatted text plan (structure only) with findings") {
 }
 
 TEST_CASE("report: a Query Profile with metrics, shares and Photon/JVM engines") {
-  auto path = corpus_dir() / "rules/photon-fallback/trigger-profile-jvm-aggregate.json";
+  auto path = corpus_dir() / "rules/native-engine-fallback/trigger-profile-jvm-aggregate.json";
   LintResult r = lint_file(path);
   REQUIRE(!r.diagnostics.empty());
   std::string html = report_html({r});
@@ -108,14 +108,14 @@ TEST_CASE("report: script-breaking text in the data is escaped") {
 TEST_CASE("report: the CLI writes the page and reports what it drew") {
   auto out = std::filesystem::temp_directory_path() / "planlint-test-report.html";
   std::filesystem::remove(out);
-  auto path = corpus_dir() / "rules/photon-fallback/trigger-profile-jvm-aggregate.json";
+  auto path = corpus_dir() / "rules/native-engine-fallback/trigger-profile-jvm-aggregate.json";
   auto r = planlint::test::run_planlint("report '" + path.string() + "' -o '" + out.string() + "'", true);
   CHECK(r.exit_code == 0);
   CHECK(r.out.find("wrote") != std::string::npos);
   REQUIRE(std::filesystem::exists(out));
   std::string html = read_file(out);
   CHECK(html.rfind("<!DOCTYPE html>", 0) == 0);
-  CHECK(html.find("photon-fallback") != std::string::npos);
+  CHECK(html.find("native-engine-fallback") != std::string::npos);
   std::filesystem::remove(out);
   auto missing = planlint::test::run_planlint("report /nonexistent/plan.txt -o -", true);
   CHECK(missing.exit_code == 2);

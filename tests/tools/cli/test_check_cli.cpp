@@ -41,7 +41,7 @@ std::size_t count_lines(const std::string& s, const std::string& needle) {
 TEST_CASE("check: exit codes 0, 1 and 2") {
   auto r = run_planlint("check --no-config " + q(plan()));
   CHECK(r.exit_code == 1);
-  CHECK(r.out.find("[shuffle-join-could-broadcast]") != std::string::npos);
+  CHECK(r.out.find("[PL002 shuffle-join-could-broadcast]") != std::string::npos);
   CHECK(r.out.find("Found 1 finding (1 warning) in 1 file.") != std::string::npos);
   CHECK(run_planlint("check --no-config --exit-zero " + q(plan())).exit_code == 0);
   CHECK(run_planlint("check --no-config --fail-on error " + q(plan())).exit_code == 0);
@@ -62,7 +62,7 @@ TEST_CASE("check: exit codes 0, 1 and 2") {
   auto missing = run_planlint("check --no-config /nonexistent/plan.txt " + q(plan()), true);
   CHECK(missing.exit_code == 2);
   CHECK(missing.out.find("/nonexistent/plan.txt: No such file or directory") != std::string::npos);
-  CHECK(missing.out.find("[shuffle-join-could-broadcast]") != std::string::npos);  // the other file was checked
+  CHECK(missing.out.find("[PL002 shuffle-join-could-broadcast]") != std::string::npos);  // the other file was checked
 }
 
 TEST_CASE("check: input that does not parse is a parse-error finding (severity error)") {
@@ -96,13 +96,13 @@ TEST_CASE("check: input that does not parse is a parse-error finding (severity e
   write_file(s.dir / "profile.json", "{\"graphs\": [{\"nodes\": [");
   auto p = run_planlint("check --no-config --format concise " + q(s.dir / "profile.json"));
   CHECK(p.exit_code == 1);
-  CHECK(p.out.find("error[parse-error]") != std::string::npos);
+  CHECK(p.out.find("error[PL900 parse-error]") != std::string::npos);
 }
 
 TEST_CASE("check: stdin, --stdin-filename, and every format through the executable") {
   auto r = run_planlint("check --no-config --format concise --stdin-filename plans/q.txt < " + q(plan()));
   CHECK(r.exit_code == 1);
-  CHECK(r.out.rfind("plans/q.txt:5:7: warning[shuffle-join-could-broadcast] SortMergeJoin (14) shuffles", 0) == 0);
+  CHECK(r.out.rfind("plans/q.txt:5:7: warning[PL002 shuffle-join-could-broadcast] SortMergeJoin (14) shuffles", 0) == 0);
 
   auto j = nlohmann::json::parse(run_planlint("check --no-config --format json " + q(plan())).out);
   const auto& d = j["files"][0]["diagnostics"][0];
@@ -147,12 +147,12 @@ TEST_CASE("check: config discovery from the file's folder, nearest wins, errors 
 
   auto a = run_planlint("check --format concise " + q(s.dir / "a" / "q.txt"));
   CHECK(a.exit_code == 1);
-  CHECK(a.out.find("error[shuffle-join-could-broadcast]") != std::string::npos);  // pyproject's severity
+  CHECK(a.out.find("error[PL002 shuffle-join-could-broadcast]") != std::string::npos);  // pyproject's severity
   CHECK(run_planlint("check " + q(s.dir / "b" / "q.txt")).exit_code == 0);          // nearest config ignores it
   CHECK(run_planlint("check --no-config " + q(s.dir / "b" / "q.txt")).exit_code == 1);
   CHECK(run_planlint("check --config " + q(s.dir / "b" / ".planlint.toml") + " " + q(s.dir / "a" / "q.txt")).exit_code == 0);
   auto c = run_planlint("check --format concise " + q(s.dir / "c"));
-  CHECK(count_lines(c.out, "[shuffle-join-could-broadcast]") == 1);
+  CHECK(count_lines(c.out, "[PL002 shuffle-join-could-broadcast]") == 1);
   CHECK(c.out.find("new/q.txt") != std::string::npos);
 
   write_file(s.dir / "b" / ".planlint.toml", "[rules.shuffle-join-could-broadcast]\nbroadcast-treshold = \"1m\"\n");
@@ -182,14 +182,14 @@ TEST_CASE("check: suppression directives, used and unused") {
 
   auto w = run_planlint("check --no-config --format concise " + q(s.dir / "wrong-op.txt"));
   CHECK(w.exit_code == 1);
-  CHECK(w.out.find("wrong-op.txt:1:22: warning[unused-suppression] unused suppression: `shuffle-join-could-broadcast` "
+  CHECK(w.out.find("wrong-op.txt:1:22: warning[PL901 unused-suppression] unused suppression: `shuffle-join-could-broadcast` "
                    "reported nothing on operator 3") != std::string::npos);
-  CHECK(w.out.find("warning[shuffle-join-could-broadcast]") != std::string::npos);
+  CHECK(w.out.find("warning[PL002 shuffle-join-could-broadcast]") != std::string::npos);
 
   auto u = run_planlint("check --no-config --format concise " + q(s.dir / "unknown.txt"));
-  CHECK(u.out.find("unknown.txt:1:50: warning[unused-suppression] unknown rule `no-such-rule` in suppression") !=
+  CHECK(u.out.find("unknown.txt:1:50: warning[PL901 unused-suppression] unknown rule `no-such-rule` in suppression") !=
         std::string::npos);
-  CHECK(count_lines(u.out, "[shuffle-join-could-broadcast]") == 0);
+  CHECK(count_lines(u.out, "[PL002 shuffle-join-could-broadcast]") == 0);
   CHECK(run_planlint("check --no-config --ignore unused-suppression " + q(s.dir / "unknown.txt")).exit_code == 0);
 }
 
@@ -218,7 +218,7 @@ TEST_CASE("check: the baseline hides known findings of a re-captured plan, not n
   write_file(s.dir / "plans" / "q2.txt", read_file(plan()));
   auto fresh = run_planlint("check --no-config --format concise --baseline " + base + " " + q(s.dir / "plans"));
   CHECK(fresh.exit_code == 1);
-  CHECK(count_lines(fresh.out, "[shuffle-join-could-broadcast]") == 2);
+  CHECK(count_lines(fresh.out, "[PL002 shuffle-join-could-broadcast]") == 2);
   CHECK(run_planlint("check --no-config --baseline " + q(s.dir / "missing.json") + " " + q(s.dir / "plans")).exit_code == 2);
 }
 
@@ -262,12 +262,12 @@ TEST_CASE("check: a directive after a BOM or with blanks around `=` suppresses; 
     write_file(f, c.directive + plan_text);
     auto r = run_planlint("check --no-config --format concise " + q(f));
     CHECK(r.exit_code == 1);
-    CHECK(count_lines(r.out, "[shuffle-join-could-broadcast]") == (c.suppressed ? 0u : 1u));
-    CHECK(count_lines(r.out, "[non-sargable-predicate]") == 1);
+    CHECK(count_lines(r.out, "[PL002 shuffle-join-could-broadcast]") == (c.suppressed ? 0u : 1u));
+    CHECK(count_lines(r.out, "[PL006 non-sargable-predicate]") == 1);
     if (c.suppressed) {
-      CHECK(count_lines(r.out, "[unused-suppression]") == 0);
+      CHECK(count_lines(r.out, "[PL901 unused-suppression]") == 0);
     } else {
-      CHECK(r.out.find("sup.txt:1:1: warning[unused-suppression] `# planlint:` directive not understood") !=
+      CHECK(r.out.find("sup.txt:1:1: warning[PL901 unused-suppression] `# planlint:` directive not understood") !=
             std::string::npos);
     }
     // The JSON format carries the same.

@@ -53,7 +53,7 @@ TEST_CASE("not silent: a JSON object that is no Query Profile is not a plan (exi
   CHECK(h.exit_code != 0);
   // A real profile still reads (no regression).
   auto ok = run_planlint("check --no-config --exit-zero " +
-                             q(corpus_dir() / "rules" / "photon-fallback" / "trigger-profile-jvm-aggregate.json"),
+                             q(corpus_dir() / "rules" / "native-engine-fallback" / "trigger-profile-jvm-aggregate.json"),
                          true);
   CHECK(ok.exit_code == 0);
 }
@@ -113,17 +113,19 @@ TEST_CASE("not silent: folder walks find event logs by content and say what they
   CHECK(!has(e.out, "No findings"));
 }
 
-TEST_CASE("not silent: check with no file and a terminal on stdin prints usage") {
+TEST_CASE("not silent: check with no file and a terminal on stdin checks the current folder, never waits") {
   if (std::system("command -v script >/dev/null 2>&1") != 0) {
     MESSAGE("util-linux `script` is missing: cannot give planlint a terminal");
     return;
   }
-  // `script` runs planlint on a pseudo-terminal; planlint must not wait for input.
-  auto r = run_command(std::string("script -qec \"timeout 10 '") + PLANLINT_BINARY +
-                                       "' check --no-config; echo rc=\\$?\" /dev/null < /dev/null");
+  // `script` runs planlint on a pseudo-terminal in a folder without plans: planlint must not wait
+  // for input, and checking nothing is an error that says why the folder was checked.
+  Scratch s("planlint_ns_tty");
+  auto r = run_command("cd " + q(s.dir) + " && script -qec \"timeout 10 '" + PLANLINT_BINARY +
+                       "' check --no-config; echo rc=\\$?\" /dev/null < /dev/null");
   INFO(r.out);
-  CHECK(has(r.out, "no plan given"));
-  CHECK(has(r.out, "Usage:"));
+  CHECK(has(r.out, "no plan found in ."));
+  CHECK(has(r.out, "standard input is no pipe or file"));
   CHECK(has(r.out, "rc=2"));
   // Piped input still reads stdin.
   CHECK(run_planlint("check --no-config --exit-zero < " + q(explain())).exit_code == 0);
