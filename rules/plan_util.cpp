@@ -3,7 +3,11 @@
 #include <cctype>
 #include <cstdio>
 
-namespace planlint::rules {
+#include "model/expr_util.hpp"
+#include "model/plan_walk.hpp"
+#include "support/strings.hpp"
+
+namespace planlint {
 
 // ---- join sides ----------------------------------------------------------------------------
 
@@ -31,4 +35,4 @@ std::set<std::string> side_names(const Plan& plan, const Operator& join, std::si
   return out;
 }
 
-}  // namespace planlint::rules
+}  // namespace planlint

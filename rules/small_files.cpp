@@ -1,7 +1,7 @@
 // PL103 small-files: a scan that read many files of a small average size. Each file costs a
 // listing entry, an open, a footer read and scheduling work whatever its size.
 #include "model/phases.hpp"
-#include "rules/plan_util.hpp"
+#include "model/plan_walk.hpp"
 #include "rules/rule.hpp"
 
 namespace planlint {
@@ -52,24 +52,24 @@ class SmallFiles final : public DocumentedRule<make_doc> {
     const Plan& plan = ctx.plan();
     for (const Operator* active : ctx.active_ops(OpKind::Scan)) {
       const Operator& op = *active;
-      auto files = rules::first_metric(op, {Metric::FilesRead});
-      auto bytes = rules::first_metric(op, {Metric::FilesReadBytes});
+      auto files = first_metric(op, {Metric::FilesRead});
+      auto bytes = first_metric(op, {Metric::FilesReadBytes});
       if (!files || !bytes || *files < ctx.threshold(kMinFiles) || *files <= 0) continue;
       double avg = *bytes / *files;
       if (avg >= ctx.threshold(kMaxAverageFileBytes)) continue;
-      Diagnostic d = ctx.make(op, method::scan_ref(op) + " read " + format_count(*files) + " files of " +
+      Diagnostic d = ctx.make(op, scan_ref(op) + " read " + format_count(*files) + " files of " +
                                       format_bytes(avg) + " on average (" + format_bytes(*bytes) +
                                       " in total): per-file overhead dominates");
       d.evidence.push_back({"files read", *files, Unit::Files});
       d.evidence.push_back({"size of files read", *bytes, Unit::Bytes});
       d.evidence.push_back({"average file size", avg, Unit::Bytes});
-      if (auto s = rules::first_metric(op, {Metric::SmallestFileBytes}))
+      if (auto s = first_metric(op, {Metric::SmallestFileBytes}))
         d.evidence.push_back({"smallest file", *s, Unit::Bytes});
-      if (auto l = rules::first_metric(op, {Metric::FileStatusTime}))
+      if (auto l = first_metric(op, {Metric::FileStatusTime}))
         d.evidence.push_back({"file listing time", *l, Unit::Ms});
-      auto footers = rules::first_metric(op, {Metric::FooterFetchTime});
+      auto footers = first_metric(op, {Metric::FooterFetchTime});
       if (footers) d.evidence.push_back({"footer fetch wait", *footers, Unit::Ms});
-      if (auto c = method::query_metric(plan, {Metric::CompilationTime}))
+      if (auto c = query_metric(plan, {Metric::CompilationTime}))
         d.evidence.push_back({"query compilation time", *c, Unit::Ms});
       std::string table = op.table.empty() ? std::string("<table>") : op.table.str();
       d.fix = "Compact the table: `OPTIMIZE " + table +
