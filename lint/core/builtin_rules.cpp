@@ -48,8 +48,6 @@ const RuleDoc& unused_suppression_doc() {
   return doc;
 }
 
-bool is_builtin_rule(std::string_view name) { return name == kParseErrorRule || name == kUnusedSuppressionRule; }
-
 void register_builtin_rules(RuleCatalog& catalog) {
   catalog.add(RuleGroup{"builtin", {&parse_error_doc(), &unused_suppression_doc()}});
 }

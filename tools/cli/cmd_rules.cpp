@@ -6,7 +6,7 @@
 #include <memory>
 #include <string>
 
-#include "lint/engine/known_rules.hpp"
+#include "lint/engine/parse_errors.hpp"
 #include "rules/catalog.hpp"
 #include "rules/rule.hpp"
 #include "rules/rule_doc.hpp"
@@ -61,7 +61,7 @@ void register_rules(CLI::App& app, int& exit_code) {
         r["severity"] = std::string(to_string(d->severity));
         r["summary"] = d->summary;
         r["also_reports"] = d->also_reports;
-        r["builtin"] = is_builtin_rule(d->name);
+        r["builtin"] = d->family == RuleFamily::Builtin;
         r["options"] = nlohmann::ordered_json::array();
         for (const auto& t : d->thresholds)
           r["options"].push_back({{"name", t.name}, {"default", t.default_value}, {"unit", t.unit}, {"description", t.description}});
