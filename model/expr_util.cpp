@@ -72,6 +72,102 @@ void print_args(const std::vector<Expr>& args, std::size_t from, const char* sep
   }
 }
 
+// A function call; BETWEEN, a window expression and input[...] as Spark prints them.
+void print_function(const Expr& e, std::string& out) {
+  if (e.name == "BETWEEN" && e.args.size() == 3) {
+    out += "(";
+    print(e.args[0], out);
+    out += " BETWEEN ";
+    print(e.args[1], out);
+    out += " AND ";
+    print(e.args[2], out);
+    out += ")";
+    return;
+  }
+  if (e.name == "windowexpression" && e.args.size() == 2) {
+    print(e.args[0], out);
+    out += " ";
+    print(e.args[1], out);
+    return;
+  }
+  if (e.name == "input") {
+    out += "input[";
+    print_args(e.args, 0, ", ", out);
+    out += "]";
+    return;
+  }
+  out += e.name + "(";
+  if (e.type == "distinct") out += "DISTINCT ";
+  print_args(e.args, 0, ", ", out);
+  out += ")";
+}
+
+// A binary operator (two arguments): aliases, subscripts, field access and LIKE without
+// parentheses, every other operator inside them.
+void print_binary(const Expr& e, std::string& out) {
+  if (e.name == "AS") {
+    print(e.args[0], out);
+    out += " AS ";
+    print(e.args[1], out);
+    return;
+  }
+  if (e.name == "[]") {
+    print(e.args[0], out);
+    out += "[";
+    print(e.args[1], out);
+    out += "]";
+    return;
+  }
+  if (e.name == ".") {
+    print(e.args[0], out);
+    out += ".";
+    print(e.args[1], out);
+    return;
+  }
+  if (e.name == "LIKE" || e.name == "RLIKE" || e.name == "ILIKE" || e.name == "REGEXP") {
+    print(e.args[0], out);
+    out += " " + e.name + " ";
+    print(e.args[1], out);
+    return;
+  }
+  out += "(";
+  print(e.args[0], out);
+  out += " " + e.name + " ";
+  print(e.args[1], out);
+  out += ")";
+}
+
+// A unary operator (one argument): NOT and signs before it, IS NULL, ASC NULLS FIRST, ... after.
+void print_unary(const Expr& e, std::string& out) {
+  if (e.name == "NOT") {
+    out += "NOT ";
+    print(e.args[0], out);
+  } else if (e.name == "-" || e.name == "+" || e.name == "~") {
+    out += e.name;
+    print(e.args[0], out);
+  } else {  // IS NULL, IS NOT NULL, ASC NULLS FIRST, ...
+    print(e.args[0], out);
+    out += " " + e.name;
+  }
+}
+
+// CASE WHEN a THEN b ... [ELSE c] END: the arguments are the WHEN/THEN pairs, then the ELSE.
+void print_case(const Expr& e, std::string& out) {
+  out += "CASE";
+  std::size_t i = 0;
+  for (; i + 1 < e.args.size(); i += 2) {
+    out += " WHEN ";
+    print(e.args[i], out);
+    out += " THEN ";
+    print(e.args[i + 1], out);
+  }
+  if (i < e.args.size()) {
+    out += " ELSE ";
+    print(e.args[i], out);
+  }
+  out += " END";
+}
+
 void print(const Expr& e, std::string& out) {
   switch (e.kind) {
     case ExprKind::Attribute:
@@ -83,32 +179,7 @@ void print(const Expr& e, std::string& out) {
       out += e.name;
       return;
     case ExprKind::Function:
-      if (e.name == "BETWEEN" && e.args.size() == 3) {
-        out += "(";
-        print(e.args[0], out);
-        out += " BETWEEN ";
-        print(e.args[1], out);
-        out += " AND ";
-        print(e.args[2], out);
-        out += ")";
-        return;
-      }
-      if (e.name == "windowexpression" && e.args.size() == 2) {
-        print(e.args[0], out);
-        out += " ";
-        print(e.args[1], out);
-        return;
-      }
-      if (e.name == "input") {
-        out += "input[";
-        print_args(e.args, 0, ", ", out);
-        out += "]";
-        return;
-      }
-      out += e.name + "(";
-      if (e.type == "distinct") out += "DISTINCT ";
-      print_args(e.args, 0, ", ", out);
-      out += ")";
+      print_function(e, out);
       return;
     case ExprKind::Cast:
       out += e.name + "(";
@@ -117,49 +188,11 @@ void print(const Expr& e, std::string& out) {
       return;
     case ExprKind::Binary:
       if (e.args.size() != 2) break;
-      if (e.name == "AS") {
-        print(e.args[0], out);
-        out += " AS ";
-        print(e.args[1], out);
-        return;
-      }
-      if (e.name == "[]") {
-        print(e.args[0], out);
-        out += "[";
-        print(e.args[1], out);
-        out += "]";
-        return;
-      }
-      if (e.name == ".") {
-        print(e.args[0], out);
-        out += ".";
-        print(e.args[1], out);
-        return;
-      }
-      if (e.name == "LIKE" || e.name == "RLIKE" || e.name == "ILIKE" || e.name == "REGEXP") {
-        print(e.args[0], out);
-        out += " " + e.name + " ";
-        print(e.args[1], out);
-        return;
-      }
-      out += "(";
-      print(e.args[0], out);
-      out += " " + e.name + " ";
-      print(e.args[1], out);
-      out += ")";
+      print_binary(e, out);
       return;
     case ExprKind::Unary:
       if (e.args.size() != 1) break;
-      if (e.name == "NOT") {
-        out += "NOT ";
-        print(e.args[0], out);
-      } else if (e.name == "-" || e.name == "+" || e.name == "~") {
-        out += e.name;
-        print(e.args[0], out);
-      } else {  // IS NULL, IS NOT NULL, ASC NULLS FIRST, ...
-        print(e.args[0], out);
-        out += " " + e.name;
-      }
+      print_unary(e, out);
       return;
     case ExprKind::In:
       if (e.args.empty()) break;
@@ -173,22 +206,9 @@ void print(const Expr& e, std::string& out) {
       print(e.args[0], out);
       out += " IN " + e.name + "#" + e.expr_id;
       return;
-    case ExprKind::Case: {
-      out += "CASE";
-      std::size_t i = 0;
-      for (; i + 1 < e.args.size(); i += 2) {
-        out += " WHEN ";
-        print(e.args[i], out);
-        out += " THEN ";
-        print(e.args[i + 1], out);
-      }
-      if (i < e.args.size()) {
-        out += " ELSE ";
-        print(e.args[i], out);
-      }
-      out += " END";
+    case ExprKind::Case:
+      print_case(e, out);
       return;
-    }
     case ExprKind::List:
       out += "[";
       print_args(e.args, 0, ", ", out);

@@ -60,31 +60,26 @@ Recorded own_time(const Operator& op) {
   return {{sum, basis}, holds};
 }
 
-}  // namespace
+// The codegen stage of each JVM operator: the profile's subgraphParent, else the stage operator
+// with the same codegen id, else (event logs, where the text never shows the wrapper) the codegen
+// id itself, as key n + id. Each stage's duration: its operator's, or the one event logs put on
+// the stage's top operator ("WholeStageCodegen duration").
+struct CodegenStages {
+  std::vector<std::optional<std::size_t>> of;  // operator -> its stage key
+  std::map<std::size_t, double> ms;            // stage key -> its duration
+};
 
-PlanTimes operator_times(const Plan& plan) {
-  PlanTimes t;
+CodegenStages codegen_stages(const Plan& plan) {
   const std::size_t n = plan.ops.size();
-  t.ops.resize(n);
-  std::vector<bool> holds(n, false);
-  for (std::size_t i = 0; i < n; ++i) {
-    Recorded r = own_time(plan.ops[i]);
-    t.ops[i] = std::move(r.time);
-    holds[i] = r.holds_input;
-  }
-
-  // The codegen stage of each JVM operator: the profile's subgraphParent, else the stage operator
-  // with the same codegen id, else (event logs, where the text never shows the wrapper) the codegen
-  // id itself, as key n + id. Each stage's duration: its operator's, or the one event logs put on
-  // the stage's top operator ("WholeStageCodegen duration").
+  CodegenStages cs;
   std::map<int, std::size_t> stage_by_id;
-  std::map<std::size_t, double> stage_ms;  // stage key -> its duration
   for (const auto& op : plan.ops)
     if (op.kind == OpKind::CodegenStage && op.engine == Engine::Spark) {
       if (op.codegen_stage) stage_by_id.emplace(*op.codegen_stage, op.index);
-      if (op.duration_ms) stage_ms[op.index] = *op.duration_ms;
+      if (op.duration_ms) cs.ms[op.index] = *op.duration_ms;
     }
-  std::vector<std::optional<std::size_t>> stage(n);
+  std::vector<std::optional<std::size_t>>& stage = cs.of;
+  stage.resize(n);
   for (const auto& op : plan.ops) {
     if (is_wrapper(op) || op.engine != Engine::Spark) continue;
     if (op.extra->stage_parent && *op.extra->stage_parent < n && plan.ops[*op.extra->stage_parent].kind == OpKind::CodegenStage)
@@ -94,23 +89,39 @@ PlanTimes operator_times(const Plan& plan) {
       stage[op.index] = it != stage_by_id.end() ? it->second : n + static_cast<std::size_t>(*op.codegen_stage);
     }
     if (stage[op.index])
-      if (auto d = op.metric_value("WholeStageCodegen duration"); d && *d > stage_ms[*stage[op.index]])
-        stage_ms[*stage[op.index]] = *d;
+      if (auto d = op.metric_value("WholeStageCodegen duration"); d && *d > cs.ms[*stage[op.index]])
+        cs.ms[*stage[op.index]] = *d;
+  }
+  return cs;
+}
+
+// Tasks: operators joined by an edge that does not start other tasks run in the same tasks
+// (a union-find over the operators; find(i) names the tasks of operator i).
+class Tasks {
+ public:
+  explicit Tasks(const Plan& plan) : task_(plan.ops.size()) {
+    const std::size_t n = task_.size();
+    for (std::size_t i = 0; i < n; ++i) task_[i] = i;
+    for (const auto& op : plan.ops)
+      for (std::size_t c : op.children)
+        if (c < n && !starts_other_tasks(plan.ops[c])) {
+          std::size_t a = find(op.index), b = find(c);
+          if (a != b) task_[a] = b;
+        }
+  }
+  std::size_t find(std::size_t x) {
+    while (task_[x] != x) x = task_[x] = task_[task_[x]];
+    return x;
   }
 
-  // Tasks: operators joined by an edge that does not start other tasks run in the same tasks.
-  std::vector<std::size_t> task(n);
-  for (std::size_t i = 0; i < n; ++i) task[i] = i;
-  auto find = [&](std::size_t x) {
-    while (task[x] != x) x = task[x] = task[task[x]];
-    return x;
-  };
-  for (const auto& op : plan.ops)
-    for (std::size_t c : op.children)
-      if (c < n && !starts_other_tasks(plan.ops[c])) {
-        std::size_t a = find(op.index), b = find(c);
-        if (a != b) task[a] = b;
-      }
+ private:
+  std::vector<std::size_t> task_;
+};
+
+// Inclusive time of each timed operator (what it recorded, with what it pulls when its timer does
+// not run while it pulls), children before parents; then its exclusive time into t.ops.
+void subtract_pulled_time(const Plan& plan, PlanTimes& t, const std::vector<bool>& holds) {
+  const std::size_t n = plan.ops.size();
   // The nearest timed operators below operator i in its tasks (wrappers are walked through). Each
   // operator is visited once per call; in a tree, once in all (by its nearest timed ancestor).
   std::vector<std::size_t> visited(n, n);
@@ -129,9 +140,6 @@ PlanTimes operator_times(const Plan& plan) {
       for (std::size_t g : plan.ops[c].children) todo.push_back(g);
     }
   };
-
-  // Inclusive time of each timed operator (what it recorded, with what it pulls when its timer
-  // does not run while it pulls), children before parents; then exclusive time.
   std::vector<double> inclusive(n, 0);
   std::vector<int> state(n, 0);  // 0 new, 1 open, 2 done
   for (std::size_t root = 0; root < n; ++root) {
@@ -159,20 +167,25 @@ PlanTimes operator_times(const Plan& plan) {
       }
     }
   }
+}
 
-  // A task's largest stage duration is the time of its pipeline: what its operators leave of it
-  // goes to that stage's top operator (the member no member consumes).
+// A task's largest stage duration is the time of its pipeline: what its operators leave of it
+// goes to that stage's top operator (the member no member consumes).
+void add_stage_rests(const Plan& plan, PlanTimes& t, CodegenStages& cs, Tasks& tasks) {
+  const std::size_t n = plan.ops.size();
+  const std::vector<std::optional<std::size_t>>& stage = cs.of;
+  std::map<std::size_t, double>& stage_ms = cs.ms;
   std::map<std::size_t, std::size_t> longest;  // task -> the key of its longest codegen stage
   for (std::size_t i = 0; i < n; ++i) {
     if (!stage[i]) continue;
     auto d = stage_ms.find(*stage[i]);
     if (d == stage_ms.end() || d->second <= 0) continue;
-    auto [it, fresh] = longest.emplace(find(i), *stage[i]);
+    auto [it, fresh] = longest.emplace(tasks.find(i), *stage[i]);
     if (!fresh && stage_ms[it->second] < d->second) it->second = *stage[i];
   }
   std::map<std::size_t, double> timed;  // task -> the exclusive times of its operators
   for (std::size_t i = 0; i < n; ++i)
-    if (t.ops[i].self_ms && !is_wrapper(plan.ops[i])) timed[find(i)] += *t.ops[i].self_ms;
+    if (t.ops[i].self_ms && !is_wrapper(plan.ops[i])) timed[tasks.find(i)] += *t.ops[i].self_ms;
   // The rests are estimates of untimed pipeline work; a stage's wall-clock duration can hold time
   // another thread of the task spent (a Python runner's writer feeding mapInPandas), so they are
   // never allowed to make the operators add up to more than the query's task time.
@@ -206,6 +219,24 @@ PlanTimes operator_times(const Plan& plan) {
     o.self_ms = o.self_ms.value_or(0) + rest * scale;
     o.basis = o.basis.empty() ? "WholeStageCodegen time" : o.basis + " + rest of its WholeStageCodegen";
   }
+}
+
+}  // namespace
+
+PlanTimes operator_times(const Plan& plan) {
+  PlanTimes t;
+  const std::size_t n = plan.ops.size();
+  t.ops.resize(n);
+  std::vector<bool> holds(n, false);
+  for (std::size_t i = 0; i < n; ++i) {
+    Recorded r = own_time(plan.ops[i]);
+    t.ops[i] = std::move(r.time);
+    holds[i] = r.holds_input;
+  }
+  CodegenStages stages = codegen_stages(plan);
+  Tasks tasks(plan);
+  subtract_pulled_time(plan, t, holds);
+  add_stage_rests(plan, t, stages, tasks);
   for (const auto& o : t.ops)
     if (o.self_ms) t.total_ms += *o.self_ms;
   return t;

@@ -4,7 +4,7 @@
 
 #include <algorithm>
 
-namespace planlint::method {
+namespace planlint {
 
 std::optional<double> query_metric(const Plan& plan, std::initializer_list<Metric::Id> ids) {
   for (Metric::Id id : ids)
@@ -99,4 +99,4 @@ std::vector<std::string_view> field_texts(const Field& f) {
   return out;
 }
 
-}  // namespace planlint::method
+}  // namespace planlint

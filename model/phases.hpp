@@ -1,6 +1,7 @@
-// Helpers shared by the troubleshooting-method rules (PL101-PL109) and lint/engine/summary: the query's
-// phase breakdown and query-level metric look-ups. Operator-level helpers (is_active, op_ref,
-// first_metric, ...) are in model/plan_walk.hpp. Model only: nothing here reads raw input text.
+// Plan-level questions in the model: the query's phase breakdown (where its wall-clock time
+// went), query-level metric look-ups, the operator a plan-level finding is anchored on, and the
+// texts of a field. Operator-level walkers (is_active, op_ref, first_metric, ...) are in
+// model/plan_walk.hpp. Model only: nothing here reads raw input text.
 #pragma once
 
 #include <initializer_list>
@@ -11,7 +12,7 @@
 
 #include "model/plan.hpp"
 
-namespace planlint::method {
+namespace planlint {
 
 // First of `ids` present among the query-level metrics with a value.
 std::optional<double> query_metric(const Plan& plan, std::initializer_list<Metric::Id> ids);
@@ -63,4 +64,4 @@ void for_each_field_text(const Field& f, Fn&& fn) {
   }
 }
 
-}  // namespace planlint::method
+}  // namespace planlint

@@ -197,6 +197,18 @@ void Plan::link() {
   }
 }
 
+void Plan::relocate_all(SourceRange loc) {
+  this->loc = loc;
+  for (auto& op : ops) {
+    op.loc = loc;
+    op.detail_loc = loc;
+    for (auto& f : op.fields) f.loc = loc;
+    if (op.stats.present()) op.stats.edit().loc = loc;
+  }
+  for (auto& sq : subqueries) sq.loc = loc;
+  for (auto& t : trailers) t.loc = loc;
+}
+
 const Operator* Plan::find_id(std::string_view id) const {
   if (id.empty()) return nullptr;
   for (const auto& op : ops)

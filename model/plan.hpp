@@ -391,6 +391,10 @@ struct Plan {
   // Fill Operator::parents from children (and drop duplicate edges). Call once after building.
   void link();
   [[nodiscard]] const Operator* find_id(std::string_view id) const;
+  // Puts the plan, its operators (outline and detail lines), fields, statistics, subqueries and
+  // trailers at `loc`: for a plan read from a text embedded in another input (an event log's or a
+  // History Server answer's planDescription), whose own lines do not map onto that input.
+  void relocate_all(SourceRange loc);
 
  private:
   std::shared_ptr<TextStore> text_;

@@ -3,7 +3,7 @@
 #include <algorithm>
 
 #include "model/phases.hpp"
-#include "rules/plan_util.hpp"
+#include "model/plan_walk.hpp"
 #include "rules/rule.hpp"
 
 namespace planlint {
@@ -86,7 +86,7 @@ class AqeDisabled final : public DocumentedRule<make_doc> {
               std::to_string(minor);
       version = std::to_string(*eng.spark_major) + "." + std::to_string(minor);
     }
-    const Operator* anchor = method::plan_anchor(plan);
+    const Operator* anchor = plan_anchor(plan);
     if (!anchor) anchor = first;
     Diagnostic d = ctx.make(*anchor, "the plan has " + std::to_string(shuffles) + " shuffle exchange" +
                                          (shuffles == 1 ? "" : "s") + " but no AdaptiveSparkPlan: " + state +
@@ -95,7 +95,7 @@ class AqeDisabled final : public DocumentedRule<make_doc> {
     if (!version.empty())
       d.evidence.push_back({eng.version_inferred ? "Spark version (from the plan's markers)" : "Spark version", version});
     d.evidence.push_back({"shuffle exchanges", static_cast<double>(shuffles), Unit::Count});
-    d.evidence.push_back({"first exchange", rules::op_ref(*first)});
+    d.evidence.push_back({"first exchange", op_ref(*first)});
     d.evidence.push_back({"AdaptiveSparkPlan", "absent"});
     if (v30_31)
       d.fix = "Enable AQE: `SET spark.sql.adaptive.enabled = true` (off by default before Spark 3.2), with "

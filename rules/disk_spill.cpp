@@ -1,7 +1,7 @@
 // PL104 disk-spill: an operator (or, when no operator says, the query) spilled to disk because
 // its working set did not fit in memory.
 #include "model/phases.hpp"
-#include "rules/plan_util.hpp"
+#include "model/plan_walk.hpp"
 #include "rules/rule.hpp"
 
 namespace planlint {
@@ -98,24 +98,24 @@ class DiskSpill final : public DocumentedRule<make_doc> {
       if (spilled > 0) any_op_spill = true;
       if (spilled < min || spilled <= 0) continue;
       reported = true;
-      std::string msg = rules::op_ref(op) + " spilled " + format_bytes(spilled) + " to disk";
-      auto spills = rules::first_metric(op, {Metric::Spills, Metric::SinkSpills});
+      std::string msg = op_ref(op) + " spilled " + format_bytes(spilled) + " to disk";
+      auto spills = first_metric(op, {Metric::Spills, Metric::SinkSpills});
       if (spills) msg += " in " + format_count(*spills) + " spills";
       if (op.extra->peak_memory_bytes) msg += " (peak memory " + format_bytes(*op.extra->peak_memory_bytes) + ")";
       Diagnostic d = ctx.make(op, std::move(msg));
       d.evidence.push_back({"spilled bytes", spilled, Unit::Bytes});
       if (spills) d.evidence.push_back({"spills", *spills, Unit::Count});
-      if (auto rows = rules::first_metric(op, {Metric::SpilledRows, Metric::SinkSpilledRows}))
+      if (auto rows = first_metric(op, {Metric::SpilledRows, Metric::SinkSpilledRows}))
         d.evidence.push_back({"rows spilled", *rows, Unit::Rows});
-      if (auto depth = rules::first_metric(op, {Metric::SpillRecursionDepth}))
+      if (auto depth = first_metric(op, {Metric::SpillRecursionDepth}))
         d.evidence.push_back({"max spill recursion depth", *depth, Unit::Count});
-      if (auto merge = rules::first_metric(op, {Metric::SinkSpillMergeTime}))
+      if (auto merge = first_metric(op, {Metric::SinkSpillMergeTime}))
         d.evidence.push_back({"time merging spill files", *merge, Unit::Ms});
       if (op.extra->peak_memory_bytes)
         d.evidence.push_back({"peak memory", *op.extra->peak_memory_bytes, Unit::Bytes});
       if (op.rows) d.evidence.push_back({"output rows", *op.rows, Unit::Rows});
       if (op.duration_ms) d.evidence.push_back({"operator time", *op.duration_ms, Unit::Ms});
-      if (auto q = method::query_metric(plan, {Metric::QuerySpillBytes}))
+      if (auto q = query_metric(plan, {Metric::QuerySpillBytes}))
         d.evidence.push_back({"query spill total", *q, Unit::Bytes});
       d.fix = fix_for(op);
       if (op.duration_ms) {
@@ -128,15 +128,15 @@ class DiskSpill final : public DocumentedRule<make_doc> {
       }
       ctx.report(std::move(d));
     }
-    if (reported || !method::owns_query_metrics(plan)) return;
+    if (reported || !owns_query_metrics(plan)) return;
     // No operator spilled enough on its own: report the query-level number.
-    auto q = method::query_metric(plan, {Metric::QuerySpillBytes});
+    auto q = query_metric(plan, {Metric::QuerySpillBytes});
     if (!q || *q < min) return;
     std::string msg = "the query spilled " + format_bytes(*q) + " to disk; " +
                       (any_op_spill ? std::string("spread over several operators, none above the threshold")
                                     : std::string("the plan does not say which operator (look for the largest "
                                                   "aggregation, join or sort)"));
-    const Operator* anchor = method::plan_anchor(plan);
+    const Operator* anchor = plan_anchor(plan);
     Diagnostic d = anchor ? ctx.make(*anchor, std::move(msg)) : ctx.make_plan(std::move(msg), plan.query.sql_loc);
     d.evidence.push_back({"query spill total", *q, Unit::Bytes});
     d.fix = fix_for(Operator{});

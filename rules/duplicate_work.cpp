@@ -13,7 +13,7 @@
 #include <utility>
 
 #include "model/phases.hpp"
-#include "rules/plan_util.hpp"
+#include "model/plan_walk.hpp"
 #include "rules/rule.hpp"
 
 namespace planlint {
@@ -40,10 +40,10 @@ bool is_identity_field(FieldRole r) {
 void append_field_signature(std::string& sig, const Operator& op) {
   for (const Field& f : op.fields) {
     if (!is_identity_field(f.role)) continue;
-    if (rules::field_untrusted(f)) sig += "\x01untrusted";
+    if (field_untrusted(f)) sig += "\x01untrusted";
     sig += f.key;
     sig += '=';
-    method::for_each_field_text(f, [&sig](std::string_view t) {
+    for_each_field_text(f, [&sig](std::string_view t) {
       append_without_ids(sig, t);
       sig += ';';
     });
@@ -110,7 +110,7 @@ const Operator* append_chain_signature(const Plan& plan, const Operator& scan, s
     if (p.kind == OpKind::Filter) {
       std::string cond;
       if (const Field* f = p.field(FieldRole::Condition))
-        method::for_each_field_text(*f, [&cond](std::string_view t) { cond += t; });
+        for_each_field_text(*f, [&cond](std::string_view t) { cond += t; });
       if (cond.empty()) cond = p.arguments;
       sig += "|filter:";
       append_without_ids(sig, cond);
@@ -157,9 +157,9 @@ struct Cost {
 Cost cost_of(const Chain& c) {
   Cost k;
   k.ms = c.scan->duration_ms;
-  k.bytes = rules::first_metric(*c.scan, {Metric::FilesReadBytes});
+  k.bytes = first_metric(*c.scan, {Metric::FilesReadBytes});
   if (!k.bytes && c.scan->stats->size_bytes && !c.scan->stats->masked) k.bytes = c.scan->stats->size_bytes;
-  k.rows = rules::first_metric(*c.scan, {Metric::RowsScanned});
+  k.rows = first_metric(*c.scan, {Metric::RowsScanned});
   if (!k.rows) k.rows = c.scan->rows;
   return k;
 }
@@ -265,7 +265,7 @@ class DuplicateWork final : public DocumentedRule<make_doc> {
       double min = ctx.threshold(kMinBytes);
       if (k.bytes && *k.bytes < min) continue;
       std::string table((first.scan->table.empty() ? first.scan->name : first.scan->table).view());
-      std::string msg = method::scan_ref(*dup.scan) + " repeats " + method::scan_ref(*first.scan) +
+      std::string msg = scan_ref(*dup.scan) + " repeats " + scan_ref(*first.scan) +
                         ": the same scan" + (first.filters.empty() ? "" : " and filter") + " of " + table +
                         " is computed " + std::to_string(copies.size()) +
                         " times in this plan without ReusedExchange";
@@ -273,7 +273,7 @@ class DuplicateWork final : public DocumentedRule<make_doc> {
       // Without a measured size the cost is unknown (a repeated dimension scan is cheap): info.
       if (!k.bytes && !k.ms && !k.rows) d.severity = Severity::Info;
       d.evidence.push_back({"copies", static_cast<double>(copies.size()), Unit::Count});
-      for (const Chain& c : copies) d.evidence.push_back({"copy", method::scan_ref(*c.scan)});
+      for (const Chain& c : copies) d.evidence.push_back({"copy", scan_ref(*c.scan)});
       for (const std::string& f : first.filters) d.evidence.push_back({"filter", f});
       if (k.bytes) d.evidence.push_back({"bytes per copy", *k.bytes, Unit::Bytes});
       if (k.rows) d.evidence.push_back({"rows per copy", *k.rows, Unit::Rows});

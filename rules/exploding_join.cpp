@@ -2,14 +2,12 @@
 // Also reports cartesian-product: CartesianProduct / BroadcastNestedLoopJoin without a condition.
 #include <memory>
 
-#include "rules/plan_util.hpp"
+#include "model/plan_walk.hpp"
 #include "rules/rule.hpp"
 
 namespace planlint {
 
 namespace {
-
-using namespace rules;
 
 // The rule's thresholds, listed in its doc and read by check().
 inline constexpr ThresholdKey kExplodeFactor{"explode-factor"};

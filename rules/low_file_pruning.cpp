@@ -6,6 +6,7 @@
 #include <cstdio>
 
 #include "model/phases.hpp"
+#include "model/plan_walk.hpp"
 #include "rules/plan_util.hpp"
 #include "rules/rule.hpp"
 
@@ -27,7 +28,7 @@ std::vector<std::string> predicates(const Plan& plan, const Operator& scan) {
   };
   for (const Field& f : scan.fields) {
     if (is_filter_list(f.role) && !f.empty_list())
-      for (std::string_view t : method::field_texts(f)) add(std::string(t));
+      for (std::string_view t : field_texts(f)) add(std::string(t));
   }
   const Operator* cur = &scan;
   while (cur->parents.size() == 1) {
@@ -35,7 +36,7 @@ std::vector<std::string> predicates(const Plan& plan, const Operator& scan) {
     if (p.kind != OpKind::Filter && p.kind != OpKind::Transition && p.kind != OpKind::CodegenStage) break;
     if (p.kind == OpKind::Filter) {
       if (const Field* c = p.field(FieldRole::Condition)) {
-        for (std::string_view t : method::field_texts(*c)) add(std::string(t));
+        for (std::string_view t : field_texts(*c)) add(std::string(t));
       } else if (!p.arguments.empty()) {
         add(p.arguments.str());
       }
@@ -114,21 +115,21 @@ std::string clustering_fix(const Operator& scan, const std::string& table) {
   const std::string delta = "`ALTER TABLE " + table + " CLUSTER BY (<filter column>)` then `OPTIMIZE " + table +
                             "` (liquid clustering), or OPTIMIZE ... ZORDER BY";
   const std::string iceberg = "`ALTER TABLE " + table + " WRITE ORDERED BY (<filter column>)` then `" +
-                              rules::iceberg_rewrite_call(table, "strategy => 'sort'") + "`";
+                              iceberg_rewrite_call(table, "strategy => 'sort'") + "`";
   const std::string files =
       "write the files sorted on the filtered column(s) (`sortWithinPartitions` or `repartitionByRange` "
       "before the write), so that their min/max statistics skip files and row groups";
-  switch (rules::table_kind(scan)) {
-    case rules::TableKind::Delta:
+  switch (table_kind(scan)) {
+    case TableKind::Delta:
       return "Cluster the table on the filtered column(s) so matching rows share few files: " + delta +
              ", or filter on a partition column.";
-    case rules::TableKind::Iceberg:
+    case TableKind::Iceberg:
       return "Sort the table on the filtered column(s) so matching rows share few files: " + iceberg +
              ", or filter on a partition column (a partition transform such as `days(ts)`).";
-    case rules::TableKind::Files:
+    case TableKind::Files:
       return "Concentrate matching rows in few files: " + files + ", or partition the output by a "
              "low-cardinality filter column (`partitionBy`) and filter on it.";
-    case rules::TableKind::Unknown: break;
+    case TableKind::Unknown: break;
   }
   return "Cluster the table on the filtered column(s) so matching rows share few files, in its format's way: "
          "Delta " + delta + "; Iceberg " + iceberg + "; plain Parquet/ORC files: " + files +
@@ -141,16 +142,16 @@ class LowFilePruning final : public DocumentedRule<make_doc> {
     const Plan& plan = ctx.plan();
     for (const Operator* active : ctx.active_ops(OpKind::Scan)) {
       const Operator& op = *active;
-      auto read = rules::first_metric(op, {Metric::FilesRead});
-      auto pruned = rules::first_metric(op, {Metric::FilesPruned});
+      auto read = first_metric(op, {Metric::FilesRead});
+      auto pruned = first_metric(op, {Metric::FilesPruned});
       if (!read || !pruned) continue;
       double total = *read + *pruned;
       if (total < ctx.threshold(kMinFiles) || total <= 0) continue;
       double fraction = *read / total;
       if (fraction < ctx.threshold(kMinReadFraction)) continue;
-      auto bytes = rules::first_metric(op, {Metric::FilesReadBytes});
+      auto bytes = first_metric(op, {Metric::FilesReadBytes});
       if (!bytes || *bytes < ctx.threshold(kMinBytes)) continue;
-      auto scanned = rules::first_metric(op, {Metric::RowsScanned});
+      auto scanned = first_metric(op, {Metric::RowsScanned});
       auto after = rows_after_filters(plan, op);
       if (!scanned || !after || *scanned <= 0) continue;
       double selectivity = *after / *scanned;
@@ -158,7 +159,7 @@ class LowFilePruning final : public DocumentedRule<make_doc> {
       std::vector<std::string> preds = predicates(plan, op);
 
       std::string table = op.table.empty() ? describe_table(op) : op.table.str();
-      std::string msg = method::scan_ref(op) + " read " + format_count(*read) + " of " + format_count(total) +
+      std::string msg = scan_ref(op) + " read " + format_count(*read) + " of " + format_count(total) +
                         " files (" + format_percent(fraction, PercentDigits::Small) + ", " + format_bytes(*bytes) + ") but its filters keep " +
                         format_count(*after) + " of the " + format_count(*scanned) + " rows scanned (" +
                         format_percent(selectivity, PercentDigits::Small) + "): file skipping did not work for this predicate";
@@ -167,7 +168,7 @@ class LowFilePruning final : public DocumentedRule<make_doc> {
       d.evidence.push_back({"files pruned", *pruned, Unit::Files});
       d.evidence.push_back({"read fraction", fraction, Unit::Share, PercentDigits::Small});
       d.evidence.push_back({"size of files read", *bytes, Unit::Bytes});
-      if (auto pb = rules::first_metric(op, {Metric::FilesPrunedBytes}))
+      if (auto pb = first_metric(op, {Metric::FilesPrunedBytes}))
         d.evidence.push_back({"size of files pruned", *pb, Unit::Bytes});
       d.evidence.push_back({"rows scanned", *scanned, Unit::Rows});
       d.evidence.push_back({"rows after filters", *after, Unit::Rows});

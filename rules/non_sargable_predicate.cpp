@@ -4,14 +4,12 @@
 #include <memory>
 
 #include "model/expr_util.hpp"
-#include "rules/plan_util.hpp"
+#include "model/plan_walk.hpp"
 #include "rules/rule.hpp"
 
 namespace planlint {
 
 namespace {
-
-using namespace rules;
 
 RuleDoc make_doc() {
   RuleDoc d;

@@ -6,14 +6,12 @@
 
 #include "model/engine_regions.hpp"
 #include "model/op_time.hpp"
-#include "rules/plan_util.hpp"
+#include "model/plan_walk.hpp"
 #include "rules/rule.hpp"
 
 namespace planlint {
 
 namespace {
-
-using namespace rules;
 
 RuleDoc make_doc() {
   RuleDoc d;
@@ -140,6 +138,96 @@ struct RegionScene {
   bool explanation_used = false;
 };
 
+// The regions that move little and are no fallback worth reporting: a LIMIT returning the
+// results, driver-local rows, the Python UDF path. True (with a --why note) for those.
+bool moves_little(RuleContext& ctx, const Plan& plan, const std::vector<std::size_t>& members,
+                  const std::string& engine_name) {
+  // A LIMIT that returns results (CollectLimit above the final ColumnarToRow) moves a few rows.
+  if (std::all_of(members.begin(), members.end(), [&](std::size_t m) { return plan.ops[m].kind == OpKind::Limit; })) {
+    ctx.why(plan.ops[members.front()], "a JVM operator fed by " + engine_name + " operators",
+            "only a LIMIT that returns the results runs on the JVM: it moves a few rows");
+    return true;
+  }
+  // A driver-local LocalTableScan (literal rows, a collapsed AQE stage) moves no data: not fallback.
+  if (std::all_of(members.begin(), members.end(),
+                  [&](std::size_t m) { return plan.ops[m].kind == OpKind::LocalData; })) {
+    ctx.why(plan.ops[members.front()], "a JVM operator fed by " + engine_name + " operators",
+            "only driver-local rows (a LocalTableScan) run on the JVM: they move no data");
+    return true;
+  }
+  // A Python UDF evaluator alone (ArrowEvalPython between Photon's Arrow batch sink and source)
+  // is the engine's Python UDF path, not a fallback: python-udf reports its cost.
+  if (std::all_of(members.begin(), members.end(),
+                  [&](std::size_t m) { return plan.ops[m].kind == OpKind::PythonEval; })) {
+    ctx.why(plan.ops[members.front()], "a JVM operator fed by " + engine_name + " operators",
+            "only a Python UDF evaluator runs outside " + engine_name + ": that is the Python UDF path, which python-udf reports");
+    return true;
+  }
+  return false;
+}
+
+// Where a leaf region's rows enter the native engine: the native consumer and the transition
+// before it (plan.ops.size() when there is none).
+struct LeafEntry {
+  bool leaf = false;
+  std::size_t into = 0, into_transition = 0;
+};
+
+// The evidence of one region's finding (entry operator `entry`; `list` names its operators,
+// `total_ms` their time when known). Returns the engine's own fallback reason ("" when none).
+std::string add_region_evidence(Diagnostic& d, RegionScene& scene, const std::vector<std::size_t>& members,
+                                std::size_t entry, LeafEntry leaf_entry, const std::string& list,
+                                std::optional<double> total_ms) {
+  const Plan& plan = scene.plan;
+  const std::size_t n = plan.ops.size();
+  const Target target = scene.target;
+  const std::string& engine_name = scene.engine_name;
+  const auto& entry_transition = scene.regions.entry_transition;
+  const std::string& reasons = scene.reasons;
+  const std::optional<double>& photon_ms = scene.photon_ms;
+  const std::optional<double>& task_ms = scene.task_ms;
+  const bool leaf = leaf_entry.leaf;
+  const std::size_t into = leaf_entry.into, into_transition = leaf_entry.into_transition;
+  const bool any_ms = total_ms.has_value();
+  const Operator& e = plan.ops[entry];
+  d.evidence.push_back({"operator engine", "JVM"});
+  d.evidence.push_back({"plan engine", engine_name});
+  d.evidence.push_back({"JVM operators", list});
+  if (entry_transition[entry] < n) {
+    if (target == Target::Comet) {
+      d.evidence.push_back({"transition", op_ref(plan.ops[entry_transition[entry]])});
+      std::string below;
+      for (std::size_t c : plan.ops[entry_transition[entry]].children) below += (below.empty() ? "" : ", ") + op_ref(plan.ops[c]);
+      if (!below.empty()) d.evidence.push_back({"native operators below", below});
+    }
+  } else if (leaf && into < n) {
+    if (into_transition < n) d.evidence.push_back({"transition", op_ref(plan.ops[into_transition])});
+    d.evidence.push_back({"native operator above", op_ref(plan.ops[into])});
+  }
+  std::string engine_note;
+  for (std::size_t m : members)
+    if (engine_note.empty()) engine_note = *plan.ops[m].facts->fallback_reason;
+  if (!engine_note.empty()) d.evidence.push_back({"fallback reason", engine_note});
+  if (e.rows) d.evidence.push_back({"rows", *e.rows, Unit::Rows});
+  if (any_ms) d.evidence.push_back({"JVM operator time", *total_ms, Unit::Ms});
+  if (photon_ms && task_ms && *task_ms > 0)
+    d.evidence.push_back({"Photon share of task time", std::min(1.0, *photon_ms / *task_ms), Unit::Percent});
+  std::string udf;
+  for (std::size_t m : members)
+    if (udf.empty()) udf = udf_name(plan.ops[m]);
+  if (!udf.empty()) d.evidence.push_back({"unsupported expression", udf});
+  // The Photon Explanation's reference node, when it names an operator of this region.
+  bool matches = false;
+  for (const auto& ref : plan.photon.reference_nodes)
+    for (std::size_t m : members)
+      if (base_name(ref) == base_name(plan.ops[m].name)) matches = true;
+  if (matches && !reasons.empty()) {
+    d.evidence.push_back({"Photon Explanation", reasons});
+    scene.explanation_used = true;
+  }
+  return engine_note;
+}
+
 class PhotonFallback final : public DocumentedRule<make_doc> {
  public:
   [[nodiscard]] bool explains() const override { return true; }
@@ -155,32 +243,10 @@ class PhotonFallback final : public DocumentedRule<make_doc> {
     const std::vector<char>& leaf_fallback = scene.leaf_fallback;
     const auto& has_cand_child = scene.regions.has_member_child;
     const auto& entry_transition = scene.regions.entry_transition;
-    const std::string& reasons = scene.reasons;
     const std::optional<double>& photon_ms = scene.photon_ms;
     const std::optional<double>& task_ms = scene.task_ms;
     std::optional<PlanTimes>& times = scene.times;
-    bool& explanation_used = scene.explanation_used;
-    // A LIMIT that returns results (CollectLimit above the final ColumnarToRow) moves a few rows.
-    if (std::all_of(members.begin(), members.end(), [&](std::size_t m) { return plan.ops[m].kind == OpKind::Limit; })) {
-      ctx.why(plan.ops[members.front()], "a JVM operator fed by " + engine_name + " operators",
-              "only a LIMIT that returns the results runs on the JVM: it moves a few rows");
-      return;
-    }
-    // A driver-local LocalTableScan (literal rows, a collapsed AQE stage) moves no data: not fallback.
-    if (std::all_of(members.begin(), members.end(),
-                    [&](std::size_t m) { return plan.ops[m].kind == OpKind::LocalData; })) {
-      ctx.why(plan.ops[members.front()], "a JVM operator fed by " + engine_name + " operators",
-              "only driver-local rows (a LocalTableScan) run on the JVM: they move no data");
-      return;
-    }
-    // A Python UDF evaluator alone (ArrowEvalPython between Photon's Arrow batch sink and source)
-    // is the engine's Python UDF path, not a fallback: python-udf reports its cost.
-    if (std::all_of(members.begin(), members.end(),
-                    [&](std::size_t m) { return plan.ops[m].kind == OpKind::PythonEval; })) {
-      ctx.why(plan.ops[members.front()], "a JVM operator fed by " + engine_name + " operators",
-              "only a Python UDF evaluator runs outside " + engine_name + ": that is the Python UDF path, which python-udf reports");
-      return;
-    }
+    if (moves_little(ctx, plan, members, engine_name)) return;
     // Entry: a member with no candidate below it; among several, the one with the most rows.
     std::size_t entry = members.front();
     bool have = false;
@@ -227,41 +293,8 @@ class PhotonFallback final : public DocumentedRule<make_doc> {
       msg += "; Photon ran " + format_percent(std::min(1.0, *photon_ms / *task_ms)) + " of the query's task time";
     }
     Diagnostic d = ctx.make(e, msg);
-    d.evidence.push_back({"operator engine", "JVM"});
-    d.evidence.push_back({"plan engine", engine_name});
-    d.evidence.push_back({"JVM operators", list});
-    if (entry_transition[entry] < n) {
-      if (target == Target::Comet) {
-        d.evidence.push_back({"transition", op_ref(plan.ops[entry_transition[entry]])});
-        std::string below;
-        for (std::size_t c : plan.ops[entry_transition[entry]].children) below += (below.empty() ? "" : ", ") + op_ref(plan.ops[c]);
-        if (!below.empty()) d.evidence.push_back({"native operators below", below});
-      }
-    } else if (leaf && into < n) {
-      if (into_transition < n) d.evidence.push_back({"transition", op_ref(plan.ops[into_transition])});
-      d.evidence.push_back({"native operator above", op_ref(plan.ops[into])});
-    }
-    std::string engine_note;
-    for (std::size_t m : members)
-      if (engine_note.empty()) engine_note = *plan.ops[m].facts->fallback_reason;
-    if (!engine_note.empty()) d.evidence.push_back({"fallback reason", engine_note});
-    if (e.rows) d.evidence.push_back({"rows", *e.rows, Unit::Rows});
-    if (any_ms) d.evidence.push_back({"JVM operator time", total_ms, Unit::Ms});
-    if (photon_ms && task_ms && *task_ms > 0)
-      d.evidence.push_back({"Photon share of task time", std::min(1.0, *photon_ms / *task_ms), Unit::Percent});
-    std::string udf;
-    for (std::size_t m : members)
-      if (udf.empty()) udf = udf_name(plan.ops[m]);
-    if (!udf.empty()) d.evidence.push_back({"unsupported expression", udf});
-    // The Photon Explanation's reference node, when it names an operator of this region.
-    bool matches = false;
-    for (const auto& ref : plan.photon.reference_nodes)
-      for (std::size_t m : members)
-        if (base_name(ref) == base_name(plan.ops[m].name)) matches = true;
-    if (matches && !reasons.empty()) {
-      d.evidence.push_back({"Photon Explanation", reasons});
-      explanation_used = true;
-    }
+    const std::string engine_note = add_region_evidence(d, scene, members, entry, {leaf, into, into_transition}, list,
+                                                        any_ms ? std::optional<double>(total_ms) : std::nullopt);
     if (any_ms) {
       set_impact(d, total_ms, "ms", " in JVM operators");
     } else if (e.rows) {

@@ -3,7 +3,11 @@
 #include <cctype>
 #include <cstdio>
 
-namespace planlint::rules {
+#include "model/expr_util.hpp"
+#include "model/plan_walk.hpp"
+#include "support/strings.hpp"
+
+namespace planlint {
 
 // ---- join sides ----------------------------------------------------------------------------
 
@@ -54,4 +58,4 @@ std::string iceberg_rewrite_call(std::string_view table, std::string_view args) 
          (args.empty() ? "" : ", " + std::string(args)) + ")";
 }
 
-}  // namespace planlint::rules
+}  // namespace planlint

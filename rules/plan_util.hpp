@@ -1,50 +1,18 @@
-// Helpers shared by the rules: SQL text hints, the names of a join side. The
-// generic plan walkers (is_active, op_ref, input_size, first_metric, ...) live in the model,
-// model/plan_walk.hpp, and are re-exported here under planlint::rules.
+// Helpers of the join rules that the model has no use for: SQL text hints, the names of a join
+// side. Everything else a rule asks of a plan is a model question: include the model header that
+// answers it (model/plan_walk.hpp, model/phases.hpp, model/expr_util.hpp, ...).
 #pragma once
 
+#include <cstdint>
 #include <set>
 #include <string>
 #include <string_view>
 #include <vector>
 
+#include "model/facts.hpp"
 #include "model/plan.hpp"
-#include "model/plan_walk.hpp"
-#include "rules/rule.hpp"
 
-namespace planlint::rules {
-
-using planlint::LogicalJoins;
-using planlint::SideSize;
-using planlint::SimplePredicate;
-using planlint::abbreviate;
-using planlint::active_ops;
-using planlint::attributes_in;
-using planlint::column_key;
-using planlint::conjuncts;
-using planlint::data_columns;
-using planlint::expr_text;
-using planlint::field_exprs;
-using planlint::field_untrusted;
-using planlint::first_metric;
-using planlint::has_final_plan;
-using planlint::iequals;
-using planlint::input_size;
-using planlint::is_active;
-using planlint::is_attribute;
-using planlint::is_constant;
-using planlint::is_transparent;
-using planlint::logical_child;
-using planlint::lower;
-using planlint::op_ref;
-using planlint::output_columns;
-using planlint::output_rows;
-using planlint::partition_filter_columns;
-using planlint::plan_has_engine;
-using planlint::scan_below;
-using planlint::simple_predicate;
-using planlint::single_scan_under;
-using planlint::skip_transparent_down;
+namespace planlint {
 
 // ---- hints ---------------------------------------------------------------------------------
 
@@ -67,4 +35,4 @@ TableKind table_kind(const Operator& scan);
 // (`<catalog>` when the name has no catalog part); `args` are added after the table argument.
 std::string iceberg_rewrite_call(std::string_view table, std::string_view args = "");
 
-}  // namespace planlint::rules
+}  // namespace planlint

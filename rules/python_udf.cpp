@@ -1,7 +1,7 @@
 // PL105 python-udf: BatchEvalPython / ArrowEvalPython / MapInPandas and friends: rows leave the
 // JVM (or Photon) for a Python worker and come back.
 #include "model/phases.hpp"
-#include "rules/plan_util.hpp"
+#include "model/plan_walk.hpp"
 #include "rules/rule.hpp"
 
 namespace planlint {
@@ -52,7 +52,7 @@ class PythonUdf final : public DocumentedRule<make_doc> {
       std::string name = base_name(op);
       bool row_at_a_time = op.facts->udf.kind == UdfKind::PythonRow;
       std::string udfs = op.facts->udf.calls;
-      std::string msg = rules::op_ref(op);
+      std::string msg = op_ref(op);
       if (row_at_a_time)
         msg += " evaluates Python UDF" + (udfs.empty() ? std::string() : " " + udfs) +
                " one row at a time in a Python worker: every row is pickled out of the JVM and back";

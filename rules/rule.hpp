@@ -102,23 +102,26 @@ std::string_view to_string(RuleFamily f);
 
 // Self-description, used by `planlint rules`, `planlint rule NAME`, LSP hover and SARIF help.
 struct RuleDoc {
-  std::string name;
-  std::string code;
+  // Written as one designated initializer (`RuleDoc{.name = ..., .code = ...}`, members in this
+  // order); each member has a default member initializer, so a doc names only the fields it sets
+  // (GCC's -Wmissing-field-initializers warns about an omitted member that has none).
+  std::string name{};
+  std::string code{};
   RuleFamily family = RuleFamily::Plan;
   Severity severity = Severity::Warning;
-  std::string summary;               // one line
-  std::string what;                  // What it does
-  std::string why;                   // Why is this bad?
-  std::string example;               // a bad plan fragment / query
-  std::string use_instead;           // the better form
-  std::string evidence;              // what evidence the rule needs, per input format
-  std::vector<Threshold> thresholds;
-  std::vector<std::string> also_reports;  // secondary names this rule reports (e.g. oversized-broadcast)
+  std::string summary{};               // one line
+  std::string what{};                  // What it does
+  std::string why{};                   // Why is this bad?
+  std::string example{};               // a bad plan fragment / query
+  std::string use_instead{};           // the better form
+  std::string evidence{};              // what evidence the rule needs, per input format
+  std::vector<Threshold> thresholds{};
+  std::vector<std::string> also_reports{};  // secondary names this rule reports (e.g. oversized-broadcast)
   // Former names (a rule renamed, as ruff keeps redirects): still accepted wherever a rule is named
   // (select, ignore, severity, thresholds, per-file ignores, suppressions, `planlint rule`,
   // `--why`), never reported. Fingerprints (baseline, SARIF) keep the first one, the name the
   // findings were fingerprinted under before the rename, so a rename does not make them new.
-  std::vector<std::string> aliases;
+  std::vector<std::string> aliases{};
 };
 
 // What most rules ask of a plan first: whether an AQE final plan exists and which operators are

@@ -1,6 +1,7 @@
 // shuffle-join-could-broadcast (PL002): a shuffle join one of whose sides is known to be small.
 #include <memory>
 
+#include "model/plan_walk.hpp"
 #include "rules/plan_util.hpp"
 #include "rules/rule.hpp"
 #include "rules/thresholds.hpp"
@@ -8,8 +9,6 @@
 namespace planlint {
 
 namespace {
-
-using namespace rules;
 
 RuleDoc make_doc() {
   RuleDoc d;
@@ -57,7 +56,7 @@ RuleDoc make_doc() {
       "`Sink - Num bytes written`, `Exchange - Data size`; the largest is used). Without a size the rule "
       "reports nothing.";
   d.thresholds = {
-      rules::broadcast_threshold(
+      broadcast_threshold(
           "spark.sql.autoBroadcastJoinThreshold (10 MiB), the size under which Spark itself broadcasts a side. "
           "Databricks' AQE uses 30 MB (spark.databricks.adaptive.autoBroadcastJoinThreshold): set 31457280 there.")};
   return d;
@@ -103,7 +102,7 @@ class ShuffleJoinCouldBroadcast final : public DocumentedRule<make_doc> {
   void check(RuleContext& ctx) const override {
     const Plan& plan = ctx.plan();
     const LogicalJoins& logical = ctx.logical_joins();
-    const double threshold = ctx.threshold(rules::kBroadcastThreshold);
+    const double threshold = ctx.threshold(kBroadcastThreshold);
     const auto& hints = plan.facts.sql_hints;
     for (const Operator* op : ctx.active_ops()) {
       if (op->kind != OpKind::Join || op->children.size() != 2) continue;

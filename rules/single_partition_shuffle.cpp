@@ -1,7 +1,7 @@
 // PL109 single-partition-shuffle: `Exchange SinglePartition`, `RoundRobinPartitioning(1)` or
 // `Coalesce 1` moves a large input into one partition, i.e. one task on one core.
 #include "model/phases.hpp"
-#include "rules/plan_util.hpp"
+#include "model/plan_walk.hpp"
 #include "rules/rule.hpp"
 
 namespace planlint {
@@ -91,7 +91,7 @@ class SinglePartitionShuffle final : public DocumentedRule<make_doc> {
       bool single = is_single(op);
       if (!single && op.kind == OpKind::Exchange) {
         // Profiles: partition count 1 on the writing side.
-        auto parts = rules::first_metric(op, {Metric::SinkPartitions, Metric::ExchangePartitions});
+        auto parts = first_metric(op, {Metric::SinkPartitions, Metric::ExchangePartitions});
         single = parts && *parts == 1;
       }
       if (!single) continue;
@@ -102,7 +102,7 @@ class SinglePartitionShuffle final : public DocumentedRule<make_doc> {
       if (child_single) continue;
       if (is_executor_broadcast(plan, op)) continue;
 
-      std::optional<double> bytes = rules::first_metric(
+      std::optional<double> bytes = first_metric(
           op, {Metric::SinkBytesWritten, Metric::ExchangeShuffleBytesWritten, Metric::ShuffleBytesWritten, Metric::DataSize});
       std::optional<double> rows = op.rows;
       if (!bytes) {
@@ -149,13 +149,13 @@ class SinglePartitionShuffle final : public DocumentedRule<make_doc> {
               "repartition(1)) and give it a partitioning key.";
       }
       std::string size = bytes ? format_bytes(*bytes) : format_count(*rows) + " rows";
-      std::string msg = rules::op_ref(op) + " moves " + size + " into a single partition (one task)";
-      if (consumer) msg += " for " + rules::op_ref(*consumer);
+      std::string msg = op_ref(op) + " moves " + size + " into a single partition (one task)";
+      if (consumer) msg += " for " + op_ref(*consumer);
       msg += ": " + cause;
       Diagnostic d = ctx.make(op, std::move(msg));
       if (bytes) d.evidence.push_back({"bytes into one partition", *bytes, Unit::Bytes});
       if (rows) d.evidence.push_back({"rows into one partition", *rows, Unit::Rows});
-      if (consumer) d.evidence.push_back({"consumer", rules::op_ref(*consumer)});
+      if (consumer) d.evidence.push_back({"consumer", op_ref(*consumer)});
       d.fix = std::move(fix);
       double ms = op.duration_ms.value_or(0) + (consumer && consumer->duration_ms ? *consumer->duration_ms : 0);
       if (ms > 0) {

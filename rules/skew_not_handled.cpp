@@ -4,14 +4,12 @@
 #include <memory>
 #include <optional>
 
-#include "rules/plan_util.hpp"
+#include "model/plan_walk.hpp"
 #include "rules/rule.hpp"
 
 namespace planlint {
 
 namespace {
-
-using namespace rules;
 
 // The rule's thresholds, listed in its doc and read by check().
 inline constexpr ThresholdKey kSkewFactor{"skew-factor"};

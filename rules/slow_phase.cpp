@@ -5,6 +5,7 @@
 #include <cstdio>
 
 #include "model/phases.hpp"
+#include "model/plan_walk.hpp"
 #include "rules/plan_util.hpp"
 #include "rules/rule.hpp"
 
@@ -77,10 +78,10 @@ struct Formats {
 Formats formats_read(RuleContext& ctx) {
   Formats f;
   for (const Operator* op : ctx.active_ops(OpKind::Scan)) {
-    rules::TableKind k = rules::table_kind(*op);
-    f.delta = f.delta || k == rules::TableKind::Delta;
-    f.iceberg = f.iceberg || k == rules::TableKind::Iceberg;
-    f.files = f.files || k == rules::TableKind::Files;
+    TableKind k = table_kind(*op);
+    f.delta = f.delta || k == TableKind::Delta;
+    f.iceberg = f.iceberg || k == TableKind::Iceberg;
+    f.files = f.files || k == TableKind::Files;
   }
   f.unknown = !f.delta && !f.iceberg && !f.files;  // no scan says its format: name every format's way
   return f;
@@ -101,8 +102,8 @@ class SlowPhase final : public DocumentedRule<make_doc> {
  public:
   void check(RuleContext& ctx) const override {
     const Plan& plan = ctx.plan();
-    if (!method::owns_query_metrics(plan)) return;
-    method::PhaseBreakdown b = method::phase_breakdown(plan);
+    if (!owns_query_metrics(plan)) return;
+    PhaseBreakdown b = phase_breakdown(plan);
     if (b.from_result_cache) {
       Diagnostic d = ctx.make_plan("served from the result cache" +
                                        (b.total_ms ? " in " + format_millis(*b.total_ms) : std::string()) +
@@ -117,7 +118,7 @@ class SlowPhase final : public DocumentedRule<make_doc> {
       return;
     }
     if (!b.known || !b.dominant) return;
-    const method::Phase& p = b.phases[*b.dominant];
+    const Phase& p = b.phases[*b.dominant];
     double total = b.total_ms.value_or(0);
     if (total <= 0)
       for (const auto& q : b.phases) total += q.ms;
@@ -162,7 +163,7 @@ class SlowPhase final : public DocumentedRule<make_doc> {
       add_phases(d);
       d.evidence.push_back({"phase share", share, Unit::Share});
       if (p.name == "compilation")
-        if (auto md = method::query_metric(plan, {Metric::MetadataTime}); md && *md > 0)
+        if (auto md = query_metric(plan, {Metric::MetadataTime}); md && *md > 0)
           d.evidence.push_back({"metadata time", *md, Unit::Ms});
       d.impact = p.ms;
       d.impact_unit = "ms";

@@ -1,6 +1,7 @@
 // PL103 small-files: a scan that read many files of a small average size. Each file costs a
 // listing entry, an open, a footer read and scheduling work whatever its size.
 #include "model/phases.hpp"
+#include "model/plan_walk.hpp"
 #include "rules/plan_util.hpp"
 #include "rules/rule.hpp"
 
@@ -55,21 +56,21 @@ RuleDoc make_doc() {
 // plain Parquet / ORC files are rewritten by a Spark job.
 std::string compaction_fix(const Operator& scan, const std::string& table) {
   const std::string delta = "`OPTIMIZE " + table + "` (Delta writes ~1 GiB files)";
-  const std::string iceberg = "`" + rules::iceberg_rewrite_call(table) + "` (files of `write.target-file-size-bytes`, 512 MiB by default)";
+  const std::string iceberg = "`" + iceberg_rewrite_call(table) + "` (files of `write.target-file-size-bytes`, 512 MiB by default)";
   const std::string files =
       "rewrite them into a new table or path with fewer, larger files (`repartition(n)` / `coalesce(n)` "
       "before the write, or `SELECT /*+ REBALANCE */`), with `spark.sql.files.maxRecordsPerFile` left at 0 "
       "or high enough not to cut files small, and switch readers over (Spark cannot overwrite a path it "
       "reads)";
-  switch (rules::table_kind(scan)) {
-    case rules::TableKind::Delta:
+  switch (table_kind(scan)) {
+    case TableKind::Delta:
       return "Compact the table: " + delta + ", and keep it compact with `delta.autoOptimize.optimizeWrite` / "
              "`delta.autoOptimize.autoCompact` or predictive optimization.";
-    case rules::TableKind::Iceberg:
+    case TableKind::Iceberg:
       return "Compact the table: " + iceberg + ", then `expire_snapshots` to drop the small files' snapshots.";
-    case rules::TableKind::Files:
+    case TableKind::Files:
       return "Compact the files: " + files + ".";
-    case rules::TableKind::Unknown: break;
+    case TableKind::Unknown: break;
   }
   return "Compact the table in its format's way: Delta " + delta + "; Iceberg " + iceberg + "; plain Parquet/ORC files: " +
          files + ".";
@@ -81,24 +82,24 @@ class SmallFiles final : public DocumentedRule<make_doc> {
     const Plan& plan = ctx.plan();
     for (const Operator* active : ctx.active_ops(OpKind::Scan)) {
       const Operator& op = *active;
-      auto files = rules::first_metric(op, {Metric::FilesRead});
-      auto bytes = rules::first_metric(op, {Metric::FilesReadBytes});
+      auto files = first_metric(op, {Metric::FilesRead});
+      auto bytes = first_metric(op, {Metric::FilesReadBytes});
       if (!files || !bytes || *files < ctx.threshold(kMinFiles) || *files <= 0) continue;
       double avg = *bytes / *files;
       if (avg >= ctx.threshold(kMaxAverageFileBytes)) continue;
-      Diagnostic d = ctx.make(op, method::scan_ref(op) + " read " + format_count(*files) + " files of " +
+      Diagnostic d = ctx.make(op, scan_ref(op) + " read " + format_count(*files) + " files of " +
                                       format_bytes(avg) + " on average (" + format_bytes(*bytes) +
                                       " in total): per-file overhead dominates");
       d.evidence.push_back({"files read", *files, Unit::Files});
       d.evidence.push_back({"size of files read", *bytes, Unit::Bytes});
       d.evidence.push_back({"average file size", avg, Unit::Bytes});
-      if (auto s = rules::first_metric(op, {Metric::SmallestFileBytes}))
+      if (auto s = first_metric(op, {Metric::SmallestFileBytes}))
         d.evidence.push_back({"smallest file", *s, Unit::Bytes});
-      if (auto l = rules::first_metric(op, {Metric::FileStatusTime}))
+      if (auto l = first_metric(op, {Metric::FileStatusTime}))
         d.evidence.push_back({"file listing time", *l, Unit::Ms});
-      auto footers = rules::first_metric(op, {Metric::FooterFetchTime});
+      auto footers = first_metric(op, {Metric::FooterFetchTime});
       if (footers) d.evidence.push_back({"footer fetch wait", *footers, Unit::Ms});
-      if (auto c = method::query_metric(plan, {Metric::CompilationTime}))
+      if (auto c = query_metric(plan, {Metric::CompilationTime}))
         d.evidence.push_back({"query compilation time", *c, Unit::Ms});
       std::string table = op.table.empty() ? std::string("<table>") : op.table.str();
       d.fix = compaction_fix(op, table) +

@@ -2,6 +2,7 @@
 // Also reports oversized-broadcast: a huge broadcast with no visible hint.
 #include <memory>
 
+#include "model/plan_walk.hpp"
 #include "rules/plan_util.hpp"
 #include "rules/rule.hpp"
 #include "rules/thresholds.hpp"
@@ -9,8 +10,6 @@
 namespace planlint {
 
 namespace {
-
-using namespace rules;
 
 constexpr double kMiB = 1024.0 * 1024.0;
 constexpr double kGiB = 1024.0 * kMiB;
@@ -62,7 +61,7 @@ RuleDoc make_doc() {
       "comes from the SQL text (`/*+ BROADCAST(t) */`, matched to the side by table name or alias) or "
       "from the logical plan's join hints. Without a size, nothing is reported.";
   d.thresholds = {
-      rules::broadcast_threshold(
+      broadcast_threshold(
           "spark.sql.autoBroadcastJoinThreshold (10 MiB); Databricks' AQE uses 30 MB."),
       {kStaleHintFactor, 10, "ratio",
        "A hinted side 10× over the threshold Spark would pick by itself is no longer a small table."},
@@ -78,7 +77,7 @@ class StaleBroadcastHint final : public DocumentedRule<make_doc> {
   void check(RuleContext& ctx) const override {
     const Plan& plan = ctx.plan();
     const LogicalJoins& logical = ctx.logical_joins();
-    const double threshold = ctx.threshold(rules::kBroadcastThreshold);
+    const double threshold = ctx.threshold(kBroadcastThreshold);
     const double stale_limit =
         std::min(ctx.threshold(kStaleHintBytes), ctx.threshold(kStaleHintFactor) * threshold);
     const double oversized = ctx.threshold(kOversizedBroadcastBytes);

@@ -8,7 +8,7 @@
 
 #include "rules/rule.hpp"
 
-namespace planlint::rules {
+namespace planlint {
 
 // spark.sql.autoBroadcastJoinThreshold: Spark broadcasts a join side under 10 MiB by itself.
 inline constexpr double kSparkBroadcastThresholdBytes = 10.0 * 1024 * 1024;
@@ -19,4 +19,4 @@ inline Threshold broadcast_threshold(std::string reason) {
   return Threshold{kBroadcastThreshold, kSparkBroadcastThresholdBytes, "bytes", std::move(reason)};
 }
 
-}  // namespace planlint::rules
+}  // namespace planlint

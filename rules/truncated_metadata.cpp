@@ -2,14 +2,12 @@
 #include <algorithm>
 #include <memory>
 
-#include "rules/plan_util.hpp"
+#include "model/plan_walk.hpp"
 #include "rules/rule.hpp"
 
 namespace planlint {
 
 namespace {
-
-using namespace rules;
 
 RuleDoc make_doc() {
   RuleDoc d;

@@ -4,7 +4,7 @@
 #include <cstdio>
 
 #include "model/phases.hpp"
-#include "rules/plan_util.hpp"
+#include "model/plan_walk.hpp"
 #include "rules/rule.hpp"
 
 namespace planlint {
@@ -60,7 +60,7 @@ void add_refs(const Operator& op, std::string& refs, bool include_output) {
   for (const Field& f : op.fields) {
     if (f.role == FieldRole::Input) continue;
     if (!include_output && f.role == FieldRole::Output) continue;
-    method::for_each_field_text(f, [&refs](std::string_view t) {
+    for_each_field_text(f, [&refs](std::string_view t) {
       refs += t;
       refs += '\n';
     });
@@ -131,7 +131,7 @@ class WideProjection final : public DocumentedRule<make_doc> {
           consumer = &p;
           break;
         }
-        if (!method::is_pass_through(p)) break;
+        if (!is_pass_through(p)) break;
         cur = &p;
       }
       if (!consumer) continue;
@@ -165,14 +165,14 @@ class WideProjection final : public DocumentedRule<make_doc> {
         list += unused[i];
       }
       if (unused.size() > 8) list += ", ... " + std::to_string(unused.size() - 8) + " more";
-      Diagnostic d = ctx.make(op, method::scan_ref(op) + " reads " + std::to_string(cols.size()) +
-                                      " columns but " + rules::op_ref(*consumer) + " and the operators below it use " +
+      Diagnostic d = ctx.make(op, scan_ref(op) + " reads " + std::to_string(cols.size()) +
+                                      " columns but " + op_ref(*consumer) + " and the operators below it use " +
                                       format_count(used) + " (" + format_percent(used / n) + "); unused: " + list);
       d.evidence.push_back({"columns read", n, Unit::Columns});
       d.evidence.push_back({"columns used", used, Unit::Columns});
       d.evidence.push_back({"unused columns", static_cast<double>(unused.size()), Unit::Columns, list});
-      d.evidence.push_back({"consumer", rules::op_ref(*consumer)});
-      auto bytes = rules::first_metric(op, {Metric::FilesReadBytes});
+      d.evidence.push_back({"consumer", op_ref(*consumer)});
+      auto bytes = first_metric(op, {Metric::FilesReadBytes});
       if (bytes) d.evidence.push_back({"size of files read", *bytes, Unit::Bytes});
       d.fix = "Select only the needed columns before the step that blocks column pruning (cache, typed "
               "Dataset or RDD operation, UDF over the whole row, non-pruning source): e.g. "

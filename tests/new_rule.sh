@@ -42,13 +42,13 @@ out=$(bash tools/new-rule.sh expand-multiplies-rows PL190 runtime 2>&1) || { ech
 echo "$out"
 f=rules/expand_multiplies_rows.cpp
 check "writes the rule" '[ -f $f ]'
-check "the rule has its name, code and family" 'grep -q "r.name = \"expand-multiplies-rows\";" $f && grep -q "r.code = \"PL190\";" $f && grep -q "r.family = RuleFamily::Runtime;" $f'
+check "the rule has its name, code and family" 'grep -q "\.name = \"expand-multiplies-rows\"," $f && grep -q "\.code = \"PL190\"," $f && grep -q "\.family = RuleFamily::Runtime," $f'
 check "the rule reads a typed threshold over active_ops" 'grep -q "ctx.threshold(kMinRows)" $f && grep -q "ctx.active_ops()" $f && grep -q "class ExpandMultipliesRows final" $f'
 check "the doc sections are marked TODO" '[ "$(grep -c "TODO" $f)" -ge 6 ]'
 check "registry declares the factory once" '[ "$(grep -c "^std::unique_ptr<Rule> make_expand_multiplies_rows();$" rules/registry.cpp)" = 1 ]'
 check "registry lists the rule once, before return" '[ "$(grep -c "v.push_back(make_expand_multiplies_rows());" rules/registry.cpp)" = 1 ] && grep -A1 "v.push_back(make_expand_multiplies_rows());" rules/registry.cpp | grep -q "return v;"'
 check "trigger and near-miss stubs" '[ -s corpus/rules/expand-multiplies-rows/trigger-TODO.txt ] && [ -s corpus/rules/expand-multiplies-rows/near-miss-TODO.txt ]'
-check "tells the golden and docs commands" '[[ $out == *"PLANLINT_UPDATE_GOLDENS=1"*"corpus/rules*"* ]] && [[ $out == *"docs/rules*"* ]]'
+check "tells the golden, docs and README table commands" '[[ $out == *"PLANLINT_UPDATE_GOLDENS=1"*"corpus/rules*"* ]] && [[ $out == *"docs/rules*"* ]] && [[ $out == *"tools/update-rule-table.sh"* ]]'
 refuses "the same rule twice" "already used" expand-multiplies-rows PL191 runtime
 refuses "its code twice" "code PL190 is already used" other-rule PL190 plan
 

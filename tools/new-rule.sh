@@ -46,7 +46,7 @@ grep -q "make_$snake()" rules/registry.cpp && fail "rules/registry.cpp already r
 
 cat >"$rule_file" <<EOF
 // $code $name: TODO one line on what the rule finds and why it is slow.
-#include "rules/plan_util.hpp"
+#include "model/plan_walk.hpp"
 #include "rules/rule.hpp"
 
 namespace planlint {
@@ -56,21 +56,19 @@ namespace {
 inline constexpr ThresholdKey kMinRows{"min-rows"};
 
 RuleDoc make_doc() {
-  RuleDoc r;
-  r.name = "$name";
-  r.code = "$code";
-  r.family = RuleFamily::$family;
-  r.severity = Severity::Warning;
-  r.summary = "TODO: one line, as \`planlint rules\` lists it";
-  r.what = "TODO: what the rule reports, naming the operator and the numbers it quotes.";
-  r.why = "TODO: why this is slow, and when it is not.";
-  r.example = "TODO: a plan fragment that triggers the rule";
-  r.use_instead = "TODO: the better query or setting";
-  r.evidence = "TODO: what each input format (explain text, Query Profile JSON, event log) gives the rule.";
-  r.thresholds = {
-      {kMinRows, 1e6, "rows", "TODO: why this default"},
+  return RuleDoc{
+      .name = "$name",
+      .code = "$code",
+      .family = RuleFamily::$family,
+      .severity = Severity::Warning,
+      .summary = "TODO: one line, as \`planlint rules\` lists it",
+      .what = "TODO: what the rule reports, naming the operator and the numbers it quotes.",
+      .why = "TODO: why this is slow, and when it is not.",
+      .example = "TODO: a plan fragment that triggers the rule",
+      .use_instead = "TODO: the better query or setting",
+      .evidence = "TODO: what each input format (explain text, Query Profile JSON, event log) gives the rule.",
+      .thresholds = {{kMinRows, 1e6, "rows", "TODO: why this default"}},
   };
-  return r;
 }
 
 class $camel final : public DocumentedRule<make_doc> {
@@ -80,7 +78,7 @@ class $camel final : public DocumentedRule<make_doc> {
     for (const Operator* op : ctx.active_ops()) {  // or ctx.active_ops(OpKind::Join) for one kind
       // TODO: the condition the rule looks for; this placeholder reports every large operator.
       if (!op->rows || *op->rows < min_rows) continue;
-      Diagnostic d = ctx.make(*op, rules::op_ref(*op) + " TODO: what is wrong, with the key numbers");
+      Diagnostic d = ctx.make(*op, op_ref(*op) + " TODO: what is wrong, with the key numbers");
       d.evidence.push_back({"output rows", *op->rows, Unit::Rows});
       d.fix = "TODO: what to do instead";
       ctx.report(std::move(d));
@@ -130,5 +128,6 @@ Next:
   2. cmake --build build                                   (rules/*.cpp are globbed: no CMake edit)
   3. PLANLINT_UPDATE_GOLDENS=1 ./build/planlint_tests -tc='corpus/rules*'   (the .expected goldens; read them)
   4. PLANLINT_UPDATE_GOLDENS=1 ./build/planlint_tests -tc='docs/rules*'     (docs/rules/$name.md and the index)
-  5. add the rule to the table in README.md, then: cd build && ctest -j2 -LE live
+  5. tools/update-rule-table.sh                            (the rule table of README.md, from the catalogue)
+  6. cd build && ctest -j2 -LE live
 EOF

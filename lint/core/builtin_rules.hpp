@@ -17,9 +17,6 @@ inline constexpr std::string_view kUnusedSuppressionRule = "unused-suppression";
 const RuleDoc& parse_error_doc();
 const RuleDoc& unused_suppression_doc();
 
-// Built-in findings are always selected; only `ignore` turns them off.
-bool is_builtin_rule(std::string_view name);
-
 // PL900 and PL901 as the family "builtin".
 void register_builtin_rules(RuleCatalog& catalog);
 

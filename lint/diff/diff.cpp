@@ -88,7 +88,7 @@ std::string field_sig(const Operator& op, std::initializer_list<std::string_view
   for (const Field& f : op.fields)
     for (std::string_view k : keys)
       if (f.key == k)
-        for (std::string_view t : method::field_texts(f)) parts.push_back(norm(t));
+        for (std::string_view t : field_texts(f)) parts.push_back(norm(t));
   if (sorted) std::sort(parts.begin(), parts.end());
   std::string s;
   for (const auto& p : parts) s += p + ";";
@@ -151,7 +151,7 @@ std::map<std::string, std::set<std::string>> filter_lists(const Operator& op) {
   for (const Field& f : op.fields) {
     if (!is_filter_list(f.key)) continue;
     auto& set = out[f.key.str()];
-    for (std::string_view t : method::field_texts(f)) {
+    for (std::string_view t : field_texts(f)) {
       std::string item = filter_item(t);
       if (!item.empty() && item != "[]") set.insert(item);
     }
@@ -210,7 +210,7 @@ struct Differ {
     return s;
   }
 
-  const Operator* anchor() const { return method::plan_anchor(newp); }
+  const Operator* anchor() const { return plan_anchor(newp); }
 
   void report(std::string_view rule, const Operator* op, std::string message, const Operator* old_op = nullptr,
               std::vector<Evidence> evidence = {}) {
@@ -335,9 +335,9 @@ struct Differ {
           }
       }
       if (!lost.empty())
-        report(kPushdownLost, &b, method::scan_ref(b) + " no longer pushes " + lost_text, &a, std::move(lost));
+        report(kPushdownLost, &b, scan_ref(b) + " no longer pushes " + lost_text, &a, std::move(lost));
       if (!gained.empty())
-        report(kPlanImproved, &b, method::scan_ref(b) + " now also pushes " + gained_text, &a, std::move(gained));
+        report(kPlanImproved, &b, scan_ref(b) + " now also pushes " + gained_text, &a, std::move(gained));
     }
   }
 
@@ -580,7 +580,7 @@ struct Differ {
                  {"rows", "rows", sa->stats->row_count, sb->stats->row_count}},
                 sb, sa, op_ref(*sb));
     }
-    auto q = [](const Plan& p, Metric::Id id) { return method::query_metric(p, {id}); };
+    auto q = [](const Plan& p, Metric::Id id) { return query_metric(p, {id}); };
     std::vector<Quantity> qs{
         {"total time", "ms", q(oldp, Metric::TotalTime), q(newp, Metric::TotalTime)},
         {"task time", "ms", q(oldp, Metric::TaskTotalTime), q(newp, Metric::TaskTotalTime)},

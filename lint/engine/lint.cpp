@@ -11,7 +11,7 @@
 
 #include "lint/engine/engine.hpp"
 #include "lint/core/input.hpp"
-#include "lint/engine/known_rules.hpp"
+#include "lint/engine/parse_errors.hpp"
 #include "lint/core/suppress.hpp"
 #include "parser/registry/reader.hpp"
 

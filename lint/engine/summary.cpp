@@ -12,13 +12,13 @@ std::vector<PlanSummary> summarize(const LintResult& result, std::size_t top_n) 
     const Plan& plan = result.parse.plans[p];
     PlanSummary s;
     s.plan_index = p;
-    method::PhaseBreakdown b = method::phase_breakdown(plan);
+    PhaseBreakdown b = phase_breakdown(plan);
     if (b.from_result_cache) {
       s.phase = "result-cache";
       s.total_ms = b.total_ms;
       s.verdict = "served from the result cache (no execution to judge)";
     } else if (b.known && b.dominant) {
-      const method::Phase& ph = b.phases[*b.dominant];
+      const Phase& ph = b.phases[*b.dominant];
       double total = b.total_ms.value_or(0);
       if (total <= 0)
         for (const auto& q : b.phases) total += q.ms;

@@ -17,40 +17,40 @@ namespace {
 using json = nlohmann::json;
 
 RuleDoc make_doc() {
-  RuleDoc d;
-  d.name = std::string(kQueryRegressed);
-  d.code = "PLH001";
-  d.family = RuleFamily::History;
-  d.severity = Severity::Warning;
-  d.summary = "A statement's recent p95 duration reached 1.5x its seven-day baseline (planlint history)";
-  d.what =
-      "Reads an export of system.query.history, fingerprints each statement (its query tag when it has one, "
-      "else a hash of the first 200 characters of the normalised SQL), and compares the p95 of "
-      "total_duration_ms over the last `recent-hours` with the p95 over the `baseline-days` before. A "
-      "fingerprint whose recent p95 is at least `factor` times the baseline (and `min-ms` more) is "
-      "reported with the phase whose mean grew most: waiting for compute, queueing at capacity, "
-      "compilation, execution or result fetch, and the spill and bytes read on both sides.";
-  d.why =
-      "Regressions should be caught before users report them. The phase says where to look: a cold "
-      "warehouse or a full one (compute settings), planning (metadata, too many files), or the query "
-      "itself (then diff its plans: `planlint diff`).";
-  d.example =
-      "tag:team=bi,dashboard=sales: p95 4.2 s over 7 days (140 runs) -> 12.9 s in the last 24 h (20 runs), 3.1x;\n"
-      "execution grew most (mean 3.1 s -> 11.6 s)";
-  d.use_instead =
-      "Execution grew: compare the query profiles or plans of a baseline and a recent run with `planlint diff`. "
-      "Waiting or queueing grew: warehouse sizing and auto-stop. Compilation grew: table maintenance "
-      "(OPTIMIZE, fewer small files).";
-  d.evidence = "CSV or JSON-lines exports of system.query.history (columns: docs/history.md).";
-  d.thresholds = {
-      {"factor", 1.5, "ratio", "The troubleshooting method's alert level: recent p95 at 1.5x the baseline."},
-      {"min-ms", 1000, "ms", "A p95 that grew by less than a second is noise."},
-      {"min-baseline-runs", 5, "", "A p95 of fewer runs says little."},
-      {"min-recent-runs", 3, "", "One slow run is not a trend."},
-      {"recent-hours", 24, "", "The recent window: the last day of the export."},
-      {"baseline-days", 7, "", "The baseline window before it: seven days, as in the method."},
+  return RuleDoc{
+      .name = std::string(kQueryRegressed),
+      .code = "PLH001",
+      .family = RuleFamily::History,
+      .severity = Severity::Warning,
+      .summary = "A statement's recent p95 duration reached 1.5x its seven-day baseline (planlint history)",
+      .what =
+          "Reads an export of system.query.history, fingerprints each statement (its query tag when it has one, "
+          "else a hash of the first 200 characters of the normalised SQL), and compares the p95 of "
+          "total_duration_ms over the last `recent-hours` with the p95 over the `baseline-days` before. A "
+          "fingerprint whose recent p95 is at least `factor` times the baseline (and `min-ms` more) is "
+          "reported with the phase whose mean grew most: waiting for compute, queueing at capacity, "
+          "compilation, execution or result fetch, and the spill and bytes read on both sides.",
+      .why =
+          "Regressions should be caught before users report them. The phase says where to look: a cold "
+          "warehouse or a full one (compute settings), planning (metadata, too many files), or the query "
+          "itself (then diff its plans: `planlint diff`).",
+      .example =
+          "tag:team=bi,dashboard=sales: p95 4.2 s over 7 days (140 runs) -> 12.9 s in the last 24 h (20 runs), 3.1x;\n"
+          "execution grew most (mean 3.1 s -> 11.6 s)",
+      .use_instead =
+          "Execution grew: compare the query profiles or plans of a baseline and a recent run with `planlint diff`. "
+          "Waiting or queueing grew: warehouse sizing and auto-stop. Compilation grew: table maintenance "
+          "(OPTIMIZE, fewer small files).",
+      .evidence = "CSV or JSON-lines exports of system.query.history (columns: docs/history.md).",
+      .thresholds = {
+          {"factor", 1.5, "ratio", "The troubleshooting method's alert level: recent p95 at 1.5x the baseline."},
+          {"min-ms", 1000, "ms", "A p95 that grew by less than a second is noise."},
+          {"min-baseline-runs", 5, "", "A p95 of fewer runs says little."},
+          {"min-recent-runs", 3, "", "One slow run is not a trend."},
+          {"recent-hours", 24, "", "The recent window: the last day of the export."},
+          {"baseline-days", 7, "", "The baseline window before it: seven days, as in the method."},
+      },
   };
-  return d;
 }
 
 std::optional<double> number(std::string_view s) {
@@ -434,6 +434,103 @@ HistoryRead read_query_history(std::string_view text) {
   return out;
 }
 
+namespace {
+
+// A threshold of PLH001: the rule's own setting, else the global one, else the doc's default.
+double history_threshold(const Config& config, const RuleDoc& doc, std::string_view name) {
+  if (auto it = config.thresholds.find(doc.name); it != config.thresholds.end())
+    if (auto j = it->second.find(std::string(name)); j != it->second.end()) return j->second;
+  if (auto g = config.global_thresholds.find(std::string(name)); g != config.global_thresholds.end()) return g->second;
+  for (const auto& t : doc.thresholds)
+    if (t.name == name) return t.default_value;
+  return 0.0;
+}
+
+// The runs of one statement fingerprint, in the baseline window and in the recent one.
+struct RunGroup {
+  std::vector<const HistoryRecord*> base, recent;
+};
+
+// The phase whose mean grew most from the baseline runs to the recent ones (none when no phase
+// grew), and each phase's two means.
+struct PhaseGrowth {
+  std::optional<std::size_t> grew;
+  double best = 0;
+  std::array<double, 5> mb{}, mr{};
+};
+
+PhaseGrowth phase_growth(const RunGroup& g) {
+  PhaseGrowth pg;
+  for (std::size_t p = 0; p < kHistoryPhases.size(); ++p) {
+    std::vector<double> a, b;
+    for (auto* r : g.base)
+      if (r->phase_ms[p]) a.push_back(*r->phase_ms[p]);
+    for (auto* r : g.recent)
+      if (r->phase_ms[p]) b.push_back(*r->phase_ms[p]);
+    if (a.empty() || b.empty()) continue;
+    pg.mb[p] = mean(a);
+    pg.mr[p] = mean(b);
+    if (pg.mr[p] - pg.mb[p] > pg.best) {
+      pg.best = pg.mr[p] - pg.mb[p];
+      pg.grew = p;
+    }
+  }
+  return pg;
+}
+
+std::optional<double> mean_of(const std::vector<const HistoryRecord*>& rs, std::optional<double> HistoryRecord::*m) {
+  std::vector<double> v;
+  for (auto* r : rs)
+    if (r->*m) v.push_back(*(r->*m));
+  if (v.empty()) return std::nullopt;
+  return mean(v);
+}
+
+// The PLH001 finding of one fingerprint whose p95 went from `before` to `after`, on its slowest
+// recent run.
+Diagnostic regression_finding(const Config& config, const RuleDoc& doc, const std::string& print, const RunGroup& g,
+                              double before, double after) {
+  const PhaseGrowth pg = phase_growth(g);
+  const HistoryRecord* worst = *std::max_element(g.recent.begin(), g.recent.end(),
+                                                 [](auto* a, auto* b) { return a->total_ms < b->total_ms; });
+  std::string who = print.rfind("tag:", 0) == 0 ? print : print + " (" + first_line(worst->statement_text, 60) + ")";
+  std::string msg = who + ": p95 " + format_millis(before) + " over " +
+                    whole(history_threshold(config, doc, "baseline-days")) + " days (" + std::to_string(g.base.size()) +
+                    " runs) -> " + format_millis(after) + " in the last " +
+                    whole(history_threshold(config, doc, "recent-hours")) + " h (" + std::to_string(g.recent.size()) +
+                    " runs), " + format_decimal(before > 0 ? after / before : 0) + "x";
+  if (pg.grew)
+    msg += "; " + std::string(kHistoryPhases[*pg.grew]) + " grew most (mean " + format_millis(pg.mb[*pg.grew]) + " -> " +
+           format_millis(pg.mr[*pg.grew]) + ")";
+  Diagnostic d;
+  d.rule = doc.name;
+  d.code = doc.code;
+  d.severity = doc.severity;
+  if (auto s = config.severity.find(doc.name); s != config.severity.end()) d.severity = s->second;
+  d.message = msg;
+  d.fix = doc.use_instead;
+  d.range = {worst->line, 1, 0, 0};
+  d.operator_name = print;
+  d.evidence.push_back({"baseline p95", before, Unit::Ms});
+  d.evidence.push_back({"recent p95", after, Unit::Ms});
+  if (pg.grew) d.evidence.push_back({"phase that grew", pg.best, Unit::Ms, std::string(kHistoryPhases[*pg.grew])});
+  for (std::size_t p = 0; p < kHistoryPhases.size(); ++p)
+    if (pg.mb[p] > 0 || pg.mr[p] > 0)
+      d.evidence.push_back({std::string(kHistoryPhases[p]) + " (mean)", pg.mr[p], Unit::Ms,
+                            format_millis(pg.mb[p]) + " -> " + format_millis(pg.mr[p])});
+  auto sa = mean_of(g.base, &HistoryRecord::spill_bytes), sb = mean_of(g.recent, &HistoryRecord::spill_bytes);
+  if (sa && sb && (*sa > 0 || *sb > 0))
+    d.evidence.push_back({"spill (mean)", *sb, Unit::Bytes, format_bytes(*sa) + " -> " + format_bytes(*sb)});
+  auto ra = mean_of(g.base, &HistoryRecord::read_bytes), rb = mean_of(g.recent, &HistoryRecord::read_bytes);
+  if (ra && rb) d.evidence.push_back({"bytes read (mean)", *rb, Unit::Bytes, format_bytes(*ra) + " -> " + format_bytes(*rb)});
+  if (!worst->compute_type.empty()) d.evidence.push_back({"compute", worst->compute_type});
+  d.impact = (after - before) * static_cast<double>(g.recent.size());
+  d.impact_unit = "ms";
+  return d;
+}
+
+}  // namespace
+
 FileReport check_history(std::string text, const std::string& path, const Config& config, std::optional<double> now_ms) {
   FileReport report;
   report.path = path;
@@ -443,24 +540,15 @@ FileReport check_history(std::string text, const std::string& path, const Config
     return report;
   }
   const RuleDoc& doc = history_regression_doc();
-  auto threshold = [&](std::string_view name) {
-    if (auto it = config.thresholds.find(doc.name); it != config.thresholds.end())
-      if (auto j = it->second.find(std::string(name)); j != it->second.end()) return j->second;
-    if (auto g = config.global_thresholds.find(std::string(name)); g != config.global_thresholds.end()) return g->second;
-    for (const auto& t : doc.thresholds)
-      if (t.name == name) return t.default_value;
-    return 0.0;
-  };
-  {
-    for (const auto& m : read.messages) {
-      Diagnostic d;
-      d.rule = "parse-error";
-      d.code = "PL900";
-      d.severity = Severity::Error;
-      d.message = m.message;
-      d.range = m.loc;
-      if (!config.ignore.count("parse-error") && !config.ignore.count("PL900")) report.diagnostics.push_back(std::move(d));
-    }
+  auto threshold = [&](std::string_view name) { return history_threshold(config, doc, name); };
+  for (const auto& m : read.messages) {
+    Diagnostic d;
+    d.rule = "parse-error";
+    d.code = "PL900";
+    d.severity = Severity::Error;
+    d.message = m.message;
+    d.range = m.loc;
+    if (!config.ignore.count("parse-error") && !config.ignore.count("PL900")) report.diagnostics.push_back(std::move(d));
   }
   report.input = std::make_shared<const std::string>(std::move(text));
   if (!config.enabled(doc, doc.name) || read.records.empty()) return report;
@@ -470,11 +558,7 @@ FileReport check_history(std::string text, const std::string& path, const Config
   if (now_ms) now = *now_ms;
   const double recent_start = now - threshold("recent-hours") * 3'600'000.0;
   const double baseline_start = recent_start - threshold("baseline-days") * 86'400'000.0;
-
-  struct Group {
-    std::vector<const HistoryRecord*> base, recent;
-  };
-  std::map<std::string, Group> groups;
+  std::map<std::string, RunGroup> groups;
   for (const auto& r : read.records) {
     if (r.start_ms > now || r.start_ms <= baseline_start) continue;
     auto& g = groups[statement_fingerprint(r)];
@@ -488,66 +572,7 @@ FileReport check_history(std::string text, const std::string& path, const Config
     for (auto* r : g.recent) rt.push_back(r->total_ms);
     double before = p95(bt), after = p95(rt);
     if (!(after >= before * factor && after - before >= threshold("min-ms"))) continue;
-    // The phase whose mean grew most.
-    std::optional<std::size_t> grew;
-    double best = 0;
-    std::array<double, 5> mb{}, mr{};
-    for (std::size_t p = 0; p < kHistoryPhases.size(); ++p) {
-      std::vector<double> a, b;
-      for (auto* r : g.base)
-        if (r->phase_ms[p]) a.push_back(*r->phase_ms[p]);
-      for (auto* r : g.recent)
-        if (r->phase_ms[p]) b.push_back(*r->phase_ms[p]);
-      if (a.empty() || b.empty()) continue;
-      mb[p] = mean(a);
-      mr[p] = mean(b);
-      if (mr[p] - mb[p] > best) {
-        best = mr[p] - mb[p];
-        grew = p;
-      }
-    }
-    const HistoryRecord* worst = *std::max_element(g.recent.begin(), g.recent.end(),
-                                                   [](auto* a, auto* b) { return a->total_ms < b->total_ms; });
-    std::string who = print.rfind("tag:", 0) == 0 ? print : print + " (" + first_line(worst->statement_text, 60) + ")";
-    std::string msg = who + ": p95 " + format_millis(before) + " over " + whole(threshold("baseline-days")) +
-                      " days (" + std::to_string(g.base.size()) + " runs) -> " + format_millis(after) + " in the last " +
-                      whole(threshold("recent-hours")) + " h (" + std::to_string(g.recent.size()) + " runs), " +
-                      format_decimal(before > 0 ? after / before : 0) + "x";
-    if (grew)
-      msg += "; " + std::string(kHistoryPhases[*grew]) + " grew most (mean " + format_millis(mb[*grew]) + " -> " +
-             format_millis(mr[*grew]) + ")";
-    Diagnostic d;
-    d.rule = doc.name;
-    d.code = doc.code;
-    d.severity = doc.severity;
-    if (auto s = config.severity.find(doc.name); s != config.severity.end()) d.severity = s->second;
-    d.message = msg;
-    d.fix = doc.use_instead;
-    d.range = {worst->line, 1, 0, 0};
-    d.operator_name = print;
-    d.evidence.push_back({"baseline p95", before, Unit::Ms});
-    d.evidence.push_back({"recent p95", after, Unit::Ms});
-    if (grew) d.evidence.push_back({"phase that grew", best, Unit::Ms, std::string(kHistoryPhases[*grew])});
-    for (std::size_t p = 0; p < kHistoryPhases.size(); ++p)
-      if (mb[p] > 0 || mr[p] > 0)
-        d.evidence.push_back({std::string(kHistoryPhases[p]) + " (mean)", mr[p], Unit::Ms,
-                              format_millis(mb[p]) + " -> " + format_millis(mr[p])});
-    auto mean_of = [](const std::vector<const HistoryRecord*>& rs, std::optional<double> HistoryRecord::*m) -> std::optional<double> {
-      std::vector<double> v;
-      for (auto* r : rs)
-        if (r->*m) v.push_back(*(r->*m));
-      if (v.empty()) return std::nullopt;
-      return mean(v);
-    };
-    auto sa = mean_of(g.base, &HistoryRecord::spill_bytes), sb = mean_of(g.recent, &HistoryRecord::spill_bytes);
-    if (sa && sb && (*sa > 0 || *sb > 0))
-      d.evidence.push_back({"spill (mean)", *sb, Unit::Bytes, format_bytes(*sa) + " -> " + format_bytes(*sb)});
-    auto ra = mean_of(g.base, &HistoryRecord::read_bytes), rb = mean_of(g.recent, &HistoryRecord::read_bytes);
-    if (ra && rb) d.evidence.push_back({"bytes read (mean)", *rb, Unit::Bytes, format_bytes(*ra) + " -> " + format_bytes(*rb)});
-    if (!worst->compute_type.empty()) d.evidence.push_back({"compute", worst->compute_type});
-    d.impact = (after - before) * static_cast<double>(g.recent.size());
-    d.impact_unit = "ms";
-    report.diagnostics.push_back(std::move(d));
+    report.diagnostics.push_back(regression_finding(config, doc, print, g, before, after));
   }
   std::stable_sort(report.diagnostics.begin(), report.diagnostics.end(),
                    [](const Diagnostic& a, const Diagnostic& b) { return a.range.line < b.range.line; });

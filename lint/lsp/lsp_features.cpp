@@ -4,7 +4,7 @@
 #include <cstdint>
 #include <vector>
 
-#include "lint/engine/known_rules.hpp"
+#include "lint/engine/parse_errors.hpp"
 #include "lint/core/suppress.hpp"
 
 namespace planlint::lsp {
@@ -87,7 +87,7 @@ json rule_diagnostic_json(const DocumentView& doc, const Diagnostic& d) {
   if (!d.rule.empty()) {
     j["code"] = d.rule;
     // Built-in findings (parse-error, unused-suppression) have no page under docs/rules/.
-    if (!is_builtin_rule(d.rule)) j["codeDescription"] = {{"href", rule_doc_url(d.rule)}};
+    if (const RuleDoc* rd = find_rule_doc(d.rule); !rd || rd->family != RuleFamily::Builtin) j["codeDescription"] = {{"href", rule_doc_url(d.rule)}};
   }
   std::string message = d.message;
   if (!d.fix.empty()) message += "\nFix: " + d.fix;

@@ -14,7 +14,7 @@
 #include "lint/diff/diff.hpp"
 #include "lint/engine/engine.hpp"
 #include "lint/core/input.hpp"
-#include "lint/engine/known_rules.hpp"
+#include "lint/engine/parse_errors.hpp"
 #include "lint/output/output.hpp"
 #include "model/op_time.hpp"
 #include "lint/visual/show.hpp"

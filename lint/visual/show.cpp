@@ -90,6 +90,100 @@ std::string details(const Operator& op) {
   return s;
 }
 
+// Whether the plan mixes engines: native (Photon, Velox, ...) operators and JVM operators that
+// do work (then each operator is marked P or J).
+bool mixes_engines(const Plan& p) {
+  bool any_photon = false, any_spark_work = false;
+  for (const auto& op : p.ops) {
+    if (op.engine != Engine::Spark) any_photon = true;
+    else if (op.kind != OpKind::Transition && op.kind != OpKind::AdaptivePlan) any_spark_work = true;
+  }
+  return any_photon && any_spark_work;
+}
+
+// One summary line per graph: its name, format, size and AQE state, then the query's times and how
+// many operators have findings. The facts are never cut: when the line would not fit, they go on
+// a line of their own.
+std::string summary_line(const Plan& p, std::size_t pi, const PlanTimes& times, std::size_t ops_with_findings, bool mixed,
+                         std::size_t width) {
+  const double total = times.total_ms;
+  std::string head = p.name.empty() ? "plan " + std::to_string(pi + 1) : visible(p.name);
+  head += "  (" + std::string(to_string(p.format)) + ", " + plural(p.ops.size(), "operator", "operators");
+  if (p.adaptive) head += p.is_final_plan.value_or(false) ? ", AQE final plan" : ", AQE";
+  head += ")";
+  std::string facts;
+  if (auto t = p.query.metric_value("totalTimeMs")) facts += "total time " + format_millis(*t) + "; ";
+  // Task time (all tasks of the query), what the operators' exclusive times explain of it, and
+  // what they leave unexplained (deserialisation, scheduling, untimed operators).
+  const auto task = p.query.metric_value(Metric::TaskTotalTime);
+  if (task && *task > 0) facts += "task time " + format_millis(*task) + "; ";
+  if (total > 0) {
+    facts += "operator time " + format_millis(total);
+    if (task && *task > 0) {
+      facts += " (" + format_percent(std::min(1.0, total / *task)) + " of task time)";
+      if (*task > total) facts += "; unattributed " + format_millis(*task - total);
+    }
+    facts += "; ";
+  }
+  facts += plural(ops_with_findings, "operator", "operators") + " with findings";
+  if (mixed) facts += "; P = Photon, J = JVM";
+  std::string line = head + ": " + facts;
+  if (fit(line, width) == line) return line + '\n';
+  return fit(head + ":", width) + "\n  " + facts + '\n';
+}
+
+// Top operators (like pev2's stats grid): by exclusive time, then rows, spill, shuffle bytes.
+std::string top_operator_lines(const Plan& p, const PlanTimes& times, bool mixed, const ShowOptions& o) {
+  const char* reset = o.color ? "\x1b[0m" : "";
+  const char* dim = o.color ? "\x1b[2m" : "";
+  const double total = times.total_ms;
+  std::string out;
+  auto name_of = [&](const Operator& op) {
+    std::string l = engine_mark(op, mixed) + (op.name.empty() ? op.label : op.name);
+    if (!op.id.empty()) l += " (" + op.id + ")";
+    return l;
+  };
+  if (total > 0) {
+    out += std::string(dim) + "top operators by time (exclusive; docs/profile.md):" + reset + '\n';
+    for (const TopRow& r : top_operators(p, times, TopBy::Time, o.top)) {
+      double share = r.value / total;
+      std::string line = pad_left(percent(share), 7) + " " + pad_left(format_millis(r.value), 12) + "  " +
+                         name_of(p.ops[r.op]) + "  [" + times.ops[r.op].basis + "]";
+      line = fit(line, o.width);
+      if (o.color && *band(share)) line = std::string(band(share)) + line + reset;
+      out += line + '\n';
+    }
+  }
+  struct Extra {
+    TopBy by;
+    const char* title;
+    bool bytes;
+  };
+  for (const Extra& e : {Extra{TopBy::Rows, "rows", false}, Extra{TopBy::Spill, "spill", true},
+                         Extra{TopBy::Shuffle, "shuffle bytes written", true}}) {
+    auto rows = top_operators(p, times, e.by, std::min<std::size_t>(o.top, 3));
+    if (rows.empty() || (e.by == TopBy::Rows && total <= 0)) continue;
+    out += std::string(dim) + "top by " + e.title + ":" + reset + '\n';
+    for (const TopRow& r : rows)
+      out += fit(pad_left(e.bytes ? format_bytes(r.value) : compact(r.value), 20) + "  " + name_of(p.ops[r.op]),
+                 o.width) + '\n';
+  }
+  return out;
+}
+
+// The share, rows and time columns of one row of the tree (`share` < 0: none), in fixed widths,
+// each separated by a space, so that wide values never run together.
+std::string metric_columns(const Operator& op, const OpTime& time, double share) {
+  const auto& self = time.self_ms;
+  std::optional<double> shown_ms = self ? self : op.duration_ms;  // wrappers: their own total
+  std::string cols;
+  cols += pad_left(share >= 0 ? percent(share) : "", 7) + " ";
+  cols += pad_left(op.rows ? compact(*op.rows) : "", 9) + " ";
+  cols += pad_left(shown_ms ? format_millis(*shown_ms) : "", 12);
+  cols += "  ";
+  return cols;
+}
+
 }  // namespace
 
 std::string show_text(const LintResult& result, const ShowOptions& o) {
@@ -107,73 +201,12 @@ std::string show_text(const LintResult& result, const ShowOptions& o) {
     }
     const PlanTimes times = operator_times(p);
     const double total = times.total_ms;
-    bool any_rows = false, mixed = false, any_photon = false, any_spark_work = false;
-    for (const auto& op : p.ops) {
-      any_rows = any_rows || op.rows.has_value();
-      if (op.engine != Engine::Spark) any_photon = true;
-      else if (op.kind != OpKind::Transition && op.kind != OpKind::AdaptivePlan) any_spark_work = true;
-    }
-    mixed = any_photon && any_spark_work;
-    bool metrics = total > 0 || any_rows;
+    const bool mixed = mixes_engines(p);
+    const bool metrics = total > 0 || std::any_of(p.ops.begin(), p.ops.end(), [](const Operator& op) { return op.rows.has_value(); });
 
     if (pi) out += '\n';
-    // One summary line per graph.
-    std::string head = p.name.empty() ? "plan " + std::to_string(pi + 1) : visible(p.name);
-    head += "  (" + std::string(to_string(p.format)) + ", " + plural(p.ops.size(), "operator", "operators");
-    if (p.adaptive) head += p.is_final_plan.value_or(false) ? ", AQE final plan" : ", AQE";
-    head += ")";
-    std::string facts;
-    if (auto t = p.query.metric_value("totalTimeMs")) facts += "total time " + format_millis(*t) + "; ";
-    // Task time (all tasks of the query), what the operators' exclusive times explain of it, and
-    // what they leave unexplained (deserialisation, scheduling, untimed operators).
-    const auto task = p.query.metric_value(Metric::TaskTotalTime);
-    if (task && *task > 0) facts += "task time " + format_millis(*task) + "; ";
-    if (total > 0) {
-      facts += "operator time " + format_millis(total);
-      if (task && *task > 0) {
-        facts += " (" + format_percent(std::min(1.0, total / *task)) + " of task time)";
-        if (*task > total) facts += "; unattributed " + format_millis(*task - total);
-      }
-      facts += "; ";
-    }
-    facts += plural(by_op.size(), "operator", "operators") + " with findings";
-    if (mixed) facts += "; P = Photon, J = JVM";
-    // The facts are never cut: when the line would not fit, they go on a line of their own.
-    std::string line = head + ": " + facts;
-    if (fit(line, o.width) == line) out += line + '\n';
-    else out += fit(head + ":", o.width) + "\n  " + facts + '\n';
-
-    // Top operators (like pev2's stats grid): by exclusive time, then rows, spill, shuffle bytes.
-    auto name_of = [&](const Operator& op) {
-      std::string l = engine_mark(op, mixed) + (op.name.empty() ? op.label : op.name);
-      if (!op.id.empty()) l += " (" + op.id + ")";
-      return l;
-    };
-    if (total > 0) {
-      out += std::string(dim) + "top operators by time (exclusive; docs/profile.md):" + reset + '\n';
-      for (const TopRow& r : top_operators(p, times, TopBy::Time, o.top)) {
-        double share = r.value / total;
-        std::string line = pad_left(percent(share), 7) + " " + pad_left(format_millis(r.value), 12) + "  " +
-                           name_of(p.ops[r.op]) + "  [" + times.ops[r.op].basis + "]";
-        line = fit(line, o.width);
-        if (o.color && *band(share)) line = std::string(band(share)) + line + reset;
-        out += line + '\n';
-      }
-    }
-    struct Extra {
-      TopBy by;
-      const char* title;
-      bool bytes;
-    };
-    for (const Extra& e : {Extra{TopBy::Rows, "rows", false}, Extra{TopBy::Spill, "spill", true},
-                           Extra{TopBy::Shuffle, "shuffle bytes written", true}}) {
-      auto rows = top_operators(p, times, e.by, std::min<std::size_t>(o.top, 3));
-      if (rows.empty() || (e.by == TopBy::Rows && total <= 0)) continue;
-      out += std::string(dim) + "top by " + e.title + ":" + reset + '\n';
-      for (const TopRow& r : rows)
-        out += fit(pad_left(e.bytes ? format_bytes(r.value) : compact(r.value), 20) + "  " + name_of(p.ops[r.op]),
-                   o.width) + '\n';
-    }
+    out += summary_line(p, pi, times, by_op.size(), mixed, o.width);
+    out += top_operator_lines(p, times, mixed, o);
     if (metrics) out += std::string(dim) + "  share      rows         time  operator" + reset + '\n';
 
     for (const TreeRow& row : plan_tree_rows(p)) {
@@ -186,13 +219,7 @@ std::string show_text(const LintResult& result, const ShowOptions& o) {
       const char* colour = "";
       if (metrics) {
         double share = times.share(row.op).value_or(-1);
-        // Fixed columns, each separated by a space, so that wide values never run together.
-        const auto& self = times.ops[row.op].self_ms;
-        std::optional<double> shown_ms = self ? self : op.duration_ms;  // wrappers: their own total
-        cols += pad_left(share >= 0 ? percent(share) : "", 7) + " ";
-        cols += pad_left(op.rows ? compact(*op.rows) : "", 9) + " ";
-        cols += pad_left(shown_ms ? format_millis(*shown_ms) : "", 12);
-        cols += "  ";
+        cols = metric_columns(op, times.ops[row.op], share);
         if (o.color && share >= 0) colour = band(share);
       }
       std::string label = (op.codegen ? "* " : "") + visible(op.name.empty() ? op.label : op.name);

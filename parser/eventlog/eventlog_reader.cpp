@@ -634,15 +634,7 @@ class Builder {
     plan.query.status = ex.ended ? "FINISHED" : "RUNNING";
     if (ex.ended && ex.end_ms >= ex.start_ms)
       plan.query.metrics.push_back({"totalTimeMs", "", ex.end_ms - ex.start_ms, MetricUnit::Millis, false});
-    plan.loc = event_loc;
-    for (auto& op : plan.ops) {
-      op.loc = event_loc;
-      op.detail_loc = event_loc;
-      for (auto& f : op.fields) f.loc = event_loc;
-      if (op.stats.present()) op.stats.edit().loc = event_loc;
-    }
-    for (auto& sq : plan.subqueries) sq.loc = event_loc;
-    for (auto& t : plan.trailers) t.loc = event_loc;
+    plan.relocate_all(event_loc);
 
     // Metric values.
     std::unordered_map<long long, std::size_t> stage_acc;

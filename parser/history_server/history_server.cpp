@@ -510,6 +510,215 @@ class KeepSax : public nlohmann::json_sax<json> {
   Ctx pending_ = Ctx::Skip;
 };
 
+// The codegen id a cluster's name carries: "WholeStageCodegen (3)" -> 3.
+std::optional<long long> codegen_id_in_name(std::string_view nm) {
+  std::size_t open = nm.find('(');
+  if (open == std::string_view::npos) return std::nullopt;
+  long long id = 0;
+  std::size_t i = open + 1, digits = 0;
+  for (; i < nm.size() && nm[i] >= '0' && nm[i] <= '9'; ++i, ++digits)
+    if (digits < 18) id = id * 10 + (nm[i] - '0');
+  // More than 18 digits is no codegen id (and would overflow a long long).
+  if (digits > 0 && digits <= 18) return id;
+  return std::nullopt;
+}
+
+// One element of an execution's `nodes`.
+GraphNode read_graph_node(const json& n) {
+  GraphNode g;
+  g.id = as_ll(n["nodeId"]);
+  g.name = as_str(n, "nodeName");
+  g.cluster = trim_blank_or_newline(g.name).starts_with("WholeStageCodegen");
+  if (auto c = n.find("wholeStageCodegenId"); c != n.end() && c->is_number()) g.codegen_id = as_ll(*c);
+  if (g.cluster)
+    if (auto id = codegen_id_in_name(trim_blank_or_newline(g.name))) g.codegen_id = id;
+  if (auto ms = n.find("metrics"); ms != n.end() && ms->is_array())
+    for (const auto& m : *ms) {
+      if (!m.is_object()) continue;
+      std::string mname = as_str(m, "name"), mvalue = as_str(m, "value");
+      if (auto metric = history_server_metric(mname, mvalue)) {
+        if (auto sp = metric_spread(mname, mvalue)) g.spreads.emplace_back(metric->label, *sp);
+        g.metrics.push_back(std::move(*metric));
+      }
+    }
+  return g;
+}
+
+// The SQL tab's graph of one execution: its nodes with their metric values, joined by its edges
+// (children sorted, without repeats).
+struct SqlGraph {
+  std::map<long long, GraphNode> nodes;
+  long long root = -1;  // the first node that is no cluster and no one's child
+};
+
+SqlGraph read_sql_graph(const json& ex) {
+  SqlGraph sg;
+  std::map<long long, GraphNode>& graph = sg.nodes;
+  if (auto nodes = ex.find("nodes"); nodes != ex.end() && nodes->is_array()) {
+    for (const auto& n : *nodes) {
+      if (!n.is_object() || !n.contains("nodeId")) continue;
+      GraphNode g = read_graph_node(n);
+      graph[g.id] = std::move(g);
+    }
+  }
+  std::set<long long> has_parent;
+  if (auto edges = ex.find("edges"); edges != ex.end() && edges->is_array()) {
+    for (const auto& e : *edges) {
+      if (!e.is_object() || !e.contains("fromId") || !e.contains("toId")) continue;
+      long long from = as_ll(e["fromId"]), to = as_ll(e["toId"]);
+      auto parent = graph.find(to);
+      if (parent == graph.end() || !graph.count(from) || from == to) continue;
+      parent->second.children.push_back(from);
+      has_parent.insert(from);
+    }
+  }
+  for (auto& [gid, g] : graph) {
+    std::sort(g.children.begin(), g.children.end());
+    g.children.erase(std::unique(g.children.begin(), g.children.end()), g.children.end());
+    if (sg.root < 0 && !g.cluster && !has_parent.count(gid)) sg.root = gid;
+  }
+  return sg;
+}
+
+bool by_label(const Metric& a, const Metric& b) { return a.label < b.label; }
+
+// Each matched node's metrics onto its operator (rows, peak memory and duration also as fields).
+void put_node_metrics(Plan& plan, const std::map<long long, GraphNode>& graph,
+                      const std::unordered_map<long long, std::size_t>& pairs) {
+  for (const auto& [gid, oi] : pairs) {
+    Operator& op = plan.ops[oi];
+    for (const Metric& m : graph.at(gid).metrics) {
+      if (m.label == "Number of output rows") op.rows = m.value;
+      if (m.label == "Peak memory") op.extra.edit().peak_memory_bytes = m.value;
+      if (m.label == "Duration" && !op.duration_ms) op.duration_ms = m.value;
+      op.metrics.push_back(m);
+    }
+    std::stable_sort(op.metrics.begin(), op.metrics.end(), by_label);
+  }
+}
+
+// A codegen stage's duration (the cluster's `duration`), as the event log's reader puts it: on the
+// stage's top operator (the member no member consumes), never as its own time.
+void put_codegen_durations(Plan& plan, const std::map<long long, GraphNode>& graph,
+                           const std::unordered_map<long long, std::size_t>& pairs) {
+  for (const auto& [gid, g] : graph) {
+    if (!g.cluster || !g.codegen_id) continue;
+    auto d = std::find_if(g.metrics.begin(), g.metrics.end(), [](const Metric& m) { return m.label == "Duration"; });
+    if (d == g.metrics.end() || !d->value) continue;
+    std::optional<std::size_t> top;
+    const long long cid = *g.codegen_id;  // (a lambda cannot capture a structured binding before clang 16)
+    for (const auto& [mid, oi] : pairs) {
+      auto mg = graph.find(mid);
+      if (mg == graph.end() || mg->second.cluster || mg->second.codegen_id != cid) continue;
+      const Operator& op = plan.ops[oi];
+      bool consumed = std::any_of(op.parents.begin(), op.parents.end(), [&](std::size_t p) {
+        return p < plan.ops.size() && plan.ops[p].codegen_stage && *plan.ops[p].codegen_stage == cid;
+      });
+      if (!consumed && (!top || oi < *top)) top = oi;
+    }
+    if (!top) continue;
+    Metric m = *d;
+    m.label = "WholeStageCodegen duration";
+    auto& ms = plan.ops[*top].metrics;
+    ms.insert(std::upper_bound(ms.begin(), ms.end(), m, by_label), std::move(m));
+  }
+}
+
+// Stages: the SQL tab gives no task list, but every per-task metric names the stage of its
+// largest task, and a codegen stage's `duration` is the spread of its per-task time: that spread
+// stands in for the stage's task times (min, median, max; no p75).
+void put_stages(Plan& plan, const std::map<long long, GraphNode>& graph,
+                const std::unordered_map<long long, std::size_t>& pairs) {
+  std::map<long long, StageInfo> stages;
+  std::map<long long, long long> codegen_stage;  // codegen id -> Spark stage id
+  for (const auto& [gid, g] : graph) {
+    if (!g.cluster || !g.codegen_id) continue;
+    for (const auto& [label, sp] : g.spreads) {
+      if (label != "Duration" || sp.stage < 0) continue;
+      StageInfo& si = stages[sp.stage];
+      si.id = std::to_string(sp.stage);
+      if (!si.task_ms_max || sp.max > *si.task_ms_max) {
+        si.task_ms_min = sp.min;
+        si.task_ms_median = sp.med;
+        si.task_ms_max = sp.max;
+      }
+      codegen_stage[*g.codegen_id] = sp.stage;
+    }
+  }
+  for (const auto& [gid, oi] : pairs) {
+    const GraphNode& g = graph.at(gid);
+    std::set<long long> ids;
+    for (const auto& [label, sp] : g.spreads)
+      if (sp.stage >= 0) ids.insert(sp.stage);
+    if (g.codegen_id)
+      if (auto it = codegen_stage.find(*g.codegen_id); it != codegen_stage.end()) ids.insert(it->second);
+    for (long long sid : ids) {
+      plan.ops[oi].extra.edit().spark_stages.push_back(static_cast<int>(sid));
+      StageInfo& si = stages[sid];
+      si.id = std::to_string(sid);
+      si.operators.push_back(oi);
+    }
+  }
+  for (auto& [sid, si] : stages) {
+    std::sort(si.operators.begin(), si.operators.end());
+    plan.stages.push_back(std::move(si));
+  }
+}
+
+// The SQL tab's graph onto the plan read from its planDescription: metric values, codegen stage
+// durations and stages on the operators the graph's nodes match; a note when some do not match.
+void apply_sql_graph(Plan& plan, const SqlGraph& sg, SourceRange loc, const std::string& label, ParseResult& result) {
+  const std::map<long long, GraphNode>& graph = sg.nodes;
+  if (graph.empty()) return;
+  auto pairs = match(plan, graph, sg.root);
+  std::size_t non_cluster = 0;
+  for (const auto& [gid, g] : graph) non_cluster += g.cluster ? 0 : 1;
+  put_node_metrics(plan, graph, pairs);
+  put_codegen_durations(plan, graph, pairs);
+  put_stages(plan, graph, pairs);
+  if (pairs.size() < non_cluster)
+    result.messages.push_back({MessageSeverity::Note, loc,
+                               label + ": metrics of " + std::to_string(non_cluster - pairs.size()) + " of " +
+                                   std::to_string(non_cluster) +
+                                   " graph nodes could not be matched to an operator of the plan text"});
+}
+
+// One kept execution into a plan (none when it has no readable planDescription); its messages go
+// to `result`, placed on its "planDescription" key.
+std::optional<Plan> read_execution(const KeptExecution& kept, long long id, const std::string& path, LineIndex& lines,
+                                   ParseResult& result) {
+  const json& ex = kept.obj;
+  SourceRange loc = kept.plan_key ? lines.at(*kept.plan_key, 15) : lines.at(0);
+  std::string description = as_str(ex, "description");
+  std::string plan_text = as_str(ex, "planDescription");
+  std::string label = "execution " + std::to_string(id);
+  if (plan_text.empty()) {
+    result.messages.push_back(
+        {MessageSeverity::Error, loc, label + ": no planDescription (fetch with planDescription=true, the default)"});
+    return std::nullopt;
+  }
+  ParseResult pr = parse_explain_text(plan_text, path);
+  for (auto& m : pr.messages) {
+    m.message = label + ", plan line " + std::to_string(m.loc.line) + ": " + m.message;
+    m.loc = loc;
+    result.messages.push_back(std::move(m));
+  }
+  if (pr.plans.empty()) return std::nullopt;
+  Plan plan = std::move(pr.plans.front());
+  plan.format = InputFormat::HistoryServer;
+  plan.name = label + (description.empty() ? "" : ": " + description);
+  plan.query.statement_id = std::to_string(id);
+  plan.query.description = description;
+  plan.query.status = as_str(ex, "status");
+  if (auto d = ex.find("duration"); d != ex.end() && d->is_number() && d->get<double>() >= 0)
+    plan.query.metrics.push_back({"totalTimeMs", "", d->get<double>(), MetricUnit::Millis, false});
+  plan.relocate_all(loc);
+  apply_sql_graph(plan, read_sql_graph(ex), loc, label, result);
+  // SQL metric names as the event log's reader labels them: the same name table.
+  fill_eventlog_facts(plan, "");
+  return plan;
+}
+
 }  // namespace
 
 ParseResult parse_history_server(std::string_view text, const std::string& path, const HistoryServerOptions& opts) {
@@ -534,7 +743,6 @@ ParseResult parse_history_server(std::string_view text, const std::string& path,
                                    " (hint: save the whole answer of /api/v1/applications/<app>/sql)"});
     return result;
   }
-  std::vector<KeptExecution>& execs = sax.execs;
   if (sax.seen == 0) {
     result.messages.push_back({MessageSeverity::Error, lines.at(0),
                                "expected a SQL execution object (ExecutionData) or a list of them"});
@@ -542,182 +750,11 @@ ParseResult parse_history_server(std::string_view text, const std::string& path,
   }
 
   bool matched_any = false;
-  for (std::size_t k = 0; k < execs.size(); ++k) {
-    const json& ex = execs[k].obj;
-    long long id = ex.contains("id") ? as_ll(ex["id"]) : -1;
+  for (const KeptExecution& kept : sax.execs) {
+    long long id = kept.obj.contains("id") ? as_ll(kept.obj["id"]) : -1;
     if (opts.execution && id != *opts.execution) continue;
     matched_any = true;
-    SourceRange loc = execs[k].plan_key ? lines.at(*execs[k].plan_key, 15) : lines.at(0);
-    std::string description = as_str(ex, "description");
-    std::string plan_text = as_str(ex, "planDescription");
-    std::string label = "execution " + std::to_string(id);
-    if (plan_text.empty()) {
-      result.messages.push_back(
-          {MessageSeverity::Error, loc,
-           label + ": no planDescription (fetch with planDescription=true, the default)"});
-      continue;
-    }
-    ParseResult pr = parse_explain_text(plan_text, path);
-    for (auto& m : pr.messages) {
-      m.message = label + ", plan line " + std::to_string(m.loc.line) + ": " + m.message;
-      m.loc = loc;
-      result.messages.push_back(std::move(m));
-    }
-    if (pr.plans.empty()) continue;
-    Plan plan = std::move(pr.plans.front());
-    plan.format = InputFormat::HistoryServer;
-    plan.name = label + (description.empty() ? "" : ": " + description);
-    plan.query.statement_id = std::to_string(id);
-    plan.query.description = description;
-    plan.query.status = as_str(ex, "status");
-    if (auto d = ex.find("duration"); d != ex.end() && d->is_number() && d->get<double>() >= 0)
-      plan.query.metrics.push_back({"totalTimeMs", "", d->get<double>(), MetricUnit::Millis, false});
-    plan.loc = loc;
-    for (auto& op : plan.ops) {
-      op.loc = loc;
-      op.detail_loc = loc;
-      for (auto& f : op.fields) f.loc = loc;
-      if (op.stats.present()) op.stats.edit().loc = loc;
-    }
-    for (auto& sq : plan.subqueries) sq.loc = loc;
-    for (auto& t : plan.trailers) t.loc = loc;
-
-    // The SQL tab's graph with its metric values.
-    std::map<long long, GraphNode> graph;
-    if (auto nodes = ex.find("nodes"); nodes != ex.end() && nodes->is_array()) {
-      for (const auto& n : *nodes) {
-        if (!n.is_object() || !n.contains("nodeId")) continue;
-        GraphNode g;
-        g.id = as_ll(n["nodeId"]);
-        g.name = as_str(n, "nodeName");
-        g.cluster = trim_blank_or_newline(g.name).starts_with("WholeStageCodegen");
-        if (auto c = n.find("wholeStageCodegenId"); c != n.end() && c->is_number()) g.codegen_id = as_ll(*c);
-        if (g.cluster) {  // "WholeStageCodegen (3)"
-          std::string_view nm = trim_blank_or_newline(g.name);
-          std::size_t open = nm.find('(');
-          if (open != std::string_view::npos) {
-            long long id = 0;
-            std::size_t i = open + 1, digits = 0;
-            for (; i < nm.size() && nm[i] >= '0' && nm[i] <= '9'; ++i, ++digits)
-              if (digits < 18) id = id * 10 + (nm[i] - '0');
-            // More than 18 digits is no codegen id (and would overflow a long long).
-            if (digits > 0 && digits <= 18) g.codegen_id = id;
-          }
-        }
-        if (auto ms = n.find("metrics"); ms != n.end() && ms->is_array())
-          for (const auto& m : *ms) {
-            if (!m.is_object()) continue;
-            std::string mname = as_str(m, "name"), mvalue = as_str(m, "value");
-            if (auto metric = history_server_metric(mname, mvalue)) {
-              if (auto sp = metric_spread(mname, mvalue)) g.spreads.emplace_back(metric->label, *sp);
-              g.metrics.push_back(std::move(*metric));
-            }
-          }
-        graph[g.id] = std::move(g);
-      }
-    }
-    std::set<long long> has_parent;
-    if (auto edges = ex.find("edges"); edges != ex.end() && edges->is_array()) {
-      for (const auto& e : *edges) {
-        if (!e.is_object() || !e.contains("fromId") || !e.contains("toId")) continue;
-        long long from = as_ll(e["fromId"]), to = as_ll(e["toId"]);
-        auto parent = graph.find(to);
-        if (parent == graph.end() || !graph.count(from) || from == to) continue;
-        parent->second.children.push_back(from);
-        has_parent.insert(from);
-      }
-    }
-    long long root = -1;
-    for (auto& [gid, g] : graph) {
-      std::sort(g.children.begin(), g.children.end());
-      g.children.erase(std::unique(g.children.begin(), g.children.end()), g.children.end());
-      if (root < 0 && !g.cluster && !has_parent.count(gid)) root = gid;
-    }
-    if (!graph.empty()) {
-      auto pairs = match(plan, graph, root);
-      std::size_t non_cluster = 0;
-      for (const auto& [gid, g] : graph) non_cluster += g.cluster ? 0 : 1;
-      for (const auto& [gid, oi] : pairs) {
-        Operator& op = plan.ops[oi];
-        for (const Metric& m : graph[gid].metrics) {
-          if (m.label == "Number of output rows") op.rows = m.value;
-          if (m.label == "Peak memory") op.extra.edit().peak_memory_bytes = m.value;
-          if (m.label == "Duration" && !op.duration_ms) op.duration_ms = m.value;
-          op.metrics.push_back(m);
-        }
-        std::stable_sort(op.metrics.begin(), op.metrics.end(),
-                         [](const Metric& a, const Metric& b) { return a.label < b.label; });
-      }
-      // A codegen stage's duration (the cluster's `duration`), as the event log's reader puts it:
-      // on the stage's top operator (the member no member consumes), never as its own time.
-      for (const auto& [gid, g] : graph) {
-        if (!g.cluster || !g.codegen_id) continue;
-        auto d = std::find_if(g.metrics.begin(), g.metrics.end(), [](const Metric& m) { return m.label == "Duration"; });
-        if (d == g.metrics.end() || !d->value) continue;
-        std::optional<std::size_t> top;
-        const long long cid = *g.codegen_id;  // (a lambda cannot capture a structured binding before clang 16)
-        for (const auto& [mid, oi] : pairs) {
-          auto mg = graph.find(mid);
-          if (mg == graph.end() || mg->second.cluster || mg->second.codegen_id != cid) continue;
-          const Operator& op = plan.ops[oi];
-          bool consumed = std::any_of(op.parents.begin(), op.parents.end(), [&](std::size_t p) {
-            return p < plan.ops.size() && plan.ops[p].codegen_stage && *plan.ops[p].codegen_stage == cid;
-          });
-          if (!consumed && (!top || oi < *top)) top = oi;
-        }
-        if (!top) continue;
-        Metric m = *d;
-        m.label = "WholeStageCodegen duration";
-        auto& ms = plan.ops[*top].metrics;
-        ms.insert(std::upper_bound(ms.begin(), ms.end(), m, [](const Metric& a, const Metric& b) { return a.label < b.label; }),
-                  std::move(m));
-      }
-      // Stages: the SQL tab gives no task list, but every per-task metric names the stage of its
-      // largest task, and a codegen stage's `duration` is the spread of its per-task time: that
-      // spread stands in for the stage's task times (min, median, max; no p75).
-      std::map<long long, StageInfo> stages;
-      std::map<long long, long long> codegen_stage;  // codegen id -> Spark stage id
-      for (const auto& [gid, g] : graph) {
-        if (!g.cluster || !g.codegen_id) continue;
-        for (const auto& [label, sp] : g.spreads) {
-          if (label != "Duration" || sp.stage < 0) continue;
-          StageInfo& si = stages[sp.stage];
-          si.id = std::to_string(sp.stage);
-          if (!si.task_ms_max || sp.max > *si.task_ms_max) {
-            si.task_ms_min = sp.min;
-            si.task_ms_median = sp.med;
-            si.task_ms_max = sp.max;
-          }
-          codegen_stage[*g.codegen_id] = sp.stage;
-        }
-      }
-      for (const auto& [gid, oi] : pairs) {
-        const GraphNode& g = graph[gid];
-        std::set<long long> ids;
-        for (const auto& [label, sp] : g.spreads)
-          if (sp.stage >= 0) ids.insert(sp.stage);
-        if (g.codegen_id)
-          if (auto it = codegen_stage.find(*g.codegen_id); it != codegen_stage.end()) ids.insert(it->second);
-        for (long long sid : ids) {
-          plan.ops[oi].extra.edit().spark_stages.push_back(static_cast<int>(sid));
-          StageInfo& si = stages[sid];
-          si.id = std::to_string(sid);
-          si.operators.push_back(oi);
-        }
-      }
-      for (auto& [sid, si] : stages) {
-        std::sort(si.operators.begin(), si.operators.end());
-        plan.stages.push_back(std::move(si));
-      }
-      if (pairs.size() < non_cluster)
-        result.messages.push_back({MessageSeverity::Note, loc,
-                                   label + ": metrics of " + std::to_string(non_cluster - pairs.size()) + " of " +
-                                       std::to_string(non_cluster) +
-                                       " graph nodes could not be matched to an operator of the plan text"});
-    }
-    // SQL metric names as the event log's reader labels them: the same name table.
-    fill_eventlog_facts(plan, "");
-    result.plans.push_back(std::move(plan));
+    if (std::optional<Plan> plan = read_execution(kept, id, path, lines, result)) result.plans.push_back(std::move(*plan));
   }
   if (opts.execution && !matched_any)
     result.messages.push_back({MessageSeverity::Error, lines.at(0),

@@ -31,6 +31,7 @@
 #include <algorithm>
 #include <cctype>
 #include <map>
+#include <optional>
 #include <string>
 #include <unordered_map>
 #include <vector>
@@ -198,6 +199,18 @@ struct ProfileGraphReader {
   QueryInfo read_query(const json& root);
   Plan read_graph(const json& g, std::size_t gi, const QueryInfo& query, ReadNodes* pre_read,
                   std::vector<ReadEdge>* pre_edges);
+  // The steps of read_graph, in order. Node ids -> operator index.
+  using NodeIds = std::unordered_map<std::string, std::size_t>;
+  // Each `edges` element's (consumer, producer) operators -> its offset (kNoOffset: unknown).
+  using EdgeOffsets = std::map<std::pair<std::size_t, std::size_t>, std::size_t>;
+  void read_graph_nodes(Plan& plan, const json& g, std::size_t gi, const profile::GraphPositions* gp,
+                        ReadNodes* pre_read, NodeIds& by_id, std::vector<std::string>& subgraph_parents);
+  EdgeOffsets read_graph_edges(Plan& plan, const json& g, const profile::GraphPositions* gp,
+                               std::vector<ReadEdge>* pre_edges, const NodeIds& by_id);
+  std::vector<bool> link_stage_containers(Plan& plan, const std::vector<std::string>& subgraph_parents,
+                                          const NodeIds& by_id);
+  void read_stage_data(Plan& plan, const json& g);
+  void read_photon_explain(Plan& plan, const json& g);
   void read_node(const json& n, Operator& op, const profile::GraphPositions* gp, std::size_t ni);
   void break_cycles(Plan& plan, const std::map<std::pair<std::size_t, std::size_t>, std::size_t>& edge_at);
 };
@@ -409,7 +422,7 @@ void ProfileGraphReader::break_cycles(Plan& plan, const std::map<std::pair<std::
 }
 
 Plan ProfileGraphReader::read_graph(const json& g, std::size_t gi, const QueryInfo& query, ReadNodes* pre_read,
-                        std::vector<ReadEdge>* pre_edges) {
+                                    std::vector<ReadEdge>* pre_edges) {
   Plan plan;
   plan.share_text_store(store);
   plan.format = InputFormat::QueryProfile;
@@ -418,51 +431,87 @@ Plan ProfileGraphReader::read_graph(const json& g, std::size_t gi, const QueryIn
   const profile::GraphPositions* gp = gi < pos.graphs.size() ? &pos.graphs[gi] : nullptr;
   if (gp) plan.loc = at(gp->offset);
 
-  const json* nodes = member(g, "nodes");
-  std::unordered_map<std::string, std::size_t> by_id;
+  NodeIds by_id;
   std::vector<std::string> subgraph_parents;  // per operator
-  if (nodes && nodes->is_array()) {
-    const std::size_t count = pre_read ? pre_read->size() : nodes->size();
-    // Every node an object (the usual case): the operators read while parsing become the plan's.
-    const bool whole = pre_read && std::all_of(pre_read->nodes.begin(), pre_read->nodes.end(),
-                                               [](const ReadNode& rn) { return rn.object; });
-    if (whole) plan.ops = std::move(pre_read->ops);
-    else plan.ops.reserve(count);
-    for (std::size_t this_ni = 0; this_ni < count; ++this_ni) {
-      const bool object = pre_read ? pre_read->nodes[this_ni].object : (*nodes)[this_ni].is_object();
-      if (!object) {
-        SourceRange loc = plan.loc;
-        message(MessageSeverity::Warning, loc, "graph " + std::to_string(gi) + ": nodes[" + std::to_string(this_ni) +
-                                                   "] is not an object; ignored");
-        continue;
-      }
-      Operator moved;
-      if (pre_read) {
-        ReadNode& rn = pre_read->nodes[this_ni];
-        if (!whole) moved = std::move(pre_read->ops[this_ni]);
-        for (auto& m : rn.messages) result.messages.push_back(std::move(m));
-        subgraph_parents.push_back(std::move(rn.subgraph_parent));
-      } else {
-        read_node((*nodes)[this_ni], moved, gp, this_ni);
-        subgraph_parents.push_back(text(member((*nodes)[this_ni], "subgraphParent")));
-      }
-      Operator& op = whole ? plan.ops[this_ni] : moved;
-      op.index = whole ? this_ni : plan.ops.size();
-      if (op.id.empty()) {
-        message(MessageSeverity::Warning, op.loc, "node without an id; edges cannot reach it");
-      } else if (!by_id.emplace(op.id, op.index).second) {
-        message(MessageSeverity::Warning, op.loc,
-                "node id '" + op.id + "' appears twice in the graph; edges use the first");
-      }
-      if (!whole) plan.ops.push_back(std::move(moved));
-    }
-    if (pre_read) *pre_read = ReadNodes{};  // read: give the memory back
-  } else if (nodes) {
-    message(MessageSeverity::Warning, plan.loc, "graph " + std::to_string(gi) + ": `nodes` is not an array");
+  read_graph_nodes(plan, g, gi, gp, pre_read, by_id, subgraph_parents);
+  EdgeOffsets edge_at = read_graph_edges(plan, g, gp, pre_edges, by_id);
+
+  // Children: Left before Right (CHILD_TAG), the rest in edge order between them.
+  auto rank = [&](std::size_t c) {
+    const std::string& side = plan.ops[c].extra->child_side;
+    return side == "Left" ? 0 : side == "Right" ? 2 : 1;
+  };
+  for (auto& op : plan.ops)
+    std::stable_sort(op.children.begin(), op.children.end(),
+                     [&](std::size_t a, std::size_t b) { return rank(a) < rank(b); });
+
+  break_cycles(plan, edge_at);
+  plan.link();
+
+  std::vector<bool> is_container = link_stage_containers(plan, subgraph_parents, by_id);
+  for (const auto& op : plan.ops) {
+    if (op.kind == OpKind::AdaptivePlan) plan.adaptive = true;
+    if (op.parents.empty() && !(is_container[op.index] && op.children.empty())) plan.roots.push_back(op.index);
   }
 
-  // Edges: fromId is the consumer, toId the producer.
-  std::map<std::pair<std::size_t, std::size_t>, std::size_t> edge_at;
+  read_stage_data(plan, g);
+  read_photon_explain(plan, g);
+  return plan;
+}
+
+// `nodes` into plan.ops (taken from `pre_read` when the parse read them): the id of each node
+// into `by_id`, its subgraphParent into `subgraph_parents`.
+void ProfileGraphReader::read_graph_nodes(Plan& plan, const json& g, std::size_t gi, const profile::GraphPositions* gp,
+                                          ReadNodes* pre_read, NodeIds& by_id,
+                                          std::vector<std::string>& subgraph_parents) {
+  const json* nodes = member(g, "nodes");
+  if (nodes && !nodes->is_array()) {
+    message(MessageSeverity::Warning, plan.loc, "graph " + std::to_string(gi) + ": `nodes` is not an array");
+    return;
+  }
+  if (!nodes) return;
+  const std::size_t count = pre_read ? pre_read->size() : nodes->size();
+  // Every node an object (the usual case): the operators read while parsing become the plan's.
+  const bool whole = pre_read && std::all_of(pre_read->nodes.begin(), pre_read->nodes.end(),
+                                             [](const ReadNode& rn) { return rn.object; });
+  if (whole) plan.ops = std::move(pre_read->ops);
+  else plan.ops.reserve(count);
+  for (std::size_t this_ni = 0; this_ni < count; ++this_ni) {
+    const bool object = pre_read ? pre_read->nodes[this_ni].object : (*nodes)[this_ni].is_object();
+    if (!object) {
+      SourceRange loc = plan.loc;
+      message(MessageSeverity::Warning, loc, "graph " + std::to_string(gi) + ": nodes[" + std::to_string(this_ni) +
+                                                 "] is not an object; ignored");
+      continue;
+    }
+    Operator moved;
+    if (pre_read) {
+      ReadNode& rn = pre_read->nodes[this_ni];
+      if (!whole) moved = std::move(pre_read->ops[this_ni]);
+      for (auto& m : rn.messages) result.messages.push_back(std::move(m));
+      subgraph_parents.push_back(std::move(rn.subgraph_parent));
+    } else {
+      read_node((*nodes)[this_ni], moved, gp, this_ni);
+      subgraph_parents.push_back(text(member((*nodes)[this_ni], "subgraphParent")));
+    }
+    Operator& op = whole ? plan.ops[this_ni] : moved;
+    op.index = whole ? this_ni : plan.ops.size();
+    if (op.id.empty()) {
+      message(MessageSeverity::Warning, op.loc, "node without an id; edges cannot reach it");
+    } else if (!by_id.emplace(op.id, op.index).second) {
+      message(MessageSeverity::Warning, op.loc, "node id '" + op.id + "' appears twice in the graph; edges use the first");
+    }
+    if (!whole) plan.ops.push_back(std::move(moved));
+  }
+  if (pre_read) *pre_read = ReadNodes{};  // read: give the memory back
+}
+
+// Edges: fromId is the consumer, toId the producer. Taken from `pre_edges` when the parse read them.
+ProfileGraphReader::EdgeOffsets ProfileGraphReader::read_graph_edges(Plan& plan, const json& g,
+                                                                     const profile::GraphPositions* gp,
+                                                                     std::vector<ReadEdge>* pre_edges,
+                                                                     const NodeIds& by_id) {
+  EdgeOffsets edge_at;
   auto add_edge = [&](std::size_t ei, const std::string& from, const std::string& to) {
     std::size_t off = (gp && ei < gp->edges.size()) ? gp->edges[ei] : kNoOffset;
     SourceRange loc = off == kNoOffset ? plan.loc : at(off);
@@ -488,112 +537,100 @@ Plan ProfileGraphReader::read_graph(const json& g, std::size_t gi, const QueryIn
     std::size_t ei = 0;
     for (const auto& e : *edges) add_edge(ei++, text(member(e, "fromId")), text(member(e, "toId")));
   }
+  return edge_at;
+}
 
-  // Children: Left before Right (CHILD_TAG), the rest in edge order between them.
-  auto rank = [&](std::size_t c) {
-    const std::string& side = plan.ops[c].extra->child_side;
-    return side == "Left" ? 0 : side == "Right" ? 2 : 1;
-  };
-  for (auto& op : plan.ops)
-    std::stable_sort(op.children.begin(), op.children.end(),
-                     [&](std::size_t a, std::size_t b) { return rank(a) < rank(b); });
-
-  break_cycles(plan, edge_at);
-  plan.link();
-
-  // Stage containers: subgraphParent (a chain of them must not loop).
+// Stage containers: each operator's subgraphParent (a chain of them must not loop), and the
+// operators inside a WholeStageCodegen marked as codegen. Which operators are containers.
+std::vector<bool> ProfileGraphReader::link_stage_containers(Plan& plan, const std::vector<std::string>& subgraph_parents,
+                                                            const NodeIds& by_id) {
   std::vector<bool> is_container(plan.ops.size(), false);
   for (std::size_t oi = 0; oi < subgraph_parents.size() && oi < plan.ops.size(); ++oi) {
-    {
-      Operator& op = plan.ops[oi];
-      const std::string& parent = subgraph_parents[oi];
-      if (parent.empty()) continue;
-      auto it = by_id.find(parent);
-      if (it == by_id.end() || it->second == op.index) {
-        message(MessageSeverity::Warning, op.loc,
-                "subgraphParent '" + parent + "' is not another node of the graph; ignored");
-        continue;
-      }
-      op.extra.edit().stage_parent = it->second;
-      is_container[it->second] = true;
+    Operator& op = plan.ops[oi];
+    const std::string& parent = subgraph_parents[oi];
+    if (parent.empty()) continue;
+    auto it = by_id.find(parent);
+    if (it == by_id.end() || it->second == op.index) {
+      message(MessageSeverity::Warning, op.loc, "subgraphParent '" + parent + "' is not another node of the graph; ignored");
+      continue;
     }
+    op.extra.edit().stage_parent = it->second;
+    is_container[it->second] = true;
   }
-  {
-    std::vector<std::uint8_t> state(plan.ops.size(), 0);
-    std::vector<std::size_t> path;
-    for (std::size_t s = 0; s < plan.ops.size(); ++s) {
-      std::size_t v = s;
-      path.clear();
-      while (state[v] == 0) {
-        state[v] = 1;
-        path.push_back(v);
-        if (!plan.ops[v].extra->stage_parent) break;
-        std::size_t p = *plan.ops[v].extra->stage_parent;
-        if (state[p] == 1) {
-          message(MessageSeverity::Warning, plan.ops[v].loc,
-                  "subgraphParent of node '" + plan.ops[v].id + "' closes a loop; ignored");
-          plan.ops[v].extra.edit().stage_parent.reset();
-          break;
-        }
-        v = p;
+  std::vector<std::uint8_t> state(plan.ops.size(), 0);
+  std::vector<std::size_t> path;
+  for (std::size_t s = 0; s < plan.ops.size(); ++s) {
+    std::size_t v = s;
+    path.clear();
+    while (state[v] == 0) {
+      state[v] = 1;
+      path.push_back(v);
+      if (!plan.ops[v].extra->stage_parent) break;
+      std::size_t p = *plan.ops[v].extra->stage_parent;
+      if (state[p] == 1) {
+        message(MessageSeverity::Warning, plan.ops[v].loc,
+                "subgraphParent of node '" + plan.ops[v].id + "' closes a loop; ignored");
+        plan.ops[v].extra.edit().stage_parent.reset();
+        break;
       }
-      for (std::size_t x : path) state[x] = 2;
+      v = p;
     }
+    for (std::size_t x : path) state[x] = 2;
   }
   for (auto& op : plan.ops)
     if (op.extra->stage_parent && plan.ops[*op.extra->stage_parent].name == "WholeStageCodegen") op.codegen = true;
+  return is_container;
+}
 
+// Stages (`stageData`), and the operators linked to each (an operator without stageLinks takes
+// those of its stage container).
+void ProfileGraphReader::read_stage_data(Plan& plan, const json& g) {
+  const json* sd = member(g, "stageData");
+  if (!sd || !sd->is_array()) return;
+  std::unordered_map<int, std::size_t> stage_index;
+  for (const auto& s : *sd) {
+    if (!s.is_object()) continue;
+    StageInfo st;
+    st.id = text(member(s, "stageId"));
+    st.status = text(member(s, "status"));
+    st.num_tasks = number(member(s, "numTasks"));
+    if (const json* km = member(s, "keyMetrics"); km && km->is_object()) {
+      st.duration_ms = number(member(*km, "durationMs"));
+      st.peak_memory_bytes = number(member(*km, "peakMemoryBytes"));
+    }
+    if (auto idn = stage_number(number(member(s, "stageId")))) stage_index.emplace(*idn, plan.stages.size());
+    plan.stages.push_back(std::move(st));
+  }
   for (const auto& op : plan.ops) {
-    if (op.kind == OpKind::AdaptivePlan) plan.adaptive = true;
-    if (op.parents.empty() && !(is_container[op.index] && op.children.empty())) plan.roots.push_back(op.index);
-  }
-
-  // Stages.
-  if (const json* sd = member(g, "stageData"); sd && sd->is_array()) {
-    std::unordered_map<int, std::size_t> stage_index;
-    for (const auto& s : *sd) {
-      if (!s.is_object()) continue;
-      StageInfo st;
-      st.id = text(member(s, "stageId"));
-      st.status = text(member(s, "status"));
-      st.num_tasks = number(member(s, "numTasks"));
-      if (const json* km = member(s, "keyMetrics"); km && km->is_object()) {
-        st.duration_ms = number(member(*km, "durationMs"));
-        st.peak_memory_bytes = number(member(*km, "peakMemoryBytes"));
+    const std::vector<int>* links = &op.extra->spark_stages;
+    if (links->empty() && op.extra->stage_parent) links = &plan.ops[*op.extra->stage_parent].extra->spark_stages;
+    for (int id : *links)
+      if (auto it = stage_index.find(id); it != stage_index.end()) {
+        auto& ops = plan.stages[it->second].operators;
+        if (ops.empty() || ops.back() != op.index) ops.push_back(op.index);
       }
-      if (auto idn = stage_number(number(member(s, "stageId")))) stage_index.emplace(*idn, plan.stages.size());
-      plan.stages.push_back(std::move(st));
-    }
-    for (const auto& op : plan.ops) {
-      const std::vector<int>* links = &op.extra->spark_stages;
-      if (links->empty() && op.extra->stage_parent) links = &plan.ops[*op.extra->stage_parent].extra->spark_stages;
-      for (int id : *links)
-        if (auto it = stage_index.find(id); it != stage_index.end()) {
-          auto& ops = plan.stages[it->second].operators;
-          if (ops.empty() || ops.back() != op.index) ops.push_back(op.index);
-        }
-    }
   }
+}
 
-  // photonExplain: empty in every export seen; strings or objects holding the text.
-  if (const json* pe = member(g, "photonExplain"); pe && pe->is_array()) {
-    for (const auto& e : *pe) {
-      std::string t;
-      if (e.is_string()) {
-        t = e.get<std::string>();
-      } else if (e.is_object()) {
-        for (const char* k : {"text", "explanation", "message", "reason", "description", "value"})
-          if (t.empty()) t = text(member(e, k));
-        if (t.empty())
-          for (auto it = e.begin(); it != e.end(); ++it)
-            if (it.value().is_string() && it.key() != "__typename") t += (t.empty() ? "" : "\n") + it.value().get<std::string>();
-      }
-      if (t.empty()) continue;
-      parse_photon_explanation(t, plan.photon);
-      if (!plan.photon.loc.known()) plan.photon.loc = plan.loc;
+// photonExplain: empty in every export seen; strings or objects holding the text.
+void ProfileGraphReader::read_photon_explain(Plan& plan, const json& g) {
+  const json* pe = member(g, "photonExplain");
+  if (!pe || !pe->is_array()) return;
+  for (const auto& e : *pe) {
+    std::string t;
+    if (e.is_string()) {
+      t = e.get<std::string>();
+    } else if (e.is_object()) {
+      for (const char* k : {"text", "explanation", "message", "reason", "description", "value"})
+        if (t.empty()) t = text(member(e, k));
+      if (t.empty())
+        for (auto it = e.begin(); it != e.end(); ++it)
+          if (it.value().is_string() && it.key() != "__typename") t += (t.empty() ? "" : "\n") + it.value().get<std::string>();
     }
+    if (t.empty()) continue;
+    parse_photon_explanation(t, plan.photon);
+    if (!plan.photon.loc.known()) plan.photon.loc = plan.loc;
   }
-  return plan;
 }
 
 std::string json_error_text(const std::string& what) {
@@ -605,40 +642,29 @@ std::string json_error_text(const std::string& what) {
   return "invalid JSON: " + msg;
 }
 
-}  // namespace
-
-ParseResult parse_query_profile(std::string_view text_in, const std::string& path) {
-  ParseResult result;
-  result.path = path;
-  result.format = InputFormat::QueryProfile;
-  std::string_view input = text_in;
-  std::size_t bom = input.substr(0, 3) == "\xEF\xBB\xBF" ? 3 : 0;
-
-  ProfileGraphReader reader(input, result);
-  reader.pos = profile::scan_positions(input.substr(bom), kMaxDepth);
-  // Offsets from the scan are relative to the text after the BOM.
-  if (bom) {
-    auto shift = [&](std::size_t& o) {
-      if (o != kNoOffset) o += bom;
-    };
-    shift(reader.pos.query);
-    shift(reader.pos.query_text);
-    shift(reader.pos.query_text_end);
-    shift(reader.pos.depth_exceeded_at);
-    for (auto& g : reader.pos.graphs) {
-      shift(g.offset);
-      for (auto& o : g.nodes) shift(o);
-      for (auto& o : g.edges) shift(o);
-      for (auto& v : g.metadata)
-        for (auto& o : v) shift(o);
-    }
+// Offsets from the position scan are relative to the text after a byte-order mark: make them
+// offsets into the whole input.
+void shift_positions(profile::Positions& pos, std::size_t bom) {
+  if (!bom) return;
+  auto shift = [&](std::size_t& o) {
+    if (o != kNoOffset) o += bom;
+  };
+  shift(pos.query);
+  shift(pos.query_text);
+  shift(pos.query_text_end);
+  shift(pos.depth_exceeded_at);
+  for (auto& g : pos.graphs) {
+    shift(g.offset);
+    for (auto& o : g.nodes) shift(o);
+    for (auto& o : g.edges) shift(o);
+    for (auto& v : g.metadata)
+      for (auto& o : v) shift(o);
   }
-  if (reader.pos.depth_exceeded_at != kNoOffset) {
-    reader.message(MessageSeverity::Error, reader.at(reader.pos.depth_exceeded_at),
-                   "JSON nested deeper than " + std::to_string(kMaxDepth) + " levels; not a query profile");
-    return result;
-  }
+}
 
+// The export's root object (its nodes and edges read into `reader` as they are parsed), or an
+// error message and nothing: invalid JSON, no object, or an object without the export's keys.
+std::optional<json> parse_profile_root(ProfileGraphReader& reader, std::string_view input, std::size_t bom) {
   json root;
   try {
     root = json::parse(input.begin() + static_cast<std::ptrdiff_t>(bom), input.end(), reader.node_reader());
@@ -649,15 +675,15 @@ ParseResult parse_query_profile(std::string_view text_in, const std::string& pat
     if (off >= input.size())
       while (off > bom && std::isspace(static_cast<unsigned char>(input[off - 1]))) --off;
     reader.message(MessageSeverity::Error, reader.at(off), json_error_text(e.what()));
-    return result;
+    return std::nullopt;
   } catch (const json::exception& e) {
     reader.message(MessageSeverity::Error, reader.at(bom), json_error_text(e.what()));
-    return result;
+    return std::nullopt;
   }
   if (!root.is_object()) {
     reader.message(MessageSeverity::Error, reader.at(bom), std::string(kNotAPlan) + "a JSON " + root.type_name() +
                    ", " + std::string(kExpectedInputs));
-    return result;
+    return std::nullopt;
   }
   // Any other JSON object is not taken for a profile: it must have one of the export's keys.
   if (!member(root, "graphs") && !member(root, "graph") && !member(root, "query")) {
@@ -668,19 +694,16 @@ ParseResult parse_query_profile(std::string_view text_in, const std::string& pat
                                   "build does not read; "
                                 : "a JSON object without `graphs` or `query`, ") +
                        std::string(kExpectedInputs));
-    return result;
+    return std::nullopt;
   }
+  return root;
+}
 
-  std::string version = text(member(root, "version"));
-  if (!version.empty() && version != "1.1" && version != "1.2")
-    reader.message(MessageSeverity::Note, reader.at(bom),
-                   "query profile version " + version + " has not been seen before; reading it like 1.2");
-
-  QueryInfo query = reader.read_query(root);
-
-  // graphs[] (or a single `graph` object).
+// graphs[] (or a single `graph` object), one plan each; `why_none` says why there is none.
+std::vector<Plan> read_profile_graphs(ProfileGraphReader& reader, const json& root, const QueryInfo& query,
+                                      std::size_t bom, const char*& why_none) {
   std::vector<const json*> graphs;
-  const char* why_none = "graphs missing";
+  why_none = "graphs missing";
   const char* graphs_key = "graph";
   if (const json* gs = member(root, "graphs"); gs && gs->is_array()) {
     why_none = "graphs is empty";
@@ -700,6 +723,47 @@ ParseResult parse_query_profile(std::string_view text_in, const std::string& pat
     plans.push_back(reader.read_graph(*graphs[gi], gi, query, pre == reader.read_nodes.end() ? nullptr : &pre->second,
                                       pre_edges == reader.read_edges.end() ? nullptr : &pre_edges->second));
   }
+  return plans;
+}
+
+// The main graph (most nodes; the first on a tie) first, the others in file order.
+void put_main_graph_first(std::vector<Plan>& plans) {
+  std::size_t main = 0;
+  for (std::size_t i = 1; i < plans.size(); ++i)
+    if (plans[i].ops.size() > plans[main].ops.size()) main = i;
+  if (plans.size() > 1) plans[main].name += " (main)";
+  std::rotate(plans.begin(), plans.begin() + static_cast<std::ptrdiff_t>(main),
+              plans.begin() + static_cast<std::ptrdiff_t>(main) + 1);
+}
+
+}  // namespace
+
+ParseResult parse_query_profile(std::string_view text_in, const std::string& path) {
+  ParseResult result;
+  result.path = path;
+  result.format = InputFormat::QueryProfile;
+  std::string_view input = text_in;
+  std::size_t bom = input.substr(0, 3) == "\xEF\xBB\xBF" ? 3 : 0;
+
+  ProfileGraphReader reader(input, result);
+  reader.pos = profile::scan_positions(input.substr(bom), kMaxDepth);
+  shift_positions(reader.pos, bom);
+  if (reader.pos.depth_exceeded_at != kNoOffset) {
+    reader.message(MessageSeverity::Error, reader.at(reader.pos.depth_exceeded_at),
+                   "JSON nested deeper than " + std::to_string(kMaxDepth) + " levels; not a query profile");
+    return result;
+  }
+  std::optional<json> root = parse_profile_root(reader, input, bom);
+  if (!root) return result;
+
+  std::string version = text(member(*root, "version"));
+  if (!version.empty() && version != "1.1" && version != "1.2")
+    reader.message(MessageSeverity::Note, reader.at(bom),
+                   "query profile version " + version + " has not been seen before; reading it like 1.2");
+
+  QueryInfo query = reader.read_query(*root);
+  const char* why_none = nullptr;
+  std::vector<Plan> plans = read_profile_graphs(reader, *root, query, bom, why_none);
   if (plans.empty()) {
     Plan plan;
     plan.format = InputFormat::QueryProfile;
@@ -713,13 +777,7 @@ ParseResult parse_query_profile(std::string_view text_in, const std::string& pat
     return result;
   }
   for (Plan& p : plans) fill_profile_facts(p);
-  // The main graph (most nodes; the first on a tie) first, the others in file order.
-  std::size_t main = 0;
-  for (std::size_t i = 1; i < plans.size(); ++i)
-    if (plans[i].ops.size() > plans[main].ops.size()) main = i;
-  if (plans.size() > 1) plans[main].name += " (main)";
-  std::rotate(plans.begin(), plans.begin() + static_cast<std::ptrdiff_t>(main),
-              plans.begin() + static_cast<std::ptrdiff_t>(main) + 1);
+  put_main_graph_first(plans);
   result.plans = std::move(plans);
   std::stable_sort(result.messages.begin(), result.messages.end(), [](const ParseMessage& a, const ParseMessage& b) {
     return a.loc.line != b.loc.line ? a.loc.line < b.loc.line : a.loc.column < b.loc.column;

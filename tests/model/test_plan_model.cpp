@@ -23,6 +23,33 @@ TEST_CASE("Plan::link fills parents and drops duplicate and self edges") {
   CHECK(p.ops[2].parents == std::vector<std::size_t>{0});
 }
 
+TEST_CASE("model: Plan::relocate_all puts every location of the plan at one place") {
+  Plan p;
+  p.ops.resize(2);
+  p.loc = {3, 1, 3, 9};
+  p.ops[0].loc = {4, 2, 4, 7};
+  p.ops[0].detail_loc = {9, 1, 9, 5};
+  p.ops[0].fields.emplace_back().loc = {10, 1, 10, 8};
+  p.ops[1].loc = {5, 4, 5, 8};
+  p.ops[1].stats.edit().loc = {5, 10, 5, 30};
+  p.subqueries.emplace_back().loc = {12, 1, 12, 4};
+  p.trailers.emplace_back().loc = {14, 1, 14, 20};
+  const SourceRange at{42, 1, 42, 2};
+  p.relocate_all(at);
+  auto same = [&at](const SourceRange& r) {
+    return r.line == at.line && r.column == at.column && r.end_line == at.end_line && r.end_column == at.end_column;
+  };
+  CHECK(same(p.loc));
+  for (const Operator& op : p.ops) {
+    CHECK(same(op.loc));
+    CHECK(same(op.detail_loc));
+    for (const Field& f : op.fields) CHECK(same(f.loc));
+  }
+  CHECK(same(p.ops[1].stats->loc));
+  CHECK(same(p.subqueries[0].loc));
+  CHECK(same(p.trailers[0].loc));
+}
+
 TEST_CASE("formatting helpers") {
   CHECK(format_bytes(512) == "512 B");
   CHECK(format_bytes(10.0 * 1024 * 1024) == "10.0 MiB");

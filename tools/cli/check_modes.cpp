@@ -9,7 +9,7 @@
 #include "lint/diff/diff.hpp"
 #include "lint/diff/git_show.hpp"
 #include "lint/engine/check.hpp"
-#include "lint/engine/known_rules.hpp"
+#include "lint/engine/parse_errors.hpp"
 #include "lint/engine/ndjson.hpp"
 #include "tools/cli/checked_stdout.hpp"
 

@@ -6,7 +6,7 @@
 
 #include "lint/diff/diff.hpp"
 #include "lint/core/input.hpp"
-#include "lint/engine/known_rules.hpp"
+#include "lint/engine/parse_errors.hpp"
 #include "parser/eventlog/eventlog.hpp"
 #include "parser/registry/parse.hpp"
 #include "tools/cli/commands.hpp"

@@ -6,7 +6,7 @@
 #include <memory>
 #include <string>
 
-#include "lint/engine/known_rules.hpp"
+#include "lint/engine/parse_errors.hpp"
 #include "rules/catalog.hpp"
 #include "rules/rule.hpp"
 #include "rules/rule_doc.hpp"
@@ -41,6 +41,27 @@ std::string comparison_rule_list(DocFormat f) {
   return out;
 }
 
+// The rule table of README.md, between its rule-table markers (tools/update-rule-table.sh writes
+// it there; tests/rule_table.sh fails when the two differ): every documented finding of the
+// catalogue, in its order, each linked to its page under docs/rules/ (built-in findings have none).
+std::string readme_rule_table() {
+  auto cell = [](std::string_view text) {
+    std::string out;
+    for (char c : text) out += c == '|' ? std::string("\\|") : std::string(1, c);
+    return out;
+  };
+  std::string out = "| code | name | severity | finds |\n|---|---|---|---|\n";
+  for (const RuleDoc* d : all_rule_docs()) {
+    std::string names = d->family == RuleFamily::Builtin ? "`" + d->name + "`"
+                                                         : "[`" + d->name + "`](docs/rules/" + d->name + ".md)";
+    for (const std::string& also : d->also_reports) names += ", `" + also + "`";
+    for (std::size_t i = 0; i < d->aliases.size(); ++i)
+      names += (i ? ", `" : " (formerly `") + d->aliases[i] + "`" + (i + 1 == d->aliases.size() ? ")" : "");
+    out += "| " + d->code + " | " + names + " | " + std::string(to_string(d->severity)) + " | " + cell(d->summary) + " |\n";
+  }
+  return out;
+}
+
 }  // namespace
 
 void register_rules(CLI::App& app, int& exit_code) {
@@ -50,8 +71,16 @@ void register_rules(CLI::App& app, int& exit_code) {
   list->add_flag("--markdown", *list_md, "Print the list as a Markdown table (docs/rules/README.md)");
   list->add_option("--format,--output-format", *list_format, "text (default), markdown or json (like `ruff rule --all --output-format json`)")
       ->check(CLI::IsMember({"text", "markdown", "json"}));
-  list->callback([list_md, list_format, &exit_code] {
+
+  auto readme_table = std::make_shared<bool>(false);
+  list->add_flag("--readme-table", *readme_table,
+                 "Print the rule table of README.md (every documented finding; tools/update-rule-table.sh)");
+  list->callback([list_md, list_format, readme_table, &exit_code] {
     exit_code = 0;
+    if (*readme_table) {
+      std::cout << readme_rule_table();
+      return;
+    }
     if (*list_format == "json") {  // every documented finding, built-in ones included
       nlohmann::ordered_json all = nlohmann::ordered_json::array();
       for (const RuleDoc* d : all_rule_docs()) {
@@ -61,7 +90,7 @@ void register_rules(CLI::App& app, int& exit_code) {
         r["severity"] = std::string(to_string(d->severity));
         r["summary"] = d->summary;
         r["also_reports"] = d->also_reports;
-        r["builtin"] = is_builtin_rule(d->name);
+        r["builtin"] = d->family == RuleFamily::Builtin;
         r["options"] = nlohmann::ordered_json::array();
         for (const auto& t : d->thresholds)
           r["options"].push_back({{"name", t.name}, {"default", t.default_value}, {"unit", t.unit}, {"description", t.description}});

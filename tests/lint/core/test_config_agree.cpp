@@ -18,7 +18,7 @@
 #include <unistd.h>
 
 #include "lint/core/settings.hpp"
-#include "lint/engine/known_rules.hpp"
+#include "lint/engine/parse_errors.hpp"
 #include "lint/lsp/lsp_framing.hpp"
 #include "lint/lsp/lsp_server.hpp"
 #include "lint/lsp/lsp_text.hpp"

@@ -8,7 +8,7 @@
 
 #include "lint/diff/diff.hpp"
 #include "lint/diff/diff_rules.hpp"
-#include "lint/engine/known_rules.hpp"
+#include "lint/engine/parse_errors.hpp"
 #include "rules/rule_doc.hpp"
 #include "tests/support.hpp"
 

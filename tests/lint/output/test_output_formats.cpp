@@ -3,7 +3,7 @@
 
 #include <sstream>
 
-#include "lint/engine/known_rules.hpp"
+#include "lint/engine/parse_errors.hpp"
 #include "lint/output/output.hpp"
 #include "tests/lint_fixtures.hpp"
 

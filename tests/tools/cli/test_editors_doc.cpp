@@ -5,7 +5,7 @@
 
 #include <algorithm>
 
-#include "lint/engine/known_rules.hpp"
+#include "lint/engine/parse_errors.hpp"
 #include "rules/rule.hpp"
 #include "tests/support.hpp"
 

@@ -1,5 +1,6 @@
-// What the engine adds to the rule catalogue (rules/catalog.hpp): the parser's errors as
-// `parse-error` findings. (Whether a configuration reports a finding: is_reported, lint/core/config.hpp.)
+// The parser's errors as `parse-error` (PL900) findings: what the engine adds to what the rules
+// report. (The finding's doc is lint/core/builtin_rules.hpp; whether a configuration reports a
+// finding: is_reported, lint/core/config.hpp.)
 #pragma once
 
 #include <string_view>

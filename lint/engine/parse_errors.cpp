@@ -1,4 +1,4 @@
-#include "lint/engine/known_rules.hpp"
+#include "lint/engine/parse_errors.hpp"
 
 namespace planlint {
 
