@@ -5,6 +5,7 @@
 #include <map>
 #include <string_view>
 
+#include "lint/core/report.hpp"
 #include "support/strings.hpp"
 
 namespace planlint {
@@ -87,8 +88,10 @@ std::string normalise_plan_text(std::string_view text) {
 std::string fingerprint(const Diagnostic& d) {
   std::string key = d.rule;
   key += '\x1f';
-  // The message and the fix name tables, columns and sides; their numbers are normalised away.
-  key += normalise_plan_text(d.message);
+  // The message and the fix name tables, columns and sides; their numbers are normalised away. The
+  // message as shown, with its plan label: fingerprints from before the label was a field of its
+  // own (when the engine wrote it into the message) still match.
+  key += normalise_plan_text(labelled_message(d));
   key += '\x1f';
   key += normalise_plan_text(d.fix);
   key += '\x1f';
