@@ -409,10 +409,32 @@ struct ParseMessage {
   std::string message;                       // "expected ')' after cast type"
 };
 
+// What the reader of an input says about inputs of its kind, so that front ends ask it instead of
+// branching on InputFormat: each reader declares one (parser/registry/reader.hpp, Reader::traits)
+// and puts it in every ParseResult it returns.
+struct InputTraits {
+  // How a person names the kind: "explain text", "Query Profile", "event log", "History Server
+  // answer" (the `check` folder-walk summary, messages about the input).
+  std::string_view display_name = "explain text";
+  // The input is JSON: it has no comments (a `# planlint:` directive cannot be written in it), and
+  // an editor finds the operator under the cursor by its node object.
+  bool json = false;
+  // Each operator's position is where its JSON node object starts and the nodes follow each other:
+  // the operator under a position is the last one starting at or before it (Query Profile).
+  bool operator_at_node_start = false;
+  // The bytes may be binary (a compressed event log): not refused as binary data.
+  bool may_be_binary = false;
+  // Each plan is one SQL execution, QueryInfo::statement_id its id and QueryInfo::description its
+  // description (event logs, History Server answers): findings name their execution, and
+  // `--execution N` selects one.
+  bool executions = false;
+};
+
 // Everything read from one input: one or more plans plus the parser's messages.
 struct ParseResult {
   std::string path;                          // as given ("-" for stdin)
   InputFormat format = InputFormat::Unknown;
+  InputTraits traits;                        // set by the reader that read it
   std::vector<Plan> plans;
   std::vector<ParseMessage> messages;
   [[nodiscard]] bool has_errors() const;

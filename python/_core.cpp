@@ -68,6 +68,14 @@ py::dict finding_dict(const Diagnostic& d, const std::string& path) {
   f["code"] = d.code;
   f["severity"] = std::string(to_string(d.severity));
   f["message"] = d.message;
+  if (d.plan_label.empty()) {
+    f["execution"] = py::none();
+  } else {
+    py::dict e;
+    e["id"] = *d.plan_label.execution;
+    e["description"] = d.plan_label.description;
+    f["execution"] = e;
+  }
   f["operator"] = d.operator_name;
   f["operator_id"] = d.operator_id;
   py::list ev;

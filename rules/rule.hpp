@@ -56,6 +56,16 @@ struct Evidence {
   std::string unit;                  // "bytes", "rows", "ms", "ratio", ""
 };
 
+// The plan a finding is about, when that plan is one SQL execution of an event log or a History
+// Server answer (InputTraits::executions). Set by the lint engine, never by a rule; emitters render
+// it: the text outputs as a prefix of the message ("execution 3 (save at etl.py:41): ..."), JSON
+// as a field ("execution": {"id": 3, "description": "save at etl.py:41"}).
+struct PlanLabel {
+  std::optional<long long> execution;  // the SQL execution id; unset: no label
+  std::string description;             // the execution's description on one line, cut at 80 bytes ("..."), may be ""
+  [[nodiscard]] bool empty() const { return !execution.has_value(); }
+};
+
 struct Diagnostic {
   std::string rule;                  // kebab-case name, a public interface
   std::string code;                  // short code ("PL001")
@@ -63,6 +73,7 @@ struct Diagnostic {
   std::string message;               // names the operator and the key numbers
   std::string fix;                   // what to do instead
   std::size_t plan_index = 0;        // index into ParseResult::plans
+  PlanLabel plan_label;              // which execution plan_index is (set by the engine)
   std::optional<std::size_t> op;     // index into Plan::ops
   std::string operator_id;
   std::string operator_name;

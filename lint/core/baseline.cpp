@@ -33,7 +33,7 @@ std::string baseline_json(const std::vector<FileReport>& files, const fs::path& 
   std::vector<Entry> entries;
   for (const auto& f : files) {
     std::string key = path_key(f.path, baseline_file);
-    for (const auto& d : f.diagnostics) entries.push_back({key, d.rule, fingerprint(d), d.message});
+    for (const auto& d : f.diagnostics) entries.push_back({key, d.rule, fingerprint(d), labelled_message(d)});
   }
   std::stable_sort(entries.begin(), entries.end(), [](const Entry& a, const Entry& b) {
     return std::tie(a.path, a.rule, a.fingerprint) < std::tie(b.path, b.rule, b.fingerprint);

@@ -6,6 +6,7 @@
 #include <string_view>
 
 #include "rules/catalog.hpp"
+#include "lint/core/report.hpp"
 #include "support/strings.hpp"
 
 namespace planlint {
@@ -97,8 +98,10 @@ std::string fingerprint_name(const std::string& rule) {
 std::string fingerprint(const Diagnostic& d) {
   std::string key = fingerprint_name(d.rule);
   key += '\x1f';
-  // The message and the fix name tables, columns and sides; their numbers are normalised away.
-  key += normalise_plan_text(d.message);
+  // The message and the fix name tables, columns and sides; their numbers are normalised away. The
+  // message as shown, with its plan label: fingerprints from before the label was a field of its
+  // own (when the engine wrote it into the message) still match.
+  key += normalise_plan_text(labelled_message(d));
   key += '\x1f';
   key += normalise_plan_text(d.fix);
   key += '\x1f';

@@ -101,12 +101,32 @@ ordered_json message_to_json(const ParseMessage& m) {
   return j;
 }
 
+std::string plan_label_text(const PlanLabel& label) {
+  if (label.empty()) return "";
+  std::string text = "execution " + std::to_string(*label.execution);
+  if (!label.description.empty()) text += " (" + label.description + ")";
+  return text;
+}
+
+std::string labelled_message(const Diagnostic& d) {
+  if (d.plan_label.empty()) return d.message;
+  return plan_label_text(d.plan_label) + ": " + d.message;
+}
+
+ordered_json plan_label_json(const PlanLabel& label) {
+  ordered_json j;
+  if (label.execution) j["id"] = *label.execution;
+  j["description"] = label.description;
+  return j;
+}
+
 ordered_json diagnostic_to_json(const Diagnostic& d) {
   ordered_json jd;
   jd["rule"] = d.rule;
   jd["code"] = d.code;
   jd["severity"] = std::string(to_string(d.severity));
   jd["message"] = d.message;
+  if (!d.plan_label.empty()) jd["execution"] = plan_label_json(d.plan_label);
   jd["line"] = d.range.line;
   jd["column"] = d.range.column;
   jd["operator_id"] = d.operator_id;

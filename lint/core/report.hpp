@@ -1,6 +1,6 @@
-// What a check learned about each input (FileReport), the totals over a run, and the JSON shape of
-// one finding: the product of the engine that every front end (output formats, LSP, MCP, diff,
-// history) reads. Decides nothing.
+// What a check learned about each input (FileReport), the totals over a run, the JSON shape of one
+// finding and how a finding's plan label reads: the product of the engine that every front end
+// (output formats, LSP, MCP, diff, history) reads. Decides nothing.
 #pragma once
 
 #include <cstddef>
@@ -19,6 +19,7 @@ namespace planlint {
 struct FileReport {
   std::string path;                     // as shown to the user ("-" for stdin)
   InputFormat format = InputFormat::Unknown;
+  InputTraits traits;                   // what the reader says about the input (its display name, ...)
   std::shared_ptr<const std::string> input;  // the input, for the plan line under a finding (may be null)
   [[nodiscard]] std::string_view text() const { return shared_text(input); }
   std::vector<Diagnostic> diagnostics;  // rule findings and `parse-error`s, in reading order
@@ -39,7 +40,16 @@ struct Totals {
 Totals count_totals(const std::vector<FileReport>& files);
 // "Found 3 findings (1 error, 2 warnings) in 2 files." / "No findings in 2 files."
 std::string summary_line(const Totals& t);
-// One finding as the `json` format writes it: rule, code, severity, message, line, column,
+// "execution 3 (save at etl.py:41)", "execution 3" without a description; "" for no label.
+std::string plan_label_text(const PlanLabel& label);
+// The message as the text outputs show it (text, concise, SARIF, GitHub, JUnit, LSP, MCP text) and
+// as fingerprints and baselines read it: "execution 3 (save at etl.py:41): <message>" when the
+// finding has a plan label, else the message.
+std::string labelled_message(const Diagnostic& d);
+// The label as JSON: {"id": 3, "description": "save at etl.py:41"}.
+nlohmann::ordered_json plan_label_json(const PlanLabel& label);
+// One finding as the `json` format writes it: rule, code, severity, message (without the plan
+// label), execution? ({id, description}, when the plan is an SQL execution), line, column,
 // operator_id, operator, evidence [{name, value, number?, unit?}], fix.
 nlohmann::ordered_json diagnostic_to_json(const Diagnostic& d);
 // One reader warning or note as the `json` format writes it: severity ("warning" or "note"),

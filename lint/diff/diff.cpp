@@ -669,6 +669,7 @@ FileReport diff_parsed(const ParseResult& old_parse, const std::string& old_labe
   FileReport report;
   report.path = new_display;
   report.format = new_parse.format;
+  report.traits = new_parse.traits;
   if (old_parse.plans.empty() || new_parse.plans.empty()) {
     report.error = (old_parse.plans.empty() ? old_label : new_display) + ": no plan found to compare";
     return report;

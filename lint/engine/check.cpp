@@ -1,7 +1,6 @@
 #include "lint/engine/check.hpp"
 
 #include <algorithm>
-#include <fstream>
 #include <set>
 #include <system_error>
 
@@ -9,6 +8,7 @@
 #include "lint/engine/engine.hpp"
 #include "lint/core/glob.hpp"
 #include "parser/eventlog/eventlog.hpp"
+#include "parser/registry/reader.hpp"
 #include "model/read_check.hpp"
 
 namespace planlint {
@@ -36,6 +36,7 @@ FileReport check_input(const std::string& path, const Config& config, const std:
   report.error = std::move(linted.error);
   if (!report.error.empty()) return report;
   report.format = linted.result.parse.format;
+  report.traits = linted.result.parse.traits;
   report.suppressed = linted.suppressed;
   report.diagnostics = std::move(linted.result.diagnostics);
   report.messages = reader_notes(linted.result.parse);
@@ -61,6 +62,7 @@ FileReport check_text(std::string text, const std::string& path, const Config& c
   report.path = std::move(linted.path);
   report.error = std::move(linted.error);
   report.format = linted.result.parse.format;
+  report.traits = linted.result.parse.traits;
   report.suppressed = linted.suppressed;
   report.diagnostics = std::move(linted.result.diagnostics);
   report.messages = reader_notes(linted.result.parse);
@@ -83,19 +85,16 @@ const std::vector<std::string>& default_include() {
 }
 
 namespace {
-// A file a folder walk's globs pass over but whose first bytes are a Spark event log's (Spark
-// names its logs app-..., local-..., application_..., with no extension or a codec's).
+// A file a folder walk's globs pass over but that a reader opens itself by its first bytes: a Spark
+// event log (Spark names its logs app-..., local-..., application_..., with no extension or a
+// codec's).
 bool event_log_by_content(const fs::path& p) {
   std::string ext = p.extension().string();
   if (!(ext.empty() || ext == ".zstd" || ext == ".zst" || ext == ".lz4" || ext == ".snappy" || ext == ".inprogress" ||
         p.filename().string().rfind("app-", 0) == 0 || p.filename().string().rfind("local-", 0) == 0 ||
         p.filename().string().rfind("application_", 0) == 0))
     return false;
-  std::ifstream in(p, std::ios::binary);
-  char buf[512];
-  in.read(buf, sizeof buf);
-  std::string_view head(buf, static_cast<std::size_t>(std::max<std::streamsize>(0, in.gcount())));
-  return !head.empty() && detect_format(head) == InputFormat::EventLog;
+  return reader_claiming(p) != nullptr;
 }
 
 bool excluded(const std::vector<GlobSet>& exclude, const fs::path& p) {

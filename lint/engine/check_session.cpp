@@ -7,7 +7,6 @@
 #include <thread>
 
 #include "lint/core/baseline.hpp"
-#include "lint/core/input_kind.hpp"
 #include "lint/core/output_file.hpp"
 #include "lint/core/sanitize.hpp"
 #include "parser/eventlog/eventlog.hpp"
@@ -125,7 +124,7 @@ std::vector<FileReport> check_all(const CheckPlan& plan, unsigned jobs) {
 // What a folder walk found, by kind: "planlint: checked 5 files: 3 event logs, 2 explain texts".
 std::string walk_summary(const std::vector<FileReport>& reports) {
   std::map<std::string, std::size_t> kinds;
-  for (const auto& r : reports) ++kinds[!r.error.empty() ? "unreadable" : std::string(input_kind(r.format))];
+  for (const auto& r : reports) ++kinds[!r.error.empty() ? "unreadable" : std::string(r.traits.display_name)];
   std::string line = "planlint: checked " + std::to_string(reports.size()) + (reports.size() == 1 ? " file:" : " files:");
   bool first = true;
   for (const auto& [k, n] : kinds) {

@@ -43,7 +43,7 @@ struct LintOptions {
   // `planlint: disable=` directives (reporting unused ones) and put the findings in reading order.
   bool finish = true;
   // False: a format that streams (event logs) is read plan by plan and only the findings are kept,
-  // each naming its execution (`execution 3 (save at etl.py:41): ...`); memory stays flat.
+  // each naming its execution (Diagnostic::plan_label); memory stays flat.
   bool keep_plans = true;
   // The CLI's front ends: an input that is no plan at all (not_a_plan), or an event log without the
   // `--execution` asked for, is an error (`Linted::error`, exit 2) instead of an empty result.
@@ -93,7 +93,10 @@ std::string not_a_plan(std::string_view text, const ParseResult& parse);
 // Run the enabled rules over already-parsed plans (the step of lint_input after reading).
 std::vector<Diagnostic> run_rules(const ParseResult& parsed, const Config& config);
 
-// "execution 3 (save at etl.py:41)": how a streamed finding names its plan.
-std::string execution_label(const Plan& plan);
+// How a finding names its plan when the reader's plans are SQL executions (InputTraits::executions):
+// the execution id and its description on one line, cut at 80 bytes; an empty label otherwise. The
+// engine sets it on every rule finding (Diagnostic::plan_label); lint/core/report.hpp renders it
+// ("execution 3 (save at etl.py:41)").
+PlanLabel plan_label(const Plan& plan, const InputTraits& traits);
 
 }  // namespace planlint

@@ -1,13 +1,12 @@
 // lint_input(): the one way an input is linted (lint/engine/engine.hpp).
 #include <algorithm>
+#include <charconv>
 #include <fstream>
 #include <cctype>
 #include <iostream>
 #include <sstream>
 #include <streambuf>
 #include <tuple>
-
-#include <nlohmann/json.hpp>
 
 #include "lint/engine/engine.hpp"
 #include "lint/core/input.hpp"
@@ -17,9 +16,15 @@
 
 namespace planlint {
 
-std::string execution_label(const Plan& plan) {
-  std::string label = "execution " + plan.query.statement_id;
-  std::string desc;
+PlanLabel plan_label(const Plan& plan, const InputTraits& traits) {
+  PlanLabel label;
+  if (!traits.executions) return label;
+  const std::string& id = plan.query.statement_id;
+  long long n = 0;
+  const auto parsed = std::from_chars(id.data(), id.data() + id.size(), n);
+  if (id.empty() || parsed.ec != std::errc{} || parsed.ptr != id.data() + id.size()) return label;
+  label.execution = n;
+  std::string& desc = label.description;
   for (char c : plan.query.description) desc += (c == '\n' || c == '\r' || c == '\t') ? ' ' : c;
   while (!desc.empty() && desc.back() == ' ') desc.pop_back();
   constexpr std::size_t kMax = 80;  // descriptions can be whole SQL statements
@@ -28,9 +33,22 @@ std::string execution_label(const Plan& plan) {
     while (cut > 0 && (static_cast<unsigned char>(desc[cut]) & 0xC0) == 0x80) --cut;  // UTF-8 boundary
     desc = desc.substr(0, cut) + "...";
   }
-  if (!desc.empty()) label += " (" + desc + ")";
   return label;
 }
+
+namespace {
+// Diagnostic::plan_label of every rule finding, when the reader's plans are SQL executions.
+void label_diagnostics(std::vector<Diagnostic>& diags, const ParseResult& parse) {
+  if (!parse.traits.executions) return;
+  std::vector<std::optional<PlanLabel>> labels(parse.plans.size());
+  for (auto& d : diags) {
+    if (d.plan_index >= parse.plans.size()) continue;
+    auto& label = labels[d.plan_index];
+    if (!label) label = plan_label(parse.plans[d.plan_index], parse.traits);
+    d.plan_label = *label;
+  }
+}
+}  // namespace
 
 std::size_t finish_diagnostics(LintResult& lint, std::string_view text, const Config& config) {
   std::vector<Diagnostic>& diags = lint.diagnostics;
@@ -61,7 +79,7 @@ std::string not_a_plan(std::string_view text, const ParseResult& parse) {
   if (body.find_first_not_of(" \t\r\n\f\v") == std::string_view::npos)
     return std::string(text.empty() ? "is empty" : "holds only white space") + ", nothing to check; " +
            std::string(kExpectedInputs);
-  if (parse.format != InputFormat::EventLog) {
+  if (!parse.traits.may_be_binary) {
     // Binary: a NUL byte, or more than 1 in 20 control bytes, in the first 4 KiB.
     std::string_view head = body.substr(0, 4096);
     std::size_t control = 0, nul = std::string_view::npos;
@@ -81,15 +99,7 @@ std::string not_a_plan(std::string_view text, const ParseResult& parse) {
   for (const auto& m : parse.messages)
     if (m.severity == MessageSeverity::Error && std::string_view(m.message).substr(0, kNotAPlan.size()) == kNotAPlan)
       return std::to_string(m.loc.line) + ":" + std::to_string(m.loc.column) + ": " + m.message;
-  std::size_t first = body.find_first_not_of(" \t\r\n");
-  if (body[first] == '[' && nlohmann::json::accept(body)) {
-    bool history = body.find("\"planDescription\"") != std::string_view::npos;
-    return std::string(kNotAPlan) +
-           (history ? "a Spark History Server SQL answer (`planDescription`, `nodes`), which this build does not read; "
-                    : "a JSON array, ") +
-           std::string(kExpectedInputs);
-  }
-  return "";
+  return not_a_plan_by_content(body);
 }
 
 namespace {
@@ -127,14 +137,10 @@ class InputLinter {
   void whole(std::string_view text) {
     out_.result.parse = reader_for(text.substr(0, kDetectBytes)).parse(text, out_.path, read_);
     out_.result.diagnostics = run_rules(out_.result.parse, config_);
-    // A History Server answer holds several executions: as for streamed event logs, each finding
-    // names its execution.
-    const ParseResult& parse = out_.result.parse;
-    if (parse.format == InputFormat::HistoryServer)
-      for (auto& d : out_.result.diagnostics)
-        if (d.plan_index < parse.plans.size()) d.message = execution_label(parse.plans[d.plan_index]) + ": " + d.message;
+    // An event log or a History Server answer holds several executions: each finding names its own.
+    label_diagnostics(out_.result.diagnostics, out_.result.parse);
     finish(text);
-    refuse(text, true, out_.result.parse.format);
+    refuse(text, true, out_.result.parse.format, out_.result.parse.traits);
   }
   // A shared buffer: the plans view it instead of copying what they keep.
   void whole(const std::shared_ptr<const std::string>& input) {
@@ -144,15 +150,16 @@ class InputLinter {
   }
 
   // A reader that reads the input itself (Reader::read / Reader::stream). Keeping the plans, the
-  // rules run once at the end; streaming, each plan is linted as it arrives and dropped, and its
-  // findings name its execution.
+  // rules run once at the end; streaming, each plan is linted as it arrives and dropped. Either
+  // way, findings name their execution (Diagnostic::plan_label) when the reader's plans are ones.
   template <class Read>
-  void read(InputFormat format, const Read& read) {
+  void read(const Reader& reader, const Read& read) {
     if (options_.keep_plans) {
       out_.result.parse = read(PlanSink{});
       out_.result.diagnostics = run_rules(out_.result.parse, config_);
+      label_diagnostics(out_.result.diagnostics, out_.result.parse);
       finish("");
-      refuse("", false, format);
+      refuse("", false, reader.format, reader.traits);
       return;
     }
     std::vector<Diagnostic> found;
@@ -160,12 +167,13 @@ class InputLinter {
     PlanSink sink = [&](Plan&& plan) {
       ParseResult one;
       one.path = out_.path;
-      one.format = format;
-      std::string label = execution_label(plan);
+      one.format = reader.format;
+      one.traits = reader.traits;
+      PlanLabel label = plan_label(plan, reader.traits);
       one.plans.push_back(std::move(plan));
       for (auto& d : run_rules(one, config_)) {
         d.plan_index = index;
-        d.message = label + ": " + d.message;
+        d.plan_label = label;
         found.push_back(std::move(d));
       }
       ++index;
@@ -174,20 +182,20 @@ class InputLinter {
     out_.result.parse = read(sink);
     out_.result.diagnostics = std::move(found);
     finish("");
-    refuse("", false, format);
+    refuse("", false, reader.format, reader.traits);
   }
 
   [[nodiscard]] const ReadOptions& read_options() const { return read_; }
 
   // LintOptions::refuse_non_plans, once the input is read: `text` is the whole input ("" when a
   // reader read it itself).
-  void refuse(std::string_view text, bool whole, InputFormat format) {
+  void refuse(std::string_view text, bool whole, InputFormat format, InputTraits traits) {
     if (!options_.refuse_non_plans || !out_.error.empty()) return;
     const ParseResult& parse = out_.result.parse;
     std::size_t plans = options_.keep_plans || whole ? parse.plans.size() : plans_read_;
-    if (format == InputFormat::EventLog && config_.execution && plans == 0) {
-      out_.error = out_.path + ": no SQL execution " + std::to_string(*config_.execution) +
-                   " in this event log (leave out --execution to check them all)";
+    if (traits.executions && config_.execution && plans == 0) {
+      out_.error = out_.path + ": no SQL execution " + std::to_string(*config_.execution) + " in this " +
+                   std::string(traits.display_name) + " (leave out --execution to check them all)";
     } else if (whole) {
       if (std::string why = not_a_plan(text, parse); !why.empty())
         // "path:3:1: not a plan: ..." when the reader gave a position, else "path: is empty, ...".
@@ -196,6 +204,7 @@ class InputLinter {
     if (!out_.error.empty()) {
       out_.result = LintResult{};
       out_.result.parse.format = format;
+      out_.result.parse.traits = traits;
       out_.suppressed = 0;
     }
   }
@@ -234,8 +243,11 @@ Linted lint_input(const LintRequest& request, const Config& config, const LintOp
     // Inputs a reader opens itself: a rolling event-log directory, a (compressed) event log.
     if (const Reader* r = reader_claiming(request.path)) {
       while (out.path.size() > 1 && out.path.back() == '/') out.path.pop_back();  // "eventlog_v2_x/"
-      linter.read(r->format, [&](const PlanSink& sink) { return r->read(request.path, out.path, ro, sink); });
-      if (!options.keep_plans) out.result.parse.format = r->format;
+      linter.read(*r, [&](const PlanSink& sink) { return r->read(request.path, out.path, ro, sink); });
+      if (!options.keep_plans) {
+        out.result.parse.format = r->format;
+        out.result.parse.traits = r->traits;
+      }
       return out;
     }
     auto text = read_input(request.path, error, config.max_input_bytes);
@@ -267,8 +279,9 @@ Linted lint_input(const LintRequest& request, const Config& config, const LintOp
   if (r.stream && !options.keep_plans) {
     HeadThenRest buf(std::move(head), *in.rdbuf());
     std::istream joined(&buf);
-    linter.read(r.format, [&](const PlanSink& sink) { return r.stream(joined, out.path, ro, sink); });
+    linter.read(r, [&](const PlanSink& sink) { return r.stream(joined, out.path, ro, sink); });
     out.result.parse.format = r.format;
+    out.result.parse.traits = r.traits;
     return out;
   }
   std::string text = std::move(head);

@@ -4,6 +4,7 @@
 #include <cstdint>
 #include <vector>
 
+#include "lint/core/report.hpp"
 #include "lint/engine/parse_errors.hpp"
 #include "lint/core/suppress.hpp"
 
@@ -89,7 +90,7 @@ json rule_diagnostic_json(const DocumentView& doc, const Diagnostic& d) {
     // Built-in findings (parse-error, unused-suppression) have no page under docs/rules/.
     if (const RuleDoc* rd = find_rule_doc(d.rule); !rd || rd->family != RuleFamily::Builtin) j["codeDescription"] = {{"href", rule_doc_url(d.rule)}};
   }
-  std::string message = d.message;
+  std::string message = labelled_message(d);
   if (!d.fix.empty()) message += "\nFix: " + d.fix;
   j["message"] = message;
   json related = json::array();
@@ -114,7 +115,7 @@ void append_rule_doc(std::string& md, const Diagnostic& d) {
   md += "\n---\n\n### " + d.rule;
   if (!d.code.empty()) md += " (" + d.code + ")";
   md += " · " + std::string(to_string(d.severity)) + "\n\n";
-  md += d.message + "\n\n";
+  md += labelled_message(d) + "\n\n";
   if (!d.evidence.empty()) {
     md += "**Evidence**\n\n";
     for (const auto& e : d.evidence) md += "- " + e.name + ": " + e.value + "\n";
@@ -243,7 +244,7 @@ std::optional<OperatorRef> operator_at(const DocumentView& doc, Position pos) {
   std::optional<OperatorRef> best;
   // JSON profiles, minified (one line) or pretty-printed: the operator whose node object starts
   // last at or before the cursor is the one the cursor is in (nodes are consecutive objects).
-  if (doc.lint.parse.format == InputFormat::QueryProfile) {
+  if (doc.lint.parse.traits.operator_at_node_start) {
     Position best_start{};
     const auto& ps = doc.lint.parse.plans;
     for (std::size_t p = 0; p < ps.size(); ++p)
@@ -421,8 +422,7 @@ bool already_suppressed(const std::vector<Suppression>& found, const Diagnostic&
 
 json code_actions_json(const DocumentView& doc, Range range) {
   json out = json::array();
-  bool is_json = doc.lint.parse.format == InputFormat::QueryProfile || doc.lint.parse.format == InputFormat::EventLog ||
-                 doc.lint.parse.format == InputFormat::HistoryServer;
+  bool is_json = doc.lint.parse.traits.json;
   std::vector<Suppression> directives = find_suppressions(doc.text);
   std::vector<std::string> offered;
   // JSON: the findings of the operator the cursor is in, wherever in its node object it is.

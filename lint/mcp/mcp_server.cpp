@@ -63,6 +63,8 @@ const char* const kFindingSchema = R"J({
                  "properties": {"line": {"type": "integer"}, "column": {"type": "integer"},
                                 "end_line": {"type": "integer"}, "end_column": {"type": "integer"}}},
     "plan": {"type": "string"},
+    "execution": {"type": "object", "required": ["id", "description"],
+                  "properties": {"id": {"type": "integer"}, "description": {"type": "string"}}},
     "evidence": {"type": "array", "items": {"type": "object", "required": ["name", "value"],
                  "properties": {"name": {"type": "string"}, "value": {"type": "string"},
                                 "number": {"type": "number"}, "unit": {"type": "string"}}}},
@@ -157,7 +159,7 @@ json make_tools() {
          "app": {"type": "string", "description": "Application id (APP or APP/ATTEMPT)"},
          "execution": {"type": "integer", "minimum": 0, "description": "Only this SQL execution id"}
        })J", {"url", "app"}, true)},
-      {"outputSchema", findings_output_schema("the findings; each names its execution in `plan`")},
+      {"outputSchema", findings_output_schema("the findings; each names its execution in `plan` and `execution`")},
       {"annotations", {{"readOnlyHint", true}, {"openWorldHint", true}}},
   });
   tools.push_back({
@@ -347,7 +349,8 @@ struct ToolFailure {
 // ---------------------------------------------------------------------------------------------
 // Findings as structured content and as a text summary.
 
-json finding_json(const Diagnostic& d, const std::vector<std::string>& plan_labels) {
+// `plan_names`: how each plan of the input is named when a finding's own label does not (plan_names).
+json finding_json(const Diagnostic& d, const std::vector<std::string>& plan_names) {
   json f;
   f["code"] = d.code;
   f["rule"] = d.rule;
@@ -361,7 +364,12 @@ json finding_json(const Diagnostic& d, const std::vector<std::string>& plan_labe
     loc["end_column"] = d.range.end_column;
   }
   f["location"] = std::move(loc);
-  if (d.plan_index < plan_labels.size() && !plan_labels[d.plan_index].empty()) f["plan"] = plan_labels[d.plan_index];
+  if (!d.plan_label.empty()) {
+    f["plan"] = plan_label_text(d.plan_label);
+    f["execution"] = {{"id", *d.plan_label.execution}, {"description", d.plan_label.description}};
+  } else if (d.plan_index < plan_names.size() && !plan_names[d.plan_index].empty()) {
+    f["plan"] = plan_names[d.plan_index];
+  }
   f["evidence"] = json::array();
   for (const auto& e : d.evidence) {
     json je{{"name", e.name}, {"value", evidence_value(e)}};
@@ -374,14 +382,14 @@ json finding_json(const Diagnostic& d, const std::vector<std::string>& plan_labe
   return f;
 }
 
-json findings_json(const FileReport& report, const std::vector<std::string>& plan_labels) {
+json findings_json(const FileReport& report, const std::vector<std::string>& plan_names) {
   json out;
   out["input"] = report.path;
   out["format"] = std::string(to_string(report.format));
   out["findings"] = json::array();
   std::size_t counts[3] = {0, 0, 0};
   for (const auto& d : report.diagnostics) {
-    out["findings"].push_back(finding_json(d, plan_labels));
+    out["findings"].push_back(finding_json(d, plan_names));
     ++counts[d.severity == Severity::Error ? 0 : d.severity == Severity::Warning ? 1 : 2];
   }
   out["counts"] = {{"error", counts[0]}, {"warning", counts[1]}, {"info", counts[2]}, {"suppressed", report.suppressed}};
@@ -404,7 +412,7 @@ std::string findings_text(const FileReport& report, const std::string& what) {
     }
     s << "- " << to_string(d.severity) << " " << d.code << " " << d.rule;
     if (d.range.line) s << " at line " << d.range.line << ":" << d.range.column;
-    s << ": " << d.message << "\n";
+    s << ": " << labelled_message(d) << "\n";
     if (!d.fix.empty()) s << "  fix: " << d.fix << "\n";
   }
   return s.str();
@@ -620,19 +628,24 @@ Linted lint_one(const std::string& path, const std::optional<std::string>& text,
   return linted;
 }
 
-std::vector<std::string> plan_labels(const ParseResult& parse) {
-  std::vector<std::string> labels;
-  for (const auto& p : parse.plans) labels.push_back(parse.format == InputFormat::EventLog || parse.format == InputFormat::HistoryServer
-                                                         ? execution_label(p)
-                                                         : parse.plans.size() > 1 ? (p.name.empty() ? "plan " + std::to_string(labels.size() + 1) : std::string(p.name))
-                                                                                  : std::string());
-  return labels;
+// How the tools' answers name each plan: an SQL execution by its label, as its findings do
+// ("execution 3 (save at etl.py:41)"); a plan of an input that has several by its name ("plan 2");
+// else "".
+std::vector<std::string> plan_names(const ParseResult& parse) {
+  std::vector<std::string> names;
+  for (const auto& p : parse.plans) {
+    std::string name = plan_label_text(plan_label(p, parse.traits));
+    if (name.empty() && parse.plans.size() > 1) name = p.name.empty() ? "plan " + std::to_string(names.size() + 1) : std::string(p.name);
+    names.push_back(std::move(name));
+  }
+  return names;
 }
 
 FileReport report_of(Linted& linted) {
   FileReport r;
   r.path = linted.path;
   r.format = linted.result.parse.format;
+  r.traits = linted.result.parse.traits;
   r.suppressed = linted.suppressed;
   r.diagnostics = std::move(linted.result.diagnostics);
   return r;
@@ -657,16 +670,16 @@ json tool_lint_plan(const CallContext& ctx) {
     check_size(*text, config, "the plan");
     std::string display = filename.empty() ? "plan" : filename;
     Linted linted = lint_one(display, text, display, config, true);
-    auto labels = plan_labels(linted.result.parse);
+    auto labels = plan_names(linted.result.parse);
     FileReport report = report_of(linted);
     return tool_result(findings_json(report, labels), findings_text(report, ""));
   }
   std::string path = ctx.args["path"];
   Config config = ctx.config(path);
-  // Findings only: event logs are streamed plan by plan, as planlint check does; each finding's
-  // message names its execution.
+  // Findings only: event logs are streamed plan by plan, as planlint check does; each finding
+  // names its execution (Diagnostic::plan_label).
   Linted linted = lint_one(path, std::nullopt, path, config, false);
-  auto labels = plan_labels(linted.result.parse);
+  auto labels = plan_names(linted.result.parse);
   FileReport report = report_of(linted);
   return tool_result(findings_json(report, labels), findings_text(report, ""));
 }
@@ -711,7 +724,7 @@ json tool_history_server(const CallContext& ctx) {
   if (!body) throw ToolFailure{error};
   check_size(*body, config, "the History Server's answer");
   Linted linted = lint_one(url, body, url, config, true);
-  auto labels = plan_labels(linted.result.parse);
+  auto labels = plan_names(linted.result.parse);
   FileReport report = report_of(linted);
   return tool_result(findings_json(report, labels), findings_text(report, ""));
 }
@@ -756,7 +769,7 @@ json tool_show_plan(const CallContext& ctx) {
   opts.top = ctx.args.value("top", 5);
   std::string tree = show_text(linted.result, opts);
   const ParseResult& parse = linted.result.parse;
-  auto labels = plan_labels(parse);
+  auto labels = plan_names(parse);
   json out;
   out["input"] = linted.path;
   out["format"] = std::string(to_string(parse.format));

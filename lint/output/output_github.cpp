@@ -62,7 +62,7 @@ void write_github(std::ostream& out, const std::vector<FileReport>& files) {
     }
     for (const auto& d : f.diagnostics) {
       std::string title = "planlint " + d.rule + (d.code.empty() ? "" : " (" + d.code + ")");
-      std::string text = d.message;
+      std::string text = labelled_message(d);
       if (!d.fix.empty()) text += "\nfix: " + d.fix;
       out << "::" << command(d.severity) << " file=" << escape_property(f.path)
           << ",line=" << std::max<std::uint32_t>(1, d.range.line)

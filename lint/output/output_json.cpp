@@ -1,6 +1,8 @@
-// `json`: {"files":[{"path","format","diagnostics":[{"rule","code","severity","message","line",
-// "column","operator_id","operator","evidence","fix"}]}]}. Parse errors are diagnostics of the
-// rule `parse-error`; an unreadable file carries "error" instead of diagnostics. The readers'
+// `json`: {"files":[{"path","format","diagnostics":[{"rule","code","severity","message",
+// "execution"?,"line","column","operator_id","operator","evidence","fix"}]}]}. "execution":
+// {"id","description"} names the SQL execution (event logs, History Server answers) that the text
+// outputs write before the message. Parse errors are diagnostics of the rule `parse-error`; an
+// unreadable file carries "error" instead of diagnostics. The readers'
 // warnings and notes, when a file has any, follow as "messages":[{"severity","message","line",
 // "column"}] (they are not findings).
 // With --statistics: {"statistics":[{"rule","code","count"}],"files":N,"findings":N}, most

@@ -39,11 +39,12 @@ void write_junit(std::ostream& out, const std::vector<FileReport>& files) {
       std::string where = "line " + std::to_string(d.range.line) + ", col " + std::to_string(d.range.column);
       out << "    <testcase name=\"" << xml_escape(d.rule) << " at " << where << "\" classname=\"" << path
           << "\" file=\"" << path << "\" line=\"" << d.range.line << "\">\n";
-      std::string body = where + ", " + std::string(to_string(d.severity)) + ": " + d.message;
+      const std::string message = labelled_message(d);
+      std::string body = where + ", " + std::string(to_string(d.severity)) + ": " + message;
       if (!d.operator_name.empty()) body += "\noperator: " + d.operator_name + (d.operator_id.empty() ? "" : " (" + d.operator_id + ")");
       for (const auto& e : d.evidence) body += "\nevidence: " + e.name + ": " + evidence_value(e);
       if (!d.fix.empty()) body += "\nfix: " + d.fix;
-      out << "      <failure message=\"" << xml_escape(d.message) << "\" type=\"" << xml_escape(d.rule) << "\">"
+      out << "      <failure message=\"" << xml_escape(message) << "\" type=\"" << xml_escape(d.rule) << "\">"
           << xml_escape(body) << "</failure>\n"
           << "    </testcase>\n";
     }

@@ -173,7 +173,7 @@ void write_sarif(std::ostream& out, const std::vector<FileReport>& files, std::s
       r["ruleId"] = d.rule;
       r["ruleIndex"] = rule_index[d.rule];
       r["level"] = std::string(sarif_level(d.severity));
-      std::string text = sentence(d.message);
+      std::string text = sentence(labelled_message(d));
       if (!d.fix.empty()) text += " Fix: " + sentence(d.fix);
       r["message"] = {{"text", text}};
       ordered_json phys;

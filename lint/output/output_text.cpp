@@ -150,7 +150,7 @@ void write_text_lines(std::ostream& out, const std::vector<FileReport>& files, c
       for (const auto& d : f.diagnostics) {
         bool grouped = prev && same_operator(*prev, d);
         if (prev && !grouped) out << "\n";
-        out << st.wrap("1", location(f, d) + ":") << " " << st.severity(d.severity) << ": " << visible(d.message) << " "
+        out << st.wrap("1", location(f, d) + ":") << " " << st.severity(d.severity) << ": " << visible(labelled_message(d)) << " "
             << st.wrap("2", "[" + rule_label(d) + "]") << "\n";
         if (!grouped) write_source(out, lines, d, st);
         write_notes(out, d, d.range.known() ? std::to_string(d.range.line).size() : 1, st);
@@ -171,7 +171,7 @@ void write_concise_lines(std::ostream& out, const std::vector<FileReport>& files
       for (const auto& d : f.diagnostics) {
         std::string loc = visible(f.path) + ":" + std::to_string(std::max<std::uint32_t>(1, d.range.line)) + ":" +
                           std::to_string(std::max<std::uint32_t>(1, d.range.column));
-        out << st.wrap("1", loc + ":") << " " << st.severity(d.severity) << "[" << rule_label(d) << "] " << visible(d.message) << "\n";
+        out << st.wrap("1", loc + ":") << " " << st.severity(d.severity) << "[" << rule_label(d) << "] " << visible(labelled_message(d)) << "\n";
       }
   }
   if (!opt.quiet) out << summary_line(count_totals(files)) << "\n";

@@ -32,6 +32,11 @@ struct EventLogOptions {
 // only the state of executions still running: memory does not grow with the length of the log.
 using EventLogSink = std::function<void(Plan&&)>;
 
+// What the reader says about event logs (model/plan.hpp): JSON lines, possibly compressed, one plan
+// per SQL execution.
+inline constexpr InputTraits kEventLogTraits{
+    .display_name = "event log", .json = true, .may_be_binary = true, .executions = true};
+
 ParseResult parse_event_log(std::string_view text, const std::string& path, const EventLogOptions& opts);
 // The same with the default options (every execution).
 ParseResult parse_event_log(std::string_view text, const std::string& path);

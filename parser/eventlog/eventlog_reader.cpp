@@ -317,6 +317,7 @@ class Builder {
   Builder(const std::string& path, const EventLogOptions& opts, const EventLogSink& sink) : opts_(opts), sink_(sink) {
     result_.path = path;
     result_.format = InputFormat::EventLog;
+    result_.traits = kEventLogTraits;
   }
 
   void feed(std::string_view line, std::uint32_t line_no) {

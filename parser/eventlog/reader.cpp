@@ -25,6 +25,7 @@ Reader event_log_reader() {
   Reader r;
   r.name = "event-log";
   r.format = InputFormat::EventLog;
+  r.traits = kEventLogTraits;
   r.detect = looks_like_event_log;
   r.parse = [](std::string_view text, const std::string& path, const ReadOptions& o) {
     return parse_event_log(text, path, options_of(o));

@@ -9,6 +9,9 @@
 
 namespace planlint {
 
+// What the reader says about explain text (model/plan.hpp), every mode and the Photon Explanation.
+inline constexpr InputTraits kExplainTextTraits{.display_name = "explain text"};
+
 // Explain text in any mode (formatted, default, extended, cost), with paste damage repaired.
 // Several plans in one text give several Plans. When `input` is given, `text` lies inside it and
 // the plans view its bytes instead of copying them (and keep it alive).

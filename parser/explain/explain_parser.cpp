@@ -282,6 +282,7 @@ ParseResult parse_explain_text(std::string_view text, const std::string& path,
                                std::shared_ptr<const std::string> input) {
   ParseResult r;
   r.path = path;
+  r.traits = kExplainTextTraits;
   ExplainFillHints hints;
   {
     Normalized n = normalize(text);

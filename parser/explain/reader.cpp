@@ -9,6 +9,7 @@ Reader explain_text_reader() {
   Reader r;
   r.name = "explain-text";
   r.format = InputFormat::Unknown;
+  r.traits = kExplainTextTraits;
   r.detect = [](std::string_view) { return true; };
   r.parse = [](std::string_view text, const std::string& path, const ReadOptions& options) {
     return parse_explain_text(text, path, options.input);

@@ -725,6 +725,7 @@ ParseResult parse_history_server(std::string_view text, const std::string& path,
   ParseResult result;
   result.path = path;
   result.format = InputFormat::HistoryServer;
+  result.traits = kHistoryServerTraits;
   LineIndex lines(text);
   const char* last = nullptr;
   KeepSax sax(text.data(), &last, opts.execution);

@@ -24,6 +24,11 @@ struct HistoryServerOptions {
 // SqlResource's job-id fields in its head. Needs only the first bytes (a long description is fine).
 bool looks_like_history_server(std::string_view text);
 
+// What the reader says about History Server answers (model/plan.hpp): JSON, one plan per SQL
+// execution.
+inline constexpr InputTraits kHistoryServerTraits{
+    .display_name = "History Server answer", .json = true, .executions = true};
+
 ParseResult parse_history_server(std::string_view text, const std::string& path,
                                  const HistoryServerOptions& opts = {});
 

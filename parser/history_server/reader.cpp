@@ -10,6 +10,7 @@ Reader history_server_reader() {
   Reader r;
   r.name = "history-server";
   r.format = InputFormat::HistoryServer;
+  r.traits = kHistoryServerTraits;
   r.detect = [](std::string_view head) { return looks_like_history_server(head); };
   r.parse = [](std::string_view text, const std::string& path, const ReadOptions& options) {
     HistoryServerOptions opts;

@@ -742,6 +742,7 @@ ParseResult parse_query_profile(std::string_view text_in, const std::string& pat
   ParseResult result;
   result.path = path;
   result.format = InputFormat::QueryProfile;
+  result.traits = kQueryProfileTraits;
   std::string_view input = text_in;
   std::size_t bom = input.substr(0, 3) == "\xEF\xBB\xBF" ? 3 : 0;
 

@@ -10,6 +10,7 @@ Reader query_profile_reader() {
   Reader r;
   r.name = "query-profile";
   r.format = InputFormat::QueryProfile;
+  r.traits = kQueryProfileTraits;
   r.detect = [](std::string_view head) {
     std::string_view first = first_content_line(head);
     if (first.empty() || first[0] != '{') return false;  // (before searching the whole input)

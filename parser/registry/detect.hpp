@@ -2,6 +2,7 @@
 // use for input of the wrong kind.
 #pragma once
 
+#include <string>
 #include <string_view>
 
 #include "model/plan.hpp"
@@ -20,5 +21,11 @@ inline constexpr std::string_view kExpectedInputs =
 // `planDescription`), anything else explain text (the mode is refined by
 // the text parser). Only the first kDetectBytes (parser/registry/reader.hpp) are looked at.
 InputFormat detect_format(std::string_view text);
+
+// What an input no reader read a plan from is, when its bytes say so without any reader: a JSON
+// array ("not a plan: a JSON array, expected ..."; a History Server SQL answer in a shape this
+// build does not read is named). "" otherwise. `body` is the input after any byte-order mark, and
+// holds more than white space.
+std::string not_a_plan_by_content(std::string_view body);
 
 }  // namespace planlint

@@ -35,6 +35,10 @@ struct Reader {
   std::string_view name;  // "event-log", "query-profile", "explain-text"
   // What detection reports for this reader (explain text: Unknown, its parser refines the mode).
   InputFormat format = InputFormat::Unknown;
+  // What front ends need to know about inputs of this kind (model/plan.hpp): its display name, is
+  // it JSON, are its plans SQL executions, ... The reader's results carry the same
+  // (ParseResult::traits), so front ends ask them instead of branching on InputFormat.
+  InputTraits traits;
   // True when the input starts like this format. `head` is the first bytes of the input (up to
   // kDetectBytes, or the whole buffer), byte-order mark and leading blank lines included.
   bool (*detect)(std::string_view head) = nullptr;

@@ -23,7 +23,7 @@ from . import _core
 __version__ = _core.__version__
 
 __all__ = [
-    "Evidence", "Location", "Finding", "Findings", "ParsedInput", "Plan", "Operator",
+    "Evidence", "Location", "Execution", "Finding", "Findings", "ParsedInput", "Plan", "Operator",
     "check", "check_text", "parse", "check_dataframe", "capture_plan", "load_ipython_extension", "__version__",
 ]
 
@@ -48,6 +48,16 @@ class Location:
         return f"{self.path}:{self.line}:{self.column}"
 
 
+@dataclass(frozen=True)
+class Execution:
+    """The SQL execution a finding is about (event logs, History Server answers)."""
+    id: int
+    description: str = ""   # on one line, cut at 80 bytes ("save at etl.py:41")
+
+    def __str__(self) -> str:
+        return f"execution {self.id}" + (f" ({self.description})" if self.description else "")
+
+
 def _table_html(rows: Sequence["Finding"]) -> str:
     if not rows:
         return "<p><b>planlint</b>: no findings.</p>"
@@ -56,7 +66,7 @@ def _table_html(rows: Sequence["Finding"]) -> str:
     body = []
     for f in rows:
         ev = "<br>".join(html.escape(f"{e.name}: {e.value}") for e in f.evidence)
-        msg = html.escape(f.message) + (f"<br><small>{ev}</small>" if ev else "")
+        msg = html.escape(f.labelled_message) + (f"<br><small>{ev}</small>" if ev else "")
         body.append("<tr>" + "".join(f"<td style='text-align:left;vertical-align:top'>{c}</td>" for c in (
             html.escape(f.severity), html.escape(f.code), html.escape(f.rule),
             html.escape(f.operator + (f" ({f.operator_id})" if f.operator_id else "")), msg,
@@ -79,6 +89,7 @@ class Finding:
     plan_index: int = 0
     impact: Optional[float] = None
     impact_text: str = ""
+    execution: Optional[Execution] = None   # the SQL execution of an event log or History Server answer
 
     @classmethod
     def _from_dict(cls, d: Mapping[str, Any]) -> "Finding":
@@ -87,16 +98,24 @@ class Finding:
                    evidence=tuple(Evidence(e["name"], e["value"], e["number"], e["unit"]) for e in d["evidence"]),
                    fix=d["fix"],
                    location=Location(d["path"], d["line"], d["column"], d["end_line"], d["end_column"]),
-                   plan_index=d["plan_index"], impact=d["impact"], impact_text=d["impact_text"])
+                   plan_index=d["plan_index"], impact=d["impact"], impact_text=d["impact_text"],
+                   execution=Execution(d["execution"]["id"], d["execution"]["description"]) if d["execution"] else None)
+
+    @property
+    def labelled_message(self) -> str:
+        """The message as `planlint check` prints it: "execution 3 (save at etl.py:41): ..." when the
+        finding is about an SQL execution."""
+        return f"{self.execution}: {self.message}" if self.execution else self.message
 
     def to_dict(self) -> dict:
         return {"rule": self.rule, "code": self.code, "severity": self.severity, "message": self.message,
                 "operator": self.operator, "operator_id": self.operator_id,
                 "evidence": [e.__dict__ for e in self.evidence], "fix": self.fix,
-                "path": self.location.path, "line": self.location.line, "column": self.location.column}
+                "path": self.location.path, "line": self.location.line, "column": self.location.column,
+                "execution": self.execution.__dict__ if self.execution else None}
 
     def __str__(self) -> str:
-        return f"{self.location}: {self.severity}: {self.message} [{self.rule}]"
+        return f"{self.location}: {self.severity}: {self.labelled_message} [{self.rule}]"
 
     def _repr_html_(self) -> str:
         return _table_html([self])

@@ -55,7 +55,8 @@ def _rows_for(rec_id: Any, text: Any, path: Any, config: Any) -> list:
         return [dict(base, type="error", error=str(e))]
     rows = []
     for f in findings:
-        rows.append(dict(base, type="finding", rule=f.rule, code=f.code, severity=f.severity, message=f.message,
+        # The table has no execution column: the message names it, as `planlint check` prints it.
+        rows.append(dict(base, type="finding", rule=f.rule, code=f.code, severity=f.severity, message=f.labelled_message,
                          operator=f.operator, operator_id=f.operator_id, line=f.location.line,
                          column=f.location.column, fix=f.fix,
                          evidence=json.dumps([e.__dict__ for e in f.evidence])))

@@ -88,8 +88,14 @@ def test_event_log_and_history_server_inputs(corpus):
     hs = planlint.check(corpus / "history-server/skewed-join.sql.json", config=False)
     assert ev.format == "event-log" and hs.format == "history-server"
     assert {(f.rule, f.operator) for f in ev} == {(f.rule, f.operator) for f in hs}
-    assert [f.message.split(":")[0] for f in planlint.check(corpus / "eventlog/multi-exec.eventlog", False, execution=1)] \
-        and all(f.message.startswith("execution 1 ") for f in planlint.check(corpus / "eventlog/multi-exec.eventlog", False, execution=1))
+    one = planlint.check(corpus / "eventlog/multi-exec.eventlog", False, execution=1)
+    assert one and all(f.execution == planlint.Execution(1, "save at sessions.py:58") for f in one)
+    # The message is the rule's; the execution is a field, and the text form names it as the CLI does.
+    assert all(not f.message.startswith("execution") for f in one)
+    assert all(str(f).split(": ", 2)[2].startswith("execution 1 (save at sessions.py:58): ") for f in one)
+    every = planlint.check(corpus / "eventlog/multi-exec.eventlog", False)
+    assert {f.execution.id for f in every} == {1}
+    assert all(f.execution is None for f in planlint.check(corpus / EXAMPLE, False))
 
 
 def test_threads_share_the_engine(corpus):

@@ -67,7 +67,9 @@ async def main():
             r = await session.call_tool("lint_plan", {"path": "corpus/eventlog/skewed-join.eventlog"})
             found = r.structured_content["findings"]
             check(not r.is_error and r.structured_content["format"] == "event-log" and found and
-                  all(f["message"].startswith("execution ") for f in found),
+                  all(f["execution"]["id"] == 0 and f["plan"].startswith("execution 0 ") and
+                      not f["message"].startswith("execution ") for f in found) and
+                  "execution 0 (" in text_of(r),
                   f"lint_plan (event log, streamed): {len(found)} findings, each naming its execution")
 
             r = await session.call_tool("explain_rule", {"rule": "PL002"})

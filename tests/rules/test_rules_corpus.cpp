@@ -1,6 +1,6 @@
 // Rule corpus: plans we wrote under corpus/rules/<rule>/, each with an expected diagnostics file
 // `<file>.expected` holding the whole of each finding (golden_text below: position, severity,
-// rule, operator, message, then evidence, impact and fix on indented lines). CMake adds one CTest
+// rule, operator, message, then the plan label, evidence, impact and fix on indented lines). CMake adds one CTest
 // per folder (`ctest -R rule.skew-not-handled`), which sets PLANLINT_RULE_DIR to run that folder
 // only; without it every folder runs. For the plan rules (RuleFamily::Plan) only the directory's
 // rule runs, so that each expected file changes only with its own rule; for the runtime rules
@@ -18,6 +18,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "lint/core/report.hpp"
 #include "lint/engine/engine.hpp"
 #include "rules/rule.hpp"
 #include "tests/support.hpp"
@@ -38,12 +39,14 @@ std::string one_line(std::string_view s) {
 std::string number_text(double v) { return nlohmann::json(v).dump(); }
 
 // The whole finding, as a user and a machine read it: `line:col severity rule operator message`,
-// then `  evidence: name = value [number unit]`, `  impact: text [number unit]` and `  fix: ...`.
+// then `  plan label: execution N (description)` (event logs, History Server answers),
+// `  evidence: name = value [number unit]`, `  impact: text [number unit]` and `  fix: ...`.
 std::string format_diagnostics(const std::vector<Diagnostic>& ds) {
   std::string out;
   for (const auto& d : ds) {
     out += std::to_string(d.range.line) + ":" + std::to_string(d.range.column) + " " + std::string(to_string(d.severity)) + " " +
            d.rule + " " + (d.operator_id.empty() ? "-" : d.operator_id) + " " + one_line(d.message) + "\n";
+    if (!d.plan_label.empty()) out += "  plan label: " + one_line(plan_label_text(d.plan_label)) + "\n";
     for (const auto& e : d.evidence) {
       out += "  evidence: " + one_line(e.name) + " = " + one_line(e.value);
       if (e.number) out += " [" + number_text(*e.number) + (e.unit.empty() ? "" : " " + e.unit) + "]";

@@ -47,6 +47,30 @@ TEST_CASE("fingerprint: stable across a re-captured plan, different for another 
   CHECK(occ[2] == fingerprint(other_keys) + ":1");
 }
 
+TEST_CASE("fingerprint: a plan label counts as the message prefix it used to be") {
+  // Before Diagnostic::plan_label, the engine wrote the execution into the message.
+  Diagnostic before = sample_finding();
+  before.message = "execution 3 (save at etl.py:41): " + before.message;
+  Diagnostic labelled = sample_finding();
+  labelled.plan_label = {3, "save at etl.py:41"};
+  CHECK(labelled_message(labelled) == before.message);
+  CHECK(fingerprint(labelled) == fingerprint(before));
+  CHECK(fingerprint(labelled) != fingerprint(sample_finding()));
+  // Another execution of the same statement (ids are numbers, normalised away) is the same finding;
+  // another statement is not.
+  Diagnostic other_run = labelled;
+  other_run.plan_label.execution = 12;
+  CHECK(fingerprint(other_run) == fingerprint(labelled));
+  Diagnostic other_statement = labelled;
+  other_statement.plan_label.description = "collect at report.py:7";
+  CHECK(fingerprint(other_statement) != fingerprint(labelled));
+
+  std::string text = baseline_json({sample_report({labelled})}, "baseline.json");
+  auto j = nlohmann::json::parse(text);
+  CHECK(j["findings"][0]["message"] == before.message);
+  CHECK(j["findings"][0]["fingerprint"] == fingerprint(before));
+}
+
 TEST_CASE("baseline: recorded findings are hidden after a re-capture, new ones are reported") {
   namespace fs = std::filesystem;
   fs::path dir = fs::temp_directory_path() / "planlint_test_baseline";

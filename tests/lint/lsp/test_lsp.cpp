@@ -15,6 +15,8 @@
 #include "lint/lsp/lsp_features.hpp"
 #include "lint/lsp/lsp_framing.hpp"
 #include "lint/lsp/lsp_server.hpp"
+#include "parser/explain/explain.hpp"
+#include "parser/profile/profile.hpp"
 #include "tests/support.hpp"
 
 using namespace planlint;
@@ -75,6 +77,7 @@ struct FakeLinter {
     LintResult r;
     r.parse.path = path;
     r.parse.format = text.rfind("{", 0) == 0 ? InputFormat::QueryProfile : InputFormat::ExplainFormatted;
+    r.parse.traits = text.rfind("{", 0) == 0 ? kQueryProfileTraits : kExplainTextTraits;
     if (text.find("AdaptiveSparkPlan (5)") == std::string::npos) return r;
     Plan plan;
     plan.name = "plan 1";

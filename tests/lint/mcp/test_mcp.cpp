@@ -259,6 +259,32 @@ TEST_CASE("mcp: explain_rule, show_plan, diff_plans and lint_history_server answ
   CHECK(hs["result"]["content"][0]["text"].get<std::string>().find("connection refused") != std::string::npos);
 }
 
+TEST_CASE("mcp: findings of an execution name it in `execution` and `plan`, the text before the message") {
+  Session s;
+  for (bool streamed : {true, false}) {
+    // A path streams the event log; the text keeps its plans.
+    json args = streamed ? json{{"path", "corpus/eventlog/multi-exec.eventlog"}}
+                         : json{{"plan", read_file("corpus/eventlog/multi-exec.eventlog")}};
+    auto r = s.call("lint_plan", args);
+    REQUIRE(r["result"]["isError"] == false);
+    const json& found = r["result"]["structuredContent"]["findings"];
+    REQUIRE_FALSE(found.empty());
+    for (const auto& f : found) {
+      CHECK(f["execution"] == json{{"id", 1}, {"description", "save at sessions.py:58"}});
+      CHECK(f["plan"] == "execution 1 (save at sessions.py:58)");
+      CHECK(f["message"].get<std::string>().rfind("execution", 0) == std::string::npos);
+    }
+    CHECK(r["result"]["content"][0]["text"].get<std::string>().find(": execution 1 (save at sessions.py:58): ") !=
+          std::string::npos);
+  }
+  // Several explain plans: `plan` names the plan, no execution.
+  auto two = s.call("lint_plan", {{"plan", read_file(kExample) + "\n" + read_file(kExample)}});
+  for (const auto& f : two["result"]["structuredContent"]["findings"]) {
+    CHECK_FALSE(f.contains("execution"));
+    CHECK(f["plan"].get<std::string>().rfind("plan ", 0) == 0);
+  }
+}
+
 TEST_CASE("mcp: docs/agents.md names every tool and its host snippets are valid and start `planlint mcp`") {
   std::string doc = read_file("docs/agents.md");
   REQUIRE_FALSE(doc.empty());

@@ -138,6 +138,34 @@ TEST_CASE("json: the documented shape") {
   CHECK(j["files"][1]["diagnostics"].empty());
 }
 
+TEST_CASE("plan label: JSON has the execution as a field, every text output writes it before the message") {
+  Diagnostic d = sample_finding();
+  d.plan_label = {3, "save at etl.py:41"};
+  auto files = std::vector<FileReport>{sample_report({d})};
+  const std::string prefixed = "execution 3 (save at etl.py:41): " + d.message;
+
+  auto j = nlohmann::ordered_json::parse(render(OutputFormat::Json, files));
+  const auto& jd = j["files"][0]["diagnostics"][0];
+  std::vector<std::string> keys;
+  for (auto it = jd.begin(); it != jd.end(); ++it) keys.push_back(it.key());
+  CHECK(keys == std::vector<std::string>{"rule", "code", "severity", "message", "execution", "line", "column",
+                                         "operator_id", "operator", "evidence", "fix"});
+  CHECK(jd["message"] == d.message);
+  CHECK(jd["execution"] == nlohmann::ordered_json{{"id", 3}, {"description", "save at etl.py:41"}});
+
+  CHECK(render(OutputFormat::Text, files).rfind("plans/q1.txt:5:6: warning: " + prefixed + " [", 0) == 0);
+  CHECK(render(OutputFormat::Concise, files).rfind("plans/q1.txt:5:6: warning[" + (d.code.empty() ? "" : d.code + " ") +
+                                                        "shuffle-join-could-broadcast] " + prefixed + "\n", 0) == 0);
+  auto sarif = nlohmann::json::parse(render(OutputFormat::Sarif, files));
+  CHECK(sarif["runs"][0]["results"][0]["message"]["text"].get<std::string>().rfind(prefixed, 0) == 0);
+  CHECK(render(OutputFormat::Github, files).find("::" + prefixed) != std::string::npos);
+  CHECK(render(OutputFormat::Junit, files).find("failure message=\"" + prefixed) != std::string::npos);
+
+  // Without a description the label is the id alone.
+  d.plan_label.description.clear();
+  CHECK(labelled_message(d) == "execution 3: " + d.message);
+}
+
 TEST_CASE("sarif: rules metadata, locations, logical location, fingerprints") {
   Diagnostic parse_error;
   parse_error.rule = "parse-error";

@@ -280,7 +280,8 @@ namespace {
 using planlint::test::run_planlint;
 std::string q(const fs::path& p) { return "'" + p.string() + "'"; }
 
-// rule, line and message of every finding of `planlint check --format json ARGS`.
+// rule, line, execution (the JSON field, written as the text outputs do) and message of every
+// finding of `planlint check --format json ARGS`.
 std::vector<std::string> findings(const std::string& args, int* exit_code = nullptr) {
   auto r = run_planlint("check --no-config --format json " + args);
   if (exit_code) *exit_code = r.exit_code;
@@ -290,6 +291,9 @@ std::vector<std::string> findings(const std::string& args, int* exit_code = null
   for (const auto& f : j["files"])
     for (const auto& d : f["diagnostics"])
       out.push_back(d["rule"].get<std::string>() + ":" + std::to_string(d["line"].get<int>()) + ": " +
+                    (d.contains("execution") ? "execution " + std::to_string(d["execution"]["id"].get<long long>()) + " (" +
+                                                   d["execution"]["description"].get<std::string>() + "): "
+                                             : std::string()) +
                     d["message"].get<std::string>());
   std::sort(out.begin(), out.end());
   return out;

@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <set>
 
+#include "lint/core/report.hpp"
 #include "lint/engine/engine.hpp"
 #include "parser/history_server/history_server.hpp"
 #include "parser/registry/parse.hpp"
@@ -136,7 +137,11 @@ TEST_CASE("history server: findings name their execution and match the event log
   LintResult b = lint_text(read_file(corpus_dir() / "eventlog/skewed-join.eventlog"), "b", c);
   std::set<std::string> ra, rb;
   for (const auto& d : a.diagnostics) {
-    CHECK(d.message.rfind("execution 0 (", 0) == 0);
+    REQUIRE(d.plan_label.execution);
+    CHECK(*d.plan_label.execution == 0);
+    CHECK(d.plan_label.description == "save at sessions.py:41");
+    CHECK(labelled_message(d).rfind("execution 0 (save at sessions.py:41): ", 0) == 0);
+    CHECK(d.message.rfind("execution", 0) != 0);
     ra.insert(d.rule + "@" + d.operator_name);
   }
   for (const auto& d : b.diagnostics) rb.insert(d.rule + "@" + d.operator_name);

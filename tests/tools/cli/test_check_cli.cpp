@@ -4,6 +4,7 @@
 // shuffle-join-could-broadcast) and orders-join.recaptured.explain.txt (the same query captured
 // again: new expression ids, plan_ids, operator numbers, a smaller size, a comment header).
 #include <doctest/doctest.h>
+#include <map>
 #include <nlohmann/json.hpp>
 
 #include "tests/support.hpp"
@@ -220,6 +221,71 @@ TEST_CASE("check: the baseline hides known findings of a re-captured plan, not n
   CHECK(fresh.exit_code == 1);
   CHECK(count_lines(fresh.out, "[PL002 shuffle-join-could-broadcast]") == 2);
   CHECK(run_planlint("check --no-config --baseline " + q(s.dir / "missing.json") + " " + q(s.dir / "plans")).exit_code == 2);
+}
+
+// tests/tools/cli/data/baseline-9617-executions.json was written by planlint before findings had a
+// plan label of their own (the engine wrote "execution 1 (...): " into the message), for
+// logs/multi-exec.eventlog and logs/multi-exec.sql.json (corpus/eventlog, corpus/history-server).
+TEST_CASE("check: a baseline written when the execution was part of the message still matches") {
+  Scratch s("planlint_cli_baseline_executions");
+  fs::create_directories(s.dir / "logs");
+  fs::copy_file(corpus_dir() / "eventlog" / "multi-exec.eventlog", s.dir / "logs" / "multi-exec.eventlog");
+  fs::copy_file(corpus_dir() / "history-server" / "multi-exec.sql.json", s.dir / "logs" / "multi-exec.sql.json");
+  const fs::path old_baseline = planlint::test::source_dir() / "tests" / "tools" / "cli" / "data" / "baseline-9617-executions.json";
+  fs::copy_file(old_baseline, s.dir / "baseline.json");
+  auto r = run_planlint("check --no-config --baseline " + q(s.dir / "baseline.json") + " " + q(s.dir / "logs"));
+  CHECK(r.exit_code == 0);
+  CHECK(r.out.find("No findings in 2 files (6 in the baseline).") != std::string::npos);
+  // Written again, the baseline is the same file: fingerprints and messages name the execution.
+  auto w = run_planlint("check --no-config --write-baseline " + q(s.dir / "again.json") + " " + q(s.dir / "logs"), true);
+  CHECK(w.exit_code == 0);
+  CHECK(read_file(s.dir / "again.json") == read_file(old_baseline));
+}
+
+TEST_CASE("check: JSON gives a finding's execution as a field, the text outputs write it before the message") {
+  Scratch s("planlint_cli_execution_field");
+  // A History Server answer with two executions that both have findings: execution 7 (the skewed
+  // join, renumbered) and execution 1.
+  nlohmann::json seven = nlohmann::json::parse(read_file(corpus_dir() / "history-server" / "skewed-join.sql.json")).at(0);
+  seven["id"] = 7;
+  seven["description"] = "nightly at etl.py:9";
+  nlohmann::json one = nlohmann::json::parse(read_file(corpus_dir() / "history-server" / "multi-exec.sql-1.json"));
+  write_file(s.dir / "answer.json", nlohmann::json::array({seven, one}).dump(2));
+  fs::path log = corpus_dir() / "eventlog" / "multi-exec.eventlog";
+
+  auto j = run_planlint("check --no-config --format json " + q(s.dir / "answer.json") + " " + q(log));
+  CHECK(j.exit_code == 1);
+  auto files = nlohmann::json::parse(j.out)["files"];
+  REQUIRE(files.size() == 2);
+  std::map<long long, std::size_t> by_id;
+  for (const auto& d : files[0]["diagnostics"]) {
+    REQUIRE(d.contains("execution"));
+    long long id = d["execution"]["id"].get<long long>();
+    ++by_id[id];
+    CHECK(d["execution"]["description"] == (id == 7 ? "nightly at etl.py:9" : "save at sessions.py:58"));
+    CHECK(d["message"].get<std::string>().rfind("execution", 0) == std::string::npos);
+  }
+  CHECK(by_id.size() == 2);
+  CHECK(by_id[7] > 0);
+  CHECK(by_id[1] > 0);
+  // The event log's two executions: execution 0 has no finding, so every one is execution 1.
+  REQUIRE(!files[1]["diagnostics"].empty());
+  for (const auto& d : files[1]["diagnostics"]) {
+    CHECK(d["execution"] == nlohmann::json{{"id", 1}, {"description", "save at sessions.py:58"}});
+    CHECK(d["message"].get<std::string>().rfind("execution", 0) == std::string::npos);
+  }
+  // --execution: the one plan read is the log's execution 1, not plan 0.
+  auto only = run_planlint("check --no-config --format json --execution 1 " + q(log));
+  for (const auto& d : nlohmann::json::parse(only.out)["files"][0]["diagnostics"]) CHECK(d["execution"]["id"] == 1);
+  // An explain text has no execution.
+  auto plain = run_planlint("check --no-config --format json " + q(plan()));
+  for (const auto& d : nlohmann::json::parse(plain.out)["files"][0]["diagnostics"]) CHECK(!d.contains("execution"));
+
+  auto text = run_planlint("check --no-config --format concise " + q(s.dir / "answer.json") + " " + q(log));
+  CHECK(count_lines(text.out, "] execution 7 (nightly at etl.py:9): ") == by_id[7]);
+  CHECK(count_lines(text.out, "] execution 1 (save at sessions.py:58): ") == by_id[1] + files[1]["diagnostics"].size());
+  auto sarif = run_planlint("check --no-config --format sarif " + q(log));
+  CHECK(count_lines(sarif.out, "\"text\": \"execution 1 (save at sessions.py:58): ") == files[1]["diagnostics"].size());
 }
 
 TEST_CASE("check: folders in a fixed order, the same with one job or many") {

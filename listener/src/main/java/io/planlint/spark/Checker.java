@@ -217,8 +217,15 @@ final class Checker implements Runnable {
     String opId = str(rec.get("operator_id"));
     String where = op.isEmpty() ? "" : (opId.isEmpty() ? op : op + " (" + opId + ")");
     String fix = str(rec.get("fix"));
+    // The execution as `planlint check` writes it before the message: "execution 3 (save at x.py:41): ".
+    String execution = "";
+    if (rec.get("execution") instanceof Map) {
+      Map<?, ?> e = (Map<?, ?>) rec.get("execution");
+      String description = str(e.get("description"));
+      execution = "execution " + str(e.get("id")) + (description.isEmpty() ? "" : " (" + description + ")") + ": ";
+    }
     PlanlintListener.LOG.warn("planlint " + str(rec.get("code")) + " " + str(rec.get("rule"))
-        + (where.isEmpty() ? "" : " at " + where) + ": " + oneLine(str(rec.get("message")))
+        + (where.isEmpty() ? "" : " at " + where) + ": " + oneLine(execution + str(rec.get("message")))
         + (fix.isEmpty() ? "" : " | fix: " + oneLine(fix)));
   }
 
