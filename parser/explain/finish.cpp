@@ -5,6 +5,7 @@
 #include <unordered_map>
 
 #include "parser/explain/explain_state.hpp"
+#include "parser/explain/repair/repair.hpp"
 
 namespace planlint::explain {
 
@@ -78,6 +79,12 @@ std::string hint(const Normalized& n, const std::vector<std::size_t>* only = nul
     if (t.find("&gt;") != std::string_view::npos || t.find("<br") != std::string_view::npos) ++html;
   }
   if (numbered * 2 > text) return "the lines look like a numbered tree string ('00 ', '01 '): the numbers must start at 00";
+  if (!only) {
+    const std::string_view prefix = repair::comment_prefix_name(n.input);
+    if (!prefix.empty())
+      return "the plan's lines carry a comment prefix '" + std::string(prefix) +
+             "' that could not be told from the code around it; paste the plan without it";
+  }
   if (midmarker) return "'+- ' appears in the middle of a line: the plan's newlines may have been lost; paste it with its line breaks";
   if (json * 2 > text) return "the text looks like JSON but not a Databricks Query Profile or a Spark event log; paste the plan text itself";
   if (orphan && !only) return "the lines look like the lower part of a plan tree whose root is missing (the paste starts inside the tree); paste the plan from its first line";

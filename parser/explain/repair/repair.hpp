@@ -24,6 +24,7 @@ struct RepairState {
   std::size_t nonempty = 0;          // kept non-empty lines
   std::size_t margin = 0;            //   of them, lines that start like a stripMargin `|` line
   bool magic_start = false;          // a kept line starts like a notebook `MAGIC` / `COMMAND` prefix
+  bool comment_start = false;        // a kept line starts (after blanks) like a comment or quote prefix
   bool any_tab = false;              // a kept line holds a tab
   // Set by passes that later passes look at.
   bool json = false;       // ipynb decoded notebook JSON (lines may hold what the input does not)
@@ -42,10 +43,16 @@ struct Repair {
 // line repairs itself.
 RepairState split_lines(std::string_view input);
 
-// The passes, one per kind of paste damage (repair/notebook.cpp, repair/layout.cpp,
+// The passes, one per kind of paste damage (repair/notebook.cpp, repair/comments.cpp, repair/layout.cpp,
 // repair/text.cpp, repair/tree_shape.cpp).
 bool may_strip_notebook_magic(const RepairState& s);
 bool strip_notebook_magic(RepairState& s);
+bool may_strip_comment_prefix(const RepairState& s);
+bool strip_comment_prefix(RepairState& s);
+bool may_strip_annotations(const RepairState& s);
+bool strip_annotations(RepairState& s);
+bool may_drop_elisions(const RepairState& s);
+bool drop_elisions(RepairState& s);
 bool may_remove_show_table(const RepairState& s);
 bool remove_show_table(RepairState& s);
 bool may_strip_margins(const RepairState& s);
@@ -74,8 +81,14 @@ bool may_join_continuations(const RepairState& s);
 bool join_continuations(RepairState& s);
 
 // In the order they run (the order of Normalized::repairs).
-inline constexpr std::array<Repair, 14> kRepairs = {{
+inline constexpr std::array<Repair, 17> kRepairs = {{
     {"removed Databricks notebook 'MAGIC' prefixes", may_strip_notebook_magic, strip_notebook_magic},
+    {"removed the comment prefix of the plan lines ('// ', '# ', ' * ', '-- ', '% ', '> ', a worksheet gutter); lines without it are not read",
+     may_strip_comment_prefix, strip_comment_prefix},
+    {"removed an author's annotation after a plan line ('<- ...', '<-- ...', '  // ...')", may_strip_annotations,
+     strip_annotations},
+    {"left out the author's elision lines ('...', '(...)'): a gap in the tree, not an operator", may_drop_elisions,
+     drop_elisions},
     {"removed the ASCII table of .show()", may_remove_show_table, remove_show_table},
     {"removed '|' stripMargin margins", may_strip_margins, strip_margins},
     {"read the plan out of notebook (.ipynb) JSON strings", may_unwrap_ipynb, unwrap_ipynb},
@@ -91,5 +104,9 @@ inline constexpr std::array<Repair, 14> kRepairs = {{
      rebuild_flattened_trees},
     {"joined hand-wrapped continuation lines to their operator", may_join_continuations, join_continuations},
 }};
+
+// The comment prefix ("//", "#", ...) that the lines with plan markers of `text` carry, empty when
+// none (for the hint of an input nothing was read from).
+std::string_view comment_prefix_name(std::string_view text);
 
 }  // namespace planlint::repair

@@ -67,6 +67,11 @@ RepairState split_lines(std::string_view input) {
       } else {
         ++nonempty;
         if (f == 0 && (c == '#' || c == '-' || c == '/')) magic_start = true;
+        if (!s.comment_start) {  // `#`, `%`, `//`, `--`, `* ` / `*`, `>` (not `>>`): a comment or quote prefix
+          const char d = f + 1 < t.size() ? t[f + 1] : ' ';
+          s.comment_start = c == '#' || c == '%' || ((c == '/' || c == '-') && d == c) ||
+                            (c == '*' && is_blank(d)) || (c == '>' && d != '>');
+        }
         if (c == '|' || ((c == '"' || c == 's') && (t.substr(f).starts_with("\"\"\"|") || t.substr(f).starts_with("s\"\"\"|"))))
           ++margin;
         if (input_tab && !any_tab && t.find('\t') != std::string_view::npos) any_tab = true;

@@ -550,3 +550,18 @@ TEST_CASE("scan_cut_marks: Spark's abbreviations, and whether a value could hold
   CHECK(scan_cut_marks("[a#1, ... 3 more fields]", false).truncated);
   CHECK(scan_cut_marks("a...b", false).marks);
 }
+
+TEST_CASE("a plan in code comments is read; when its prefix cannot be stripped, the hint names it") {
+  ParseResult ok = parse("results.explain();\n    // == Physical Plan ==\n    // *(1) Project [a#1]\n    // +- *(1) Filter (a#1 > 1)\n    results.show();\n");
+  REQUIRE(ok.plans.size() == 1);
+  CHECK(ok.plans[0].ops.size() == 2);
+  // Gutter columns typed by hand (each line different): nothing is read, and the hint says why.
+  ParseResult bad = parse("df.explain()  //> == Physical Plan ==\n  //| *(1) Project [a#1]\n    //| +- *(1) Scan x\n");
+  bool named = false, newlines = false;
+  for (const auto& m : bad.messages) {
+    named = named || m.message.find("comment prefix '//>") != std::string::npos;
+    newlines = newlines || m.message.find("newlines may have been lost") != std::string::npos;
+  }
+  CHECK(named);
+  CHECK_FALSE(newlines);
+}

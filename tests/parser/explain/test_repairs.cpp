@@ -118,6 +118,13 @@ TEST_CASE("explain repairs: may_apply false means run changes nothing, on every 
       "    == Physical Plan ==\n    *(1) Project [a#1]\n    +- *(1) Scan x\n",
       "== Physical Plan ==\nSortMergeJoin [a#1], [b#2]\n+- Sort [a#1]\n+- Exchange x\n:- Scan y\n+- Scan z\n",
       "== Physical Plan ==\n*(1) Project [a#1, b#2,\nc#3]\n+- *(1) Scan x\n",
+      "df.explain()\n    // == Physical Plan ==\n    // *(1) Project [a#1]\n    // +- *(1) Scan x\n    val y = 1\n",
+      "# Query Plan:\n# *(1) Project [a#1]\n# +- *(1) Scan x\n# The scan reads every file of the table.\n",
+      "/*\n * == Physical Plan ==\n * *(1) Project [a#1]\n * +- *(1) Scan x\n */\n",
+      "> == Physical Plan ==\n> *(1) Project [a#1]\n>    +- *(1) Scan x\n",
+      "df.explain()      //> == Physical Plan ==\n                  //| *(1) Project [a#1]\n                  //| +- *(1) Scan x\n",
+      "== Physical Plan ==\n*(1) Project [a#1]\n+- Exchange x  <-- SHUFFLE\n   ...\n   +- *(1) Scan x \xE2\x86\x90 here\n",
+      "== Physical Plan ==\n*(1) Project [a#1]\n+- Exchange x  // shuffle here\n   (...)\n   +- *(1) Scan x\n",
   };
   for (std::size_t i = 0; i < crafted.size(); ++i) check_input(crafted[i], "crafted " + std::to_string(i), tally);
   MESSAGE(tally.inputs << " inputs, " << tally.ran << " passes ran, " << tally.skipped << " skipped");
@@ -149,4 +156,71 @@ TEST_CASE("byte scanners: the 16-byte paths count and find what a byte loop does
   CHECK(tried > 40000);
   CHECK(differ == 0);
   CHECK(planlint::count_newlines(std::string(100000, '\n')) == 100000);
+}
+
+TEST_CASE("explain repairs: a comment prefix on the plan lines is stripped, locations kept") {
+  // Indented `// ` comments in code: the code lines are left out, the plan lines keep their columns.
+  const std::string in =
+      "results.explain();\n"
+      "        // == Physical Plan ==\n"
+      "        // *(1) Project [a#1]\n"
+      "        // +- *(1) Scan x\n"
+      "        results.show();\n";
+  const planlint::Normalized n = planlint::normalize(in);
+  std::vector<std::string> text;
+  for (std::size_t i = 0; i < n.lines.size(); ++i) text.emplace_back(n.text(i));
+  CHECK(text == std::vector<std::string>{"", "== Physical Plan ==", "*(1) Project [a#1]", "+- *(1) Scan x", ""});
+  const planlint::SrcPos scan = n.pos(3, 3);  // the `*` of `*(1) Scan x`
+  CHECK(scan.line == 4);
+  CHECK(scan.col == 15);
+  CHECK(std::find_if(n.repairs.begin(), n.repairs.end(), [](const std::string& r) {
+          return r.find("comment prefix") != std::string::npos;
+        }) != n.repairs.end());
+  // A plain plan with one commented line is not a commented plan (the plain plan lines win the vote).
+  const planlint::Normalized plain = planlint::normalize("== Physical Plan ==\n// +- note\n*(1) Project [a#1]\n+- *(1) Scan x\n");
+  CHECK(std::find_if(plain.repairs.begin(), plain.repairs.end(), [](const std::string& r) {
+          return r.find("comment prefix") != std::string::npos;
+        }) == plain.repairs.end());
+  CHECK(plain.text(0) == "== Physical Plan ==");
+}
+
+TEST_CASE("explain repairs: a worksheet gutter wrapped mid-word is joined, captions start plans, prose ends them") {
+  const std::string in =
+      "val c = x      //> cols  : Array[String] = Array(a, b, c, d, e, f, g, hxxxxxxxxxxxxxxxxxxx\n"
+      "df.explain()   //> == Physical Plan ==\n"
+      "               //| InMemoryRelation [a#1, b#2, c#3, d#4, e#5, f#6, g#7], true, 10000, Stor\n"
+      "               //| ageLevel(disk, memory, deserialized, 1 replicas)\n"
+      "               //|    +- LocalTableScan [a#1]\n";
+  const planlint::Normalized n = planlint::normalize(in);
+  std::vector<std::string> text;
+  for (std::size_t i = 0; i < n.lines.size(); ++i) text.emplace_back(n.text(i));
+  REQUIRE(text.size() >= 4);
+  CHECK(text[2] == "InMemoryRelation [a#1, b#2, c#3, d#4, e#5, f#6, g#7], true, 10000, StorageLevel(disk, memory, deserialized, 1 replicas)");
+  CHECK(text[3] == "   +- LocalTableScan [a#1]");
+  const planlint::SrcPos a = n.pos(2, 71);  // the `a` of `ageLevel`, on the next input line
+  CHECK(a.line == 4);
+  CHECK(a.col == 20);
+
+  const std::string cap =
+      "    # Query Plan:\n"
+      "    # *(1) Range (1, 10, step=1, splits=6)\n"
+      "    # Spark creates a range of numbers in 6 partitions.\n"
+      "    # Query Plan:\n"
+      "    # Exchange RoundRobinPartitioning(7)\n"
+      "    # +- *(1) Range (1, 10, step=1, splits=6)\n";
+  const planlint::Normalized c = planlint::normalize(cap);
+  CHECK(c.text(0) == "== Physical Plan ==");
+  CHECK(c.pos(0, 0).col == 7);
+  CHECK(c.text(2).empty());
+  CHECK(c.text(3) == "== Physical Plan ==");
+}
+
+TEST_CASE("explain repairs: an author's annotation is cut, an elision line is a gap") {
+  const planlint::Normalized n = planlint::normalize(
+      "== Physical Plan ==\n*(1) Project [a#1]\n+- Exchange x  <-- SHUFFLE\n   \xE2\x80\xA6\n   +- *(1) Scan x  // here\n");
+  std::vector<std::string> text;
+  for (std::size_t i = 0; i < n.lines.size(); ++i) text.emplace_back(n.text(i));
+  CHECK(text == std::vector<std::string>{"== Physical Plan ==", "*(1) Project [a#1]", "+- Exchange x", "   +- *(1) Scan x"});
+  CHECK(n.lines[3].line == 5);  // the scan keeps its own line
+  CHECK(n.pos(3, 6).col == 7);
 }
