@@ -70,6 +70,7 @@ std::string engine_mark(const Operator& op, bool mixed) {
   if (!mixed) return "";
   if (op.engine == Engine::Photon) return "P ";
   if (op.engine == Engine::Gluten) return "V ";
+  if (op.engine == Engine::Gpu) return "G ";
   return "J ";
 }
 
@@ -102,9 +103,10 @@ std::string show_text(const LintResult& result, const ShowOptions& o) {
     }
     const PlanTimes times = operator_times(p);
     const double total = times.total_ms;
-    bool any_rows = false, mixed = false, any_photon = false, any_spark_work = false;
+    bool any_rows = false, mixed = false, any_photon = false, any_spark_work = false, any_gpu = false;
     for (const auto& op : p.ops) {
       any_rows = any_rows || op.rows.has_value();
+      any_gpu = any_gpu || op.engine == Engine::Gpu;
       if (op.engine != Engine::Spark) any_photon = true;
       else if (op.kind != OpKind::Transition && op.kind != OpKind::AdaptivePlan) any_spark_work = true;
     }
@@ -132,7 +134,7 @@ std::string show_text(const LintResult& result, const ShowOptions& o) {
       facts += "; ";
     }
     facts += plural(by_op.size(), "operator", "operators") + " with findings";
-    if (mixed) facts += "; P = Photon, J = JVM";
+    if (mixed) facts += any_gpu ? "; G = GPU (RAPIDS), J = JVM" : "; P = Photon, J = JVM";
     // The facts are never cut: when the line would not fit, they go on a line of their own.
     std::string line = head + ": " + facts;
     if (fit(line, o.width) == line) out += line + '\n';
