@@ -200,6 +200,7 @@ void derive_common_facts(Plan& plan) {
   for (Operator& op : plan.ops) {
     if (op.engine == Engine::Photon) plan.facts.engine.photon = true;
     if (op.engine == Engine::Gluten) plan.facts.engine.gluten = true;
+    if (op.engine == Engine::Gpu) plan.facts.engine.gpu = true;
     if (op.kind == OpKind::AdaptivePlan || op.kind == OpKind::QueryStage || op.kind == OpKind::ShuffleRead)
       plan.facts.aqe = true;
     if (op.facts->streaming) plan.facts.streaming = true;

@@ -159,6 +159,7 @@ struct EngineFacts {
   bool photon = false;             // Photon operators present
   bool gluten = false;             // Gluten / Velox operators present
   bool comet = false;              // Comet operators present
+  bool gpu = false;                // NVIDIA RAPIDS (Gpu*) operators present
 };
 
 // Per-task shuffle-read distribution of one Spark stage (event logs: the tasks' shuffle read

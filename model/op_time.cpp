@@ -41,6 +41,15 @@ struct Recorded {
 
 Recorded own_time(const Operator& op) {
   if (is_wrapper(op)) return {};
+  if (op.engine == Engine::Gpu) {
+    // RAPIDS: `op time`, the operator's own GPU time without its children's (spark-rapids tuning
+    // guide, "Metrics"). The `total time` of 0.x releases is not taken: on real logs (rt01) it
+    // nests (GpuCoalesceBatches holds its GpuShuffleCoalesce), so it is not exclusive.
+    for (const char* l : {"Op time", "op time", "GPU time"})
+      if (auto v = op.metric_value(l)) return {{v, "GPU op time"}, false};
+    if (op.duration_ms) return {{op.duration_ms, "GPU op time"}, false};
+    return {};
+  }
   if (op.engine != Engine::Spark) {
     if (op.duration_ms)
       return {{op.duration_ms, op.engine == Engine::Photon ? "Photon operator time" : "native operator time"}, false};

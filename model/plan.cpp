@@ -72,6 +72,7 @@ std::string_view to_string(Engine e) {
   switch (e) {
     case Engine::Photon: return "photon";
     case Engine::Gluten: return "gluten";
+    case Engine::Gpu: return "gpu";
     case Engine::Spark: break;
   }
   return "spark";

@@ -76,7 +76,8 @@ enum class OpKind : std::uint8_t {
 };
 std::string_view to_string(OpKind k);
 
-enum class Engine : std::uint8_t { Spark, Photon, Gluten };
+// Gpu: NVIDIA RAPIDS Accelerator (`Gpu*` operators). Comet has none: OpFacts::comet marks its operators.
+enum class Engine : std::uint8_t { Spark, Photon, Gluten, Gpu };
 std::string_view to_string(Engine e);
 
 enum class JoinType : std::uint8_t {

@@ -121,7 +121,7 @@ std::string replacement_advice(const Operator& op, const PhotonExplanation& pe) 
 
 // The native engine of the plan. Comet has no Engine of its own: its operators are Spark
 // operators that the reader marked (OpFacts::comet, and EngineFacts::comet for the plan).
-enum class Target { Photon, Gluten, Comet };
+enum class Target { Photon, Gluten, Comet, Gpu };
 
 // What every region's finding needs from the plan-wide analysis.
 struct RegionScene {
@@ -310,6 +310,10 @@ class PhotonFallback final : public DocumentedRule<make_doc> {
                     "GlutenFallbackReporter log line 'Validation failed for plan: ...')."
                   : "Find the fallback reason (Spark UI 'Gluten SQL / DataFrame' tab, or the GlutenFallbackReporter "
                     "log line 'Validation failed for plan: ...') and replace the unsupported expression or operator.";
+    } else if (target == Target::Gpu) {
+      d.fix = "Find why the RAPIDS Accelerator left it on the CPU (spark.rapids.sql.explain=NOT_ON_GPU logs each "
+              "operator and expression that 'cannot run on GPU' with the reason) and replace the unsupported "
+              "expression, operator or data source with one the GPU supports.";
     } else {
       d.fix = engine_note.empty()
                   ? "Find why Comet did not run it (spark.comet.explain.fallback.enabled=true logs 'Comet cannot "
@@ -328,19 +332,26 @@ class PhotonFallback final : public DocumentedRule<make_doc> {
     if (plan_has_engine(plan, Engine::Photon) || plan.photon.present) target = Target::Photon;
     else if (plan_has_engine(plan, Engine::Gluten)) target = Target::Gluten;
     else if (has_comet) target = Target::Comet;
+    else if (plan_has_engine(plan, Engine::Gpu)) target = Target::Gpu;
     else {
       if (ctx.explaining() && !plan.roots.empty() && plan.roots[0] < plan.ops.size())
         ctx.why(plan.ops[plan.roots[0]], "JVM operators between Photon (or Gluten/Velox) operators",
                 "the plan has no Photon, Gluten or Comet operator and no Photon explanation: nothing to fall back from");
       return;
     }
-    const std::string engine_name = target == Target::Photon ? "Photon" : target == Target::Gluten ? "Gluten/Velox" : "Comet";
-    const std::string jvm = target == Target::Photon ? "the JVM engine" : "vanilla Spark (JVM)";
+    const std::string engine_name = target == Target::Photon   ? "Photon"
+                                    : target == Target::Gluten ? "Gluten/Velox"
+                                    : target == Target::Gpu    ? "the GPU (RAPIDS)"
+                                                               : "Comet";
+    const std::string jvm = target == Target::Photon ? "the JVM engine"
+                            : target == Target::Gpu  ? "the CPU (Spark's JVM engine)"
+                                                     : "vanilla Spark (JVM)";
     auto is_native = [target](const Operator& o) {
       switch (target) {
         case Target::Photon: return o.engine == Engine::Photon;
         case Target::Gluten: return o.engine == Engine::Gluten;
         case Target::Comet: return o.facts->comet;
+        case Target::Gpu: return o.engine == Engine::Gpu;
       }
       return false;
     };

@@ -75,6 +75,7 @@ std::string engine_mark(const Operator& op, bool mixed) {
   if (!mixed) return "";
   if (op.engine == Engine::Photon) return "P ";
   if (op.engine == Engine::Gluten) return "V ";
+  if (op.engine == Engine::Gpu) return "G ";
   return "J ";
 }
 
@@ -126,7 +127,10 @@ std::string summary_line(const Plan& p, std::size_t pi, const PlanTimes& times, 
     facts += "; ";
   }
   facts += plural(ops_with_findings, "operator", "operators") + " with findings";
-  if (mixed) facts += "; P = Photon, J = JVM";
+  if (mixed) {
+    const bool any_gpu = std::any_of(p.ops.begin(), p.ops.end(), [](const Operator& op) { return op.engine == Engine::Gpu; });
+    facts += any_gpu ? "; G = GPU (RAPIDS), J = JVM" : "; P = Photon, J = JVM";
+  }
   std::string line = head + ": " + facts;
   if (fit(line, width) == line) return line + '\n';
   return fit(head + ":", width) + "\n  " + facts + '\n';

@@ -215,6 +215,26 @@ Classification classify_operator(std::string_view name) {
 
   // First word only from here on.
   std::string_view base = name.substr(0, name.find(' '));
+  // NVIDIA RAPIDS: `Gpu<Spark name>` (GpuShuffledHashJoin, GpuColumnarExchange, GpuFileGpuScan,
+  // GpuColumnarToRow ...) runs on the GPU. Apache Comet: `Comet<Spark name>` (CometHashAggregate,
+  // CometExchange, CometNativeScan ...) keeps engine Spark, the readers mark it (OpFacts::comet).
+  // Gluten's ClickHouse backend: `CH<name>` (CHNativeColumnarToRow, CHHashAggregateExecTransformer).
+  // Each takes the kind of the Spark operator it replaces.
+  bool vendor_prefix = false;
+  if (base.size() > 3 && base.starts_with("Gpu") && std::isupper(static_cast<unsigned char>(base[3]))) {
+    c.engine = Engine::Gpu;
+    base.remove_prefix(3);
+    vendor_prefix = true;
+  } else if (base.size() > 5 && base.starts_with("Comet") && std::isupper(static_cast<unsigned char>(base[5]))) {
+    base.remove_prefix(5);
+    if (base.starts_with("Spark") && base.size() > 5) base.remove_prefix(5);  // CometSparkColumnarToColumnar
+    vendor_prefix = true;
+  } else if (base.size() > 2 && base.starts_with("CH") && std::isupper(static_cast<unsigned char>(base[2]))) {
+    c.engine = Engine::Gluten;
+    base.remove_prefix(2);
+    vendor_prefix = true;
+  }
+  if (base.ends_with("TransformerBase")) base.remove_suffix(4);  // FilterExecTransformerBase (Gluten CH)
   if (base.starts_with("Photon")) {
     c.engine = Engine::Photon;
     base.remove_prefix(6);
@@ -224,21 +244,36 @@ Classification classify_operator(std::string_view name) {
   } else if (base.ends_with("Transformer")) {
     c.engine = Engine::Gluten;
     base.remove_suffix(11);
-  } else if (base.starts_with("Velox") || base.starts_with("RowToVelox") || base.starts_with("Columnar")) {
+  } else if (!vendor_prefix && (base.starts_with("Velox") || base.starts_with("RowToVelox") || base.starts_with("Columnar"))) {
     c.engine = Engine::Gluten;
   }
   if (base.ends_with("Exec")) base.remove_suffix(4);
+  if (base.ends_with("Adaptor") && base.size() > 7) base.remove_suffix(7);  // Gluten CH ColumnarExchangeAdaptor
 
   // Exact-name lookup (the first entry of a name wins, as a scan in order would find it).
   if (const Entry* e = find_entry(base)) {
     c.kind = e->kind;
     c.strategy = e->strategy;
   }
+  if (c.kind == OpKind::Unknown && vendor_prefix) {
+    // A vendor's own names for Spark operators: HashJoin (Comet's shuffled hash join), TopN
+    // (RAPIDS' TakeOrderedAndProject), and its scans (FileGpuScan, NativeScan, IcebergNativeScan).
+    if (base == "HashJoin") {
+      c.kind = OpKind::Join;
+      c.strategy = JoinStrategy::ShuffledHash;
+    } else if (base == "TopN") {
+      c.kind = OpKind::TopK;
+    } else if (base.ends_with("Scan") && base != "ScanWrapper") {
+      c.kind = OpKind::Scan;
+    }
+  }
   if (c.kind == OpKind::Unknown) {
-    // Gluten's and others' wrappers that are transitions between engines.
+    // Gluten's and others' wrappers that are transitions between engines (Comet's
+    // CometSparkColumnarToColumnar turns Spark's columnar batches into Arrow ones).
     std::string s = squash(base);
     if (s.find("columnartorow") != std::string::npos || s.find("rowtocolumnar") != std::string::npos ||
-        s.find("rowtovelox") != std::string::npos)
+        s.find("rowtovelox") != std::string::npos || s.find("rowtoch") != std::string::npos ||
+        s == "columnartocolumnar")
       c.kind = OpKind::Transition;
     else if (s.find("write") != std::string::npos || s.find("insertinto") != std::string::npos)
       c.kind = OpKind::Write;

@@ -79,13 +79,17 @@ void fill_operator_name_facts(Operator& op) {
   };
 
   // "sparktocolumnar" holds "columnar": most names are ruled out by that one test. ColumnarToRow
-  // (one above every Spark scan) holds it but neither of the other two words.
+  // (one above every Spark scan) holds it but none of the other words. Comet's
+  // CometSparkColumnarToColumnar turns a JVM scan's Spark batches into Arrow ones for Comet.
   static constexpr ByteSet kColumnar("columnar");
   if (bytes.may_contain_folded(kColumnar)) {
     const std::string_view base = base_of();
     if (base != "ColumnarToRow" && contains_lower(base, "columnar") &&
-        (contains_lower(base, "rowto") || contains_lower(base, "sparktocolumnar")))
+        (contains_lower(base, "rowto") || contains_lower(base, "sparktocolumnar") ||
+         contains_lower(base, "columnartocolumnar")))
       op.facts.edit().row_to_columnar = true;
+    // Comet's JVM columnar shuffle takes Spark rows and writes Arrow batches for Comet above it.
+    if (base == "CometColumnarExchange") op.facts.edit().row_to_columnar = true;
   }
   if (op.kind == OpKind::PythonEval) {
     const std::string_view base = base_of();

@@ -180,7 +180,16 @@ void describe_default_node(TextStore& st, Operator& op, std::string_view text, c
     return;
   }
   if (op.kind == OpKind::Filter) {
-    op.fields.push_back(make_field(st, "Condition", args, loc, msgs));
+    // Comet prints the output before the condition (`CometFilter [a#6], cond`), RAPIDS a flag
+    // after it (`GpuFilter gpuisnotnull(id#0L), true`): the condition is what is left.
+    std::string_view cond = args;
+    if (op.name.starts_with("Comet") && cond.starts_with('['))
+      if (std::size_t c = match_close(cond, 0); c != std::string_view::npos && cond.substr(c + 1).starts_with(", "))
+        cond = trim_spaces(cond.substr(c + 2));
+    if (op.engine == Engine::Gpu)
+      for (std::string_view flag : {", true", ", false"})
+        if (cond.ends_with(flag)) cond.remove_suffix(flag.size());
+    op.fields.push_back(make_field(st, "Condition", cond, loc, msgs));
     return;
   }
   if (op.kind == OpKind::Project) {

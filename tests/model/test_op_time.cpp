@@ -9,6 +9,7 @@
 #include <set>
 #include <sstream>
 
+#include "lint/core/config.hpp"
 #include "lint/engine/engine.hpp"
 #include "model/op_time.hpp"
 #include "lint/visual/show.hpp"
@@ -255,4 +256,27 @@ TEST_CASE("op time: event logs keep each codegen stage's duration, on the stage'
   CHECK(p.ops[top[0].op].name == "Project");
   CHECK(t.ops[top[0].op].basis == "WholeStageCodegen time");
   CHECK(p.ops[top[1].op].name == "Sort");
+}
+
+TEST_CASE("op time: a RAPIDS GPU operator's `op time` is its exclusive time (event log rt03, NDS q66)") {
+  LintRequest req;
+  req.path = (test::corpus_dir() / "real-runtime" / "rt03-rapids-nds-q66-gpu-spark313.zstd").string();
+  req.display = "rt03.zstd";
+  const Linted linted = lint_input(req, Config{}, lint_options(LintMode::Show));
+  const ParseResult& r = linted.result.parse;
+  REQUIRE(r.plans.size() == 25);
+  const Plan& p = r.plans.back();
+  const PlanTimes t = operator_times(p);
+  std::size_t gpu_timed = 0;
+  for (const Operator& op : p.ops)
+    if (op.engine == Engine::Gpu && t.ops[op.index].self_ms) {
+      ++gpu_timed;
+      CHECK(t.ops[op.index].basis == "GPU op time");
+      CHECK(*t.ops[op.index].self_ms == doctest::Approx(*op.metric_value("Op time")));
+    }
+  CHECK(gpu_timed >= 10);  // before: no GPU operator had a time (3.5 s of 12 min 15 s attributed)
+  const auto task = p.query.metric_value(Metric::TaskTotalTime);
+  REQUIRE(task);
+  CHECK(t.total_ms > 30000);
+  CHECK(t.total_ms <= *task);
 }

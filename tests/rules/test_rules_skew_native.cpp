@@ -330,3 +330,68 @@ TEST_CASE("native-engine-fallback: a Gluten leaf scan that is not offloaded") {
     CHECK(lint_text(plan, "vanilla.txt", only_rule("native-engine-fallback")).diagnostics.empty());
   }
 }
+
+TEST_CASE("photon-fallback: RAPIDS GPU plans and Comet beyond its scans") {
+  auto fallback = [](const char* f) {
+    return lint_text(read_file(corpus_dir() / f), f, only_rule("photon-fallback")).diagnostics;
+  };
+  SUBCASE("a CPU Delta write over GpuColumnarToRow (real plan 065)") {
+    auto ds = fallback("real/065-rapids-dbr-delta-write-elided.txt");
+    REQUIRE(ds.size() == 1);
+    CHECK(ds[0].message.find("not in the GPU (RAPIDS): it reads the GPU (RAPIDS) output through GpuColumnarToRow") !=
+          std::string::npos);
+    CHECK(evidence(ds[0], "plan engine") == "the GPU (RAPIDS)");
+    CHECK(ds[0].fix.find("NOT_ON_GPU") != std::string::npos);
+  }
+  SUBCASE("a CPU operator under GpuRowToColumnar is reported as a leaf fallback") {
+    const std::string plan =
+        "GpuColumnarToRow false\n"
+        "+- GpuProject [a#1]\n"
+        "   +- GpuRowToColumnar targetsize(2147483647)\n"
+        "      +- Filter (a#1 > 5)\n"
+        "         +- FileScan text [a#1] Batched: false, Format: Text\n";
+    auto ds = lint_text(plan, "gpu-leaf.txt", only_rule("photon-fallback")).diagnostics;
+    REQUIRE(ds.size() == 1);
+    CHECK(ds[0].message.find("converted into the GPU (RAPIDS) batches by GpuRowToColumnar for GpuProject") !=
+          std::string::npos);
+  }
+  SUBCASE("a JVM region under CometColumnarExchange, a Hudi scan under CometSparkColumnarToColumnar (068, 069)") {
+    auto ds = fallback("real/068-comet-bench-notes-broadcast-jvm-range.txt");
+    REQUIRE(ds.size() == 1);
+    CHECK(ds[0].message.find("not in Comet") != std::string::npos);
+    ds = fallback("real/069-comet-hudi-doc-cut-smj.txt");
+    REQUIRE(ds.size() == 1);
+    CHECK(ds[0].operator_name.rfind("FileScan HudiFileGroup", 0) == 0);
+    CHECK(evidence(ds[0], "transition") == "CometSparkColumnarToColumnar");
+  }
+  SUBCASE("near misses: all-GPU and all-Comet plans") {
+    for (const char* f : {"real/063-rapids-cn-doc-bhj-inline-caption.txt", "real/064-rapids-cn-doc-shj-inline-caption.txt",
+                          "real/094-rapids-gvirtus-notes-spark4-resultstage-cut.txt",
+                          "real/067-comet-ptbr-readme-native-elided.txt",
+                          "real/070-comet-iceberg-notes-side-annotations.txt"}) {
+      INFO(f);
+      CHECK(fallback(f).empty());
+    }
+  }
+}
+
+TEST_CASE("RAPIDS and Comet operators are seen by the other rules") {
+  SUBCASE("aqe-disabled counts GpuColumnarExchange as a shuffle") {
+    const std::string plan =
+        "== Physical Plan ==\n"
+        "GpuColumnarToRow false\n"
+        "+- GpuShuffledHashJoin [id#0L], [id#40L], Inner, GpuBuildRight, false\n"
+        "   :- GpuColumnarExchange gpuhashpartitioning(id#0L, 200), ENSURE_REQUIREMENTS, [id=#834]\n"
+        "   :  +- GpuFileGpuScan parquet [id#0L] Batched: true, Format: Parquet, ReadSchema: struct<id:bigint>\n"
+        "   +- GpuColumnarExchange gpuhashpartitioning(id#40L, 200), ENSURE_REQUIREMENTS, [id=#867]\n"
+        "      +- GpuFileGpuScan parquet [id#40L] Batched: true, Format: Parquet, ReadSchema: struct<id:bigint>\n";
+    auto ds = lint_text(plan, "gpu-noaqe.txt", only_rule("aqe-disabled")).diagnostics;
+    REQUIRE(ds.size() == 1);
+    CHECK(ds[0].message.find("2 shuffle exchanges") != std::string::npos);
+    ParseResult r = parse_input(plan, "gpu-noaqe.txt");
+    REQUIRE(r.plans.size() == 1);
+    CHECK(r.plans[0].facts.engine.gpu);
+    for (const Operator& op : r.plans[0].ops)
+      if (op.name.starts_with("GpuShuffledHashJoin")) CHECK(op.join->strategy == JoinStrategy::ShuffledHash);
+  }
+}
