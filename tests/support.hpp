@@ -104,6 +104,25 @@ inline void check_golden(const std::filesystem::path& golden, const std::string&
   CHECK(read_file(golden) == actual);
 }
 
+// A fresh folder under the system temporary folder (any old one of that name removed first),
+// removed again at the end of the scope. `dir` is its path.
+struct Scratch {
+  std::filesystem::path dir;
+  explicit Scratch(const char* name) : dir(std::filesystem::temp_directory_path() / name) {
+    std::filesystem::remove_all(dir);
+    std::filesystem::create_directories(dir);
+  }
+  ~Scratch() {
+    std::error_code ec;
+    std::filesystem::remove_all(dir, ec);
+  }
+  Scratch(const Scratch&) = delete;
+  Scratch& operator=(const Scratch&) = delete;
+};
+
+// `p` in single quotes, for a shell command line (the test paths hold no quote).
+inline std::string q(const std::filesystem::path& p) { return "'" + p.string() + "'"; }
+
 struct RunResult {
   int exit_code = -1;
   std::string out;

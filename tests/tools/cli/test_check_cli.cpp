@@ -11,25 +11,18 @@
 
 namespace fs = std::filesystem;
 using planlint::test::corpus_dir;
+using planlint::test::q;
+using planlint::test::Scratch;
 using planlint::test::read_file;
 using planlint::test::run_planlint;
 using planlint::test::write_file;
 
 namespace {
 
-std::string q(const fs::path& p) { return "'" + p.string() + "'"; }
 fs::path plan() { return corpus_dir() / "check" / "orders-join.explain.txt"; }
 fs::path recaptured() { return corpus_dir() / "check" / "orders-join.recaptured.explain.txt"; }
 
 // A scratch folder, removed at the end of the test.
-struct Scratch {
-  fs::path dir;
-  explicit Scratch(const char* name) : dir(fs::temp_directory_path() / name) {
-    fs::remove_all(dir);
-    fs::create_directories(dir);
-  }
-  ~Scratch() { fs::remove_all(dir); }
-};
 
 std::size_t count_lines(const std::string& s, const std::string& needle) {
   std::size_t n = 0;

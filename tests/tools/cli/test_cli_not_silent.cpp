@@ -10,21 +10,14 @@
 
 namespace fs = std::filesystem;
 using planlint::test::corpus_dir;
+using planlint::test::q;
+using planlint::test::Scratch;
 using planlint::test::read_file;
 using planlint::test::run_planlint;
 using planlint::test::write_file;
 
 namespace {
-std::string q(const fs::path& p) { return "'" + p.string() + "'"; }
 bool has(const std::string& s, const std::string& needle) { return s.find(needle) != std::string::npos; }
-struct Scratch {
-  fs::path dir;
-  explicit Scratch(const char* name) : dir(fs::temp_directory_path() / name) {
-    fs::remove_all(dir);
-    fs::create_directories(dir);
-  }
-  ~Scratch() { fs::remove_all(dir); }
-};
 planlint::test::RunResult run_command(const std::string& cmd) { return planlint::test::run_shell(cmd + " 2>&1"); }
 fs::path explain() { return corpus_dir() / "check" / "orders-join.explain.txt"; }
 fs::path eventlog() { return corpus_dir() / "eventlog" / "multi-exec.eventlog"; }
