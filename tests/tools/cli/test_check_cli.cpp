@@ -269,10 +269,12 @@ TEST_CASE("check: JSON gives a finding's execution as a field, the text outputs 
   }
   // --execution: the one plan read is the log's execution 1, not plan 0.
   auto only = run_planlint("check --no-config --format json --execution 1 " + q(log));
-  for (const auto& d : nlohmann::json::parse(only.out)["files"][0]["diagnostics"]) CHECK(d["execution"]["id"] == 1);
+  const auto only_json = nlohmann::json::parse(only.out);  // kept: the loop must not view a temporary
+  for (const auto& d : only_json["files"][0]["diagnostics"]) CHECK(d["execution"]["id"] == 1);
   // An explain text has no execution.
   auto plain = run_planlint("check --no-config --format json " + q(plan()));
-  for (const auto& d : nlohmann::json::parse(plain.out)["files"][0]["diagnostics"]) CHECK(!d.contains("execution"));
+  const auto plain_json = nlohmann::json::parse(plain.out);
+  for (const auto& d : plain_json["files"][0]["diagnostics"]) CHECK(!d.contains("execution"));
 
   auto text = run_planlint("check --no-config --format concise " + q(s.dir / "answer.json") + " " + q(log));
   CHECK(count_lines(text.out, "] execution 7 (nightly at etl.py:9): ") == by_id[7]);
