@@ -27,9 +27,15 @@ case "${1:-}" in
   "") ;;
   *) echo "usage: tools/test.sh [--sanitize | --tsan]" >&2; exit 2 ;;
 esac
-tools/setup-deps.sh   # build and test dependencies, once, before any test runs
+tools/setup-deps.sh --apt-only   # the Debian packages for the build and the tests
+# The npm tools and the PySpark venvs (mostly downloads) are set up while the build compiles, and
+# waited for before any test runs.
+tools/setup-deps.sh --tools-only & tools_pid=$!
+trap 'kill "$tools_pid" 2>/dev/null || true' EXIT
 cmake -S . -B "$build" -G Ninja "${flags[@]}" >/dev/null
 cmake --build "$build" -j "$(nproc)"
+wait "$tools_pid" || { echo "planlint: the test tools could not be set up" >&2; exit 1; }
+trap - EXIT
 # planlint-spark, the JVM listener (listener/, Maven; Spark's jars come from Maven Central into
 # ~/.m2 on the first build): tests/listener_spark.sh (label live, plain build only) runs its jar.
 if [ ${#ctest_args[@]} -eq 0 ]; then (cd listener && mvn -q -B package); fi
