@@ -52,7 +52,8 @@ ParseResult read_event_log(const std::filesystem::path& path, const std::string&
 // True for the magic numbers of the codecs Spark writes logs with (zstd, lz4, snappy) and the
 // other compressed formats the reader recognises.
 bool looks_compressed_event_log(std::string_view head);
-// A rolling event-log directory: its name starts with `eventlog_v2_`.
+// A rolling event-log directory: its name starts with `eventlog_v2_`, or (Databricks) it holds
+// rolled hours named `eventlog-<yyyy>-<mm>-<dd>--<hh>-<mm>[.gz]`, read in time order, then `eventlog`.
 bool is_rolling_event_log_dir(const std::filesystem::path& path);
 // A rolling directory, or a file that starts like an event log (compressed, or a JSON line with
 // an "Event" field): what `planlint check` streams instead of reading whole.

@@ -6,6 +6,7 @@
 #include <lz4.h>
 #include <lz4frame.h>
 #include <snappy.h>
+#include <zlib.h>
 #include <zstd.h>
 
 #include <algorithm>
@@ -249,6 +250,71 @@ class Lz4FrameDecoder : public Decoder {
   bool flush_ = false;
 };
 
+// gzip (RFC 1952) through zlib: not what Spark writes, but how Databricks keeps its rolled logs
+// (`eventlog-2021-06-15--15-00.gz`) and what `gzip app.eventlog` makes. Several members in a row
+// (concatenated `.gz` files) are read on, as `gzip -d` does.
+class GzipDecoder : public Decoder {
+ public:
+  explicit GzipDecoder(Raw raw) : raw_(std::move(raw)), in_buf_(64 * 1024), out_buf_(256 * 1024) {
+    codec_ = "gzip";
+    ok_ = inflateInit2(&zs_, 16 + MAX_WBITS) == Z_OK;
+  }
+  ~GzipDecoder() override {
+    if (ok_) inflateEnd(&zs_);
+  }
+  GzipDecoder(const GzipDecoder&) = delete;
+  GzipDecoder& operator=(const GzipDecoder&) = delete;
+
+  bool next(std::string_view& out) override {
+    if (!ok_) {
+      error_ = "cannot create a gzip decoder";
+      return false;
+    }
+    for (;;) {
+      if (zs_.avail_in == 0) {
+        std::size_t n = raw_.read(in_buf_.data(), in_buf_.size());
+        if (n == 0) {
+          if (raw_.failed()) error_ = "read error";
+          else if (in_member_) error_ = "the gzip data ends inside a member (a truncated log?)";
+          return false;
+        }
+        zs_.next_in = reinterpret_cast<Bytef*>(in_buf_.data());
+        zs_.avail_in = static_cast<uInt>(n);
+      }
+      if (!in_member_) {
+        // Bytes after a finished member: another member, or trailing padding (zeros) that gzip -d
+        // ignores too.
+        if (zs_.next_in[0] != 0x1f) {
+          zs_.avail_in = 0;
+          continue;
+        }
+        in_member_ = true;
+      }
+      zs_.next_out = reinterpret_cast<Bytef*>(out_buf_.data());
+      zs_.avail_out = static_cast<uInt>(out_buf_.size());
+      int r = inflate(&zs_, Z_NO_FLUSH);
+      std::size_t produced = out_buf_.size() - zs_.avail_out;
+      if (r == Z_STREAM_END) {
+        in_member_ = false;
+        inflateReset(&zs_);
+      } else if (r != Z_OK && !(r == Z_BUF_ERROR && (produced > 0 || zs_.avail_in == 0))) {
+        error_ = std::string("the gzip data is corrupt (") + (zs_.msg ? zs_.msg : "inflate failed") + ")";
+        return false;
+      }
+      if (produced > 0) {
+        out = {out_buf_.data(), produced};
+        return true;
+      }
+    }
+  }
+
+ private:
+  Raw raw_;
+  z_stream zs_{};
+  bool ok_ = false, in_member_ = false;
+  std::vector<char> in_buf_, out_buf_;
+};
+
 // snappy-java SnappyOutputStream: "\x82SNAPPY\0", BE int32 version, BE int32 compatible version,
 // then chunks of BE int32 length + one raw snappy block. A header may appear again in place of a
 // length (concatenated streams), as snappy-java's reader allows.
@@ -302,7 +368,7 @@ std::string codec_of(std::string_view head) {
 }
 
 bool codec_supported(const std::string& codec) {
-  return codec.empty() || codec == "zstd" || codec == "lz4" || codec == "lz4-frame" || codec == "snappy";
+  return codec.empty() || codec == "zstd" || codec == "lz4" || codec == "lz4-frame" || codec == "snappy" || codec == "gzip";
 }
 
 std::uint32_t xxh32(const void* data, std::size_t len, std::uint32_t seed) {
@@ -355,9 +421,9 @@ std::unique_ptr<Decoder> make_decoder(std::istream& in, std::string& error) {
     }
     return std::make_unique<SnappyDecoder>(Raw(in, ""));  // the 16-byte header is read
   }
-  std::string tool = codec == "gzip" ? "gzip -d" : "a snappy tool";
+  if (codec == "gzip") return std::make_unique<GzipDecoder>(std::move(raw));
   error = "this is a " + codec + "-compressed file, a codec Spark does not write event logs with: decompress it first (" +
-          tool + ")";
+          "a snappy tool)";
   return nullptr;
 }
 

@@ -4,8 +4,9 @@
 //   zstd    zstd-jni ZstdOutputStream: standard zstd frames (libzstd)           `.zstd`
 //   lz4     lz4-java LZ4BlockOutputStream: "LZ4Block" blocks (liblz4 raw blocks)  `.lz4`
 //   snappy  snappy-java SnappyOutputStream: "\x82SNAPPY\0" + blocks (libsnappy)  `.snappy`
-//   lz4 frame (the `lz4` command's format) is read too; gzip, lzf and the snappy framing format
-//   are recognised and refused with a message.
+//   lz4 frame (the `lz4` command's format) and gzip (zlib; Databricks keeps its rolled logs as
+//   `eventlog-<date>--<hh>-<mm>.gz`) are read too; lzf and the snappy framing format are
+//   recognised and refused with a message.
 #pragma once
 
 #include <cstddef>
@@ -17,8 +18,8 @@
 
 namespace planlint::eventlog {
 
-// The codec a stream starts with: "zstd", "lz4", "lz4-frame", "snappy", or for the ones not read
-// "gzip", "snappy-framed"; empty for anything else (plain text).
+// The codec a stream starts with: "zstd", "lz4", "lz4-frame", "snappy", "gzip", or for the one
+// not read "snappy-framed"; empty for anything else (plain text).
 std::string codec_of(std::string_view head);
 bool codec_supported(const std::string& codec);
 

@@ -13,6 +13,7 @@
 #include "parser/eventlog/eventlog.hpp"
 
 #include <algorithm>
+#include <cctype>
 #include <cmath>
 #include <fstream>
 #include <istream>
@@ -26,6 +27,7 @@
 #include "parser/common/regular_file.hpp"
 #include "parser/common/shown_children.hpp"
 #include "parser/eventlog/eventlog_codec.hpp"
+#include "parser/eventlog/task_end.hpp"
 #include "parser/explain/explain.hpp"
 #include "parser/registry/detect.hpp"
 #include "parser/common/facts_fill.hpp"
@@ -73,146 +75,15 @@ double as_number(const json& v) {
   return 0;
 }
 
-// The fields of a task-end event that matter, read with nlohmann's SAX interface: task-end lines
-// are most of a log (~1.5 KB each, mostly task metrics), and building a DOM for each was most of
-// the reading time.
-struct TaskEnd {
-  std::optional<double> stage, run_time, launch, finish;
-  // Task Metrics > Shuffle Read Metrics: bytes (remote + local) and records this task read.
-  std::optional<double> shuffle_remote_bytes, shuffle_local_bytes, shuffle_records;
-  bool has_info = false, failed = false, has_accs = false;
-  std::vector<std::pair<long long, std::optional<double>>> accs;  // (id, update) of Accumulables entries with an ID
-};
-
-class TaskEndSax {
- public:
-  explicit TaskEndSax(TaskEnd& out) : t_(out) {}
-  using number_integer_t = json::number_integer_t;
-  using number_unsigned_t = json::number_unsigned_t;
-  using number_float_t = json::number_float_t;
-  using string_t = json::string_t;
-  using binary_t = json::binary_t;
-
-  bool null() { return value(0, true); }
-  bool boolean(bool b) {
-    if (ctx() == Ctx::Info && (key_ == Key::Failed || key_ == Key::Killed)) t_.failed = t_.failed || b;
-    return value(0, true);
-  }
-  bool number_integer(number_integer_t v) { return value(static_cast<double>(v), true); }
-  bool number_unsigned(number_unsigned_t v) { return value(static_cast<double>(v), true); }
-  bool number_float(number_float_t v, const string_t&) { return value(v, true); }
-  bool string(string_t& s) {
-    char* end = nullptr;
-    double d = std::strtod(s.c_str(), &end);
-    return value(end != s.c_str() ? d : 0, true);
-  }
-  bool binary(binary_t&) { return value(0, true); }
-  bool start_object(std::size_t) {
-    Ctx c = Ctx::Other;
-    if (stack_.empty()) c = Ctx::Root;
-    else if (ctx() == Ctx::Root && key_ == Key::TaskInfo) c = Ctx::Info, t_.has_info = true;
-    else if (ctx() == Ctx::Root && key_ == Key::TaskMetrics) c = Ctx::Metrics;
-    else if (ctx() == Ctx::Metrics && key_ == Key::ShuffleRead) c = Ctx::ShuffleRead;
-    else if (ctx() == Ctx::Accs) c = Ctx::Acc, acc_id_.reset(), acc_update_.reset();
-    stack_.push_back(c);
-    key_ = Key::None;
-    return true;
-  }
-  bool end_object() {
-    if (ctx() == Ctx::Acc && acc_id_) t_.accs.emplace_back(static_cast<long long>(*acc_id_), acc_update_);
-    stack_.pop_back();
-    key_ = Key::None;
-    return true;
-  }
-  bool start_array(std::size_t) {
-    Ctx c = ctx() == Ctx::Info && key_ == Key::Accumulables ? Ctx::Accs : Ctx::Other;
-    if (c == Ctx::Accs) t_.has_accs = true;
-    stack_.push_back(c);
-    return true;
-  }
-  bool end_array() {
-    stack_.pop_back();
-    key_ = Key::None;
-    return true;
-  }
-  bool key(string_t& k) {
-    key_ = Key::None;
-    switch (ctx()) {
-      case Ctx::Root:
-        if (k == "Stage ID") key_ = Key::StageId;
-        else if (k == "Task Info") key_ = Key::TaskInfo;
-        else if (k == "Task Metrics") key_ = Key::TaskMetrics;
-        break;
-      case Ctx::Info:
-        if (k == "Failed") key_ = Key::Failed;
-        else if (k == "Killed") key_ = Key::Killed;
-        else if (k == "Launch Time") key_ = Key::Launch;
-        else if (k == "Finish Time") key_ = Key::Finish;
-        else if (k == "Accumulables") key_ = Key::Accumulables;
-        break;
-      case Ctx::Metrics:
-        if (k == "Executor Run Time") key_ = Key::RunTime;
-        else if (k == "Shuffle Read Metrics") key_ = Key::ShuffleRead;
-        break;
-      case Ctx::ShuffleRead:
-        if (k == "Remote Bytes Read") key_ = Key::RemoteBytes;
-        else if (k == "Local Bytes Read") key_ = Key::LocalBytes;
-        else if (k == "Total Records Read") key_ = Key::Records;
-        break;
-      case Ctx::Acc:
-        if (k == "ID") key_ = Key::Id;
-        else if (k == "Update") key_ = Key::Update;
-        break;
-      default:
-        break;
-    }
-    return true;
-  }
-  bool parse_error(std::size_t, const std::string&, const nlohmann::detail::exception&) { return false; }
-
- private:
-  enum class Ctx { Root, Info, Metrics, ShuffleRead, Accs, Acc, Other };
-  enum class Key {
-    None, StageId, TaskInfo, TaskMetrics, Failed, Killed, Launch, Finish, Accumulables, RunTime, ShuffleRead,
-    RemoteBytes, LocalBytes, Records, Id, Update
-  };
-
-  [[nodiscard]] Ctx ctx() const { return stack_.empty() ? Ctx::Other : stack_.back(); }
-
-  // A scalar value: numbers as as_number reads them (strings parsed, anything else 0).
-  bool value(double v, bool) {
-    switch (ctx()) {
-      case Ctx::Root:
-        if (key_ == Key::StageId) t_.stage = v;
-        break;
-      case Ctx::Info:
-        if (key_ == Key::Launch) t_.launch = v;
-        else if (key_ == Key::Finish) t_.finish = v;
-        break;
-      case Ctx::Metrics:
-        if (key_ == Key::RunTime) t_.run_time = v;
-        break;
-      case Ctx::ShuffleRead:
-        if (key_ == Key::RemoteBytes) t_.shuffle_remote_bytes = v;
-        else if (key_ == Key::LocalBytes) t_.shuffle_local_bytes = v;
-        else if (key_ == Key::Records) t_.shuffle_records = v;
-        break;
-      case Ctx::Acc:
-        if (key_ == Key::Id) acc_id_ = v;
-        else if (key_ == Key::Update) acc_update_ = v;
-        break;
-      default:
-        break;
-    }
-    key_ = Key::None;
-    return true;
-  }
-
-  TaskEnd& t_;
-  std::vector<Ctx> stack_;
-  Key key_ = Key::None;
-  std::optional<double> acc_id_, acc_update_;
-};
+// An id (execution, stage, accumulator) from a number: -1, an id no event uses, when the value is
+// not finite or out of the range of long long (a damaged log's 2.2e+32 would be undefined
+// behaviour to convert).
+long long as_id(double d) {
+  constexpr double kLimit = 9.0e18;  // below 2^63
+  if (!std::isfinite(d) || d <= -kLimit || d >= kLimit) return -1;
+  return static_cast<long long>(d);
+}
+long long as_id(const json& v) { return as_id(as_number(v)); }
 
 // One node of `sparkPlanInfo`: the name and the SQL metrics with their accumulator ids.
 struct InfoMetric {
@@ -245,6 +116,7 @@ struct StageTasks {
   std::optional<double> num_tasks;
   std::optional<double> duration_ms;
   std::string name;
+  bool failed = false;  // its StageCompleted has a "Failure Reason": the task lists hold only the tasks that succeeded
   std::unordered_set<long long> accumulators;  // SQL accumulators updated by this stage's tasks
 };
 
@@ -264,7 +136,7 @@ std::vector<InfoNode> flatten_info(const json& root) {
       for (const auto& m : *it) {
         if (!m.is_object()) continue;
         InfoMetric im;
-        if (auto a = m.find("accumulatorId"); a != m.end()) im.acc = static_cast<long long>(as_number(*a));
+        if (auto a = m.find("accumulatorId"); a != m.end()) im.acc = as_id(*a);
         if (auto a = m.find("name"); a != m.end() && a->is_string()) im.name = a->get<std::string>();
         if (auto a = m.find("metricType"); a != m.end() && a->is_string()) im.type = a->get<std::string>();
         n.metrics.push_back(std::move(im));
@@ -337,6 +209,17 @@ class Builder {
         if (auto it = e.find("Spark Version"); it != e.end() && it->is_string()) spark_version_ = it->get<std::string>();
       return;
     }
+    if (ev == "SparkListenerEnvironmentUpdate") {
+      json e = json::parse(line.begin(), line.end(), nullptr, false);
+      if (e.is_object())
+        if (auto props = e.find("Spark Properties"); props != e.end() && props->is_object())
+          if (auto a = props->find("spark.sql.adaptive.enabled"); a != props->end() && a->is_string()) {
+            std::string v = a->get<std::string>();
+            for (char& c : v) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+            if (v == "true" || v == "false") aqe_configured_ = v == "true";
+          }
+      return;
+    }
     bool wanted = ev.ends_with("SQLExecutionStart") || ev.ends_with("SQLAdaptiveExecutionUpdate") ||
                   ev.ends_with("SQLExecutionEnd") || ev.ends_with("SparkListenerDriverAccumUpdates") ||
                   ev == "SparkListenerJobStart" || ev == "SparkListenerTaskEnd" ||
@@ -348,9 +231,7 @@ class Builder {
       if (auto stage = stage_id_of(line); stage && !stage_owner_.count(*stage)) return;
     }
     if (ev == "SparkListenerTaskEnd") {
-      TaskEnd t;
-      TaskEndSax sax(t);
-      if (json::sax_parse(line.begin(), line.end(), &sax)) on_task_end(t);
+      if (eventlog::read_task_end(line, task_)) on_task_end(task_);
       else if (bad_lines_++ < 3)
         result_.messages.push_back({MessageSeverity::Error, {line_no, 1, line_no, 2},
                                     "this event line is not valid JSON (truncated log?)"});
@@ -403,6 +284,8 @@ class Builder {
   std::size_t events_ = 0;
   std::size_t bad_lines_ = 0;
   std::string spark_version_;  // SparkListenerLogStart "Spark Version"
+  eventlog::TaskEnd task_;     // the task-end line being read (kept for its buffers)
+  std::optional<bool> aqe_configured_;  // SparkListenerEnvironmentUpdate: spark.sql.adaptive.enabled
   bool any_execution_ = false, selected_seen_ = false;
   std::map<long long, Execution> executions_;             // running (or never ended) executions
   std::size_t open_bytes_ = 0;                            // sum of their `bytes`
@@ -445,7 +328,7 @@ class Builder {
 
   static long long exec_id(const json& e) {
     auto it = e.find("executionId");
-    return it == e.end() ? -1 : static_cast<long long>(as_number(*it));
+    return it == e.end() ? -1 : as_id(*it);
   }
 
   void set_plan(Execution& ex, const json& e, std::uint32_t line_no) {
@@ -516,7 +399,7 @@ class Builder {
     if (it == e.end() || !it->is_array()) return;
     for (const auto& pair : *it)
       if (pair.is_array() && pair.size() == 2) {
-        auto acc = static_cast<long long>(as_number(pair[0]));
+        auto acc = as_id(pair[0]);
         if (acc_owner_.count(acc)) acc_value_[acc] += as_number(pair[1]);
       }
   }
@@ -526,20 +409,20 @@ class Builder {
     if (props == e.end() || !props->is_object()) return;
     auto eid = props->find("spark.sql.execution.id");
     if (eid == props->end()) return;
-    long long id = static_cast<long long>(as_number(*eid));
+    long long id = as_id(*eid);
     auto ex = executions_.find(id);
     if (ex == executions_.end()) return;
     if (auto st = e.find("Stage IDs"); st != e.end() && st->is_array())
       for (const auto& s : *st) {
-        auto sid = static_cast<long long>(as_number(s));
+        auto sid = as_id(s);
         ex->second.stages.push_back(sid);
         stage_owner_[sid] = id;
       }
   }
 
-  void on_task_end(const TaskEnd& t) {
+  void on_task_end(const eventlog::TaskEnd& t) {
     if (!t.stage) return;
-    auto stage = static_cast<long long>(*t.stage);
+    auto stage = as_id(*t.stage);
     if (!stage_owner_.count(stage)) return;  // not a stage of a followed SQL execution
     StageTasks& st = stages_[stage];
     if (!t.has_info) return;
@@ -564,13 +447,16 @@ class Builder {
     if (info == e.end() || !info->is_object()) return;
     auto sid = info->find("Stage ID");
     if (sid == info->end()) return;
-    auto stage = static_cast<long long>(as_number(*sid));
+    auto stage = as_id(*sid);
     if (!stage_owner_.count(stage)) return;
     StageTasks& st = stages_[stage];
     if (auto n = info->find("Number of Tasks"); n != info->end()) st.num_tasks = as_number(*n);
     auto sub = info->find("Submission Time"), done = info->find("Completion Time");
     if (sub != info->end() && done != info->end()) st.duration_ms = as_number(*done) - as_number(*sub);
     if (auto nm = info->find("Stage Name"); nm != info->end() && nm->is_string()) st.name = nm->get<std::string>();
+    // The latest attempt decides: a stage retried after a fetch failure and then completed is complete.
+    auto fr = info->find("Failure Reason");
+    st.failed = fr != info->end() && fr->is_string();
   }
 
   // Pair the plan-info tree with the parsed operators: walk both from the root, skipping the
@@ -681,7 +567,7 @@ class Builder {
       StageTasks& st = it->second;
       StageInfo si;
       si.id = std::to_string(sid);
-      si.status = st.duration_ms ? "COMPLETE" : "";
+      si.status = st.failed ? "FAILED" : st.duration_ms ? "COMPLETE" : "";
       si.num_tasks = st.num_tasks;
       si.duration_ms = st.duration_ms;
       if (!st.task_ms.empty()) {
@@ -691,6 +577,14 @@ class Builder {
         si.task_ms_max = *std::max_element(v.begin(), v.end());
         si.task_ms_median = quantile(v, 0.5);
         si.task_ms_p75 = quantile(v, 0.75);
+        double stage_total = 0;
+        for (double t : v) stage_total += t;
+        si.task_ms_total = stage_total;
+        si.task_ms_histogram.assign(StageInfo::kTaskHistogramBins, 0);
+        for (double t : v) {
+          std::size_t bin = *si.task_ms_max > 0 ? static_cast<std::size_t>(t / *si.task_ms_max * StageInfo::kTaskHistogramBins) : 0;
+          ++si.task_ms_histogram[std::min(bin, StageInfo::kTaskHistogramBins - 1)];
+        }
         if (!si.num_tasks) si.num_tasks = static_cast<double>(v.size());
       }
       std::unordered_set<std::size_t> ops;
@@ -718,6 +612,9 @@ class Builder {
     }
     if (task_total > 0) plan.query.metrics.push_back({"taskTotalTimeMs", "", task_total, MetricUnit::Millis, false});
     fill_eventlog_facts(plan, spark_version_);
+    // PlanFacts::aqe: on / known off. The environment's setting is what the application ran with;
+    // an AdaptiveSparkPlan in the plan (derive_common_facts) sets it on as well.
+    if (aqe_configured_) plan.facts.aqe = *aqe_configured_;
     return plan;
   }
 };
@@ -803,10 +700,40 @@ void pump(std::istream& in, const std::string& name, Builder& b, LineFeeder& f) 
                   (f.line() ? "; nothing after line " + std::to_string(f.line()) + " is read" : ""));
 }
 
+// Databricks' rolled event logs (cluster log delivery, `eventlogs/<id>/`): the current hour in
+// `eventlog`, each earlier hour in `eventlog-<yyyy>-<mm>-<dd>--<hh>-<mm>[.gz]`.
+bool databricks_rolled_name(std::string_view name) {
+  constexpr std::string_view shape = "eventlog-dddd-dd-dd--dd-dd";
+  if (name.size() < shape.size()) return false;
+  for (std::size_t i = 0; i < shape.size(); ++i)
+    if (shape[i] == 'd' ? !(name[i] >= '0' && name[i] <= '9') : name[i] != shape[i]) return false;
+  std::string_view rest = name.substr(shape.size());
+  return rest.empty() || rest == ".gz";
+}
+
+bool is_databricks_rolled_dir(const std::filesystem::path& dir) {
+  std::error_code ec;
+  if (!std::filesystem::is_directory(dir, ec)) return false;
+  for (std::filesystem::directory_iterator it(dir, ec), end; !ec && it != end; it.increment(ec))
+    if (databricks_rolled_name(it->path().filename().string())) return true;
+  return false;
+}
+
+// A Databricks rolled folder: the rolled hours in name (= time) order, then `eventlog`.
+void read_databricks_rolled_dir(const std::filesystem::path& dir, Builder& b);
+
 // A rolling log directory: events_<N>_<appId>[_<attempt>][.<codec>][.compact] in N order, from the
 // last compacted file on (older ones are folded into it), as Spark's RollingEventLogFilesFileReader.
 void read_rolling_dir(const std::filesystem::path& dir, Builder& b) {
   namespace fs = std::filesystem;
+  {
+    fs::path p = dir;
+    if (p.filename().empty()) p = p.parent_path();
+    if (!std::string_view(p.filename().string()).starts_with("eventlog_v2_")) {
+      read_databricks_rolled_dir(dir, b);
+      return;
+    }
+  }
   struct EventsFile {
     unsigned long long index;
     fs::path path;
@@ -855,6 +782,36 @@ void read_rolling_dir(const std::filesystem::path& dir, Builder& b) {
   }
 }
 
+void read_databricks_rolled_dir(const std::filesystem::path& dir, Builder& b) {
+  namespace fs = std::filesystem;
+  std::vector<fs::path> files;
+  fs::path current;
+  std::error_code ec;
+  for (fs::directory_iterator it(dir, ec), end; !ec && it != end; it.increment(ec)) {
+    std::string name = it->path().filename().string();
+    if (databricks_rolled_name(name)) files.push_back(it->path());
+    else if (name == "eventlog") current = it->path();
+  }
+  if (ec) {
+    b.message(MessageSeverity::Error, 1, dir.string() + ": " + ec.message());
+    return;
+  }
+  std::sort(files.begin(), files.end());
+  if (!current.empty()) files.push_back(current);
+  LineFeeder f(b);
+  for (const fs::path& file : files) {
+    std::string name = file.filename().string();
+    std::string why;
+    int fd = open_regular_file(file.string(), why);
+    if (fd < 0) {
+      b.message(MessageSeverity::Error, f.line() + 1, name + ": " + why + "; not read");
+      continue;
+    }
+    FdInputStream in(fd);
+    pump(in, name, b, f);
+  }
+}
+
 }  // namespace
 
 bool looks_compressed_event_log(std::string_view head) { return !eventlog::codec_of(head).empty(); }
@@ -863,7 +820,8 @@ bool is_rolling_event_log_dir(const std::filesystem::path& path) {
   std::filesystem::path p = path;
   if (p.filename().empty()) p = p.parent_path();  // "eventlog_v2_x/"
   std::error_code ec;
-  return std::string_view(p.filename().string()).starts_with("eventlog_v2_") && std::filesystem::is_directory(p, ec);
+  if (std::string_view(p.filename().string()).starts_with("eventlog_v2_") && std::filesystem::is_directory(p, ec)) return true;
+  return is_databricks_rolled_dir(p);
 }
 
 bool is_event_log_path(const std::filesystem::path& path) {
@@ -921,6 +879,16 @@ ParseResult read_event_log(const std::filesystem::path& path, const std::string&
   if (!in) {
     Builder b(shown, opts, sink);
     b.message(MessageSeverity::Error, 1, "cannot be opened");
+    return b.finish();
+  }
+  if (databricks_rolled_name(path.filename().string())) {
+    Builder b(shown, opts, sink);
+    b.message(MessageSeverity::Note, 1,
+              "one hour of a Databricks rolled event log (" + path.filename().string() +
+                  "): an execution that began in an earlier file or ends in a later one is incomplete here; "
+                  "give the folder that holds `eventlog` and its `eventlog-*` files to read them whole");
+    LineFeeder f(b);
+    pump(in, "", b, f);
     return b.finish();
   }
   return parse_event_log_stream(in, shown, opts, sink);

@@ -9,8 +9,8 @@
 // and prints wall and CPU (user + sys) time, MB/s of the uncompressed log, and peak RSS. The log:
 // many SQL executions, each with a formatted plan and its sparkPlanInfo, an AQE update, two jobs
 // of 200 tasks whose task-end events carry SQL accumulator updates and Spark's task metrics,
-// driver accumulator updates and the end event: ~1.6 KB per task-end line, ~1,640 executions and
-// ~656,000 task-end events per GB. (The events repeat, so zstd compresses them ~60x; real logs
+// driver accumulator updates and the end event: ~1.6 KB per task-end line, ~1,530 executions and
+// ~611,000 task-end events per GB (10^9 bytes). (The events repeat, so zstd compresses them ~60x; real logs
 // compress ~10x.)
 #include <CLI/CLI.hpp>
 
@@ -29,6 +29,7 @@
 #include <unistd.h>
 
 #include "parser/eventlog/eventlog.hpp"
+#include "tools/bench/bench_eventlog.hpp"
 
 extern char** environ;
 
@@ -36,7 +37,7 @@ namespace {
 
 namespace fs = std::filesystem;
 using Clock = std::chrono::steady_clock;
-constexpr double kMB = 1024.0 * 1024.0;
+constexpr double kMB = 1e6;  // MB = 10^6 bytes (MiB = 2^20)
 
 const char* kPlan = R"(== Physical Plan ==
 AdaptiveSparkPlan (9)
@@ -217,13 +218,11 @@ class Sink {
   std::size_t raw_bytes_ = 0;
 };
 
-struct Generated {
-  std::size_t bytes = 0, executions = 0, tasks = 0;
-};
+}  // namespace
 
-Generated generate(const fs::path& path, std::size_t target_bytes, bool zstd) {
+GeneratedEventLog write_generated_event_log(const fs::path& path, std::size_t target_bytes, bool zstd) {
   Sink out(path, zstd);
-  Generated g;
+  GeneratedEventLog g;
   const std::string plan_final = json_escape(kPlan);
   std::string plan_initial = plan_final;
   plan_initial.replace(plan_initial.find("isFinalPlan=true"), 16, "isFinalPlan=false");
@@ -270,6 +269,8 @@ Generated generate(const fs::path& path, std::size_t target_bytes, bool zstd) {
   out.close();
   return g;
 }
+
+namespace {
 
 struct ChildRun {
   int status = -1;
@@ -333,7 +334,7 @@ int read_only(const std::string& path) {
 
 void line(const char* what, const ChildRun& r, std::size_t bytes, const std::string& extra) {
   double mb = static_cast<double>(bytes) / kMB;
-  std::printf("  %-8s wall %6.2f s (%5.1f MB/s)  CPU %6.2f s (%5.1f MB/s)  peak RSS %6.1f MB  exit %d  %s\n", what,
+  std::printf("  %-8s wall %6.2f s (%5.1f MB/s)  CPU %6.2f s (%5.1f MB/s)  peak RSS %6.1f MiB  exit %d  %s\n", what,
               r.seconds, mb / r.seconds, r.cpu_seconds, mb / r.cpu_seconds, static_cast<double>(r.peak_kb) / 1024.0,
               r.status, extra.c_str());
   std::fflush(stdout);
@@ -343,9 +344,9 @@ void line(const char* what, const ChildRun& r, std::size_t bytes, const std::str
 
 int bench_eventlog(int argc, char** argv) {
   CLI::App app{"planlint_bench eventlog: read a generated event log of --mb MB in bounded memory"};
-  std::size_t mb = 1024;
+  std::size_t mb = 1000;
   std::string codec = "none", keep, planlint_path, read_path;
-  app.add_option("--mb", mb, "size of the (uncompressed) log")->capture_default_str();
+  app.add_option("--mb", mb, "size of the (uncompressed) log, MB (10^6 bytes)")->capture_default_str();
   app.add_option("--codec", codec, "none | zstd (Spark's default codec)")->check(CLI::IsMember({"none", "zstd"}))->capture_default_str();
   app.add_option("--keep", keep, "write the log here and keep it (default: a temporary file, removed)");
   app.add_option("--planlint", planlint_path, "the planlint executable (default: beside planlint_bench)");
@@ -360,7 +361,7 @@ int bench_eventlog(int argc, char** argv) {
                               : fs::path(keep);
   std::printf("== eventlog: a generated %zu MB Spark event log (%s), each figure a fresh process\n", mb, codec.c_str());
   auto t0 = Clock::now();
-  Generated g = generate(log, mb << 20, codec == "zstd");
+  GeneratedEventLog g = write_generated_event_log(log, mb * 1000000, codec == "zstd");
   double gen_s = std::chrono::duration<double>(Clock::now() - t0).count();
   std::printf("  log      %.1f MB uncompressed, %.1f MB on disk, %zu SQL executions, %zu task-end events (written in %.1f s)\n",
               static_cast<double>(g.bytes) / kMB, static_cast<double>(fs::file_size(log)) / kMB, g.executions, g.tasks, gen_s);

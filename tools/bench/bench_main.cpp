@@ -7,6 +7,7 @@
 //   planlint_bench scaling         ns/byte from 1 MB up to 256 MB (--gb: 1 GB) of plans
 //   planlint_bench lsp             the LSP benchmark (tools/bench/bench_lsp.cpp), when built
 //   planlint_bench eventlog        a 1 GB event log in bounded memory (tools/bench/bench_eventlog.cpp)
+//   planlint_bench process         whole-process `planlint check` beside `wc -l` (tools/bench/bench_process.cpp)
 //   planlint_bench gen KIND ...    write a large or extreme generated input (see `gen --help`)
 //   planlint_bench run PATH...     a fixed load (parse + rules over files N times) for profilers
 //
@@ -52,6 +53,7 @@ extern char** environ;
 // without it.
 int bench_lsp(int argc, char** argv) __attribute__((weak));
 int bench_eventlog(int argc, char** argv) __attribute__((weak));
+int bench_process(int argc, char** argv) __attribute__((weak));
 
 namespace {
 
@@ -539,8 +541,11 @@ int main(int argc, char** argv) {
   lsp->add_option("args", lsp_args, "passed to bench_lsp");
   lsp->allow_extras();
   std::vector<std::string> evlog_args;
-  auto* evlog = app.add_subcommand("eventlog", "a generated event log (--mb, default 1024) read in bounded memory");
+  auto* evlog = app.add_subcommand("eventlog", "a generated event log (--mb, default 1000 MB = 10^6 bytes each) read in bounded memory");
   evlog->prefix_command();  // everything after `eventlog` goes to bench_eventlog (see `eventlog --help`)
+  auto* proc = app.add_subcommand("process", "whole-process `planlint check --format json` of golden plans, 10,000 small files, "
+                                             "100 MB, a 1 GB event log, beside `wc -l`");
+  proc->prefix_command();  // everything after `process` goes to bench_process (see `process --help`)
   std::vector<std::string> run_paths;
   int repeat = 1;
   bool parse_only = false;
@@ -575,7 +580,14 @@ int main(int argc, char** argv) {
   else if (*st) rc = cmd_startup(planlint_path, plan, runs);
   else if (*mem) rc = cmd_memory(mem_max_mb);
   else if (*sc) rc = cmd_scaling(max_mb, one_plan_max_mb);
-  else if (*evlog) {
+  else if (*proc) {
+    std::vector<std::string> args = proc->remaining();
+    args.insert(args.begin(), "planlint_bench process");
+    std::vector<char*> av;
+    for (auto& a : args) av.push_back(a.data());
+    av.push_back(nullptr);
+    rc = bench_process ? bench_process(static_cast<int>(args.size()), av.data()) : 2;
+  } else if (*evlog) {
     evlog_args = evlog->remaining();
     evlog_args.insert(evlog_args.begin(), "planlint_bench eventlog");
     std::vector<char*> av;
