@@ -10,6 +10,7 @@
 #include <set>
 #include <unordered_map>
 
+#include "parser/common/classify.hpp"
 #include "parser/common/facts_fill.hpp"
 #include "parser/common/shown_children.hpp"
 #include "parser/explain/explain.hpp"
@@ -536,6 +537,8 @@ GraphNode read_graph_node(const json& n) {
     for (const auto& m : *ms) {
       if (!m.is_object()) continue;
       std::string mname = as_str(m, "name"), mvalue = as_str(m, "value");
+      // Spark 3.2-era answers (SPARK-38222) wrote a value as an object {"amount": "2"}.
+      if (auto v = m.find("value"); mvalue.empty() && v != m.end() && v->is_object()) mvalue = as_str(*v, "amount");
       if (auto metric = history_server_metric(mname, mvalue)) {
         if (auto sp = metric_spread(mname, mvalue)) g.spreads.emplace_back(metric->label, *sp);
         g.metrics.push_back(std::move(*metric));
@@ -760,6 +763,196 @@ ParseResult parse_history_server(std::string_view text, const std::string& path,
   if (opts.execution && !matched_any)
     result.messages.push_back({MessageSeverity::Error, lines.at(0),
                                "no SQL execution " + std::to_string(*opts.execution) + " in this answer"});
+  return result;
+}
+
+
+// ---- Fragments: node objects of a /sql answer pasted without their execution ----------------
+
+namespace {
+
+// A line that holds only an author's elision: `...`, `…`, `(...)`, `[...]`, maybe with a comma.
+bool elision_line(std::string_view line) {
+  line = trim_blank_or_newline(line);
+  if (!line.empty() && line.back() == ',') line = trim_blank_or_newline(line.substr(0, line.size() - 1));
+  return line == "..." || line == "\xE2\x80\xA6" || line == "(...)" || line == "[...]" || line == "{...}";
+}
+
+struct FragmentText {
+  std::vector<std::pair<std::size_t, std::size_t>> values;  // [begin, end) of each top-level value
+  std::string repaired;                                     // the text with elisions blanked, brackets closed
+  std::vector<std::size_t> elisions;                        // byte offsets of elision lines
+  std::optional<std::size_t> first_unclosed;                // where a missing closer was first put
+};
+
+// The top-level JSON values of a fragment, with elision lines blanked and the closers an author
+// dropped put back (a `}` that meets an open `[` closes the array first; the end closes the rest).
+FragmentText split_fragment(std::string_view text) {
+  FragmentText f;
+  std::string& out = f.repaired;
+  out.reserve(text.size() + 16);
+  std::vector<char> stack;
+  bool in_string = false, escaped = false;
+  std::size_t begin = 0, line_start = 0;
+  for (std::size_t i = 0; i < text.size(); ++i) {
+    if (i == line_start) {
+      std::size_t eol = text.find('\n', i);
+      std::string_view line = text.substr(i, (eol == std::string_view::npos ? text.size() : eol) - i);
+      line_start = eol == std::string_view::npos ? text.size() + 1 : eol + 1;
+      if (!in_string && elision_line(line)) {
+        f.elisions.push_back(i);
+        out.append(line.size(), ' ');
+        i += line.size() - 1 + (eol == std::string_view::npos ? 0 : 1);
+        if (eol != std::string_view::npos) out += '\n';
+        continue;
+      }
+    }
+    char c = text[i];
+    if (in_string) {
+      out += c;
+      if (escaped) escaped = false;
+      else if (c == '\\') escaped = true;
+      else if (c == '"') in_string = false;
+      continue;
+    }
+    if (c == '"') in_string = true;
+    if (c == '{' || c == '[') {
+      if (stack.empty()) begin = out.size();
+      stack.push_back(c == '{' ? '}' : ']');
+    } else if (c == '}' || c == ']') {
+      if (std::find(stack.begin(), stack.end(), c) == stack.end()) {
+        out += ' ';  // a closer nothing opened: dropped
+        continue;
+      }
+      while (stack.back() != c) {
+        if (!f.first_unclosed) f.first_unclosed = i;
+        out += stack.back();
+        stack.pop_back();
+      }
+      stack.pop_back();
+      out += c;
+      if (stack.empty()) f.values.emplace_back(begin, out.size());
+      continue;
+    } else if (stack.empty() && c == ',') {
+      out += ' ';
+      continue;
+    }
+    out += c;
+  }
+  if (!stack.empty()) {
+    if (!f.first_unclosed) f.first_unclosed = text.size();
+    while (!stack.empty()) out += stack.back(), stack.pop_back();
+    f.values.emplace_back(begin, out.size());
+  }
+  return f;
+}
+
+void collect_nodes(const json& v, std::vector<const json*>& nodes) {
+  if (v.is_array()) {
+    for (const auto& e : v) collect_nodes(e, nodes);
+  } else if (v.is_object()) {
+    if (v.contains("nodeName")) nodes.push_back(&v);
+    else if (auto n = v.find("nodes"); n != v.end() && n->is_array())
+      for (const auto& e : *n) collect_nodes(e, nodes);
+  }
+}
+
+}  // namespace
+
+bool looks_like_history_server_fragment(std::string_view text) {
+  std::size_t i = 0;
+  if (text.substr(0, 3) == "\xEF\xBB\xBF") i = 3;
+  while (i < text.size() && (text[i] == ' ' || text[i] == '\t' || text[i] == '\r' || text[i] == '\n' || text[i] == '[')) ++i;
+  if (i >= text.size() || text[i] != '{') return false;
+  std::string_view head = text.substr(i, 4096);
+  std::size_t first_key = head.find('"');
+  if (first_key == std::string_view::npos) return false;
+  // A node object opens with "nodeId" (Jackson's order) or, sorted, "metrics" before "nodeId".
+  std::string_view key = head.substr(first_key);
+  bool node_first = key.starts_with("\"nodeId\"") || key.starts_with("\"nodeName\"") ||
+                    (key.starts_with("\"metrics\"") && head.find("\"nodeId\"") != std::string_view::npos);
+  return node_first && head.find("\"nodeName\"") != std::string_view::npos &&
+         head.find("\"planDescription\"") == std::string_view::npos;
+}
+
+ParseResult parse_history_server_fragment(std::string_view text, const std::string& path) {
+  ParseResult result;
+  result.path = path;
+  result.format = InputFormat::HistoryServer;
+  result.traits = kHistoryServerTraits;
+  LineIndex lines(text);
+  FragmentText f = split_fragment(text);
+  std::vector<json> values;
+  std::vector<std::size_t> value_at;
+  for (const auto& [b, e] : f.values) {
+    json v = json::parse(std::string_view(f.repaired).substr(b, e - b), nullptr, false);
+    if (v.is_discarded()) {
+      result.messages.push_back({MessageSeverity::Error, lines.at(std::min(b, text.size())),
+                                 "History Server fragment: a pasted object is not JSON even with its brackets closed"});
+      continue;
+    }
+    values.push_back(std::move(v));
+    value_at.push_back(b);
+  }
+  std::vector<const json*> node_json;
+  for (const auto& v : values) collect_nodes(v, node_json);
+  std::vector<GraphNode> nodes;
+  for (const json* n : node_json) nodes.push_back(read_graph_node(*n));
+  const std::string shape = std::to_string(nodes.size()) + (nodes.size() == 1 ? " node object" : " node objects") +
+                            " of a History Server /sql answer (`nodeId`, `nodeName`, `metrics`) without the execution around " +
+                            (nodes.size() == 1 ? "it" : "them") + " (no `planDescription`, no `edges`)";
+  const std::string hint = " (hint: save the whole answer of /api/v1/applications/<app>/sql)";
+  Plan plan;
+  plan.format = InputFormat::HistoryServer;
+  plan.name = "History Server fragment";
+  plan.loc = lines.at(0);
+  for (const GraphNode& g : nodes) {
+    if (g.cluster) continue;
+    Operator op;
+    op.index = plan.ops.size();
+    op.id = plan.keep(std::to_string(g.id));
+    op.name = plan.keep(trim_blank_or_newline(g.name));
+    op.label = op.name;
+    Classification c = classify_operator(op.name);
+    op.kind = c.kind;
+    op.engine = c.engine;
+    if (g.codegen_id && *g.codegen_id >= 0 && *g.codegen_id < (1LL << 31)) {
+      op.codegen = true;
+      op.codegen_stage = static_cast<std::int32_t>(*g.codegen_id);
+    }
+    op.loc = plan.loc;
+    for (const Metric& m : g.metrics) {
+      if (m.label == "Number of output rows") op.rows = m.value;
+      if (m.label == "Duration" && !op.duration_ms) op.duration_ms = m.value;
+      op.metrics.push_back(m);
+    }
+    std::stable_sort(op.metrics.begin(), op.metrics.end(), by_label);
+    plan.roots.push_back(op.index);
+    plan.ops.push_back(std::move(op));
+  }
+  if (plan.ops.empty()) {
+    std::string names;
+    for (const GraphNode& g : nodes) names += (names.empty() ? "" : ", ") + std::string(trim_blank_or_newline(g.name));
+    result.messages.push_back({MessageSeverity::Error, lines.at(0),
+                               "no operators read: " + shape +
+                                   (names.empty() ? std::string() : "; " + names + (nodes.size() == 1 ? " is" : " are") +
+                                                                        " a codegen wrapper, not an operator") +
+                                   hint});
+    return result;
+  }
+  plan.link();
+  fill_eventlog_facts(plan, "");
+  result.messages.push_back({MessageSeverity::Warning, lines.at(0),
+                             "a fragment: " + shape + "; its " + std::to_string(plan.ops.size()) +
+                                 " operators are read apart, with their metrics, and how they connect is unknown" + hint});
+  for (std::size_t at : f.elisions)
+    result.messages.push_back({MessageSeverity::Warning, lines.at(at, 3),
+                               "an elision (`...`): the author left out part of the answer here; what it held is not read"});
+  if (f.first_unclosed)
+    result.messages.push_back({MessageSeverity::Note, lines.at(std::min(*f.first_unclosed, text.size())),
+                               "the pasted objects' brackets do not balance (a `[` or `{` is not closed before here): "
+                               "read as if closed"});
+  result.plans.push_back(std::move(plan));
   return result;
 }
 

@@ -24,6 +24,10 @@ struct HistoryServerOptions {
 // SqlResource's job-id fields in its head. Needs only the first bytes (a long description is fine).
 bool looks_like_history_server(std::string_view text);
 
+// True when `text` starts like a node object of an answer's `nodes` list (or a list of them)
+// pasted without its execution: `{"nodeId": 14, "nodeName": ...` and no planDescription.
+bool looks_like_history_server_fragment(std::string_view text);
+
 // What the reader says about History Server answers (model/plan.hpp): JSON, one plan per SQL
 // execution.
 inline constexpr InputTraits kHistoryServerTraits{
@@ -31,6 +35,12 @@ inline constexpr InputTraits kHistoryServerTraits{
 
 ParseResult parse_history_server(std::string_view text, const std::string& path,
                                  const HistoryServerOptions& opts = {});
+
+// A fragment (looks_like_history_server_fragment): the pasted node objects, with an author's
+// elision lines (`...`) and dropped closing brackets tolerated, as one plan of unconnected
+// operators with their metrics and a warning naming the shape and each elision; an error naming
+// the shape when no operator is left (a lone WholeStageCodegen node).
+ParseResult parse_history_server_fragment(std::string_view text, const std::string& path);
 
 // One metric display string of SQLMetrics.stringValue to a value in Count / Bytes / Millis:
 // "10,000", "1.2 MiB", "44 ms", "2.3 m", "total (min, med, max (stageId: taskId))\n5 s (...)",

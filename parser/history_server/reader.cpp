@@ -11,8 +11,12 @@ Reader history_server_reader() {
   r.name = "history-server";
   r.format = InputFormat::HistoryServer;
   r.traits = kHistoryServerTraits;
-  r.detect = [](std::string_view head) { return looks_like_history_server(head); };
+  r.detect = [](std::string_view head) {
+    return looks_like_history_server(head) || looks_like_history_server_fragment(head);
+  };
   r.parse = [](std::string_view text, const std::string& path, const ReadOptions& options) {
+    if (!looks_like_history_server(text.substr(0, kDetectBytes)) && looks_like_history_server_fragment(text))
+      return parse_history_server_fragment(text, path);
     HistoryServerOptions opts;
     opts.execution = options.execution;
     return parse_history_server(text, path, opts);

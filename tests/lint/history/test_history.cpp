@@ -38,6 +38,14 @@ TEST_CASE("history: timestamps, p95, normalisation") {
   CHECK(parse_timestamp_ms("1768478400000") == kNow);
   CHECK_FALSE(parse_timestamp_ms("yesterday"));
   CHECK_FALSE(parse_timestamp_ms("2026-13-01 00:00:00"));
+  // Offsets without a colon, half-hour zones, microseconds, the calendar (no 30 February).
+  CHECK(parse_timestamp_ms("2026-01-15T17:30:00+0530") == kNow);
+  CHECK(parse_timestamp_ms("2026-01-15T06:30:00-05:30") == kNow);
+  CHECK(parse_timestamp_ms("2026-01-15 12:00:00 UTC") == kNow);
+  CHECK(parse_timestamp_ms("2026-01-15T12:00:00.250000Z") == kNow + 250);
+  CHECK(parse_timestamp_ms("2026-01-15") == kNow - 12 * 3600 * 1000.0);
+  CHECK_FALSE(parse_timestamp_ms("2026-02-30 00:00:00"));
+  CHECK_FALSE(parse_timestamp_ms("2026-01-15T12:00:00 tomorrow"));
   CHECK(p95({1, 2, 3, 4}) == 4);
   std::vector<double> many(30, 1.0);
   many[7] = 100;  // one outlier among 30 runs is not the p95

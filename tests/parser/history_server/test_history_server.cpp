@@ -291,3 +291,45 @@ TEST_CASE("history server: an answer whose keys a tool sorted (jq -S, sort_keys)
     }
   }
 }
+
+TEST_CASE("history server: node objects pasted without their execution (fragments)") {
+  SUBCASE("two nodes with an elision between them, {amount} values, arrays left open (real-runtime rt18)") {
+    const std::string text = read_file(corpus_dir() / "real-runtime/rt18-hs-fragment-spark38222-amount-objects.json");
+    CHECK(looks_like_history_server_fragment(text));
+    CHECK_FALSE(looks_like_history_server(text));
+    ParseResult r = parse_input(text, "rt18.json");
+    CHECK(r.format == InputFormat::HistoryServer);
+    REQUIRE(r.plans.size() == 1);
+    const Plan& p = r.plans[0];
+    REQUIRE(p.ops.size() == 2);
+    CHECK(p.ops[0].name == "BroadcastHashJoin");
+    CHECK(p.ops[0].kind == OpKind::Join);
+    CHECK(p.ops[0].rows == 2.0);
+    CHECK(p.ops[0].codegen_stage == 3);
+    CHECK(p.ops[1].name == "HashAggregate");
+    CHECK(p.ops[1].metric(Metric::SpillSize) != nullptr);
+    CHECK(p.roots.size() == 2);
+    CHECK_FALSE(r.has_errors());
+    bool shape = false, elision = false, brackets = false;
+    for (const auto& m : r.messages) {
+      shape = shape || (m.severity == MessageSeverity::Warning && m.message.find("2 node objects of a History Server") != std::string::npos);
+      elision = elision || (m.message.find("an elision (`...`)") != std::string::npos && m.loc.line == 12);
+      brackets = brackets || m.message.find("brackets do not balance") != std::string::npos;
+    }
+    CHECK(shape);
+    CHECK(elision);
+    CHECK(brackets);
+  }
+  SUBCASE("a lone WholeStageCodegen node (rt17): no operator, an error naming the shape") {
+    const std::string text = read_file(corpus_dir() / "real-runtime/rt17-hs-fragment-spark31440-wscg-duration.json");
+    ParseResult r = parse_input(text, "rt17.json");
+    CHECK(r.plans.empty());
+    REQUIRE(r.has_errors());
+    CHECK(r.messages[0].message.find("1 node object of a History Server /sql answer") != std::string::npos);
+    CHECK(r.messages[0].message.find("WholeStageCodegen (1) is a codegen wrapper") != std::string::npos);
+  }
+  SUBCASE("near miss: a whole answer is not a fragment, a Query Profile is neither") {
+    CHECK_FALSE(looks_like_history_server_fragment(R"({"id": 3, "status": "COMPLETED", "planDescription": "x", "nodes": [{"nodeId": 1, "nodeName": "Scan"}]})"));
+    CHECK_FALSE(looks_like_history_server_fragment(R"({"query": {"id": "01ee"}, "graphs": [{"nodes": [{"nodeName": "x"}]}]})"));
+  }
+}
