@@ -47,12 +47,23 @@ std::string_view to_string(FieldRole r);
 
 enum class PartitioningKind : std::uint8_t { Unknown, Hash, Range, RoundRobin, Single, Broadcast, Coalesce, Other };
 
+// Why Spark planned the shuffle (Spark 3.1+ prints it after the partitioning: `ENSURE_REQUIREMENTS`,
+// `REPARTITION_BY_NUM`, ...): which setting or call decides its partition count.
+enum class ShuffleOrigin : std::uint8_t {
+  Unknown,             // not printed (Spark 2.x / 3.0, Query Profiles)
+  EnsureRequirements,  // a join / aggregate / window needs it: spark.sql.shuffle.partitions
+  RepartitionByNum,    // repartition(n) / coalesce with shuffle: the number in the code
+  RepartitionByCol,    // repartition(col) / DISTRIBUTE BY without a number: spark.sql.shuffle.partitions
+  Rebalance,           // REBALANCE hint / rebalance(): AQE sizes it
+};
+
 struct Partitioning {
   PartitioningKind kind = PartitioningKind::Unknown;
   std::optional<std::uint32_t> partitions;  // hashpartitioning(k, 200) -> 200; Coalesce 1 -> 1
   bool single = false;                      // everything goes to one partition (SinglePartition,
                                             // RoundRobinPartitioning(1), Coalesce 1, profile "Single")
   bool executor_broadcast = false;          // Photon's executor-side broadcast (one partition on purpose)
+  ShuffleOrigin origin = ShuffleOrigin::Unknown;
 };
 
 // How a shuffle's data spread over its partitions, when the source counts it (Query Profiles: the

@@ -320,6 +320,8 @@ struct PhotonExplanation {
   std::vector<std::string> reference_nodes;  // "Project [UDF(name#2964) AS ...]"
   bool python_udf = false;                   // a reason names a Python UDF
   bool udf = false;                          // a reason names a UDF (Scala, Java or Python)
+  bool driver_side_only = false;             // every reference node is a driver-side result operator
+                                             // (CollectLimit, CollectTail: they hand the first rows to the driver)
   SourceRange loc;
 };
 
@@ -345,6 +347,11 @@ struct StageInfo {
   std::optional<double> peak_memory_bytes;
   // Task-time distribution when the source has it (event logs).
   std::optional<double> task_ms_min, task_ms_median, task_ms_max, task_ms_p75;
+  std::optional<double> task_ms_total;            // all its successful tasks' time (event logs)
+  // How many tasks fall in each of kTaskHistogramBins equal bins of [0, task_ms_max] (event logs;
+  // the last bin holds the longest task): skew shows as a lone task far right.
+  std::vector<std::uint32_t> task_ms_histogram;
+  static constexpr std::size_t kTaskHistogramBins = 10;
   std::vector<std::size_t> operators;
 };
 

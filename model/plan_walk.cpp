@@ -1,6 +1,7 @@
 #include "model/plan_walk.hpp"
 
 #include "model/expr_util.hpp"
+#include "model/phases.hpp"
 #include "model/format.hpp"
 
 #include <algorithm>
@@ -185,12 +186,105 @@ std::optional<double> max_shuffle_bytes(const Operator& op, std::string* which) 
   return best;
 }
 
+// What Spark compares with the broadcast threshold for the shuffle an AQEShuffleRead reads: the
+// query stage's sizeInBytes, which is the exchange's uncompressed "data size". The read's own
+// "partition data size" counts the compressed bytes of the shuffle files (MapOutputStatistics)
+// and can be a third of it. Looks only through the query stage and exchange right below the read.
+const Operator* uncompressed_below(const Plan& plan, std::size_t idx, std::optional<double>& bytes, std::string& what) {
+  for (std::size_t steps = 0; steps <= plan.ops.size() && idx < plan.ops.size(); ++steps) {
+    const Operator& op = plan.ops[idx];
+    if (op.kind == OpKind::ReusedExchange && op.reuses) {
+      idx = *op.reuses;
+      continue;
+    }
+    if (op.kind != OpKind::QueryStage && op.kind != OpKind::Exchange) return nullptr;
+    if (op.kind == OpKind::QueryStage && !op.stats->masked && op.stats->size_bytes && !op.facts->result_stage) {
+      bytes = op.stats->size_bytes;
+      what = "Statistics(sizeInBytes=" + format_bytes(*op.stats->size_bytes) + ") of " + op_ref(op);
+      return &op;
+    }
+    std::string which;
+    if (auto b = first_metric(op, {Metric::ExchangeDataSize, Metric::DataSize, Metric::SinkUncompressedBytesWritten}, &which)) {
+      bytes = b;
+      what = "'" + which + "' of " + op_ref(op);
+      return &op;
+    }
+    if (op.children.size() != 1) return nullptr;
+    idx = op.children[0];
+  }
+  return nullptr;
+}
+
 }  // namespace
 
-SideSize input_size(const Plan& plan, std::size_t idx) {
+namespace {
+
+// A bare attribute "name#12L", optionally renamed ("name#12L AS other#13L").
+bool bare_attribute(std::string_view item) {
+  while (!item.empty() && item.front() == ' ') item.remove_prefix(1);
+  while (!item.empty() && item.back() == ' ') item.remove_suffix(1);
+  if (auto as = item.find(" AS "); as != std::string_view::npos) {
+    if (!bare_attribute(item.substr(as + 4))) return false;
+    item = item.substr(0, as);
+  }
+  const auto hash = item.rfind('#');
+  if (hash == std::string_view::npos || hash == 0) return false;
+  std::size_t j = hash + 1;
+  while (j < item.size() && std::isdigit(static_cast<unsigned char>(item[j]))) ++j;
+  if (j == hash + 1) return false;
+  if (j < item.size() && item[j] == 'L') ++j;
+  if (j != item.size()) return false;
+  for (char c : item.substr(0, hash))
+    if (!(std::isalnum(static_cast<unsigned char>(c)) || c == '_' || c == '.' || c == '`')) return false;
+  return true;
+}
+
+// Is the output of `op` never larger than its input (fewer or as many rows, none wider)?
+bool output_at_most_input(const Operator& op) {
+  if (op.details_missing) return false;
+  if (op.kind == OpKind::Filter) return true;
+  if (op.kind == OpKind::Project) {
+    if (op.facts->passes_columns) return true;
+    const Field* out = op.field(FieldRole::Output);
+    if (!out || !out->is_list || out->truncated || out->count_mismatch || out->item_spans.empty()) return false;
+    for (std::string_view it : out->items())
+      if (!bare_attribute(it)) return false;
+    return true;
+  }
+  if (op.kind == OpKind::Aggregate && op.name == "HashAggregate") {
+    // A partial aggregate adds its buffers to each input row's keys: it may be wider than its input.
+    for (const Field& f : op.fields) {
+      if (f.key != "Functions") continue;
+      if (f.truncated) return false;
+      bool partial = false;
+      for_each_field_text(f, [&partial](std::string_view t) {
+        while (!t.empty() && t.front() == ' ') t.remove_prefix(1);
+        partial = partial || t.rfind("partial_", 0) == 0;
+      });
+      return !partial;
+    }
+  }
+  return false;
+}
+
+SideSize input_size_impl(const Plan& plan, std::size_t idx, bool bound) {
   SideSize s;
   for (std::size_t steps = 0; steps <= plan.ops.size() && idx < plan.ops.size(); ++steps) {
     const Operator& op = plan.ops[idx];
+    if (op.kind == OpKind::ShuffleRead && op.children.size() == 1) {
+      std::optional<double> bytes;
+      std::string what;
+      if (const Operator* below = uncompressed_below(plan, op.children[0], bytes, what)) {
+        s.bytes = bytes;
+        for (auto l : kShuffleRows)
+          if (!s.rows) s.rows = below->metric_value(l);
+        if (!s.rows) s.rows = below->kind == OpKind::QueryStage ? below->stats->row_count : below->rows;
+        if (!s.rows) s.rows = op.rows;
+        s.source = below;
+        s.what = std::move(what);
+        return s;
+      }
+    }
     if (op.kind == OpKind::QueryStage && !op.stats->masked && op.stats->size_bytes &&
         !op.facts->result_stage) {
       s.bytes = op.stats->size_bytes;
@@ -218,11 +312,21 @@ SideSize input_size(const Plan& plan, std::size_t idx) {
     }
     bool pass = is_transparent(op) || op.kind == OpKind::Sort || op.kind == OpKind::Exchange ||
                 op.kind == OpKind::BroadcastExchange;
+    if (!pass && bound && output_at_most_input(op)) {
+      pass = true;
+      s.through = &op;
+    }
     if (!pass || op.children.size() != 1) break;
     idx = op.children[0];
   }
+  s.through = nullptr;
   return s;
 }
+
+}  // namespace
+
+SideSize input_size(const Plan& plan, std::size_t idx) { return input_size_impl(plan, idx, false); }
+SideSize input_size_bound(const Plan& plan, std::size_t idx) { return input_size_impl(plan, idx, true); }
 
 std::optional<double> output_rows(const Plan& plan, std::size_t idx) {
   for (std::size_t steps = 0; steps <= plan.ops.size() && idx < plan.ops.size(); ++steps) {

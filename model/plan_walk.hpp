@@ -61,12 +61,21 @@ struct SideSize {
   const Operator* source = nullptr;   // the operator that carried the number
   std::string what;                   // "Statistics on ShuffleQueryStage (9)", "Sink - Num bytes written"
   bool estimate = false;              // an optimizer estimate (cost mode), not a measurement
+  const Operator* through = nullptr;  // input_size_bound: the lowest operator the bound was taken through
+                                      // (an aggregate, filter or narrowing projection): `bytes` is an upper bound
   [[nodiscard]] bool known() const { return bytes.has_value() || rows.has_value(); }
 };
 
 // Size evidence for the input `child` of a join: AQE query-stage Statistics, profile shuffle
 // metrics of the exchange feeding the join, through Sort / transparent operators only.
 SideSize input_size(const Plan& plan, std::size_t child);
+
+// Like input_size, and also through operators whose output is never larger than their input: a
+// Filter, a Project that only keeps or renames columns, and a HashAggregate that is not a partial
+// aggregate (a final or merge aggregate, or one without functions: its output holds at most its
+// input's rows, each no wider). The nearest measured size below them is then an upper bound of the
+// input's size; `through` names the operator it was taken through (nullptr when none was crossed).
+SideSize input_size_bound(const Plan& plan, std::size_t child);
 
 // Rows produced by `idx` (or by the first operator below it, through transparent operators and
 // exchanges) when the plan has runtime row counts; nullopt otherwise.

@@ -40,7 +40,9 @@ RuleDoc make_doc() {
       "== Physical Plan ==\nAdaptiveSparkPlan isFinalPlan=false\n+- SortMergeJoin ...";
   r.evidence =
       "Explain text, event logs and profiles: shuffle Exchange operators in the physical plan and "
-      "the absence of AdaptiveSparkPlan. The Spark version (stated by an event log, or inferred from "
+      "the absence of AdaptiveSparkPlan. Not reported when an event log's environment has "
+      "spark.sql.adaptive.enabled=true (Spark then planned the query without AQE for a reason the setting "
+      "does not change, e.g. dynamic partition pruning in 3.0/3.1). The Spark version (stated by an event log, or inferred from "
       "the plan's markers: `[plan_id=`, `AQEShuffleRead`, `ENSURE_REQUIREMENTS`, formatted mode) picks the "
       "wording: off by default in 3.0 and 3.1, switched off in 3.2 and later. Not reported for Spark 2.x "
       "plans (no AQE to enable), Query Profiles (Databricks SQL always runs adaptively), logical-only "
@@ -73,6 +75,11 @@ class AqeDisabled final : public DocumentedRule<make_doc> {
     if (!first || static_cast<double>(shuffles) < ctx.threshold(kMinShuffles)) return;
     const EngineFacts& eng = plan.facts.engine;
     if (eng.spark_major && *eng.spark_major < 3) return;  // Spark 2.x: there is no AQE to switch on
+    // The application had spark.sql.adaptive.enabled=true (an event log's environment) and Spark
+    // still planned this query without AQE: Spark 3.0/3.1 skip it for plans with dynamic partition
+    // pruning subqueries, and AQE never applies to some plans (commands, cached plans, no
+    // exchange at planning time). Setting it again would change nothing.
+    if (plan.facts.aqe == true) return;
     const int minor = eng.spark_minor.value_or(0);
     const bool v32_or_later = eng.spark_major && (*eng.spark_major > 3 || minor >= 2);
     const bool v30_31 = eng.spark_major && *eng.spark_major == 3 && minor < 2 && !eng.version_inferred;
@@ -94,6 +101,7 @@ class AqeDisabled final : public DocumentedRule<make_doc> {
     d.evidence.reserve(4);
     if (!version.empty())
       d.evidence.push_back({eng.version_inferred ? "Spark version (from the plan's markers)" : "Spark version", version});
+    if (plan.facts.aqe == false) d.evidence.push_back({"spark.sql.adaptive.enabled (environment)", "false"});
     d.evidence.push_back({"shuffle exchanges", static_cast<double>(shuffles), Unit::Count});
     d.evidence.push_back({"first exchange", op_ref(*first)});
     d.evidence.push_back({"AdaptiveSparkPlan", "absent"});

@@ -7,6 +7,8 @@
 #include <cstring>
 #include <functional>
 #include <map>
+#include <optional>
+#include <set>
 #include <string>
 #include <string_view>
 #include <unordered_map>
@@ -19,7 +21,9 @@
 namespace planlint {
 namespace {
 
-bool is_identity_field(FieldRole r) {
+bool is_column_field(FieldRole r) { return r == FieldRole::Output || r == FieldRole::ReadSchema; }
+
+bool is_filter_field(FieldRole r) {
   switch (r) {
     case FieldRole::PushedFilters:
     case FieldRole::DataFilters:
@@ -28,18 +32,20 @@ bool is_identity_field(FieldRole r) {
     case FieldRole::OptionalDataFilters:
     case FieldRole::DictionaryFilters:
     case FieldRole::ScanFilters:
-    case FieldRole::ReadSchema:
-    case FieldRole::Output:
-    case FieldRole::Location:
       return true;
     default:
       return false;
   }
 }
 
-void append_field_signature(std::string& sig, const Operator& op) {
+// What names a scan's data: its filters, its columns and where it reads.
+bool is_identity_field(FieldRole r) { return is_filter_field(r) || is_column_field(r) || r == FieldRole::Location; }
+
+// `loose`: without the column lists (Output, ReadSchema).
+void append_field_signature(std::string& sig, const Operator& op, bool loose) {
   for (const Field& f : op.fields) {
     if (!is_identity_field(f.role)) continue;
+    if (loose && is_column_field(f.role)) continue;
     if (field_untrusted(f)) sig += "\x01untrusted";
     sig += f.key;
     sig += '=';
@@ -55,6 +61,8 @@ struct Chain {
   const Operator* scan = nullptr;
   const Operator* top = nullptr;  // the highest Filter / transition of the scan-and-filter chain
   std::string signature;
+  std::string key;                   // the grouping signature (loose when the chain qualifies, else `signature`)
+  std::vector<std::string> columns;  // the columns read, without ids, sorted (loose chains only)
   std::vector<std::string> filters;
   bool untrusted = false;       // a compared list or the location was abbreviated: equality unknown
   bool runtime_filter = false;  // the optimizer's bloom-filter runtime-filter subquery reads it
@@ -71,6 +79,48 @@ bool feeds_bloom_filter(const Plan& plan, const Operator& top) {
     if (cur->kind == OpKind::Join || cur->kind == OpKind::Union) return false;
   }
   return false;
+}
+
+bool has_in_subquery(const Expr& e) {
+  if (e.kind == ExprKind::InSubquery) return true;
+  return std::any_of(e.args.begin(), e.args.end(), [](const Expr& a) { return has_in_subquery(a); });
+}
+
+// A scan pruned by a dynamic-pruning subquery: `x IN dynamicpruning#n` (an IN-subquery) among its
+// partition filters. (A scalar subquery compared in a pushed filter is no such thing: its scans are
+// a user's.)
+bool pruned_by_subquery(const Operator& scan) {
+  for (const Field& f : scan.fields)
+    if (f.role == FieldRole::PartitionFilters)
+      for (const ParsedExpr& pe : f.exprs)
+        if (pe.root && has_in_subquery(*pe.root)) return true;
+  return false;
+}
+
+// Operators of a dynamic-partition-pruning subquery: Spark's own plumbing, which reads the join's
+// filtered dimension side once more to prune the fact scan's partitions (and reuses the join's
+// broadcast for it where it can). A copy of a main-plan scan there is no repeat a user wrote.
+// Such a subquery hangs under the pruned scan (a leaf otherwise) in the tree of the other modes
+// (SubqueryBroadcast / SubqueryAdaptiveBroadcast), or is listed apart in formatted mode with the
+// scan as its hosting operator.
+std::vector<bool> dynamic_pruning_ops(const Plan& plan) {
+  std::vector<bool> in(plan.ops.size(), false);
+  std::vector<std::size_t> todo;
+  for (const SubqueryEntry& sq : plan.subqueries)
+    if (sq.root && sq.hosting_op && *sq.hosting_op < plan.ops.size() && plan.ops[*sq.hosting_op].kind == OpKind::Scan &&
+        pruned_by_subquery(plan.ops[*sq.hosting_op]))
+      todo.push_back(*sq.root);
+  for (const Operator& op : plan.ops)
+    if (op.kind == OpKind::Scan && pruned_by_subquery(op))
+      for (std::size_t c : op.children) todo.push_back(c);
+  while (!todo.empty()) {
+    std::size_t i = todo.back();
+    todo.pop_back();
+    if (i >= plan.ops.size() || in[i]) continue;
+    in[i] = true;
+    for (std::size_t c : plan.ops[i].children) todo.push_back(c);
+  }
+  return in;
 }
 
 // A scan that names what it reads: a table or a location. RDD and local scans (`Scan[obj#1]`,
@@ -94,14 +144,77 @@ std::string signature_head(const Operator& scan) {
   return head;
 }
 
+// The columns a scan reads, without expression ids, sorted: its Output list, else the fields of
+// its ReadSchema. Nothing when neither is printed whole.
+std::optional<std::vector<std::string>> scan_columns(const Operator& scan) {
+  std::vector<std::string> cols;
+  auto trimmed = [](std::string_view t) {
+    while (!t.empty() && t.front() == ' ') t.remove_prefix(1);
+    while (!t.empty() && t.back() == ' ') t.remove_suffix(1);
+    return t;
+  };
+  if (const Field* out = scan.field(FieldRole::Output);
+      out && out->is_list && !out->item_spans.empty() && !out->truncated && !out->count_mismatch && !field_untrusted(*out)) {
+    for (std::string_view it : out->items()) {
+      std::string c;
+      append_without_ids(c, trimmed(it));
+      if (c.empty()) return std::nullopt;
+      cols.push_back(std::move(c));
+    }
+  } else if (const Field* rs = scan.field(FieldRole::ReadSchema); rs && !rs->truncated && !field_untrusted(*rs)) {
+    // struct<code:string,x:bigint,m:map<string,int>>: the top-level names.
+    std::string_view v = trimmed(rs->value);
+    if (v.rfind("struct<", 0) != 0 || v.back() != '>') return std::nullopt;
+    v = v.substr(7, v.size() - 8);
+    int depth = 0;
+    std::size_t start = 0;
+    for (std::size_t i = 0; i <= v.size(); ++i) {
+      if (i < v.size() && (v[i] == '<' || v[i] == '(')) ++depth;
+      if (i < v.size() && (v[i] == '>' || v[i] == ')')) --depth;
+      if (i == v.size() || (v[i] == ',' && depth == 0)) {
+        std::string_view item = v.substr(start, i - start);
+        auto colon = item.find(':');
+        if (colon == std::string_view::npos || colon == 0) return std::nullopt;
+        cols.emplace_back(trimmed(item.substr(0, colon)));
+        start = i + 1;
+      }
+    }
+  } else {
+    return std::nullopt;
+  }
+  std::sort(cols.begin(), cols.end());
+  if (std::adjacent_find(cols.begin(), cols.end()) != cols.end()) return std::nullopt;  // not one column per name
+  return cols;
+}
+
+// The scan's arguments without the column lists printed in them (explain's one-line scans print
+// Output and ReadSchema there too).
+std::string arguments_without_columns(const Operator& scan) {
+  std::string args(scan.arguments.view());
+  for (const Field& f : scan.fields) {
+    if (!is_column_field(f.role) || f.value.empty()) continue;
+    if (auto at = args.find(f.value.view()); at != std::string::npos) args.erase(at, f.value.size());
+  }
+  return args;
+}
+
 // Appends the signature of the scan-and-filter chain that starts at `scan` (everything after the
 // head) to `sig`; the Filter conditions as printed go to `filters` when given. Returns the top of
-// the chain.
+// the chain. `loose`: without the scan's column lists; `filtered` is then set when the chain
+// filters (a non-empty filter list of the scan, or a Filter above it).
 const Operator* append_chain_signature(const Plan& plan, const Operator& scan, std::string& sig,
-                                       std::vector<std::string>* filters) {
-  append_without_ids(sig, scan.arguments);
+                                       std::vector<std::string>* filters, bool loose = false,
+                                       bool* filtered = nullptr) {
+  if (loose) {
+    append_without_ids(sig, arguments_without_columns(scan));
+    if (filtered)
+      for (const Field& f : scan.fields)
+        if (is_filter_field(f.role) && !f.empty_list()) *filtered = true;
+  } else {
+    append_without_ids(sig, scan.arguments);
+  }
   sig += '|';
-  append_field_signature(sig, scan);
+  append_field_signature(sig, scan, loose);
   const Operator* cur = &scan;
   while (cur->parents.size() == 1) {
     const Operator& p = plan.ops[cur->parents[0]];
@@ -114,6 +227,7 @@ const Operator* append_chain_signature(const Plan& plan, const Operator& scan, s
       if (cond.empty()) cond = p.arguments;
       sig += "|filter:";
       append_without_ids(sig, cond);
+      if (filtered) *filtered = true;
       if (filters) filters->push_back(std::move(cond));
     }
     cur = &p;
@@ -121,9 +235,32 @@ const Operator* append_chain_signature(const Plan& plan, const Operator& scan, s
   return cur;
 }
 
+// The signature scans are grouped by: without the column lists when the chain filters and both
+// lists can be compared (one read's columns a subset of the other's still reads and filters the
+// same files twice), else the whole signature. `columns` receives the columns of a loose key.
+std::string group_key(const Plan& plan, const Operator& scan, const std::string& head,
+                      std::vector<std::string>* columns, const Operator** top) {
+  if (auto cols = scan_columns(scan)) {
+    std::string key = head;
+    bool filtered = false;
+    const Operator* t = append_chain_signature(plan, scan, key, nullptr, true, &filtered);
+    if (filtered && key.find("\x01untrusted") == std::string::npos) {
+      key.insert(0, "loose|");
+      if (columns) *columns = std::move(*cols);
+      if (top) *top = t;
+      return key;
+    }
+  }
+  std::string key = head;
+  const Operator* t = append_chain_signature(plan, scan, key, nullptr);
+  if (top) *top = t;
+  return key;
+}
+
 Chain build_chain(const Plan& plan, const Operator& scan, std::string head) {
   Chain c;
   c.scan = &scan;
+  c.key = group_key(plan, scan, head, &c.columns, nullptr);
   c.signature = std::move(head);
   c.top = append_chain_signature(plan, scan, c.signature, &c.filters);
   c.untrusted = c.signature.find("\x01untrusted") != std::string::npos || (scan.scan && scan.scan->location_truncated) ||
@@ -177,7 +314,10 @@ RuleDoc make_doc() {
   r.what =
       "Finds table scans that appear more than once in the executed plan with the same table, "
       "the same pushed / data / partition filters, the same columns and the same Filter "
-      "conditions above them, where no ReusedExchange or ReusedSubquery replaced the copy.";
+      "conditions above them, where no ReusedExchange or ReusedSubquery replaced the copy. "
+      "Filtered reads whose columns differ, the columns of each a subset of the widest read's "
+      "(column pruning gave each branch only what it uses), are reported too: the same files are "
+      "read and filtered once per read.";
   r.why =
       "Spark reuses an exchange or subquery only when the whole subtree below it is identical "
       "and it ends in an exchange. A DataFrame used by two actions, a CTE or view referenced "
@@ -195,7 +335,8 @@ RuleDoc make_doc() {
   r.evidence =
       "Any input format: the scans' table, filters and columns (expression ids ignored; "
       "dynamic-pruning and subquery ids kept, since different pruning subqueries read different "
-      "files). Profiles and event logs add the scan's bytes, rows and time, used for the impact "
+      "files). The scans of a dynamic-partition-pruning subquery and of a bloom-filter runtime filter "
+      "are Spark's own re-reads and are not compared. Profiles and event logs add the scan's bytes, rows and time, used for the impact "
       "and to skip copies below the size threshold; without any measurement (explain text) the "
       "finding is reported as info, because the cost of the repeated scan is unknown.";
   r.thresholds = {
@@ -204,6 +345,62 @@ RuleDoc make_doc() {
        "split) are not worth caching"},
   };
   return r;
+}
+
+std::string column_list(const std::vector<std::string>& cols) {
+  std::string out;
+  for (const std::string& c : cols) out += (out.empty() ? "" : ", ") + c;
+  return out;
+}
+
+// Reads of one table with the same filters where the columns of each are a subset of the first
+// (the widest): the files are read and filtered once per read.
+void report_nested(RuleContext& ctx, const std::vector<Chain>& copies) {
+  if (std::any_of(copies.begin(), copies.end(), [](const Chain& c) { return c.untrusted; })) return;
+  const Chain& widest = copies[0];
+  const Chain& dup = copies[1];
+  // The work of the reads beyond the widest, when every one of them was measured.
+  double sum[3] = {0, 0, 0};
+  bool all[3] = {true, true, true};
+  for (std::size_t i = 1; i < copies.size(); ++i) {
+    const Cost c = cost_of(copies[i]);
+    const std::optional<double>* v[3] = {&c.ms, &c.bytes, &c.rows};
+    for (int j = 0; j < 3; ++j) {
+      if (*v[j]) sum[j] += **v[j];
+      else all[j] = false;
+    }
+  }
+  Cost k;
+  if (all[0]) k.ms = sum[0];
+  if (all[1]) k.bytes = sum[1];
+  if (all[2]) k.rows = sum[2];
+  if (k.bytes && *k.bytes < ctx.threshold(kMinBytes)) return;
+  std::string table((widest.scan->table.empty() ? widest.scan->name : widest.scan->table).view());
+  std::string msg = scan_ref(*dup.scan) + " reads again part of what " + scan_ref(*widest.scan) +
+                    " reads: the same scan" + (widest.filters.empty() ? "" : " and filter") + " of " + table +
+                    ", with columns [" + column_list(dup.columns) + "] within [" + column_list(widest.columns) +
+                    "], is computed " + std::to_string(copies.size()) + " times in this plan without ReusedExchange";
+  Diagnostic d = ctx.make(*dup.scan, std::move(msg));
+  if (!k.bytes && !k.ms && !k.rows) d.severity = Severity::Info;
+  d.evidence.push_back({"copies", static_cast<double>(copies.size()), Unit::Count});
+  for (const Chain& c : copies) d.evidence.push_back({"copy", scan_ref(*c.scan) + ": [" + column_list(c.columns) + "]"});
+  d.evidence.push_back({"same filters", "the pushed, data and partition filters and the Filter conditions above "
+                                        "the reads are the same; the columns of each read are a subset of " +
+                                            scan_ref(*widest.scan) + "'s"});
+  for (const std::string& f : widest.filters) d.evidence.push_back({"filter", f});
+  if (k.bytes) d.evidence.push_back({"bytes read again", *k.bytes, Unit::Bytes});
+  if (k.rows) d.evidence.push_back({"rows read again", *k.rows, Unit::Rows});
+  if (k.ms) d.evidence.push_back({"scan time of the repeated reads", *k.ms, Unit::Ms});
+  d.fix = "Read the filtered table once with the union of the columns ([" + column_list(widest.columns) +
+          "]) and use it for every branch: cache / persist it (df.cache(), CACHE TABLE) when several actions or "
+          "CTE references use it, or produce the results in one pass (one aggregation feeding both branches, "
+          "conditional aggregation, GROUPING SETS).";
+  if (k.ms) {
+    set_impact(d, *k.ms, "ms", " of scan task time repeated");
+  } else if (k.bytes) {
+    set_impact(d, *k.bytes, "bytes", " read again");
+  }
+  ctx.report(std::move(d));
 }
 
 class DuplicateWork final : public DocumentedRule<make_doc> {
@@ -221,8 +418,10 @@ class DuplicateWork final : public DocumentedRule<make_doc> {
     std::vector<std::pair<const Operator*, std::string>> scans;
     scans.reserve(plan.ops.size());
     std::unordered_map<std::string_view, std::uint32_t> heads;
+    const std::vector<bool> in_pruning = dynamic_pruning_ops(plan);
     for (const Operator* op : ctx.active_ops())
-      if (op->kind == OpKind::Scan && has_table_identity(*op)) scans.emplace_back(op, signature_head(*op));
+      if (op->kind == OpKind::Scan && has_table_identity(*op) && !in_pruning[op->index])
+        scans.emplace_back(op, signature_head(*op));
     // Each scan's count, looked up once (a map's elements stay where they are as it grows).
     std::vector<const std::uint32_t*> head_count;
     head_count.reserve(scans.size());
@@ -236,25 +435,62 @@ class DuplicateWork final : public DocumentedRule<make_doc> {
     for (std::size_t i = 0; i < scans.size(); ++i) {
       const Operator& op = *scans[i].first;
       if (*head_count[i] < 2) continue;
-      sig = scans[i].second;
-      const Operator* top = append_chain_signature(plan, op, sig, nullptr);
+      const Operator* top = nullptr;
+      sig = group_key(plan, op, scans[i].second, nullptr, &top);
       if (feeds_bloom_filter(plan, *top)) continue;  // a bloom-filter subquery re-reads the creation side on purpose
       auto [it, fresh] = groups.try_emplace(signature_key(sig));
       if (fresh) order.push_back(it);
       it->second.push_back(&op);
     }
-    // Each group of two or more, split by the exact signatures (chains built again for these scans only).
+    // Each group of two or more, split by the exact keys (chains built again for these scans only);
+    // a loose group, then by the exact signatures unless the columns of its reads nest.
     std::vector<std::vector<Chain>> same;
+    std::vector<std::vector<Chain>> nested;
     for (Groups::const_iterator group : order) {
       if (group->second.size() < 2) continue;
-      std::map<std::string, std::size_t> by_signature;
+      std::map<std::string, std::vector<Chain>> by_key;
       for (const Operator* scan : group->second) {
         Chain c = build_chain(plan, *scan, signature_head(*scan));
-        auto [at, fresh] = by_signature.try_emplace(std::move(c.signature), same.size());
-        if (fresh) same.emplace_back();
-        same[at->second].push_back(std::move(c));
+        std::string key = c.key;
+        by_key[std::move(key)].push_back(std::move(c));
+      }
+      for (auto& [key, chains] : by_key) {
+        if (chains.size() < 2) continue;
+        std::vector<Chain> rest;
+        if (key.rfind("loose|", 0) == 0) {
+          // The widest read, and the reads whose columns it holds.
+          std::size_t widest = 0;
+          for (std::size_t i = 1; i < chains.size(); ++i)
+            if (chains[i].columns.size() > chains[widest].columns.size()) widest = i;
+          const std::vector<std::string> all = chains[widest].columns;  // a copy: the chains are moved below
+          std::vector<Chain> members;
+          std::set<std::string> signatures;
+          for (std::size_t i = 0; i < chains.size(); ++i) {
+            const bool in = i == widest || std::includes(all.begin(), all.end(), chains[i].columns.begin(),
+                                                         chains[i].columns.end());
+            if (in) signatures.insert(chains[i].signature);
+            (in ? members : rest).push_back(std::move(chains[i]));
+          }
+          if (members.size() >= 2 && signatures.size() >= 2) {
+            // The widest first: the others read part of what it reads.
+            std::stable_partition(members.begin(), members.end(),
+                                  [&all](const Chain& c) { return c.columns.size() == all.size(); });
+            nested.push_back(std::move(members));
+          } else {
+            for (Chain& c : members) rest.push_back(std::move(c));
+          }
+        } else {
+          rest = std::move(chains);
+        }
+        std::map<std::string, std::size_t> by_signature;
+        for (Chain& c : rest) {
+          auto [at, fresh] = by_signature.try_emplace(c.signature, same.size());
+          if (fresh) same.emplace_back();
+          same[at->second].push_back(std::move(c));
+        }
       }
     }
+    for (const std::vector<Chain>& copies : nested) report_nested(ctx, copies);
     for (const std::vector<Chain>& copies : same) {
       if (copies.size() < 2) continue;
       // Abbreviated text cannot prove two scans equal.

@@ -1,5 +1,6 @@
 // exploding-join (PL005): a join that returns far more rows than it reads.
-// Also reports cartesian-product: CartesianProduct / BroadcastNestedLoopJoin without a condition.
+// Also reports cartesian-product: CartesianProduct / BroadcastNestedLoopJoin without a condition,
+// and a CartesianProduct with a (non-equality) condition, evaluated on every pair of rows.
 #include <memory>
 
 #include "model/plan_walk.hpp"
@@ -26,7 +27,8 @@ RuleDoc make_doc() {
       "row counts and above `explode-min-rows` (1,000,000), from the runtime row counts of a Query Profile "
       "or an event log, or from the `rowCount` estimates of an `EXPLAIN COST` plan. Also reports "
       "`cartesian-product`: a CartesianProduct or BroadcastNestedLoopJoin (inner, cross or outer) with no "
-      "join condition, unless one input is known to hold at most one row (a global aggregate).";
+      "join condition, or a CartesianProduct with a condition (never an equality: it evaluates it on every "
+      "pair of rows), unless one input is known to hold at most one row (a global aggregate).";
   d.why =
       "A join that multiplies rows almost always has a missing or wrong key: a key that is not unique on "
       "either side (many-to-many), a join on a low-cardinality column, a forgotten key column of a "
@@ -48,8 +50,8 @@ RuleDoc make_doc() {
   d.evidence =
       "Row counts of the join and of both inputs: Query Profile `rowsNum` / `Number of output rows`, "
       "event-log SQL metrics, or cost-mode `Statistics(..., rowCount=...)` (estimates, said so in the "
-      "message). `cartesian-product` needs only the plan shape (no condition), and uses row counts when "
-      "present to show the product and to stay silent when it is small.";
+      "message). `cartesian-product` needs only the plan shape (no condition, or a CartesianProduct's "
+      "condition), and uses row counts when present to show the product and to stay silent when it is small.";
   d.thresholds = {
       {kExplodeFactor, 2, "ratio", "Output more than twice the rows read: more than any one-to-one or one-to-many join can return."},
       {kExplodeMinRows, 1e6, "rows", "1,000,000 rows: below this a multiplying join costs too little to matter."}};
@@ -138,28 +140,41 @@ class ExplodingJoin final : public DocumentedRule<make_doc> {
         ctx.why(*op, "a nested-loop join", "its details block is missing from the input (cut paste): its condition is unknown");
         continue;
       }
-      if (nested && !has_condition(*op) && is_expanding_type(op->join->type)) {
+      // A CartesianProduct with a condition (never an equality: Spark would hash or sort on it) still
+      // evaluates the condition on every pair of rows: the condition does not make it cheaper.
+      const bool pairwise = op->join->strategy == JoinStrategy::Cartesian && has_condition(*op) &&
+                            op->join->left_keys.empty() && op->join->right_keys.empty() && op->join->condition;
+      if (nested && (!has_condition(*op) || pairwise) && is_expanding_type(op->join->type)) {
         bool small = at_most_one_row(plan, op->children[0]) || at_most_one_row(plan, op->children[1]);
         if (rows.left && *rows.left <= 1) small = true;
         if (rows.right && *rows.right <= 1) small = true;
         if (rows.out && *rows.out < min_rows) small = true;
         if (!small) {
-          std::string msg = op_ref(*op) + " pairs every row of its left input with every row of its right input: it has no join condition";
+          std::string msg = op_ref(*op) + " pairs every row of its left input with every row of its right input: " +
+                            (pairwise ? "it evaluates its condition " + std::string(op->join->condition->text.view()) +
+                                            " on every pair (no equality to hash or sort on)"
+                                      : std::string("it has no join condition"));
           if (rows.complete())
             msg += " (" + format_count(*rows.left) + " × " + format_count(*rows.right) + " " + est + "rows in, " +
                    format_count(*rows.out) + " out)";
           Diagnostic d = ctx.make_as("cartesian-product", *op, msg);
           d.evidence.push_back({"join", op->name + (op->join->type_text.empty() ? "" : " " + op->join->type_text)});
-          d.evidence.push_back({"join condition", "none"});
+          d.evidence.push_back({"join condition", pairwise ? std::string(op->join->condition->text.view()) : std::string("none")});
           if (rows.left) d.evidence.push_back({std::string(est) + "left rows", *rows.left, Unit::Rows});
           if (rows.right) d.evidence.push_back({std::string(est) + "right rows", *rows.right, Unit::Rows});
           if (rows.out) {
             d.evidence.push_back({std::string(est) + "output rows", *rows.out, Unit::Rows});
             set_impact(d, *rows.out, "rows", " rows produced");
           }
-          d.fix = "Add the missing join condition (an ON clause, or the WHERE predicate that links the two tables); "
-                  "if the cross join is intended, make sure one side is tiny (aggregate or filter it first) and "
-                  "write it as an explicit CROSS JOIN.";
+          if (pairwise)
+            d.fix = "Give the join an equality Spark can hash or sort on: a key both sides share (e.g. a grid cell or "
+                    "geohash for a spatial predicate, a bucket for a range predicate) ANDed with the condition, or a "
+                    "library's range / spatial join (Apache Sedona's RangeJoin); else make one side tiny (filter or "
+                    "aggregate it first) so the pairs are few.";
+          else
+            d.fix = "Add the missing join condition (an ON clause, or the WHERE predicate that links the two tables); "
+                    "if the cross join is intended, make sure one side is tiny (aggregate or filter it first) and "
+                    "write it as an explicit CROSS JOIN.";
           ctx.report(std::move(d));
           continue;
         }

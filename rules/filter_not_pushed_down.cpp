@@ -52,7 +52,8 @@ RuleDoc make_doc() {
   d.evidence =
       "Explain text (formatted, default, extended, cost; Spark, Photon and Gluten): the Filter's "
       "`Condition` and the scan's `PushedFilters` / `DataFilters` / `RequiredDataFilters`, `ReadSchema` "
-      "and `PartitionFilters` (partition columns are pruned, not pushed, and are skipped). Query Profile: "
+      "and `PartitionFilters` (partition columns are pruned, not pushed, and are skipped); event logs and "
+      "History Server answers: the same fields in the plan description Spark stored. Query Profile: "
       "a filter node's condition and the scan's `FILTERS` metadata; `Size of files read` / `Rows scanned` "
       "give the impact. A list that Spark abbreviated (`...`) is never used: `truncated-metadata` is "
       "reported instead.";
@@ -130,11 +131,11 @@ class FilterNotPushedDown final : public DocumentedRule<make_doc> {
         continue;
       }
       // Absent list: Spark drops empty metadata in formatted mode, so "nothing pushed" -- but only
-      // trust that for explain text where the scan printed its details.
+      // trust that where the scan printed its details (ReadSchema): explain text, and the plan
+      // description an event log or a History Server answer stores (the same text). A Query
+      // Profile has no ReadSchema and no empty FILTERS.
       if (!pushed.present) {
-        bool text = plan.format != InputFormat::QueryProfile && plan.format != InputFormat::EventLog &&
-                    plan.format != InputFormat::HistoryServer;
-        if (!text || !scan->field(FieldRole::ReadSchema)) {
+        if (plan.format == InputFormat::QueryProfile || !scan->field(FieldRole::ReadSchema)) {
           if (ctx.explaining())
             ctx.why(*op, looked, op_ref(*scan) + " shows no pushed-filter list and no ReadSchema, so an empty list cannot be told from an absent one");
           continue;

@@ -4,6 +4,8 @@
 #include <cstdio>
 #include <memory>
 
+#include <cctype>
+
 #include "model/engine_regions.hpp"
 #include "model/op_time.hpp"
 #include "model/plan_walk.hpp"
@@ -34,7 +36,8 @@ RuleDoc make_doc() {
       "unsupported expression when the `== Photon Explanation ==` section (or Comet's `[COMET: ...]` note) names it (which is also "
       "reported by itself when the plan has no operators). The final `ColumnarToRow` that returns "
       "results, AQE wrappers (AdaptiveSparkPlan, query stages, shuffle reads) and reused exchanges are "
-      "not fallback.";
+      "not fallback, nor is a Photon Explanation that names only the driver-side `CollectLimit` / "
+      "`CollectTail` that returns the first rows.";
   d.why =
       "Photon and Velox process data in columnar batches with vectorised native code; the JVM engine "
       "processes one row at a time. An unsupported expression (a Scala or Python UDF, some aggregate "
@@ -59,8 +62,40 @@ RuleDoc make_doc() {
       "vanilla), Comet's `[COMET: ...]` fallback notes and "
       "the `== Photon Explanation ==` section. Query Profile: `IS_PHOTON` metadata on each node, rows and "
       "time per node, and the query's Photon and total task time. The rule needs no threshold: a JVM "
-      "operator between native ones is the evidence.";
+      "operator between native ones is the evidence. Spark's own CSV header inference (a CollectLimit 1 of "
+      "`length(trim(value)) > 0` over a text scan) is not reported: it reads one line and no user wrote it.";
   return d;
+}
+
+// A query Spark runs by itself to infer a CSV file's header (DataFrameReader.csv with
+// header=true): a Filter `length(trim(value)) > 0` (RAPIDS: `length(gpustringtrim(value))`) over a
+// text scan of the file, under a `CollectLimit 1`. No user wrote it; it reads the first line.
+bool is_spark_header_inference(const Plan& plan) {
+  bool text_scan = false, inference_filter = false, limit = false;
+  std::size_t work = 0;  // operators other than transitions and codegen wrappers
+  for (const Operator& op : plan.ops) {
+    if (op.logical) continue;
+    if (op.kind != OpKind::Transition && op.kind != OpKind::CodegenStage) ++work;
+    if (op.kind == OpKind::Scan) {
+      std::string fmt;
+      for (char c : op.scan_format.view()) fmt += static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+      text_scan = text_scan || fmt == "text";
+    } else if (op.kind == OpKind::Limit) {
+      limit = true;
+    } else if (op.kind == OpKind::Filter) {
+      const Field* f = op.field(FieldRole::Condition);
+      std::string cond = without_ids(f ? f->value.view() : op.arguments.view());
+      std::string c;
+      for (char ch : cond)
+        if (ch != ' ' && ch != '(' && ch != ')') c += ch;
+      // "(length(trim(value#0, None)) > 0)" -> "lengthtrimvalue,None>0"; a GpuFilter's arguments
+      // end with its own ", true".
+      if (c.ends_with(",true")) c.resize(c.size() - 5);
+      inference_filter = inference_filter ||
+                         ((c.starts_with("lengthtrimvalue") || c.starts_with("lengthgpustringtrimvalue")) && c.ends_with(">0"));
+    }
+  }
+  return text_scan && inference_filter && limit && work <= 4;
 }
 
 bool does_work(const Operator& op) {
@@ -339,6 +374,15 @@ class PhotonFallback final : public DocumentedRule<make_doc> {
                 "the plan has no Photon, Gluten or Comet operator and no Photon explanation: nothing to fall back from");
       return;
     }
+    // Spark's own CSV header inference (CollectLimit 1 of `length(trim(value)) > 0` over a text
+    // scan) reads one line: whatever engine runs it, there is no user query to fix.
+    if (is_spark_header_inference(plan)) {
+      if (ctx.explaining() && !plan.roots.empty() && plan.roots[0] < plan.ops.size())
+        ctx.why(plan.ops[plan.roots[0]], "JVM operators between native operators",
+                "the plan is Spark's own CSV header inference (a CollectLimit 1 of length(trim(value)) > 0 over a "
+                "text scan): it reads one line and no user wrote it");
+      return;
+    }
     const std::string engine_name = target == Target::Photon   ? "Photon"
                                     : target == Target::Gluten ? "Gluten/Velox"
                                     : target == Target::Gpu    ? "the GPU (RAPIDS)"
@@ -409,7 +453,17 @@ class PhotonFallback final : public DocumentedRule<make_doc> {
       return !o.logical && o.kind != OpKind::Logical && o.kind != OpKind::Command;
     });
     const bool native = plan_has_engine(plan, Engine::Photon) || plan_has_engine(plan, Engine::Gluten);
-    if (plan.photon.present && !plan.photon.fully_supported && !explanation_used && !plan.photon.reasons.empty() &&
+    // An explanation that names only the driver-side result operator (CollectLimit, CollectTail:
+    // they hand the first rows to the driver) names no work that left the engine.
+    if (plan.photon.driver_side_only && plan.photon.present && !plan.photon.fully_supported && !explanation_used) {
+      for (const Operator& o : plan.ops)
+        if (base_name(o.name) == base_name(plan.photon.reference_nodes.front())) {
+          ctx.why(o, "a Photon Explanation naming an operator that left Photon",
+                  "the explanation names only " + plan.photon.reference_nodes.front() +
+                      ", the driver-side operator that returns the first rows: no work fell back");
+          break;
+        }
+    } else if (plan.photon.present && !plan.photon.fully_supported && !explanation_used && !plan.photon.reasons.empty() &&
         (native || !has_physical)) {
       std::string msg = "Photon does not fully support the query: " + reasons;
       if (!plan.photon.reference_nodes.empty()) msg += " (reference node: " + plan.photon.reference_nodes.front() + ")";

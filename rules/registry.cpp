@@ -24,6 +24,7 @@ std::unique_ptr<Rule> make_duplicate_work();
 std::unique_ptr<Rule> make_wide_projection();
 std::unique_ptr<Rule> make_aqe_disabled();
 std::unique_ptr<Rule> make_single_partition_shuffle();
+std::unique_ptr<Rule> make_shuffle_partition_sizing();
 
 const std::vector<std::unique_ptr<Rule>>& all_rules() {
   static const std::vector<std::unique_ptr<Rule>> rules = [] {
@@ -46,6 +47,7 @@ const std::vector<std::unique_ptr<Rule>>& all_rules() {
     v.push_back(make_wide_projection());
     v.push_back(make_aqe_disabled());
     v.push_back(make_single_partition_shuffle());
+    v.push_back(make_shuffle_partition_sizing());
     return v;
   }();
   return rules;

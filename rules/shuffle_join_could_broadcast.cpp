@@ -53,7 +53,14 @@ RuleDoc make_doc() {
       "feeding the join (explain text of an executed adaptive plan), the `Statistics` of the matching "
       "join input in the optimized logical plan of `EXPLAIN COST` (an estimate), or the shuffle metrics of "
       "the exchange feeding the join in a Query Profile (`AQEShuffleRead - Partition data size`, "
-      "`Sink - Num bytes written`, `Exchange - Data size`; the largest is used). Without a size the rule "
+      "`Sink - Num bytes written`, `Exchange - Data size`; the largest is used). Below an AQE shuffle read "
+      "the uncompressed size Spark compares with the threshold comes first: the query stage's "
+      "`sizeInBytes` or the exchange's `data size` (event logs, History Server answers); the read's "
+      "`partition data size` (compressed shuffle bytes) only when neither is known. "
+      "The size is taken through "
+      "operators whose output is never larger than their input (a Filter, a Project that only keeps or renames "
+      "columns, a final or merge HashAggregate): the measured size below them is then an upper bound of the "
+      "side (\"at most\"), and the evidence names the operator it was taken through. Without a size the rule "
       "reports nothing.";
   d.thresholds = {
       broadcast_threshold(
@@ -78,7 +85,7 @@ bool can_broadcast(JoinType t, BuildSide side) {
 
 // The size of one side: runtime evidence first, then the cost-mode estimate.
 SideSize side_size(const Plan& plan, const LogicalJoins& logical, const Operator& join, std::size_t pos) {
-  SideSize s = input_size(plan, join.children[pos]);
+  SideSize s = input_size_bound(plan, join.children[pos]);
   if (s.bytes) return s;
   if (const Operator* lj = logical.find(join)) {
     const Operator* ch = logical_child(plan, *lj, pos == 0 ? BuildSide::Left : BuildSide::Right);
@@ -175,25 +182,31 @@ class ShuffleJoinCouldBroadcast final : public DocumentedRule<make_doc> {
       std::string join_name = op->join->strategy == JoinStrategy::SortMerge ? "shuffles and sorts both sides"
                                                                            : "shuffles both sides";
       std::string msg = op_ref(*op) + " " + join_name + " although the " + side + " side is " +
-                        format_bytes(*small.bytes) + " (" +
+                        (small.through ? "at most " : "") + format_bytes(*small.bytes) + " (" +
                         (small.estimate ? "estimated by the logical " : "") +
-                        (small.source ? op_ref(*small.source) : std::string("?")) + ", below the " + format_bytes(threshold) +
-                        " broadcast threshold)";
-      if (other.bytes) msg += " and the other side is " + format_bytes(*other.bytes);
+                        (small.source ? op_ref(*small.source) : std::string("?")) +
+                        (small.through ? " below " + op_ref(*small.through) : std::string()) + ", below the " +
+                        format_bytes(threshold) + " broadcast threshold)";
+      if (other.bytes) msg += " and the other side is " + std::string(other.through ? "at most " : "") + format_bytes(*other.bytes);
       if (!forced.empty())
         msg += "; the " + forced + " hint" + (forced.find('=') == std::string::npos ? " in the SQL text" : "") +
                " forces the shuffle";
       Diagnostic d = ctx.make(*op, msg);
       d.evidence.push_back({std::string(side) + " side size", *small.bytes, Unit::BytesExact});
-      if (small.rows) d.evidence.push_back({std::string(side) + " side rows", *small.rows, Unit::Rows});
+      if (small.rows)
+        d.evidence.push_back({std::string(side) + (small.through ? " side rows (at most)" : " side rows"), *small.rows, Unit::Rows});
       d.evidence.push_back({std::string(side) + " side size from", small.what});
+      if (small.through)
+        d.evidence.push_back({std::string(side) + " side size bound",
+                              "an upper bound: " + op_ref(*small.through) +
+                                  " (and any filter, aggregate or narrowing projection above it) outputs at most what it reads"});
       if (other.bytes) d.evidence.push_back({std::string(best == 0 ? "right" : "left") + " side size", *other.bytes, Unit::BytesExact});
       d.evidence.push_back({"broadcast threshold", threshold, Unit::BytesExact});
       d.evidence.push_back({"join type", op->join->type_text.empty() ? std::string(to_string(op->join->type))
                                                                           : op->join->type_text});
       if (!forced.empty()) d.evidence.push_back({"hint", forced});
       if (other.bytes) {
-        set_impact(d, *other.bytes, "bytes", " shuffled that a broadcast join would not move");
+        set_impact(d, *other.bytes, "bytes", " shuffled that a broadcast join would not move", other.through ? "up to " : "");
       }
       std::string target = "the " + std::string(side) + " side";
       if (const Operator* scan = single_scan_under(plan, op->children[best]); scan && !scan->table.empty())

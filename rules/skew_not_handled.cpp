@@ -66,7 +66,8 @@ RuleDoc make_doc() {
       "an event log, the task-time distribution of the stage that ran the join; in older profiles without the skew "
       "ratio, the shuffle's partition counters (`AQEShuffleRead - Number of empty partitions`, the sink's number "
       "of partitions and `AQEShuffleRead - Partition data size`); in event logs, also the bytes each task of the "
-      "join stage read from the shuffle (the tasks' shuffle read metrics). Plans without runtime "
+      "join stage read from the shuffle (the tasks' shuffle read metrics). Task times and reads count "
+      "successful tasks only. Plans without runtime "
       "metrics (explain text) never trigger it.";
   d.thresholds = {
       {kSkewFactor, 5, "ratio",

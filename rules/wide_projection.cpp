@@ -1,7 +1,9 @@
 // PL107 wide-projection: a scan reads many more columns than its consumers use. Spark's column
 // pruning normally prevents this; when a plan shows it, something blocked the pruning.
+#include <algorithm>
 #include <cctype>
 #include <cstdio>
+#include <optional>
 
 #include "model/phases.hpp"
 #include "model/plan_walk.hpp"
@@ -55,6 +57,56 @@ bool referenced(const Column& c, const std::string& text, std::string& needle) {
   return false;
 }
 
+// A bare attribute as printed, "id#31L" (no expression, no rename): returns its column.
+std::optional<Column> bare_column(std::string_view item) {
+  Column c = parse_column(item);
+  if (c.id.empty() || c.name.empty()) return std::nullopt;
+  const char* end = c.id.data() + c.id.size();
+  const char* item_end = item.data() + item.size();
+  while (item_end > end && item_end[-1] == ' ') --item_end;
+  if (end < item_end && *end == 'L') ++end;
+  if (end != item_end) return std::nullopt;
+  for (char ch : c.name)
+    if (!(word_char(ch) || ch == '.' || ch == '`')) return std::nullopt;
+  return c;
+}
+
+// A Project that passes every scan column still alive (`live`, by expression id) on unchanged, and
+// may add computed columns (`rand(7) AS r#63`): a column passed through is not a use. Returns its
+// computed items (what it really uses), or nullopt when it is not such a projection.
+std::optional<std::string> pass_through_projection(const Operator& p, const std::vector<Column>& live) {
+  if (p.kind != OpKind::Project || p.details_missing) return std::nullopt;
+  const Field* out = p.field(FieldRole::Output);
+  if (!out || !out->is_list || out->count_mismatch || out->truncated || out->item_spans.empty()) return std::nullopt;
+  std::vector<std::string_view> kept;
+  std::string computed;
+  for (std::string_view it : out->items()) {
+    if (auto c = bare_column(it)) {
+      kept.push_back(c->id);
+    } else {
+      computed += it;
+      computed += '\n';
+    }
+  }
+  for (const Column& c : live) {
+    if (c.id.empty()) return std::nullopt;
+    if (std::find(kept.begin(), kept.end(), c.id) == kept.end()) return std::nullopt;
+  }
+  return computed;
+}
+
+// The one active parent of `op` (an AQE plan prints the scan once, under both its final and its
+// initial plan; the initial plan's copy did not run), or nullptr.
+const Operator* active_parent(const Plan& plan, const Operator& op, bool final_plan) {
+  const Operator* up = nullptr;
+  for (std::size_t p : op.parents) {
+    if (!is_active(plan.ops[p], final_plan)) continue;
+    if (up) return nullptr;
+    up = &plan.ops[p];
+  }
+  return up;
+}
+
 // Everything an operator's expressions mention, except the pass-through `Input` list.
 void add_refs(const Operator& op, std::string& refs, bool include_output) {
   for (const Field& f : op.fields) {
@@ -87,8 +139,9 @@ RuleDoc make_doc() {
   r.summary = "A scan reads many more columns than the query uses";
   r.what =
       "Compares the columns a table scan outputs with the columns its consumers reference (the "
-      "filters, exchanges and the first projection or aggregation above it) and reports scans "
-      "where most columns are read and then dropped.";
+      "filters, exchanges and the first projection or aggregation above it; a projection that passes "
+      "every column on unchanged and only adds computed ones is looked through, its computed columns "
+      "counting as uses) and reports scans where most columns are read and then dropped.";
   r.why =
       "Parquet and Delta are columnar: each column read costs I/O, decompression and memory, and "
       "wide rows make every later shuffle and spill larger. Spark normally prunes unused columns "
@@ -118,38 +171,58 @@ class WideProjection final : public DocumentedRule<make_doc> {
  public:
   void check(RuleContext& ctx) const override {
     const Plan& plan = ctx.plan();
+    const bool final_plan = ctx.final_plan_exists();
     for (const Operator* active : ctx.active_ops(OpKind::Scan)) {
       const Operator& op = *active;
       const Field* out = op.field(FieldRole::Output);
       if (!out || !out->is_list || out->count_mismatch || out->truncated || out->item_spans.empty()) continue;
       // Walk up to the first projecting consumer.
-      const Operator* cur = &op;
       const Operator* consumer = nullptr;
-      while (cur->parents.size() == 1) {
-        const Operator& p = plan.ops[cur->parents[0]];
-        if (p.kind == OpKind::Project || p.kind == OpKind::Aggregate) {
-          consumer = &p;
+      std::vector<const Operator*> path;  // the operators between the scan and the consumer
+      for (const Operator* p = active_parent(plan, op, final_plan); p; p = active_parent(plan, *p, final_plan)) {
+        if (p->kind == OpKind::Project || p->kind == OpKind::Aggregate) {
+          consumer = p;
           break;
         }
-        if (!is_pass_through(p)) break;
-        cur = &p;
+        if (!is_pass_through(*p)) break;
+        path.push_back(p);
       }
       if (!consumer) continue;
       // An operator on the way whose details the (cut) paste lacks: what it uses is unknown.
       bool unknown = consumer->details_missing;
-      for (const Operator* p = &plan.ops[op.parents[0]]; p != consumer && !unknown; p = &plan.ops[p->parents[0]])
-        unknown = p->details_missing;
+      for (const Operator* p : path) unknown = unknown || p->details_missing;
       if (unknown) continue;
-      // What the operators on the way use, collected only when there is a consumer (the same
-      // single-parent path again).
-      std::string refs;
-      for (const Operator* p = &plan.ops[op.parents[0]]; p != consumer; p = &plan.ops[p->parents[0]])
-        add_refs(*p, refs, false);
-      add_refs(*consumer, refs, true);
       // The scan's columns, parsed only when a consumer was found.
       std::vector<Column> cols;
       cols.reserve(out->item_spans.size());
       for (std::string_view it : out->items()) cols.push_back(parse_column(it));
+      // What the operators on the way use, collected only when there is a consumer (the same
+      // single-parent path again).
+      std::string refs;
+      for (const Operator* p : path) add_refs(*p, refs, false);
+      // A projection that passes every scan column on (ColumnPruning excluded, a `withColumn` kept
+      // before the select) uses only what it computes: the columns used are those of the
+      // consumer above it.
+      std::vector<const Operator*> passed;
+      while (auto computed = pass_through_projection(*consumer, cols)) {
+        const Operator* next = nullptr;
+        std::string between;
+        for (const Operator* p = active_parent(plan, *consumer, final_plan); p; p = active_parent(plan, *p, final_plan)) {
+          if (p->details_missing) break;
+          if (p->kind == OpKind::Project || p->kind == OpKind::Aggregate) {
+            next = p;
+            break;
+          }
+          if (!is_pass_through(*p)) break;
+          add_refs(*p, between, false);
+        }
+        if (!next) break;
+        passed.push_back(consumer);
+        refs += *computed;
+        refs += between;
+        consumer = next;
+      }
+      add_refs(*consumer, refs, true);
       std::vector<std::string_view> unused;
       std::string needle;
       for (const Column& c : cols)
@@ -172,6 +245,8 @@ class WideProjection final : public DocumentedRule<make_doc> {
       d.evidence.push_back({"columns used", used, Unit::Columns});
       d.evidence.push_back({"unused columns", static_cast<double>(unused.size()), Unit::Columns, list});
       d.evidence.push_back({"consumer", op_ref(*consumer)});
+      for (const Operator* p : passed)
+        d.evidence.push_back({"pass-through projection", op_ref(*p) + " passes every column read on unchanged"});
       auto bytes = first_metric(op, {Metric::FilesReadBytes});
       if (bytes) d.evidence.push_back({"size of files read", *bytes, Unit::Bytes});
       d.fix = "Select only the needed columns before the step that blocks column pruning (cache, typed "

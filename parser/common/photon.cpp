@@ -44,6 +44,12 @@ void parse_photon_explanation(std::string_view text, PhotonExplanation& out) {
       refs = false;
     }
   }
+  // Driver-side result operators: the rows they handle are the few returned to the driver.
+  out.driver_side_only = !out.reference_nodes.empty();
+  for (const std::string& r : out.reference_nodes) {
+    const std::string_view name = std::string_view(r).substr(0, r.find_first_of(" [("));
+    if (name != "CollectLimit" && name != "CollectTail") out.driver_side_only = false;
+  }
   if (not_fully) out.fully_supported = false;
   else if (fully) out.fully_supported = true;
 }

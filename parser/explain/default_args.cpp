@@ -154,14 +154,33 @@ void describe_default_node(TextStore& st, Operator& op, std::string_view text, c
   std::string_view first = text.substr(0, end);
   std::string_view name = first;
   std::string_view args;
+  // RAPIDS and Comet scans print as FileScan does: "GpuFileGpuScan parquet [cols] ...",
+  // "CometScan parquet db.t[cols] ...".
+  const bool vendor_scan = first == "GpuFileGpuScan" || first == "GpuScan" || first == "GpuBatchScan" ||
+                           first == "CometScan" || first == "CometNativeScan";
   if (first == "FileScan" || first == "Scan" || first == "BatchScan" || first.starts_with("PhotonScan") ||
-      first == "Execute") {
+      first == "Execute" || vendor_scan) {
     std::size_t b = text.find('[');
     std::size_t sp = text.find(' ', end + 1);
     std::size_t stop = std::min(b, text.size());
     if (first == "Execute") stop = std::min(sp, text.size());
     if (first == "Scan" && (text.starts_with("Scan ExistingRDD") || text.starts_with("Scan OneRowRelation")))
       stop = std::min(b, text.size());
+    // A relation's own options print in brackets before the output, as part of its name:
+    // "Scan JDBCRelation(EVENTS) [numPartitions=1] [name#18] PushedFilters: ..." (the formatted
+    // mode's name is "Scan JDBCRelation(EVENTS) [numPartitions=1]"). Such a bracket holds
+    // `key=value` and no attribute, and another bracket follows it.
+    if (first == "Scan")
+      while (stop < text.size() && text[stop] == '[') {
+        std::size_t close = match_close(text, stop);
+        if (close == std::string_view::npos) break;
+        std::string_view inside = text.substr(stop + 1, close - stop - 1);
+        std::string_view after = trim_spaces(text.substr(close + 1));
+        if (inside.find('=') == std::string_view::npos || inside.find('#') != std::string_view::npos ||
+            !after.starts_with('['))
+          break;
+        stop = static_cast<std::size_t>(after.data() - text.data());
+      }
     name = trim_spaces(text.substr(0, stop));
     args = trim_spaces(text.substr(stop));
   } else {

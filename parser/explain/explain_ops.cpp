@@ -224,10 +224,11 @@ void describe_operator(TextStore& st, Operator& op, std::string_view label, std:
     std::string_view w0 = words.empty() ? std::string_view{} : words[0];
     if (name.starts_with("Scan In-memory table ")) {
       op.table = keep_part(trim_spaces(name.substr(21)));
-    } else if (w0 == "BatchScan") {
-      if (words.size() >= 2) op.table = keep_part(trim_spaces(name.substr(10)));
+    } else if (w0 == "BatchScan" || w0 == "GpuBatchScan") {
+      if (words.size() >= 2) op.table = keep_part(trim_spaces(name.substr(w0.size() + 1)));
     } else if (words.size() >= 2 && (w0 == "Scan" || w0 == "FileScan" || w0.starts_with("PhotonScan") ||
-                                     w0.ends_with("Transformer"))) {
+                                     w0.ends_with("Transformer") || w0 == "GpuFileGpuScan" || w0 == "GpuScan" ||
+                                     w0 == "CometScan" || w0 == "CometNativeScan")) {
       std::string_view fmt = words[1];
       if (fmt.starts_with("JDBCRelation(")) {
         op.scan_format = "jdbc";
@@ -237,7 +238,9 @@ void describe_operator(TextStore& st, Operator& op, std::string_view label, std:
         op.scan_format = keep_part(fmt);
         std::size_t pos = static_cast<std::size_t>(fmt.data() + fmt.size() - name.data());
         std::string_view t = trim_spaces(name.substr(pos));
-        if (auto b = t.find('['); b != std::string_view::npos && w0 == "FileScan") t = t.substr(0, b);
+        if (auto b = t.find('['); b != std::string_view::npos && w0 != "Scan" && !w0.starts_with("PhotonScan") &&
+                                  !w0.ends_with("Transformer"))
+          t = t.substr(0, b);
         op.table = keep_part(t);
       }
     }

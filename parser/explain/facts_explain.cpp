@@ -133,10 +133,15 @@ void fill_partitioning(Operator& op, const ExplainFillHints& hints) {
       p.partitions = number_after(t, "RoundRobinPartitioning(");
     }
     if (contains(t, "SinglePartition") || contains(t, "RoundRobinPartitioning(1)")) p.single = true;
+    if (contains(t, "ENSURE_REQUIREMENTS")) p.origin = ShuffleOrigin::EnsureRequirements;
+    else if (contains(t, "REPARTITION_BY_NUM")) p.origin = ShuffleOrigin::RepartitionByNum;
+    else if (contains(t, "REPARTITION_BY_COL")) p.origin = ShuffleOrigin::RepartitionByCol;
+    else if (contains(t, "REBALANCE_PARTITIONS_BY")) p.origin = ShuffleOrigin::Rebalance;
   }
   if (op.kind == OpKind::BroadcastExchange) p.kind = PartitioningKind::Broadcast;
   // Facts are out of line: only an operator with something to say gets them.
-  if (p.kind != PartitioningKind::Unknown || p.partitions || p.single || p.executor_broadcast)
+  if (p.kind != PartitioningKind::Unknown || p.partitions || p.single || p.executor_broadcast ||
+      p.origin != ShuffleOrigin::Unknown)
     op.facts.edit().partitioning = p;
 }
 

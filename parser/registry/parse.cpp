@@ -14,10 +14,12 @@ ParseResult parse_input(std::string_view text, const std::string& path) {
   return reader_for(detect_head(text)).parse(text, path, ReadOptions{});
 }
 
-ParseResult parse_input(std::shared_ptr<const std::string> input, const std::string& path) {
+ParseResult parse_input(std::shared_ptr<const std::string> input, const std::string& path,
+                        std::optional<long long> execution) {
   if (!input) return parse_input(std::string_view(), path);  // nothing read: the empty input's answer
   ReadOptions options;
   options.input = input;
+  options.execution = execution;
   return reader_for(detect_head(*input)).parse(*input, path, options);
 }
 

@@ -6,6 +6,7 @@
 #pragma once
 
 #include <memory>
+#include <optional>
 #include <string>
 #include <string_view>
 
@@ -16,7 +17,9 @@ namespace planlint {
 
 // detect_format + the matching reader.
 ParseResult parse_input(std::string_view text, const std::string& path);
-// The same on a shared input: the plans view its bytes instead of copying them.
-ParseResult parse_input(std::shared_ptr<const std::string> input, const std::string& path);
+// The same on a shared input: the plans view its bytes instead of copying them. `execution`: only
+// that SQL execution of an event log or History Server answer (ReadOptions::execution).
+ParseResult parse_input(std::shared_ptr<const std::string> input, const std::string& path,
+                        std::optional<long long> execution = std::nullopt);
 
 }  // namespace planlint

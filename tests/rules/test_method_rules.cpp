@@ -1,4 +1,4 @@
-// Unit tests of the troubleshooting-method rules (PL101-PL109) and the per-plan summary, on plans
+// Unit tests of the troubleshooting-method rules (PL101-PL110) and the per-plan summary, on plans
 // built by hand in the model (independent of the readers).
 #include <doctest/doctest.h>
 
@@ -556,6 +556,157 @@ TEST_CASE("single-partition-shuffle") {
     auto r = run(n.done(lim), "single-partition-shuffle");
     REQUIRE(r.size() == 1);
     CHECK(r[0].message.find("LIMIT") != std::string::npos);
+  }
+}
+
+// An event-log write: Scan -> Exchange (the given partitioning and shuffle bytes) -> WriteFiles,
+// the exchange linked to map stage 5 and reading stage 7 (the given tasks and median task time).
+Builder sized_shuffle(const std::string& args, double bytes, double parts, double tasks, double median_ms,
+                      bool adaptive = false) {
+  Builder b;
+  b.p.format = InputFormat::EventLog;
+  auto scan = b.add("Scan parquet", OpKind::Scan);
+  auto ex = b.add("Exchange", OpKind::Exchange, {scan});
+  b.op(ex).arguments = b.p.keep(args);
+  b.metric(ex, "Shuffle bytes written", bytes, MetricUnit::Bytes);
+  b.metric(ex, "Number of partitions", parts);
+  b.op(ex).extra.edit().spark_stages = {5, 7};
+  auto top = ex;
+  if (adaptive) {
+    top = b.add("ShuffleQueryStage", OpKind::QueryStage, {ex});
+    b.p.adaptive = true;
+    b.p.is_final_plan = true;
+  }
+  auto write = b.add("WriteFiles", OpKind::Write, {top});
+  StageInfo map;
+  map.id = "5";
+  map.num_tasks = 34;
+  map.task_ms_median = 15000;
+  map.operators = {scan, ex};
+  StageInfo reduce;
+  reduce.id = "7";
+  reduce.num_tasks = tasks;
+  reduce.duration_ms = median_ms * 1.2;
+  reduce.task_ms_median = median_ms;
+  reduce.task_ms_max = median_ms * 1.2;
+  reduce.operators = {write, ex};
+  b.p.stages = {map, reduce};
+  b.done(write);
+  return b;
+}
+
+TEST_CASE("shuffle-partition-sizing") {
+  SUBCASE("too few: repartition(2) of 10 GiB, four-minute tasks") {
+    Builder b = sized_shuffle("RoundRobinPartitioning(2), REPARTITION_BY_NUM, [plan_id=80]", 10758165882, 2, 2,
+                              243182, true);
+    auto ds = run(b.p, "shuffle-partition-sizing");
+    REQUIRE(ds.size() == 1);
+    CHECK(ds[0].message.find("shuffles 10.0 GiB into 2 partitions, 5.0 GiB each") != std::string::npos);
+    CHECK(ds[0].message.find("too few partitions") != std::string::npos);
+    CHECK(ds[0].message.find("stage 7") != std::string::npos);
+    // 10,758,165,882 B / 128 MiB = 80.2 -> 81 partitions of 126.7 MiB.
+    CHECK(ds[0].fix.find("repartition(81)") != std::string::npos);
+    CHECK(ds[0].fix.find("spark.sql.shuffle.partitions") == std::string::npos);
+    REQUIRE(evidence(ds[0], "bytes per partition"));
+    CHECK(*evidence(ds[0], "bytes per partition")->number == doctest::Approx(10758165882.0 / 2));
+    CHECK(evidence(ds[0], "shuffle origin")->value == "REPARTITION_BY_NUM");
+  }
+  SUBCASE("too few: a join shuffle of 194 GiB into 64 partitions names spark.sql.shuffle.partitions") {
+    Builder b = sized_shuffle("hashpartitioning(k#1, 64), ENSURE_REQUIREMENTS, [plan_id=9]", 194.0 * (1 << 30), 64, 64,
+                              600000);
+    auto ds = run(b.p, "shuffle-partition-sizing");
+    REQUIRE(ds.size() == 1);
+    CHECK(ds[0].message.find("194.0 GiB into 64 partitions, 3.0 GiB each") != std::string::npos);
+    CHECK(ds[0].fix.find("spark.sql.shuffle.partitions to at least 1,552") != std::string::npos);
+  }
+  SUBCASE("near miss: large partitions but fast reduce tasks") {
+    Builder b = sized_shuffle("RoundRobinPartitioning(2), REPARTITION_BY_NUM, [plan_id=80]", 10758165882, 2, 2,
+                              59000, true);
+    CHECK(run(b.p, "shuffle-partition-sizing").empty());
+  }
+  SUBCASE("near miss: partitions under 8x the target") {
+    // 64 partitions of 1 GiB minus one byte each: just under too-few-factor x target.
+    Builder b = sized_shuffle("hashpartitioning(k#1, 64), ENSURE_REQUIREMENTS, [plan_id=9]",
+                              64.0 * ((1 << 30) - 1), 64, 64, 600000);
+    CHECK(run(b.p, "shuffle-partition-sizing").empty());
+  }
+  SUBCASE("near miss: one partition is single-partition-shuffle's") {
+    Builder b = sized_shuffle("SinglePartition, ENSURE_REQUIREMENTS, [plan_id=9]", 20e9, 1, 1, 600000);
+    CHECK(run(b.p, "shuffle-partition-sizing").empty());
+  }
+  SUBCASE("near miss: AQE split the skewed partitions") {
+    Builder b = sized_shuffle("hashpartitioning(k#1, 16), ENSURE_REQUIREMENTS, [plan_id=9]", 100e9, 16, 16, 600000,
+                              true);
+    b.metric(1, "Number of skewed partition splits", 101);
+    b.op(1).metrics.back().id = Metric::SkewedPartitionSplits;  // what the event-log reader's name table sets
+    CHECK(run(b.p, "shuffle-partition-sizing").empty());
+  }
+  SUBCASE("too few: spill in the reader instead of long tasks") {
+    Builder b = sized_shuffle("hashpartitioning(k#1, 64), ENSURE_REQUIREMENTS, [plan_id=9]", 194.0 * (1 << 30), 64, 64,
+                              1000);
+    b.metric(2, "Spill size", 5.0 * (1 << 30), MetricUnit::Bytes);
+    b.op(2).metrics.back().id = Metric::SpillSize;
+    auto ds = run(b.p, "shuffle-partition-sizing");
+    REQUIRE(ds.size() == 1);
+    CHECK(ds[0].message.find("readers spilled 5.0 GiB") != std::string::npos);
+  }
+  SUBCASE("too many: 400 tiny partitions with AQE off") {
+    Builder b = sized_shuffle("hashpartitioning(k#8L, 400), ENSURE_REQUIREMENTS, [plan_id=39]", 11346, 400, 400, 5);
+    auto ds = run(b.p, "shuffle-partition-sizing");
+    REQUIRE(ds.size() == 1);
+    CHECK(ds[0].message.find("splits 11.1 KiB into 400 partitions") != std::string::npos);
+    CHECK(ds[0].message.find("AQE off") != std::string::npos);
+    CHECK(ds[0].fix.find("spark.sql.adaptive.enabled=true") != std::string::npos);
+    CHECK(*evidence(ds[0], "average bytes per partition")->number == doctest::Approx(11346.0 / 400));
+  }
+  SUBCASE("near miss: 399 partitions") {
+    Builder b = sized_shuffle("hashpartitioning(k#8L, 399), ENSURE_REQUIREMENTS, [plan_id=39]", 11346, 399, 399, 5);
+    CHECK(run(b.p, "shuffle-partition-sizing").empty());
+  }
+  SUBCASE("near miss: partitions above 1 MiB on average") {
+    Builder b = sized_shuffle("hashpartitioning(k#8L, 400), ENSURE_REQUIREMENTS, [plan_id=39]", 400.0 * (1 << 20) + 400,
+                              400, 400, 5);
+    CHECK(run(b.p, "shuffle-partition-sizing").empty());
+  }
+  SUBCASE("near miss: AQE coalesced the partitions") {
+    Builder b;
+    b.p.format = InputFormat::EventLog;
+    b.p.adaptive = true;
+    b.p.is_final_plan = true;
+    auto scan = b.add("Scan parquet", OpKind::Scan);
+    auto ex = b.add("Exchange", OpKind::Exchange, {scan});
+    b.op(ex).arguments = b.p.keep("hashpartitioning(k#8L, 400), ENSURE_REQUIREMENTS, [plan_id=44]");
+    b.metric(ex, "Shuffle bytes written", 11346, MetricUnit::Bytes);
+    b.metric(ex, "Number of partitions", 400);
+    auto qs = b.add("ShuffleQueryStage", OpKind::QueryStage, {ex});
+    auto rd = b.add("AQEShuffleRead", OpKind::ShuffleRead, {qs});
+    b.op(rd).arguments = b.p.keep("coalesced");
+    auto agg = b.add("HashAggregate", OpKind::Aggregate, {rd});
+    CHECK(run(b.done(agg), "shuffle-partition-sizing").empty());
+  }
+  SUBCASE("too many: repartition(5000) is kept as asked even with AQE on") {
+    Builder b = sized_shuffle("RoundRobinPartitioning(5000), REPARTITION_BY_NUM, [plan_id=3]", 50e6, 5000, 5000, 20,
+                              true);
+    auto ds = run(b.p, "shuffle-partition-sizing");
+    REQUIRE(ds.size() == 1);
+    CHECK(ds[0].fix.find("repartition(1)") != std::string::npos);
+  }
+  SUBCASE("silent on explain text: no measured bytes") {
+    Builder b;
+    auto scan = b.add("Scan parquet", OpKind::Scan);
+    auto ex = b.add("Exchange", OpKind::Exchange, {scan});
+    b.op(ex).arguments = b.p.keep("RoundRobinPartitioning(2), REPARTITION_BY_NUM, [plan_id=80]");
+    auto qs = b.add("ShuffleQueryStage", OpKind::QueryStage, {ex});
+    b.op(qs).stats.edit().size_bytes = 40.0 * (1 << 30);
+    b.p.adaptive = true;
+    auto w = b.add("WriteFiles", OpKind::Write, {qs});
+    CHECK(run(b.done(w), "shuffle-partition-sizing").empty());
+    Builder m;
+    auto s2 = m.add("Scan parquet", OpKind::Scan);
+    auto e2 = m.add("Exchange", OpKind::Exchange, {s2});
+    m.op(e2).arguments = m.p.keep("hashpartitioning(k#1, 5000), ENSURE_REQUIREMENTS, [plan_id=1]");
+    auto a2 = m.add("HashAggregate", OpKind::Aggregate, {e2});
+    CHECK(run(m.done(a2), "shuffle-partition-sizing").empty());
   }
 }
 

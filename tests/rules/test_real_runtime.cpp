@@ -8,9 +8,10 @@
 // Label keys (the names used in `known_miss`): `read`, `executions`, `physical`, `depth`,
 // `task_time`, `numbers` (every time a finding quotes is at most the query's task time, every
 // percent at most 100, every scan size at most the data the query read), `must_fire:RULE`,
-// `must_not_fire:RULE`. `physical_corrected` / `depth_corrected` are counting-convention
-// corrections written after first contact (docs/real-plans.md, "label corrections"); the blind
-// `physical` / `depth` stay in the file.
+// `must_not_fire:RULE`. `physical_corrected` / `depth_corrected` / `executions_corrected` are
+// counting-convention corrections written after first contact (docs/real-plans.md, "label
+// corrections"); `must_fire_corrected` / `must_not_fire_corrected` are rule-label corrections, each
+// with its `rule_correction_why`. The blind values stay in the file.
 #include <doctest/doctest.h>
 #include <toml++/toml.h>
 
@@ -67,7 +68,7 @@ std::vector<RuntimeLabel> load_runtime_labels() {
       REQUIRE(p);
       RuntimeLabel l;
       l.file = (*p)["file"].value_or(std::string());
-      l.executions = (*p)["executions"].value_or<std::int64_t>(0);
+      l.executions = integer(*p, "executions_corrected").value_or((*p)["executions"].value_or<std::int64_t>(0));
       l.main_execution = integer(*p, "main_execution");
       // A counting-convention correction written after first contact replaces the blind count.
       l.physical = integer(*p, "physical_corrected").value_or((*p)["physical"].value_or<std::int64_t>(0));
@@ -75,8 +76,14 @@ std::vector<RuntimeLabel> load_runtime_labels() {
       l.task_time_ms = integer(*p, "task_time_ms");
       l.data_read_bytes = integer(*p, "data_read_bytes");
       l.unreadable = (*p)["unreadable"].value_or(false);
-      l.must_fire = strings(p->get("must_fire"));
-      l.must_not_fire = strings(p->get("must_not_fire"));
+      // A rule-label correction written after first contact (with `rule_correction_why`) replaces
+      // the blind list; the blind list stays in the file.
+      l.must_fire = strings(p->get(p->contains("must_fire_corrected") ? "must_fire_corrected" : "must_fire"));
+      l.must_not_fire = strings(p->get(p->contains("must_not_fire_corrected") ? "must_not_fire_corrected" : "must_not_fire"));
+      if (p->contains("must_fire_corrected") || p->contains("must_not_fire_corrected"))
+        CHECK_FALSE((*p)["rule_correction_why"].value_or(std::string()).empty());
+      if (p->contains("executions_corrected") || p->contains("physical_corrected") || p->contains("depth_corrected"))
+        CHECK_FALSE((*p)["correction_why"].value_or(std::string()).empty());
       l.known_miss = strings(p->get("known_miss"));
       l.miss_why = (*p)["miss_why"].value_or(std::string());
       out.push_back(std::move(l));

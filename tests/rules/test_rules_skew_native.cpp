@@ -236,7 +236,7 @@ TEST_CASE("native-engine-fallback: Comet") {
     CHECK(evidence(d, "plan engine") == "Comet");
     CHECK(evidence(d, "operator engine") == "JVM");
     CHECK(evidence(d, "transition") == "CometColumnarToRow");
-    CHECK(evidence(d, "native operators below") == "CometNativeScan");
+    CHECK(evidence(d, "native operators below") == "CometNativeScan parquet");
     CHECK(evidence(d, "fallback reason").rfind("from_unixtime(eventTime#5L, yyyy-MM-dd HH:mm:ss, Some(GMT)) is not fully "
                                                "compatible with Spark", 0) == 0);
     CHECK(d.fix.find("spark.comet.expression.FromUnixTime.allowIncompatible=true") != std::string::npos);
@@ -394,4 +394,82 @@ TEST_CASE("RAPIDS and Comet operators are seen by the other rules") {
     for (const Operator& op : r.plans[0].ops)
       if (op.name.starts_with("GpuShuffledHashJoin")) CHECK(op.join->strategy == JoinStrategy::ShuffledHash);
   }
+}
+
+TEST_CASE("RAPIDS and Comet scans name their format and table as FileScan does") {
+  const std::string plan =
+      "== Physical Plan ==\n"
+      "GpuColumnarToRow false\n"
+      "+- GpuUnion\n"
+      "   :- GpuFileGpuScan parquet [id#0L] Batched: true, DataFilters: [isnotnull(id#0L)], Format: Parquet, "
+      "Location: InMemoryFileIndex[file:/data/student_100w], PartitionFilters: [], PushedFilters: [IsNotNull(id)], "
+      "ReadSchema: struct<id:bigint>\n"
+      "   +- CometScan parquet spark_catalog.db.t[id#5L] Batched: true, DataFilters: [], Format: CometParquet, "
+      "Location: InMemoryFileIndex(1 paths)[file:/wh/db.db/t], PartitionFilters: [], PushedFilters: [], "
+      "ReadSchema: struct<id:bigint>\n";
+  ParseResult r = parse_input(plan, "vendor-scans.txt");
+  REQUIRE(r.plans.size() == 1);
+  int seen = 0;
+  for (const Operator& op : r.plans[0].ops) {
+    if (op.kind != OpKind::Scan) continue;
+    ++seen;
+    CHECK(op.scan_format == "parquet");
+    if (op.name.starts_with("GpuFileGpuScan")) {
+      CHECK(op.name == "GpuFileGpuScan parquet");
+      CHECK(op.table.empty());
+      CHECK(op.field(FieldRole::Location) != nullptr);
+    } else {
+      CHECK(op.name == "CometScan parquet spark_catalog.db.t");
+      CHECK(op.table == "spark_catalog.db.t");
+    }
+  }
+  CHECK(seen == 2);
+}
+
+TEST_CASE("native-engine-fallback: not on Spark's own CSV header inference") {
+  // Spark's header inference run by RAPIDS (real-runtime rt05, execution 0): the text scan stays on
+  // the CPU, under GpuRowToColumnar; it reads one line and no user wrote it.
+  const std::string inference =
+      "== Physical Plan ==\n"
+      "CollectLimit 1\n"
+      "+- GpuColumnarToRow false\n"
+      "   +- GpuFilter (length(gpustringtrim(value#0, None)) > 0), true\n"
+      "      +- GpuRowToColumnar targetsize(2147483647)\n"
+      "         +- FileScan text [value#0] Batched: false, DataFilters: [(length(trim(value#0, None)) > 0)], "
+      "Format: Text, Location: InMemoryFileIndex[file:/data/people.csv], PartitionFilters: [], PushedFilters: [], "
+      "ReadSchema: struct<value:string>\n";
+  CHECK(lint_text(inference, "inference.txt", only_rule("native-engine-fallback")).diagnostics.empty());
+  SUBCASE("near miss: a user's filter over the same CPU text scan is still a fallback") {
+    std::string user = inference;
+    user.replace(user.find("length(gpustringtrim(value#0, None)) > 0"), 40, "length(value#0) > 10");
+    CHECK(lint_text(user, "user.txt", only_rule("native-engine-fallback")).diagnostics.size() == 1);
+  }
+}
+
+TEST_CASE("event log: a stage whose completion has a failure reason keeps the status FAILED") {
+  // skewed-join.eventlog with stage 2's completion marked failed, as Spark writes it.
+  std::string text = read_file(corpus_dir() / "eventlog/skewed-join.eventlog");
+  std::istringstream in(text);
+  std::string line, out;
+  bool marked = false;
+  while (std::getline(in, line)) {
+    if (!marked && line.find("SparkListenerStageCompleted") != std::string::npos &&
+        line.find("\"Stage ID\":2,") != std::string::npos) {
+      auto p = line.find("\"Stage Info\":{");
+      REQUIRE(p != std::string::npos);
+      line.insert(p + 14, "\"Failure Reason\":\"Job aborted due to stage failure\",");
+      marked = true;
+    }
+    out += line + "\n";
+  }
+  REQUIRE(marked);
+  ParseResult r = parse_input(out, "failed-stage.eventlog");
+  REQUIRE(r.plans.size() == 1);
+  bool failed = false, complete = false;
+  for (const StageInfo& st : r.plans[0].stages) {
+    if (st.id == "2") failed = st.status == "FAILED";
+    else complete = complete || st.status == "COMPLETE";
+  }
+  CHECK(failed);
+  CHECK(complete);
 }

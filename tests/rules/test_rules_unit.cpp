@@ -92,6 +92,42 @@ TEST_CASE("filter-not-pushed-down: near misses") {
   }
 }
 
+TEST_CASE("filter-not-pushed-down: a DSv2 BatchScan that prints no pushed list, in every format that stores the plan text") {
+  // Live corpus pushdown_disabled_v2 (gap G7): parquet through DSv2 with filterPushdown=false. The
+  // formatted mode drops the empty PushedFilters; the event log and the History Server answer hold
+  // the same plan description, so the scan's ReadSchema tells "nothing pushed" there too.
+  auto build = [](PlanBuilder& b, bool read_schema) {
+    std::size_t scan = b.add("BatchScan parquet file:/data/events");
+    b.op(scan).scan_format = "parquet";
+    b.names(scan, "Output", {"x#10L", "v#11"});
+    b.expr_list(scan, "DataFilters", {fn("isnotnull", {attr("x", "10L")}), bin("=", attr("x", "10L"), lit("42"))});
+    if (read_schema) b.field(scan, "ReadSchema", "struct<x:bigint,v:double>");
+    std::size_t c2r = b.add("ColumnarToRow", {scan});
+    std::size_t filter = b.add("Filter", {c2r});
+    b.condition(filter, and_(fn("isnotnull", {attr("x", "10L")}), bin("=", attr("x", "10L"), lit("42"))));
+    b.add("Project", {filter});
+  };
+  for (InputFormat f : {InputFormat::ExplainFormatted, InputFormat::EventLog, InputFormat::HistoryServer}) {
+    CAPTURE(to_string(f));
+    PlanBuilder b(f);
+    build(b, true);
+    auto ds = only(lint(b), "filter-not-pushed-down");
+    REQUIRE(ds.size() == 1);
+    CHECK(ds[0].operator_id == "3");
+    CHECK(ds[0].message.find("the scan has no pushed filters") != std::string::npos);
+  }
+  SUBCASE("no ReadSchema: an absent list cannot be told from an empty one") {
+    PlanBuilder b(InputFormat::EventLog);
+    build(b, false);
+    CHECK(only(lint(b), "filter-not-pushed-down").empty());
+  }
+  SUBCASE("a Query Profile never says nothing was pushed by leaving FILTERS out") {
+    PlanBuilder b(InputFormat::QueryProfile);
+    build(b, true);
+    CHECK(only(lint(b), "filter-not-pushed-down").empty());
+  }
+}
+
 namespace {
 
 // SMJ over two AQE shuffle stages; returns the join.
@@ -169,6 +205,50 @@ TEST_CASE("shuffle-join-could-broadcast") {
     REQUIRE(ds.size() == 1);
     CHECK(ds[0].message.find("the SHUFFLE_HASH(dim) hint in the SQL text forces the shuffle") != std::string::npos);
     CHECK(ds[0].fix.rfind("Remove the SHUFFLE_HASH(dim) hint", 0) == 0);
+  }
+}
+
+TEST_CASE("shuffle-join-could-broadcast: a side is sized as Spark sizes it, by the uncompressed data size") {
+  // Live corpus large_sides_no_broadcast (gap G6): in an event log the AQEShuffleRead's "partition
+  // data size" counts the compressed shuffle bytes (7.7 MiB); Spark compares the query stage's
+  // sizeInBytes, the exchange's "data size" (22.9 MiB), with the threshold.
+  auto build = [](PlanBuilder& b, double stage_bytes, double read_bytes, bool stats) {
+    std::size_t j = aqe_smj(b, 34.3 * kMiB, stage_bytes);
+    for (auto& op : b.plan.ops) {
+      if (op.kind == OpKind::QueryStage && !stats) op.stats.reset();
+      if (op.kind == OpKind::Exchange)
+        b.metric(op.index, "Data size", op.index < 5 ? 34.3 * kMiB : stage_bytes, MetricUnit::Bytes);
+      if (op.kind == OpKind::ShuffleRead)
+        b.metric(op.index, "Partition data size", op.index < 5 ? 11.6 * kMiB : read_bytes, MetricUnit::Bytes);
+    }
+    return j;
+  };
+  for (bool stats : {true, false}) {
+    CAPTURE(stats);
+    {  // compressed bytes under the threshold, data size above: silent
+      PlanBuilder b(InputFormat::EventLog);
+      build(b, 22.9 * kMiB, 7.7 * kMiB, stats);
+      CHECK(only(lint(b), "shuffle-join-could-broadcast").empty());
+    }
+    {  // data size under the threshold: fires, sized by the stage or else the exchange
+      PlanBuilder b(InputFormat::EventLog);
+      build(b, 3.2 * kMiB, 1.1 * kMiB, stats);
+      auto ds = only(lint(b), "shuffle-join-could-broadcast");
+      REQUIRE(ds.size() == 1);
+      CHECK(ds[0].message.find("the right side is 3.2 MiB (" + std::string(stats ? "ShuffleQueryStage (8)" : "Exchange (7)")) !=
+            std::string::npos);
+    }
+  }
+  SUBCASE("only the read's own size: it is used") {
+    PlanBuilder b(InputFormat::EventLog);
+    aqe_smj(b, 48 * kGiB, 3.2 * kMiB);
+    for (auto& op : b.plan.ops) {
+      op.stats.reset();
+      if (op.kind == OpKind::ShuffleRead) b.metric(op.index, "Partition data size", op.index < 5 ? 48 * kGiB : 2 * kMiB, MetricUnit::Bytes);
+    }
+    auto ds = only(lint(b), "shuffle-join-could-broadcast");
+    REQUIRE(ds.size() == 1);
+    CHECK(ds[0].message.find("the right side is 2.0 MiB (AQEShuffleRead (9)") != std::string::npos);
   }
 }
 

@@ -312,6 +312,36 @@ TEST_CASE("default mode: one-line arguments become the same fields as formatted 
   CHECK_FALSE(reused.reuses);  // the exchange it reuses is not printed in this plan
 }
 
+TEST_CASE("default mode: a relation's bracketed options belong to the scan's name, the next bracket is the output") {
+  // Spark 3.5 / 4.x print a JDBC scan in one line as name, options, output, metadata (live corpus
+  // jdbc_derby, gap G5); the formatted mode names it "Scan JDBCRelation(EVENTS) [numPartitions=1]".
+  auto r = parse(R"(== Physical Plan ==
+*(1) Filter (upper(name#18) = N42)
++- *(1) Scan JDBCRelation(EVENTS) [numPartitions=1] [name#18,x#19] PushedFilters: [*IsNotNull(x), *EqualTo(x,42)], ReadSchema: struct<name:string,x:int>
+)");
+  REQUIRE_FALSE(r.has_errors());
+  const Plan& p = r.plans[0];
+  REQUIRE(p.ops.size() == 2);
+  const Operator& scan = p.ops[1];
+  CHECK(scan.kind == OpKind::Scan);
+  CHECK(scan.name == "Scan JDBCRelation(EVENTS) [numPartitions=1]");
+  const Field* out = scan.field("Output");
+  REQUIRE(out);
+  CHECK(out->value == "[name#18,x#19]");
+  REQUIRE(out->item_spans.size() == 2);
+  CHECK(scan.field(FieldRole::PushedFilters));
+  CHECK(scan.field("ReadSchema")->value == "struct<name:string,x:int>");
+
+  // A bracket that holds attributes stays the output.
+  auto rdd = parse(R"(== Physical Plan ==
+*(1) Scan ExistingRDD[a#1L,b#2]
+)");
+  REQUIRE_FALSE(rdd.has_errors());
+  CHECK(rdd.plans[0].ops[0].name == "Scan ExistingRDD");
+  REQUIRE(rdd.plans[0].ops[0].field("Output"));
+  CHECK(rdd.plans[0].ops[0].field("Output")->value == "[a#1L,b#2]");
+}
+
 TEST_CASE("extended mode: four trees in one plan, hints on the join side") {
   auto r = parse(R"(== Parsed Logical Plan ==
 'Join Inner, ('a = 'b)
