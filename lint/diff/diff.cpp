@@ -257,6 +257,62 @@ struct Differ {
     return found;
   }
 
+  static bool shuffles_both_sides(const Operator& op) {
+    return op.kind == OpKind::Join &&
+           (op.join->strategy == JoinStrategy::SortMerge || op.join->strategy == JoinStrategy::ShuffledHash);
+  }
+
+  // One root cause, one finding: when statistics or a threshold change, several joins turn into
+  // shuffle joins at once and the join order changes with them, so most of the new shuffle joins
+  // have no counterpart (the tables below them differ). When the new plan has more shuffle joins
+  // than the old one, the unpaired ones and the exchanges and sorts they brought are listed in the
+  // join-strategy-regressed finding of a paired join, or in one finding of their own.
+  void shuffle_join_cascade() {
+    std::size_t old_count = 0, new_count = 0;
+    for (auto [o, n] : match.pairs) {
+      old_count += shuffles_both_sides(O(o));
+      new_count += shuffles_both_sides(N(n));
+    }
+    for (std::size_t o : match.old_only) old_count += shuffles_both_sides(O(o));
+    std::vector<std::size_t> unpaired;
+    for (std::size_t n : match.new_only)
+      if (shuffles_both_sides(N(n))) unpaired.push_back(n);
+    new_count += unpaired.size();
+    if (unpaired.empty() || new_count <= old_count) return;
+    std::sort(unpaired.begin(), unpaired.end());
+    std::string joins_list, brought_list;
+    std::size_t brought = 0;
+    for (std::size_t j : unpaired) {
+      joins_list += (joins_list.empty() ? "" : ", ") + op_ref(N(j));
+      for (std::size_t s : shuffles_under(j))
+        if (new_only_set.count(s) && explained.insert(s).second) {
+          brought_list += (brought_list.empty() ? "" : ", ") + op_ref(N(s));
+          ++brought;
+        }
+    }
+    std::string counts = std::to_string(new_count) + " shuffle join" + (new_count == 1 ? "" : "s") +
+                         " where the old plan had " + (old_count == 0 ? std::string("none") : std::to_string(old_count));
+    std::vector<Evidence> ev{{"shuffle joins in the old plan", static_cast<double>(old_count), Unit::Count},
+                             {"shuffle joins in the new plan", static_cast<double>(new_count), Unit::Count},
+                             {"more joins that shuffle both sides", static_cast<double>(unpaired.size()), Unit::Count, joins_list}};
+    if (brought) ev.push_back({"their new shuffles and sorts", static_cast<double>(brought), Unit::Count, brought_list});
+    std::string tail = brought ? "; they brought " + brought_list : "";
+    if (first_regressed) {
+      Diagnostic& d = out[*first_regressed];
+      d.message += "; with it " + std::to_string(unpaired.size()) + " more join" + (unpaired.size() == 1 ? "" : "s") +
+                   " shuffle both sides (" + joins_list + "): " + counts + tail;
+      for (auto& e : ev) d.evidence.push_back(std::move(e));
+      return;
+    }
+    const Operator& top = N(unpaired.front());
+    std::string tables = newp_tables[top.index].empty() ? "its inputs" : newp_tables[top.index];
+    report(kJoinRegressed, &top,
+           op_ref(top) + " joins " + tables + " as a " + std::string(to_string(top.join->strategy)) + " join" +
+               (unpaired.size() > 1 ? " (with " + std::to_string(unpaired.size() - 1) + " more: " + joins_list + ")" : "") +
+               ": " + counts + tail,
+           nullptr, std::move(ev));
+  }
+
   void joins() {
     for (auto [o, n] : match.pairs) {
       if (O(o).kind != OpKind::Join || N(n).kind != OpKind::Join) continue;
@@ -281,7 +337,9 @@ struct Differ {
           msg += "; it brought " + list;
           ev.push_back({"new shuffles and sorts", static_cast<double>(brought.size()), Unit::Count, list});
         }
+        std::size_t before = out.size();
         report(kJoinRegressed, &b, msg, &a, std::move(ev));
+        if (!first_regressed && out.size() > before) first_regressed = before;
       } else if (ra >= 0 && rb >= 0 && rb < ra) {
         for (std::size_t s : shuffles_under(n)) explained.insert(s);
         report(kPlanImproved, &b,
@@ -293,6 +351,7 @@ struct Differ {
         report(kAdaptiveLost, &b, op_ref(b) + " no longer handles skew; the old plan's join was a skew join",
                &a);
     }
+    shuffle_join_cascade();
     // A nested-loop or cartesian join with no counterpart.
     std::set<std::string> old_nl;
     for (std::size_t o : match.old_only)
@@ -592,6 +651,7 @@ struct Differ {
 
   std::vector<std::string> oldp_tables, newp_tables;
   std::set<std::size_t> new_only_set;
+  std::optional<std::size_t> first_regressed;  // index in `out` of the first join-strategy-regressed finding
 
   void run() {
     match = match_operators(oldp, newp);
@@ -657,15 +717,68 @@ OperatorMatch match_operators(const Plan& old_plan, const Plan& new_plan) {
   return m;
 }
 
+namespace {
+
+std::set<std::string> tables_read(const Plan& plan) {
+  std::set<std::string> out;
+  for (const Operator& op : plan.ops)
+    if (op.kind == OpKind::Scan || op.kind == OpKind::InMemoryScan) out.insert(table_of(op));
+  return out;
+}
+
+std::string some(const std::vector<std::string>& names) {
+  std::string s;
+  for (std::size_t i = 0; i < names.size() && i < 5; ++i) s += (i ? ", " : "") + names[i];
+  if (names.size() > 5) s += ", ... (" + std::to_string(names.size()) + ")";
+  return s;
+}
+
+}  // namespace
+
+PlanLikeness plan_likeness(const Plan& old_plan, const Plan& new_plan) {
+  PlanLikeness l;
+  std::set<std::string> a = tables_read(old_plan), b = tables_read(new_plan);
+  for (const auto& t : a) {
+    if (b.count(t)) ++l.shared_tables;
+    else l.only_old.push_back(t);
+  }
+  for (const auto& t : b)
+    if (!a.count(t)) l.only_new.push_back(t);
+  l.all_tables = a.size() + l.only_new.size();
+  OperatorMatch m = match_operators(old_plan, new_plan);
+  l.paired = m.pairs.size();
+  l.compared = std::max(m.pairs.size() + m.old_only.size(), m.pairs.size() + m.new_only.size());
+  if (l.compared == 0) return l;  // nothing to compare: the findings say so, not this
+  double paired = static_cast<double>(l.paired) / static_cast<double>(l.compared);
+  bool tables_known = l.all_tables > 0;
+  double shared = tables_known ? static_cast<double>(l.shared_tables) / static_cast<double>(l.all_tables) : 1.0;
+  l.same_query = !(shared < 0.5 || paired < 0.25 || (shared < 1.0 && paired < 0.5));
+  return l;
+}
+
+std::string PlanLikeness::describe() const {
+  std::string s;
+  if (all_tables > 0) {
+    s += "they share " + std::to_string(shared_tables) + " of " + std::to_string(all_tables) + " tables";
+    std::string sides;
+    if (!only_old.empty()) sides += "only the old plan reads " + some(only_old);
+    if (!only_new.empty()) sides += (sides.empty() ? "" : "; ") + std::string("only the new plan reads ") + some(only_new);
+    if (!sides.empty()) s += " (" + sides + ")";
+    s += " and ";
+  }
+  s += std::to_string(paired) + " of " + std::to_string(compared) + " operators pair";
+  return s;
+}
+
 std::vector<Diagnostic> diff_plans(const Plan& old_plan, const Plan& new_plan, std::size_t new_index,
                                    const Config& config, const std::string& old_label) {
-  Differ d{old_plan, new_plan, new_index, config, old_label, {}, {}, {}, {}, {}, {}};
+  Differ d{old_plan, new_plan, new_index, config, old_label, {}, {}, {}, {}, {}, {}, {}};
   d.run();
   return std::move(d.out);
 }
 
 FileReport diff_parsed(const ParseResult& old_parse, const std::string& old_label, const ParseResult& new_parse,
-                       std::string new_text, const std::string& new_display, const Config& config) {
+                       std::string new_text, const std::string& new_display, const Config& config, bool force) {
   FileReport report;
   report.path = new_display;
   report.format = new_parse.format;
@@ -681,6 +794,18 @@ FileReport diff_parsed(const ParseResult& old_parse, const std::string& old_labe
     return report;
   }
   for (std::size_t p = 0; p < new_parse.plans.size(); ++p) {
+    PlanLikeness like = plan_likeness(old_parse.plans[p], new_parse.plans[p]);
+    if (!like.same_query) {
+      std::string plan = new_parse.plans.size() > 1 ? " (plan " + std::to_string(p + 1) + ")" : "";
+      std::string why = old_label + " and " + new_display + plan + " do not look like plans of the same query: " +
+                        like.describe();
+      if (!force) {
+        report.error = why + "; diff compares two plans of one query (--force compares them anyway)";
+        return report;
+      }
+      report.messages.push_back({MessageSeverity::Warning, new_parse.plans[p].loc,
+                                 why + "; compared anyway (--force): expect findings that only say the queries differ"});
+    }
     auto found = diff_plans(old_parse.plans[p], new_parse.plans[p], p, config, old_label);
     report.diagnostics.insert(report.diagnostics.end(), std::make_move_iterator(found.begin()),
                               std::make_move_iterator(found.end()));
@@ -700,10 +825,10 @@ FileReport diff_parsed(const ParseResult& old_parse, const std::string& old_labe
 }
 
 FileReport diff_texts(std::string_view old_text, const std::string& old_label, std::string new_text,
-                      const std::string& new_display, const Config& config) {
+                      const std::string& new_display, const Config& config, bool force) {
   ParseResult a = parse_input(old_text, old_label);
   ParseResult b = parse_input(new_text, new_display);
-  return diff_parsed(a, old_label, b, std::move(new_text), new_display, config);
+  return diff_parsed(a, old_label, b, std::move(new_text), new_display, config, force);
 }
 
 }  // namespace planlint

@@ -27,6 +27,23 @@ struct OperatorMatch {
 // stages, query stages, AdaptiveSparkPlan), reused exchanges and subqueries included.
 OperatorMatch match_operators(const Plan& old_plan, const Plan& new_plan);
 
+// Whether two plans look like plans of one query: the tables they read (catalog and schema left
+// out) and the share of compared operators match_operators pairs. Measured on Spark's TPC-DS golden
+// plans (every query against its sf100-statistics and its Spark 3.2 capture: all tables shared,
+// 41-100 % of operators paired; 300 random pairs of different queries: 296 refused, the 4 kept are
+// template siblings such as q24a/q24b), so a plan is refused when fewer than half of the tables are
+// shared, fewer than a quarter of the operators pair, or the tables differ and fewer than half pair.
+struct PlanLikeness {
+  std::size_t shared_tables = 0, all_tables = 0;  // |old ∩ new|, |old ∪ new| of the tables read
+  std::size_t paired = 0, compared = 0;           // operators paired, max(compared old, compared new)
+  std::vector<std::string> only_old, only_new;    // tables read by one side only
+  bool same_query = true;
+  // "they share 1 of 12 tables (only the old plan reads catalog_sales, ...; only the new plan reads
+  // store_sales, ...) and 10 of 92 operators pair"
+  [[nodiscard]] std::string describe() const;
+};
+PlanLikeness plan_likeness(const Plan& old_plan, const Plan& new_plan);
+
 // The findings for one pair of plans. `old_label` names the old side in messages ("main:plan.txt").
 // Findings carry `plan_index` = `new_index` and the new operator's location. Config select/ignore,
 // severities and thresholds apply; suppressions are not applied here.
@@ -35,12 +52,15 @@ std::vector<Diagnostic> diff_plans(const Plan& old_plan, const Plan& new_plan, s
 
 // Both inputs parsed: pairs plans by position (the same number of plans is required, else
 // `error` is set), adds the findings, applies the NEW text's suppression directives and orders
-// the findings by position. The report is about the new file.
+// the findings by position. The report is about the new file. Plans that do not look like one
+// query (plan_likeness) set `error`, unless `force`: then they are compared with a warning in
+// `messages`.
 FileReport diff_parsed(const ParseResult& old_parse, const std::string& old_label, const ParseResult& new_parse,
-                       std::string new_text, const std::string& new_display, const Config& config);
+                       std::string new_text, const std::string& new_display, const Config& config,
+                       bool force = false);
 
 // parse_input on both texts + diff_parsed. A side that parses to no plan gives `error`.
 FileReport diff_texts(std::string_view old_text, const std::string& old_label, std::string new_text,
-                      const std::string& new_display, const Config& config);
+                      const std::string& new_display, const Config& config, bool force = false);
 
 }  // namespace planlint

@@ -19,7 +19,9 @@ RuleDoc join_regressed() {
           "SortMergeJoin or ShuffledHashJoin, or a hash join became BroadcastNestedLoopJoin or "
           "CartesianProduct. A nested-loop or cartesian join on tables the old plan did not join that way is "
           "reported too. The new Exchanges and Sorts the shuffle join brought are listed as evidence of "
-          "this finding, not reported again.",
+          "this finding, not reported again; so are the joins that turned into shuffle joins with it when the "
+          "join order changed too (they have no counterpart), with their exchanges and sorts, when the new plan "
+          "has more shuffle joins than the old one (then one finding of their own when no paired join regressed).",
       .why =
           "A broadcast join ships the small side once; a shuffle join moves and sorts both sides over the "
           "network. Nested-loop and cartesian joins compare every row with every row. Such a change usually "

@@ -173,7 +173,8 @@ json make_tools() {
          "old_plan": {"type": "string", "description": "The plan before the change, as text"},
          "old_path": {"type": "string", "description": "... or as a file"},
          "new_plan": {"type": "string", "description": "The plan after the change, as text"},
-         "new_path": {"type": "string", "description": "... or as a file"}
+         "new_path": {"type": "string", "description": "... or as a file"},
+         "force": {"type": "boolean", "description": "Compare even when the plans do not look like one query (few shared tables or paired operators); without it that is an error"}
        })J", {}, true)},
       {"outputSchema", findings_output_schema("the regressions, pointing into the new plan")},
       {"annotations", {{"readOnlyHint", true}, {"openWorldHint", false}}},
@@ -749,7 +750,8 @@ json tool_diff_plans(const CallContext& ctx) {
   Config config = ctx.config(new_where);
   auto [old_text, old_label] = diff_side(ctx, config, "old_plan", "old_path");
   auto [new_text, new_label] = diff_side(ctx, config, "new_plan", "new_path");
-  FileReport report = diff_texts(old_text, old_label, std::move(new_text), new_label, config);
+  bool force = ctx.args.value("force", false);
+  FileReport report = diff_texts(old_text, old_label, std::move(new_text), new_label, config, force);
   if (!report.error.empty()) throw ToolFailure{report.error};
   return tool_result(findings_json(report, {}), findings_text(report, "regressions in "));
 }

@@ -81,9 +81,15 @@ async def main():
             check(not r.is_error and p0["top_by"] == "time" and "Sort" in [o["operator"] for o in p0["top_operators"]] and "SortMergeJoin" in r.structured_content["tree"],
                   f"show_plan: slowest {p0['top_operators'][0]['operator']} ({p0['top_operators'][0].get('share', 0):.0%})")
 
+            # Two different queries (orders with stores, orders with customers): refused, unless forced.
             r = await session.call_tool("diff_plans", {"old_path": "corpus/check/orders-join.explain.txt", "new_path": example})
-            rules = sorted({f["rule"] for f in r.structured_content["findings"]})
-            check(not r.is_error and "new-exchange-or-sort" in rules, f"diff_plans: {rules}")
+            check(r.is_error and "same query" in text_of(r), f"diff_plans of two queries is refused: {text_of(r)[:100]}")
+            r = await session.call_tool("diff_plans", {"old_path": "corpus/check/orders-join.explain.txt", "new_path": example, "force": True})
+            rules = sorted({f["rule"] for f in (r.structured_content or {}).get("findings", [])})
+            check(not r.is_error and "new-exchange-or-sort" in rules, f"diff_plans (force): {rules}")
+            r = await session.call_tool("diff_plans", {"old_path": "corpus/check/orders-join.explain.txt",
+                                                       "new_path": "corpus/check/orders-join.recaptured.explain.txt"})
+            check(not r.is_error and not r.structured_content["findings"], "diff_plans of a re-capture: no findings")
 
             r = await session.call_tool("lint_history_server", {"url": history_url, "app": "skewed-join"})
             codes = sorted({f["code"] for f in (r.structured_content or {}).get("findings", [])})

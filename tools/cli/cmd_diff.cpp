@@ -19,6 +19,7 @@ namespace {
 struct DiffOptions {
   std::string old_path, new_path;
   long long execution = -1, old_execution = -1, new_execution = -1;
+  bool force = false;
   RuleOptions rules;
 };
 
@@ -60,7 +61,8 @@ int run_diff(const DiffOptions& opt) {
     if (m.severity == MessageSeverity::Error)
       std::cerr << "planlint: warning: " << opt.old_path << ":" << m.loc.line << ":" << m.loc.column << ": "
                 << m.message << "\n";
-  FileReport report = diff_parsed(*old_parse, opt.old_path, *new_parse, std::move(new_text), opt.new_path, *config);
+  FileReport report =
+      diff_parsed(*old_parse, opt.old_path, *new_parse, std::move(new_text), opt.new_path, *config, opt.force);
   if (report.error.empty() && is_reported(*config, kParseErrorRule))
     for (auto& d : parse_error_diagnostics(*new_parse)) report.diagnostics.push_back(std::move(d));
   return finish_reports(opt.rules, {report}, false);
@@ -75,12 +77,15 @@ void register_diff(CLI::App& app, int& exit_code) {
   cmd->footer(
       "Operators are matched by kind, the tables below them and their keys / conditions, never by operator\n"
       "numbers or #ids. Findings point at NEW. Exit status: 0 nothing at or above --fail-on, 1 regressions,\n"
-      "2 usage error, unreadable input or bad configuration. Rules: `planlint rules` (PLD0xx).");
+      "2 usage error, unreadable input, bad configuration, or plans of two different queries (--force). Rules: `planlint rules` (PLD0xx).");
   cmd->add_option("old", opt->old_path, "The plan before the change (explain text, profile JSON, event log)")->required();
   cmd->add_option("new", opt->new_path, "The plan after the change")->required();
   cmd->add_option("--execution", opt->execution, "Event logs: compare this SQL execution id on both sides");
   cmd->add_option("--old-execution", opt->old_execution, "Event logs: the execution id of OLD");
   cmd->add_option("--new-execution", opt->new_execution, "Event logs: the execution id of NEW");
+  cmd->add_flag("--force", opt->force,
+                "Compare even when OLD and NEW do not look like plans of one query (few shared tables or paired "
+                "operators); without it that is an error (exit 2)");
   add_rule_options(cmd, opt->rules);
   cmd->callback([opt, &exit_code] { exit_code = run_diff(*opt); });
 }
