@@ -58,6 +58,30 @@ echo "text plan: data-ok=$ok data-ops=$ops"
 [ "$ok" = 1 ] && [ "$ops" = 5 ] || { echo "FAIL: the text plan's 5 operators are not drawn"; fail=1; }
 if grep -E 'Uncaught' "$work/plan.err"; then echo "FAIL: script errors"; fail=1; fi
 
+# 2b. An event log of several SQL executions: the executions table with the trivial ones folded,
+# and the stage view with a task-time histogram per stage.
+log=corpus/real-runtime/rt14-kubeflow-e2e-smj-spill-spark410.zstd
+"$planlint" report --no-config "$log" -o "$work/log.html" 2>/dev/null
+chrome "$work/log.dom" "$work/log.err" --dump-dom "file://$work/log.html"
+ok=$(attr data-ok "$work/log.dom"); stages=$(attr data-stages "$work/log.dom"); folded=$(attr data-folded "$work/log.dom")
+echo "event log: data-ok=$ok data-stages=$stages data-folded=$folded"
+[ "$ok" = 1 ] || { echo "FAIL: the event log's page did not finish"; fail=1; }
+[ -n "$stages" ] && [ "$stages" -gt 0 ] || { echo "FAIL: no stage rows"; fail=1; }
+[ -n "$folded" ] && [ "$folded" -ge 2 ] || { echo "FAIL: the trivial executions are not folded"; fail=1; }
+grep -q '<section class="block" id="executions">' "$work/log.dom" || { echo "FAIL: the executions table is hidden"; fail=1; }
+grep -q 'trivial executions folded' "$work/log.dom" || { echo "FAIL: no folded line"; fail=1; }
+grep -q '<section class="block" id="query">' "$work/log.dom" || { echo "FAIL: the query's metrics are hidden"; fail=1; }
+if grep -E 'Uncaught|SyntaxError|TypeError|ReferenceError' "$work/log.err"; then echo "FAIL: script errors"; fail=1; fi
+# A skewed join: every stage with timed tasks has its histogram, the straggler's stage is marked.
+"$planlint" report --no-config corpus/eventlog/skewed-join.eventlog -o "$work/skew.html" 2>/dev/null
+chrome "$work/skew.dom" "$work/skew.err" --dump-dom "file://$work/skew.html"
+stages=$(attr data-stages "$work/skew.dom")
+hists=$(grep -o '<svg class="hist"' "$work/skew.dom" | wc -l)
+echo "skewed join: data-stages=$stages histograms=$hists"
+[ -n "$stages" ] && [ "$stages" -gt 0 ] && [ "$hists" -gt 0 ] || { echo "FAIL: no stage histogram"; fail=1; }
+grep -q '<tr class="skew">' "$work/skew.dom" || { echo "FAIL: the skewed stage is not marked"; fail=1; }
+if grep -E 'Uncaught|SyntaxError|TypeError|ReferenceError' "$work/skew.err"; then echo "FAIL: script errors"; fail=1; fi
+
 # 3. Time to open a report of 1,000 operators (not asserted: machines differ).
 if [ -x "$build/planlint_bench" ]; then
   "$build/planlint_bench" gen formatted -n 1000 -o "$work/big.txt" || { echo "FAIL: planlint_bench gen formatted -n 1000"; fail=1; }

@@ -23,7 +23,10 @@ struct Frame {
   bool last;
 };
 
-void tree_rows(const Plan& p, std::size_t root, std::vector<char>& printed, std::vector<TreeRow>& rows) {
+// `fold_depth` > 0: an operator with inputs deeper than that is drawn as a reference row and its
+// subtree appended to `deferred` (drawn afterwards from the left margin).
+void tree_rows(const Plan& p, std::size_t root, std::vector<char>& printed, std::vector<TreeRow>& rows,
+               std::size_t fold_depth = 0, std::vector<std::size_t>* deferred = nullptr) {
   std::vector<Frame> stack{{root, 0, true}};
   std::vector<bool> last_at;  // per depth: was that ancestor the last child
   while (!stack.empty()) {
@@ -40,6 +43,12 @@ void tree_rows(const Plan& p, std::size_t root, std::vector<char>& printed, std:
     if (f.depth > kMaxIndentLevels) row.guide += "[depth " + std::to_string(f.depth) + "] ";
     const Operator& op = p.ops[f.op];
     row.repeated = printed[f.op] && !op.children.empty();
+    if (fold_depth && deferred && f.depth > fold_depth && !row.repeated && !op.children.empty()) {
+      row.continued = true;  // drawn below, from the left margin
+      deferred->push_back(f.op);
+      rows.push_back(std::move(row));
+      continue;
+    }
     rows.push_back(std::move(row));
     if (rows.back().repeated) continue;
     printed[f.op] = 1;
@@ -48,6 +57,22 @@ void tree_rows(const Plan& p, std::size_t root, std::vector<char>& printed, std:
       if (c >= p.ops.size()) continue;
       stack.push_back({c, f.depth + 1, k + 1 == op.children.size()});
     }
+  }
+}
+
+// A tree and, when it folds, the subtrees it left for later (each under its heading), in order.
+void folded_tree_rows(const Plan& p, std::size_t root, std::vector<char>& printed, std::vector<TreeRow>& rows,
+                      std::size_t fold_depth) {
+  std::vector<std::size_t> deferred;
+  tree_rows(p, root, printed, rows, fold_depth, &deferred);
+  for (std::size_t next = 0; next < deferred.size(); ++next) {
+    const std::size_t op = deferred[next];
+    if (printed[op]) continue;  // drawn in the meantime (a shared subtree)
+    const Operator& o = p.ops[op];
+    TreeRow h;
+    h.heading = "continued: " + std::string((o.name.empty() ? o.label : o.name).view()) + (o.id.empty() ? "" : " (" + o.id + ")");
+    rows.push_back(std::move(h));
+    tree_rows(p, op, printed, rows, fold_depth, &deferred);
   }
 }
 
@@ -90,22 +115,22 @@ std::string operator_summary(const Plan& p, const Operator& op) {
   return s + " [" + facts + "]";
 }
 
-std::vector<TreeRow> plan_tree_rows(const Plan& p) {
+std::vector<TreeRow> plan_tree_rows(const Plan& p, std::size_t fold_depth) {
   std::vector<TreeRow> rows;
   std::vector<char> printed(p.ops.size(), 0);
   for (std::size_t r : p.logical_roots) {
     if (r >= p.ops.size()) continue;
     heading(rows, std::string(to_string(p.ops[r].section)));
-    tree_rows(p, r, printed, rows);
+    folded_tree_rows(p, r, printed, rows, fold_depth);
   }
   if (!p.logical_roots.empty() && !p.roots.empty()) heading(rows, "physical");
   for (std::size_t r : p.roots)
-    if (r < p.ops.size()) tree_rows(p, r, printed, rows);
+    if (r < p.ops.size()) folded_tree_rows(p, r, printed, rows, fold_depth);
   for (const auto& s : p.subqueries) {
     std::string h = "subquery " + std::to_string(s.number);
     if (s.hosting_op && *s.hosting_op < p.ops.size()) h += " in " + operator_summary(p, p.ops[*s.hosting_op]);
     heading(rows, h + ": " + s.hosting_expression + (s.root ? "" : " (reused)"));
-    if (s.root && *s.root < p.ops.size()) tree_rows(p, *s.root, printed, rows);
+    if (s.root && *s.root < p.ops.size()) folded_tree_rows(p, *s.root, printed, rows, fold_depth);
   }
   // Anything not reached (optimized-out exchanges, detached parts).
   bool header = false;
@@ -113,7 +138,7 @@ std::vector<TreeRow> plan_tree_rows(const Plan& p) {
     if (printed[i] || !p.ops[i].parents.empty()) continue;
     if (!header) heading(rows, "other");
     header = true;
-    tree_rows(p, i, printed, rows);
+    folded_tree_rows(p, i, printed, rows, fold_depth);
   }
   return rows;
 }

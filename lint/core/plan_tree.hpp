@@ -18,11 +18,18 @@ struct TreeRow {
   std::size_t depth = 0;
   std::string guide;
   bool repeated = false;
+  // A reference to a folded subtree: the operator and its inputs are drawn below, under the heading
+  // "continued: <name> (<id>)" (`fold_depth` of plan_tree_rows).
+  bool continued = false;
   std::string heading;
 };
 // Every tree of the plan (logical plans, physical roots, subqueries, detached parts) in the order
 // `planlint parse` prints them. Iterative; indentation capped.
-std::vector<TreeRow> plan_tree_rows(const Plan& plan);
+// `fold_depth` > 0 folds deep trees instead of indenting them further (`planlint show` keeps every
+// operator's name within its width): an operator with inputs below that depth becomes a reference
+// row (`continued`), and its subtree is drawn again from the left margin after the tree it hangs
+// from, under a heading that names it; such subtrees fold the same way.
+std::vector<TreeRow> plan_tree_rows(const Plan& plan, std::size_t fold_depth = 0);
 
 std::string operator_summary(const Plan& plan, const Operator& op);  // "BroadcastHashJoin (8) [join Inner BuildRight]"
 std::string plan_tree_text(const Plan& plan);

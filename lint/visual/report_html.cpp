@@ -64,13 +64,69 @@ json op_json(const Operator& op, const PlanTimes& times) {
   return o;
 }
 
+// The stage view (runtime inputs): per stage its tasks, their total time, the median and the
+// longest task and the histogram of task times; stages in id order.
+json stages_json(const Plan& p) {
+  json stages = json::array();
+  for (const StageInfo& st : p.stages) {
+    json s;
+    s["id"] = st.id;
+    if (st.num_tasks) s["tasks"] = *st.num_tasks;
+    if (st.task_ms_total) {
+      s["total"] = format_millis(*st.task_ms_total);
+      s["ntotal"] = *st.task_ms_total;
+    }
+    if (st.task_ms_median) s["median"] = format_millis(*st.task_ms_median);
+    if (st.task_ms_max) {
+      s["max"] = format_millis(*st.task_ms_max);
+      s["nmax"] = *st.task_ms_max;
+    }
+    if (st.task_ms_median && st.task_ms_max && *st.task_ms_median > 0) s["skew"] = *st.task_ms_max / *st.task_ms_median;
+    if (st.duration_ms) s["duration"] = format_millis(*st.duration_ms);
+    if (!st.task_ms_histogram.empty()) s["hist"] = st.task_ms_histogram;
+    s["ops"] = st.operators;
+    stages.push_back(std::move(s));
+  }
+  return stages;
+}
+
+// The query's own metrics (wall-clock, task time, bytes read, ...) and its SQL text.
+json query_json(const Plan& p) {
+  json q = json::object();
+  json metrics = json::array();
+  for (const auto& m : p.query.metrics)
+    if (!m.hidden && m.value) metrics.push_back({m.label, metric_text(m)});
+  if (!metrics.empty()) q["metrics"] = std::move(metrics);
+  if (!p.query.sql_text.empty()) q["sql"] = p.query.sql_text;
+  if (!p.query.description.empty()) q["description"] = p.query.description;
+  if (!p.query.statement_id.empty()) q["id"] = p.query.statement_id;
+  return q;
+}
+
+json executions_json(const ExecutionList& list) {
+  json rows = json::array();
+  for (const auto& r : list.rows) {
+    json e;
+    e["id"] = r.id;
+    e["description"] = r.description;
+    if (r.duration_ms) e["duration"] = format_millis(*r.duration_ms);
+    if (r.task_ms) e["task"] = format_millis(*r.task_ms);
+    e["findings"] = r.findings;
+    if (!r.trivial.empty()) e["trivial"] = r.trivial;
+    rows.push_back(std::move(e));
+  }
+  return rows;
+}
+
 }  // namespace
 
-json report_data(const std::vector<LintResult>& results) {
+json report_data(const std::vector<LintResult>& results, const std::vector<ExecutionList>& executions) {
   json files = json::array();
   std::set<std::string> fired;
-  for (const auto& r : results) {
+  for (std::size_t ri = 0; ri < results.size(); ++ri) {
+    const LintResult& r = results[ri];
     json file;
+    if (ri < executions.size() && executions[ri].folds()) file["executions"] = executions_json(executions[ri]);
     file["path"] = r.parse.path;
     file["format"] = std::string(to_string(r.parse.format));
     json messages = json::array();
@@ -144,6 +200,8 @@ json report_data(const std::vector<LintResult>& results) {
       }
       plan["ops"] = std::move(ops);
       plan["diags"] = std::move(diags);
+      if (!p.stages.empty()) plan["stages"] = stages_json(p);
+      if (json q = query_json(p); !q.empty()) plan["query"] = std::move(q);
       plans.push_back(std::move(plan));
     }
     file["plans"] = std::move(plans);
@@ -176,8 +234,8 @@ std::string script_safe_json(const json& j) {
   return out;
 }
 
-std::string report_html(const std::vector<LintResult>& results) {
-  std::string data = script_safe_json(report_data(results));
+std::string report_html(const std::vector<LintResult>& results, const std::vector<ExecutionList>& executions) {
+  std::string data = script_safe_json(report_data(results, executions));
   std::string page(report_template_head);
   page += data;
   page += report_template_tail;

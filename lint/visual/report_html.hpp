@@ -10,18 +10,21 @@
 
 #include <nlohmann/json.hpp>
 
+#include "lint/core/executions.hpp"
 #include "lint/engine/engine.hpp"
 
 namespace planlint {
 
-// The data the page renders: {"files":[{path, messages, plans:[{name, ops, diags, summary...}]}], "rules":{...}}.
-nlohmann::json report_data(const std::vector<LintResult>& results);
+// The data the page renders: {"files":[{path, messages, executions?, plans:[{name, ops, diags,
+// summary, stages?, query?...}]}], "rules":{...}}. `executions[i]`, when given, lists the SQL
+// executions of results[i] (list_executions; its plans are the shown ones already).
+nlohmann::json report_data(const std::vector<LintResult>& results, const std::vector<ExecutionList>& executions = {});
 
 // JSON text safe inside <script type="application/json">: '<', '>' and '&' become \u003c, \u003e,
 // \u0026 (so "</script>" and "<!--" cannot occur); invalid UTF-8 is replaced.
 std::string script_safe_json(const nlohmann::json& j);
 
 // The whole HTML page for these inputs.
-std::string report_html(const std::vector<LintResult>& results);
+std::string report_html(const std::vector<LintResult>& results, const std::vector<ExecutionList>& executions = {});
 
 }  // namespace planlint

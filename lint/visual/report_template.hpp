@@ -63,6 +63,15 @@ pre{background:#f4f5f7;padding:6px 8px;border-radius:3px;overflow:auto;font-size
 #top td{text-align:right;padding:1px 8px;border-top:1px solid #eceef1;font-variant-numeric:tabular-nums;white-space:nowrap}
 #top tr.hot td{font-weight:600}
 #top tr.b1 td:nth-child(2){background:#fee08b}#top tr.b2 td:nth-child(2){background:#fc8d59}#top tr.b3 td:nth-child(2){background:#d73027;color:#fff}
+#executions table,#stages table,#query table{border-collapse:collapse;font-size:12px}
+#executions th,#stages th,#query th{text-align:right;color:#5a6372;font-weight:600;padding:1px 8px;white-space:nowrap}
+#executions td,#stages td,#query td{text-align:right;padding:1px 8px;border-top:1px solid #eceef1;font-variant-numeric:tabular-nums;white-space:nowrap}
+#executions td.l,#executions th.l,#stages td.l,#stages th.l,#query td.l{text-align:left}
+#executions tr.cur td{font-weight:600}
+#stages tr.skew td.sk{color:#c62828;font-weight:600}
+svg.hist rect{fill:#6b7b8f}
+svg.hist rect.last{fill:#c62828}
+svg.hist line{stroke:#c5cad3}
 svg text{font:11px system-ui,-apple-system,"Segoe UI",Roboto,sans-serif;pointer-events:none}
 svg .t1{font-weight:600}
 .n rect.box{fill:#f7f8fa;stroke:#8a93a3;stroke-width:1}
@@ -85,6 +94,7 @@ path.hl{fill:none;stroke:#1a56c4;stroke-width:2.5}
 </head>
 <body>
 <header><h1>planlint report</h1><span class="files" id="files"></span></header>
+<section class="block" id="executions" hidden><h2>SQL executions</h2><div id="elist"></div></section>
 <nav id="tabs"></nav>
 <div id="summary"></div>
 <section id="top" hidden></section>
@@ -97,6 +107,8 @@ path.hl{fill:none;stroke:#1a56c4;stroke-width:2.5}
   <aside id="details"><p class="muted">Click an operator or a finding to see its details.</p></aside>
 </div>
 <section class="block" id="findings"><h2>Findings</h2><div id="flist"></div></section>
+<section class="block" id="stages" hidden><h2>Stages</h2><div id="slist"></div></section>
+<section class="block" id="query" hidden><h2>Query</h2><div id="qlist"></div></section>
 <section class="block" id="messages" hidden><h2>Parser messages</h2><div id="mlist"></div></section>
 <section class="block" id="rules"><h2>Rules that fired</h2><div id="rlist"></div></section>
 <script type="application/json" id="planlint-data">)PLHTML";
@@ -293,6 +305,8 @@ function render(k) {
   });
   document.getElementById('details').innerHTML = '<p class="muted">Click an operator or a finding to see its details.</p>';
   topTable(p, hasTime);
+  stageTable(p);
+  queryBlock(p);
   fit();
   if (hasTime && p.top && p.top.length && p.ops[p.top[0]].share !== undefined) {
     select(p.top[0], false);  // open zoomed to the hottest operator (without scrolling the page)
@@ -304,6 +318,63 @@ function render(k) {
   document.body.setAttribute('data-plan', String(k));
   document.body.setAttribute('data-ops', String(nodes.querySelectorAll('g.n').length));
   document.body.setAttribute('data-findings', String(ol.children.length));
+}
+
+// The stage view (runtime inputs): per stage its tasks, their total time, the median and longest
+// task, and a histogram of task times (10 equal bins up to the longest task; bar heights on a log
+// scale so that one lone task still shows): skew is a bar far right, apart from the others.
+function histogram(h, parent) {
+  var w = 100, ht = 22, bw = w / h.length, mx = Math.max.apply(null, h);
+  var s = sv('svg', {'class': 'hist', width: w, height: ht, viewBox: '0 0 ' + w + ' ' + ht}, parent);
+  sv('line', {x1: 0, y1: ht - 0.5, x2: w, y2: ht - 0.5}, s);
+  h.forEach(function (c, i) {
+    if (!c) return;
+    var bh = 3 + (ht - 4) * Math.log(1 + c) / Math.log(1 + mx);
+    var r = sv('rect', {x: i * bw + 1, y: ht - bh, width: bw - 2, height: bh}, s);
+    if (i === h.length - 1) r.setAttribute('class', 'last');
+    var t = sv('title', {}, r); t.textContent = c + (c === 1 ? ' task' : ' tasks') + ' in bin ' + (i + 1) + ' of ' + h.length;
+  });
+  s.setAttribute('aria-label', 'task-time histogram: ' + h.join(' '));
+  return s;
+}
+function stageTable(p) {
+  var box = document.getElementById('slist'), st = p.stages || [];
+  box.textContent = '';
+  document.getElementById('stages').hidden = !st.length;
+  document.body.setAttribute('data-stages', String(st.length));
+  if (!st.length) return;
+  var t = el('table', '', null, box), hr = el('tr', '', null, t);
+  [['stage', 'l'], ['tasks'], ['task time'], ['median task'], ['max task'], ['max / median'], ['task times', 'l'], ['duration'], ['operators', 'l']].forEach(function (c) { el('th', c[1] || '', c[0], hr); });
+  st.forEach(function (s) {
+    var skew = s.skew !== undefined && s.skew >= 5 && s.nmax >= 1000;
+    var tr = el('tr', skew ? 'skew' : '', null, t);
+    el('td', 'l', s.id, tr);
+    el('td', '', s.tasks !== undefined ? compact(s.tasks) : '', tr);
+    el('td', '', s.total || '', tr);
+    el('td', '', s.median || '', tr);
+    el('td', '', s.max || '', tr);
+    el('td', 'sk', s.skew !== undefined ? s.skew.toFixed(1) + '\u00d7' : '', tr);
+    var h = el('td', 'l', null, tr);
+    if (s.hist) histogram(s.hist, h);
+    el('td', '', s.duration || '', tr);
+    var o = el('td', 'l', null, tr);
+    s.ops.slice(0, 4).forEach(function (i, k) { if (k) o.appendChild(document.createTextNode(', ')); opLink(i, o); });
+    if (s.ops.length > 4) o.appendChild(document.createTextNode(' +' + (s.ops.length - 4)));
+  });
+  el('p', 'muted', 'Histogram: tasks in 10 equal bins of task time, from 0 to the longest task (log scale); a red bar is the longest task. A stage whose longest task is 5\u00d7 its median (and over 1 s) is marked.', box);
+}
+// The query's own metrics and its SQL text, when the input has them.
+function queryBlock(p) {
+  var box = document.getElementById('qlist'), q = p.query || {};
+  box.textContent = '';
+  var any = (q.metrics && q.metrics.length) || q.sql;
+  document.getElementById('query').hidden = !any;
+  if (!any) return;
+  if (q.metrics && q.metrics.length) {
+    var t = el('table', '', null, box);
+    q.metrics.forEach(function (m) { var tr = el('tr', '', null, t); el('td', 'l', m[0], tr); el('td', '', m[1], tr); });
+  }
+  if (q.sql) { el('h3', '', 'SQL', box); el('pre', '', q.sql, box); }
 }
 
 // The top-operators table (like pev2's stats grid): sortable by each column, click a row to select.
@@ -436,6 +507,28 @@ plans.forEach(function (pl, k) {
   b.title = pl.file.path + ': ' + pl.plan.name;
   b.addEventListener('click', function () { render(k); });
 });
+// The SQL executions of each input that holds several, longest first; the trivial ones folded into
+// one line (their plans are left out of the report); click a shown one to open its tab.
+var elist = document.getElementById('elist'), nexec = 0;
+D.files.forEach(function (f) {
+  if (!f.executions) return;
+  nexec++;
+  if (D.files.length > 1) el('h3', '', f.path, elist);
+  var t = el('table', '', null, elist), hr = el('tr', '', null, t), folded = [], why = [];
+  [['id'], ['duration'], ['task time'], ['findings'], ['description', 'l']].forEach(function (c) { el('th', c[1] || '', c[0], hr); });
+  f.executions.forEach(function (e) {
+    if (e.trivial) { folded.push(e.id); if (why.indexOf(e.trivial) < 0) why.push(e.trivial); return; }
+    var tr = el('tr', '', null, t);
+    el('td', '', e.id, tr); el('td', '', e.duration || '', tr); el('td', '', e.task || '', tr); el('td', '', e.findings, tr);
+    var d = el('td', 'l', null, tr), a = el('a', 'op', cut(e.description || '(no description)', 90), d);
+    a.addEventListener('click', function () {
+      for (var k = 0; k < plans.length; k++) if (plans[k].file === f && plans[k].plan.query && plans[k].plan.query.id === e.id) { render(k); break; }
+    });
+  });
+  if (folded.length) el('p', 'muted', folded.length + (folded.length === 1 ? ' trivial execution' : ' trivial executions') + ' folded (' + why.join(', ') + '): ' + folded.join(', ') + ' \u2014 planlint report --execution ID reports one.', elist);
+  document.body.setAttribute('data-folded', String(folded.length));
+});
+if (nexec) document.getElementById('executions').hidden = false;
 var ml = document.getElementById('mlist'), nmsg = 0;
 D.files.forEach(function (f) {
   f.messages.forEach(function (m) { nmsg++; el('div', '', f.path + ':' + m.line + ':' + m.column + ': ' + m.severity + ': ' + m.message, ml); });

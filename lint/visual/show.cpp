@@ -1,6 +1,7 @@
 #include "lint/visual/show.hpp"
 
 #include "lint/core/sanitize.hpp"
+#include "lint/core/text_width.hpp"
 
 #include <algorithm>
 #include <cstdio>
@@ -31,26 +32,13 @@ std::string compact(double v) {
   return buf;
 }
 
-// Cut to `width` display columns (UTF-8 aware), marking the cut with "…".
 // "PL007 native-engine-fallback": the code next to the name, as in check's text output.
 std::string rule_label(const Diagnostic& d) {
   return d.code.empty() ? visible(d.rule) : visible(d.code) + " " + visible(d.rule);
 }
 
-std::string fit(const std::string& s, std::size_t width) {
-  std::size_t cols = 0;
-  for (std::size_t i = 0; i < s.size(); ++i) {
-    if ((static_cast<unsigned char>(s[i]) & 0xC0) == 0x80) continue;
-    if (++cols > width) {
-      std::size_t cut = i;
-      // step back one column for the ellipsis
-      do --cut;
-      while (cut > 0 && (static_cast<unsigned char>(s[cut]) & 0xC0) == 0x80);
-      return s.substr(0, cut) + "…";
-    }
-  }
-  return s;
-}
+// Cut to `width` display columns (wide characters take two), marking the cut with "…".
+std::string fit(const std::string& s, std::size_t width) { return fit_columns(s, width); }
 
 std::string plural(std::size_t n, const char* one, const char* many) {
   return std::to_string(n) + " " + (n == 1 ? one : many);
@@ -188,6 +176,44 @@ std::string metric_columns(const Operator& op, const OpTime& time, double share)
   return cols;
 }
 
+// Display columns of a UTF-8 string (code points, as fit() counts them).
+std::size_t columns(const std::string& s) {
+  std::size_t n = 0;
+  for (char c : s) n += (static_cast<unsigned char>(c) & 0xC0) != 0x80;
+  return n;
+}
+
+// What must stay visible of an operator's row: its name and id (the codegen mark before them).
+std::string name_and_id(const Operator& op) {
+  std::string label = (op.codegen ? "* " : "") + visible(op.name.empty() ? op.label : op.name);
+  if (!op.id.empty()) label += " (" + visible(op.id) + ")";
+  return label;
+}
+
+// The tree's rows, folded when a row would not show its operator's name and id within the width
+// (deep left-deep join chains): subtrees below the depth that still fits are drawn again from the
+// left margin, under a heading, with a reference row where they hang. Plans that fit are drawn as
+// they are.
+std::vector<TreeRow> fitted_tree_rows(const Plan& p, std::size_t cols, std::size_t mark, std::size_t width) {
+  std::vector<TreeRow> rows = plan_tree_rows(p);
+  std::size_t longest = 0;
+  bool cut = false;
+  for (const TreeRow& row : rows) {
+    if (!row.heading.empty()) continue;
+    const std::size_t need = columns(name_and_id(p.ops[row.op]));
+    longest = std::max(longest, need);
+    if (cols + columns(row.guide) + mark + need > width) cut = true;
+  }
+  if (!cut) return rows;
+  // Rows down to fold_depth + 1 (reference rows there: "↪ " before the name) must fit: the longest
+  // name and id, as long as two levels of guide still fit beside it.
+  const std::size_t room_for_label = width > cols + mark + 6 ? width - cols - mark - 6 : 0;
+  const std::size_t label = std::min(longest + 2, room_for_label);
+  const std::size_t room = width > cols + mark + label ? width - cols - mark - label : 0;
+  const std::size_t fold_depth = std::max<std::size_t>(2, room / 3) - 1;
+  return plan_tree_rows(p, fold_depth);
+}
+
 }  // namespace
 
 std::string show_text(const LintResult& result, const ShowOptions& o) {
@@ -213,12 +239,20 @@ std::string show_text(const LintResult& result, const ShowOptions& o) {
     out += top_operator_lines(p, times, mixed, o);
     if (metrics) out += std::string(dim) + "  share      rows         time  operator" + reset + '\n';
 
-    for (const TreeRow& row : plan_tree_rows(p)) {
+    const std::size_t cols_width = metrics ? metric_columns(Operator{}, OpTime{}, -1).size() : 0;
+    for (const TreeRow& row : fitted_tree_rows(p, cols_width, mixed ? 2 : 0, o.width)) {
       if (!row.heading.empty()) {
         out += std::string(dim) + fit("-- " + visible(row.heading) + " --", o.width) + reset + '\n';
         continue;
       }
       const Operator& op = p.ops[row.op];
+      if (row.continued) {  // a folded subtree: drawn below under its heading
+        out += fit(std::string(cols_width, ' ') + row.guide + engine_mark(op, mixed) + "↪ " + name_and_id(op) +
+                       "  (continued below)",
+                   o.width) +
+               '\n';
+        continue;
+      }
       std::string cols;
       const char* colour = "";
       if (metrics) {

@@ -8,6 +8,7 @@
 #include <string>
 #include <vector>
 
+#include "lint/core/executions.hpp"
 #include "lint/core/input.hpp"
 #include "lint/core/plan_json.hpp"
 #include "lint/core/plan_tree.hpp"
@@ -73,10 +74,14 @@ void register_parse(CLI::App& app, int& exit_code) {
     std::vector<std::string> files;
     std::string format = "text";
     std::string max_input_size;
+    long long execution = -1;  // -1: every execution
   };
   auto opts = std::make_shared<Options>();
   cmd->add_option("files", opts->files, "input files, or - for standard input (default)");
   cmd->add_option("--format,--output-format", opts->format, "output format")->check(CLI::IsMember({"text", "json"}));
+  cmd->add_option("--execution", opts->execution,
+                  "Event logs, History Server answers: read only this SQL execution id (default: text lists the "
+                  "executions by time and prints the main ones; json holds them all)");
   cmd->add_option("--max-input-size", opts->max_input_size, kMaxInputSizeHelp);
   cmd->callback([opts, &exit_code]() {
     auto max_input_size = max_input_size_option(opts->max_input_size);
@@ -100,13 +105,29 @@ void register_parse(CLI::App& app, int& exit_code) {
         continue;
       }
       auto text = std::make_shared<const std::string>(std::move(*read));  // the plans view it
-      ParseResult r = parse_input(text, path);
+      std::optional<long long> execution;
+      if (opts->execution >= 0) execution = opts->execution;
+      ParseResult r = parse_input(text, path, execution);
       print_messages(r, *text, std::cerr);
       if (r.has_errors() && rc == 0) rc = 1;
       if (read_nothing(r)) rc = 2;  // nothing read is an error, never an empty answer
+      if (execution && r.traits.executions && r.plans.empty()) {  // as `check --execution`
+        std::cerr << "planlint: error: " << visible(path) << ": no SQL execution " << *execution << " in this "
+                  << r.traits.display_name << " (leave out --execution to read them all)\n";
+        rc = 2;
+        continue;
+      }
       if (json) docs.push_back(parse_result_json(r));
       else {
         if (files.size() > 1) std::cout << "== " << visible(path) << " ==\n";
+        // Several SQL executions: list them by time, print the main ones (the trivial ones folded).
+        const std::vector<Diagnostic> none;
+        const ExecutionList list = list_executions(r, none);
+        if (list.folds()) {
+          std::vector<Diagnostic> unused;
+          keep_shown_executions(list, r, unused);
+          std::cout << executions_text(list, 0) << '\n';
+        }
         std::cout << parse_result_tree_text(r);
       }
     } catch (const std::bad_alloc&) {  // this file is reported, the next one is read

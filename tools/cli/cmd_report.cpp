@@ -6,6 +6,7 @@
 #include <iostream>
 #include <memory>
 
+#include "lint/core/executions.hpp"
 #include "lint/engine/check.hpp"
 #include "lint/visual/report_html.hpp"
 #include "lint/core/output_file.hpp"
@@ -21,6 +22,7 @@ struct ReportArgs {
   std::string output = "report.html";
   bool no_config = false;
   std::string max_input_size;
+  long long execution = -1;  // -1: every execution (the trivial ones folded)
 };
 
 int run_report(const ReportArgs& a) {
@@ -37,10 +39,16 @@ int run_report(const ReportArgs& a) {
     }
   }
   std::vector<LintResult> results;
+  std::vector<ExecutionList> executions;
+  std::optional<long long> execution;
+  if (a.execution >= 0) execution = a.execution;
   // finish: parse errors as findings, `planlint: disable=` directives, as `check` reports them.
   const std::optional<int> linted = for_each_linted_file(a.paths, !a.no_config, /*finish=*/true, [&](LintedFile& f) {
+    // Several SQL executions and no --execution: the report lists them and holds the main ones.
+    executions.push_back(list_executions(f.result.parse, f.result.diagnostics));
+    keep_shown_executions(executions.back(), f.result.parse, f.result.diagnostics);
     results.push_back(std::move(f.result));
-  }, *max_input);
+  }, *max_input, execution);
   if (!linted) return 2;
   const int rc = *linted;
   if (rc == 2) {  // an input was missing or not a plan: a report without it would look complete
@@ -48,7 +56,7 @@ int run_report(const ReportArgs& a) {
               << " left as it was): an input could not be read\n";
     return 2;
   }
-  std::string html = report_html(results);
+  std::string html = report_html(results, executions);
   if (a.output == "-") {
     std::cout << html;
     return rc;
@@ -77,6 +85,9 @@ void register_report(CLI::App& app, int& exit_code) {
   CLI::App* cmd = app.add_subcommand("report", "Write a self-contained HTML report: the plan graph, time shares, findings, rule docs");
   cmd->add_option("files", args->paths, "Plan files (explain text, Query Profile JSON, event log); '-' or none: stdin");
   cmd->add_option("-o,--output", args->output, "The HTML file to write (default report.html; '-': stdout)");
+  cmd->add_option("--execution", args->execution,
+                  "Event logs, History Server answers: report only this SQL execution id (default: list the "
+                  "executions by time, fold the trivial ones, report the others)");
   cmd->add_flag("--no-config", args->no_config, "Ignore .planlint.toml / pyproject.toml");
   cmd->add_option("--max-input-size", args->max_input_size, kMaxInputSizeHelp);
   cmd->callback([args, &exit_code] { exit_code = run_report(*args); });

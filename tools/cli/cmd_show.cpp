@@ -8,9 +8,11 @@
 #include <iostream>
 #include <memory>
 
+#include "lint/core/executions.hpp"
 #include "lint/visual/show.hpp"
 #include "tools/cli/commands.hpp"
 #include "tools/cli/lint_file.hpp"
+#include "tools/cli/write_reports.hpp"
 
 namespace planlint::cli {
 
@@ -23,14 +25,8 @@ struct ShowArgs {
   std::size_t top = 5;
   bool no_config = false;
   std::string max_input_size;
+  long long execution = -1;  // -1: every execution (the trivial ones folded)
 };
-
-bool use_color(const std::string& mode) {
-  if (mode == "always") return true;
-  if (mode == "never") return false;
-  const char* term = std::getenv("TERM");
-  return ::isatty(STDOUT_FILENO) && !std::getenv("NO_COLOR") && !(term && std::string(term) == "dumb");
-}
 
 // --width, else $COLUMNS, else the terminal's width (ioctl), else 100.
 std::size_t terminal_width(std::size_t given) {
@@ -52,13 +48,23 @@ int run_show(const ShowArgs& a) {
     return 2;
   }
   ShowOptions opts;
-  opts.color = use_color(a.color);
+  opts.color = use_color(a.color, true);
   std::size_t width = terminal_width(a.width);
   opts.width = width < 40 ? 40 : width;
   opts.top = a.top;
+  std::optional<long long> execution;
+  if (a.execution >= 0) execution = a.execution;
   return for_each_linted_file(a.paths, !a.no_config, /*finish=*/false, [&](LintedFile& f) {
-           std::cout << (a.format == "dot" ? show_dot(f.result) : show_text(f.result, opts));
-         }, *max_input).value_or(2);
+           // Several SQL executions and no --execution: list them by time, show the main ones.
+           const ExecutionList list = list_executions(f.result.parse, f.result.diagnostics);
+           keep_shown_executions(list, f.result.parse, f.result.diagnostics);
+           if (a.format == "dot") {
+             std::cout << show_dot(f.result);
+             return;
+           }
+           if (list.folds()) std::cout << executions_text(list, opts.width) << '\n';
+           std::cout << show_text(f.result, opts);
+         }, *max_input, execution).value_or(2);
 }
 }  // namespace
 
@@ -70,6 +76,9 @@ void register_show(CLI::App& app, int& exit_code) {
       ->check(CLI::IsMember({"text", "dot"}));
   cmd->add_option("--color", args->color, "auto (default: only on a terminal), always, never")
       ->check(CLI::IsMember({"auto", "always", "never"}));
+  cmd->add_option("--execution", args->execution,
+                  "Event logs, History Server answers: show only this SQL execution id (default: list the executions "
+                  "by time, fold the trivial ones, show the others)");
   cmd->add_option("--width", args->width, "Cut lines to this many columns (default: $COLUMNS, the terminal's width, or 100)");
   cmd->add_option("--top", args->top, "Operators in the top-by-time table (default 5; 0: none)");
   cmd->add_flag("--no-config", args->no_config, "Ignore .planlint.toml / pyproject.toml");

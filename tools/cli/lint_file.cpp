@@ -12,7 +12,7 @@
 namespace planlint::cli {
 
 std::optional<LintedFile> lint_file(const std::string& path, bool use_config_files, bool finish, int& rc,
-                                    bool& config_broken, double max_input_bytes) {
+                                    bool& config_broken, double max_input_bytes, std::optional<long long> execution) {
   config_broken = false;
   ConfigError ce;
   std::optional<Config> config = config_for_input(path, use_config_files, ce);
@@ -22,6 +22,7 @@ std::optional<LintedFile> lint_file(const std::string& path, bool use_config_fil
     return std::nullopt;
   }
   if (max_input_bytes > 0) config->max_input_bytes = max_input_bytes;
+  if (execution) config->execution = execution;
   LintRequest request;
   request.path = path;
   LintOptions options = lint_options(finish ? LintMode::Show : LintMode::Inspect);
@@ -44,11 +45,12 @@ std::optional<LintedFile> lint_file(const std::string& path, bool use_config_fil
 }
 
 std::optional<int> for_each_linted_file(const std::vector<std::string>& paths, bool use_config_files, bool finish,
-                                        const std::function<void(LintedFile&)>& each, double max_input_bytes) {
+                                        const std::function<void(LintedFile&)>& each, double max_input_bytes,
+                                        std::optional<long long> execution) {
   int rc = 0;
   for (const auto& path : paths.empty() ? std::vector<std::string>{"-"} : paths) {
     bool config_broken = false;
-    std::optional<LintedFile> f = lint_file(path, use_config_files, finish, rc, config_broken, max_input_bytes);
+    std::optional<LintedFile> f = lint_file(path, use_config_files, finish, rc, config_broken, max_input_bytes, execution);
     if (config_broken) return std::nullopt;
     if (!f) continue;
     if (f->result.parse.has_errors() && rc == 0) rc = 1;

@@ -24,16 +24,20 @@ struct LintedFile {
 // `planlint: disable=` directives (LintOptions::finish). A file that cannot be read is reported on
 // stderr, sets `rc` to 2 and gives nullopt; a broken configuration is reported, sets `config_broken`
 // and gives nullopt (the command should stop with exit code 2).
-// `max_input_bytes` > 0 overrides the configuration's maximum input size (--max-input-size).
+// `max_input_bytes` > 0 overrides the configuration's maximum input size (--max-input-size);
+// `execution` reads only that SQL execution of an event log or History Server answer (--execution;
+// one that is not there is an error, as for `check`).
 std::optional<LintedFile> lint_file(const std::string& path, bool use_config_files, bool finish, int& rc,
-                                    bool& config_broken, double max_input_bytes = 0);
+                                    bool& config_broken, double max_input_bytes = 0,
+                                    std::optional<long long> execution = std::nullopt);
 
 // Lints each of `paths` (none: stdin) and hands each result to `each`. Returns the exit code: 2
 // when a file could not be read (the others are still done), else 1 when a plan did not parse
 // completely, else 0; nullopt when a configuration is broken (reported; the command stops and
 // exits with 2 without writing anything).
 std::optional<int> for_each_linted_file(const std::vector<std::string>& paths, bool use_config_files, bool finish,
-                                        const std::function<void(LintedFile&)>& each, double max_input_bytes = 0);
+                                        const std::function<void(LintedFile&)>& each, double max_input_bytes = 0,
+                                        std::optional<long long> execution = std::nullopt);
 
 // `--max-input-size SIZE` ("2GiB", "500MB", bytes): 0 when `text` is empty; nullopt when invalid.
 std::optional<double> max_input_size_option(const std::string& text);

@@ -16,6 +16,8 @@ bool use_color(const std::string& mode, bool to_stdout) {
   if (mode == "never") return false;
   if (std::getenv("NO_COLOR") && *std::getenv("NO_COLOR")) return false;
   if (std::getenv("FORCE_COLOR") && *std::getenv("FORCE_COLOR")) return true;
+  const char* term = std::getenv("TERM");
+  if (term && std::string_view(term) == "dumb") return false;
   return to_stdout && ::isatty(STDOUT_FILENO);
 }
 

@@ -21,7 +21,8 @@ struct ReportTarget {
   std::string sarif_help_uri;     // --sarif-help-uri
 };
 
-// --color: NO_COLOR and FORCE_COLOR decide `auto`, then whether standard output is a terminal.
+// --color (check, show, ...): NO_COLOR, FORCE_COLOR and TERM=dumb decide `auto`, then whether
+// standard output is a terminal (https://no-color.org, https://force-color.org).
 bool use_color(const std::string& mode, bool to_stdout);
 
 // Writes the reports to standard output, or to -o (written atomically, never half a file). False

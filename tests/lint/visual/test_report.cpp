@@ -136,3 +136,74 @@ TEST_CASE("show and report: event logs are streamed, rolling directories include
   CHECK(page.exit_code == 0);
   CHECK(page.out.find("skew-not-handled") != std::string::npos);
 }
+
+TEST_CASE("report: the stage view of an event log (tasks, task time, median, max, histogram)") {
+  LintResult r = lint_file(corpus_dir() / "eventlog" / "skewed-join.eventlog");
+  REQUIRE(r.parse.plans.size() == 1);
+  const Plan& p = r.parse.plans[0];
+  REQUIRE(!p.stages.empty());
+  nlohmann::json d = report_data({r});
+  const auto& stages = d["files"][0]["plans"][0]["stages"];
+  REQUIRE(stages.size() == p.stages.size());
+  double total = 0;
+  bool skewed = false;
+  for (std::size_t i = 0; i < p.stages.size(); ++i) {
+    const StageInfo& st = p.stages[i];
+    const auto& s = stages[i];
+    CHECK(s["id"] == st.id);
+    if (!st.task_ms_max) continue;
+    // The histogram holds every task once; the longest task is in the last bin.
+    REQUIRE(s["hist"].size() == StageInfo::kTaskHistogramBins);
+    std::uint32_t tasks = 0;
+    for (const auto& c : s["hist"]) tasks += c.get<std::uint32_t>();
+    CHECK(tasks > 0);
+    CHECK(tasks <= *st.num_tasks);  // the timed (successful) tasks
+    CHECK(s["hist"].back().get<std::uint32_t>() >= 1);
+    CHECK(*st.task_ms_median <= *st.task_ms_max);
+    CHECK(*st.task_ms_total >= *st.task_ms_max);
+    total += *st.task_ms_total;
+    if (s.contains("skew") && s["skew"].get<double>() >= 5) skewed = true;
+  }
+  // The stages' task times add up to the query's task time.
+  CHECK(total == doctest::Approx(p.query.metric_value(Metric::TaskTotalTime).value_or(-1)));
+  CHECK(skewed);  // the straggler of this log shows as max / median
+  // The query's metrics.
+  const auto& q = d["files"][0]["plans"][0]["query"];
+  REQUIRE(q.contains("metrics"));
+  CHECK(q["metrics"].size() >= 2);
+}
+
+TEST_CASE("report and show: executions listed by time, the trivial ones folded") {
+  LintResult r = lint_file(corpus_dir() / "real-runtime" / "rt14-kubeflow-e2e-smj-spill-spark410.zstd");
+  const std::size_t n = r.parse.plans.size();
+  REQUIRE(n >= 7);
+  ExecutionList list = list_executions(r.parse, r.diagnostics);
+  REQUIRE(list.rows.size() == n);
+  for (std::size_t i = 1; i < list.rows.size(); ++i)
+    CHECK(list.rows[i - 1].duration_ms.value_or(-1) >= list.rows[i].duration_ms.value_or(-1));
+  std::size_t folded = 0;
+  for (const auto& row : list.rows) {
+    if (row.trivial.empty()) continue;
+    ++folded;
+    CHECK(row.findings == 0);  // an execution with a finding is never folded
+    CHECK(std::find(list.shown.begin(), list.shown.end(), row.plan) == list.shown.end());
+  }
+  CHECK(folded == list.folded());
+  CHECK(folded >= 2);  // the two CreateViewCommand executions at least
+  CHECK(list.shown.size() + folded == n);
+  const std::size_t findings = r.diagnostics.size();
+  std::size_t kept_findings = 0;
+  for (std::size_t i : list.shown)
+    for (const auto& dg : r.diagnostics) kept_findings += dg.plan_index == i;
+  CHECK(kept_findings == findings);
+  keep_shown_executions(list, r.parse, r.diagnostics);
+  CHECK(r.parse.plans.size() == list.shown.size());
+  CHECK(r.diagnostics.size() == findings);
+  for (const auto& dg : r.diagnostics) CHECK(dg.plan_index < r.parse.plans.size());
+  const std::string text = executions_text(list, 100);
+  CHECK(text.rfind(std::to_string(n) + " SQL executions, longest first", 0) == 0);
+  CHECK(text.find("trivial executions folded") != std::string::npos);
+  nlohmann::json d = report_data({r}, {list});
+  CHECK(d["files"][0]["executions"].size() == n);
+  CHECK(d["files"][0]["plans"].size() == list.shown.size());
+}
