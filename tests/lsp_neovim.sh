@@ -1,6 +1,8 @@
 #!/usr/bin/env bash
-# `planlint lsp` driven by a real editor: Neovim's built-in LSP client (headless) opens a plan
-# from corpus/, waits for the diagnostics, checks them, then checks hover and the outline.
+# `planlint lsp` driven by a real editor: Neovim's built-in LSP client (headless), configured by
+# the recipe of docs/editors.md itself (the first ```lua block of its "## Neovim" section, taken
+# from the page, not a copy), opens a plan from corpus/, waits for the diagnostics, checks them,
+# then checks hover, code actions and the outline. The recipe must work on Neovim 0.7 and later.
 # Usage: tests/lsp_neovim.sh path/to/planlint     (no Neovim: exit 77, or failure under CI=true)
 set -euo pipefail
 planlint=$(realpath "${1:?usage: lsp_neovim.sh PLANLINT}")
@@ -13,6 +15,15 @@ work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 # Copies, so that nothing the editor does can touch the corpus.
 cp corpus/lsp/small-side-sort-merge-join.explain.txt corpus/lsp/broken-tree-line.explain.txt "$work/"
+# The documented recipe, as it stands in docs/editors.md; its `cmd = { 'planlint', 'lsp' }` finds
+# the planlint under test first on PATH.
+awk '/^## Neovim$/ { s = 1; next } /^## / { s = 0 } s && /^```lua$/ { b = 1; next } b && /^```$/ { exit }
+     b { print }' docs/editors.md > "$work/init.lua"
+grep -q "cmd = { 'planlint', 'lsp' }" "$work/init.lua" ||
+  { echo "lsp_neovim: FAIL: no Neovim recipe with cmd = { 'planlint', 'lsp' } in docs/editors.md"; exit 1; }
+mkdir -p "$work/bin"
+ln -s "$planlint" "$work/bin/planlint"
+export PATH="$work/bin:$PATH"
 
 cat > "$work/check.lua" <<'LUA'
 -- Runs inside `nvim --headless`; every failure ends Neovim with a non-zero exit code.
@@ -26,19 +37,18 @@ local function check(cond, msg) if not cond then fail(msg) end return cond end
 
 local ok, err = pcall(function()
   local buf = vim.api.nvim_get_current_buf()
-  local config = {
-    name = 'planlint',
-    cmd = { env.PLANLINT, 'lsp' },
-    root_dir = vim.fn.fnamemodify(vim.api.nvim_buf_get_name(buf), ':h'),
-  }
+  -- 0. The recipe (init.lua, loaded with --cmd) set the file type and attached planlint.
+  if not check(vim.bo[buf].filetype == 'sparkplan', 'file type is "' .. vim.bo[buf].filetype .. '", not sparkplan') then return end
   local client_id
-  if vim.lsp.start then            -- Neovim >= 0.8
-    client_id = vim.lsp.start(config)
-  else                             -- Neovim 0.7 (Debian 12)
-    client_id = vim.lsp.start_client(config)
-    vim.lsp.buf_attach_client(buf, client_id)
-  end
-  if not check(client_id, 'the language server did not start') then return end
+  local attached = vim.wait(15000, function()
+    for _, c in pairs(vim.lsp.get_clients and vim.lsp.get_clients({ bufnr = buf }) or vim.lsp.buf_get_clients(buf)) do
+      if c.name == 'planlint' then client_id = c.id return true end
+    end
+    return false
+  end, 50)
+  if not check(attached, 'the recipe did not attach planlint to the plan') then return end
+  local client = vim.lsp.get_client_by_id(client_id)
+  if not check(client.config.cmd[1] == 'planlint', 'the client runs ' .. tostring(client.config.cmd[1])) then return end
 
   -- 1. Diagnostics arrive after didOpen.
   local got = vim.wait(15000, function() return #vim.diagnostic.get(buf) > 0 end, 50)
@@ -117,11 +127,10 @@ if not ok then fail(tostring(err)) end
 LUA
 
 export XDG_CONFIG_HOME="$work/config" XDG_DATA_HOME="$work/data" XDG_STATE_HOME="$work/state" XDG_CACHE_HOME="$work/cache"
-export PLANLINT="$planlint"
 failed=0
 run() {  # run NAME PLAN_FILE: the expectations come from the EXPECT_* / *_EXPECT variables
   local name=$1 file=$2
-  if timeout 60 nvim --headless --clean -n "$work/$file" -c "luafile $work/check.lua" </dev/null >"$work/out.txt" 2>&1; then
+  if timeout 60 nvim --headless --clean -n --cmd "luafile $work/init.lua" "$work/$file" -c "luafile $work/check.lua" </dev/null >"$work/out.txt" 2>&1; then
     sed "s/^/  /" "$work/out.txt"
     echo "lsp_neovim: $name: OK"
   else

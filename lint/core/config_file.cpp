@@ -250,6 +250,10 @@ class Reader {
         if (!rules(v, key, pc.config.select)) return false;
       } else if (key == "ignore") {
         if (!rules(v, key, pc.config.ignore)) return false;
+      } else if (key == "extend-select") {
+        // ruff's key: rules added to this file's `select`. With no `select` every rule is on
+        // already, so it changes nothing (as --extend-select).
+        if (!rules(v, key, extend_select_)) return false;
       } else if (key == "include") {
         if (!strings(v, key, pc.include)) return false;
       } else if (key == "exclude") {
@@ -307,14 +311,16 @@ class Reader {
         }
       } else {
         return fail(k.source(), "unknown key `" + key +
-                                    "` (known: select, ignore, include, exclude, severity, thresholds, rules, "
-                                    "per-file-ignores, max-input-size)");
+                                    "` (known: select, extend-select, ignore, include, exclude, severity, "
+                                    "thresholds, rules, per-file-ignores, max-input-size)");
       }
     }
+    if (!pc.config.select.empty()) pc.config.select.insert(extend_select_.begin(), extend_select_.end());
     return true;
   }
 
  private:
+  std::set<std::string> extend_select_;
   fs::path file_;
   ConfigError& error_;
 };

@@ -1,6 +1,9 @@
 #include "lint/lsp/lsp_features.hpp"
 
 #include <algorithm>
+#include <filesystem>
+#include <mutex>
+#include <optional>
 #include <cstdint>
 #include <vector>
 
@@ -88,7 +91,8 @@ json rule_diagnostic_json(const DocumentView& doc, const Diagnostic& d) {
   if (!d.rule.empty()) {
     j["code"] = d.rule;
     // Built-in findings (parse-error, unused-suppression) have no page under docs/rules/.
-    if (const RuleDoc* rd = find_rule_doc(d.rule); !rd || rd->family != RuleFamily::Builtin) j["codeDescription"] = {{"href", rule_doc_url(d.rule)}};
+    if (const RuleDoc* rd = find_rule_doc(d.rule); !rd || rd->family != RuleFamily::Builtin)
+      if (std::string url = rule_doc_url(d.rule); !url.empty()) j["codeDescription"] = {{"href", url}};
   }
   std::string message = labelled_message(d);
   if (!d.fix.empty()) message += "\nFix: " + d.fix;
@@ -135,7 +139,7 @@ void append_rule_doc(std::string& md, const Diagnostic& d) {
   section("Why is this bad?", rd.why, false);
   section("Example", rd.example, true);
   section("Use instead", rd.use_instead, true);
-  md += "[" + rd.name + " documentation](" + rule_doc_url(rd.name) + ")\n";
+  if (std::string url = rule_doc_url(rd.name); !url.empty()) md += "[" + rd.name + " documentation](" + url + ")\n";
 }
 
 std::string operator_hover(const DocumentView& doc, const OperatorRef& ref) {
@@ -208,7 +212,46 @@ std::string operator_hover(const DocumentView& doc, const OperatorRef& ref) {
 
 }  // namespace
 
-std::string rule_doc_url(std::string_view rule) { return std::string(kRuleDocBaseUrl) + std::string(rule) + ".md"; }
+namespace {
+
+std::mutex g_rule_doc_mutex;
+std::optional<std::filesystem::path> g_rule_doc_dir;  // set_rule_doc_dir, or found once
+
+std::filesystem::path default_rule_doc_dir() {
+  std::error_code ec;
+  std::filesystem::path exe = std::filesystem::read_symlink("/proc/self/exe", ec);
+  if (ec || exe.empty()) return {};
+  const std::filesystem::path bin = exe.parent_path();
+  for (const auto& dir : {bin.parent_path() / "share" / "doc" / "planlint" / "rules",  // installed
+                          bin.parent_path() / "docs" / "rules"}) {                     // source tree/build
+    if (std::filesystem::is_directory(dir, ec)) return dir.lexically_normal();
+  }
+  return {};
+}
+
+}  // namespace
+
+void set_rule_doc_dir(std::string dir) {
+  std::lock_guard lock(g_rule_doc_mutex);
+  if (dir.empty())
+    g_rule_doc_dir.reset();
+  else
+    g_rule_doc_dir = std::filesystem::path(std::move(dir));
+}
+
+std::string rule_doc_url(std::string_view rule) {
+  std::filesystem::path dir;
+  {
+    std::lock_guard lock(g_rule_doc_mutex);
+    if (!g_rule_doc_dir) g_rule_doc_dir = default_rule_doc_dir();
+    dir = *g_rule_doc_dir;
+  }
+  if (dir.empty() || rule.empty() || rule.find('/') != std::string_view::npos) return {};
+  std::filesystem::path page = dir / (std::string(rule) + ".md");
+  std::error_code ec;
+  if (!std::filesystem::is_regular_file(page, ec)) return {};
+  return path_to_uri(page.string());
+}
 
 json to_json(const Position& p) { return {{"line", p.line}, {"character", p.character}}; }
 json to_json(const Range& r) { return {{"start", to_json(r.start)}, {"end", to_json(r.end)}}; }

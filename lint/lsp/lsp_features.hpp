@@ -16,12 +16,17 @@ namespace planlint::lsp {
 
 using json = nlohmann::json;
 
-// Base of the stable address of every rule's documentation page (docs/rules/<name>.md).
-inline constexpr std::string_view kRuleDocBaseUrl = "https://github.com/planlint/planlint/blob/main/docs/rules/";
 // The command behind the "show suggested fix" code action (workspace/executeCommand).
 inline constexpr std::string_view kShowFixCommand = "planlint.showFix";
 
+// The rule's documentation page (docs/rules/<name>.md) as a file:// URI, when the page is on this
+// machine: in <prefix>/share/doc/planlint/rules/ beside an installed planlint (cmake --install, the
+// Debian package), or in docs/rules/ of the source tree above the build folder the executable runs
+// from. Empty when it is not: no link rather than an address that may not exist (the project
+// publishes no web address for its pages).
 std::string rule_doc_url(std::string_view rule);
+// Where rule_doc_url looks (tests); an empty path restores the default (from the executable).
+void set_rule_doc_dir(std::string dir);
 
 json to_json(const Position& p);
 json to_json(const Range& r);

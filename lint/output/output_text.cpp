@@ -9,6 +9,7 @@
 #include <sstream>
 
 #include "lint/core/sanitize.hpp"
+#include "lint/core/text_width.hpp"
 
 namespace planlint {
 
@@ -85,15 +86,21 @@ void write_source(std::ostream& out, Lines& lines, const Diagnostic& d, const St
   // Shown visibly (escape sequences as \x1b): the caret is placed under the same characters.
   std::string before = (start ? "..." : "") + visible(line.substr(start, col - start));
   std::string shown = before + visible(line.substr(col, end - col)) + (end < line.size() ? "..." : "");
-  std::size_t caret_at = before.size();
   width = std::max<std::size_t>(1, std::min(width, end > col ? end - col : 1));
   std::string num = std::to_string(d.range.line);
   std::string gutter(num.size(), ' ');
+  // Columns, not bytes: a wide character (a Chinese table name) takes two, a combining mark none.
   std::string pad;
-  for (std::size_t i = 0; i < caret_at && i < shown.size(); ++i) pad += shown[i] == '\t' ? '\t' : ' ';
+  for (std::size_t i = 0, from = 0; i <= before.size(); ++i)
+    if (i == before.size() || before[i] == '\t') {
+      pad += std::string(display_width(std::string_view(before).substr(from, i - from)), ' ');
+      if (i < before.size()) pad += '\t';
+      from = i + 1;
+    }
+  std::size_t carets = std::max<std::size_t>(1, display_width(visible(line.substr(col, width))));
   out << st.wrap("34", gutter + " |") << "\n";
   out << st.wrap("34", num + " |") << " " << shown << "\n";
-  out << st.wrap("34", gutter + " |") << " " << pad << st.caret(d.severity, std::string(width, '^')) << "\n";
+  out << st.wrap("34", gutter + " |") << " " << pad << st.caret(d.severity, std::string(carets, '^')) << "\n";
 }
 
 void write_notes(std::ostream& out, const Diagnostic& d, std::size_t gutter, const Style& st) {

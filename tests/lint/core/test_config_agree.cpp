@@ -192,3 +192,32 @@ TEST_CASE("settings: extend-select adds to a selection, changes nothing when all
   CHECK_FALSE(cli.enabled(*pl001, pl001->name));
   CHECK(cli.enabled(*pl002, pl002->name));
 }
+
+TEST_CASE("config file: extend-select adds to the file's select, is checked like select, and is listed") {
+  const RuleDoc* pl001 = find_rule_doc("PL001");
+  const RuleDoc* pl002 = find_rule_doc("PL002");
+  const RuleDoc* pl005 = find_rule_doc("PL005");
+  REQUIRE(pl001);
+  REQUIRE(pl002);
+  REQUIRE(pl005);
+  ConfigError error;
+  auto pc = parse_config_text("select = [\"PL001\"]\nextend-select = [\"PL002\"]\n", ".planlint.toml", false, error);
+  REQUIRE(pc);
+  CHECK(pc->config.enabled(*pl001, pl001->name));
+  CHECK(pc->config.enabled(*pl002, pl002->name));
+  CHECK_FALSE(pc->config.enabled(*pl005, pl005->name));
+  // Before `select` in the file: the same.
+  auto before = parse_config_text("extend-select = [\"PL002\"]\nselect = [\"PL001\"]\n", ".planlint.toml", false, error);
+  REQUIRE(before);
+  CHECK(before->config.enabled(*pl002, pl002->name));
+  // Without `select` every rule runs: extend-select must not narrow that.
+  auto alone = parse_config_text("extend-select = [\"PL002\"]\n", ".planlint.toml", false, error);
+  REQUIRE(alone);
+  CHECK(alone->config.select.empty());
+  CHECK(alone->config.enabled(*pl005, pl005->name));
+  // An unknown rule is refused with its place; an unknown key lists extend-select among the known.
+  CHECK_FALSE(parse_config_text("extend-select = [\"no-such-rule\"]\n", ".planlint.toml", false, error));
+  CHECK(error.message.find("extend-select") != std::string::npos);
+  CHECK_FALSE(parse_config_text("extend-selekt = [\"PL002\"]\n", ".planlint.toml", false, error));
+  CHECK(error.message.find("known: select, extend-select,") != std::string::npos);
+}

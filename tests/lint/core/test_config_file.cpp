@@ -60,7 +60,7 @@ TEST_CASE("config: errors name the file, line, column and key") {
   CHECK(config_error("select = [\"parse-error\", \"no-such-rule\"]\n") ==
         "proj/.planlint.toml:1:26: error: unknown rule `no-such-rule` (`planlint rules` lists them) in `select`");
   CHECK(config_error("\n\nselct = [\"parse-error\"]\n") ==
-        "proj/.planlint.toml:3:1: error: unknown key `selct` (known: select, ignore, include, exclude, severity, "
+        "proj/.planlint.toml:3:1: error: unknown key `selct` (known: select, extend-select, ignore, include, exclude, severity, "
         "thresholds, rules, per-file-ignores, max-input-size)");
   CHECK(config_error("ignore = \"parse-error\"\n") ==
         "proj/.planlint.toml:1:10: error: `ignore` must be an array of strings");

@@ -263,8 +263,8 @@ TEST_CASE("lsp: didOpen publishes diagnostics on the operator's text") {
   CHECK(rule["code"] == "test-broadcast");
   CHECK(rule["source"] == "planlint");
   CHECK(rule["severity"] == 1);
-  CHECK(rule["codeDescription"]["href"] ==
-        "https://github.com/planlint/planlint/blob/main/docs/rules/test-broadcast.md");
+  // test-broadcast has no page in docs/rules/: no link (lsp: rule documentation links, below).
+  CHECK_FALSE(rule.contains("codeDescription"));
   // "   +- BroadcastExchange (3)": the operator starts at column 6 (0-based) of line 4.
   CHECK(rule["range"] == json{{"start", pos(4, 6)}, {"end", pos(4, 27)}});
   CHECK(rule["message"] ==
@@ -363,6 +363,50 @@ TEST_CASE("lsp: hover includes the full rule documentation when the rule is regi
   if (!doc.what.empty()) CHECK(ex.find(doc.what) != std::string::npos);
   if (!doc.why.empty()) CHECK(ex.find(doc.why) != std::string::npos);
   CHECK(ex.find(lsp::rule_doc_url(doc.name)) != std::string::npos);
+}
+
+TEST_CASE("lsp: rule documentation links go to the page on this machine, or nowhere") {
+  REQUIRE_FALSE(all_rules().empty());
+  const RuleDoc& doc = all_rules().front()->doc();
+  // By default: docs/rules/ of the source tree above the build folder of planlint_tests.
+  std::string url = lsp::rule_doc_url(doc.name);
+  REQUIRE(!url.empty());
+  CHECK(url.rfind("file:///", 0) == 0);
+  CHECK(std::filesystem::is_regular_file(lsp::uri_to_path(url)));
+  const std::string tail = "/docs/rules/" + doc.name + ".md";
+  REQUIRE(url.size() > tail.size());
+  CHECK(url.substr(url.size() - tail.size()) == tail);
+  CHECK(lsp::rule_doc_url("no-such-rule").empty());
+  CHECK(lsp::rule_doc_url("../README").empty());
+
+  std::filesystem::path empty = std::filesystem::temp_directory_path() / ("planlint-lsp-docs-" + std::to_string(::getpid()));
+  std::filesystem::create_directories(empty);
+  lsp::set_rule_doc_dir(empty.string());  // the pages are not on this machine
+  CHECK(lsp::rule_doc_url(doc.name).empty());
+  {
+    Client c;
+    c.linter->rule = doc.name;
+    c.initialize();
+    json d = diagnostics_of(c.open(kUri, kPlan));
+    REQUIRE(d["diagnostics"].size() >= 1);
+    CHECK(d["diagnostics"][0]["code"] == doc.name);
+    CHECK_FALSE(d["diagnostics"][0].contains("codeDescription"));
+    std::string ex = c.request("textDocument/hover", doc_pos(4, 8))["result"]["contents"]["value"];
+    CHECK(ex.find("### " + doc.name) != std::string::npos);
+    CHECK(ex.find(" documentation](") == std::string::npos);
+  }
+  lsp::set_rule_doc_dir(planlint::test::source_dir().string() + "/docs/rules");
+  {
+    Client c;
+    c.linter->rule = doc.name;
+    c.initialize();
+    json d = diagnostics_of(c.open(kUri, kPlan));
+    REQUIRE(d["diagnostics"].size() >= 1);
+    CHECK(d["diagnostics"][0]["codeDescription"]["href"] == lsp::rule_doc_url(doc.name));
+    CHECK(lsp::uri_to_path(lsp::rule_doc_url(doc.name)) == planlint::test::source_dir().string() + "/docs/rules/" + doc.name + ".md");
+  }
+  lsp::set_rule_doc_dir("");
+  std::filesystem::remove_all(empty);
 }
 
 TEST_CASE("lsp: documentSymbol returns the operator tree") {
