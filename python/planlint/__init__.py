@@ -174,9 +174,9 @@ _PathLike = Union[str, "os.PathLike[str]"]
 # ends in an extension planlint reads, or holds a path separator, or is named as Spark names its
 # event logs.
 _PATH_EXTENSIONS = (".txt", ".plan", ".explain", ".json", ".jsonl", ".ndjson", ".eventlog", ".log",
-                    ".zstd", ".zst", ".lz4", ".snappy", ".inprogress", ".ipynb", ".md", ".sql",
+                    ".zstd", ".zst", ".lz4", ".snappy", ".gz", ".inprogress", ".ipynb", ".md", ".sql",
                     ".py", ".scala", ".toml")
-_EVENT_LOG_PREFIXES = ("app-", "local-", "application_", "eventlog_v2_")
+_EVENT_LOG_PREFIXES = ("app-", "local-", "application_", "eventlog_v2_", "eventlog-")
 _PLAN_MARKS = re.compile(r"==|\+-|:-|#\d|[\[\]<>=]")
 
 
