@@ -188,5 +188,27 @@ def dim(spark, path, rows):
         (F.col("id") % 10).alias("grp")).write.mode("overwrite").parquet(path)
 
 
+# Iceberg (issue 38): the runtime jar for Spark 3.5 / Scala 2.12 from Maven Central (no
+# iceberg-spark-runtime-4.3_2.13 is served, so the Iceberg scenarios are 3.5 only); a Hadoop catalog
+# `lake` whose warehouse is a folder under the scenario's data folder, so the table's metadata and
+# data files are local files like the parquet scenarios' (1.6.1 crashed the JVM here; 1.10.0 runs).
+ICEBERG_PACKAGES = ["org.apache.iceberg:iceberg-spark-runtime-3.5_2.12:1.10.0"]
+ICEBERG_CONF = {
+    "spark.sql.extensions": "org.apache.iceberg.spark.extensions.IcebergSparkSessionExtensions",
+    "spark.sql.catalog.lake": "org.apache.iceberg.spark.SparkCatalog",
+    "spark.sql.catalog.lake.type": "hadoop",
+    "spark.sql.catalog.lake.warehouse": "file://{data}/warehouse",
+}
+
+
+def iceberg_table(spark, name, rows=200_000, parts=8):
+    """An unpartitioned Iceberg table of id, x (id % 500), name ('n' + id % 1000), v (random), in
+    `parts` data files: the table the Iceberg filter scenarios read."""
+    from pyspark.sql import functions as F
+    spark.range(rows, numPartitions=parts).select(
+        F.col("id"), (F.col("id") % 500).alias("x"), F.concat(F.lit("n"), (F.col("id") % 1000).cast("string")).alias("name"),
+        F.rand(1).alias("v")).writeTo(name).create()
+
+
 if __name__ == "__main__":
     main(sys.argv)
