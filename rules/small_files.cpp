@@ -39,8 +39,10 @@ RuleDoc make_doc() {
       "CREATE TABLE events_compacted USING parquet AS SELECT /*+ REBALANCE */ * FROM events;";
   r.evidence =
       "Query Profile JSON: scan metrics `Files read` and `Size of files read` (plus `Size of the "
-      "smallest file read`, file-listing and footer-fetch times when present); Spark event logs: "
-      "`number of files read` and `size of files read`. Explain text has no file counts: no finding.";
+      "smallest file read`, file-listing and footer-fetch times when present); Spark event logs and History "
+      "Server answers: `number of files read` and `size of files read`, or an Iceberg scan's `number of result "
+      "data files` and `total data file size (bytes)` (a History Server without the Iceberg classes answers "
+      "`N/A` for those). Explain text has no file counts: no finding.";
   r.thresholds = {
       {kMinFiles, 200, "files",
        "fewer files cost at most a few seconds of per-file overhead in total"},

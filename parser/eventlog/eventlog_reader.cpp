@@ -173,6 +173,13 @@ Metric make_metric(const InfoMetric& im, double raw) {
   } else if (im.type == "nsTiming") {
     m.unit = MetricUnit::Millis;
     m.value = raw / 1e6;
+  } else if (im.type.starts_with("v2Custom_") && im.name.ends_with("(bytes)")) {
+    // A DSv2 connector's own metric (Iceberg's "total data file size (bytes)") names its unit.
+    m.unit = MetricUnit::Bytes;
+    m.value = raw;
+  } else if (im.type.starts_with("v2Custom_") && im.name.ends_with("(ms)")) {
+    m.unit = MetricUnit::Millis;
+    m.value = raw;
   } else {
     m.unit = MetricUnit::Count;
     m.value = raw;

@@ -28,6 +28,10 @@ constexpr std::pair<std::string_view, Metric::Id> kEventLogMetrics[] = {
     {"Peak memory", Metric::PeakMemory},
     {"Duration", Metric::Duration},
     {"Time in aggregation build", Metric::AggBuildTime},
+    // Iceberg's scan (org.apache.iceberg.spark.source.metrics, reported by the driver): the data
+    // files left after planning, and their bytes.
+    {"Number of result data files", Metric::FilesRead},
+    {"Total data file size (bytes)", Metric::FilesReadBytes},
 };
 
 constexpr std::pair<std::string_view, Metric::Id> kEventLogQueryMetrics[] = {

@@ -164,12 +164,20 @@ void fill_scan(Operator& op) {
   for (char c : op.scan_format) fmt += ascii_lower(c);
   // The label, name and arguments are searched in that order, as the one string they would make
   // joined by spaces: no word searched for holds a space, so none can span two of them.
-  const std::string_view parts[] = {op.label, op.name, op.arguments};
+  // A DSv2 scan's description line in formatted mode is a field without a key (formatted_details.cpp):
+  // `lake.db.t (branch=null) [filters=x = 42, groupedBy=]`, what the one-line modes print after the output.
+  std::string_view description;
+  for (const Field& f : op.fields)
+    if (f.key.empty() && f.role == FieldRole::None) {
+      description = f.value;
+      break;
+    }
+  const std::string_view parts[] = {op.label, op.name, op.arguments, description};
   // Only the parts that do not lie inside an earlier one (the name and arguments of a label):
   // a word such a part contains, the part around it contains too.
   // Their bytes rule out most words (a parquet scan's label holds no upper-case J, D, V or I)
   // before any search.
-  std::string_view searched[3];
+  std::string_view searched[4];
   std::size_t n_searched = 0;
   ByteSet bytes;
   for (std::string_view t : parts)

@@ -95,6 +95,19 @@ bool entry_line(ExplainState& s, std::size_t i, std::string_view t) {
   return false;
 }
 
+// `[a#1, b#2]`: one bracketed list, closed at the end of the text (brackets balanced, none inside quotes).
+bool closed_list(std::string_view v) {
+  if (v.size() < 2 || v.front() != '[' || v.back() != ']') return false;
+  int depth = 0;
+  for (std::size_t k = 0; k < v.size(); ++k) {
+    const char c = v[k];
+    if (c == '\n' || c == '\'' || c == '"' || c == '`') return false;
+    if (c == '[') ++depth;
+    else if (c == ']' && --depth == 0 && k + 1 != v.size()) return false;
+  }
+  return depth == 0;
+}
+
 // A line inside a block: a new `Key: value` field, the continuation of the last value (a literal
 // with a newline, PushedJoins lines), or a bare line.
 void block_line(ExplainState& s, std::size_t i, std::string_view t) {
@@ -123,6 +136,15 @@ void block_line(ExplainState& s, std::size_t i, std::string_view t) {
   }
   if (!b.op) return;
   Operator& o = s.plan().ops[*b.op];
+  // A DSv2 scan whose Scan has no metadata map (Iceberg, Cassandra, ...) prints its description()
+  // on a line of its own after `Output [N]: [...]`: `lake.db.t (branch=null) [filters=x = 42, groupedBy=]`.
+  // An Output list holds attributes only and ends on its own line: a line after a closed Output
+  // list is no part of it, but a field without a key.
+  if (b.last_field && b.last_field_first_line + 1 == i && o.fields[*b.last_field].key == "Output" &&
+      closed_list(o.fields[*b.last_field].value)) {
+    finish_field(s.plan().text_store(), o.fields[*b.last_field], s.r.messages, b.last_value_at);
+    b.last_field.reset();
+  }
   if (b.last_field) {
     Field& f = o.fields[*b.last_field];
     f.value = s.plan().text_store().concat({f.value, "\n", t});

@@ -15,6 +15,10 @@ For every Spark version folder of the corpus and every scenario of the manifest,
   operators the final plan's operators (names and counts) differ between final-formatted, the
             event logs and the History Server answers of the run
   unread    planlint could not read the artefact (parse-error) or the capture is missing
+  says      a finding of a rule does not say what the manifest's `says` wants ("RULE@KINDS~TEXT":
+            on every artefact of those kinds where RULE is reported, one of its findings has TEXT
+            in its message or fix, e.g. the table format's own remedy), or says what `never_says`
+            forbids ("RULE~TEXT": on no artefact)
 Every disagreement must be listed in the known-gaps file, and every listed gap must still happen.
 Known-gaps lines: VERSION SCENARIO ARTEFACT RULE WHAT | reason; each field a glob, or globs
 separated by commas (e.g. "eventlog*,history*").
@@ -59,6 +63,11 @@ def artefacts(d):
     for p in sorted(glob.glob(os.path.join(d, "history", "sql-*.json"))):
         out.append(("history-exec", "history-exec", p))
     return out
+
+
+def said(diag):
+    """What a finding says: its message and its fix."""
+    return (diag.get("message") or "") + "\n" + (diag.get("fix") or "")
 
 
 def planlint_json(binary, args, path):
@@ -164,6 +173,7 @@ def main():
                 disagreements.append((version, name, "*", "*", "unread", "no capture"))
                 continue
             rules = {}
+            texts = {}  # label -> rule -> what its findings say
             for kind, label, p in arts:
                 f, err = planlint_json(a.planlint, sets, p)
                 if kind.endswith("codegen") and no_plan(p):
@@ -173,6 +183,9 @@ def main():
                     msg = "; ".join(x["message"] for x in (f or {}).get("diagnostics", []) if x["rule"] == "parse-error")
                     disagreements.append((version, name, label, "parse-error", "unread", (msg or err)[:200]))
                 rules[label] = {x["rule"] for x in (f or {}).get("diagnostics", [])}
+                texts[label] = collections.defaultdict(list)
+                for x in (f or {}).get("diagnostics", []):
+                    texts[label][x["rule"]].append(said(x))
             # manifest labels
             for entry in fire:
                 rule, _, ks = entry.partition("@")
@@ -191,6 +204,31 @@ def main():
                         fire_held[(version, kind)] += 1
                     else:
                         disagreements.append((version, name, label, rule, "missed", ""))
+            # what the findings say (a remedy in the table format's own words)
+            for entry in sc.get("says", []):
+                head, _, text = entry.partition("~")
+                rule, _, ks = head.partition("@")
+                want = set()
+                for k in (ks or "plan").split(","):
+                    want |= set(kinds.get(k, [k]))
+                for kind, label, _ in arts:
+                    if kind not in want or rule not in rules[label]:
+                        continue  # a missed rule is already a disagreement of its own
+                    total[(version, kind)] += 1
+                    if any(text in t for t in texts[label][rule]):
+                        held[(version, kind)] += 1
+                    else:
+                        disagreements.append((version, name, label, rule, "says", f"no finding says {text!r}"))
+            for entry in sc.get("never_says", []):
+                rule, _, text = entry.partition("~")
+                for kind, label, _ in arts:
+                    if rule not in rules[label]:
+                        continue
+                    total[(version, kind)] += 1
+                    if any(text in t for t in texts[label][rule]):
+                        disagreements.append((version, name, label, rule, "says", f"a finding says {text!r}"))
+                    else:
+                        held[(version, kind)] += 1
             for kind, label, _ in arts:
                 for rule in sorted(not_fire):
                     total[(version, kind)] += 1

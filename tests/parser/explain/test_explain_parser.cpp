@@ -269,6 +269,47 @@ Join condition: None
   CHECK(path_scan.field("ReadSchema")->value == "struct<c:int>");
 }
 
+TEST_CASE("formatted: a DSv2 scan's description line (Iceberg) is a field of its own, not part of Output") {
+  // What Spark 3.5.9 with iceberg-spark-runtime-3.5_2.12:1.10.0 printed (corpus/live/3.5.9/iceberg_nonsargable_filter).
+  auto r = parse(R"(== Physical Plan ==
+* Filter (2)
++- BatchScan lake.db.events (1)
+
+
+(1) BatchScan lake.db.events
+Output [2]: [name#19, v#20]
+lake.db.events (branch=null) [filters=name IS NOT NULL, groupedBy=]
+
+(2) Filter
+Input [2]: [name#19, v#20]
+Condition : (isnotnull(name#19) AND (upper(name#19) = N42))
+)");
+  REQUIRE_FALSE(r.has_errors());
+  const Plan& p = r.plans[0];
+  const Operator& scan = op_by_id(p, "1");
+  const Field* out = scan.field("Output");
+  REQUIRE(out);
+  CHECK(out->value == "[name#19, v#20]");
+  CHECK_FALSE(out->count_mismatch);
+  CHECK(out->item_spans.size() == 2);
+  REQUIRE(scan.fields.size() == 2);
+  CHECK(scan.fields[1].key.empty());
+  CHECK(scan.fields[1].value == "lake.db.events (branch=null) [filters=name IS NOT NULL, groupedBy=]");
+  REQUIRE(scan.scan);
+  CHECK(scan.scan->source == ScanSource::Iceberg);
+  // A value that goes on after its first line is still one value (a literal with a newline).
+  auto r2 = parse(R"(== Physical Plan ==
+Project (1)
+
+
+(1) Project
+Output [1]: [concat(a#1, x
+y) AS b#2]
+)");
+  REQUIRE_FALSE(r2.has_errors());
+  CHECK(op_by_id(r2.plans[0], "1").field("Output")->value == "[concat(a#1, x\ny) AS b#2]");
+}
+
 TEST_CASE("default mode: one-line arguments become the same fields as formatted mode") {
   auto r = parse(R"(== Physical Plan ==
 *(2) SortMergeJoin(skew=true) [k#2L], [k#7L], LeftOuter, (v#3 > 1)
