@@ -614,6 +614,12 @@ std::optional<std::string> fetch_history_server_sql(const std::string& base, con
       const AppAttempt* latest = attempts.front();
       for (const AppAttempt* a : attempts)
         if (a->start_ms > latest->start_ms) latest = a;
+      std::string bad;
+      if (!app_path(app_id + "/" + latest->id, bad)) {
+        error = visible(url) + ": the server lists an attempt `" + visible(latest->id) + "` of " + visible(app_id) +
+                " that is no path segment; nothing more was asked";
+        return std::nullopt;
+      }
       std::optional<std::string> got =
           fetch_history_server_sql(base, app_id + "/" + latest->id, execution, opts, url, error, nullptr, failure);
       if (got && note) {
