@@ -2,7 +2,8 @@
 """`planlint check --history-server` against a misbehaving server on 127.0.0.1 (the History Server
 client defects a reliability probe found in December 2026): --timeout values (H2), credentials
 never printed (S1), server text sanitised (S2), gzip/deflate bombs (S3), --max-input-size and
-Content-Length on live fetches (S4), --app as path segments (S6), the final URL after a redirect,
+Content-Length on live fetches (S4), --app as path segments (S6) and application and attempt ids
+from the server likewise, the final URL after a redirect,
 a base URL with ?query/#fragment and long redirect targets (W7), out-of-range numbers (C1).
 Usage: hostile_test.py PLANLINT   (run from the source folder; see tests/history_server_hostile.sh)
 """
@@ -100,6 +101,15 @@ class H(http.server.BaseHTTPRequestHandler):
                 return self.send(302, b"", [("Location", loc)])
             if mode == "longredirect":
                 return self.send(302, b"", [("Location", "/longredirect/" + "x" * 100000)])
+            if mode == "apps":  # an application list with a hostile id, name and attempt id
+                rest = "/".join(parts[2:]).split("?")[0]
+                app = {"id": "x\x1b[2J", "name": "\u202e evil\x9b31m",
+                       "attempts": [{"attemptId": "../../etc", "startTimeEpoch": 1, "completed": True}]}
+                if rest == "api/v1/applications":
+                    return self.send(200, json.dumps([app]).encode())
+                if rest.endswith("/sql"):
+                    return self.send(404, b"no such app: x")
+                return self.send(200, json.dumps(app).encode())
             if mode == "q":  # a proxy that wants ?doAs=
                 if "doAs=alice" in self.path and "details=true" in self.path and "#" not in self.path \
                         and self.path.startswith("/q/api/v1/applications/a1/sql?"):
@@ -192,6 +202,17 @@ n = len(requests)
 rc, out, err, _, _ = run("--history-server", url + "/echo", "--app", "a b?#%.x/1")
 expect(rc == 2 and requests[n:] and requests[n].startswith("/echo/api/v1/applications/a%20b%3F%23%25.x/1/sql?"),
        f"--app percent-encoded per segment: {requests[n:]}")
+
+# Names the server gives (no --app: its one application; an application with attempts: its
+# latest) are shown through visible() and sent as encoded path segments: an attempt id that would
+# climb out of /api/v1/applications/ is refused without a request.
+n = len(requests)
+rc, out, err, _, _ = run("--history-server", url + "/apps")
+raw = [b for b in (b"\x9b", b"\xe2\x80\xae", b"\x1b") if b in err]
+expect(rc == 2 and not raw and b"that is no path segment" in err and requests[n:] and not any("etc" in r for r in requests[n:])
+       and all(r.startswith("/apps/api/v1/applications") for r in requests[n:]),
+       f"a hostile application list: sanitised, no request outside the applications (raw bytes left: {raw}): "
+       f"{err[:200]!r} {requests[n:]}")
 
 # W7: findings carry the URL that answered; ?query kept after ours, #fragment dropped; long targets cut.
 rc, out, err, _, _ = run("--history-server", url + "/redirect", "--app", "a1", "--format", "json", "--exit-zero")

@@ -138,8 +138,47 @@ ReportTarget report_target(const CheckOptions& opt, OutputFormat format) {
   return target;
 }
 
-// --history-server URL --app APP [--execution N]: fetch the SQL executions and check them as a
-// saved answer would be.
+namespace {
+
+// The applications to read: --app's, or the server's only one (said on stderr). nullopt with the
+// exit status in `rc` when there is none to read.
+std::optional<std::vector<std::string>> apps_to_read(const CheckOptions& opt, const FetchOptions& fetch, int& rc) {
+  if (!opt.apps.empty()) return opt.apps;
+  std::string error;
+  std::optional<std::vector<AppInfo>> apps = fetch_history_server_apps(opt.history_server, fetch, error);
+  rc = 2;
+  if (!apps) {
+    std::cerr << "planlint: error: " << error << "; name the application with --app\n";
+    return std::nullopt;
+  }
+  const std::string where = visible(redacted_url(history_server_apps_url(opt.history_server)));
+  if (apps->empty()) {
+    std::cerr << "planlint: error: " << where << " lists no application\n";
+    return std::nullopt;
+  }
+  if (apps->size() > 1) {
+    std::cerr << "planlint: error: " << where << " lists " << apps->size()
+              << " applications; name one or more with --app (APP, APP/ATTEMPT, or a comma-separated list):\n";
+    for (const AppInfo& a : *apps) {
+      std::string ids;
+      for (const AppAttempt& at : a.attempts)
+        if (!at.id.empty()) ids += (ids.empty() ? "" : ", ") + visible(at.id);
+      std::cerr << "  " << visible(a.id) << (ids.empty() ? "" : " (attempts " + ids + ")");
+      if (!a.name.empty()) std::cerr << "  " << visible(a.name);
+      std::cerr << "\n";
+    }
+    return std::nullopt;
+  }
+  if (!opt.quiet)
+    std::cerr << "planlint: note: " << where << " lists one application, " << visible(apps->front().id)
+              << (apps->front().name.empty() ? "" : " (" + visible(apps->front().name) + ")") << ": checking it\n";
+  return std::vector<std::string>{apps->front().id};
+}
+
+}  // namespace
+
+// --history-server URL [--app APP...] [--execution N]: fetch the SQL executions and check them as
+// saved answers would be.
 int check_history_server(const CheckOptions& opt, const ProjectConfig& top, const Settings& cli, OutputFormat format,
                          Severity fail_on, double max_input) {
   std::optional<long long> execution;
@@ -149,18 +188,45 @@ int check_history_server(const CheckOptions& opt, const ProjectConfig& top, cons
   if (max_input > 0) config.max_input_bytes = max_input;
   FetchOptions fetch = opt.fetch;
   fetch.max_body_bytes = config.max_input_bytes;
-  std::string shown, error;
-  std::optional<std::string> body = fetch_history_server_sql(opt.history_server, opt.app, execution, fetch, shown, error);
-  if (!body) {
-    std::cerr << "planlint: error: " << error << "\n";
+  int rc = 0;
+  std::optional<std::vector<std::string>> apps = apps_to_read(opt, fetch, rc);
+  if (!apps) return rc;
+  std::vector<FileReport> reports;
+  std::vector<std::string> unread;     // "APP: why", in --app order
+  std::string server_down;             // the error that made planlint stop asking
+  for (const std::string& app : *apps) {
+    if (!server_down.empty()) {
+      unread.push_back(visible(app) + ": not asked for (the server stopped answering)");
+      continue;
+    }
+    std::string shown, error, note;
+    FetchFailure failure = FetchFailure::None;
+    std::optional<std::string> body = fetch_history_server_sql(opt.history_server, app, execution, fetch, shown, error,
+                                                               &note, &failure);
+    if (!body) {
+      if (apps->size() == 1) std::cerr << "planlint: error: " << error << "\n";
+      unread.push_back(visible(app) + ": " + error);
+      if (failure == FetchFailure::Server) server_down = error;
+      continue;
+    }
+    if (!note.empty() && !opt.quiet) std::cerr << "planlint: note: " << note << "\n";
+    reports.push_back(check_text(std::move(*body), shown, config));
+  }
+  if (!reports.empty() && !write_reports(reports, report_target(opt, format))) return 2;
+  if (!unread.empty()) {
+    if (apps->size() > 1) {
+      std::cerr << "planlint: error: read " << reports.size() << " of " << apps->size()
+                << " applications; not read:\n";
+      for (const auto& u : unread) std::cerr << "  " << u << "\n";
+    }
     return 2;
   }
-  std::vector<FileReport> reports{check_text(std::move(*body), shown, config)};
-  if (!write_reports(reports, report_target(opt, format))) return 2;
   // Nothing read (every finding is a parse error, e.g. an unknown --execution): exit 2.
-  const auto& diags = reports.front().diagnostics;
-  bool nothing_read = !opt.exit_zero && !diags.empty() &&
-                      std::all_of(diags.begin(), diags.end(), [](const Diagnostic& d) { return d.rule == "parse-error"; });
+  bool nothing_read = !opt.exit_zero && std::any_of(reports.begin(), reports.end(), [](const FileReport& r) {
+    const auto& diags = r.diagnostics;
+    return !diags.empty() &&
+           std::all_of(diags.begin(), diags.end(), [](const Diagnostic& d) { return d.rule == "parse-error"; });
+  });
   return exit_code(reports, fail_on, opt.exit_zero, nothing_read);
 }
 

@@ -31,7 +31,8 @@ struct CheckOptions : RuleOptions {
   std::string max_input_size;
   bool show_settings = false, show_files = false;
   std::string why;  // --why RULE
-  std::string history_server, app;  // --history-server URL --app APP
+  std::string history_server;  // --history-server URL
+  std::vector<std::string> apps;  // --app APP[,APP...] (repeatable); none: the one the server lists
   FetchOptions fetch;
 };
 
@@ -51,7 +52,10 @@ int run_why(const std::string& name, const std::vector<std::string>& inputs, con
 // --format ndjson: records on stdin, finding records on stdout, streaming; exit 0.
 int run_ndjson_check(const CheckOptions& opt, ConfigCache& configs, const Settings& cli);
 
-// --history-server URL --app APP [--execution N]: fetch the SQL executions and check them.
+// --history-server URL [--app APP...] [--execution N]: fetch the SQL executions of each application
+// and check them; without --app, the server's only application (several: exit 2 naming them).
+// Applications that could not be read are named at the end (exit 2); once the server itself fails
+// (refused, closed, timed out), the rest are not asked for.
 int check_history_server(const CheckOptions& opt, const ProjectConfig& top, const Settings& cli, OutputFormat format,
                          Severity fail_on, double max_input);
 

@@ -24,8 +24,9 @@ namespace {
 int refuse_mode_mixes(const CheckOptions& opt) {
   if (opt.statistics && opt.format != "text" && opt.format != "full" && opt.format != "concise" && opt.format != "json")
     return usage_error("--statistics prints counts as text or JSON; --format " + opt.format + " has no statistics form");
-  if (!opt.history_server.empty() && opt.app.empty()) return usage_error("--history-server needs --app APP");
-  if (opt.history_server.empty() && !opt.app.empty()) return usage_error("--app needs --history-server URL");
+  if (opt.history_server.empty() && !opt.apps.empty()) return usage_error("--app needs --history-server URL");
+  if (opt.apps.size() > 1 && opt.execution >= 0)
+    return usage_error("--execution names an execution of one application; give one --app");
   if (!opt.history_server.empty() && !opt.paths.empty())
     return usage_error("--history-server reads no files; drop the paths or the option");
   if (opt.format == "ndjson") {
@@ -172,8 +173,12 @@ void register_check(CLI::App& app, int& exit_code) {
   cmd->add_flag("--statistics", opt->statistics, "Count findings per rule instead of listing them");
   cmd->add_option("--execution", opt->execution, "Event logs, History Server: check only this SQL execution id");
   cmd->add_option("--history-server", opt->history_server,
-                  "Fetch the SQL executions of --app from this Spark History Server (or driver UI) URL");
-  cmd->add_option("--app", opt->app, "Application id for --history-server (APP or APP/ATTEMPT)");
+                  "Fetch the SQL executions of --app from this Spark History Server (or driver UI) URL "
+                  "(no --app: the one application it lists)");
+  cmd->add_option("--app", opt->apps,
+                  "Application ids for --history-server: APP (with attempts: the latest) or APP/ATTEMPT; "
+                  "repeat or separate with commas for several")
+      ->delimiter(',')->allow_extra_args(false);
   cmd->add_option("--timeout", opt->fetch.timeout_s,
                   "--history-server: seconds for the whole answer, 1 to 86400 (other values are refused)")
       ->check(CLI::Range(kMinTimeoutS, kMaxTimeoutS))

@@ -5,10 +5,13 @@
 
 #include <algorithm>
 #include <cstdio>
+#include <ctime>
 #include <mutex>
 #include <cctype>
 #include <string_view>
 #include <vector>
+
+#include <nlohmann/json.hpp>
 
 #include "lint/core/sanitize.hpp"
 #include "parser/registry/parse.hpp"
@@ -245,6 +248,13 @@ std::string transfer_error(CURLcode rc, const std::string& url, const std::strin
       error = shown + ": TLS failed (" + detail +
               "); give the server's CA with --cacert FILE, or --insecure to skip verification";
       return error;
+    case CURLE_GOT_NOTHING:
+    case CURLE_RECV_ERROR:
+    case CURLE_SEND_ERROR:
+    case CURLE_PARTIAL_FILE:
+      error = final_shown + ": the server closed the connection before the answer was complete (" + detail +
+              "); did it stop or restart?";
+      return error;
     case CURLE_UNSUPPORTED_PROTOCOL:
       error = shown + ": unsupported protocol (" + detail + "); use an http:// or https:// URL";
       return error;
@@ -316,9 +326,12 @@ std::optional<std::string> app_path(const std::string& app, std::string& error) 
   return out;
 }
 
-std::string history_server_sql_url(std::string base, const std::string& app, std::optional<long long> execution) {
-  // A fragment is never sent; a query goes after ours.
-  std::string query;
+namespace {
+
+// `base` as `<scheme>://<host>[/path]/api/v1` (no trailing '/'), and its own query (without '?',
+// to go after ours: proxies such as Knox want `?doAs=`); a fragment is never sent.
+std::string api_root(std::string base, std::string& query) {
+  query.clear();
   std::size_t after_scheme = base.find("://");
   after_scheme = after_scheme == std::string::npos ? 0 : after_scheme + 3;
   if (std::size_t h = base.find('#', after_scheme); h != std::string::npos) base.resize(h);
@@ -327,11 +340,19 @@ std::string history_server_sql_url(std::string base, const std::string& app, std
     base.resize(q);
   }
   while (!query.empty() && query.front() == '&') query.erase(0, 1);
-  std::string extra = query.empty() ? "" : "&" + query;
   while (!base.empty() && base.back() == '/') base.pop_back();
   if (base.find("://") == std::string::npos) base = "http://" + base;
   const std::string api = "/api/v1";
   if (base.size() < api.size() || base.compare(base.size() - api.size(), api.size(), api) != 0) base += api;
+  return base;
+}
+
+}  // namespace
+
+std::string history_server_sql_url(std::string base, const std::string& app, std::optional<long long> execution) {
+  std::string query;
+  base = api_root(std::move(base), query);
+  std::string extra = query.empty() ? "" : "&" + query;
   std::string url = base + "/applications/" + app + "/sql";
   if (execution) return url + "/" + std::to_string(*execution) + "?details=true&planDescription=true" + extra;
   // Spark 3.x lists 20 executions unless asked for more.
@@ -339,7 +360,11 @@ std::string history_server_sql_url(std::string base, const std::string& app, std
 }
 
 std::optional<std::string> http_get(const std::string& url, const FetchOptions& opts, std::string& error,
-                                    std::string* final_url_out) {
+                                    FetchInfo* info_out) {
+  FetchInfo ignored;
+  FetchInfo& info = info_out ? *info_out : ignored;
+  info = FetchInfo{url, 0, FetchFailure::Server};  // until the server has answered
+  FetchFailure& failed = info.failure;
   const std::string shown = visible(redacted_url(url));
   const Curl* lib = load_curl(error);
   if (!lib) return std::nullopt;
@@ -408,23 +433,32 @@ std::optional<std::string> http_get(const std::string& url, const FetchOptions& 
   lib->slist_free_all(headers);
   lib->easy_cleanup(curl);
   const std::string final_shown = visible(redacted_url(final_url));
-  if (final_url_out) *final_url_out = final_url;
+  info.final_url = final_url;
+  info.status = status;
 
   std::string detail = scrubbed(curl_error[0] ? std::string(curl_error) : std::string(lib->easy_strerror(rc)), url);
   if (final_url != url) detail = scrubbed(detail, final_url);
   if (detail.size() > 400) detail = detail.substr(0, 400) + "...";
   error = transfer_error(rc, url, shown, final_shown, detail, opts, sink, length);
-  if (!error.empty()) return std::nullopt;
+  if (!error.empty()) {
+    // An answer over the size limit is this answer's; the rest (no connection, a connection
+    // closed half-way, a timeout, TLS, redirects) is the server's.
+    if (rc == CURLE_FILESIZE_EXCEEDED || rc == CURLE_WRITE_ERROR) failed = FetchFailure::Answer;
+    return std::nullopt;
+  }
+  // A proxy in front of a server that is down answers 502, 503 or 504.
+  failed = status == 502 || status == 503 || status == 504 ? FetchFailure::Server : FetchFailure::Answer;
   if (status < 200 || status >= 300) {
     std::string line = first_line(sink.body, final_url);
     error = final_shown + ": HTTP " + std::to_string(status) + (line.empty() ? "" : " (" + line + ")");
-    if (status == 404)
+    if (status == 404 && final_url.find("/sql") != std::string::npos)
       error += "; check --app (the application id, e.g. app-20240101120000-0001; with attempts, APP/ATTEMPT) "
                "and --execution";
     else if (status == 401 || status == 403)
       error += "; the server wants authentication planlint does not send";
     return std::nullopt;
   }
+  failed = FetchFailure::None;
   return std::move(sink.body);
 }
 
@@ -432,17 +466,191 @@ std::optional<std::string> http_get(const std::string& url, const FetchOptions& 
 
 namespace planlint::cli {
 
+std::string history_server_apps_url(std::string base, const std::string& app) {
+  std::string query;
+  base = api_root(std::move(base), query);
+  std::string url = base + "/applications" + (app.empty() ? "" : "/" + app);
+  return query.empty() ? url : url + "?" + query;
+}
+
+namespace {
+
+// Spark's ApplicationInfo; nullopt for anything else.
+std::optional<AppInfo> app_info_of(const nlohmann::json& j) {
+  if (!j.is_object()) return std::nullopt;
+  auto id = j.find("id");
+  if (id == j.end() || !id->is_string()) return std::nullopt;
+  AppInfo app;
+  app.id = id->get<std::string>();
+  if (auto name = j.find("name"); name != j.end() && name->is_string()) app.name = name->get<std::string>();
+  if (auto attempts = j.find("attempts"); attempts != j.end() && attempts->is_array()) {
+    const nlohmann::json& list = *attempts;
+    for (const auto& a : list) {
+      if (!a.is_object()) continue;
+      AppAttempt attempt;
+      if (auto aid = a.find("attemptId"); aid != a.end() && aid->is_string()) attempt.id = aid->get<std::string>();
+      if (auto start = a.find("startTimeEpoch"); start != a.end() && start->is_number()) attempt.start_ms = start->get<long long>();
+      if (auto done = a.find("completed"); done != a.end() && done->is_boolean()) attempt.completed = done->get<bool>();
+      app.attempts.push_back(std::move(attempt));
+    }
+  }
+  return app;
+}
+
+std::string answer_head(const std::string& body) {
+  std::string head = body.substr(0, 120);
+  for (char& c : head)
+    if (c == '\n' || c == '\r' || c == '\t') c = ' ';
+  return visible(head);
+}
+
+// The attempts of `app` that have an id, as listed (the latest first).
+std::vector<const AppAttempt*> named_attempts(const AppInfo& app) {
+  std::vector<const AppAttempt*> out;
+  for (const auto& a : app.attempts)
+    if (!a.id.empty()) out.push_back(&a);
+  return out;
+}
+
+std::string attempt_ids(const AppInfo& app) {
+  std::string out;
+  for (const AppAttempt* a : named_attempts(app)) out += (out.empty() ? "" : ", ") + visible(a->id);
+  return out;
+}
+
+std::string utc_time(long long ms) {
+  std::time_t t = static_cast<std::time_t>(ms / 1000);
+  std::tm tm{};
+  if (ms <= 0 || !gmtime_r(&t, &tm)) return "";
+  char buf[32];
+  std::strftime(buf, sizeof buf, "%Y-%m-%dT%H:%M:%SZ", &tm);
+  return buf;
+}
+
+// GET /api/v1/applications/<app>: nullopt when it cannot be read (`info` says why).
+std::optional<AppInfo> fetch_app(const std::string& base, const std::string& app, const FetchOptions& opts,
+                                 std::string& error, FetchInfo& info) {
+  std::optional<std::string> segment = app_path(app, error);
+  if (!segment) return std::nullopt;
+  std::optional<std::string> body = http_get(history_server_apps_url(base, *segment), opts, error, &info);
+  if (!body) return std::nullopt;
+  nlohmann::json j = nlohmann::json::parse(*body, nullptr, false);
+  std::optional<AppInfo> out = app_info_of(j);
+  if (!out) {
+    info.failure = FetchFailure::Answer;
+    error = visible(redacted_url(info.final_url)) + ": the answer is not an application (it starts `" + answer_head(*body) + "`)";
+  }
+  return out;
+}
+
+}  // namespace
+
+std::string apps_text(const std::vector<AppInfo>& apps, std::size_t max) {
+  std::string out;
+  for (std::size_t i = 0; i < apps.size() && i < max; ++i) {
+    out += (i ? ", " : "") + visible(apps[i].id);
+    std::string ids = attempt_ids(apps[i]);
+    if (!ids.empty()) out += " (attempts " + ids + ")";
+  }
+  if (apps.size() > max) out += ", and " + std::to_string(apps.size() - max) + " more";
+  return out;
+}
+
+std::optional<std::vector<AppInfo>> fetch_history_server_apps(const std::string& base, const FetchOptions& opts,
+                                                              std::string& error, FetchFailure* failure) {
+  FetchInfo info;
+  std::optional<std::string> body = http_get(history_server_apps_url(base), opts, error, &info);
+  if (failure) *failure = info.failure;
+  if (!body) return std::nullopt;
+  nlohmann::json j = nlohmann::json::parse(*body, nullptr, false);
+  std::vector<AppInfo> apps;
+  bool ok = j.is_array();
+  if (ok) {
+    const nlohmann::json& list = j;
+    for (const auto& a : list) {
+      std::optional<AppInfo> app = app_info_of(a);
+      if (!app) {
+        ok = false;
+        break;
+      }
+      apps.push_back(std::move(*app));
+    }
+  }
+  if (!ok) {
+    if (failure) *failure = FetchFailure::Answer;
+    error = visible(redacted_url(info.final_url)) + ": the answer is not a list of applications (it starts `" +
+            answer_head(*body) + "`); is the URL the History Server's (or a driver UI's) root?";
+    return std::nullopt;
+  }
+  return apps;
+}
+
 std::optional<std::string> fetch_history_server_sql(const std::string& base, const std::string& app,
                                                     std::optional<long long> execution, const FetchOptions& opts,
-                                                    std::string& url, std::string& error) {
+                                                    std::string& url, std::string& error, std::string* note,
+                                                    FetchFailure* failure) {
+  FetchFailure ignored = FetchFailure::None;
+  FetchFailure& failed = failure ? *failure : ignored;
+  failed = FetchFailure::Answer;
   std::optional<std::string> segment = app_path(app, error);
   if (!segment) return std::nullopt;
   const std::string requested = history_server_sql_url(base, *segment, execution);
-  std::string final_url;
-  std::optional<std::string> body = http_get(requested, opts, error, &final_url);
+  FetchInfo info;
+  std::optional<std::string> body = http_get(requested, opts, error, &info);
+  failed = info.failure;
   // Findings name the URL that answered (after redirects), never with its credentials (S1, W7).
-  url = redacted_url(final_url.empty() ? requested : final_url, 2000);
+  url = redacted_url(info.final_url.empty() ? requested : info.final_url, 2000);
+  if (!body && info.status == 404) {
+    // Spark answers 404 ("no such app") for an unknown application or attempt, and for the SQL of
+    // an application with several attempts, which is the SQL of one of them: ask what it is.
+    const std::size_t slash = app.find('/');
+    const std::string app_id = app.substr(0, slash);
+    std::string app_error;
+    FetchInfo app_fetch;
+    std::optional<AppInfo> known = fetch_app(base, app_id, opts, app_error, app_fetch);
+    if (app_fetch.failure == FetchFailure::Server) failed = FetchFailure::Server;  // it stopped in between
+    std::vector<const AppAttempt*> attempts = known ? named_attempts(*known) : std::vector<const AppAttempt*>{};
+    if (known && slash == std::string::npos && !attempts.empty()) {
+      const AppAttempt* latest = attempts.front();
+      for (const AppAttempt* a : attempts)
+        if (a->start_ms > latest->start_ms) latest = a;
+      std::string bad;
+      if (!app_path(app_id + "/" + latest->id, bad)) {
+        error = visible(url) + ": the server lists an attempt `" + visible(latest->id) + "` of " + visible(app_id) +
+                " that is no path segment; nothing more was asked";
+        return std::nullopt;
+      }
+      std::optional<std::string> got =
+          fetch_history_server_sql(base, app_id + "/" + latest->id, execution, opts, url, error, nullptr, failure);
+      if (got && note) {
+        std::string others;
+        for (const AppAttempt* a : attempts)
+          if (a != latest) others += (others.empty() ? "" : " or ") + visible(app_id + "/" + a->id);
+        std::string started = utc_time(latest->start_ms);
+        *note = visible(app_id) + " has " + std::to_string(attempts.size()) + " attempts (" + attempt_ids(*known) +
+                "): checked the latest, " + visible(latest->id) + (started.empty() ? "" : " (started " + started + ")") +
+                (latest->completed ? "" : ", still running") + "; --app " + others + " for " +
+                (attempts.size() > 2 ? "another" : "the other");
+      }
+      return got;
+    }
+    if (known && slash != std::string::npos) {
+      error += attempts.empty() ? "; " + visible(app_id) + " has no attempt ids: --app " + visible(app_id)
+                                : "; the attempts of " + visible(app_id) + " are " + attempt_ids(*known);
+    } else if (!known && app_fetch.status == 404) {
+      FetchFailure list_failure = FetchFailure::None;
+      std::string list_error;
+      std::optional<std::vector<AppInfo>> apps = fetch_history_server_apps(base, opts, list_error, &list_failure);
+      error = visible(url) + ": HTTP 404: no application `" + visible(app_id) + "` on this server" +
+              (!apps ? std::string("")
+               : apps->empty() ? std::string("; it lists none")
+                               : "; it lists " + std::to_string(apps->size()) + ": " + apps_text(*apps, 5)) +
+              (apps && apps->size() > 5 ? " (`planlint check --history-server URL` without --app names them all)" : "");
+    }
+    return std::nullopt;
+  }
   if (!body) return std::nullopt;
+  failed = FetchFailure::Answer;  // until the answer is known to be a SQL answer
   std::string_view trimmed = *body;
   while (!trimmed.empty() && std::isspace(static_cast<unsigned char>(trimmed.front()))) trimmed.remove_prefix(1);
   while (!trimmed.empty() && std::isspace(static_cast<unsigned char>(trimmed.back()))) trimmed.remove_suffix(1);
@@ -461,6 +669,7 @@ std::optional<std::string> fetch_history_server_sql(const std::string& base, con
             "`); is the URL the History Server's (or a driver UI's) root?";
     return std::nullopt;
   }
+  failed = FetchFailure::None;
   return body;
 }
 
