@@ -70,8 +70,35 @@ FileReport check_text(std::string text, const std::string& path, const Config& c
   return report;
 }
 
+namespace {
+// Whether glob_match(pattern, path) looks only at the last component of `path`: a pattern without
+// `/` once its leading `./` or `/` and a trailing `/` are dropped (lint/core/glob.cpp).
+bool matches_names_only(std::string_view pattern) {
+  if (pattern.substr(0, 2) == "./") pattern.remove_prefix(2);
+  if (!pattern.empty() && pattern[0] == '/') pattern.remove_prefix(1);
+  if (!pattern.empty() && pattern.back() == '/') pattern.remove_suffix(1);
+  return pattern.find('/') == std::string_view::npos;
+}
+}  // namespace
+
 bool GlobSet::matches(const fs::path& p) const {
   if (patterns.empty()) return false;
+  // Patterns that match names only see the same last component in the path relative to `base`
+  // and in the path as given, when that component is a real name and the path is not `base`
+  // itself (relative path "."; the names differ then): match it alone, without making the path
+  // absolute (a getcwd and two normalisations per file of a folder walk).
+  const std::string& native = p.native();
+  std::size_t slash = native.rfind('/');
+  std::string_view name = slash == std::string::npos ? std::string_view(native) : std::string_view(native).substr(slash + 1);
+  if (!base_name_) {
+    std::error_code ec;
+    fs::path b = fs::absolute(base.empty() ? fs::path(".") : base, ec).lexically_normal();
+    if (!b.has_filename() && b.has_relative_path()) b = b.parent_path();  // "/a/b/" -> "/a/b"
+    base_name_ = b.filename().string();
+  }
+  if (!name.empty() && name != "." && name != ".." && name != *base_name_ &&
+      std::all_of(patterns.begin(), patterns.end(), [](const std::string& pat) { return matches_names_only(pat); }))
+    return std::any_of(patterns.begin(), patterns.end(), [&](const std::string& pat) { return glob_match(pat, name); });
   std::string rel = relative_generic(p, base.empty() ? fs::path(".") : base);
   std::string given = p.generic_string();
   for (const auto& pat : patterns)
@@ -103,10 +130,15 @@ bool excluded(const std::vector<GlobSet>& exclude, const fs::path& p) {
 }  // namespace
 
 std::vector<std::string> collect_inputs(const std::vector<std::string>& args, const GlobSet& include,
-                                        const std::vector<GlobSet>& exclude, std::vector<std::string>& errors) {
+                                        const std::vector<GlobSet>& exclude, std::vector<std::string>& errors,
+                                        bool* walked) {
+  if (walked) *walked = false;
   std::vector<std::string> out;
   std::set<std::string> seen;
+  // The same input named twice (by two arguments) is checked once. One argument names each input
+  // once already (a walk meets each entry once), so its inputs are not normalised.
   auto add = [&](const std::string& p) {
+    if (args.size() == 1) return out.push_back(p);
     std::string key = p == "-" ? p : fs::path(p).lexically_normal().generic_string();
     if (seen.insert(key).second) out.push_back(p);
   };
@@ -128,6 +160,7 @@ std::vector<std::string> collect_inputs(const std::vector<std::string>& args, co
     }
     // The walk, one folder at a time: a folder that cannot be read (permissions) is reported by
     // its path and the walk goes on with the others.
+    if (walked) *walked = true;
     std::vector<std::string> found;
     std::vector<fs::path> folders{fs::path(arg)};
     while (!folders.empty()) {

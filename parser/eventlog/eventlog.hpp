@@ -58,5 +58,8 @@ bool is_rolling_event_log_dir(const std::filesystem::path& path);
 // A rolling directory, or a file that starts like an event log (compressed, or a JSON line with
 // an "Event" field): what `planlint check` streams instead of reading whole.
 bool is_event_log_path(const std::filesystem::path& path);
+// The same for a regular file whose first bytes (up to 4096) are `head`: a Spark event log,
+// compressed or not, by its content.
+bool is_event_log_head(std::string_view head);
 
 }  // namespace planlint

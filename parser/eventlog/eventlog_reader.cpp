@@ -832,8 +832,10 @@ bool is_event_log_path(const std::filesystem::path& path) {
   std::string head(4096, '\0');
   in.read(head.data(), static_cast<std::streamsize>(head.size()));
   head.resize(static_cast<std::size_t>(std::max<std::streamsize>(0, in.gcount())));
-  return detect_format(head) == InputFormat::EventLog;
+  return is_event_log_head(head);
 }
+
+bool is_event_log_head(std::string_view head) { return detect_format(head) == InputFormat::EventLog; }
 
 ParseResult parse_event_log(std::string_view text, const std::string& path, const EventLogOptions& opts) {
   if (looks_compressed_event_log(text.substr(0, 16))) {
