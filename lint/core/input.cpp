@@ -8,6 +8,7 @@
 #include <cstring>
 #include <fstream>
 #include <iostream>
+#include <memory>
 #include <sys/stat.h>
 
 #include "parser/common/regular_file.hpp"
@@ -158,11 +159,24 @@ std::optional<std::string> read_file_once(const std::string& path, std::uint64_t
     ~Closer() { ::close(fd); }
   } closer{fd};
   const std::string read_error = path + ": read error";
-  std::string data(head_bytes, '\0');
-  long long got = read_into(fd, data, 0);
-  if (got < 0) return error = read_error, std::nullopt;
-  data.resize(static_cast<std::size_t>(got));
-  if (claimed(data)) return std::nullopt;
+  // The head into a buffer of its own (most plans are no larger: one read, one copy, nothing
+  // zero-filled first).
+  std::string data;
+  {
+    std::unique_ptr<char[]> head(new char[head_bytes]);
+    std::size_t have = 0;
+    while (have < head_bytes) {
+      ssize_t n = ::read(fd, head.get() + have, head_bytes - have);
+      if (n < 0 && errno == EINTR) continue;
+      if (n < 0) return error = read_error, std::nullopt;
+      if (n == 0) break;
+      have += static_cast<std::size_t>(n);
+    }
+    if (claimed(std::string_view(head.get(), have))) return std::nullopt;
+    if (have == head_bytes && size > have && static_cast<double>(size) <= max_bytes) data.reserve(static_cast<std::size_t>(size));
+    data.assign(head.get(), have);
+  }
+  long long got = 0;
   // The size from the stat, then whatever follows (a file that grew, or a procfs file whose size
   // reads 0), as read_input does.
   if (size > 0 && static_cast<double>(size) > max_bytes) return error = too_large_message(path, max_bytes), std::nullopt;

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <set>
 #include <system_error>
+#include <utility>
 
 #include "lint/core/config_file.hpp"
 #include "lint/engine/engine.hpp"
@@ -154,43 +155,65 @@ std::vector<std::string> collect_inputs(const std::vector<std::string>& args, co
       continue;
     }
     // A rolling event-log directory (eventlog_v2_<appId>/) is one input, not a folder of plans.
-    if (!fs::is_directory(st) || is_rolling_event_log_dir(arg)) {
+    // (A folder holding Databricks' rolled hours is one too: the walk finds out as it lists it.)
+    if (!fs::is_directory(st) || has_rolling_event_log_name(arg)) {
       if (!excluded(exclude, arg)) add(arg);
       continue;
     }
     // The walk, one folder at a time: a folder that cannot be read (permissions) is reported by
-    // its path and the walk goes on with the others.
-    if (walked) *walked = true;
+    // its path and the walk goes on with the others. Each folder is listed once: what it holds is
+    // kept only when no entry names it a rolled event log (is_rolling_event_log_dir).
     std::vector<std::string> found;
     std::vector<fs::path> folders{fs::path(arg)};
+    bool top = true, top_rolled = false;
     while (!folders.empty()) {
       fs::path folder = std::move(folders.back());
       folders.pop_back();
+      const bool is_top = std::exchange(top, false);
       fs::directory_iterator it(folder, ec), end;
       if (ec) {
         errors.push_back(folder.generic_string() + ": " + ec.message());
         continue;
       }
+      std::vector<std::string> files;
+      std::vector<fs::path> below;
+      bool rolled = false;
       for (; it != end; it.increment(ec)) {
         const fs::path& p = it->path();
         std::string name = p.filename().string();
+        if (is_databricks_rolled_name(name)) {
+          rolled = true;
+          break;
+        }
         std::error_code ec2;
         bool dir = it->is_directory(ec2);
         bool link = it->is_symlink(ec2);
         if ((!name.empty() && name[0] == '.') || excluded(exclude, p)) continue;
-        if (dir && is_rolling_event_log_dir(p)) {
-          found.push_back(p.generic_string());
+        if (dir && (has_rolling_event_log_name(p) || (link && is_rolling_event_log_dir(p)))) {
+          files.push_back(p.generic_string());
           continue;
         }
         if (dir) {
-          if (!link) folders.push_back(p);  // as before: links to folders are not followed
+          if (!link) below.push_back(p);  // as before: links to folders are not followed
           continue;
         }
         if (!it->is_regular_file(ec2)) continue;
-        if (include.matches(p) || event_log_by_content(p)) found.push_back(p.generic_string());
+        if (include.matches(p) || event_log_by_content(p)) files.push_back(p.generic_string());
+      }
+      if (rolled) {  // a rolled event log: one input, nothing below it walked
+        if (is_top) top_rolled = true;
+        else found.push_back(folder.generic_string());
+        continue;
       }
       if (ec) errors.push_back(folder.generic_string() + ": " + ec.message());
+      for (auto& f : files) found.push_back(std::move(f));
+      for (auto& b : below) folders.push_back(std::move(b));
     }
+    if (top_rolled) {
+      if (!excluded(exclude, arg)) add(arg);
+      continue;
+    }
+    if (walked) *walked = true;
     std::sort(found.begin(), found.end());
     for (const auto& f : found) add(f);
   }

@@ -8,6 +8,7 @@
 // With --statistics: {"statistics":[{"rule","code","count"}],"files":N,"findings":N}, most
 // frequent rule first.
 #include <algorithm>
+#include <array>
 #include <cstdint>
 #include <map>
 #include <nlohmann/json.hpp>
@@ -30,17 +31,22 @@ namespace {
 // without `"` or `\` are written as they are; any other string, and every floating-point number,
 // goes through nlohmann's own serializer, so escapes, UTF-8 checks and number formats stay its.
 class JsonWriter {
+  // Bytes written as they are inside a JSON string: printable ASCII but `"` and `\\`.
+  static constexpr std::array<bool, 256> kPlain = [] {
+    std::array<bool, 256> t{};
+    for (int c = 0x20; c < 0x7f; ++c) t[static_cast<std::size_t>(c)] = c != '"' && c != '\\';
+    return t;
+  }();
+
  public:
   explicit JsonWriter(std::string& out) : out_(out) {}
 
   void string(std::string_view s) {
-    for (char c : s) {
-      auto u = static_cast<unsigned char>(c);
-      if (u < 0x20 || u >= 0x7f || c == '"' || c == '\\') {
+    for (char c : s)
+      if (!kPlain[static_cast<unsigned char>(c)]) {
         out_ += ordered_json(s).dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
         return;
       }
-    }
     out_ += '"';
     out_ += s;
     out_ += '"';

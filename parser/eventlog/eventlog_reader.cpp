@@ -816,11 +816,19 @@ void read_databricks_rolled_dir(const std::filesystem::path& dir, Builder& b) {
 
 bool looks_compressed_event_log(std::string_view head) { return !eventlog::codec_of(head).empty(); }
 
+bool has_rolling_event_log_name(const std::filesystem::path& dir) {
+  std::filesystem::path p = dir;
+  if (p.filename().empty()) p = p.parent_path();  // "eventlog_v2_x/"
+  return std::string_view(p.filename().string()).starts_with("eventlog_v2_");
+}
+
+bool is_databricks_rolled_name(std::string_view entry_name) { return databricks_rolled_name(entry_name); }
+
 bool is_rolling_event_log_dir(const std::filesystem::path& path) {
   std::filesystem::path p = path;
   if (p.filename().empty()) p = p.parent_path();  // "eventlog_v2_x/"
   std::error_code ec;
-  if (std::string_view(p.filename().string()).starts_with("eventlog_v2_") && std::filesystem::is_directory(p, ec)) return true;
+  if (has_rolling_event_log_name(p) && std::filesystem::is_directory(p, ec)) return true;
   return is_databricks_rolled_dir(p);
 }
 
