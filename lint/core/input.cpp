@@ -1,5 +1,6 @@
 #include "lint/core/input.hpp"
 
+#include <fcntl.h>
 #include <unistd.h>
 
 #include <algorithm>
@@ -7,6 +8,7 @@
 #include <cstring>
 #include <fstream>
 #include <iostream>
+#include <memory>
 #include <sys/stat.h>
 
 #include "parser/common/regular_file.hpp"
@@ -23,6 +25,11 @@ std::string char_device_message(const std::string& name) {
 }  // namespace
 
 InputKind input_kind(const std::string& path, std::string& error) {
+  std::uint64_t size = 0;
+  return input_kind(path, error, size);
+}
+
+InputKind input_kind(const std::string& path, std::string& error, std::uint64_t& size) {
   struct stat st {};
   if (path == "-") {
     // Standard input from a terminal is a paste; from /dev/zero or /dev/urandom it never ends.
@@ -37,7 +44,10 @@ InputKind input_kind(const std::string& path, std::string& error) {
     return InputKind::Unreadable;
   }
   if (S_ISDIR(st.st_mode)) return InputKind::Directory;
-  if (S_ISREG(st.st_mode)) return InputKind::File;
+  if (S_ISREG(st.st_mode)) {
+    size = st.st_size > 0 ? static_cast<std::uint64_t>(st.st_size) : 0;
+    return InputKind::File;
+  }
   if (S_ISCHR(st.st_mode) || S_ISBLK(st.st_mode)) {
     error = S_ISCHR(st.st_mode) ? char_device_message(path) : path + ": is a block device, not a plan file: refused";
     return InputKind::Unreadable;
@@ -117,6 +127,83 @@ bool read_rest(std::istream& in, std::string& data, double max_bytes, const std:
     return false;
   }
   return true;
+}
+
+namespace {
+// Reads into data[have, data.size()) until it is full or the file ends; the bytes read, or -1 on an
+// error.
+long long read_into(int fd, std::string& data, std::size_t have) {
+  std::size_t start = have;
+  while (have < data.size()) {
+    ssize_t n = ::read(fd, data.data() + have, data.size() - have);
+    if (n < 0 && errno == EINTR) continue;
+    if (n < 0) return -1;
+    if (n == 0) break;
+    have += static_cast<std::size_t>(n);
+  }
+  return static_cast<long long>(have - start);
+}
+}  // namespace
+
+std::optional<std::string> read_file_once(const std::string& path, std::uint64_t size, double max_bytes,
+                                          std::size_t head_bytes,
+                                          const std::function<bool(std::string_view head)>& claimed,
+                                          std::string& error) {
+  int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
+  if (fd < 0) {
+    error = path + ": " + std::strerror(errno);
+    return std::nullopt;
+  }
+  struct Closer {
+    int fd;
+    ~Closer() { ::close(fd); }
+  } closer{fd};
+  const std::string read_error = path + ": read error";
+  // The head into a buffer of its own (most plans are no larger: one read, one copy, nothing
+  // zero-filled first).
+  std::string data;
+  {
+    std::unique_ptr<char[]> head(new char[head_bytes]);
+    std::size_t have = 0;
+    while (have < head_bytes) {
+      ssize_t n = ::read(fd, head.get() + have, head_bytes - have);
+      if (n < 0 && errno == EINTR) continue;
+      if (n < 0) return error = read_error, std::nullopt;
+      if (n == 0) break;
+      have += static_cast<std::size_t>(n);
+    }
+    if (claimed(std::string_view(head.get(), have))) return std::nullopt;
+    if (have == head_bytes && size > have && static_cast<double>(size) <= max_bytes) data.reserve(static_cast<std::size_t>(size));
+    data.assign(head.get(), have);
+  }
+  long long got = 0;
+  // The size from the stat, then whatever follows (a file that grew, or a procfs file whose size
+  // reads 0), as read_input does.
+  if (size > 0 && static_cast<double>(size) > max_bytes) return error = too_large_message(path, max_bytes), std::nullopt;
+  if (static_cast<double>(data.size()) > max_bytes) return error = too_large_message(path, max_bytes), std::nullopt;
+  if (data.size() == head_bytes) {
+    std::size_t have = data.size();
+    if (size > have) {
+      data.resize(static_cast<std::size_t>(size));
+      got = read_into(fd, data, have);
+      if (got < 0) return error = read_error, std::nullopt;
+      have += static_cast<std::size_t>(got);
+      data.resize(have);
+    }
+    if (have >= size) {  // then to the end (usually one read that finds it)
+      char buf[1 << 16];
+      while (true) {
+        ssize_t n = ::read(fd, buf, sizeof buf);
+        if (n < 0 && errno == EINTR) continue;
+        if (n < 0) return error = read_error, std::nullopt;
+        if (n == 0) break;
+        if (static_cast<double>(data.size()) + static_cast<double>(n) > max_bytes)
+          return error = too_large_message(path, max_bytes), std::nullopt;
+        data.append(buf, static_cast<std::size_t>(n));
+      }
+    }
+  }
+  return data;
 }
 
 std::optional<std::string> read_input(const std::string& path, std::string& error, double max_bytes) {

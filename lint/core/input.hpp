@@ -1,10 +1,13 @@
 // Reading inputs: files or standard input ("-"), never modified, each read once, within limits.
 #pragma once
 
+#include <cstddef>
 #include <cstdint>
+#include <functional>
 #include <istream>
 #include <optional>
 #include <string>
+#include <string_view>
 
 namespace planlint {
 
@@ -20,6 +23,17 @@ enum class InputKind {
   Unreadable,   // missing, a character device (/dev/zero, a terminal), ...: `error` says why
 };
 InputKind input_kind(const std::string& path, std::string& error);
+// The same; `size` receives a regular file's size from the same `stat`.
+InputKind input_kind(const std::string& path, std::string& error, std::uint64_t& size);
+
+// A regular file (InputKind::File, `size` from its stat) read with one open: its first bytes (up to
+// `head_bytes`) go to `claimed`, which says whether a reader that opens such files itself takes it
+// (then the file is closed and nullopt returned with `error` empty); else the whole file, within
+// `max_bytes`. nullopt with `error` set ("<path>: <why>") when it cannot be read or is too large.
+std::optional<std::string> read_file_once(const std::string& path, std::uint64_t size, double max_bytes,
+                                          std::size_t head_bytes,
+                                          const std::function<bool(std::string_view head)>& claimed,
+                                          std::string& error);
 
 // Appends what is left of `in` to `data`, up to `max_bytes` in all; false with `error` set when
 // there is more (the input is too large) or on a read error. `name` names the input in the error.

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <set>
 #include <system_error>
+#include <utility>
 
 #include "lint/core/config_file.hpp"
 #include "lint/engine/engine.hpp"
@@ -70,8 +71,35 @@ FileReport check_text(std::string text, const std::string& path, const Config& c
   return report;
 }
 
+namespace {
+// Whether glob_match(pattern, path) looks only at the last component of `path`: a pattern without
+// `/` once its leading `./` or `/` and a trailing `/` are dropped (lint/core/glob.cpp).
+bool matches_names_only(std::string_view pattern) {
+  if (pattern.substr(0, 2) == "./") pattern.remove_prefix(2);
+  if (!pattern.empty() && pattern[0] == '/') pattern.remove_prefix(1);
+  if (!pattern.empty() && pattern.back() == '/') pattern.remove_suffix(1);
+  return pattern.find('/') == std::string_view::npos;
+}
+}  // namespace
+
 bool GlobSet::matches(const fs::path& p) const {
   if (patterns.empty()) return false;
+  // Patterns that match names only see the same last component in the path relative to `base`
+  // and in the path as given, when that component is a real name and the path is not `base`
+  // itself (relative path "."; the names differ then): match it alone, without making the path
+  // absolute (a getcwd and two normalisations per file of a folder walk).
+  const std::string& native = p.native();
+  std::size_t slash = native.rfind('/');
+  std::string_view name = slash == std::string::npos ? std::string_view(native) : std::string_view(native).substr(slash + 1);
+  if (!base_name_) {
+    std::error_code ec;
+    fs::path b = fs::absolute(base.empty() ? fs::path(".") : base, ec).lexically_normal();
+    if (!b.has_filename() && b.has_relative_path()) b = b.parent_path();  // "/a/b/" -> "/a/b"
+    base_name_ = b.filename().string();
+  }
+  if (!name.empty() && name != "." && name != ".." && name != *base_name_ &&
+      std::all_of(patterns.begin(), patterns.end(), [](const std::string& pat) { return matches_names_only(pat); }))
+    return std::any_of(patterns.begin(), patterns.end(), [&](const std::string& pat) { return glob_match(pat, name); });
   std::string rel = relative_generic(p, base.empty() ? fs::path(".") : base);
   std::string given = p.generic_string();
   for (const auto& pat : patterns)
@@ -103,10 +131,15 @@ bool excluded(const std::vector<GlobSet>& exclude, const fs::path& p) {
 }  // namespace
 
 std::vector<std::string> collect_inputs(const std::vector<std::string>& args, const GlobSet& include,
-                                        const std::vector<GlobSet>& exclude, std::vector<std::string>& errors) {
+                                        const std::vector<GlobSet>& exclude, std::vector<std::string>& errors,
+                                        bool* walked) {
+  if (walked) *walked = false;
   std::vector<std::string> out;
   std::set<std::string> seen;
+  // The same input named twice (by two arguments) is checked once. One argument names each input
+  // once already (a walk meets each entry once), so its inputs are not normalised.
   auto add = [&](const std::string& p) {
+    if (args.size() == 1) return out.push_back(p);
     std::string key = p == "-" ? p : fs::path(p).lexically_normal().generic_string();
     if (seen.insert(key).second) out.push_back(p);
   };
@@ -122,42 +155,65 @@ std::vector<std::string> collect_inputs(const std::vector<std::string>& args, co
       continue;
     }
     // A rolling event-log directory (eventlog_v2_<appId>/) is one input, not a folder of plans.
-    if (!fs::is_directory(st) || is_rolling_event_log_dir(arg)) {
+    // (A folder holding Databricks' rolled hours is one too: the walk finds out as it lists it.)
+    if (!fs::is_directory(st) || has_rolling_event_log_name(arg)) {
       if (!excluded(exclude, arg)) add(arg);
       continue;
     }
     // The walk, one folder at a time: a folder that cannot be read (permissions) is reported by
-    // its path and the walk goes on with the others.
+    // its path and the walk goes on with the others. Each folder is listed once: what it holds is
+    // kept only when no entry names it a rolled event log (is_rolling_event_log_dir).
     std::vector<std::string> found;
     std::vector<fs::path> folders{fs::path(arg)};
+    bool top = true, top_rolled = false;
     while (!folders.empty()) {
       fs::path folder = std::move(folders.back());
       folders.pop_back();
+      const bool is_top = std::exchange(top, false);
       fs::directory_iterator it(folder, ec), end;
       if (ec) {
         errors.push_back(folder.generic_string() + ": " + ec.message());
         continue;
       }
+      std::vector<std::string> files;
+      std::vector<fs::path> below;
+      bool rolled = false;
       for (; it != end; it.increment(ec)) {
         const fs::path& p = it->path();
         std::string name = p.filename().string();
+        if (is_databricks_rolled_name(name)) {
+          rolled = true;
+          break;
+        }
         std::error_code ec2;
         bool dir = it->is_directory(ec2);
         bool link = it->is_symlink(ec2);
         if ((!name.empty() && name[0] == '.') || excluded(exclude, p)) continue;
-        if (dir && is_rolling_event_log_dir(p)) {
-          found.push_back(p.generic_string());
+        if (dir && (has_rolling_event_log_name(p) || (link && is_rolling_event_log_dir(p)))) {
+          files.push_back(p.generic_string());
           continue;
         }
         if (dir) {
-          if (!link) folders.push_back(p);  // as before: links to folders are not followed
+          if (!link) below.push_back(p);  // as before: links to folders are not followed
           continue;
         }
         if (!it->is_regular_file(ec2)) continue;
-        if (include.matches(p) || event_log_by_content(p)) found.push_back(p.generic_string());
+        if (include.matches(p) || event_log_by_content(p)) files.push_back(p.generic_string());
+      }
+      if (rolled) {  // a rolled event log: one input, nothing below it walked
+        if (is_top) top_rolled = true;
+        else found.push_back(folder.generic_string());
+        continue;
       }
       if (ec) errors.push_back(folder.generic_string() + ": " + ec.message());
+      for (auto& f : files) found.push_back(std::move(f));
+      for (auto& b : below) folders.push_back(std::move(b));
     }
+    if (top_rolled) {
+      if (!excluded(exclude, arg)) add(arg);
+      continue;
+    }
+    if (walked) *walked = true;
     std::sort(found.begin(), found.end());
     for (const auto& f : found) add(f);
   }

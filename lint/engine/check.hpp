@@ -3,8 +3,10 @@
 #pragma once
 
 #include <filesystem>
+#include <optional>
 #include <string>
 #include <string_view>
+#include <utility>
 #include <vector>
 
 #include "lint/core/config.hpp"
@@ -25,9 +27,15 @@ FileReport check_text(std::string text, const std::string& path, const Config& c
 
 // Globs with the folder they are relative to.
 struct GlobSet {
+  GlobSet() = default;
+  GlobSet(std::vector<std::string> globs, std::filesystem::path folder)
+      : patterns(std::move(globs)), base(std::move(folder)) {}
   std::vector<std::string> patterns;
   std::filesystem::path base;        // empty: the current folder
   [[nodiscard]] bool matches(const std::filesystem::path& p) const;
+
+ private:
+  mutable std::optional<std::string> base_name_;  // the last component of `base` made absolute (once)
 };
 
 // The files default folder walks pick up.
@@ -38,8 +46,10 @@ const std::vector<std::string>& default_include();
 // excluded paths skipped, files kept when `include` matches their name or path), a file is kept
 // unless excluded; files the globs pass over are still taken when their first bytes are a Spark
 // event log's (Spark's log names have no extension). Order: arguments in order, each folder sorted; duplicates dropped.
-// Missing paths are appended to `errors`.
+// Missing paths are appended to `errors`. `walked`, when given, is set to whether some argument was
+// a folder that was walked (not a rolling event log).
 std::vector<std::string> collect_inputs(const std::vector<std::string>& args, const GlobSet& include,
-                                        const std::vector<GlobSet>& exclude, std::vector<std::string>& errors);
+                                        const std::vector<GlobSet>& exclude, std::vector<std::string>& errors,
+                                        bool* walked = nullptr);
 
 }  // namespace planlint

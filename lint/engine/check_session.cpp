@@ -5,6 +5,7 @@
 #include <new>
 #include <stdexcept>
 #include <thread>
+#include <unordered_map>
 
 #include "lint/core/baseline.hpp"
 #include "lint/core/output_file.hpp"
@@ -50,13 +51,9 @@ void find_inputs(CheckPlan& plan, const CheckRequest& request, const ProjectConf
   std::vector<GlobSet> exclude{GlobSet{request.exclude, {}}};
   if (!top.exclude.empty()) exclude.push_back(GlobSet{top.exclude, top.root});
   std::vector<std::string> errors;
-  plan.inputs = collect_inputs(plan.args, plan.include, exclude, errors);
+  plan.inputs = collect_inputs(plan.args, plan.include, exclude, errors, &plan.walked);
   for (const auto& e : errors) plan.errors.push_back(error_line(e));
   plan.missing_inputs = !errors.empty();
-  for (const auto& a : plan.args) {
-    std::error_code ec;
-    plan.walked = plan.walked || (a != "-" && fs::is_directory(a, ec) && !is_rolling_event_log_dir(a));
-  }
 }
 
 // Outputs never overwrite an input (the same file after resolving links). False after an error.
@@ -72,19 +69,44 @@ bool refuse_output_over_input(CheckPlan& plan, const CheckRequest& request) {
 }
 
 // The configuration of every input, resolved before the work is spread over threads.
+// The project config of every input is looked up once per folder: inputs whose names agree up to
+// their last `/` have the same folder (folder_of drops the last component and the separators
+// before it), and a folder walk lists the files of a folder one after the other.
 bool resolve_configs(CheckPlan& plan, const CheckRequest& request) {
+  std::unordered_map<std::string, const ProjectConfig*> by_prefix;
+  std::string last_prefix;
+  const ProjectConfig* last = nullptr;
+  plan.configs.reserve(plan.inputs.size());
+  plan.displays.reserve(plan.inputs.size());
   for (const auto& in : plan.inputs) {
+    const bool stdin_unnamed = in == "-" && request.stdin_filename.empty();
     std::string shown = in == "-" && !request.stdin_filename.empty() ? request.stdin_filename : in;
-    fs::path dir = in == "-" && request.stdin_filename.empty() ? fs::path(".") : folder_of(shown);
-    std::string error;
-    const ProjectConfig* pc = plan.configs_cache->for_dir(dir, error);
-    if (!pc) {
-      plan.errors.push_back(visible(error));
-      plan.status = 2;
-      return false;
+    const ProjectConfig* pc = nullptr;
+    std::size_t slash = shown.rfind('/');
+    std::string_view prefix = stdin_unnamed || slash == std::string::npos
+                                  ? std::string_view()
+                                  : std::string_view(shown).substr(0, slash + 1);
+    if (last && prefix == last_prefix) {
+      pc = last;
+    } else if (auto it = by_prefix.find(std::string(prefix)); it != by_prefix.end()) {
+      pc = it->second;
+    } else {
+      fs::path dir = stdin_unnamed ? fs::path(".") : folder_of(shown);
+      std::string error;
+      pc = plan.configs_cache->for_dir(dir, error);
+      if (!pc) {
+        plan.errors.push_back(visible(error));
+        plan.status = 2;
+        return false;
+      }
+      by_prefix.emplace(prefix, pc);
     }
-    plan.configs.push_back(
-        apply_settings(config_for_path(*pc, shown == "-" ? fs::path("stdin") : fs::path(shown)), request.cli));
+    last = pc;
+    last_prefix = prefix;
+    plan.configs.push_back(apply_settings(
+        pc->per_file_ignores.empty() ? pc->config
+                                     : config_for_path(*pc, shown == "-" ? fs::path("stdin") : fs::path(shown)),
+        request.cli));
     if (request.execution >= 0) plan.configs.back().execution = request.execution;
     if (request.max_input_bytes > 0) plan.configs.back().max_input_bytes = request.max_input_bytes;
     plan.displays.push_back(shown);
@@ -93,7 +115,7 @@ bool resolve_configs(CheckPlan& plan, const CheckRequest& request) {
 }
 
 // The reports of every input, `jobs` at a time (stdin, read once, on this thread only).
-std::vector<FileReport> check_all(const CheckPlan& plan, unsigned jobs) {
+std::vector<FileReport> check_all(const CheckPlan& plan, unsigned jobs, bool keep_inputs) {
   const auto& inputs = plan.inputs;
   std::vector<FileReport> reports(inputs.size());
   if (!jobs) jobs = std::max(1u, std::thread::hardware_concurrency());
@@ -105,6 +127,7 @@ std::vector<FileReport> check_all(const CheckPlan& plan, unsigned jobs) {
       // Pipes and FIFOs are read once; character devices are refused (lint/engine/lint.cpp).
       try {
         reports[i] = check_input(inputs[i], plan.configs[i], plan.displays[i]);
+        if (!keep_inputs) reports[i].input.reset();
       } catch (const std::bad_alloc&) {  // this file is reported, the others still are checked
         reports[i] = out_of_memory(plan.displays[i]);
       } catch (const std::length_error&) {
@@ -223,7 +246,7 @@ CheckPlan plan_check(const CheckRequest& request, std::shared_ptr<ConfigCache> c
 
 CheckRun run(const CheckPlan& plan, const CheckRequest& request) {
   CheckRun out;
-  out.reports = check_all(plan, request.jobs);
+  out.reports = check_all(plan, request.jobs, request.keep_inputs || request.against.has_value());
   if (request.against) {
     std::string error;
     if (!request.against->available(error)) {

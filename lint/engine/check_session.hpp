@@ -65,6 +65,10 @@ struct CheckRequest {
   unsigned jobs = 0;                          // 0: one per core
   std::optional<Comparison> against;          // --against REF
   bool quiet = false;                         // -q: no notes (what a folder walk found, baseline written)
+  // Whether the reports keep their inputs (FileReport::input): the text output shows the plan line
+  // under a finding, --against compares the text. Else each input is released as soon as its
+  // report is made, not at the end of the run.
+  bool keep_inputs = true;
 };
 
 // The inputs of a run and the configuration of each, resolved before any is read.

@@ -59,11 +59,15 @@ std::size_t finish_diagnostics(LintResult& lint, std::string_view text, const Co
     }
   }
   // Directives naming findings a file's own lint does not run (the diff family's) are judged by the
-  // front end that runs them (`diff`, `check --against`), never reported as unused here.
-  Config directives = config;
-  for (const RuleDoc* d : all_rule_docs())
-    if (d->family == RuleFamily::Diff) directives.ignore.insert(d->name);
-  std::size_t suppressed = apply_suppressions(find_suppressions(text), diags, directives);
+  // front end that runs them (`diff`, `check --against`), never reported as unused here. (Most
+  // inputs hold no directive: then nothing more is built.)
+  std::size_t suppressed = 0;
+  if (std::vector<Suppression> found = find_suppressions(text); !found.empty()) {
+    Config directives = config;
+    for (const RuleDoc* d : all_rule_docs())
+      if (d->family == RuleFamily::Diff) directives.ignore.insert(d->name);
+    suppressed = apply_suppressions(found, diags, directives);
+  }
   // Reading order; findings on one operator stay together (same position, stable order).
   std::stable_sort(diags.begin(), diags.end(), [](const Diagnostic& a, const Diagnostic& b) {
     return std::tie(a.range.line, a.range.column) < std::tie(b.range.line, b.range.column);
@@ -234,20 +238,43 @@ Linted lint_input(const LintRequest& request, const Config& config, const LintOp
     return out;
   }
   std::string error;
-  const InputKind kind = input_kind(request.path, error);
+  std::uint64_t size = 0;
+  const InputKind kind = input_kind(request.path, error, size);
   if (kind == InputKind::Unreadable) {  // missing, a character device, ...
     out.error = error;
     return out;
   }
-  if (kind == InputKind::File || kind == InputKind::Directory) {
+  const auto stream_claimed = [&](const Reader& r) {
+    while (out.path.size() > 1 && out.path.back() == '/') out.path.pop_back();  // "eventlog_v2_x/"
+    linter.read(r, [&](const PlanSink& sink) { return r.read(request.path, out.path, ro, sink); });
+    if (!options.keep_plans) {
+      out.result.parse.format = r.format;
+      out.result.parse.traits = r.traits;
+    }
+  };
+  if (kind == InputKind::File) {
+    // One open (and the stat above): the first bytes say whether a reader opens the file itself
+    // (an event log, streamed), else the rest is read into the buffer the plans view.
+    const Reader* claimed = nullptr;
+    auto text = read_file_once(
+        request.path, size, config.max_input_bytes, kDetectBytes,
+        [&](std::string_view head) { return (claimed = reader_claiming_file(request.path, head)) != nullptr; }, error);
+    if (claimed) {
+      stream_claimed(*claimed);
+      return out;
+    }
+    if (!text) {
+      out.error = error;
+      return out;
+    }
+    out.input = std::make_shared<const std::string>(std::move(*text));
+    linter.whole(out.input);
+    return out;
+  }
+  if (kind == InputKind::Directory) {
     // Inputs a reader opens itself: a rolling event-log directory, a (compressed) event log.
     if (const Reader* r = reader_claiming(request.path)) {
-      while (out.path.size() > 1 && out.path.back() == '/') out.path.pop_back();  // "eventlog_v2_x/"
-      linter.read(*r, [&](const PlanSink& sink) { return r->read(request.path, out.path, ro, sink); });
-      if (!options.keep_plans) {
-        out.result.parse.format = r->format;
-        out.result.parse.traits = r->traits;
-      }
+      stream_claimed(*r);
       return out;
     }
     auto text = read_input(request.path, error, config.max_input_bytes);

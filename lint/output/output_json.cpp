@@ -8,9 +8,14 @@
 // With --statistics: {"statistics":[{"rule","code","count"}],"files":N,"findings":N}, most
 // frequent rule first.
 #include <algorithm>
+#include <array>
+#include <cstdint>
 #include <map>
 #include <nlohmann/json.hpp>
 #include <ostream>
+#include <string>
+#include <utility>
+#include <vector>
 
 #include "lint/output/output.hpp"
 
@@ -18,23 +23,187 @@ namespace planlint {
 
 using ordered_json = nlohmann::ordered_json;
 
-void write_json(std::ostream& out, const std::vector<FileReport>& files) {
-  ordered_json root;
-  root["files"] = ordered_json::array();
-  for (const auto& f : files) {
-    ordered_json jf;
-    jf["path"] = f.path;
-    jf["format"] = std::string(to_string(f.format));
-    if (!f.error.empty()) jf["error"] = f.error;
-    jf["diagnostics"] = ordered_json::array();
-    for (const auto& d : f.diagnostics) jf["diagnostics"].push_back(diagnostic_to_json(d));
-    if (!f.messages.empty()) {
-      jf["messages"] = ordered_json::array();
-      for (const auto& m : f.messages) jf["messages"].push_back(message_to_json(m));
-    }
-    root["files"].push_back(std::move(jf));
+namespace {
+
+// The report written as it is read, file by file, byte for byte what dumping one DOM of it with
+// nlohmann (indent 2, UTF-8 kept, invalid UTF-8 replaced) wrote: no tree of every finding is built
+// first (that cost more than reading the plans of 10,000 small files). Strings of printable ASCII
+// without `"` or `\` are written as they are; any other string, and every floating-point number,
+// goes through nlohmann's own serializer, so escapes, UTF-8 checks and number formats stay its.
+class JsonWriter {
+  // Bytes written as they are inside a JSON string: printable ASCII but `"` and `\\`.
+  static constexpr std::array<bool, 256> kPlain = [] {
+    std::array<bool, 256> t{};
+    for (int c = 0x20; c < 0x7f; ++c) t[static_cast<std::size_t>(c)] = c != '"' && c != '\\';
+    return t;
+  }();
+
+ public:
+  explicit JsonWriter(std::string& out) : out_(out) {}
+
+  void string(std::string_view s) {
+    for (char c : s)
+      if (!kPlain[static_cast<unsigned char>(c)]) {
+        out_ += ordered_json(s).dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
+        return;
+      }
+    out_ += '"';
+    out_ += s;
+    out_ += '"';
   }
-  out << root.dump(2, ' ', false, nlohmann::json::error_handler_t::replace) << "\n";
+  void number(double v) { out_ += ordered_json(v).dump(); }
+  void integer(long long v) { out_ += std::to_string(v); }
+  void integer(std::uint64_t v) { out_ += std::to_string(v); }
+
+  // `{` / `[`; members and elements each start with key() / item(); close() writes `}` / `]`
+  // (`{}` / `[]` when nothing was added).
+  void open(char bracket) {
+    out_ += bracket;
+    open_.push_back({bracket, false});
+  }
+  void key(std::string_view k) {
+    next();
+    out_ += '"';
+    out_ += k;  // keys are this file's own ASCII words
+    out_ += "\": ";
+  }
+  void item() { next(); }
+  void close() {
+    auto [bracket, any] = open_.back();
+    open_.pop_back();
+    if (any) newline();
+    out_ += bracket == '{' ? '}' : ']';
+  }
+
+ private:
+  void next() {
+    if (open_.back().second) out_ += ',';
+    open_.back().second = true;
+    newline();
+  }
+  void newline() {
+    out_ += '\n';
+    out_.append(2 * open_.size(), ' ');
+  }
+
+  std::string& out_;
+  std::vector<std::pair<char, bool>> open_;  // bracket, has members
+};
+
+void write_evidence(JsonWriter& w, const Evidence& e) {
+  w.open('{');
+  w.key("name");
+  w.string(e.name);
+  w.key("value");
+  w.string(evidence_value(e));
+  if (e.number) {
+    w.key("number");
+    w.number(*e.number);
+  }
+  if (!e.unit.empty()) {
+    w.key("unit");
+    w.string(e.unit);
+  }
+  w.close();
+}
+
+// The shape of diagnostic_to_json (lint/core/report.cpp).
+void write_diagnostic(JsonWriter& w, const Diagnostic& d) {
+  w.open('{');
+  w.key("rule");
+  w.string(d.rule);
+  w.key("code");
+  w.string(d.code);
+  w.key("severity");
+  w.string(to_string(d.severity));
+  w.key("message");
+  w.string(d.message);
+  if (!d.plan_label.empty()) {
+    w.key("execution");
+    w.open('{');
+    w.key("id");
+    w.integer(static_cast<long long>(*d.plan_label.execution));
+    w.key("description");
+    w.string(d.plan_label.description);
+    w.close();
+  }
+  w.key("line");
+  w.integer(std::uint64_t{d.range.line});
+  w.key("column");
+  w.integer(std::uint64_t{d.range.column});
+  w.key("operator_id");
+  w.string(d.operator_id);
+  w.key("operator");
+  w.string(d.operator_name);
+  w.key("evidence");
+  w.open('[');
+  for (const auto& e : d.evidence) {
+    w.item();
+    write_evidence(w, e);
+  }
+  w.close();
+  w.key("fix");
+  w.string(d.fix);
+  w.close();
+}
+
+// The shape of message_to_json (lint/core/report.cpp).
+void write_message(JsonWriter& w, const ParseMessage& m) {
+  w.open('{');
+  w.key("severity");
+  w.string(to_string(m.severity));
+  w.key("message");
+  w.string(m.message);
+  w.key("line");
+  w.integer(std::uint64_t{m.loc.line});
+  w.key("column");
+  w.integer(std::uint64_t{m.loc.column});
+  w.close();
+}
+
+}  // namespace
+
+void write_json(std::ostream& out, const std::vector<FileReport>& files) {
+  std::string text;
+  JsonWriter w(text);
+  w.open('{');
+  w.key("files");
+  w.open('[');
+  for (const auto& f : files) {
+    w.item();
+    w.open('{');
+    w.key("path");
+    w.string(f.path);
+    w.key("format");
+    w.string(to_string(f.format));
+    if (!f.error.empty()) {
+      w.key("error");
+      w.string(f.error);
+    }
+    w.key("diagnostics");
+    w.open('[');
+    for (const auto& d : f.diagnostics) {
+      w.item();
+      write_diagnostic(w, d);
+    }
+    w.close();
+    if (!f.messages.empty()) {
+      w.key("messages");
+      w.open('[');
+      for (const auto& m : f.messages) {
+        w.item();
+        write_message(w, m);
+      }
+      w.close();
+    }
+    w.close();
+    out.write(text.data(), static_cast<std::streamsize>(text.size()));  // a file at a time
+    text.clear();
+  }
+  w.close();
+  w.close();
+  text += '\n';
+  out.write(text.data(), static_cast<std::streamsize>(text.size()));
 }
 
 void write_json_statistics(std::ostream& out, const std::vector<FileReport>& files) {

@@ -55,8 +55,16 @@ bool looks_compressed_event_log(std::string_view head);
 // A rolling event-log directory: its name starts with `eventlog_v2_`, or (Databricks) it holds
 // rolled hours named `eventlog-<yyyy>-<mm>-<dd>--<hh>-<mm>[.gz]`, read in time order, then `eventlog`.
 bool is_rolling_event_log_dir(const std::filesystem::path& path);
+// The two halves of that test for a caller that lists the folder anyway (a folder walk): a folder
+// named `eventlog_v2_*` is one; so is a folder that holds an entry named like a Databricks rolled
+// hour (`is_databricks_rolled_name`).
+bool has_rolling_event_log_name(const std::filesystem::path& dir);
+bool is_databricks_rolled_name(std::string_view entry_name);
 // A rolling directory, or a file that starts like an event log (compressed, or a JSON line with
 // an "Event" field): what `planlint check` streams instead of reading whole.
 bool is_event_log_path(const std::filesystem::path& path);
+// The same for a regular file whose first bytes (up to 4096) are `head`: a Spark event log,
+// compressed or not, by its content.
+bool is_event_log_head(std::string_view head);
 
 }  // namespace planlint

@@ -823,11 +823,19 @@ void read_databricks_rolled_dir(const std::filesystem::path& dir, Builder& b) {
 
 bool looks_compressed_event_log(std::string_view head) { return !eventlog::codec_of(head).empty(); }
 
+bool has_rolling_event_log_name(const std::filesystem::path& dir) {
+  std::filesystem::path p = dir;
+  if (p.filename().empty()) p = p.parent_path();  // "eventlog_v2_x/"
+  return std::string_view(p.filename().string()).starts_with("eventlog_v2_");
+}
+
+bool is_databricks_rolled_name(std::string_view entry_name) { return databricks_rolled_name(entry_name); }
+
 bool is_rolling_event_log_dir(const std::filesystem::path& path) {
   std::filesystem::path p = path;
   if (p.filename().empty()) p = p.parent_path();  // "eventlog_v2_x/"
   std::error_code ec;
-  if (std::string_view(p.filename().string()).starts_with("eventlog_v2_") && std::filesystem::is_directory(p, ec)) return true;
+  if (has_rolling_event_log_name(p) && std::filesystem::is_directory(p, ec)) return true;
   return is_databricks_rolled_dir(p);
 }
 
@@ -839,8 +847,10 @@ bool is_event_log_path(const std::filesystem::path& path) {
   std::string head(4096, '\0');
   in.read(head.data(), static_cast<std::streamsize>(head.size()));
   head.resize(static_cast<std::size_t>(std::max<std::streamsize>(0, in.gcount())));
-  return detect_format(head) == InputFormat::EventLog;
+  return is_event_log_head(head);
 }
+
+bool is_event_log_head(std::string_view head) { return detect_format(head) == InputFormat::EventLog; }
 
 ParseResult parse_event_log(std::string_view text, const std::string& path, const EventLogOptions& opts) {
   if (looks_compressed_event_log(text.substr(0, 16))) {

@@ -34,6 +34,7 @@ Reader event_log_reader() {
     return parse_event_log_stream(in, path, options_of(o), sink);
   };
   r.claims = [](const std::filesystem::path& path) { return is_event_log_path(path); };
+  r.claims_file = [](std::string_view head) { return is_event_log_head(head); };
   r.read = [](const std::filesystem::path& path, const std::string& display, const ReadOptions& o,
               const PlanSink& sink) { return read_event_log(path, display, options_of(o), sink); };
   return r;

@@ -52,6 +52,9 @@ struct Reader {
   // `claims` says whether `path` is one, `read` reads it (streamed to `sink` when one is given, else
   // the plans are in the result). nullptr when the reader only takes bytes.
   bool (*claims)(const std::filesystem::path& path) = nullptr;
+  // What `claims` answers for a regular file whose first bytes (up to kDetectBytes) are `head`:
+  // so that a caller that opened the file already need not open it again to ask.
+  bool (*claims_file)(std::string_view head) = nullptr;
   ParseResult (*read)(const std::filesystem::path& path, const std::string& display, const ReadOptions& options,
                       const PlanSink& sink) = nullptr;
 };
@@ -64,5 +67,9 @@ const Reader& reader_for(std::string_view head);
 
 // The reader that opens `path` itself (Reader::claims), or nullptr.
 const Reader* reader_claiming(const std::filesystem::path& path);
+// The reader that opens the regular file `path` itself, asked from its first bytes `head` (up to
+// kDetectBytes) where the reader can answer from them (Reader::claims_file): the answer of
+// reader_claiming(path), or nullptr.
+const Reader* reader_claiming_file(const std::filesystem::path& path, std::string_view head);
 
 }  // namespace planlint

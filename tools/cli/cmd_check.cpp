@@ -53,6 +53,8 @@ CheckRequest request_of(const CheckOptions& opt, Settings cli, double max_input)
   r.baseline = opt.baseline;
   r.jobs = opt.jobs;
   r.quiet = opt.quiet;
+  // Only the text output (and --against) reads the inputs again once they are checked.
+  r.keep_inputs = opt.format == "text" || opt.format == "full" || !opt.against.empty();
   if (!opt.against.empty()) r.against = against_git(opt.against);
   return r;
 }

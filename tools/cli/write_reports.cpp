@@ -5,6 +5,7 @@
 #include <cstdlib>
 #include <iostream>
 #include <sstream>
+#include <utility>
 
 #include "lint/core/output_file.hpp"
 #include "lint/core/sanitize.hpp"
@@ -35,7 +36,7 @@ bool write_reports(const std::vector<FileReport>& reports, const ReportTarget& t
     out_opt.color = use_color(target.color, false);
     write_report(out, target.format, reports, out_opt);
     std::string error;
-    if (!write_file_atomically(target.output, out.str(), error)) {
+    if (!write_file_atomically(target.output, std::move(out).str(), error)) {  // the text, not a copy
       std::cerr << "planlint: error: " << visible(error) << "\n";
       return false;
     }

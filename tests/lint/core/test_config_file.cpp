@@ -167,3 +167,30 @@ TEST_CASE("inputs: folders walked in sorted order, hidden and excluded entries s
   CHECK(errors[0].find("missing.txt: No such file or directory") != std::string::npos);
   fs::remove_all(root);
 }
+
+TEST_CASE("inputs: a folder of Databricks rolled hours is one input, found while the walk lists it") {
+  fs::path root = fs::temp_directory_path() / "planlint_test_inputs_rolled";
+  fs::remove_all(root);
+  for (const char* f : {"a.txt", "logs/eventlog", "logs/eventlog-2021-06-15--15-00.gz", "logs/sub/inner.txt",
+                        "logs/plan.txt", "more/b.json", "eventlog_v2_app-1/events_1_app-1"})
+    planlint::test::write_file(root / f, "x");
+  std::vector<std::string> errors;
+  bool walked = false;
+  auto files = collect_inputs({root.string()}, GlobSet{default_include(), {}}, {}, errors, &walked);
+  std::vector<std::string> rel;
+  for (const auto& f : files) rel.push_back(fs::path(f).lexically_relative(root).generic_string());
+  // Nothing under the rolled folder is walked (not logs/plan.txt, not logs/sub/inner.txt).
+  CHECK(rel == std::vector<std::string>{"a.txt", "eventlog_v2_app-1", "logs", "more/b.json"});
+  CHECK(walked);
+  CHECK(errors.empty());
+  // Named as the argument, the rolled folder is one input and nothing was walked.
+  files = collect_inputs({(root / "logs").string()}, GlobSet{default_include(), {}}, {}, errors, &walked);
+  CHECK(files == std::vector<std::string>{(root / "logs").string()});
+  CHECK(!walked);
+  // Excluded by name: not an input at all.
+  files = collect_inputs({(root / "logs").string()}, GlobSet{default_include(), {}}, {GlobSet{{"logs"}, {}}}, errors,
+                         &walked);
+  CHECK(files.empty());
+  CHECK(errors.empty());
+  fs::remove_all(root);
+}

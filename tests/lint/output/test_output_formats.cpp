@@ -1,6 +1,7 @@
 #include <doctest/doctest.h>
 #include <nlohmann/json.hpp>
 
+#include <cmath>
 #include <sstream>
 
 #include "lint/engine/parse_errors.hpp"
@@ -136,6 +137,55 @@ TEST_CASE("json: the documented shape") {
   CHECK(d["fix"] == "let Spark broadcast the left side: /*+ BROADCAST(c) */");
   CHECK(j["files"][1]["error"] == "missing.txt: No such file or directory");
   CHECK(j["files"][1]["diagnostics"].empty());
+}
+
+TEST_CASE("json: written file by file, byte for byte what dumping the whole tree wrote") {
+  // The tree as write_json built it before it streamed (diagnostic_to_json, message_to_json, one
+  // dump with indent 2 and invalid UTF-8 replaced): the streamed text must not differ in a byte.
+  auto tree = [](const std::vector<FileReport>& files) {
+    nlohmann::ordered_json root;
+    root["files"] = nlohmann::ordered_json::array();
+    for (const auto& f : files) {
+      nlohmann::ordered_json jf;
+      jf["path"] = f.path;
+      jf["format"] = std::string(to_string(f.format));
+      if (!f.error.empty()) jf["error"] = f.error;
+      jf["diagnostics"] = nlohmann::ordered_json::array();
+      for (const auto& d : f.diagnostics) jf["diagnostics"].push_back(diagnostic_to_json(d));
+      if (!f.messages.empty()) {
+        jf["messages"] = nlohmann::ordered_json::array();
+        for (const auto& m : f.messages) jf["messages"].push_back(message_to_json(m));
+      }
+      root["files"].push_back(std::move(jf));
+    }
+    return root.dump(2, ' ', false, nlohmann::json::error_handler_t::replace) + "\n";
+  };
+  Diagnostic awkward = sample_finding();
+  awkward.message = "quote \" backslash \\ tab \t newline \n bell \x07 del \x7f \xE2\x89\x88 12 min, bad \xC3\x28 \xFF end";
+  awkward.operator_id = "";
+  awkward.operator_name = "Scan parquet db.t\xE2\x80\x8B";
+  awkward.fix = "";
+  awkward.plan_label = {-7, "desc \"x\"\r\n"};
+  awkward.evidence.push_back({"ratio", 0.1 + 0.2, Unit::Ratio, ""});
+  awkward.evidence.push_back({"huge", 1e300, Unit::Rows});
+  awkward.evidence.push_back({"whole", 3.0, Unit::Count});
+  awkward.evidence.push_back({"tiny", -2.5e-9, Unit::Ratio, "shown \x01"});
+  awkward.evidence.push_back({"not a number", std::nan(""), Unit::Ratio, ""});
+  awkward.range.line = 4294967295u;
+  Diagnostic bare = sample_finding("parse-error", "PL900");
+  bare.evidence.clear();
+  FileReport with_messages = sample_report({bare, awkward});
+  with_messages.path = "odd \xFE name.txt";
+  with_messages.messages.push_back({MessageSeverity::Warning, {3, 9, 3, 10}, "more than 1000 \"executions\""});
+  with_messages.messages.push_back({MessageSeverity::Note, {}, ""});
+  FileReport unreadable;
+  unreadable.path = "missing.txt";
+  unreadable.error = "missing.txt: No such file or directory";
+  FileReport empty = sample_report({});
+  for (const auto& files : std::vector<std::vector<FileReport>>{
+           {}, {empty}, {sample_report({sample_finding()})}, {with_messages, unreadable, empty}}) {
+    CHECK(render(OutputFormat::Json, files) == tree(files));
+  }
 }
 
 TEST_CASE("plan label: JSON has the execution as a field, every text output writes it before the message") {
