@@ -464,8 +464,7 @@ class Builder {
       job.status = kind == "JobSucceeded" ? JobStatus::Succeeded : kind == "JobFailed" ? JobStatus::Failed : JobStatus::Unknown;
       if (job.status != JobStatus::Failed) return;
       if (auto x = result->find("Exception"); x != result->end() && x->is_object())
-        if (auto m = x->find("Message"); m != x->end() && m->is_string()) {
-          job.failure = first_line(m->get<std::string>());
+        if (auto m = x->find("Message"); m != x->end() && m->is_string()) job.failure = first_line(m->get<std::string>());
       return;
     }
   }
