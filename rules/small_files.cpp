@@ -118,10 +118,13 @@ class SmallFiles final : public DocumentedRule<make_doc> {
       d.evidence.push_back({"files read", *files, Unit::Files});
       d.evidence.push_back({"size of files read", *bytes, Unit::Bytes});
       d.evidence.push_back({"average file size", avg, Unit::Bytes});
-      d.evidence.push_back({"average file to task split (spark.sql.files.maxPartitionBytes, 128 MiB by default)",
-                            avg / kMaxPartitionBytes, Unit::Percent});
       d.evidence.push_back({"open cost per file (spark.sql.files.openCostInBytes, 4 MiB by default)", kOpenCostBytes,
                             Unit::Bytes});
+      if (avg >= kOpenCostBytes) {  // the shares the message quotes
+        d.evidence.push_back({"average file to task split (spark.sql.files.maxPartitionBytes, 128 MiB by default)",
+                              avg / kMaxPartitionBytes, Unit::Percent});
+        d.evidence.push_back({"open cost on top of an average file", kOpenCostBytes / avg, Unit::Percent});
+      }
       if (auto s = first_metric(op, {Metric::SmallestFileBytes}))
         d.evidence.push_back({"smallest file", *s, Unit::Bytes});
       if (auto l = first_metric(op, {Metric::FileStatusTime}))
