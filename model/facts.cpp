@@ -261,6 +261,21 @@ void derive_common_facts(Plan& plan) {
     sc.output_columns.finish();
     sc.partition_columns.finish();
   }
+  // The creation side of a bloom-filter runtime filter: everything below an aggregate that builds
+  // one (through the children; an AQE subquery's final and initial plans share their scan, so a
+  // walk up from the scan would meet two parents).
+  {
+    std::vector<std::size_t> todo;
+    for (const Operator& op : plan.ops)
+      if (op.facts->runtime_filter_agg) todo.insert(todo.end(), op.children.begin(), op.children.end());
+    while (!todo.empty()) {
+      std::size_t i = todo.back();
+      todo.pop_back();
+      if (i >= plan.ops.size() || plan.ops[i].facts->runtime_filter_side) continue;
+      plan.ops[i].facts.edit().runtime_filter_side = true;
+      todo.insert(todo.end(), plan.ops[i].children.begin(), plan.ops[i].children.end());
+    }
+  }
   // AQE final plan that collapsed to an empty local relation (every stage returned no rows, or the
   // optimizer proved the result empty at runtime): the initial plan's stages are what ran.
   {

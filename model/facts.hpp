@@ -157,6 +157,9 @@ struct OpFacts {
   bool join_has_condition = false; // a join with keys or a condition (not `None`)
   bool passes_columns = false;     // a Project that only passes its input columns on (no expression, no rename)
   bool runtime_filter_agg = false; // an aggregate building a bloom filter for a runtime filter (bloom_filter_agg)
+  bool runtime_filter_side = false; // below such an aggregate: the creation side Spark's InjectRuntimeFilter
+                                    // reads once more on purpose (its own plumbing, not a user's repeat);
+                                    // derive_common_facts sets it from runtime_filter_agg
   bool label_names_table = false;  // the label, not the generic name, says which table (profile scans)
 };
 
@@ -185,7 +188,12 @@ struct StageShuffleReadFacts {
 
 struct PlanFacts {
   EngineFacts engine;
-  std::optional<bool> aqe;         // adaptive execution on (AdaptiveSparkPlan seen) / known off
+  // Adaptive execution: true when the plan shows it (an AdaptiveSparkPlan, a query stage or an AQE
+  // shuffle read: derive_common_facts), or, in an event log, when the application's environment set
+  // spark.sql.adaptive.enabled=true (a plan without AQE operators was then planned without AQE for a
+  // reason of Spark's own, such as dynamic partition pruning in 3.0/3.1); false only when that
+  // setting is false and the plan shows no adaptive operator; unknown otherwise.
+  std::optional<bool> aqe;
   bool streaming = false;          // any streaming operator
   std::vector<SqlHint> sql_hints;  // hints of QueryInfo::sql_text
   std::vector<StageShuffleReadFacts> stage_shuffle_reads;  // event logs

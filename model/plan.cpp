@@ -78,6 +78,28 @@ std::string_view to_string(Engine e) {
   return "spark";
 }
 
+std::string_view to_string(StageStatus s) {
+  switch (s) {
+    case StageStatus::Complete: return "COMPLETE";
+    case StageStatus::Failed: return "FAILED";
+    case StageStatus::Active: return "ACTIVE";
+    case StageStatus::Pending: return "PENDING";
+    case StageStatus::Skipped: return "SKIPPED";
+    case StageStatus::Unknown: break;
+  }
+  return "";
+}
+
+std::string_view to_string(JobStatus s) {
+  switch (s) {
+    case JobStatus::Running: return "running";
+    case JobStatus::Succeeded: return "succeeded";
+    case JobStatus::Failed: return "failed";
+    case JobStatus::Unknown: break;
+  }
+  return "";
+}
+
 std::string_view to_string(JoinType t) {
   switch (t) {
     case JoinType::Inner: return "Inner";
@@ -215,6 +237,18 @@ const Operator* Plan::find_id(std::string_view id) const {
   for (const auto& op : ops)
     if (op.id == id) return &op;
   return nullptr;
+}
+
+std::vector<const JobInfo*> Plan::failed_jobs() const {
+  std::vector<const JobInfo*> out;
+  for (const JobInfo& j : jobs)
+    if (j.status == JobStatus::Failed) out.push_back(&j);
+  return out;
+}
+
+bool Plan::task_times_partial() const {
+  return std::any_of(jobs.begin(), jobs.end(), [](const JobInfo& j) { return j.status == JobStatus::Failed; }) ||
+         std::any_of(stages.begin(), stages.end(), [](const StageInfo& s) { return s.partial(); });
 }
 
 bool ParseResult::has_errors() const {

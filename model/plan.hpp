@@ -339,9 +339,17 @@ struct QueryInfo {
   [[nodiscard]] std::optional<double> metric_value(Metric::Id id) const;
 };
 
+// What became of a Spark stage, whatever the source calls it (Spark's own StageStatus names).
+// Set by every reader that knows it: event logs (a StageCompleted with a "Failure Reason" is
+// Failed, without one Complete; a stage whose tasks ran but that never completed in the log is
+// Active), Query Profiles (`stageData[].status`). History Server /sql answers give no stage
+// status: Unknown.
+enum class StageStatus : std::uint8_t { Unknown, Complete, Failed, Active, Pending, Skipped };
+std::string_view to_string(StageStatus s);  // "COMPLETE", "FAILED", ... ("" for Unknown)
+
 struct StageInfo {
   std::string id;
-  std::string status;
+  StageStatus status = StageStatus::Unknown;
   std::optional<double> num_tasks;
   std::optional<double> duration_ms;
   std::optional<double> peak_memory_bytes;
@@ -353,6 +361,21 @@ struct StageInfo {
   std::vector<std::uint32_t> task_ms_histogram;
   static constexpr std::size_t kTaskHistogramBins = 10;
   std::vector<std::size_t> operators;
+  // Its task times leave work out: the stage failed or never completed, so the failed attempts
+  // (and the tasks never run) are not in them; they count only the tasks that succeeded.
+  [[nodiscard]] bool partial() const { return status == StageStatus::Failed || status == StageStatus::Active; }
+};
+
+// A Spark job of the execution and how it ended (event logs: SparkListenerJobStart / JobEnd;
+// History Server answers: successJobIds / failedJobIds / runningJobIds).
+enum class JobStatus : std::uint8_t { Unknown, Running, Succeeded, Failed };
+std::string_view to_string(JobStatus s);  // "running", "succeeded", "failed" ("" for Unknown)
+
+struct JobInfo {
+  std::string id;
+  JobStatus status = JobStatus::Unknown;
+  std::string failure;              // JobFailed's exception message, its first line (event logs)
+  std::vector<std::string> stages;  // its stage ids (event logs)
 };
 
 struct Plan {
@@ -369,6 +392,7 @@ struct Plan {
   std::vector<std::string> optimizer_statistics;  // "missing = t1" lines
   QueryInfo query;
   std::vector<StageInfo> stages;
+  std::vector<JobInfo> jobs;                 // event logs and History Server answers
   SourceRange loc;                           // the whole plan's first line
   PlanFacts facts;                           // engine, version, AQE, hints: filled by the reader
 
@@ -399,6 +423,12 @@ struct Plan {
   // Fill Operator::parents from children (and drop duplicate edges). Call once after building.
   void link();
   [[nodiscard]] const Operator* find_id(std::string_view id) const;
+  // The jobs that failed, in the order the source lists them.
+  [[nodiscard]] std::vector<const JobInfo*> failed_jobs() const;
+  // Its task times leave work out: a job failed or a stage failed or never completed. The task
+  // time it reports (taskTotalTimeMs, the stages' distributions) counts only the tasks that
+  // succeeded, so it is a lower bound, never the whole.
+  [[nodiscard]] bool task_times_partial() const;
   // Puts the plan, its operators (outline and detail lines), fields, statistics, subqueries and
   // trailers at `loc`: for a plan read from a text embedded in another input (an event log's or a
   // History Server answer's planDescription), whose own lines do not map onto that input.

@@ -419,8 +419,11 @@ class DuplicateWork final : public DocumentedRule<make_doc> {
     scans.reserve(plan.ops.size());
     std::unordered_map<std::string_view, std::uint32_t> heads;
     const std::vector<bool> in_pruning = dynamic_pruning_ops(plan);
+    // The creation side of a bloom-filter runtime filter is Spark's own re-read (runtime_filter_side,
+    // a model fact); feeds_bloom_filter below also catches a chain whose aggregate a paste cut.
     for (const Operator* op : ctx.active_ops())
-      if (op->kind == OpKind::Scan && has_table_identity(*op) && !in_pruning[op->index])
+      if (op->kind == OpKind::Scan && has_table_identity(*op) && !in_pruning[op->index] &&
+          !op->facts->runtime_filter_side)
         scans.emplace_back(op, signature_head(*op));
     // Each scan's count, looked up once (a map's elements stay where they are as it grows).
     std::vector<const std::uint32_t*> head_count;

@@ -151,6 +151,12 @@ const StageInfo* reading_stage(const Plan& plan, const Operator& ex, const std::
   return best;
 }
 
+// A reading stage whose task times leave work out (StageInfo::partial): what its evidence says.
+std::string partial_stage_text(const StageInfo& st) {
+  return "stage " + st.id + (st.status == StageStatus::Failed ? " failed" : " did not complete") +
+         ": its task times count only the tasks that succeeded";
+}
+
 double reader_spill(const std::vector<const Operator*>& readers) {
   double total = 0;
   for (const Operator* op : readers) {
@@ -214,7 +220,10 @@ class ShufflePartitionSizing final : public DocumentedRule<make_doc> {
         if (slow)
           msg += "; the " + (stage->num_tasks ? format_count(*stage->num_tasks) + " " : std::string()) +
                  "reduce tasks of stage " + stage->id + " ran " + format_millis(*stage->task_ms_median) +
-                 " at the median";
+                 " at the median" +
+                 (stage->partial() ? std::string(" (of those that succeeded: the stage ") +
+                                         (stage->status == StageStatus::Failed ? "failed)" : "did not complete)")
+                                   : std::string());
         if (spilled) msg += std::string(slow ? " and" : ";") + " its readers spilled " + format_bytes(spill);
         Diagnostic d = ctx.make(ex, std::move(msg));
         d.evidence.push_back({"shuffle bytes written", *bytes, Unit::BytesExact});
@@ -226,6 +235,7 @@ class ShufflePartitionSizing final : public DocumentedRule<make_doc> {
           if (stage->num_tasks) d.evidence.push_back({"reduce tasks", *stage->num_tasks, Unit::Count});
           if (stage->task_ms_median) d.evidence.push_back({"median reduce task", *stage->task_ms_median, Unit::Ms});
           if (stage->task_ms_max) d.evidence.push_back({"slowest reduce task", *stage->task_ms_max, Unit::Ms});
+          if (stage->partial()) d.evidence.push_back({"stage status", partial_stage_text(*stage)});
         }
         if (spill > 0) d.evidence.push_back({"spill while reading", spill, Unit::Bytes});
         const std::string n = format_count(suggested);
@@ -274,6 +284,7 @@ class ShufflePartitionSizing final : public DocumentedRule<make_doc> {
         if (stage && stage->num_tasks) d.evidence.push_back({"reduce tasks", *stage->num_tasks, Unit::Count});
         if (stage && stage->duration_ms) d.evidence.push_back({"reduce stage duration", *stage->duration_ms, Unit::Ms});
         if (stage && stage->task_ms_median) d.evidence.push_back({"median reduce task", *stage->task_ms_median, Unit::Ms});
+        if (stage && stage->partial()) d.evidence.push_back({"stage status", partial_stage_text(*stage)});
         const std::string n = format_count(suggested);
         if (origin == ShuffleOrigin::RepartitionByNum) {
           d.fix = "The partition count comes from a repartition(" + format_count(*parts) + ") call in the code: use repartition(" +

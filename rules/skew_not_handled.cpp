@@ -3,6 +3,7 @@
 #include <cstdio>
 #include <memory>
 #include <optional>
+#include <string>
 
 #include "model/plan_walk.hpp"
 #include "rules/rule.hpp"
@@ -67,7 +68,8 @@ RuleDoc make_doc() {
       "ratio, the shuffle's partition counters (`AQEShuffleRead - Number of empty partitions`, the sink's number "
       "of partitions and `AQEShuffleRead - Partition data size`); in event logs, also the bytes each task of the "
       "join stage read from the shuffle (the tasks' shuffle read metrics). Task times and reads count "
-      "successful tasks only. Plans without runtime "
+      "successful tasks only: when the stage failed or never completed, the finding says so (`stage status`), "
+      "since the failed attempts, often the skewed tasks themselves, are not in the figures. Plans without runtime "
       "metrics (explain text) never trigger it.";
   d.thresholds = {
       {kSkewFactor, 5, "ratio",
@@ -82,6 +84,16 @@ RuleDoc make_doc() {
       {kSkewMinTaskTime, 5000, "ms",
        "5 s, as DataFlint's partition-skew alert: below it a straggler costs less than scheduling noise."}};
   return d;
+}
+
+// A stage whose task times leave work out (StageInfo::partial): what its evidence says. Nothing
+// for a stage that completed, or whose source gives no status.
+std::optional<std::string> partial_stage_text(const StageInfo& st) {
+  if (st.status == StageStatus::Failed)
+    return "stage " + st.id + " failed: its task times and reads count only the tasks that succeeded, not the failed attempts";
+  if (st.status == StageStatus::Active)
+    return "stage " + st.id + " did not complete: its task times and reads count only the tasks that succeeded before the log ends";
+  return std::nullopt;
 }
 
 bool side_handles_skew(const Plan& plan, std::size_t idx) {
@@ -219,8 +231,12 @@ std::optional<Diagnostic> from_task_times(RuleContext& ctx, const Operator& join
       }
       double mx = *st.task_ms_max, med = *st.task_ms_median;
       if (mx < min_task || med <= 0 || mx / med < factor) {
-        miss([&] { return "stage " + st.id + ": slowest task " + format_millis(mx) + ", median " + format_millis(med) +
-             " (needs at least skew-min-task-time and the skew factor " + format_ratio(factor) + ")"; });
+        miss([&] {
+          const auto partial = partial_stage_text(st);
+          return "stage " + st.id + ": slowest task " + format_millis(mx) + ", median " + format_millis(med) +
+                 " (needs at least skew-min-task-time and the skew factor " + format_ratio(factor) + ")" +
+                 (partial ? " -- " + *partial : std::string());
+        });
         continue;
       }
       Diagnostic d = ctx.make(*op, op_ref(*op) + " ran without AQE skew handling although stage " + st.id +
@@ -231,6 +247,7 @@ std::optional<Diagnostic> from_task_times(RuleContext& ctx, const Operator& join
       d.evidence.push_back({"max to median task time", mx / med, Unit::Ratio});
       if (st.num_tasks) d.evidence.push_back({"tasks", *st.num_tasks, Unit::Rows});
       d.evidence.push_back({"skew factor", factor, Unit::Ratio});
+      if (auto partial = partial_stage_text(st)) d.evidence.push_back({"stage status", *partial});
       if (const StageShuffleReadFacts* sr = stage_reads(plan, st.id); sr && sr->bytes_max >= factor * sr->bytes_median) {
         d.evidence.push_back({"largest task shuffle read", sr->bytes_max, Unit::BytesExact});
         d.evidence.push_back({"median task shuffle read", sr->bytes_median, Unit::BytesExact});
@@ -283,6 +300,7 @@ std::optional<Diagnostic> from_shuffle_reads(RuleContext& ctx, const Operator& j
     d.evidence.push_back({"tasks", sr->tasks, Unit::Count});
     d.evidence.push_back({"tasks that read no row", sr->empty_tasks, Unit::Count});
     d.evidence.push_back({"slowest task", *st->task_ms_max, Unit::Ms});
+    if (auto partial = partial_stage_text(*st)) d.evidence.push_back({"stage status", *partial});
     if (st->task_ms_median) {
       d.evidence.push_back({"median task", *st->task_ms_median, Unit::Ms});
       set_impact(d, *st->task_ms_max - *st->task_ms_median, "ms", " of straggler time");

@@ -54,7 +54,9 @@ RuleDoc make_doc() {
       "Query Profile JSON / query history: totalTimeMs, queuedProvisioningTimeMs, "
       "queuedOverloadTimeMs, compilationTimeMs, executionTimeMs, resultFetchTimeMs, "
       "taskTotalTimeMs, resultFromCache (or the system.query.history column names). Explain "
-      "text has no timings: no finding.";
+      "text has no timings: no finding. When a job or a stage of the query failed (or never "
+      "completed), its task time counts only the tasks that succeeded, so the parallelism check is "
+      "not made: the figure would understate it.";
   r.thresholds = {
       {kMinPhaseShare, 0.5, "ratio",
        "a phase other than execution must own at least half of the wall-clock time: then it, "
@@ -172,8 +174,10 @@ class SlowPhase final : public DocumentedRule<make_doc> {
       return;
     }
 
-    // Execution dominates: only a serialised execution is a finding here.
+    // Execution dominates: only a serialised execution is a finding here. A task time that leaves
+    // out failed work (a failed job or stage) is a lower bound: it cannot show serialisation.
     if (!b.parallelism || p.ms < ctx.threshold(kMinExecutionMs)) return;
+    if (plan.task_times_partial()) return;
     if (*b.parallelism >= ctx.threshold(kMaxParallelism)) return;
     Diagnostic d = ctx.make_plan("execution took " + format_millis(p.ms) + " of " + format_millis(total) +
                                      " with an effective parallelism of " + format_decimal(*b.parallelism) +

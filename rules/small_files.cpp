@@ -12,6 +12,13 @@ namespace {
 inline constexpr ThresholdKey kMinFiles{"min-files"};
 inline constexpr ThresholdKey kMaxAverageFileBytes{"max-average-file-bytes"};
 
+// Spark's file-split settings at their defaults (Databricks keeps them): a task reads up to
+// spark.sql.files.maxPartitionBytes, and split planning counts every file as
+// spark.sql.files.openCostInBytes more bytes, "the estimated cost to open a file, measured by the
+// number of bytes that could be scanned in the same time".
+inline constexpr double kMaxPartitionBytes = 128.0 * 1024 * 1024;
+inline constexpr double kOpenCostBytes = 4.0 * 1024 * 1024;
+
 RuleDoc make_doc() {
   RuleDoc r;
   r.name = "small-files";
@@ -19,7 +26,12 @@ RuleDoc make_doc() {
   r.family = RuleFamily::Runtime;
   r.severity = Severity::Warning;
   r.summary = "A scan read many small files";
-  r.what = "Reports a table scan that read many files whose average size is small.";
+  r.what =
+      "Reports a table scan that read many files whose average size is small. The message says how "
+      "small against Spark's split settings: under `spark.sql.files.openCostInBytes` (4 MiB), opening "
+      "a file costs more than reading it and per-file overhead dominates; above it, the message gives "
+      "the files' share of the `spark.sql.files.maxPartitionBytes` (128 MiB) a task can read and the "
+      "open cost as a share on top of an average file.";
   r.why =
       "Per-file costs do not shrink with the file: listing, opening, fetching and decoding the "
       "Parquet footer, and one scheduling share per file split. Thousands of few-MB files spend "
@@ -89,12 +101,32 @@ class SmallFiles final : public DocumentedRule<make_doc> {
       if (!files || !bytes || *files < ctx.threshold(kMinFiles) || *files <= 0) continue;
       double avg = *bytes / *files;
       if (avg >= ctx.threshold(kMaxAverageFileBytes)) continue;
-      Diagnostic d = ctx.make(op, scan_ref(op) + " read " + format_count(*files) + " files of " +
-                                      format_bytes(avg) + " on average (" + format_bytes(*bytes) +
-                                      " in total): per-file overhead dominates");
+      // What the sizes support: overhead dominates only where opening a file costs more than
+      // reading it (files under the open cost); larger small files pay it on top of their data.
+      std::string msg = scan_ref(op) + " read " + format_count(*files) + " files of " + format_bytes(avg) +
+                        " on average (" + format_bytes(*bytes) + " in total)";
+      if (avg < kOpenCostBytes) {
+        msg += ": per-file overhead dominates, since Spark counts opening a file as much as reading " +
+               format_bytes(kOpenCostBytes) + " (spark.sql.files.openCostInBytes), more than the " + format_bytes(avg) +
+               " an average file holds";
+      } else {
+        msg += ", " + format_percent(avg / kMaxPartitionBytes) + " of the " + format_bytes(kMaxPartitionBytes) +
+               " a task can read (spark.sql.files.maxPartitionBytes); Spark counts opening each file as much as reading " +
+               format_bytes(kOpenCostBytes) +
+               " (spark.sql.files.openCostInBytes), " + format_percent(kOpenCostBytes / avg) +
+               " on top of an average file";
+      }
+      Diagnostic d = ctx.make(op, std::move(msg));
       d.evidence.push_back({"files read", *files, Unit::Files});
       d.evidence.push_back({"size of files read", *bytes, Unit::Bytes});
       d.evidence.push_back({"average file size", avg, Unit::Bytes});
+      d.evidence.push_back({"open cost per file (spark.sql.files.openCostInBytes, 4 MiB by default)", kOpenCostBytes,
+                            Unit::Bytes});
+      if (avg >= kOpenCostBytes) {  // the shares the message quotes
+        d.evidence.push_back({"average file to task split (spark.sql.files.maxPartitionBytes, 128 MiB by default)",
+                              avg / kMaxPartitionBytes, Unit::Percent});
+        d.evidence.push_back({"open cost on top of an average file", kOpenCostBytes / avg, Unit::Percent});
+      }
       if (auto s = first_metric(op, {Metric::SmallestFileBytes}))
         d.evidence.push_back({"smallest file", *s, Unit::Bytes});
       if (auto l = first_metric(op, {Metric::FileStatusTime}))

@@ -67,6 +67,11 @@ std::string id_runs(std::vector<std::string> ids) {
 
 }  // namespace
 
+std::string failed_text(const std::vector<std::string>& failed_jobs) {
+  if (failed_jobs.empty()) return "";
+  return std::string("failed (") + (failed_jobs.size() == 1 ? "job " : "jobs ") + id_runs(failed_jobs) + "): ";
+}
+
 std::size_t ExecutionList::folded() const {
   return static_cast<std::size_t>(std::count_if(rows.begin(), rows.end(), [](const ExecutionRow& r) { return !r.trivial.empty(); }));
 }
@@ -86,10 +91,11 @@ ExecutionList list_executions(const ParseResult& parse, const std::vector<Diagno
     r.task_ms = p.query.metric_value(Metric::TaskTotalTime);
     if (r.duration_ms) longest = std::max(longest, *r.duration_ms);
     for (const auto& d : diagnostics) r.findings += d.plan_index == i;
+    for (const JobInfo* j : p.failed_jobs()) r.failed_jobs.push_back(j->id);
     list.rows.push_back(std::move(r));
   }
   for (auto& r : list.rows) {
-    if (r.findings) continue;  // a finding is never folded away
+    if (r.findings || !r.failed_jobs.empty()) continue;  // a finding or a failure is never folded away
     const Plan& p = parse.plans[r.plan];
     if (driver_only(p)) r.trivial = "driver-only command";
     else if (!has_metrics(p)) r.trivial = "no metrics";
@@ -125,7 +131,8 @@ std::string executions_text(const ExecutionList& list, std::size_t width) {
       continue;
     }
     std::string line = pad_left(visible(r.id), 9) + pad_left(r.duration_ms ? format_millis(*r.duration_ms) : "-", 13) +
-                       pad_left(r.task_ms ? format_millis(*r.task_ms) : "-", 13) + "  " + visible(r.description);
+                       pad_left(r.task_ms ? format_millis(*r.task_ms) : "-", 13) + "  " + failed_text(r.failed_jobs) +
+                       visible(r.description);
     out += fit(line, width) + '\n';
   }
   if (!folded_ids.empty()) {

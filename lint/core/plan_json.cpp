@@ -208,7 +208,7 @@ ojson plan_json(const Plan& p) {
     for (const auto& s : p.stages) {
       ojson e;
       e["id"] = s.id;
-      if (!s.status.empty()) e["status"] = s.status;
+      if (s.status != StageStatus::Unknown) e["status"] = std::string(to_string(s.status));
       put_number(e, "num_tasks", s.num_tasks);
       put_number(e, "duration_ms", s.duration_ms);
       put_number(e, "peak_memory_bytes", s.peak_memory_bytes);
@@ -220,6 +220,18 @@ ojson plan_json(const Plan& p) {
       a.push_back(std::move(e));
     }
     j["stages"] = std::move(a);
+  }
+  if (!p.jobs.empty()) {
+    ojson a = ojson::array();
+    for (const JobInfo& job : p.jobs) {
+      ojson e;
+      e["id"] = job.id;
+      if (job.status != JobStatus::Unknown) e["status"] = std::string(to_string(job.status));
+      if (!job.failure.empty()) e["failure"] = job.failure;
+      if (!job.stages.empty()) e["stages"] = job.stages;
+      a.push_back(std::move(e));
+    }
+    j["jobs"] = std::move(a);
   }
   return j;
 }

@@ -65,12 +65,15 @@ json op_json(const Operator& op, const PlanTimes& times) {
 }
 
 // The stage view (runtime inputs): per stage its tasks, their total time, the median and the
-// longest task and the histogram of task times; stages in id order.
+// longest task and the histogram of task times, and whether it failed; stages in id order. The
+// query block names the jobs that failed.
 json stages_json(const Plan& p) {
   json stages = json::array();
   for (const StageInfo& st : p.stages) {
     json s;
     s["id"] = st.id;
+    // A stage that failed or never completed: its task figures count only the tasks that succeeded.
+    if (st.partial()) s["status"] = st.status == StageStatus::Failed ? "failed" : "did not complete";
     if (st.num_tasks) s["tasks"] = *st.num_tasks;
     if (st.task_ms_total) {
       s["total"] = format_millis(*st.task_ms_total);
@@ -100,6 +103,8 @@ json query_json(const Plan& p) {
   if (!p.query.sql_text.empty()) q["sql"] = p.query.sql_text;
   if (!p.query.description.empty()) q["description"] = p.query.description;
   if (!p.query.statement_id.empty()) q["id"] = p.query.statement_id;
+  for (const JobInfo* j : p.failed_jobs())
+    q["failed_jobs"].push_back(json{{"id", j->id}, {"failure", j->failure}});
   return q;
 }
 
@@ -113,6 +118,7 @@ json executions_json(const ExecutionList& list) {
     if (r.task_ms) e["task"] = format_millis(*r.task_ms);
     e["findings"] = r.findings;
     if (!r.trivial.empty()) e["trivial"] = r.trivial;
+    if (!r.failed_jobs.empty()) e["failed"] = failed_text(r.failed_jobs);
     rows.push_back(std::move(e));
   }
   return rows;

@@ -348,7 +348,7 @@ function stageTable(p) {
   st.forEach(function (s) {
     var skew = s.skew !== undefined && s.skew >= 5 && s.nmax >= 1000;
     var tr = el('tr', skew ? 'skew' : '', null, t);
-    el('td', 'l', s.id, tr);
+    el('td', 'l', s.id + (s.status ? ' (' + s.status + ')' : ''), tr);
     el('td', '', s.tasks !== undefined ? compact(s.tasks) : '', tr);
     el('td', '', s.total || '', tr);
     el('td', '', s.median || '', tr);
@@ -361,19 +361,20 @@ function stageTable(p) {
     s.ops.slice(0, 4).forEach(function (i, k) { if (k) o.appendChild(document.createTextNode(', ')); opLink(i, o); });
     if (s.ops.length > 4) o.appendChild(document.createTextNode(' +' + (s.ops.length - 4)));
   });
-  el('p', 'muted', 'Histogram: tasks in 10 equal bins of task time, from 0 to the longest task (log scale); a red bar is the longest task. A stage whose longest task is 5\u00d7 its median (and over 1 s) is marked.', box);
+  el('p', 'muted', 'Histogram: tasks in 10 equal bins of task time, from 0 to the longest task (log scale); a red bar is the longest task. A stage whose longest task is 5\u00d7 its median (and over 1 s) is marked. A failed stage (or one that did not complete) counts only the tasks that succeeded.', box);
 }
 // The query's own metrics and its SQL text, when the input has them.
 function queryBlock(p) {
   var box = document.getElementById('qlist'), q = p.query || {};
   box.textContent = '';
-  var any = (q.metrics && q.metrics.length) || q.sql;
+  var any = (q.metrics && q.metrics.length) || q.sql || q.failed_jobs;
   document.getElementById('query').hidden = !any;
   if (!any) return;
   if (q.metrics && q.metrics.length) {
     var t = el('table', '', null, box);
     q.metrics.forEach(function (m) { var tr = el('tr', '', null, t); el('td', 'l', m[0], tr); el('td', '', m[1], tr); });
   }
+  (q.failed_jobs || []).forEach(function (j) { el('p', '', 'Job ' + j.id + ' failed' + (j.failure ? ': ' + j.failure : '') + ' (its task time counts only the tasks that succeeded)', box); });
   if (q.sql) { el('h3', '', 'SQL', box); el('pre', '', q.sql, box); }
 }
 
@@ -520,7 +521,7 @@ D.files.forEach(function (f) {
     if (e.trivial) { folded.push(e.id); if (why.indexOf(e.trivial) < 0) why.push(e.trivial); return; }
     var tr = el('tr', '', null, t);
     el('td', '', e.id, tr); el('td', '', e.duration || '', tr); el('td', '', e.task || '', tr); el('td', '', e.findings, tr);
-    var d = el('td', 'l', null, tr), a = el('a', 'op', cut(e.description || '(no description)', 90), d);
+    var d = el('td', 'l', null, tr), a = el('a', 'op', (e.failed || '') + cut(e.description || '(no description)', 90), d);
     a.addEventListener('click', function () {
       for (var k = 0; k < plans.length; k++) if (plans[k].file === f && plans[k].plan.query && plans[k].plan.query.id === e.id) { render(k); break; }
     });

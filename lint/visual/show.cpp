@@ -1,5 +1,6 @@
 #include "lint/visual/show.hpp"
 
+#include "lint/core/executions.hpp"
 #include "lint/core/sanitize.hpp"
 #include "lint/core/text_width.hpp"
 
@@ -101,11 +102,19 @@ std::string summary_line(const Plan& p, std::size_t pi, const PlanTimes& times, 
   if (p.adaptive) head += p.is_final_plan.value_or(false) ? ", AQE final plan" : ", AQE";
   head += ")";
   std::string facts;
+  // Failed jobs first: the times after them count only the tasks that succeeded.
+  if (const auto failed = p.failed_jobs(); !failed.empty()) {
+    std::vector<std::string> ids;
+    for (const JobInfo* j : failed) ids.push_back(j->id);
+    std::string f = failed_text(ids);  // "failed (job 32): "
+    facts += f.substr(0, f.size() - 2) + "; ";
+  }
   if (auto t = p.query.metric_value("totalTimeMs")) facts += "total time " + format_millis(*t) + "; ";
   // Task time (all tasks of the query), what the operators' exclusive times explain of it, and
   // what they leave unexplained (deserialisation, scheduling, untimed operators).
   const auto task = p.query.metric_value(Metric::TaskTotalTime);
-  if (task && *task > 0) facts += "task time " + format_millis(*task) + "; ";
+  if (task && *task > 0)
+    facts += "task time " + format_millis(*task) + (p.task_times_partial() ? " (of the tasks that succeeded)" : "") + "; ";
   if (total > 0) {
     facts += "operator time " + format_millis(total);
     if (task && *task > 0) {

@@ -24,6 +24,7 @@
 #include <unordered_map>
 #include <unordered_set>
 
+#include "parser/common/json_id.hpp"
 #include "parser/common/regular_file.hpp"
 #include "parser/common/shown_children.hpp"
 #include "parser/eventlog/eventlog_codec.hpp"
@@ -75,15 +76,21 @@ double as_number(const json& v) {
   return 0;
 }
 
-// An id (execution, stage, accumulator) from a number: -1, an id no event uses, when the value is
-// not finite or out of the range of long long (a damaged log's 2.2e+32 would be undefined
-// behaviour to convert).
-long long as_id(double d) {
-  constexpr double kLimit = 9.0e18;  // below 2^63
-  if (!std::isfinite(d) || d <= -kLimit || d >= kLimit) return -1;
-  return static_cast<long long>(d);
-}
+// An id (execution, stage, job, accumulator) from a number: -1, an id no event uses, when the
+// value is no id (id_from_double: not finite or out of long long's range).
+long long as_id(double d) { return id_from_double(d).value_or(-1); }
 long long as_id(const json& v) { return as_id(as_number(v)); }
+
+// The first line of an error message, cut to 300 bytes (not inside a UTF-8 character).
+std::string first_line(std::string msg) {
+  if (auto nl = msg.find('\n'); nl != std::string::npos) msg.resize(nl);
+  if (msg.size() > 300) {
+    std::size_t cut = 297;
+    while (cut > 0 && (static_cast<unsigned char>(msg[cut]) & 0xC0) == 0x80) --cut;
+    msg = msg.substr(0, cut) + "...";
+  }
+  return msg;
+}
 
 // One node of `sparkPlanInfo`: the name and the SQL metrics with their accumulator ids.
 struct InfoMetric {
@@ -105,6 +112,8 @@ struct Execution {
   std::vector<InfoNode> info;    // info[0] is the root
   std::vector<long long> accs;   // every accumulator id of every plan version (for clean-up)
   std::vector<long long> stages;
+  std::vector<JobInfo> jobs;     // in the order they started
+  std::string error;             // SQLExecutionEnd's errorMessage (Spark 3.4+), its first line
   bool ended = false;
   double start_ms = 0, end_ms = 0;
   std::size_t bytes = 0;  // estimated memory held, for EventLogOptions::max_open_bytes
@@ -117,6 +126,8 @@ struct StageTasks {
   std::optional<double> duration_ms;
   std::string name;
   bool failed = false;  // its StageCompleted has a "Failure Reason": the task lists hold only the tasks that succeeded
+  bool completed = false;  // a StageCompleted was read (the latest attempt's)
+  bool ran = false;        // a task of it ended
   std::unordered_set<long long> accumulators;  // SQL accumulators updated by this stage's tasks
 };
 
@@ -229,7 +240,7 @@ class Builder {
     }
     bool wanted = ev.ends_with("SQLExecutionStart") || ev.ends_with("SQLAdaptiveExecutionUpdate") ||
                   ev.ends_with("SQLExecutionEnd") || ev.ends_with("SparkListenerDriverAccumUpdates") ||
-                  ev == "SparkListenerJobStart" || ev == "SparkListenerTaskEnd" ||
+                  ev == "SparkListenerJobStart" || ev == "SparkListenerJobEnd" || ev == "SparkListenerTaskEnd" ||
                   ev == "SparkListenerStageCompleted";
     if (!wanted) return;
     // Task-end events are most of a log: skip the JSON parse for stages no followed execution ran
@@ -256,6 +267,7 @@ class Builder {
     else if (ev.ends_with("SQLExecutionEnd")) on_end(e);
     else if (ev.ends_with("SparkListenerDriverAccumUpdates")) on_driver_accums(e);
     else if (ev == "SparkListenerJobStart") on_job_start(e);
+    else if (ev == "SparkListenerJobEnd") on_job_end(e);
     else if (ev == "SparkListenerStageCompleted") on_stage_completed(e);
   }
 
@@ -300,6 +312,7 @@ class Builder {
   std::unordered_set<long long> closed_ids_;              // their ids: later events are ignored
   std::unordered_map<long long, StageTasks> stages_;
   std::unordered_map<long long, long long> stage_owner_;  // stage id -> execution id
+  std::unordered_map<long long, long long> job_owner_;    // job id -> execution id
   std::unordered_map<long long, long long> acc_owner_;    // accumulator id -> execution id
   std::unordered_map<long long, double> acc_value_;       // accumulator id -> summed updates
 
@@ -326,6 +339,7 @@ class Builder {
       acc_owner_.erase(acc);
       acc_value_.erase(acc);
     }
+    for (const JobInfo& j : ex.jobs) job_owner_.erase(std::stoll(j.id));
     open_bytes_ -= std::min(open_bytes_, ex.bytes);
     executions_.erase(it);
     if (!plan) return;
@@ -398,6 +412,7 @@ class Builder {
     if (it == executions_.end()) return;
     it->second.ended = true;
     if (auto t = e.find("time"); t != e.end()) it->second.end_ms = as_number(*t);
+    if (auto m = e.find("errorMessage"); m != e.end() && m->is_string()) it->second.error = first_line(m->get<std::string>());
     finalize(it->first);
   }
 
@@ -419,12 +434,46 @@ class Builder {
     long long id = as_id(*eid);
     auto ex = executions_.find(id);
     if (ex == executions_.end()) return;
+    JobInfo* job = nullptr;
+    if (auto j = e.find("Job ID"); j != e.end())
+      if (long long jid = as_id(*j); jid >= 0 && job_owner_.emplace(jid, id).second) {
+        ex->second.jobs.push_back({std::to_string(jid), JobStatus::Running, {}, {}});
+        job = &ex->second.jobs.back();
+      }
     if (auto st = e.find("Stage IDs"); st != e.end() && st->is_array())
       for (const auto& s : *st) {
         auto sid = as_id(s);
         ex->second.stages.push_back(sid);
         stage_owner_[sid] = id;
+        if (job) job->stages.push_back(std::to_string(sid));
       }
+  }
+
+  // "Job Result": {"Result": "JobSucceeded"} or {"Result": "JobFailed", "Exception": {"Message": ...}}.
+  void on_job_end(const json& e) {
+    auto j = e.find("Job ID");
+    if (j == e.end()) return;
+    const long long jid = as_id(*j);
+    auto owner = job_owner_.find(jid);
+    if (owner == job_owner_.end()) return;
+    auto ex = executions_.find(owner->second);
+    if (ex == executions_.end()) return;
+    const std::string id = std::to_string(jid);
+    for (JobInfo& job : ex->second.jobs) {
+      if (job.id != id) continue;
+      auto result = e.find("Job Result");
+      if (result == e.end() || !result->is_object()) {
+        job.status = JobStatus::Unknown;
+        return;
+      }
+      auto r = result->find("Result");
+      const std::string kind = r != result->end() && r->is_string() ? r->get<std::string>() : std::string();
+      job.status = kind == "JobSucceeded" ? JobStatus::Succeeded : kind == "JobFailed" ? JobStatus::Failed : JobStatus::Unknown;
+      if (job.status != JobStatus::Failed) return;
+      if (auto x = result->find("Exception"); x != result->end() && x->is_object())
+        if (auto m = x->find("Message"); m != x->end() && m->is_string()) job.failure = first_line(m->get<std::string>());
+      return;
+    }
   }
 
   void on_task_end(const eventlog::TaskEnd& t) {
@@ -432,6 +481,7 @@ class Builder {
     auto stage = as_id(*t.stage);
     if (!stage_owner_.count(stage)) return;  // not a stage of a followed SQL execution
     StageTasks& st = stages_[stage];
+    st.ran = true;
     if (!t.has_info) return;
     if (!t.failed) {
       double ms = t.run_time.value_or(-1);
@@ -464,6 +514,7 @@ class Builder {
     // The latest attempt decides: a stage retried after a fetch failure and then completed is complete.
     auto fr = info->find("Failure Reason");
     st.failed = fr != info->end() && fr->is_string();
+    st.completed = true;
   }
 
   // Pair the plan-info tree with the parsed operators: walk both from the root, skipping the
@@ -574,7 +625,11 @@ class Builder {
       StageTasks& st = it->second;
       StageInfo si;
       si.id = std::to_string(sid);
-      si.status = st.failed ? "FAILED" : st.duration_ms ? "COMPLETE" : "";
+      // A stage completed in the log is Complete or Failed; one whose tasks ran but that never
+      // completed (the log ends, the application was shut down) is Active.
+      si.status = st.completed ? (st.failed ? StageStatus::Failed : StageStatus::Complete)
+                  : st.ran     ? StageStatus::Active
+                               : StageStatus::Unknown;
       si.num_tasks = st.num_tasks;
       si.duration_ms = st.duration_ms;
       if (!st.task_ms.empty()) {
@@ -618,10 +673,19 @@ class Builder {
       plan.stages.push_back(std::move(si));
     }
     if (task_total > 0) plan.query.metrics.push_back({"taskTotalTimeMs", "", task_total, MetricUnit::Millis, false});
+    // An execution that ended with an error (Spark 3.4+ writes it in SQLExecutionEnd) before the end
+    // events of its running jobs (the job end can follow the execution's end): those jobs failed.
+    if (!ex.error.empty())
+      for (JobInfo& j : ex.jobs)
+        if (j.status == JobStatus::Running) {
+          j.status = JobStatus::Failed;
+          j.failure = ex.error;
+        }
+    plan.jobs = std::move(ex.jobs);
     fill_eventlog_facts(plan, spark_version_);
     // PlanFacts::aqe: on / known off. The environment's setting is what the application ran with;
-    // an AdaptiveSparkPlan in the plan (derive_common_facts) sets it on as well.
-    if (aqe_configured_) plan.facts.aqe = *aqe_configured_;
+    // adaptive operators in the plan (derive_common_facts) set it on whatever the setting says.
+    if (aqe_configured_ && plan.facts.aqe != true) plan.facts.aqe = *aqe_configured_;
     return plan;
   }
 };

@@ -3,14 +3,14 @@
 // fallback).
 #include "parser/eventlog/task_end.hpp"
 
-#include <cmath>
-
 #include <array>
 #include <cstdint>
 #include <cstdlib>
 #include <cstring>
 #include <nlohmann/json.hpp>
 #include <string>
+
+#include "parser/common/json_id.hpp"
 
 #if defined(__SSE2__)
 #include <emmintrin.h>
@@ -40,8 +40,8 @@ class Collector {
   }
   void end_object() {
     // An id out of long long's range (a damaged log) is no id: converting it would be undefined.
-    if (ctx() == Ctx::Acc && acc_id_ && std::isfinite(*acc_id_) && std::fabs(*acc_id_) < 9.0e18)
-      t_.accs.emplace_back(static_cast<long long>(*acc_id_), acc_update_);
+    if (ctx() == Ctx::Acc && acc_id_)
+      if (auto id = id_from_double(*acc_id_)) t_.accs.emplace_back(*id, acc_update_);
     --depth_;
     key_ = Key::None;
   }

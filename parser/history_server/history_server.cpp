@@ -12,6 +12,7 @@
 
 #include "parser/common/classify.hpp"
 #include "parser/common/facts_fill.hpp"
+#include "parser/common/json_id.hpp"
 #include "parser/common/shown_children.hpp"
 #include "parser/explain/explain.hpp"
 #include "support/strings.hpp"
@@ -281,9 +282,7 @@ long long as_ll(const json& j, long long fallback = -1) {
   if (j.is_number_integer()) return j.get<long long>();  // (an unsigned above 2^63 wraps: a bad id)
   if (j.is_number()) {
     // A double outside long long's range (1e308, a 29-digit id) is no id: casting it is undefined.
-    double d = j.get<double>();
-    if (!std::isfinite(d) || d < -9.2e18 || d > 9.2e18) return fallback;
-    return static_cast<long long>(d);
+    return id_from_double(j.get<double>()).value_or(fallback);
   }
   if (j.is_string()) {
     const std::string& s = j.get_ref<const std::string&>();
@@ -338,13 +337,14 @@ struct KeptExecution {
 
 // The answer read without a DOM of the whole text (S4 of the December 2026 probe: nlohmann's DOM
 // is 19-37 times the input): a SAX pass keeps of each ExecutionData only id, status,
-// description, planDescription, duration, nodes (nodeId, nodeName, wholeStageCodegenId, metrics'
+// description, planDescription, duration, the job-id lists (successJobIds, failedJobIds,
+// runningJobIds), nodes (nodeId, nodeName, wholeStageCodegenId, metrics'
 // name and value) and edges (fromId, toId), and skips everything else without building it. With
 // `only`, executions with another id are dropped as soon as they end. Nesting is counted, not
 // recursed into (nlohmann's SAX parser keeps its own stack).
 class KeepSax : public nlohmann::json_sax<json> {
  public:
-  enum class Ctx { Top, ExecList, Exec, Nodes, Node, Metrics, Metric, Edges, Edge, Scalar, Skip };
+  enum class Ctx { Top, ExecList, Exec, Nodes, Node, Metrics, Metric, Edges, Edge, Ids, Scalar, Skip };
 
   KeepSax(const char* begin, const char** last, std::optional<long long> only)
       : begin_(begin), last_(last), only_(only) {}
@@ -404,6 +404,7 @@ class KeepSax : public nlohmann::json_sax<json> {
           return Ctx::Scalar;
         if (k == "nodes") return Ctx::Nodes;
         if (k == "edges") return Ctx::Edges;
+        if (k == "successJobIds" || k == "failedJobIds" || k == "runningJobIds") return Ctx::Ids;
         return Ctx::Skip;
       case Ctx::Node:
         if (k == "nodeId" || k == "nodeName" || k == "wholeStageCodegenId") return Ctx::Scalar;
@@ -427,6 +428,7 @@ class KeepSax : public nlohmann::json_sax<json> {
       case Ctx::Nodes: return Ctx::Node;
       case Ctx::Metrics: return Ctx::Metric;
       case Ctx::Edges: return Ctx::Edge;
+      case Ctx::Ids: return Ctx::Scalar;
       case Ctx::Exec:
       case Ctx::Node:
       case Ctx::Metric:
@@ -469,7 +471,7 @@ class KeepSax : public nlohmann::json_sax<json> {
       c = Ctx::Exec;
     }
     bool fits = object ? (c == Ctx::Exec || c == Ctx::Node || c == Ctx::Metric || c == Ctx::Edge)
-                       : (c == Ctx::Nodes || c == Ctx::Metrics || c == Ctx::Edges);
+                       : (c == Ctx::Nodes || c == Ctx::Metrics || c == Ctx::Edges || c == Ctx::Ids);
     if (!fits) {
       if (c == Ctx::Scalar) store(json(nullptr));  // "id": [...]: present, but no number
       skip_depth_ = 1;
@@ -716,6 +718,18 @@ std::optional<Plan> read_execution(const KeptExecution& kept, long long id, cons
   if (auto d = ex.find("duration"); d != ex.end() && d->is_number() && d->get<double>() >= 0)
     plan.query.metrics.push_back({"totalTimeMs", "", d->get<double>(), MetricUnit::Millis, false});
   plan.relocate_all(loc);
+  // The execution's jobs by how they ended (no stage status: the /sql answer has none).
+  for (const auto& [key, status] : {std::pair{"successJobIds", JobStatus::Succeeded},
+                                    std::pair{"failedJobIds", JobStatus::Failed},
+                                    std::pair{"runningJobIds", JobStatus::Running}}) {
+    auto ids = ex.find(key);
+    if (ids == ex.end() || !ids->is_array()) continue;
+    for (const json& v : *ids)
+      if (long long jid = as_ll(v); jid >= 0) plan.jobs.push_back({std::to_string(jid), status, {}, {}});
+  }
+  std::stable_sort(plan.jobs.begin(), plan.jobs.end(), [](const JobInfo& a, const JobInfo& b) {
+    return a.id.size() != b.id.size() ? a.id.size() < b.id.size() : a.id < b.id;
+  });
   apply_sql_graph(plan, read_sql_graph(ex), loc, label, result);
   // SQL metric names as the event log's reader labels them: the same name table.
   fill_eventlog_facts(plan, "");

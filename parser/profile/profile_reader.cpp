@@ -33,7 +33,9 @@
 #include <map>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <unordered_map>
+#include <utility>
 #include <vector>
 
 #include "parser/common/classify.hpp"
@@ -43,6 +45,7 @@
 #include "parser/profile/profile_internal.hpp"
 #include "parser/profile/profile_positions.hpp"
 #include "parser/common/facts_fill.hpp"
+#include "support/strings.hpp"
 
 namespace planlint {
 
@@ -582,6 +585,19 @@ std::vector<bool> ProfileGraphReader::link_stage_containers(Plan& plan, const st
   return is_container;
 }
 
+// A `stageData[].status` as Spark's StageStatus names it (any case; COMPLETED / SUCCEEDED and
+// RUNNING as the same), Unknown for anything else.
+StageStatus stage_status(std::string_view s) {
+  static constexpr std::pair<std::string_view, StageStatus> kNames[] = {
+      {"COMPLETE", StageStatus::Complete}, {"COMPLETED", StageStatus::Complete}, {"SUCCEEDED", StageStatus::Complete},
+      {"FAILED", StageStatus::Failed},     {"ACTIVE", StageStatus::Active},      {"RUNNING", StageStatus::Active},
+      {"PENDING", StageStatus::Pending},   {"SKIPPED", StageStatus::Skipped},
+  };
+  for (const auto& [name, status] : kNames)
+    if (iequals(s, name)) return status;
+  return StageStatus::Unknown;
+}
+
 // Stages (`stageData`), and the operators linked to each (an operator without stageLinks takes
 // those of its stage container).
 void ProfileGraphReader::read_stage_data(Plan& plan, const json& g) {
@@ -592,7 +608,7 @@ void ProfileGraphReader::read_stage_data(Plan& plan, const json& g) {
     if (!s.is_object()) continue;
     StageInfo st;
     st.id = text(member(s, "stageId"));
-    st.status = text(member(s, "status"));
+    st.status = stage_status(text(member(s, "status")));
     st.num_tasks = number(member(s, "numTasks"));
     if (const json* km = member(s, "keyMetrics"); km && km->is_object()) {
       st.duration_ms = number(member(*km, "durationMs"));

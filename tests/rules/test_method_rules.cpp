@@ -181,6 +181,20 @@ TEST_CASE("slow-phase: cold start, queueing, compilation, result fetch, cache, l
     REQUIRE(ds.size() == 1);
     CHECK(ds[0].message.find("effective parallelism of 1.1") != std::string::npos);
   }
+  SUBCASE("near miss: the same with a failed job (its task time counts only the tasks that succeeded)") {
+    Builder b = phases(120000, 0, 0, 500, 119000, 500, 130000);
+    b.p.jobs.push_back({"3", JobStatus::Failed, "Job aborted due to stage failure", {"7"}});
+    CHECK(b.p.task_times_partial());
+    CHECK(run(b.done(0), "slow-phase").empty());
+  }
+  SUBCASE("near miss: the same with a stage that failed") {
+    Builder b = phases(120000, 0, 0, 500, 119000, 500, 130000);
+    StageInfo st;
+    st.id = "7";
+    st.status = StageStatus::Failed;
+    b.p.stages.push_back(st);
+    CHECK(run(b.done(0), "slow-phase").empty());
+  }
   SUBCASE("result cache") {
     Builder b = phases(300, 0, 0, 0, 0, 300, 0);
     b.p.query.result_from_cache = true;

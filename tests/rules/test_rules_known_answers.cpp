@@ -89,6 +89,33 @@ TEST_CASE("duplicate-work: near miss, RDD scans with nested columns have no tabl
   CHECK(lint_text(plan, "rdd.txt", only_rule("duplicate-work")).diagnostics.empty());
 }
 
+TEST_CASE("duplicate-work: near miss, the scan of an AQE bloom-filter subquery (rt04, NDS q72)") {
+  // As Spark 3.5 prints a runtime filter with AQE: the subquery's final and initial plans share
+  // its scan (21), which so has two parents; the join reads the same filtered dims at (4).
+  const std::string plan =
+      read_file(corpus_dir() / "rules/duplicate-work/near-miss-formatted-bloom-filter-aqe-subquery.txt");
+  LintResult lr = lint_text(plan, "bloom.txt", only_rule("duplicate-work"));
+  CHECK(lr.diagnostics.empty());
+  REQUIRE(lr.parse.plans.size() == 1);
+  const Plan& p = lr.parse.plans[0];
+  // The typed fact the rule reads: every operator below a bloom_filter_agg aggregate, the shared
+  // scan included; none of the main plan's.
+  for (const Operator& op : p.ops) {
+    INFO(op.name.str() << " (" << op.id.str() << ")");
+    const bool in_subquery = !op.id.empty() && std::stoi(op.id.str()) >= 21 && op.kind != OpKind::AdaptivePlan &&
+                             !(op.id == "28" || op.id == "33");  // the final aggregates are above it
+    CHECK(op.facts->runtime_filter_side == in_subquery);
+  }
+
+  SUBCASE("control: an ordinary aggregate in its place is a user's repeat, reported") {
+    std::string plain = plan;
+    for (std::size_t at; (at = plain.find("bloom_filter_agg")) != std::string::npos;) plain.replace(at, 16, "max");
+    LintResult repeat = lint_text(plain, "max.txt", only_rule("duplicate-work"));
+    REQUIRE(repeat.diagnostics.size() == 1);
+    CHECK(repeat.diagnostics[0].message.find("(21) repeats") != std::string::npos);
+  }
+}
+
 namespace {
 
 // The final adaptive plan of duplicate_scan (Spark 4.3.0): both join inputs are final

@@ -467,9 +467,110 @@ TEST_CASE("event log: a stage whose completion has a failure reason keeps the st
   REQUIRE(r.plans.size() == 1);
   bool failed = false, complete = false;
   for (const StageInfo& st : r.plans[0].stages) {
-    if (st.id == "2") failed = st.status == "FAILED";
-    else complete = complete || st.status == "COMPLETE";
+    if (st.id == "2") failed = st.status == StageStatus::Failed && st.partial();
+    else complete = complete || (st.status == StageStatus::Complete && !st.partial());
   }
   CHECK(failed);
   CHECK(complete);
+  CHECK(r.plans[0].task_times_partial());
+}
+
+TEST_CASE("event log: jobs and how they ended (SparkListenerJobEnd, JobFailed)") {
+  const std::string text = read_file(corpus_dir() / "eventlog/skewed-join.eventlog");
+  SUBCASE("every job succeeded") {
+    ParseResult r = parse_input(text, "skewed-join.eventlog");
+    REQUIRE(r.plans.size() == 1);
+    const Plan& p = r.plans[0];
+    REQUIRE(p.jobs.size() == 3);
+    for (std::size_t i = 0; i < 3; ++i) {
+      CHECK(p.jobs[i].id == std::to_string(i));
+      CHECK(p.jobs[i].status == JobStatus::Succeeded);
+      CHECK(p.jobs[i].stages == std::vector<std::string>{std::to_string(i)});
+    }
+    CHECK(p.failed_jobs().empty());
+    CHECK_FALSE(p.task_times_partial());
+  }
+  SUBCASE("job 2 failed: its reason is kept (first line) and the plan's task times are partial") {
+    std::string failed = text;
+    const std::string ok = "\"Job ID\":2,\"Completion Time\":1700000101600,\"Job Result\":{\"Result\":\"JobSucceeded\"}";
+    const auto at = failed.find(ok);
+    REQUIRE(at != std::string::npos);
+    failed.replace(at, ok.size(),
+                   "\"Job ID\":2,\"Completion Time\":1700000101600,\"Job Result\":{\"Result\":\"JobFailed\",\"Exception\":"
+                   "{\"Message\":\"Job aborted due to stage failure: Task 3 in stage 2.0 failed 4 times\\n\\tat "
+                   "org.apache.spark.scheduler.DAGScheduler\",\"Stack Trace\":[]}}");
+    ParseResult r = parse_input(failed, "failed-job.eventlog");
+    REQUIRE(r.plans.size() == 1);
+    const Plan& p = r.plans[0];
+    REQUIRE(p.failed_jobs().size() == 1);
+    CHECK(p.failed_jobs()[0]->id == "2");
+    CHECK(p.failed_jobs()[0]->failure == "Job aborted due to stage failure: Task 3 in stage 2.0 failed 4 times");
+    CHECK(p.jobs[0].status == JobStatus::Succeeded);
+    CHECK(p.task_times_partial());
+  }
+  SUBCASE("the execution ended with an error before its job's end event: the job failed") {
+    // As Spark 3.4+ writes a cancelled query (live streaming_rate): SQLExecutionEnd with an
+    // errorMessage, the JobEnd after it.
+    std::string text2 = text;
+    const std::string end = "\"executionId\":0,\"time\":1700000101700}";
+    const auto at = text2.find(end);
+    REQUIRE(at != std::string::npos);
+    text2.replace(at, end.size(),
+                  "\"executionId\":0,\"time\":1700000101700,\"errorMessage\":\"java.lang.InterruptedException\\n\\tat x\"}");
+    const std::string job_end = "{\"Event\":\"SparkListenerJobEnd\",\"Job ID\":2,";
+    const auto je = text2.find(job_end);
+    REQUIRE(je != std::string::npos);
+    const std::string line = text2.substr(je, text2.find('\n', je) + 1 - je);
+    text2.erase(je, line.size());
+    text2 += line;  // after the execution's end
+    ParseResult r = parse_input(text2, "late-job-end.eventlog");
+    REQUIRE(r.plans.size() == 1);
+    REQUIRE(r.plans[0].failed_jobs().size() == 1);
+    CHECK(r.plans[0].failed_jobs()[0]->id == "2");
+    CHECK(r.plans[0].failed_jobs()[0]->failure == "java.lang.InterruptedException");
+    CHECK(r.plans[0].jobs[1].status == JobStatus::Succeeded);
+  }
+  SUBCASE("a log cut before a job ended: the job is still running") {
+    std::string cut = text.substr(0, text.find("{\"Event\":\"SparkListenerJobEnd\",\"Job ID\":2"));
+    ParseResult r = parse_input(cut, "cut.eventlog");
+    REQUIRE(r.plans.size() == 1);
+    REQUIRE(r.plans[0].jobs.size() == 3);
+    CHECK(r.plans[0].jobs[2].status == JobStatus::Running);
+    CHECK(r.plans[0].failed_jobs().empty());
+  }
+}
+
+TEST_CASE("skew-not-handled: a failed stage says so in its evidence") {
+  SUBCASE("stragglers by time in a stage that failed") {
+    PlanBuilder b(InputFormat::EventLog);
+    stage_join(b, 120000, 10000, 0, 0);
+    b.plan.stages.back().status = StageStatus::Failed;
+    auto ds = only(lint(b), "skew-not-handled");
+    REQUIRE(ds.size() == 1);
+    CHECK(evidence(ds[0], "stage status").rfind("stage 7 failed: its task times and reads count only the tasks that succeeded", 0) == 0);
+  }
+  SUBCASE("a stage that did not complete") {
+    PlanBuilder b(InputFormat::EventLog);
+    stage_join(b, 120000, 10000, 0, 0);
+    b.plan.stages.back().status = StageStatus::Active;
+    auto ds = only(lint(b), "skew-not-handled");
+    REQUIRE(ds.size() == 1);
+    CHECK(evidence(ds[0], "stage status").rfind("stage 7 did not complete", 0) == 0);
+  }
+  SUBCASE("uneven shuffle reads in a stage that failed") {
+    PlanBuilder b(InputFormat::EventLog);
+    stage_join(b, 8000, 4000, 2 * kGiB, 10 * kMiB);
+    b.plan.stages.back().status = StageStatus::Failed;
+    auto ds = only(lint(b), "skew-not-handled");
+    REQUIRE(ds.size() == 1);
+    CHECK(evidence(ds[0], "stage status").rfind("stage 7 failed", 0) == 0);
+  }
+  SUBCASE("near miss: a completed stage has no status evidence") {
+    PlanBuilder b(InputFormat::EventLog);
+    stage_join(b, 120000, 10000, 0, 0);
+    b.plan.stages.back().status = StageStatus::Complete;
+    auto ds = only(lint(b), "skew-not-handled");
+    REQUIRE(ds.size() == 1);
+    CHECK_FALSE(has_evidence(ds[0], "stage status"));
+  }
 }

@@ -203,7 +203,21 @@ TEST_CASE("report and show: executions listed by time, the trivial ones folded")
   const std::string text = executions_text(list, 100);
   CHECK(text.rfind(std::to_string(n) + " SQL executions, longest first", 0) == 0);
   CHECK(text.find("trivial executions folded") != std::string::npos);
+  // Execution 2's job 4 failed (a Python UDF raised; stage 5 failed 4 times): listed as failed.
+  std::size_t failed_rows = 0;
+  for (const auto& row : list.rows) {
+    if (row.failed_jobs.empty()) continue;
+    ++failed_rows;
+    CHECK(row.id == "2");
+    CHECK(row.failed_jobs == std::vector<std::string>{"4"});
+    CHECK(row.trivial.empty());
+  }
+  CHECK(failed_rows == 1);
+  CHECK(text.find("failed (job 4): collect at /app/generate_events.py:53") != std::string::npos);
   nlohmann::json d = report_data({r}, {list});
   CHECK(d["files"][0]["executions"].size() == n);
+  bool failed_in_report = false;
+  for (const auto& e : d["files"][0]["executions"]) failed_in_report = failed_in_report || e.value("failed", "") == "failed (job 4): ";
+  CHECK(failed_in_report);
   CHECK(d["files"][0]["plans"].size() == list.shown.size());
 }

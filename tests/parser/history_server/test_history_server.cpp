@@ -82,6 +82,46 @@ TEST_CASE("history server: detected by content; a list gives one plan per execut
   CHECK(none.has_errors());
 }
 
+TEST_CASE("history server: the executions' jobs (successJobIds, failedJobIds, runningJobIds)") {
+  std::string text = hs("multi-exec.sql.json");
+  SUBCASE("as answered: every job succeeded") {
+    ParseResult r = parse_input(text, "multi-exec.sql.json");
+    REQUIRE(r.plans.size() == 2);
+    REQUIRE(r.plans[1].jobs.size() == 3);
+    CHECK(r.plans[1].jobs[0].id == "3");
+    CHECK(r.plans[1].jobs[2].id == "5");
+    for (const JobInfo& j : r.plans[1].jobs) CHECK(j.status == JobStatus::Succeeded);
+    CHECK_FALSE(r.plans[1].task_times_partial());
+  }
+  SUBCASE("execution 1 with job 5 failed and job 12 running") {
+    const std::size_t exec1 = text.find("\"id\": 1");
+    REQUIRE(exec1 != std::string::npos);
+    // Drop execution 1's empty lists, then give its jobs as the answer would with a failure.
+    for (const char* key : {"\"failedJobIds\": []", "\"runningJobIds\": []"}) {
+      std::size_t at = text.find(key, exec1);
+      REQUIRE(at != std::string::npos);
+      std::size_t comma = text.rfind(',', at);
+      text.erase(comma, at + std::string(key).size() - comma);
+    }
+    std::size_t at = text.find("\"successJobIds\"", exec1);
+    REQUIRE(at != std::string::npos);
+    text.replace(at, text.find(']', at) + 1 - at,
+                 "\"successJobIds\": [3, 4], \"failedJobIds\": [5], \"runningJobIds\": [12]");
+    ParseResult r = parse_input(text, "failed.sql.json");
+    CHECK_FALSE(r.has_errors());
+    REQUIRE(r.plans.size() == 2);
+    const Plan& p = r.plans[1];
+    REQUIRE(p.jobs.size() == 4);
+    CHECK(p.jobs[2].id == "5");
+    CHECK(p.jobs[2].status == JobStatus::Failed);
+    CHECK(p.jobs[3].id == "12");  // by number, not by text
+    CHECK(p.jobs[3].status == JobStatus::Running);
+    REQUIRE(p.failed_jobs().size() == 1);
+    CHECK(p.task_times_partial());
+    CHECK(r.plans[0].failed_jobs().empty());
+  }
+}
+
 TEST_CASE("history server: recognised from the first 4 KB when the description is longer") {
   std::string text = hs("multi-exec.sql-1.json");
   std::size_t desc = text.find("\"description\": \"");

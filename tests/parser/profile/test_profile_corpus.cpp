@@ -274,7 +274,7 @@ TEST_CASE("profile-06: AQE skew counters on the Photon shuffle sink, stages" * d
   REQUIRE(p.stages.size() == 6);
   const StageInfo& s168 = p.stages[2];
   CHECK(s168.id == "168");
-  CHECK(s168.status == "COMPLETE");
+  CHECK(s168.status == StageStatus::Complete);
   CHECK(s168.num_tasks == 102);
   CHECK(s168.duration_ms == 22253);
   // Stage 165 holds the big sink and the scan's map stage.
