@@ -25,6 +25,10 @@ namespace planlint {
 struct OpTime {
   std::optional<double> self_ms;  // exclusive time; empty: nothing recorded for this operator
   std::string basis;              // where it comes from: "operator time", "aggregation build", ...
+  // Inclusive time: the exclusive time with that of the timed operators below it in its tasks
+  // (down to the exchanges), as pev2 and explain.depesz.com show beside the exclusive one; set
+  // with self_ms. Not additive: never summed into shares.
+  std::optional<double> inclusive_ms;
 };
 
 struct PlanTimes {

@@ -388,6 +388,7 @@ function topTable(p, hasTime) {
   var cols = [['operator', function (o) { return o.name; }, function (o, i) { return (p.mixed ? (o.engine === 'spark' ? 'J ' : 'P ') : '') + o.name + (o.id ? ' (' + o.id + ')' : ''); }],
               ['share', function (o) { return o.share || 0; }, function (o) { return o.share !== undefined ? pct(o.share) : ''; }],
               ['time', function (o) { return o.ms || 0; }, function (o) { return o.time || ''; }],
+              ['inclusive', function (o) { return o.inclusive_ms || o.ms || 0; }, function (o) { return o.inclusive || ''; }],
               ['rows', function (o) { return o.nrows || 0; }, function (o) { return o.nrows !== undefined ? compact(o.nrows) : ''; }],
               ['spill', function (o) { return o.nspill || 0; }, function (o) { return o.spill || ''; }],
               ['shuffle written', function (o) { return o.nshuffle || 0; }, function (o) { return o.shuffle || ''; }],
@@ -445,6 +446,7 @@ function select(i, focus) {
   if (o.table) row(t, 'table', o.table);
   if (o.rows !== undefined) row(t, 'rows', o.rows);
   if (o.time !== undefined) row(t, 'time', o.time + (o.share !== undefined ? ' (' + pct(o.share) + ' of operator time)' : '') + (o.basis ? ', from ' + o.basis : ''));
+  if (o.inclusive !== undefined) row(t, 'inclusive time', o.inclusive + ' (with the timed operators below it in the same tasks)');
   if (o.stage_time !== undefined) row(t, 'stage time', o.stage_time + ' (its members\u2019 time, counted on them)');
   if (o.memory !== undefined) row(t, 'peak memory', o.memory);
   if (o.estimate !== undefined) row(t, 'estimated size', o.estimate);

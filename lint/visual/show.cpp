@@ -174,15 +174,29 @@ std::string top_operator_lines(const Plan& p, const PlanTimes& times, bool mixed
 
 // The share, rows and time columns of one row of the tree (`share` < 0: none), in fixed widths,
 // each separated by a space, so that wide values never run together.
-std::string metric_columns(const Operator& op, const OpTime& time, double share) {
+// With `inclusive`, a fourth column holds the operator's inclusive time where it differs from the
+// exclusive one (pev2's and explain.depesz.com's convention).
+std::string metric_columns(const Operator& op, const OpTime& time, double share, bool inclusive) {
   const auto& self = time.self_ms;
   std::optional<double> shown_ms = self ? self : op.duration_ms;  // wrappers: their own total
   std::string cols;
   cols += pad_left(share >= 0 ? percent(share) : "", 7) + " ";
   cols += pad_left(op.rows ? compact(*op.rows) : "", 9) + " ";
   cols += pad_left(shown_ms ? format_millis(*shown_ms) : "", 12);
+  if (inclusive) {
+    const bool differs = self && time.inclusive_ms && *time.inclusive_ms - *self >= 1;
+    cols += " " + pad_left(differs ? format_millis(*time.inclusive_ms) : "", 12);
+  }
   cols += "  ";
   return cols;
+}
+
+// Whether any operator's inclusive time differs from its exclusive one by a second or more (then
+// `show` adds the inclusive column; plans whose timers are all exclusive keep three columns).
+bool shows_inclusive(const PlanTimes& t) {
+  return std::any_of(t.ops.begin(), t.ops.end(), [](const OpTime& o) {
+    return o.self_ms && o.inclusive_ms && *o.inclusive_ms - *o.self_ms >= 1000;
+  });
 }
 
 // Display columns of a UTF-8 string (code points, as fit() counts them).
@@ -246,9 +260,11 @@ std::string show_text(const LintResult& result, const ShowOptions& o) {
     if (pi) out += '\n';
     out += summary_line(p, pi, times, by_op.size(), mixed, o.width);
     out += top_operator_lines(p, times, mixed, o);
-    if (metrics) out += std::string(dim) + "  share      rows         time  operator" + reset + '\n';
+    const bool inclusive = metrics && shows_inclusive(times);
+    if (metrics)
+      out += std::string(dim) + "  share      rows         time" + (inclusive ? "    inclusive" : "") + "  operator" + reset + '\n';
 
-    const std::size_t cols_width = metrics ? metric_columns(Operator{}, OpTime{}, -1).size() : 0;
+    const std::size_t cols_width = metrics ? metric_columns(Operator{}, OpTime{}, -1, inclusive).size() : 0;
     for (const TreeRow& row : fitted_tree_rows(p, cols_width, mixed ? 2 : 0, o.width)) {
       if (!row.heading.empty()) {
         out += std::string(dim) + fit("-- " + visible(row.heading) + " --", o.width) + reset + '\n';
@@ -266,7 +282,7 @@ std::string show_text(const LintResult& result, const ShowOptions& o) {
       const char* colour = "";
       if (metrics) {
         double share = times.share(row.op).value_or(-1);
-        cols = metric_columns(op, times.ops[row.op], share);
+        cols = metric_columns(op, times.ops[row.op], share, inclusive);
         if (o.color && share >= 0) colour = band(share);
       }
       std::string label = (op.codegen ? "* " : "") + visible(op.name.empty() ? op.label : op.name);

@@ -90,6 +90,12 @@ TEST_CASE("op time: timers that hold their input lose what they pull, down to th
   CHECK(!t.ops[3].self_ms);
   CHECK(*t.ops[4].self_ms == doctest::Approx(10'000));
   CHECK(t.total_ms == doctest::Approx(100'000));
+  // Inclusive times, beside the exclusive ones: each holds the timed operators below it in its
+  // tasks (the outer aggregate: the whole stage, 100 s; the inner: 60 + 10 s; the scan: its own).
+  CHECK(*t.ops[1].inclusive_ms == doctest::Approx(100'000));
+  CHECK(*t.ops[2].inclusive_ms == doctest::Approx(70'000));
+  CHECK(*t.ops[4].inclusive_ms == doctest::Approx(10'000));
+  CHECK(!t.ops[3].inclusive_ms);  // untimed: neither figure
   auto top = top_operators(p, t, TopBy::Time, 3);
   REQUIRE(top.size() == 3);
   CHECK(top[0].op == 2);
@@ -117,6 +123,8 @@ TEST_CASE("op time: timers that hold their input lose what they pull, down to th
     CHECK(*qt.ops[0].self_ms == doctest::Approx(5'000));   // nothing of its tasks below it is timed
     CHECK(*qt.ops[2].self_ms == doctest::Approx(2'000));   // shuffle write: its own work only
     CHECK(*qt.ops[3].self_ms == doctest::Approx(30'000));  // the map side's aggregate, whole
+    CHECK(*qt.ops[0].inclusive_ms == doctest::Approx(5'000));  // the exchange's tasks are not in it
+    CHECK(*qt.ops[2].inclusive_ms == doctest::Approx(32'000)); // shuffle write with the map side it pulls
     // A sort's timer holds only the sorting: nothing is subtracted from it, and what it pulls
     // counts towards what an aggregate above it pulls.
     q.ops[1].kind = OpKind::Sort;

@@ -1,11 +1,14 @@
 // Numbers that add up, because a report whose shares and totals disagree is not trusted: on every runtime input of corpus/ and ../shared
 // (Query Profiles, event logs, History Server answers), the operators' exclusive times of a query
-// never add up to more than its task time, and every number a finding quotes is checked against
+// never add up to more than its task time, nor the operators of one Spark stage more than that
+// stage's tasks ran, and every number a finding quotes is checked against
 // the input: a time at most the query's task time, a percent at most 100, a share at most 1.
 #include <doctest/doctest.h>
 
 #include <algorithm>
+#include <charconv>
 #include <filesystem>
+#include <map>
 #include <string>
 #include <vector>
 
@@ -53,7 +56,7 @@ TEST_CASE("time invariants: operator times and finding numbers add up on every r
   auto inputs = runtime_inputs();
   REQUIRE(inputs.size() >= 10);
   if (!test::shared_dir()) test::without_shared("corpus/ only");
-  std::size_t plans_with_task_time = 0, timed_findings = 0;
+  std::size_t plans_with_task_time = 0, timed_findings = 0, stages_checked = 0;
   for (const auto& path : inputs) {
     LintRequest req;
     req.path = path.string();
@@ -73,6 +76,43 @@ TEST_CASE("time invariants: operator times and finding numbers add up on every r
       INFO(path.string() << " plan " << pi << ": operator time " << t.total_ms << " ms, task time " << *task << " ms");
       // A rounding margin: Spark's metrics are summed per task in whole milliseconds.
       CHECK(t.total_ms <= *task * 1.01 + 1000);
+    }
+    // Per Spark stage (event logs, History Server answers): the operators whose metrics only that
+    // stage's tasks updated never hold more time than those tasks ran; an operator updated by
+    // several stages (an exchange: written by one, read by the next) holds at most their sum.
+    for (std::size_t pi = 0; pi < parse.plans.size(); ++pi) {
+      const Plan& p = parse.plans[pi];
+      if (p.stages.empty()) continue;
+      const PlanTimes t = operator_times(p);
+      std::map<int, double> stage_ms;  // Spark stage id -> its tasks' time
+      for (const auto& st : p.stages) {
+        int id = 0;
+        if (!st.task_ms_total || std::from_chars(st.id.data(), st.id.data() + st.id.size(), id).ec != std::errc{}) continue;
+        stage_ms[id] += *st.task_ms_total;
+      }
+      std::map<int, double> held;  // stage id -> the exclusive time of its own operators
+      for (const auto& op : p.ops) {
+        const auto& self = t.ops[op.index].self_ms;
+        const auto& ids = op.extra->spark_stages;
+        if (!self || ids.empty()) continue;
+        double bound = 0;
+        bool known = true;
+        for (int id : ids) {
+          auto it = stage_ms.find(id);
+          if (it == stage_ms.end()) known = false;
+          else bound += it->second;
+        }
+        if (!known) continue;  // a stage without task times (skipped, or cut from the log)
+        ++stages_checked;
+        INFO(path.string() << " plan " << pi << ": " << op.name.view() << " (" << op.id.view() << ") "
+                           << *self << " ms exclusive, its stages' tasks " << bound << " ms");
+        CHECK(*self <= bound * 1.01 + 1000);
+        if (ids.size() == 1) held[ids.front()] += *self;
+      }
+      for (const auto& [id, ms] : held) {
+        INFO(path.string() << " plan " << pi << ": stage " << id << ": operators " << ms << " ms, tasks " << stage_ms[id] << " ms");
+        CHECK(ms <= stage_ms[id] * 1.01 + 1000);
+      }
     }
     for (const auto& d : l.result.diagnostics) {
       if (d.plan_index >= parse.plans.size()) continue;
@@ -104,6 +144,8 @@ TEST_CASE("time invariants: operator times and finding numbers add up on every r
     }
   }
   MESSAGE(inputs.size() << " runtime inputs, " << plans_with_task_time << " plans with task time, "
-                        << timed_findings << " time figures in findings checked");
+                        << timed_findings << " time figures in findings checked, " << stages_checked
+                        << " operator times checked against their stages' task time");
   CHECK(plans_with_task_time >= 3);
+  CHECK(stages_checked >= 10);
 }
