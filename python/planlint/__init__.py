@@ -115,7 +115,9 @@ class Finding:
                 "execution": self.execution.__dict__ if self.execution else None}
 
     def __str__(self) -> str:
-        return f"{self.location}: {self.severity}: {self.labelled_message} [{self.rule}]"
+        # As `planlint check` prints it: "path:line:col: warning[PL002 shuffle-join-could-broadcast] ..."
+        label = f"{self.code} {self.rule}" if self.code else self.rule
+        return f"{self.location}: {self.severity}[{label}] {self.labelled_message}"
 
     def _repr_html_(self) -> str:
         return _table_html([self])
