@@ -38,7 +38,7 @@ const RuleDoc* RuleCatalog::find(std::string_view name_or_code) const {
   for (const RuleDoc* d : docs_) {
     if (d->name == name_or_code || d->code == name_or_code) return d;
     for (const auto& a : d->also_reports)
-      if (a == name_or_code) return d;
+      if (a.name == name_or_code || a.code == name_or_code) return d;
     for (const auto& a : d->aliases)
       if (a == name_or_code) return d;
   }
@@ -86,11 +86,9 @@ const RuleCatalog& rule_catalog() {
 std::vector<std::string> names_for_selector(std::string_view name_or_code) {
   const RuleDoc* doc = find_rule_doc(name_or_code);
   if (!doc) return {};
-  if (doc->code == name_or_code) {
-    std::vector<std::string> v{doc->name};
-    v.insert(v.end(), doc->also_reports.begin(), doc->also_reports.end());
-    return v;
-  }
+  if (doc->code == name_or_code) return {doc->name};
+  for (const auto& a : doc->also_reports)
+    if (a.code == name_or_code) return {a.name};
   return {std::string(reported_name(name_or_code))};
 }
 

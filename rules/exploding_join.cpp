@@ -21,7 +21,8 @@ RuleDoc make_doc() {
   d.family = RuleFamily::Plan;
   d.severity = Severity::Warning;
   d.summary = "A join returns far more rows than it reads";
-  d.also_reports = {"cartesian-product"};
+  d.also_reports = {{"cartesian-product", "PL009",
+                     "A join with no condition pairs every row of one side with every row of the other"}};
   d.what =
       "Finds a join whose output row count is more than `explode-factor` (2) times the sum of its input "
       "row counts and above `explode-min-rows` (1,000,000), from the runtime row counts of a Query Profile "

@@ -139,7 +139,7 @@ Diagnostic RuleContext::make(const Operator& op, std::string message) const {
 Diagnostic RuleContext::make_as(std::string_view name, const Operator& op, std::string message) const {
   Diagnostic d;
   d.rule = std::string(name);
-  d.code = doc_.code;
+  d.code = doc_.code_of(name);
   d.severity = doc_.severity;
   d.message = std::move(message);
   d.plan_index = plan_index_;
@@ -181,7 +181,7 @@ const Rule* find_rule(std::string_view name_or_code) {
     const RuleDoc& d = r->doc();
     if (d.name == name_or_code || d.code == name_or_code) return r.get();
     for (const auto& a : d.also_reports)
-      if (a == name_or_code) return r.get();
+      if (a.name == name_or_code || a.code == name_or_code) return r.get();
     for (const auto& a : d.aliases)
       if (a == name_or_code) return r.get();
   }

@@ -127,7 +127,21 @@ struct RuleDoc {
   std::string use_instead{};           // the better form
   std::string evidence{};              // what evidence the rule needs, per input format
   std::vector<Threshold> thresholds{};
-  std::vector<std::string> also_reports{};  // secondary names this rule reports (e.g. oversized-broadcast)
+  // Findings the rule reports under a name and code of their own (one name per code, as ruff):
+  // oversized-broadcast (PL010) comes from stale-broadcast-hint's checks. Selected, ignored,
+  // suppressed and given a severity by that name or code, not by the rule's.
+  struct SecondaryName {
+    std::string name;
+    std::string code;
+    std::string summary;  // one line, as RuleDoc::summary
+  };
+  std::vector<SecondaryName> also_reports{};
+  // The code of a name this rule reports (its own, or one of also_reports).
+  [[nodiscard]] const std::string& code_of(std::string_view reported_name) const {
+    for (const auto& a : also_reports)
+      if (a.name == reported_name) return a.code;
+    return code;
+  }
   // Former names (a rule renamed, as ruff keeps redirects): still accepted wherever a rule is named
   // (select, ignore, severity, thresholds, per-file ignores, suppressions, `planlint rule`,
   // `--why`), never reported. Fingerprints (baseline, SARIF) keep the first one, the name the

@@ -70,7 +70,8 @@ std::string render_rule_doc(const RuleDoc& d, DocFormat f) {
   }
   if (!d.also_reports.empty()) {
     heading("Also reports");
-    for (const auto& a : d.also_reports) out += md ? "- `" + a + "` (" + d.code + ")\n" : "  " + a + " (" + d.code + ")\n";
+    for (const auto& a : d.also_reports)
+      out += md ? "- `" + a.name + "` (" + a.code + ")\n" : "  " + a.name + " (" + a.code + ")\n";
   }
   if (!d.aliases.empty()) {
     heading("Former names");
@@ -87,9 +88,11 @@ std::string render_rule_list(DocFormat f) {
     out += "# planlint rules\n\n| code | name | severity | summary |\n|---|---|---|---|\n";
     for (const auto& r : all_rules()) {
       const RuleDoc& d = r->doc();
-      std::string name = "[`" + d.name + "`](" + d.name + ".md)";
-      for (const auto& a : d.also_reports) name += ", `" + a + "`";
-      out += "| " + d.code + " | " + name + " | " + std::string(to_string(d.severity)) + " | " + d.summary + " |\n";
+      const std::string sev(to_string(d.severity));
+      out += "| " + d.code + " | [`" + d.name + "`](" + d.name + ".md) | " + sev + " | " + d.summary + " |\n";
+      for (const auto& a : d.also_reports)
+        out += "| " + a.code + " | `" + a.name + "` (reported by [`" + d.name + "`](" + d.name + ".md)) | " + sev + " | " +
+               a.summary + " |\n";
     }
     return out;
   }
@@ -101,8 +104,8 @@ std::string render_rule_list(DocFormat f) {
     out += d.code + "  " + d.name + std::string(w - d.name.size() + 2, ' ') + sev + std::string(9 - sev.size(), ' ') +
            d.summary + "\n";
     for (const auto& a : d.also_reports)
-      out += d.code + "  " + a + std::string(w - a.size() + 2, ' ') + sev + std::string(9 - sev.size(), ' ') +
-             "(reported by " + d.name + ")\n";
+      out += a.code + "  " + a.name + std::string(w - std::min(w, a.name.size()) + 2, ' ') + sev +
+             std::string(9 - sev.size(), ' ') + "(reported by " + d.name + ")\n";
   }
   return out;
 }

@@ -26,7 +26,8 @@ RuleDoc make_doc() {
   d.family = RuleFamily::Plan;
   d.severity = Severity::Warning;
   d.summary = "A BROADCAST hint forces the broadcast of a side that is far larger than a broadcast should be";
-  d.also_reports = {"oversized-broadcast"};
+  d.also_reports = {{"oversized-broadcast", "PL010",
+                     "A broadcast with no visible hint is far larger than a broadcast should be"}};
   d.what =
       "Finds a broadcast join (BroadcastHashJoin, BroadcastNestedLoopJoin, Photon's executor broadcast) "
       "whose broadcast side is forced by a `BROADCAST` / `BROADCASTJOIN` / `MAPJOIN` hint (in the SQL "

@@ -17,19 +17,36 @@ bool is_code_prefix(std::string_view s) {
   return true;
 }
 
+bool prefix_selects(std::string_view prefix, std::string_view code) {
+  return is_code_prefix(prefix) && code.size() > prefix.size() && code.compare(0, prefix.size(), prefix) == 0;
+}
+
 bool prefix_selects(std::string_view prefix, const RuleDoc& doc) {
-  return is_code_prefix(prefix) && doc.code.size() > prefix.size() && doc.code.compare(0, prefix.size(), prefix) == 0;
+  for (const auto& [name, code] : reported_names(doc))
+    if (prefix_selects(prefix, code)) return true;
+  return false;
+}
+
+std::vector<std::pair<std::string, std::string>> reported_names(const RuleDoc& doc) {
+  std::vector<std::pair<std::string, std::string>> v{{doc.name, doc.code}};
+  for (const auto& a : doc.also_reports) v.emplace_back(a.name, a.code);
+  return v;
 }
 
 namespace {
+// Whether a selector list names the findings a rule reports as `name`: by that name or its own
+// code (one name per code: PL005 is exploding-join, PL009 cartesian-product, which the same rule
+// reports), a former name of the rule, ALL or a prefix of the code.
 bool matches(const std::set<std::string>& set, const RuleDoc& doc, std::string_view name) {
   if (set.empty()) return false;  // the usual case: no select or ignore list (no string built)
-  if (set.count(std::string(name)) || set.count(doc.name) || set.count(doc.code)) return true;
-  for (const auto& a : doc.aliases)  // a former name (photon-fallback) selects the renamed rule
-    if (set.count(a)) return true;
+  const std::string& code = doc.code_of(name);
+  if (set.count(std::string(name)) || set.count(code)) return true;
+  if (name == doc.name)
+    for (const auto& a : doc.aliases)  // a former name (photon-fallback) selects the renamed rule
+      if (set.count(a)) return true;
   // ruff's selectors: ALL, and code prefixes (PL0 = PL001..PL099, PL1 = PL101..).
   for (const auto& s : set)
-    if (s == "ALL" || prefix_selects(s, doc)) return true;
+    if (s == "ALL" || prefix_selects(s, code)) return true;
   return false;
 }
 }  // namespace

@@ -35,7 +35,10 @@ struct Config {
 // "PL", "PL0", "PL10": a prefix of rule codes.
 bool is_code_prefix(std::string_view s);
 // `prefix` is a code prefix and selects `doc` (a longer code starting with it).
-bool prefix_selects(std::string_view prefix, const RuleDoc& doc);
+bool prefix_selects(std::string_view prefix, const RuleDoc& doc);  // any code the rule reports
+bool prefix_selects(std::string_view prefix, std::string_view code);
+// The names a rule reports with the code of each: its own first, then RuleDoc::also_reports.
+std::vector<std::pair<std::string, std::string>> reported_names(const RuleDoc& doc);
 
 // Whether findings reported under `name` are kept by `config` (select/ignore by name or code;
 // built-in findings only honour `ignore`). Unknown names are kept.

@@ -140,10 +140,8 @@ bool set_severity(Config& config, std::string_view rule, std::string_view level,
   }
   if (!find_rule_doc(rule)) {  // ALL or a code prefix: every rule it selects
     for (const RuleDoc* d : all_rule_docs())
-      if (rule == "ALL" || prefix_selects(rule, *d)) {
-        config.severity[d->name] = *sev;
-        for (const auto& extra : d->also_reports) config.severity[extra] = *sev;
-      }
+      for (const auto& [name, code] : reported_names(*d))
+        if (rule == "ALL" || prefix_selects(rule, code)) config.severity[name] = *sev;
     return true;
   }
   for (const auto& name : names_for_selector(rule)) config.severity[name] = *sev;

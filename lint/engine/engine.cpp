@@ -16,7 +16,7 @@ std::vector<Diagnostic> run_rules(const ParseResult& parsed, const Config& confi
   for (const auto& rule : all_rules()) {
     const RuleDoc& doc = rule->doc();
     bool any = config.enabled(doc, doc.name);
-    for (const auto& extra : doc.also_reports) any = any || config.enabled(doc, extra);
+    for (const auto& extra : doc.also_reports) any = any || config.enabled(doc, extra.name);
     if (!any) continue;
     std::map<std::string, double> overrides = config.global_thresholds;
     if (auto it = config.thresholds.find(doc.name); it != config.thresholds.end())

@@ -142,7 +142,8 @@ json make_tools() {
            "options": {"type": "array", "items": {"type": "object", "required": ["name", "default", "unit", "description"],
                        "properties": {"name": {"type": "string"}, "default": {"type": "number"},
                                       "unit": {"type": "string"}, "description": {"type": "string"}}}},
-           "also_reports": {"type": "array", "items": {"type": "string"}}
+           "also_reports": {"type": "array", "items": {"type": "object", "required": ["name", "code"],
+                                                       "properties": {"name": {"type": "string"}, "code": {"type": "string"}}}}
          }
        })J")},
       {"annotations", {{"readOnlyHint", true}, {"openWorldHint", false}}},
@@ -706,7 +707,9 @@ json tool_explain_rule(const CallContext& ctx) {
   r["options"] = json::array();
   for (const auto& t : d->thresholds)
     r["options"].push_back({{"name", t.name}, {"default", t.default_value}, {"unit", t.unit}, {"description", t.description}});
-  r["also_reports"] = d->also_reports;
+  r["also_reports"] = json::array();
+  for (const auto& a : d->also_reports)
+    r["also_reports"].push_back({{"name", a.name}, {"code", a.code}, {"summary", a.summary}});
   bool md = ctx.args.value("format", std::string("text")) == "markdown";
   return tool_result(std::move(r), render_rule_doc(*d, md ? DocFormat::Markdown : DocFormat::Text));
 }

@@ -91,12 +91,15 @@ ordered_json rule_descriptor(const RuleDoc& d, const std::string& id, std::strin
   ordered_json r;
   r["id"] = id;
   r["name"] = pascal_case(id);
-  r["shortDescription"] = {{"text", sentence(id == d.name ? d.summary : d.summary + " (reported as " + id + ")")}};
+  std::string summary = d.summary;
+  for (const auto& a : d.also_reports)
+    if (a.name == id && !a.summary.empty()) summary = a.summary + " (reported by " + d.name + ")";
+  r["shortDescription"] = {{"text", sentence(summary)}};
   r["fullDescription"] = {{"text", sentence(d.what.empty() ? d.summary : d.what)}};
   if (std::string uri = help_uri(d, help_uri_template); !uri.empty()) r["helpUri"] = uri;
   r["help"] = {{"text", help_text(d)}, {"markdown", help_markdown(d)}};
   r["defaultConfiguration"] = {{"level", std::string(sarif_level(d.severity))}};
-  r["properties"] = {{"code", d.code}, {"tags", ordered_json::array({"performance"})}};
+  r["properties"] = {{"code", d.code_of(id)}, {"tags", ordered_json::array({"performance"})}};
   if (id == d.name && !d.aliases.empty()) r["deprecatedNames"] = d.aliases;  // a renamed rule's former names
   return r;
 }
@@ -128,7 +131,7 @@ void write_sarif(std::ostream& out, const std::vector<FileReport>& files, std::s
   };
   for (const RuleDoc* d : all_rule_docs()) {
     add_rule(*d, d->name);
-    for (const auto& extra : d->also_reports) add_rule(*d, extra);
+    for (const auto& extra : d->also_reports) add_rule(*d, extra.name);
   }
 
   ordered_json results = ordered_json::array();

@@ -46,6 +46,10 @@ json op_json(const Operator& op, const PlanTimes& times) {
     o["time"] = format_millis(*t.self_ms);
     o["ms"] = *t.self_ms;
     o["basis"] = t.basis;
+    if (t.inclusive_ms && *t.inclusive_ms - *t.self_ms >= 1) {
+      o["inclusive"] = format_millis(*t.inclusive_ms);
+      o["inclusive_ms"] = *t.inclusive_ms;
+    }
   } else if (op.duration_ms) {
     o["stage_time"] = format_millis(*op.duration_ms);
   }
@@ -218,7 +222,7 @@ json report_data(const std::vector<LintResult>& results, const std::vector<Execu
     const Rule* rule = find_rule(name);
     if (!rule) continue;
     const RuleDoc& doc = rule->doc();
-    rules[name] = {{"code", doc.code},       {"severity", std::string(to_string(doc.severity))},
+    rules[name] = {{"code", doc.code_of(name)},       {"severity", std::string(to_string(doc.severity))},
                    {"summary", doc.summary}, {"what", doc.what},
                    {"why", doc.why},         {"example", doc.example},
                    {"use_instead", doc.use_instead}};

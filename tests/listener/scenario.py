@@ -17,7 +17,7 @@ joined = orders.join(customers, "customer_id").groupBy("name").sum("amount").col
 assert len(joined) == 50, len(joined)
 total = sum(r[1] for r in joined)
 assert total == 3 * sum(range(20000)), total
-# A join with no condition: cartesian-product (PL005).
+# A join with no condition: cartesian-product (PL009).
 pairs = spark.range(0, 30).crossJoin(spark.range(0, 40).withColumnRenamed("id", "j")).count()  # 1,200 rows
 assert pairs == 1200, pairs
 for i in range(extra):  # many quick executions: fills a small queue

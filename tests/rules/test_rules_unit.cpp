@@ -358,10 +358,20 @@ TEST_CASE("stale-broadcast-hint and oversized-broadcast") {
     auto ds = lint(b);
     REQUIRE(ds.size() == 1);
     CHECK(ds[0].rule == "oversized-broadcast");
-    CHECK(ds[0].code == "PL004");
+    CHECK(ds[0].code == "PL010");
     Config c;
     c.ignore.insert("oversized-broadcast");
     CHECK(lint(b, c).empty());
+    // One name per code: its own code selects and ignores it; the hint rule's code does neither.
+    Config by_code;
+    by_code.ignore.insert("PL010");
+    CHECK(lint(b, by_code).empty());
+    Config other;
+    other.select.insert("PL004");
+    CHECK(lint(b, other).empty());
+    Config own;
+    own.select.insert("PL010");
+    CHECK(lint(b, own).size() == 1);
   }
 }
 
@@ -582,7 +592,10 @@ TEST_CASE("rule registry: names, codes, docs") {
                         "stale-broadcast-hint", "exploding-join", "non-sargable-predicate", "native-engine-fallback",
                         "truncated-metadata"})
     CHECK(names.count(n) == 1);
-  CHECK(find_rule("PL004") == find_rule("oversized-broadcast"));
+  CHECK(find_rule("PL010") == find_rule("oversized-broadcast"));
+  CHECK(find_rule("PL009") == find_rule("cartesian-product"));
+  CHECK(find_rule("PL010")->doc().code_of("oversized-broadcast") == "PL010");
+  CHECK(find_rule("PL004")->doc().code_of("stale-broadcast-hint") == "PL004");
   CHECK(find_rule("cartesian-product")->doc().name == "exploding-join");
   CHECK(find_rule("nope") == nullptr);
   // A renamed rule: its former name finds it, and is not a name of its own.

@@ -52,12 +52,16 @@ std::string readme_rule_table() {
   };
   std::string out = "| code | name | severity | finds |\n|---|---|---|---|\n";
   for (const RuleDoc* d : all_rule_docs()) {
-    std::string names = d->family == RuleFamily::Builtin ? "`" + d->name + "`"
-                                                         : "[`" + d->name + "`](docs/rules/" + d->name + ".md)";
-    for (const std::string& also : d->also_reports) names += ", `" + also + "`";
+    const std::string page = d->family == RuleFamily::Builtin ? "`" + d->name + "`"
+                                                              : "[`" + d->name + "`](docs/rules/" + d->name + ".md)";
+    std::string names = page;
     for (std::size_t i = 0; i < d->aliases.size(); ++i)
       names += (i ? ", `" : " (formerly `") + d->aliases[i] + "`" + (i + 1 == d->aliases.size() ? ")" : "");
-    out += "| " + d->code + " | " + names + " | " + std::string(to_string(d->severity)) + " | " + cell(d->summary) + " |\n";
+    const std::string sev(to_string(d->severity));
+    out += "| " + d->code + " | " + names + " | " + sev + " | " + cell(d->summary) + " |\n";
+    // One name per code: a finding the rule reports under a name of its own has a row of its own.
+    for (const auto& also : d->also_reports)
+      out += "| " + also.code + " | `" + also.name + "` (reported by " + page + ") | " + sev + " | " + cell(also.summary) + " |\n";
   }
   return out;
 }
@@ -89,7 +93,9 @@ void register_rules(CLI::App& app, int& exit_code) {
         r["name"] = d->name;
         r["severity"] = std::string(to_string(d->severity));
         r["summary"] = d->summary;
-        r["also_reports"] = d->also_reports;
+        r["also_reports"] = nlohmann::ordered_json::array();
+        for (const auto& a : d->also_reports)
+          r["also_reports"].push_back({{"name", a.name}, {"code", a.code}, {"summary", a.summary}});
         r["builtin"] = d->family == RuleFamily::Builtin;
         r["options"] = nlohmann::ordered_json::array();
         for (const auto& t : d->thresholds)
