@@ -1,5 +1,6 @@
 #include "lint/lsp/lsp_message.hpp"
 
+#include <array>
 #include <cstring>
 #include <string>
 #include <vector>
@@ -14,6 +15,13 @@ using json = nlohmann::json;
 // by nlohmann alone, so a placeholder never stands for anything but a string read here.
 constexpr std::string_view kMarkEscaped = "\"\\u0000planlint-long:";
 constexpr std::string_view kMark = std::string_view("\0planlint-long:", 15);
+
+// The bytes that end a run of plain string bytes: '"', '\\', control characters, non-ASCII.
+constexpr auto kStops = [] {
+  std::array<bool, 256> t{};
+  for (int c = 0; c < 256; ++c) t[static_cast<std::size_t>(c)] = c < 0x20 || c >= 0x80 || c == '"' || c == '\\';
+  return t;
+}();
 
 int hex4(const char* p) {
   int v = 0;
@@ -75,7 +83,7 @@ std::size_t read_string(std::string_view body, std::size_t at, std::string& out)
   constexpr std::size_t npos = std::string_view::npos;
   while (p < end) {
     const unsigned char* run = p;
-    while (p < end && *p >= 0x20 && *p < 0x80 && *p != '"' && *p != '\\') ++p;
+    while (p < end && !kStops[*p]) ++p;
     out.append(reinterpret_cast<const char*>(run), static_cast<std::size_t>(p - run));
     if (p >= end) return npos;
     unsigned char c = *p;
@@ -149,8 +157,21 @@ json parse_message(std::string_view body) {
     if (!q) break;
     std::size_t open = static_cast<std::size_t>(static_cast<const char*>(q) - body.data());
     // Where it ends, skipping escaped characters.
+    // (memchr for both; the next quote is looked for again only once an escape passed it)
     std::size_t close = open + 1;
-    while (close < body.size() && body[close] != '"') close += body[close] == '\\' ? 2 : 1;
+    std::size_t quote = open;
+    while (close < body.size() && body[close] != '"') {
+      if (body[close] == '\\') {
+        close += 2;
+        continue;
+      }
+      if (quote < close) {
+        const void* q2 = std::memchr(body.data() + close, '"', body.size() - close);
+        quote = q2 ? static_cast<std::size_t>(static_cast<const char*>(q2) - body.data()) : body.size();
+      }
+      const void* b2 = std::memchr(body.data() + close, '\\', quote - close);
+      close = b2 ? static_cast<std::size_t>(static_cast<const char*>(b2) - body.data()) : quote;
+    }
     if (close >= body.size()) break;  // unterminated: nlohmann says so
     std::size_t after = close + 1;
     if (after - open >= kLongString) {
