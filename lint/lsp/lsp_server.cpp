@@ -5,6 +5,7 @@
 
 #include "lint/core/json_nesting.hpp"
 #include "lint/lsp/lsp_features.hpp"
+#include "lint/lsp/lsp_message.hpp"
 
 namespace planlint::lsp {
 
@@ -239,7 +240,7 @@ void Server::handle(std::string_view body) {
                   "message nests arrays or objects deeper than " + std::to_string(kMaxJsonNesting) + " levels");
     return;
   }
-  json msg = json::parse(body, nullptr, false);
+  json msg = parse_message(body);  // as json::parse, the document text read faster
   if (msg.is_discarded()) {
     respond_error(nullptr, error_code::ParseError, "message is not valid JSON");
     return;
