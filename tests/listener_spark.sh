@@ -5,7 +5,7 @@
 #  1. Spark 4.x: the scenario's sort-merge join of a 50-row table with broadcast disabled is
 #     reported as shuffle-join-could-broadcast (PL002) in the driver log and the NDJSON file, from
 #     the SQL metrics (the right side's size in KiB), with the app id and execution id.
-#  2. Spark 3.5: the same, plus cartesian-product (PL005) thanks to a threshold set by a conf
+#  2. Spark 3.5: the same, plus cartesian-product (PL009) thanks to a threshold set by a conf
 #     (spark.planlint.set.explode-min-rows=1000; the default 1,000,000 keeps it silent), and
 #     spark.planlint.ignore keeps a rule out.
 #  3. A planlint that sleeps forever, a queue of one and 20 more quick queries (Spark 4.x): every
@@ -64,7 +64,7 @@ hasnt() { ! grep -q -- "$2" "$tmp/$1.log" || fail "$1: unexpected log line match
 run new "$PLANLINT_VENV" 0 --conf "spark.planlint.output=$tmp/out/"
 has new 'WARN PlanlintListener: planlint PL002 shuffle-join-could-broadcast at SortMergeJoin ([0-9]*): execution 0 (collect at .*scenario.py:[0-9]*): SortMergeJoin .* the right side is [0-9.]* KiB .* | fix: Broadcast'
 has new 'planlint: local-[0-9]*: checked [2-9] SQL executions (0 from the plan text only), 1 findings; dropped 0'
-hasnt new 'PL005'   # 1,200 rows out: below the default explode-min-rows
+hasnt new 'PL009'   # 1,200 rows out: below the default explode-min-rows
 ls "$tmp"/out/planlint-local-*.ndjson >/dev/null 2>&1 || fail "new: no NDJSON file in spark.planlint.output's folder"
 python3 - "$tmp"/out/planlint-local-*.ndjson <<'EOF' || fail "new: NDJSON records"
 import json, sys
@@ -84,13 +84,13 @@ EOF
 run old "$PLANLINT_VENV_OLD" 0 --conf "spark.planlint.output=$tmp/old/findings.ndjson" \
   --conf spark.planlint.set.explode-min-rows=1000 --conf spark.planlint.ignore=PL108
 has old 'WARN PlanlintListener: planlint PL002 shuffle-join-could-broadcast at SortMergeJoin ([0-9]*): execution 0 '
-has old 'WARN PlanlintListener: planlint PL005 cartesian-product at CartesianProduct ([0-9]*): execution 1 '
+has old 'WARN PlanlintListener: planlint PL009 cartesian-product at CartesianProduct ([0-9]*): execution 1 '
 has old 'checked [2-9] SQL executions (0 from the plan text only), 2 findings; dropped 0'
 python3 - "$tmp/old/findings.ndjson" <<'EOF' || fail "old: NDJSON records"
 import json, sys
 recs = [json.loads(l) for l in open(sys.argv[1])]
 codes = sorted(r["code"] for r in recs if r["type"] == "finding")
-assert codes == ["PL002", "PL005"], recs
+assert codes == ["PL002", "PL009"], recs
 assert {r["executionId"] for r in recs if r["type"] == "finding"} == {0, 1}, recs
 print("old: NDJSON ok,", len(recs), "records")
 EOF
