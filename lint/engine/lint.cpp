@@ -252,6 +252,15 @@ Linted lint_input(const LintRequest& request, const Config& config, const LintOp
       out.result.parse.traits = r.traits;
     }
   };
+  // A whole input read into memory (or the error that stopped the read), kept for the report.
+  const auto lint_read = [&](std::optional<std::string> text) {
+    if (!text) {
+      out.error = error;
+      return;
+    }
+    out.input = std::make_shared<const std::string>(std::move(*text));
+    linter.whole(out.input);
+  };
   if (kind == InputKind::File) {
     // One open (and the stat above): the first bytes say whether a reader opens the file itself
     // (an event log, streamed), else the rest is read into the buffer the plans view.
@@ -263,12 +272,7 @@ Linted lint_input(const LintRequest& request, const Config& config, const LintOp
       stream_claimed(*claimed);
       return out;
     }
-    if (!text) {
-      out.error = error;
-      return out;
-    }
-    out.input = std::make_shared<const std::string>(std::move(*text));
-    linter.whole(out.input);
+    lint_read(std::move(text));
     return out;
   }
   if (kind == InputKind::Directory) {
@@ -277,13 +281,7 @@ Linted lint_input(const LintRequest& request, const Config& config, const LintOp
       stream_claimed(*r);
       return out;
     }
-    auto text = read_input(request.path, error, config.max_input_bytes);
-    if (!text) {
-      out.error = error;
-      return out;
-    }
-    out.input = std::make_shared<const std::string>(std::move(*text));
-    linter.whole(out.input);
+    lint_read(read_input(request.path, error, config.max_input_bytes));
     return out;
   }
   // Standard input, a pipe, a FIFO, /dev/stdin, <(...): read once. The format is detected on the
