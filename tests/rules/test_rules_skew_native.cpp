@@ -541,36 +541,26 @@ TEST_CASE("event log: jobs and how they ended (SparkListenerJobEnd, JobFailed)")
 }
 
 TEST_CASE("skew-not-handled: a failed stage says so in its evidence") {
-  SUBCASE("stragglers by time in a stage that failed") {
+  // The one finding on a join stage of the given task times and reads, its stage in `status`.
+  auto finding = [](StageStatus status, double max_ms, double median_ms, double max_bytes, double median_bytes) {
     PlanBuilder b(InputFormat::EventLog);
-    stage_join(b, 120000, 10000, 0, 0);
-    b.plan.stages.back().status = StageStatus::Failed;
+    stage_join(b, max_ms, median_ms, max_bytes, median_bytes);
+    b.plan.stages.back().status = status;
     auto ds = only(lint(b), "skew-not-handled");
     REQUIRE(ds.size() == 1);
-    CHECK(evidence(ds[0], "stage status").rfind("stage 7 failed: its task times and reads count only the tasks that succeeded", 0) == 0);
+    return ds[0];
+  };
+  SUBCASE("stragglers by time in a stage that failed") {
+    CHECK(evidence(finding(StageStatus::Failed, 120000, 10000, 0, 0), "stage status")
+              .rfind("stage 7 failed: its task times and reads count only the tasks that succeeded", 0) == 0);
   }
   SUBCASE("a stage that did not complete") {
-    PlanBuilder b(InputFormat::EventLog);
-    stage_join(b, 120000, 10000, 0, 0);
-    b.plan.stages.back().status = StageStatus::Active;
-    auto ds = only(lint(b), "skew-not-handled");
-    REQUIRE(ds.size() == 1);
-    CHECK(evidence(ds[0], "stage status").rfind("stage 7 did not complete", 0) == 0);
+    CHECK(evidence(finding(StageStatus::Active, 120000, 10000, 0, 0), "stage status").rfind("stage 7 did not complete", 0) == 0);
   }
   SUBCASE("uneven shuffle reads in a stage that failed") {
-    PlanBuilder b(InputFormat::EventLog);
-    stage_join(b, 8000, 4000, 2 * kGiB, 10 * kMiB);
-    b.plan.stages.back().status = StageStatus::Failed;
-    auto ds = only(lint(b), "skew-not-handled");
-    REQUIRE(ds.size() == 1);
-    CHECK(evidence(ds[0], "stage status").rfind("stage 7 failed", 0) == 0);
+    CHECK(evidence(finding(StageStatus::Failed, 8000, 4000, 2 * kGiB, 10 * kMiB), "stage status").rfind("stage 7 failed", 0) == 0);
   }
   SUBCASE("near miss: a completed stage has no status evidence") {
-    PlanBuilder b(InputFormat::EventLog);
-    stage_join(b, 120000, 10000, 0, 0);
-    b.plan.stages.back().status = StageStatus::Complete;
-    auto ds = only(lint(b), "skew-not-handled");
-    REQUIRE(ds.size() == 1);
-    CHECK_FALSE(has_evidence(ds[0], "stage status"));
+    CHECK_FALSE(has_evidence(finding(StageStatus::Complete, 120000, 10000, 0, 0), "stage status"));
   }
 }
