@@ -543,9 +543,11 @@ int main(int argc, char** argv) {
   std::vector<std::string> evlog_args;
   auto* evlog = app.add_subcommand("eventlog", "a generated event log (--mb, default 1000 MB = 10^6 bytes each) read in bounded memory");
   evlog->prefix_command();  // everything after `eventlog` goes to bench_eventlog (see `eventlog --help`)
+  evlog->set_help_flag();   // so `eventlog --help` reaches bench_eventlog, whose help lists its options
   auto* proc = app.add_subcommand("process", "whole-process `planlint check --format json` of golden plans, 10,000 small files, "
                                              "100 MB, a 1 GB event log, beside `wc -l`");
   proc->prefix_command();  // everything after `process` goes to bench_process (see `process --help`)
+  proc->set_help_flag();   // so `process --help` reaches bench_process, whose help lists its options
   std::vector<std::string> run_paths;
   int repeat = 1;
   bool parse_only = false;
