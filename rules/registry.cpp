@@ -11,7 +11,7 @@ std::unique_ptr<Rule> make_skew_not_handled();
 std::unique_ptr<Rule> make_stale_broadcast_hint();
 std::unique_ptr<Rule> make_exploding_join();
 std::unique_ptr<Rule> make_non_sargable_predicate();
-std::unique_ptr<Rule> make_photon_fallback();
+std::unique_ptr<Rule> make_native_engine_fallback();
 std::unique_ptr<Rule> make_truncated_metadata();
 
 // Troubleshooting-method rules (issue 8), after the mission rules.
@@ -35,7 +35,7 @@ const std::vector<std::unique_ptr<Rule>>& all_rules() {
     v.push_back(make_stale_broadcast_hint());
     v.push_back(make_exploding_join());
     v.push_back(make_non_sargable_predicate());
-    v.push_back(make_photon_fallback());
+    v.push_back(make_native_engine_fallback());
     v.push_back(make_truncated_metadata());
     // Troubleshooting-method rules (issue 8), after the mission rules.
     v.push_back(make_slow_phase());

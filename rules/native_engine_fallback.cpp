@@ -263,7 +263,7 @@ std::string add_region_evidence(Diagnostic& d, RegionScene& scene, const std::ve
   return engine_note;
 }
 
-class PhotonFallback final : public DocumentedRule<make_doc> {
+class NativeEngineFallback final : public DocumentedRule<make_doc> {
  public:
   [[nodiscard]] bool explains() const override { return true; }
   // One finding for one region of JVM operators (or none, with a --why note, for the regions that
@@ -480,6 +480,6 @@ class PhotonFallback final : public DocumentedRule<make_doc> {
 
 }  // namespace
 
-std::unique_ptr<Rule> make_photon_fallback() { return std::make_unique<PhotonFallback>(); }
+std::unique_ptr<Rule> make_native_engine_fallback() { return std::make_unique<NativeEngineFallback>(); }
 
 }  // namespace planlint
