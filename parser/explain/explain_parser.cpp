@@ -12,6 +12,7 @@
 #include <emmintrin.h>
 #endif
 
+#include "parser/explain/codegen_subtrees.hpp"
 #include "parser/explain/explain.hpp"
 #include "parser/explain/explain_state.hpp"
 #include "parser/common/facts_fill.hpp"
@@ -51,6 +52,7 @@ class ExplainTextReader {
     for (std::size_t i = 0; i < n.lines.size(); ++i) line(i);
     finish_plan(s_);
     summarize(s_);
+    fold_codegen_subtrees(s_.r, codegen_plans_);
     if (n.cut) {
       // (a later repair can drop the cut's line: the range is then unknown)
       const std::size_t cut_size = n.cut_line < n.lines.size() ? n.text(n.cut_line).size() : 0;
@@ -65,6 +67,7 @@ class ExplainTextReader {
  private:
   ExplainState s_;
   std::shared_ptr<const std::string> input_;  // the shared input: plans view it (may be null)
+  std::vector<std::size_t> codegen_plans_;    // plans read from `== Subtree k / n ==` sections
 
   void new_plan(std::size_t i) {
     finish_plan(s_);
@@ -131,6 +134,7 @@ class ExplainTextReader {
     bool codegen_subtree = title.starts_with("Subtree ") && title.find(" / ") != std::string_view::npos;
     if (title == "Physical Plan" || codegen_subtree) {
       if (!same_plan_ok || codegen_subtree) new_plan(i);
+      if (codegen_subtree) codegen_plans_.push_back(s_.r.plans.size() - 1);
       end_block(s_);
       s_.region = Region::Physical;
       s_.mode = PhysMode::Start;

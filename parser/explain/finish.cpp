@@ -80,6 +80,15 @@ std::string hint(const Normalized& n, const std::vector<std::size_t>* only = nul
   }
   if (numbered * 2 > text) return "the lines look like a numbered tree string ('00 ', '01 '): the numbers must start at 00";
   if (!only) {
+    for (std::size_t k = 0; k < n.lines.size(); ++k) {
+      const std::string_view t = n.text(k);
+      if (t.empty()) continue;
+      if (t.starts_with("Found 0 WholeStageCodegen subtrees"))
+        return "Spark printed no whole-stage-codegen subtree: with adaptive execution on, explain('codegen') "
+               "before the query has run shows none (the adaptive plan has not planned its stages yet); call it "
+               "after an action, or use explain('formatted')";
+      break;
+    }
     const std::string_view prefix = repair::comment_prefix_name(n.input);
     if (!prefix.empty())
       return "the plan's lines carry a comment prefix '" + std::string(prefix) +
