@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <string>
 #include <string_view>
+#include <unordered_map>
+#include <utility>
 
 namespace planlint::explain {
 
@@ -35,15 +37,12 @@ bool same_tree(const Plan& p, std::size_t pa, const Plan& q, std::size_t qa) {
   return true;
 }
 
-// The plan `q` that prints plan `p` whole inside it (p's one root matches an operator of q with
-// the same tree), or npos.
-bool printed_inside(const Plan& p, const Plan& q) {
-  if (p.roots.size() != 1 || q.ops.size() <= p.ops.size()) return false;
-  const Operator& root = p.ops[p.roots.front()];
-  if (!root.codegen_stage) return false;
-  for (const Operator& op : q.ops)
-    if (same_op(op, root) && same_tree(p, root.index, q, op.index)) return true;
-  return false;
+std::size_t op_hash(const Operator& op) {
+  const std::hash<std::string_view> h;
+  std::size_t x = h(op.name.view());
+  x = x * 31 + h(op.arguments.view());
+  x = x * 31 + h(op.label.view());
+  return x * 31 + static_cast<std::size_t>(op.codegen_stage ? *op.codegen_stage + 1 : 0);
 }
 
 bool numbered_name(std::string_view name) {
@@ -55,13 +54,29 @@ bool numbered_name(std::string_view name) {
 
 void fold_codegen_subtrees(ParseResult& r, const std::vector<std::size_t>& subtree_plans) {
   if (subtree_plans.size() < 2) return;
+  // Every operator of every section, by its printed signature: each section's root is looked up
+  // once (linear in the operators, however many sections there are).
+  std::unordered_multimap<std::size_t, std::pair<std::size_t, std::size_t>> by_sig;
+  for (std::size_t b : subtree_plans) {
+    if (b >= r.plans.size()) continue;
+    for (const Operator& op : r.plans[b].ops)
+      if (op.codegen_stage) by_sig.emplace(op_hash(op), std::pair{b, op.index});
+  }
   std::vector<bool> drop(r.plans.size(), false);
   std::size_t dropped = 0;
   for (std::size_t a : subtree_plans) {
     if (a >= r.plans.size()) continue;
-    for (std::size_t b : subtree_plans) {
-      if (b == a || b >= r.plans.size()) continue;
-      if (printed_inside(r.plans[a], r.plans[b])) {
+    const Plan& p = r.plans[a];
+    if (p.roots.size() != 1) continue;
+    const Operator& root = p.ops[p.roots.front()];
+    if (!root.codegen_stage) continue;
+    auto [lo, hi] = by_sig.equal_range(op_hash(root));
+    for (auto it = lo; it != hi; ++it) {
+      const auto [b, at] = it->second;
+      const Plan& q = r.plans[b];
+      // A larger section that prints this one's tree whole under one of its operators.
+      if (b == a || q.ops.size() <= p.ops.size()) continue;
+      if (same_op(q.ops[at], root) && same_tree(p, root.index, q, at)) {
         drop[a] = true;
         ++dropped;
         break;
