@@ -227,9 +227,12 @@ void Plan::relocate_all(SourceRange loc) {
     op.detail_loc = loc;
     for (auto& f : op.fields) f.loc = loc;
     if (op.stats.present()) op.stats.edit().loc = loc;
+    if (op.hints.present())
+      for (auto& h : op.hints.edit()) h.loc = loc;
   }
   for (auto& sq : subqueries) sq.loc = loc;
   for (auto& t : trailers) t.loc = loc;
+  if (photon.present) photon.loc = loc;
 }
 
 const Operator* Plan::find_id(std::string_view id) const {

@@ -34,6 +34,9 @@ TEST_CASE("model: Plan::relocate_all puts every location of the plan at one plac
   p.ops[1].stats.edit().loc = {5, 10, 5, 30};
   p.subqueries.emplace_back().loc = {12, 1, 12, 4};
   p.trailers.emplace_back().loc = {14, 1, 14, 20};
+  p.ops[1].hints.edit().emplace_back().loc = {6, 1, 6, 12};  // a logical node's hint
+  p.photon.present = true;                                      // `== Photon Explanation ==`
+  p.photon.loc = {16, 1, 16, 30};
   const SourceRange at{42, 1, 42, 2};
   p.relocate_all(at);
   auto same = [&at](const SourceRange& r) {
@@ -48,6 +51,8 @@ TEST_CASE("model: Plan::relocate_all puts every location of the plan at one plac
   CHECK(same(p.ops[1].stats->loc));
   CHECK(same(p.subqueries[0].loc));
   CHECK(same(p.trailers[0].loc));
+  CHECK(same(p.ops[1].hints->front().loc));
+  CHECK(same(p.photon.loc));
 }
 
 TEST_CASE("formatting helpers") {
