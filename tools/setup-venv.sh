@@ -26,6 +26,13 @@ make_env() {  # make_env DIR STAMP PACKAGES...
     { tail -20 "$dir.log" >&2; echo "planlint: pip could not set up $dir" >&2; exit 1; }
   printf '%s' "$stamp" >"$dir/.planlint-stamp"
 }
+if [ "${1:-}" = "--lake" ]; then
+  # Capture only (tools/live-spark, Delta and Iceberg on Spark 4.x): never made by setup-deps.sh.
+  lake_req=tools/python/requirements-lake.txt
+  make_env "$PLANLINT_VENV_LAKE" "pyspark==$PLANLINT_PYSPARK_LAKE $(sha256sum "$lake_req" | cut -c1-16)" \
+    "pyspark==$PLANLINT_PYSPARK_LAKE" -r "$lake_req"
+  exit 0
+fi
 req=tools/python/requirements-test.txt
 make_env "$PLANLINT_VENV" "pyspark==$PLANLINT_PYSPARK_NEW $(sha256sum "$req" | cut -c1-16)" \
   "pyspark==$PLANLINT_PYSPARK_NEW" -r "$req"

@@ -11,7 +11,8 @@ A scenario module defines:
   SETUP_CONF  confs of the data-writing session as well (e.g. catalogs)
   DRIVER_JAVA_OPTIONS  optional JVM options instead of the default (C1 only, serial GC)
   SPARK_VERSIONS  optional prefixes ("3.5",): other Spark versions skip the scenario (exit 3)
-  PACKAGES  optional list of Maven coordinates (spark.jars.packages, resolved at JVM start)
+  PACKAGES  optional list of Maven coordinates (spark.jars.packages, resolved at JVM start), or a
+            dict from Spark version prefix to such a list (Delta and Iceberg build per Spark line)
   setup(spark, data)        writes the input data under the folder `data` (a session with no event log)
   query(spark, data) -> DataFrame   the measured query (may run warm-up actions, e.g. cache().count())
   or run(spark, data, out)  a scenario that captures itself (streaming)
@@ -82,6 +83,14 @@ def write(path, text):
             f.write("\n")
 
 
+def packages_for(mod, version):
+    """The scenario's Maven coordinates for this Spark version (PACKAGES, a list or a dict by prefix)."""
+    packages = getattr(mod, "PACKAGES", [])
+    if isinstance(packages, dict):
+        return next((coords for prefix, coords in packages.items() if version.startswith(prefix)), [])
+    return packages
+
+
 def main(argv):
     scen_path, out = os.path.abspath(argv[1]), os.path.abspath(argv[2])
     variants = argv[3:] or ["zstd"]
@@ -94,14 +103,14 @@ def main(argv):
     data = os.path.join(tmp, "data")
     os.makedirs(data)
     os.chdir(tmp)  # derby.log, hs_err_pid*.log and the like of the JVM stay out of the source tree
-    packages = getattr(mod, "PACKAGES", [])
+    import pyspark
+    packages = packages_for(mod, pyspark.__version__)
     first = dict(BASE_CONF)
     if hasattr(mod, "DRIVER_JAVA_OPTIONS"):  # JVM options, fixed when the first session starts the JVM
         first["spark.driver.extraJavaOptions"] = mod.DRIVER_JAVA_OPTIONS
     if packages:
         first["spark.jars.packages"] = ",".join(packages)
         first["spark.jars.ivy"] = os.environ.get("PLANLINT_IVY", os.path.expanduser("~/.cache/planlint/ivy"))
-    import pyspark
     wanted = getattr(mod, "SPARK_VERSIONS", None)
     if wanted and not any(pyspark.__version__.startswith(v) for v in wanted):
         print(f"{name}: not for Spark {pyspark.__version__} (only {', '.join(wanted)})")
@@ -188,11 +197,13 @@ def dim(spark, path, rows):
         (F.col("id") % 10).alias("grp")).write.mode("overwrite").parquet(path)
 
 
-# Iceberg (issue 38): the runtime jar for Spark 3.5 / Scala 2.12 from Maven Central (no
-# iceberg-spark-runtime-4.3_2.13 is served, so the Iceberg scenarios are 3.5 only); a Hadoop catalog
+# Iceberg (issue 38): the runtime jar for Spark 3.5 / Scala 2.12 and for Spark 4.1 / Scala 2.13 from
+# Maven Central (no iceberg-spark-runtime-4.3_2.13 or -4.2 is served, so the Iceberg scenarios run on
+# 3.5 and 4.1, the newest 4.x line Iceberg builds for, in a capture-only venv); a Hadoop catalog
 # `lake` whose warehouse is a folder under the scenario's data folder, so the table's metadata and
 # data files are local files like the parquet scenarios' (1.6.1 crashed the JVM here; 1.10.0 runs).
-ICEBERG_PACKAGES = ["org.apache.iceberg:iceberg-spark-runtime-3.5_2.12:1.10.0"]
+ICEBERG_PACKAGES = {"3.5": ["org.apache.iceberg:iceberg-spark-runtime-3.5_2.12:1.10.0"],
+                    "4.1": ["org.apache.iceberg:iceberg-spark-runtime-4.1_2.13:1.12.0"]}
 ICEBERG_CONF = {
     "spark.sql.extensions": "org.apache.iceberg.spark.extensions.IcebergSparkSessionExtensions",
     "spark.sql.catalog.lake": "org.apache.iceberg.spark.SparkCatalog",

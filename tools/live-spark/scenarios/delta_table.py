@@ -1,11 +1,11 @@
-"""A Delta Lake table (delta-spark from Maven Central, Spark 3.5 only: no Delta release supports Spark 4.3 yet) read with x = 42 (pushed, data skipping) and upper(name) = 'N42' (not sargable)."""
+"""A Delta Lake table (delta-spark from Maven Central; Spark 3.5 and 4.1: no Delta release supports Spark 4.3 yet) read with x = 42 (pushed, data skipping) and upper(name) = 'N42' (not sargable)."""
 import os, sys
 sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 from harness import main  # noqa: E402
 from pyspark.sql import functions as F  # noqa: E402
 
-SPARK_VERSIONS = ("3.5",)
-PACKAGES = ["io.delta:delta-spark_2.12:3.3.2"]
+SPARK_VERSIONS = ("3.5", "4.1")
+PACKAGES = {"3.5": ["io.delta:delta-spark_2.12:3.3.2"], "4.1": ["io.delta:delta-spark_2.13:4.3.1"]}
 SETUP_CONF = {"spark.sql.extensions": "io.delta.sql.DeltaSparkSessionExtension",
               "spark.sql.catalog.spark_catalog": "org.apache.spark.sql.delta.catalog.DeltaCatalog"}
 CONF = {}

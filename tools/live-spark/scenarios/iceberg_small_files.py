@@ -5,7 +5,7 @@ sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 from harness import ICEBERG_CONF, ICEBERG_PACKAGES, main  # noqa: E402
 from pyspark.sql import functions as F  # noqa: E402
 
-SPARK_VERSIONS = ("3.5",)
+SPARK_VERSIONS = ("3.5", "4.1")
 PACKAGES = ICEBERG_PACKAGES
 SETUP_CONF = ICEBERG_CONF
 CONF = {}
