@@ -475,6 +475,11 @@ struct ParseResult {
   InputTraits traits;                        // set by the reader that read it
   std::vector<Plan> plans;
   std::vector<ParseMessage> messages;
+  // Plans read but not in `plans`: handed over one at a time as they were finished (a reader given
+  // ReadOptions::each_plan) or dropped once linted (`planlint check`). They came before those in
+  // `plans`, which are numbered after them; `handed_over_ops` counts their operators.
+  std::size_t handed_over_plans = 0;
+  std::size_t handed_over_ops = 0;
   [[nodiscard]] bool has_errors() const;
 };
 

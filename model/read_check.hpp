@@ -9,7 +9,7 @@
 namespace planlint {
 
 inline std::size_t operator_count(const ParseResult& r) {
-  std::size_t n = 0;
+  std::size_t n = r.handed_over_ops;  // plans already handed over or dropped once linted
   for (const auto& p : r.plans) n += p.ops.size();
   return n;
 }

@@ -1,18 +1,13 @@
 #include "lint/engine/engine.hpp"
 
 #include <algorithm>
+#include <cstddef>
 #include <tuple>
 
 namespace planlint {
 
-std::vector<Diagnostic> run_rules(const ParseResult& parsed, const Config& config) {
-  std::vector<Diagnostic> out;
-  // Which rules run and with which thresholds depends on the configuration only: once per call.
-  struct Enabled {
-    const Rule* rule;
-    std::map<std::string, double> overrides;
-  };
-  std::vector<Enabled> enabled;
+RuleRunner::RuleRunner(const Config& config) : config_(config) {
+  // Which rules run and with which thresholds depends on the configuration only: once.
   for (const auto& rule : all_rules()) {
     const RuleDoc& doc = rule->doc();
     bool any = config.enabled(doc, doc.name);
@@ -21,29 +16,36 @@ std::vector<Diagnostic> run_rules(const ParseResult& parsed, const Config& confi
     std::map<std::string, double> overrides = config.global_thresholds;
     if (auto it = config.thresholds.find(doc.name); it != config.thresholds.end())
       for (const auto& [k, v] : it->second) overrides[k] = v;
-    enabled.push_back({rule.get(), std::move(overrides)});
+    enabled_.push_back({rule.get(), std::move(overrides)});
   }
+}
+
+void RuleRunner::run(const Plan& plan, std::size_t index, std::vector<Diagnostic>& out) const {
+  const std::size_t first = out.size();
   std::vector<Diagnostic> found;
-  for (std::size_t p = 0; p < parsed.plans.size(); ++p) {
-    const Plan& plan = parsed.plans[p];
-    const PlanScope scope(plan);
-    for (const Enabled& e : enabled) {
-      const RuleDoc& doc = e.rule->doc();
-      found.clear();
-      RuleContext ctx(plan, p, doc, &e.overrides, found);
-      ctx.share_scope(&scope);
-      e.rule->check(ctx);
-      for (auto& d : found) {
-        if (!config.enabled(doc, d.rule)) continue;
-        if (auto s = config.severity.find(d.rule); s != config.severity.end()) d.severity = s->second;
-        out.push_back(std::move(d));
-      }
+  const PlanScope scope(plan);
+  for (const Enabled& e : enabled_) {
+    const RuleDoc& doc = e.rule->doc();
+    found.clear();
+    RuleContext ctx(plan, index, doc, &e.overrides, found);
+    ctx.share_scope(&scope);
+    e.rule->check(ctx);
+    for (auto& d : found) {
+      if (!config_.enabled(doc, d.rule)) continue;
+      if (auto s = config_.severity.find(d.rule); s != config_.severity.end()) d.severity = s->second;
+      out.push_back(std::move(d));
     }
   }
-  std::stable_sort(out.begin(), out.end(), [](const Diagnostic& a, const Diagnostic& b) {
-    return std::tie(a.plan_index, a.range.line, a.range.column) <
-           std::tie(b.plan_index, b.range.line, b.range.column);
+  std::stable_sort(out.begin() + static_cast<std::ptrdiff_t>(first), out.end(), [](const Diagnostic& a, const Diagnostic& b) {
+    return std::tie(a.range.line, a.range.column) < std::tie(b.range.line, b.range.column);
   });
+}
+
+std::vector<Diagnostic> run_rules(const ParseResult& parsed, const Config& config) {
+  // Plan by plan, each plan's findings in reading order: the order of (plan, line, column).
+  std::vector<Diagnostic> out;
+  const RuleRunner rules(config);
+  for (std::size_t p = 0; p < parsed.plans.size(); ++p) rules.run(parsed.plans[p], p, out);
   return out;
 }
 

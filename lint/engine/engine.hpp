@@ -5,6 +5,7 @@
 #pragma once
 
 #include <cstddef>
+#include <map>
 #include <memory>
 #include <optional>
 #include <string>
@@ -45,13 +46,20 @@ struct LintOptions {
   // False: a format that streams (event logs) is read plan by plan and only the findings are kept,
   // each naming its execution (Diagnostic::plan_label); memory stays flat.
   bool keep_plans = true;
+  // With keep_plans false, an input read whole is linted plan by plan too: each plan as soon as the
+  // reader has finished it (explain text; ReadOptions::each_plan) or, for a reader that keeps its
+  // plans, once read; every plan is dropped once its findings are made (result.parse.plans stays
+  // empty, ParseResult::handed_over_plans counts them), so memory is bounded by the largest plan,
+  // not by the file. Only for front ends that need nothing of the plans but their findings.
+  bool lint_each_plan = false;
   // The CLI's front ends: an input that is no plan at all (not_a_plan), or an event log without the
   // `--execution` asked for, is an error (`Linted::error`, exit 2) instead of an empty result.
   bool refuse_non_plans = false;
 };
 
 // The front ends' uses of lint_input, named by purpose instead of three booleans:
-//   Check    `planlint check` on a file: finish, stream event logs (findings only), refuse non-plans.
+//   Check    `planlint check` on a file: finish, stream event logs and lint other inputs plan by
+//            plan (findings only), refuse non-plans.
 //   Editor   a buffer in hand (the LSP, check_text): finish, keep the plans, accept anything.
 //   Show     `show`, `report`, the MCP server: finish, keep the plans, refuse non-plans.
 //   Inspect  `check --why`: the plans as read, no finishing steps, refuse non-plans.
@@ -92,6 +100,23 @@ std::string not_a_plan(std::string_view text, const ParseResult& parse);
 
 // Run the enabled rules over already-parsed plans (the step of lint_input after reading).
 std::vector<Diagnostic> run_rules(const ParseResult& parsed, const Config& config);
+
+// The rules a configuration enables, with their thresholds, worked out once and run over one plan
+// at a time (run_rules, and `check`, which lints each plan as the reader finishes it).
+class RuleRunner {
+ public:
+  explicit RuleRunner(const Config& config);  // `config` must outlive the runner
+  // Appends the findings of `plan`, the `index`-th plan of its input, to `out` in reading order.
+  void run(const Plan& plan, std::size_t index, std::vector<Diagnostic>& out) const;
+
+ private:
+  struct Enabled {
+    const Rule* rule;
+    std::map<std::string, double> overrides;
+  };
+  const Config& config_;
+  std::vector<Enabled> enabled_;
+};
 
 // How a finding names its plan when the reader's plans are SQL executions (InputTraits::executions):
 // the execution id and its description on one line, cut at 80 bytes; an empty label otherwise. The

@@ -12,6 +12,7 @@
 #include "lint/core/input.hpp"
 #include "lint/engine/parse_errors.hpp"
 #include "lint/core/suppress.hpp"
+#include "model/read_check.hpp"
 #include "parser/registry/reader.hpp"
 
 namespace planlint {
@@ -76,9 +77,7 @@ std::size_t finish_diagnostics(LintResult& lint, std::string_view text, const Co
 }
 
 std::string not_a_plan(std::string_view text, const ParseResult& parse) {
-  std::size_t ops = 0;
-  for (const auto& p : parse.plans) ops += p.ops.size();
-  if (ops > 0) return "";
+  if (operator_count(parse) > 0) return "";
   std::string_view body = text.substr(0, 3) == "\xEF\xBB\xBF" ? text.substr(3) : text;
   if (body.find_first_not_of(" \t\r\n\f\v") == std::string_view::npos)
     return std::string(text.empty() ? "is empty" : "holds only white space") + ", nothing to check; " +
@@ -139,10 +138,15 @@ class InputLinter {
 
   // A whole buffer: the reader the registry picks for it, then the rules.
   void whole(std::string_view text) {
-    out_.result.parse = reader_for(text.substr(0, kDetectBytes)).parse(text, out_.path, read_);
-    out_.result.diagnostics = run_rules(out_.result.parse, config_);
-    // An event log or a History Server answer holds several executions: each finding names its own.
-    label_diagnostics(out_.result.diagnostics, out_.result.parse);
+    const Reader& reader = reader_for(text.substr(0, kDetectBytes));
+    if (!options_.keep_plans && options_.lint_each_plan) {
+      each_plan(reader, text);
+    } else {
+      out_.result.parse = reader.parse(text, out_.path, read_);
+      out_.result.diagnostics = run_rules(out_.result.parse, config_);
+      // An event log or a History Server answer holds several executions: each finding names its own.
+      label_diagnostics(out_.result.diagnostics, out_.result.parse);
+    }
     finish(text);
     refuse(text, true, out_.result.parse.format, out_.result.parse.traits);
   }
@@ -191,12 +195,41 @@ class InputLinter {
 
   [[nodiscard]] const ReadOptions& read_options() const { return read_; }
 
+  // LintOptions::lint_each_plan: each plan is linted as soon as the reader hands it over
+  // (ReadOptions::each_plan) and dropped; the plans of a reader that keeps them are linted in order
+  // once read and dropped too. The findings are those of run_rules, in the same order.
+  void each_plan(const Reader& reader, std::string_view text) {
+    const RuleRunner rules(config_);
+    std::vector<Diagnostic>& found = out_.result.diagnostics;
+    std::size_t index = 0;
+    const auto lint = [&](const Plan& plan, const InputTraits& traits) {
+      const std::size_t first = found.size();
+      rules.run(plan, index++, found);
+      if (!traits.executions || first == found.size()) return;
+      const PlanLabel label = plan_label(plan, traits);
+      for (std::size_t k = first; k < found.size(); ++k) found[k].plan_label = label;
+    };
+    read_.each_plan = [&](Plan&& plan) {
+      const Plan one = std::move(plan);  // freed when its findings are made
+      lint(one, reader.traits);
+    };
+    ParseResult& parse = out_.result.parse;
+    parse = reader.parse(text, out_.path, read_);
+    read_.each_plan = nullptr;
+    for (const Plan& plan : parse.plans) {
+      lint(plan, parse.traits);
+      ++parse.handed_over_plans;
+      parse.handed_over_ops += plan.ops.size();
+    }
+    std::vector<Plan>().swap(parse.plans);
+  }
+
   // LintOptions::refuse_non_plans, once the input is read: `text` is the whole input ("" when a
   // reader read it itself).
   void refuse(std::string_view text, bool whole, InputFormat format, InputTraits traits) {
     if (!options_.refuse_non_plans || !out_.error.empty()) return;
     const ParseResult& parse = out_.result.parse;
-    std::size_t plans = options_.keep_plans || whole ? parse.plans.size() : plans_read_;
+    std::size_t plans = options_.keep_plans || whole ? parse.plans.size() + parse.handed_over_plans : plans_read_;
     if (traits.executions && config_.execution && plans == 0) {
       out_.error = out_.path + ": no SQL execution " + std::to_string(*config_.execution) + " in this " +
                    std::string(traits.display_name) + " (leave out --execution to check them all)";
@@ -325,6 +358,7 @@ LintOptions lint_options(LintMode mode) {
   switch (mode) {
     case LintMode::Check:
       o.keep_plans = false;
+      o.lint_each_plan = true;
       o.refuse_non_plans = true;
       break;
     case LintMode::Editor: break;

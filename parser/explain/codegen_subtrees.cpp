@@ -95,7 +95,7 @@ void fold_codegen_subtrees(ParseResult& r, const std::vector<std::size_t>& subtr
   for (std::size_t i = 0; i < r.plans.size(); ++i)
     if (!drop[i]) kept.push_back(std::move(r.plans[i]));
   r.plans = std::move(kept);
-  std::size_t k = 0;
+  std::size_t k = r.handed_over_plans;  // plans handed over before the sections (ReadOptions::each_plan)
   for (Plan& p : r.plans) {
     ++k;
     if (numbered_name(p.name)) p.name = "plan " + std::to_string(k);

@@ -1,6 +1,7 @@
 // The explain-text reader's entry point.
 #pragma once
 
+#include <functional>
 #include <memory>
 #include <string>
 #include <string_view>
@@ -15,7 +16,10 @@ inline constexpr InputTraits kExplainTextTraits{.display_name = "explain text"};
 // Explain text in any mode (formatted, default, extended, cost), with paste damage repaired.
 // Several plans in one text give several Plans. When `input` is given, `text` lies inside it and
 // the plans view its bytes instead of copying them (and keep it alive).
+// With `each_plan`, every plan is handed to it once finished (its facts filled) instead of being
+// kept in the result (ParseResult::handed_over_plans): only one plan is alive at a time.
 ParseResult parse_explain_text(std::string_view text, const std::string& path,
-                               std::shared_ptr<const std::string> input = {});
+                               std::shared_ptr<const std::string> input = {},
+                               const std::function<void(Plan&&)>* each_plan = nullptr);
 
 }  // namespace planlint

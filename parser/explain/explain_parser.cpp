@@ -4,6 +4,7 @@
 // (explain_state.hpp lists them by file). Formatted, default, extended, cost and codegen modes;
 // several plans per input. The handlers run the PEGTL line grammars (grammar/explain.hpp via
 // parser/explain/explain_lines) and place operators with the column stack (outline.hpp).
+#include <functional>
 #include <memory>
 #include <string>
 #include <cstdint>
@@ -44,13 +45,14 @@ std::size_t skip_guide_bytes(std::string_view t) {
 // Reads the normalised lines of one explain text (every mode) into plans.
 class ExplainTextReader {
  public:
-  ExplainTextReader(const Normalized& n, ParseResult& r, std::shared_ptr<const std::string> input)
-      : s_(n, r, shared_text(input)), input_(std::move(input)) {}
+  ExplainTextReader(const Normalized& n, ParseResult& r, std::shared_ptr<const std::string> input,
+                    const std::function<void(Plan&&)>* each_plan, const ExplainFillHints& hints)
+      : s_(n, r, shared_text(input)), input_(std::move(input)), each_plan_(each_plan), hints_(hints) {}
 
   void run() {
     const Normalized& n = s_.n;
     for (std::size_t i = 0; i < n.lines.size(); ++i) line(i);
-    finish_plan(s_);
+    finish_plan(s_);  // the last plan is handed over once the line table is gone (parse_explain_text)
     summarize(s_);
     fold_codegen_subtrees(s_.r, codegen_plans_);
     if (n.cut) {
@@ -61,16 +63,37 @@ class ExplainTextReader {
                                    "', spark.sql.maxPlanStringLength): the rest of the plan is missing"});
     }
     // Overall format: the first plan's.
-    if (!s_.r.plans.empty()) s_.r.format = s_.r.plans.front().format;
+    if (!s_.r.plans.empty() && s_.r.handed_over_plans == 0) s_.r.format = s_.r.plans.front().format;
   }
 
  private:
   ExplainState s_;
   std::shared_ptr<const std::string> input_;  // the shared input: plans view it (may be null)
   std::vector<std::size_t> codegen_plans_;    // plans read from `== Subtree k / n ==` sections
+  const std::function<void(Plan&&)>* each_plan_;  // set: finished plans are handed over, not kept
+  const ExplainFillHints& hints_;
+
+  // A finished plan (finish_plan) to each_plan_, its facts filled: no line of the text reaches a
+  // plan once the next one has started (new_plan).
+  void hand_over() {
+    ParseResult& r = s_.r;
+    if (!each_plan_ || r.plans.empty()) return;
+    // EXPLAIN CODEGEN sections stay until the end: a later section may print this one again
+    // inside it (fold_codegen_subtrees), and their indexes must stay valid.
+    if (!codegen_plans_.empty()) return;
+    Plan& p = r.plans.back();
+    fill_explain_facts(p, hints_);
+    if (r.handed_over_plans == 0) r.format = p.format;  // the first plan's (run())
+    s_.handed_over_photon = s_.handed_over_photon || p.photon.present;
+    ++r.handed_over_plans;
+    r.handed_over_ops += p.ops.size();
+    (*each_plan_)(std::move(p));
+    r.plans.clear();
+  }
 
   void new_plan(std::size_t i) {
     finish_plan(s_);
+    hand_over();
     s_.reset();
     ParseResult& r = s_.r;
     const Normalized& n = s_.n;
@@ -95,7 +118,7 @@ class ExplainTextReader {
     r.plans.back().ops.reserve(tree_lines + tree_lines / 16 + 8);
     s_.outline.reserve_edges(tree_lines + 8);  // one edge per tree line, and the roots
     s_.have_plan = true;
-    s_.plan().name = "plan " + std::to_string(r.plans.size());
+    s_.plan().name = "plan " + std::to_string(r.handed_over_plans + r.plans.size());
     s_.plan().loc = n.range(i, 0, n.text(i).size());
   }
 
@@ -283,7 +306,8 @@ class ExplainTextReader {
 }  // namespace
 
 ParseResult parse_explain_text(std::string_view text, const std::string& path,
-                               std::shared_ptr<const std::string> input) {
+                               std::shared_ptr<const std::string> input,
+                               const std::function<void(Plan&&)>* each_plan) {
   ParseResult r;
   r.path = path;
   r.traits = kExplainTextTraits;
@@ -294,12 +318,21 @@ ParseResult parse_explain_text(std::string_view text, const std::string& path,
     // repair): a word that is not in `text` is in no operator's text. One search of the input
     // instead of one per operator text.
     hints = explain_fill_hints(text, !n.repairs.empty());
-    ExplainTextReader reader(n, r, std::move(input));
+    ExplainTextReader reader(n, r, std::move(input), each_plan, hints);
     reader.run();
   }
   // The typed facts once the line table and the reader's indexes are gone (they need neither):
   // the peak of a large plan is lower.
   for (Plan& p : r.plans) fill_explain_facts(p, hints);
+  if (each_plan) {
+    // The last plan (the only one of most inputs), now that the line table is gone.
+    for (Plan& p : r.plans) {
+      ++r.handed_over_plans;
+      r.handed_over_ops += p.ops.size();
+      (*each_plan)(std::move(p));
+    }
+    std::vector<Plan>().swap(r.plans);
+  }
   if (r.format == InputFormat::Unknown) r.format = InputFormat::ExplainFormatted;
   return r;
 }

@@ -67,6 +67,7 @@ struct ExplainState {
   std::vector<std::uint32_t> bad;      // original line numbers of lines that were not understood
   std::vector<std::size_t> bad_index;  // their normalised indexes
   std::size_t last_text_line = 0;      // the last non-empty line read
+  bool handed_over_photon = false;     // a plan handed over (ParseResult::handed_over_plans) had one
 
   // ---- per plan (reset()) ----
   bool have_plan = false;

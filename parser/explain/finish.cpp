@@ -112,12 +112,12 @@ void summarize_nothing_read(ExplainState& s) {
       ++nonempty;
       first = std::min(first, i);
     }
-  bool photon_only = false;
+  bool photon_only = s.handed_over_photon;
   for (const auto& p : s.r.plans) photon_only = photon_only || p.photon.present;
   if (photon_only && s.bad.empty() && !orphan_tree_lines(n)) return;
   SourceRange loc{1, 1, 1, 1};
   if (first < n.lines.size()) loc = n.range(first, 0, n.text(first).size());
-  std::string msg = s.r.plans.empty() ? "expected '== Physical Plan ==' or an explain plan tree"
+  std::string msg = s.r.plans.empty() && s.r.handed_over_plans == 0 ? "expected '== Physical Plan ==' or an explain plan tree"
                                       : "no operator line under the plan's headers";
   msg += "; no operators were read from " + std::to_string(nonempty) + " non-empty line" +
          (nonempty == 1 ? "" : "s") + ". hint: " + hint(n);
@@ -145,7 +145,7 @@ void finish_plan(ExplainState& s) {
 
 // Never a silent empty answer: say how much was read, which lines were not, and why.
 void summarize(ExplainState& s) {
-  std::size_t ops = 0;
+  std::size_t ops = s.r.handed_over_ops;
   for (const auto& p : s.r.plans) ops += p.ops.size();
   if (ops == 0) {
     summarize_nothing_read(s);

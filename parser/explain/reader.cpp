@@ -1,5 +1,6 @@
 // The explain-text reader in the registry (parser/registry/registry.cpp): anything the other
-// readers do not claim, in every explain mode (the parser finds the mode). Read whole.
+// readers do not claim, in every explain mode (the parser finds the mode). Read whole; with
+// ReadOptions::each_plan, its plans are handed over one at a time.
 #include "parser/explain/explain.hpp"
 #include "parser/registry/reader.hpp"
 
@@ -12,7 +13,7 @@ Reader explain_text_reader() {
   r.traits = kExplainTextTraits;
   r.detect = [](std::string_view) { return true; };
   r.parse = [](std::string_view text, const std::string& path, const ReadOptions& options) {
-    return parse_explain_text(text, path, options.input);
+    return parse_explain_text(text, path, options.input, options.each_plan ? &options.each_plan : nullptr);
   };
   return r;
 }

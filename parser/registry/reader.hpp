@@ -18,15 +18,20 @@
 
 namespace planlint {
 
+// Receives each plan as soon as the reader has it (streaming readers, and ReadOptions::each_plan).
+using PlanSink = std::function<void(Plan&&)>;
+
 struct ReadOptions {
   std::optional<long long> execution;  // event logs: only this SQL execution id (`--execution N`)
   // The input's owner, when the caller shares it (the text given to `parse` lies inside it): plans
   // view its bytes instead of copying them, and keep it alive. Unset: plans copy what they keep.
   std::shared_ptr<const std::string> input;
+  // Set: a reader that reads a buffer plan by plan (explain text) hands each plan to it as soon as
+  // the plan is finished, in order, instead of keeping it in the result
+  // (ParseResult::handed_over_plans counts them), so that only one plan is alive at a time. A
+  // reader that cannot ignores it and keeps its plans.
+  PlanSink each_plan;
 };
-
-// Receives each plan as soon as the reader has it (streaming readers only).
-using PlanSink = std::function<void(Plan&&)>;
 
 // How many first bytes detection looks at.
 inline constexpr std::size_t kDetectBytes = 4096;

@@ -42,6 +42,7 @@
 #include <unistd.h>
 
 #include "lint/catalog/all_rules.hpp"
+#include "lint/engine/check.hpp"
 #include "lint/engine/engine.hpp"
 #include "lint/core/input.hpp"
 #include "parser/registry/parse.hpp"
@@ -324,9 +325,21 @@ long maxrss_kb() {
   return ru.ru_maxrss;
 }
 
-// Child side: print "<rss before read> <rss after read> <peak rss> <plans>" in KiB.
-int cmd_memory_child(const std::string& path) {
+// Child side: print "<rss before read> <rss after read> <peak rss> <plans>" in KiB. `check`: the
+// input as `planlint check` reads it (check_input: plan by plan, the plans dropped once linted;
+// "after read" is then the start, as the file is read inside).
+int cmd_memory_child(const std::string& path, bool check) {
   long before = maxrss_kb();
+  if (check) {
+    planlint::FileReport report = planlint::check_input(path, planlint::Config{});
+    long peak = maxrss_kb();
+    if (!report.error.empty()) {
+      std::fprintf(stderr, "%s\n", report.error.c_str());
+      return 1;
+    }
+    std::printf("%ld %ld %ld %zu\n", before, before, peak, report.diagnostics.size());
+    return 0;
+  }
   std::string err;
   auto read = planlint::read_input(path, err);
   if (!read) {
@@ -352,12 +365,12 @@ struct MemResult {
   std::size_t plans = 0;
 };
 
-MemResult run_memory_child(const fs::path& input) {
+MemResult run_memory_child(const fs::path& input, bool check) {
   MemResult m;
   std::error_code ec;
   fs::path self = fs::read_symlink("/proc/self/exe", ec);
   if (ec) self = exe_dir() / "planlint_bench";
-  std::string cmd = "'" + self.string() + "' memory-child '" + input.string() + "'";
+  std::string cmd = "'" + self.string() + "' memory-child " + (check ? "--check " : "") + "'" + input.string() + "'";
   FILE* pipe = ::popen(cmd.c_str(), "r");
   if (!pipe) return m;
   m.ok = std::fscanf(pipe, "%ld %ld %ld %zu", &m.before, &m.after_read, &m.peak, &m.plans) == 4;
@@ -367,22 +380,26 @@ MemResult run_memory_child(const fs::path& input) {
 
 void memory_line(const std::string& what, const std::string& text) {
   fs::path f = temp_file("mem.txt", text);
-  MemResult m = run_memory_child(f);
+  MemResult m = run_memory_child(f, false);
+  MemResult c = run_memory_child(f, true);
   fs::remove(f);
   double in = static_cast<double>(text.size()) / 1024.0;
-  if (!m.ok) {
+  if (!m.ok || !c.ok) {
     std::printf("  %-34s %8.1f MB   child failed\n", what.c_str(), in / 1024.0);
     return;
   }
-  std::printf("  %-34s %8.1f MB   peak %8.1f MB   (peak - start) / input %5.2fx   (peak - after read) / input %5.2fx\n",
+  std::printf("  %-34s %8.1f MB   peak %8.1f MB   (peak - start) / input %5.2fx   (peak - after read) / input %5.2fx"
+              "   check: peak %8.1f MB, (peak - start) / input %5.2fx\n",
               what.c_str(), in / 1024.0, static_cast<double>(m.peak) / 1024.0,
-              static_cast<double>(m.peak - m.before) / in, static_cast<double>(m.peak - m.after_read) / in);
+              static_cast<double>(m.peak - m.before) / in, static_cast<double>(m.peak - m.after_read) / in,
+              static_cast<double>(c.peak) / 1024.0, static_cast<double>(c.peak - c.before) / in);
   std::fflush(stdout);
 }
 
 int cmd_memory(std::size_t max_mb) {
   std::printf("== memory: peak RSS (getrusage) of a fresh process that reads the input and runs parse + rules\n"
-              "   (target: (peak - start) / input < 4x; it counts the input buffer itself)\n");
+              "   (target: (peak - start) / input < 4x; it counts the input buffer itself), the plans kept\n"
+              "   (lint_text), and as `planlint check` reads it (check_input: plan by plan; MB here = 2^20 bytes)\n");
   for (std::size_t mb = 1; mb <= max_mb; mb *= 4)
     memory_line("many plans, " + std::to_string(mb) + " MB", planlint::gen::formatted_plans(mb << 20));
   memory_line("one plan of 100,000 ops", planlint::gen::formatted_plan(100000));
@@ -532,6 +549,8 @@ int main(int argc, char** argv) {
   std::string child_path;
   auto* child = app.add_subcommand("memory-child", "(internal) measure one input in this process");
   child->add_option("file", child_path)->required();
+  bool child_check = false;
+  child->add_flag("--check", child_check, "as `planlint check` reads it (check_input)");
   child->group("");
   auto* sc = app.add_subcommand("scaling", "ns/byte from 1 MB to 256 MB (or --gb)");
   sc->add_option("--max-mb", max_mb, "largest size")->capture_default_str();
@@ -575,7 +594,7 @@ int main(int argc, char** argv) {
              one_plan_max_mb = std::min<std::size_t>(one_plan_max_mb, 4), mem_max_mb = 4, runs = 10;
 
   int rc = 0;
-  if (*child) rc = cmd_memory_child(child_path);
+  if (*child) rc = cmd_memory_child(child_path, child_check);
   else if (*gen) rc = cmd_gen(kind, n, out_path, seed);
   else if (*run) rc = cmd_run(run_paths, repeat, parse_only);
   else if (*thr) rc = cmd_throughput(shared, min_seconds, cores);

@@ -1,0 +1,128 @@
+// lint/engine: `planlint check` lints an input read whole plan by plan (LintOptions::lint_each_plan):
+// each plan is dropped once its findings are made, and the findings, messages and errors are those
+// of linting the plans kept (issue 37 item 3: memory bounded by the plan, not the file).
+#include <doctest/doctest.h>
+
+#include <filesystem>
+#include <algorithm>
+#include <functional>
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "lint/core/report.hpp"
+#include "lint/engine/engine.hpp"
+#include "model/read_check.hpp"
+#include "parser/explain/explain.hpp"
+#include "tests/support.hpp"
+#include "tools/gen/generate.hpp"
+
+using namespace planlint;
+namespace fs = std::filesystem;
+
+namespace {
+
+// What a front end can see of a lint: every finding as the json format writes it, the reader's
+// messages, the error, the format, the operators read.
+std::string seen(const Linted& l) {
+  nlohmann::ordered_json j;
+  j["error"] = l.error;
+  j["format"] = std::string(to_string(l.result.parse.format));
+  j["suppressed"] = l.suppressed;
+  j["operators"] = operator_count(l.result.parse);
+  j["read_nothing"] = read_nothing(l.result.parse);
+  for (const auto& d : l.result.diagnostics) {
+    nlohmann::ordered_json f = diagnostic_to_json(d);
+    f["plan_index"] = d.plan_index;
+    j["findings"].push_back(std::move(f));
+  }
+  for (const auto& m : l.result.parse.messages) {
+    nlohmann::ordered_json f = message_to_json(m);
+    f["error"] = m.severity == MessageSeverity::Error;
+    j["messages"].push_back(std::move(f));
+  }
+  return j.dump(1);
+}
+
+Linted lint_path(const fs::path& p, bool each_plan) {
+  LintRequest request;
+  request.path = p.string();
+  LintOptions options = lint_options(LintMode::Show);  // finish, refuse non-plans, plans kept
+  if (each_plan) options = lint_options(LintMode::Check);
+  return lint_input(request, Config{}, options);
+}
+
+}  // namespace
+
+TEST_CASE("lint_options: check lints inputs read whole plan by plan, the others keep their plans") {
+  CHECK(lint_options(LintMode::Check).lint_each_plan);
+  CHECK_FALSE(lint_options(LintMode::Show).lint_each_plan);
+  CHECK_FALSE(lint_options(LintMode::Editor).lint_each_plan);
+  CHECK_FALSE(lint_options(LintMode::Inspect).lint_each_plan);
+  CHECK_FALSE(lint_options(LintMode::Test).lint_each_plan);
+}
+
+TEST_CASE("lint_each_plan: the same findings, messages and errors as the plans kept, on every corpus file") {
+  std::size_t files = 0, several = 0;
+  for (const auto& e : fs::recursive_directory_iterator(test::corpus_dir())) {
+    if (!e.is_regular_file()) continue;
+    const fs::path& p = e.path();
+    const std::string ext = p.extension().string();
+    if (ext != ".txt" && ext != ".json" && ext != ".explain" && ext != ".plan") continue;
+    CAPTURE(p.string());
+    const Linted kept = lint_path(p, false);
+    const Linted each = lint_path(p, true);
+    CHECK(seen(each) == seen(kept));
+    ++files;
+    if (!each.error.empty()) continue;
+    // The plans are gone once linted, and counted.
+    CHECK(each.result.parse.plans.empty());
+    CHECK(each.result.parse.handed_over_plans == kept.result.parse.plans.size());
+    if (kept.result.parse.plans.size() > 1) ++several;
+  }
+  CHECK(files > 100);
+  CHECK(several > 3);  // inputs of several plans were among them
+}
+
+TEST_CASE("parse_explain_text with each_plan: the plans handed over one at a time are the plans kept") {
+  // Reader messages in the first plan (handed over while the text is read) and in the last one.
+  const std::string cut = "== Physical Plan ==\nTruncated plan of 5000 characters\n\n";
+  const std::string text = cut + gen::formatted_plans(200000, 12) + cut;
+  const auto input = std::make_shared<const std::string>(text);
+  const ParseResult kept = parse_explain_text(*input, "x.txt", input);
+  std::vector<std::string> names;
+  std::vector<std::size_t> ops;
+  std::vector<InputFormat> formats;
+  std::vector<std::optional<bool>> aqe;
+  std::size_t alive = 0, most_alive = 0;
+  const std::function<void(Plan&&)> each = [&](Plan&& p) {
+    ++alive;
+    most_alive = std::max(most_alive, alive);
+    const Plan one = std::move(p);
+    names.emplace_back(one.name);
+    ops.push_back(one.ops.size());
+    formats.push_back(one.format);
+    aqe.push_back(one.facts.aqe);  // facts filled before the plan is handed over
+    --alive;
+  };
+  const ParseResult handed = parse_explain_text(*input, "x.txt", input, &each);
+  REQUIRE(kept.plans.size() > 10);
+  CHECK(handed.plans.empty());
+  CHECK(handed.handed_over_plans == kept.plans.size());
+  CHECK(most_alive == 1);
+  CHECK(handed.format == kept.format);
+  CHECK(operator_count(handed) == operator_count(kept));
+  REQUIRE(names.size() == kept.plans.size());
+  for (std::size_t i = 0; i < names.size(); ++i) {
+    CHECK(names[i] == std::string(kept.plans[i].name));
+    CHECK(ops[i] == kept.plans[i].ops.size());
+    CHECK(formats[i] == kept.plans[i].format);
+    CHECK(aqe[i] == kept.plans[i].facts.aqe);
+  }
+  REQUIRE(handed.messages.size() == kept.messages.size());
+  for (std::size_t i = 0; i < kept.messages.size(); ++i) CHECK(handed.messages[i].message == kept.messages[i].message);
+  CHECK(kept.messages.size() == 2);
+}
