@@ -67,7 +67,7 @@ class JsonScanner {
   // bool string(std::string_view s, bool in_input); bool number(std::string_view token, NumKind);
   // bool boolean(bool); bool null(). A handler returning false stops the scan (run() is false).
   // A string view is valid until the next event; in_input says it points into the text.
-  JsonScanner(std::string_view text, Handler& h) : begin_(text.data()), p_(text.data()), end_(text.data() + text.size()), h_(h) {}
+  JsonScanner(std::string_view text, Handler& h) : p_(text.data()), end_(text.data() + text.size()), h_(h) {}
 
   // True when the text is exactly one valid JSON value (surrounding whitespace allowed) and every
   // event was taken.
@@ -372,7 +372,6 @@ class JsonScanner {
     return h_.number(tok, kind);
   }
 
-  [[maybe_unused]] const char* begin_;
   const char* p_;
   const char* end_;
   Handler& h_;
