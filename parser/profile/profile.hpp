@@ -12,7 +12,14 @@ namespace planlint {
 inline constexpr InputTraits kQueryProfileTraits{
     .display_name = "Query Profile", .json = true, .operator_at_node_start = true};
 
-// Databricks Query Profile JSON export.
-ParseResult parse_query_profile(std::string_view text, const std::string& path);
+// How the reader reads the JSON: its own scanner (nodes and edges read one at a time without a DOM,
+// parser/profile/profile_json_scan.hpp) falling back to nlohmann's parser for any text the scanner
+// does not accept (so damaged exports get nlohmann's messages), or nlohmann's parser alone (the
+// reference the tests compare the scanner with). Both give the same result.
+enum class ProfileJsonParser { Scanner, Nlohmann };
+
+// Databricks Query Profile JSON export. `scanned`, when given, says whether the scanner read it.
+ParseResult parse_query_profile(std::string_view text, const std::string& path,
+                                ProfileJsonParser how = ProfileJsonParser::Scanner, bool* scanned = nullptr);
 
 }  // namespace planlint

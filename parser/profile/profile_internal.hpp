@@ -8,6 +8,7 @@
 #include <string_view>
 
 #include "model/plan.hpp"
+#include "parser/profile/profile_json_scan.hpp"
 
 namespace planlint::profile {
 
@@ -23,6 +24,17 @@ std::optional<double> number(const json* v);
 // A scalar as text ("" for absent values and containers: containers are never dumped, their depth
 // is untrusted).
 std::string text(const json* v);
+
+inline bool as_bool(const json& v) { return v.get<bool>(); }
+
+// The same three for a value of a LiteDoc (profile_json_scan.hpp): they answer what the json
+// overloads answer for nlohmann's document of the same text.
+std::optional<LiteRef> member(const LiteRef& object, std::string_view camel_key);
+std::optional<double> number(const LiteRef* v);
+inline std::optional<double> number(const std::optional<LiteRef>& v) { return number(v ? &*v : nullptr); }
+std::string text(const LiteRef* v);
+inline std::string text(const std::optional<LiteRef>& v) { return text(v ? &*v : nullptr); }
+inline bool as_bool(const LiteRef& v) { return v.boolean(); }
 
 // Operator::tag and Operator::name from a profile tag in any spelling:
 //   PHOTON_BROADCAST_HASH_JOIN_EXEC           -> PhotonBroadcastHashJoin
@@ -41,11 +53,14 @@ TagName tag_and_name(std::string_view tag, std::string_view display_name);
 // A metric's value in the model's unit from its metricType: TIMING_METRIC_NS -> ms,
 // TIMING_METRIC_MS -> ms, SIZE_METRIC_BYTES -> Bytes, everything else (UNKNOWN_TYPE, SUM_METRIC,
 // AVERAGE_METRIC) a Count.
-Metric read_metric(const json& m);
+// J is json or LiteRef (instantiated for both in profile_node.cpp).
+template <class J>
+Metric read_metric(const J& m);
 
 // One graph node's metadata entry as a Field (key as given; lists split into items; FILTERS,
 // PARTITION_FILTERS, CONDITION and join keys also parsed as SQL expressions).
-Field read_field(TextStore& st, const json& entry);
+template <class J>
+Field read_field(TextStore& st, const J& entry);
 
 
 }  // namespace planlint::profile

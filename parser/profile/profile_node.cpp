@@ -1,6 +1,7 @@
 // Query Profile reader, the per-entry part: tags, metrics, metadata fields, Photon explanations.
 #include <cctype>
 #include <cstdlib>
+#include <cstring>
 #include <string>
 #include <vector>
 
@@ -102,6 +103,69 @@ std::string text(const json* v) {
   return {};
 }
 
+namespace {
+std::string snake_case(std::string_view camel_key) {
+  std::string snake;
+  for (char c : camel_key) {
+    if (std::isupper(static_cast<unsigned char>(c))) {
+      snake += '_';
+      snake += static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+    } else {
+      snake += c;
+    }
+  }
+  return snake;
+}
+}  // namespace
+
+std::optional<LiteRef> member(const LiteRef& object, std::string_view camel_key) {
+  if (!object.is_object()) return std::nullopt;
+  std::optional<LiteRef> it = object.find(camel_key);
+  if (!it) {
+    std::string snake = snake_case(camel_key);
+    if (snake != camel_key) it = object.find(snake);
+  }
+  if (!it || it->is_null()) return std::nullopt;
+  return it;
+}
+
+std::optional<double> number(const LiteRef* v) {
+  if (!v) return std::nullopt;
+  if (v->is_number()) {
+    switch (v->num()) {
+      case NumKind::Unsigned: return static_cast<double>(unsigned_value(v->str()));
+      case NumKind::Integer: return static_cast<double>(integer_value(v->str()));
+      case NumKind::Float: return float_value(v->str());
+    }
+  }
+  if (v->is_string()) {
+    // As number(const json*): strtod over the whole text (a NUL in it ends strtod early).
+    std::string_view s = v->str();
+    if (s.empty() || s.size() > 64) return std::nullopt;
+    char buf[65];
+    std::memcpy(buf, s.data(), s.size());
+    buf[s.size()] = '\0';
+    char* end = nullptr;
+    double d = std::strtod(buf, &end);
+    if (end == buf + s.size()) return d;
+  }
+  return std::nullopt;
+}
+
+std::string text(const LiteRef* v) {
+  if (!v) return {};
+  if (v->is_string()) return std::string(v->str());
+  if (v->is_boolean()) return v->boolean() ? "true" : "false";
+  if (v->is_number()) {
+    switch (v->num()) {
+      case NumKind::Unsigned: return std::to_string(unsigned_value(v->str()));
+      case NumKind::Integer: return std::to_string(integer_value(v->str()));
+      case NumKind::Float: return json(float_value(v->str())).dump();  // nlohmann's spelling
+    }
+  }
+  return {};
+}
+
 TagName tag_and_name(std::string_view raw_tag, std::string_view display_name) {
   TagName out;
   std::string_view tag = trim(raw_tag);
@@ -141,7 +205,8 @@ TagName tag_and_name(std::string_view raw_tag, std::string_view display_name) {
   return out;
 }
 
-Metric read_metric(const json& m) {
+template <class J>
+Metric read_metric(const J& m) {
   Metric out;
   out.label = text(member(m, "label"));
   if (out.label.empty()) out.label = text(member(m, "name"));
@@ -155,17 +220,18 @@ Metric read_metric(const json& m) {
   } else if (type.starts_with("SIZE")) {
     out.unit = MetricUnit::Bytes;
   }
-  const json* hidden = member(m, "hidden");
-  out.hidden = hidden && hidden->is_boolean() && hidden->get<bool>();
+  auto hidden = member(m, "hidden");
+  out.hidden = hidden && hidden->is_boolean() && as_bool(*hidden);
   return out;
 }
 
-Field read_field(TextStore& st, const json& entry) {
+template <class J>
+Field read_field(TextStore& st, const J& entry) {
   Field f;
   f.key = st.keep(text(member(entry, "key")));
   if (f.key.empty()) f.key = st.keep(text(member(entry, "label")));
-  const json* value = member(entry, "value");
-  const json* values = member(entry, "values");
+  auto value = member(entry, "value");
+  auto values = member(entry, "values");
   bool list = values && values->is_array() && (!values->empty() || !value);
   if (list) {
     f.is_list = true;
@@ -187,5 +253,10 @@ Field read_field(TextStore& st, const json& entry) {
   }
   return f;
 }
+
+template Metric read_metric<json>(const json&);
+template Metric read_metric<LiteRef>(const LiteRef&);
+template Field read_field<json>(TextStore&, const json&);
+template Field read_field<LiteRef>(TextStore&, const LiteRef&);
 
 }  // namespace planlint::profile

@@ -214,8 +214,219 @@ struct ProfileGraphReader {
                                           const NodeIds& by_id);
   void read_stage_data(Plan& plan, const json& g);
   void read_photon_explain(Plan& plan, const json& g);
-  void read_node(const json& n, Operator& op, const profile::GraphPositions* gp, std::size_t ni);
+  // J: json (nlohmann's document) or profile::LiteRef (the scanner's, profile_json_scan.hpp).
+  template <class J>
+  void read_node(const J& n, Operator& op, const profile::GraphPositions* gp, std::size_t ni);
   void break_cycles(Plan& plan, const std::map<std::pair<std::size_t, std::size_t>, std::size_t>& edge_at);
+};
+
+// Reads the export with profile::JsonScanner (profile_json_scan.hpp) instead of nlohmann's callback
+// parser, with node_reader()'s bookkeeping: the elements of each graph's `nodes` and `edges`
+// arrays go one at a time through a LiteDoc into read_node / the edge list, exactly where
+// node_reader() reads them from the DOM; every other value becomes the same nlohmann document the
+// callback parser builds (those arrays left empty, as the callback's `false` leaves them). A text
+// the scanner does not accept is left to parse_profile_root (nlohmann), which reports the error.
+class ScanRouter {
+ public:
+  using GraphKey = std::pair<std::string, std::size_t>;
+  ScanRouter(ProfileGraphReader& r, const char* input) : r_(r), input_(input) {
+    kinds_.resize(6, Kind::Value);
+    keys_.resize(6);
+    counts_.resize(6, 0);
+  }
+
+  json root;
+
+  [[nodiscard]] bool wants_value() const { return true; }  // every value is kept, in the DOM or a LiteDoc
+  bool start_object() { return start(true); }
+  bool start_array() { return start(false); }
+  bool end_object() { return end(); }
+  bool end_array() { return end(); }
+
+  bool key(std::string_view k, bool in_input) {
+    const std::size_t d = depth_;
+    if (cap_ != Capture::None && d >= cap_depth_) {
+      lite_.key(k, in_input);
+      return true;
+    }
+    if (d <= 5) {
+      keys_[d].assign(k);
+      if (d == 1 && (keys_[1] == "graphs" || keys_[1] == "graph")) {  // a repeated key replaces the first
+        for (auto it = r_.read_nodes.begin(); it != r_.read_nodes.end();)
+          it = it->first.first == keys_[1] ? r_.read_nodes.erase(it) : std::next(it);
+        for (auto it = r_.read_edges.begin(); it != r_.read_edges.end();)
+          it = it->first.first == keys_[1] ? r_.read_edges.erase(it) : std::next(it);
+      }
+      if (auto g = graph_of(d)) r_.read_nodes.erase(*g);  // `nodes` again: only the last counts
+      if (auto g = graph_of(d, "edges")) r_.read_edges.erase(*g);
+    }
+    pending_key_.assign(k);
+    return true;
+  }
+
+  bool string(std::string_view s, bool in_input) {
+    if (captured_scalar(profile::LiteDoc::Type::String, false, s, in_input)) return true;
+    return dom_value(json(std::string(s)));
+  }
+  bool number(std::string_view tok, profile::NumKind kind) {
+    if (captured_scalar(profile::LiteDoc::Type::Number, false, tok, true, kind)) return true;
+    switch (kind) {
+      case profile::NumKind::Unsigned: return dom_value(json(profile::unsigned_value(tok)));
+      case profile::NumKind::Integer: return dom_value(json(profile::integer_value(tok)));
+      case profile::NumKind::Float: break;
+    }
+    return dom_value(json(profile::float_value(tok)));
+  }
+  bool boolean(bool b) {
+    if (captured_scalar(profile::LiteDoc::Type::Bool, b, {}, true)) return true;
+    return dom_value(json(b));
+  }
+  bool null() {
+    if (captured_scalar(profile::LiteDoc::Type::Null, false, {}, true)) return true;
+    return dom_value(json(nullptr));
+  }
+
+ private:
+  enum class Kind : std::uint8_t { Value, Object, Array };
+  enum class Capture : std::uint8_t { None, Nodes, Edges };
+
+  bool is(std::size_t at, Kind k) const { return kinds_[at] == k; }
+  // node_reader()'s graph_of: which graph a `nodes` (or `edges`) array at this depth belongs to.
+  std::optional<GraphKey> graph_of(std::size_t d, std::string_view what = "nodes") const {
+    if (d == 3 && is(0, Kind::Object) && keys_[1] == "graphs" && is(1, Kind::Array) && is(2, Kind::Object) &&
+        keys_[3] == what && counts_[2] > 0)
+      return GraphKey{"graphs", counts_[2] - 1};
+    if (d == 2 && is(0, Kind::Object) && keys_[1] == "graph" && is(1, Kind::Object) && keys_[2] == what)
+      return GraphKey{"graph", 0};
+    return std::nullopt;
+  }
+  // An element begins at depth d (node_reader() counts the elements of arrays).
+  void count_element(std::size_t d) {
+    if (d > 0 && d <= 5 && is(d - 1, Kind::Array)) ++counts_[d];
+  }
+
+  bool start(bool object) {
+    const std::size_t d = depth_++;
+    if (cap_ != Capture::None && d >= cap_depth_) {
+      if (d == cap_depth_) lite_.reset(input_);
+      lite_.start(object ? profile::LiteDoc::Type::Object : profile::LiteDoc::Type::Array);
+      return true;
+    }
+    if (d <= 5) {
+      count_element(d);
+      kinds_[d] = object ? Kind::Object : Kind::Array;
+      if (d + 1 < 6) counts_[d + 1] = 0;
+      if (!object) {
+        if (auto g = graph_of(d)) {
+          ProfileGraphReader::ReadNodes& rn = r_.read_nodes[*g];
+          rn.clear();  // a repeated `nodes` key replaces the first
+          if (const profile::GraphPositions* gp = r_.positions_of(*g)) {
+            rn.nodes.reserve(gp->nodes.size());
+            rn.ops.reserve(gp->nodes.size());
+          }
+          cap_ = Capture::Nodes, cap_depth_ = d + 1, cap_nodes_ = &rn, cap_graph_ = *g;
+        } else if (auto ge = graph_of(d, "edges")) {
+          cap_edges_ = &r_.read_edges[*ge];
+          cap_edges_->clear();
+          cap_ = Capture::Edges, cap_depth_ = d + 1;
+        }
+      }
+      if (d + 1 < 6) keys_[d + 1].clear();
+    }
+    json* slot = dom_slot();
+    *slot = object ? json::object() : json::array();
+    dom_.push_back(slot);
+    return true;
+  }
+
+  bool end() {
+    const std::size_t d = --depth_;
+    if (cap_ != Capture::None) {
+      if (d > cap_depth_) {
+        lite_.finish();
+        return true;
+      }
+      if (d == cap_depth_) {
+        lite_.finish();
+        element(profile::LiteRef(lite_, 0).is_object());
+        return true;
+      }
+      cap_ = Capture::None;  // the `nodes` / `edges` array itself ends
+    }
+    dom_.pop_back();
+    return true;
+  }
+
+  // A scalar inside a captured array: an element of its own, or part of one.
+  bool captured_scalar(profile::LiteDoc::Type t, bool flag, std::string_view text, bool in_input,
+                       profile::NumKind kind = profile::NumKind::Unsigned) {
+    if (cap_ == Capture::None || depth_ < cap_depth_) return false;
+    if (depth_ == cap_depth_) element(false);  // an element that is no object
+    else lite_.scalar(t, flag, text, in_input, kind);
+    return true;
+  }
+
+  // An element of a captured array is complete (lite_ holds it when `object`).
+  void element(bool object) {
+    if (cap_ == Capture::Edges) {
+      ProfileGraphReader::ReadEdge re;
+      if (object) {
+        profile::LiteRef e(lite_, 0);
+        re.from = text(member(e, "fromId"));
+        re.to = text(member(e, "toId"));
+      }
+      cap_edges_->push_back(std::move(re));
+      return;
+    }
+    ProfileGraphReader::ReadNodes& nodes = *cap_nodes_;
+    ProfileGraphReader::ReadNode rn;
+    Operator& op = nodes.ops.emplace_back();
+    const std::size_t ni = nodes.size();
+    if (object) {
+      rn.object = true;
+      profile::LiteRef n(lite_, 0);
+      const profile::GraphPositions* gp = r_.positions_of(cap_graph_);
+      std::vector<ParseMessage>& messages = r_.result.messages;
+      const std::size_t before = messages.size();
+      r_.read_node(n, op, gp, ni);
+      rn.subgraph_parent = text(member(n, "subgraphParent"));
+      rn.messages.assign(std::make_move_iterator(messages.begin() + static_cast<std::ptrdiff_t>(before)),
+                         std::make_move_iterator(messages.end()));
+      messages.resize(before);
+    }
+    nodes.nodes.push_back(std::move(rn));
+  }
+
+  // Where the next value of the DOM goes.
+  json* dom_slot() {
+    if (dom_.empty()) return &root;
+    json& parent = *dom_.back();
+    if (parent.is_array()) {
+      parent.push_back(json());
+      return &parent.back();
+    }
+    return &parent[pending_key_];
+  }
+  bool dom_value(json v) {
+    count_element(depth_);
+    *dom_slot() = std::move(v);
+    return true;
+  }
+
+  ProfileGraphReader& r_;
+  const char* input_;
+  std::size_t depth_ = 0;  // open containers
+  std::vector<Kind> kinds_;
+  std::vector<std::string> keys_;
+  std::vector<std::size_t> counts_;
+  std::vector<json*> dom_;
+  std::string pending_key_;
+  Capture cap_ = Capture::None;
+  std::size_t cap_depth_ = 0;  // the depth of the captured array's elements
+  ProfileGraphReader::ReadNodes* cap_nodes_ = nullptr;
+  std::vector<ProfileGraphReader::ReadEdge>* cap_edges_ = nullptr;
+  GraphKey cap_graph_;
+  profile::LiteDoc lite_;
 };
 
 // A Spark stage id: a whole number that fits an int (anything else is not a stage id).
@@ -287,7 +498,8 @@ QueryInfo ProfileGraphReader::read_query(const json& root) {
   return q;
 }
 
-void ProfileGraphReader::read_node(const json& n, Operator& op, const profile::GraphPositions* gp, std::size_t ni) {
+template <class J>
+void ProfileGraphReader::read_node(const J& n, Operator& op, const profile::GraphPositions* gp, std::size_t ni) {
   if (gp && ni < gp->nodes.size()) op.loc = at(gp->nodes[ni]);
   TextStore& st = *store;
   op.id = st.keep(text(member(n, "id")));
@@ -300,22 +512,22 @@ void ProfileGraphReader::read_node(const json& n, Operator& op, const profile::G
   op.kind = c.kind;
   if (c.strategy != JoinStrategy::None) op.join.edit().strategy = c.strategy;
 
-  if (const json* h = member(n, "hidden"); h && h->is_boolean()) op.hidden = h->get<bool>();
+  if (auto h = member(n, "hidden"); h && h->is_boolean()) op.hidden = profile::as_bool(*h);
 
-  if (const json* km = member(n, "keyMetrics"); km && km->is_object()) {
+  if (auto km = member(n, "keyMetrics"); km && km->is_object()) {
     op.rows = number(member(*km, "rowsNum"));
     op.duration_ms = number(member(*km, "durationMs"));
     op.extra.edit().peak_memory_bytes = number(member(*km, "peakMemoryBytes"));
   }
 
-  if (const json* links = member(n, "stageLinks"); links && links->is_array()) {
+  if (auto links = member(n, "stageLinks"); links && links->is_array()) {
     for (const auto& l : *links)
       if (auto v = stage_number(number(&l))) op.extra.edit().spark_stages.push_back(*v);
   }
 
   // Metadata -> fields.
   std::optional<bool> photon;
-  const json* md = member(n, "metadata");
+  auto md = member(n, "metadata");
   if (md && md->is_array()) {
     const std::vector<std::size_t>* md_pos = (gp && ni < gp->metadata.size()) ? &gp->metadata[ni] : nullptr;
     op.fields.reserve(md->size());  // one block, not one per growth step
@@ -381,7 +593,7 @@ void ProfileGraphReader::read_node(const json& n, Operator& op, const profile::G
       op.join.edit().condition = f->exprs.front();
   }
 
-  if (const json* ms = member(n, "metrics"); ms && ms->is_array()) {
+  if (auto ms = member(n, "metrics"); ms && ms->is_array()) {
     op.metrics.reserve(ms->size());
     for (const auto& m : *ms)
       if (m.is_object()) op.metrics.push_back(profile::read_metric(m));
@@ -678,6 +890,8 @@ void shift_positions(profile::Positions& pos, std::size_t bom) {
   }
 }
 
+std::optional<json> check_root(ProfileGraphReader& reader, json root, std::size_t bom);
+
 // The export's root object (its nodes and edges read into `reader` as they are parsed), or an
 // error message and nothing: invalid JSON, no object, or an object without the export's keys.
 std::optional<json> parse_profile_root(ProfileGraphReader& reader, std::string_view input, std::size_t bom) {
@@ -696,6 +910,31 @@ std::optional<json> parse_profile_root(ProfileGraphReader& reader, std::string_v
     reader.message(MessageSeverity::Error, reader.at(bom), json_error_text(e.what()));
     return std::nullopt;
   }
+  return check_root(reader, std::move(root), bom);
+}
+
+// The same read with the scanner (ScanRouter): the root, or an error message and nothing (a valid
+// JSON text that is no export), or `scanned` false and the reader as it was when the scanner could
+// not vouch for the text (then parse_profile_root reads it).
+std::optional<json> scan_profile_root(ProfileGraphReader& reader, std::string_view input, std::size_t bom,
+                                      bool& scanned) {
+  const std::size_t messages = reader.result.messages.size();
+  ScanRouter router(reader, input.data());
+  profile::JsonScanner<ScanRouter> scanner(input.substr(bom), router);
+  scanned = scanner.run();
+  if (!scanned) {
+    reader.result.messages.resize(messages);
+    reader.read_nodes.clear();
+    reader.read_edges.clear();
+    reader.store = std::make_shared<TextStore>();
+    return std::nullopt;
+  }
+  return check_root(reader, std::move(router.root), bom);
+}
+
+// A parsed text that is no JSON object, or an object without the export's keys: an error message
+// and nothing.
+std::optional<json> check_root(ProfileGraphReader& reader, json root, std::size_t bom) {
   if (!root.is_object()) {
     reader.message(MessageSeverity::Error, reader.at(bom), std::string(kNotAPlan) + "a JSON " + root.type_name() +
                    ", " + std::string(kExpectedInputs));
@@ -754,7 +993,8 @@ void put_main_graph_first(std::vector<Plan>& plans) {
 
 }  // namespace
 
-ParseResult parse_query_profile(std::string_view text_in, const std::string& path) {
+ParseResult parse_query_profile(std::string_view text_in, const std::string& path, ProfileJsonParser how,
+                                bool* scanned) {
   ParseResult result;
   result.path = path;
   result.format = InputFormat::QueryProfile;
@@ -770,7 +1010,11 @@ ParseResult parse_query_profile(std::string_view text_in, const std::string& pat
                    "JSON nested deeper than " + std::to_string(kMaxDepth) + " levels; not a query profile");
     return result;
   }
-  std::optional<json> root = parse_profile_root(reader, input, bom);
+  bool by_scanner = false;
+  std::optional<json> root;
+  if (how == ProfileJsonParser::Scanner) root = scan_profile_root(reader, input, bom, by_scanner);
+  if (scanned) *scanned = by_scanner;
+  if (!by_scanner) root = parse_profile_root(reader, input, bom);
   if (!root) return result;
 
   std::string version = text(member(*root, "version"));

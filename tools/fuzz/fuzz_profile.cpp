@@ -1,7 +1,9 @@
 // libFuzzer target: the Query Profile JSON reader and every rule over what it builds.
 // Build and run: tools/fuzz.sh fuzz_profile (seeds: corpus/**/*.json, tests/fuzz_regressions/profile).
 // Beyond the shared plan invariants, the reader promises an acyclic DAG (cycles in the file are
-// broken with a message) and a location on every message.
+// broken with a message) and a location on every message. The reader's own JSON scanner must read
+// every input exactly as nlohmann's parser does (parse_query_profile with ProfileJsonParser::Nlohmann:
+// the same `parse --format json`, diagnostics included).
 #include <cstdint>
 #include <cstdio>
 #include <cstdlib>
@@ -9,6 +11,7 @@
 #include <vector>
 
 #include "lint/catalog/all_rules.hpp"
+#include "lint/core/plan_json.hpp"
 #include "lint/engine/engine.hpp"
 #include "parser/profile/profile.hpp"
 #include "tools/fuzz/plan_invariants.hpp"
@@ -46,6 +49,10 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   std::string_view text(reinterpret_cast<const char*>(data), size);
   planlint::ParseResult parsed = planlint::parse_query_profile(text, "fuzz.json");
   if (auto why = planlint::fuzz::plan_invariant_violation(parsed, text); !why.empty()) fail(why.c_str());
+  planlint::ParseResult reference =
+      planlint::parse_query_profile(text, "fuzz.json", planlint::ProfileJsonParser::Nlohmann);
+  if (planlint::dump_json(planlint::parse_result_json(parsed)) != planlint::dump_json(planlint::parse_result_json(reference)))
+    fail("the scanner and nlohmann's parser read the text differently");
   for (const auto& m : parsed.messages)
     if (!m.loc.known()) fail("message without a location");
   for (const auto& p : parsed.plans)
