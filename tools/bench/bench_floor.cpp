@@ -97,7 +97,7 @@ struct Floor {
       // tree guides and indentation
       while (i < n && (kClass[p[i]] == kGuide || kClass[p[i]] == kSpace || kClass[p[i]] == kColon)) ++i;
       const std::size_t indent = i - start;
-      if (indent >= 2 && (p[i - 2] == '+' || p[i - 2] == ':') && p[i - 1] == ' ') ++tree_lines;
+      if (indent >= 3 && p[i - 1] == ' ' && p[i - 2] == '-' && (p[i - 3] == '+' || p[i - 3] == ':')) ++tree_lines;
       if (indent > 0) toks.push_back({static_cast<std::uint32_t>(start), static_cast<std::uint32_t>(indent), kTokGuide, 0});
       // `*(N) ` / `* ` / `(N) ` prefix
       if (i < n && p[i] == '*') {
