@@ -84,6 +84,28 @@ struct NextByte {
   }
 };
 
+// The first occurrence of `needle` in `s` at or after `from` (npos: none), the same answer as
+// s.find(needle, from), found by looking for its byte `needle[key]` with memchr: std::string_view's
+// find stops at every occurrence of the needle's FIRST byte, and needles such as " <-" or " //>"
+// start with a blank, which plan text holds every few bytes (a memchr call and a compare each).
+// Choose `key` as the needle's rarest byte.
+inline std::size_t find_by_key(std::string_view s, std::string_view needle, std::size_t key, std::size_t from = 0) {
+  if (needle.empty() || key >= needle.size()) return s.find(needle, from);
+  if (from > s.size() || s.size() - from < needle.size()) return std::string_view::npos;
+  const char* const d = s.data();
+  const char c = needle[key];
+  std::size_t i = from + key;                   // where the key byte of a match at `from` would be
+  const std::size_t last = s.size() - needle.size() + key;  // ... of the last possible match
+  while (i <= last) {
+    const void* p = std::memchr(d + i, c, last + 1 - i);
+    if (p == nullptr) return std::string_view::npos;
+    i = static_cast<std::size_t>(static_cast<const char*>(p) - d);
+    if (std::memcmp(d + i - key, needle.data(), needle.size()) == 0) return i - key;
+    ++i;
+  }
+  return std::string_view::npos;
+}
+
 // The first newline in s at or after `from`, or s.size(): inline, 16 bytes at a time where SSE2
 // is there (lines are short: a memchr call per line costs more than the search).
 inline std::size_t find_newline(std::string_view s, std::size_t from) {

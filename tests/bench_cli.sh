@@ -17,6 +17,7 @@ expect process "--only"
 expect process "--eventlog-mb"
 expect eventlog "--codec"
 expect scaling "--max-mb"
+expect floor "Usage"
 # an unknown option of a sub-benchmark is refused, not ignored
 if "$bench" process --no-such-option >/dev/null 2>&1; then echo "FAIL: process accepted --no-such-option"; fail=1; fi
 [ "$fail" -eq 0 ] && echo "ok: planlint_bench sub-benchmark help"

@@ -8,6 +8,7 @@
 //   planlint_bench lsp             the LSP benchmark (tools/bench/bench_lsp.cpp), when built
 //   planlint_bench eventlog        a 1 GB event log in bounded memory (tools/bench/bench_eventlog.cpp)
 //   planlint_bench process         whole-process `planlint check` beside `wc -l` (tools/bench/bench_process.cpp)
+//   planlint_bench floor           a one-pass tokenizer floor beside the explain reader (tools/bench/bench_floor.cpp)
 //   planlint_bench gen KIND ...    write a large or extreme generated input (see `gen --help`)
 //   planlint_bench run PATH...     a fixed load (parse + rules over files N times) for profilers
 //
@@ -55,6 +56,7 @@ extern char** environ;
 int bench_lsp(int argc, char** argv) __attribute__((weak));
 int bench_eventlog(int argc, char** argv) __attribute__((weak));
 int bench_process(int argc, char** argv) __attribute__((weak));
+int bench_floor(int argc, char** argv) __attribute__((weak));
 
 namespace {
 
@@ -523,6 +525,11 @@ int cmd_gen(const std::string& kind, std::size_t n, const std::string& out_path,
 }  // namespace
 
 int main(int argc, char** argv) {
+  // The process floor (`floor --child`) does only what it measures: no rule registry, no option set-up.
+  if (argc > 2 && std::string_view(argv[1]) == "floor" && std::string_view(argv[2]) == "--child" && bench_floor) {
+    argv[1] = argv[0];
+    return bench_floor(argc - 1, argv + 1);
+  }
   planlint::register_all_rules();
   CLI::App app{"planlint_bench: throughput, start-up, memory and scaling of planlint; generator of large inputs"};
   std::string shared;
@@ -567,6 +574,10 @@ int main(int argc, char** argv) {
                                              "100 MB, a 1 GB event log, beside `wc -l`");
   proc->prefix_command();  // everything after `process` goes to bench_process (see `process --help`)
   proc->set_help_flag();   // so `process --help` reaches bench_process, whose help lists its options
+  auto* floor = app.add_subcommand("floor", "a one-pass tokenizer floor beside the explain reader (CPU per MB), "
+                                            "golden plans and small files");
+  floor->prefix_command();  // everything after `floor` goes to bench_floor (see `floor --help`)
+  floor->set_help_flag();
   std::vector<std::string> run_paths;
   int repeat = 1;
   bool parse_only = false;
@@ -608,6 +619,13 @@ int main(int argc, char** argv) {
     for (auto& a : args) av.push_back(a.data());
     av.push_back(nullptr);
     rc = bench_process ? bench_process(static_cast<int>(args.size()), av.data()) : 2;
+  } else if (*floor) {
+    std::vector<std::string> args = floor->remaining();
+    args.insert(args.begin(), "planlint_bench floor");
+    std::vector<char*> av;
+    for (auto& a : args) av.push_back(a.data());
+    av.push_back(nullptr);
+    rc = bench_floor ? bench_floor(static_cast<int>(args.size()), av.data()) : 2;
   } else if (*evlog) {
     evlog_args = evlog->remaining();
     evlog_args.insert(evlog_args.begin(), "planlint_bench eventlog");

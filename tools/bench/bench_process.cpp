@@ -1,6 +1,8 @@
 // `planlint_bench process`: what a user running `planlint check` feels, whole process (start-up,
 // config search, file reading, rules, JSON output, teardown), beside `wc -l` of the same inputs in
-// the same run as the floor (a process that reads every byte once and does nothing else).
+// the same run as the floor (a process that reads every byte once and does nothing else), and beside
+// the one-pass tokenizer floor (`planlint_bench floor --child INPUTS`, tools/bench/bench_floor.cpp:
+// reads each file once and splits it into lines, guides, heads and top-level fields).
 //
 //   golden plans   the Spark golden plans of ../shared/corpus/spark (*.explain.txt), as one argument list
 //   small files    10,000 generated 8-operator plans in a temporary folder (the folder is the argument)
@@ -99,23 +101,31 @@ void measure(const std::string& name, const std::string& planlint, const std::ve
              const std::vector<std::string>& wc_inputs, double bytes, std::size_t files, int runs) {
   std::vector<std::string> check{planlint, "check", "--no-config", "--format", "json", "-o", "/dev/null"};
   std::vector<std::string> wc{"wc", "-l"};
+  std::error_code ec;
+  std::vector<std::string> floor{fs::read_symlink("/proc/self/exe", ec).string(), "floor", "--child"};
   check.insert(check.end(), check_inputs.begin(), check_inputs.end());
   wc.insert(wc.end(), wc_inputs.begin(), wc_inputs.end());
+  floor.insert(floor.end(), check_inputs.begin(), check_inputs.end());
   std::printf("  %s: %.2f MB in %zu file(s), %d paired runs, medians\n", name.c_str(), bytes / kMB, files, runs);
   std::fflush(stdout);
-  spawn_run(wc), spawn_run(check);
-  std::vector<double> pw, pc, pm, ww, wcpu, wm;
-  int pstatus = -1, wstatus = -1;
+  spawn_run(wc), spawn_run(check), spawn_run(floor);
+  std::vector<double> pw, pc, pm, ww, wcpu, wm, fw, fc, fm;
+  int pstatus = -1, wstatus = -1, fstatus = -1;
   for (int i = 0; i < runs; ++i) {
     Run p = spawn_run(check);
     Run w = spawn_run(wc);
+    Run f = spawn_run(floor);
     pw.push_back(p.wall), pc.push_back(p.cpu), pm.push_back(p.peak_mib), pstatus = p.status;
     ww.push_back(w.wall), wcpu.push_back(w.cpu), wm.push_back(w.peak_mib), wstatus = w.status;
+    fw.push_back(f.wall), fc.push_back(f.cpu), fm.push_back(f.peak_mib), fstatus = f.status;
   }
-  Summary ps{median(pw), median(pc), median(pm), pstatus}, ws{median(ww), median(wcpu), median(wm), wstatus};
+  Summary ps{median(pw), median(pc), median(pm), pstatus}, ws{median(ww), median(wcpu), median(wm), wstatus},
+      fs_{median(fw), median(fc), median(fm), fstatus};
   print("planlint", ps, bytes, files);
   print("wc -l", ws, bytes, files);
+  print("floor", fs_, bytes, files);
   if (ws.cpu > 0) std::printf("    planlint / wc -l CPU: %.1fx\n", ps.cpu / ws.cpu);
+  if (fs_.cpu > 0) std::printf("    planlint / one-pass tokenizer floor CPU: %.2fx (target <= 2.5x)\n", ps.cpu / fs_.cpu);
   std::fflush(stdout);
 }
 

@@ -7,6 +7,7 @@
 #include <array>
 #include <string>
 #include <string_view>
+#include <utility>
 #include <vector>
 
 #include "parser/explain/repair/lines.hpp"
@@ -55,8 +56,9 @@ Prefix prefix_of(std::string_view t) {
     n = 1;
   } else {
     // A worksheet gutter after code: `df.explain()        //> == Physical Plan ==`.
-    std::size_t g = t.find(" //>");
-    if (g == std::string_view::npos) g = t.find(" //|");
+    // (searched by their '/' and '|': a search by the first byte stops at every blank)
+    std::size_t g = find_by_key(t, " //>", 1);
+    if (g == std::string_view::npos) g = find_by_key(t, " //|", 3);
     if (g == std::string_view::npos) return p;
     p.tok = Gutter;
     i = g + 1;
@@ -195,8 +197,8 @@ bool strip_prefix_lines(Normalized& out) {
 
 // A comment token starts a kept line (a flag of the split), or a worksheet gutter follows code.
 bool may_strip_comment_prefix(const RepairState& s) {
-  return s.comment_start || s.out.input.find(" //>") != std::string_view::npos ||
-         s.out.input.find(" //|") != std::string_view::npos;
+  return s.comment_start || find_by_key(s.out.input, " //>", 1) != std::string_view::npos ||
+         find_by_key(s.out.input, " //|", 3) != std::string_view::npos;
 }
 bool strip_comment_prefix(RepairState& s) { return strip_prefix_lines(s.out); }
 
@@ -208,9 +210,11 @@ namespace {
 // blanks (a comment after code; `file://` has none).
 std::size_t annotation_at(std::string_view t) {
   std::size_t best = std::string_view::npos;
-  for (std::string_view mark : {std::string_view{" \xE2\x86\x90"}, std::string_view{" <--"},
-                                std::string_view{" <- "}, std::string_view{"  // "}}) {
-    const std::size_t at = t.find(mark);
+  // (each searched by a byte other than its leading blank: see find_by_key)
+  static constexpr std::pair<std::string_view, std::size_t> kMarks[] = {
+      {" \xE2\x86\x90", 1}, {" <--", 1}, {" <- ", 1}, {"  // ", 2}};
+  for (const auto& [mark, key] : kMarks) {
+    const std::size_t at = find_by_key(t, mark, key);
     if (at != std::string_view::npos && at < best) best = at;
   }
   if (best == std::string_view::npos) return best;
@@ -222,8 +226,8 @@ std::size_t annotation_at(std::string_view t) {
 
 bool may_strip_annotations(const RepairState& s) {
   const std::string_view in = s.out.input;
-  return in.find("\xE2\x86\x90") != std::string_view::npos || in.find(" <-") != std::string_view::npos ||
-         in.find("  // ") != std::string_view::npos;
+  return in.find("\xE2\x86\x90") != std::string_view::npos || find_by_key(in, " <-", 1) != std::string_view::npos ||
+         find_by_key(in, "  // ", 2) != std::string_view::npos;
 }
 bool strip_annotations(RepairState& s) {
   bool any = false;
