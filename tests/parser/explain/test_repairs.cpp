@@ -224,3 +224,37 @@ TEST_CASE("explain repairs: an author's annotation is cut, an elision line is a 
   CHECK(n.lines[3].line == 5);  // the scan keeps its own line
   CHECK(n.pos(3, 6).col == 7);
 }
+
+TEST_CASE("explain repairs: a tree quoted from its second line is read with its first operator as the root") {
+  // corpus/real/101: a knowledge-base page left out the AdaptiveSparkPlan line of a formatted outline.
+  const std::string in =
+      "The following is the SQL plan.\n"
+      "\n"
+      "   +- CollectLimit (3)\n"
+      "      +- * Filter (2)\n"
+      "         +- Scan parquet t (1)\n"
+      "\n"
+      "Cause\n";
+  const planlint::Normalized n = planlint::normalize(in);
+  std::vector<std::string> text;
+  for (std::size_t i = 0; i < n.lines.size(); ++i) text.emplace_back(n.text(i));
+  CHECK(text == std::vector<std::string>{"The following is the SQL plan.", "", "CollectLimit (3)", "+- * Filter (2)",
+                                         "   +- Scan parquet t (1)", "", "Cause"});
+  CHECK(n.pos(2, 0).line == 3);
+  CHECK(n.pos(2, 0).col == 7);  // `CollectLimit` where the user's text has it
+  CHECK(n.pos(4, 3).col == 10);
+  CHECK(std::find_if(n.repairs.begin(), n.repairs.end(), [](const std::string& r) {
+          return r.find("root line was left out") != std::string::npos;
+        }) != n.repairs.end());
+  // Not when the line above is not blank (it may be the root), when a header is there, or when the
+  // paste starts inside a subtree (a `:` guide before the first marker, a later line as shallow).
+  for (const std::string& other : {std::string("Project [a#1]\n   +- Filter x\n      +- Scan y\n"),
+                                   std::string("== Physical Plan ==\n\n   +- Filter x\n      +- Scan y\n"),
+                                   std::string("\n   :  +- Filter x\n   +- Scan y\n"),
+                                   std::string("\n   +- Filter x\n      +- Scan y\n +- Scan z\n")}) {
+    const planlint::Normalized o = planlint::normalize(other);
+    CHECK(std::find_if(o.repairs.begin(), o.repairs.end(), [](const std::string& r) {
+            return r.find("root line was left out") != std::string::npos;
+          }) == o.repairs.end());
+  }
+}
