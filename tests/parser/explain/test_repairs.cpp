@@ -125,6 +125,7 @@ TEST_CASE("explain repairs: may_apply false means run changes nothing, on every 
       "df.explain()      //> == Physical Plan ==\n                  //| *(1) Project [a#1]\n                  //| +- *(1) Scan x\n",
       "== Physical Plan ==\n*(1) Project [a#1]\n+- Exchange x  <-- SHUFFLE\n   ...\n   +- *(1) Scan x \xE2\x86\x90 here\n",
       "== Physical Plan ==\n*(1) Project [a#1]\n+- Exchange x  // shuffle here\n   (...)\n   +- *(1) Scan x\n",
+      "The plan:\n\n   +- CollectLimit (3)\n      +- * Filter (2)\n         +- Scan parquet t (1)\n",
   };
   for (std::size_t i = 0; i < crafted.size(); ++i) check_input(crafted[i], "crafted " + std::to_string(i), tally);
   MESSAGE(tally.inputs << " inputs, " << tally.ran << " passes ran, " << tally.skipped << " skipped");
