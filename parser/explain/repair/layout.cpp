@@ -127,6 +127,44 @@ bool find_cut(RepairState& s) {
   return out.cut;
 }
 
+// A tree whose root line was left out (a page quotes a plan from its second line:
+// `   +- CollectLimit (10)` after a sentence and a blank line): its first line is the last child of a
+// root that is not there, so the whole tree hangs under it. Taken as the root when the text has no
+// mode header, the line before it is blank (a root is never separated from its children), nothing
+// but blanks stands left of its `+- ` and every following line of the block is deeper: then the
+// block is shifted left past that `+- ` (columns kept). A paste that starts inside a subtree (a
+// `:` guide left of the first marker, or a later line as shallow as the first) is left alone.
+namespace {
+bool is_tree_marker_line(std::string_view t) {
+  std::size_t k = 0;
+  while (k < t.size() && (t[k] == ' ' || t[k] == ':')) ++k;
+  return t.substr(k).starts_with("+- ") || t.substr(k).starts_with(":- ");
+}
+}  // namespace
+
+bool may_read_cut_root(const RepairState&) { return true; }
+bool read_cut_root(RepairState& s) {
+  Normalized& out = s.out;
+  auto& lines = out.lines;
+  std::size_t first = lines.size();
+  for (std::size_t i = 0; i < lines.size(); ++i) {
+    const std::string_view t = out.text(i);
+    if (is_mode_header(t)) return false;
+    if (first == lines.size() && is_tree_marker_line(t)) first = i;
+  }
+  if (first == lines.size() || (first > 0 && !out.text(first - 1).empty())) return false;
+  const std::string_view root = out.text(first);
+  const std::size_t k = leading_spaces(root);
+  if (!root.substr(k).starts_with("+- ") || root.size() <= k + 3 || root[k + 3] == ' ') return false;
+  const std::size_t shift = k + 3;
+  std::size_t end = first + 1;
+  for (; end < lines.size() && !out.text(end).empty(); ++end)
+    if (leading_spaces(out.text(end)) < shift) return false;
+  if (end == first + 1 || !is_tree_marker_line(out.text(first + 1))) return false;
+  for (std::size_t i = first; i < end; ++i) strip_shift(out, lines[i], shift);
+  return true;
+}
+
 // Common indent, per region: a `== Title ==` header fixes the indent of the lines after it; before
 // the first header the smallest indent of the non-empty lines is used.
 bool may_remove_common_indent(const RepairState&) { return true; }

@@ -73,6 +73,8 @@ bool may_expand_tabs(const RepairState& s);
 bool expand_tabs(RepairState& s);
 bool may_find_cut(const RepairState& s);
 bool find_cut(RepairState& s);  // sets Normalized::cut; no repair message (its `what` is empty)
+bool may_read_cut_root(const RepairState& s);
+bool read_cut_root(RepairState& s);
 bool may_remove_common_indent(const RepairState& s);
 bool remove_common_indent(RepairState& s);
 bool may_rebuild_flattened_trees(const RepairState& s);
@@ -81,7 +83,7 @@ bool may_join_continuations(const RepairState& s);
 bool join_continuations(RepairState& s);
 
 // In the order they run (the order of Normalized::repairs).
-inline constexpr std::array<Repair, 17> kRepairs = {{
+inline constexpr std::array<Repair, 18> kRepairs = {{
     {"removed Databricks notebook 'MAGIC' prefixes", may_strip_notebook_magic, strip_notebook_magic},
     {"removed the comment prefix of the plan lines ('// ', '# ', ' * ', '-- ', '% ', '> ', a worksheet gutter); lines without it are not read",
      may_strip_comment_prefix, strip_comment_prefix},
@@ -99,6 +101,8 @@ inline constexpr std::array<Repair, 17> kRepairs = {{
     {"removed the blank line after every line", may_undouble_spacing, undouble_spacing},
     {"expanded tabs", may_expand_tabs, expand_tabs},
     {"", may_find_cut, find_cut},
+    {"read a tree whose root line was left out (it starts at '+- '): its first operator is taken as the root",
+     may_read_cut_root, read_cut_root},
     {"removed a common indent", may_remove_common_indent, remove_common_indent},
     {"rebuilt the indentation of a flattened tree from its ':' guides", may_rebuild_flattened_trees,
      rebuild_flattened_trees},

@@ -125,6 +125,7 @@ TEST_CASE("explain repairs: may_apply false means run changes nothing, on every 
       "df.explain()      //> == Physical Plan ==\n                  //| *(1) Project [a#1]\n                  //| +- *(1) Scan x\n",
       "== Physical Plan ==\n*(1) Project [a#1]\n+- Exchange x  <-- SHUFFLE\n   ...\n   +- *(1) Scan x \xE2\x86\x90 here\n",
       "== Physical Plan ==\n*(1) Project [a#1]\n+- Exchange x  // shuffle here\n   (...)\n   +- *(1) Scan x\n",
+      "The plan:\n\n   +- CollectLimit (3)\n      +- * Filter (2)\n         +- Scan parquet t (1)\n",
   };
   for (std::size_t i = 0; i < crafted.size(); ++i) check_input(crafted[i], "crafted " + std::to_string(i), tally);
   MESSAGE(tally.inputs << " inputs, " << tally.ran << " passes ran, " << tally.skipped << " skipped");
@@ -223,4 +224,38 @@ TEST_CASE("explain repairs: an author's annotation is cut, an elision line is a 
   CHECK(text == std::vector<std::string>{"== Physical Plan ==", "*(1) Project [a#1]", "+- Exchange x", "   +- *(1) Scan x"});
   CHECK(n.lines[3].line == 5);  // the scan keeps its own line
   CHECK(n.pos(3, 6).col == 7);
+}
+
+TEST_CASE("explain repairs: a tree quoted from its second line is read with its first operator as the root") {
+  // corpus/real/101: a knowledge-base page left out the AdaptiveSparkPlan line of a formatted outline.
+  const std::string in =
+      "The following is the SQL plan.\n"
+      "\n"
+      "   +- CollectLimit (3)\n"
+      "      +- * Filter (2)\n"
+      "         +- Scan parquet t (1)\n"
+      "\n"
+      "Cause\n";
+  const planlint::Normalized n = planlint::normalize(in);
+  std::vector<std::string> text;
+  for (std::size_t i = 0; i < n.lines.size(); ++i) text.emplace_back(n.text(i));
+  CHECK(text == std::vector<std::string>{"The following is the SQL plan.", "", "CollectLimit (3)", "+- * Filter (2)",
+                                         "   +- Scan parquet t (1)", "", "Cause"});
+  CHECK(n.pos(2, 0).line == 3);
+  CHECK(n.pos(2, 0).col == 7);  // `CollectLimit` where the user's text has it
+  CHECK(n.pos(4, 3).col == 10);
+  CHECK(std::find_if(n.repairs.begin(), n.repairs.end(), [](const std::string& r) {
+          return r.find("root line was left out") != std::string::npos;
+        }) != n.repairs.end());
+  // Not when the line above is not blank (it may be the root), when a header is there, or when the
+  // paste starts inside a subtree (a `:` guide before the first marker, a later line as shallow).
+  for (const std::string& other : {std::string("Project [a#1]\n   +- Filter x\n      +- Scan y\n"),
+                                   std::string("== Physical Plan ==\n\n   +- Filter x\n      +- Scan y\n"),
+                                   std::string("\n   :  +- Filter x\n   +- Scan y\n"),
+                                   std::string("\n   +- Filter x\n      +- Scan y\n +- Scan z\n")}) {
+    const planlint::Normalized o = planlint::normalize(other);
+    CHECK(std::find_if(o.repairs.begin(), o.repairs.end(), [](const std::string& r) {
+            return r.find("root line was left out") != std::string::npos;
+          }) == o.repairs.end());
+  }
 }
