@@ -30,7 +30,7 @@ enum class FieldRole : std::uint8_t {
   OptionalDataFilters,  // Photon
   DictionaryFilters,    // Photon
   PartitionFilters,     // PartitionFilters / PARTITION_FILTERS / "Partition filters"
-  ScanFilters,          // profile FILTERS / "Filters": the filters the scan node evaluates
+  ScanFilters,          // profile FILTERS / "Filters", Iceberg's `[filters=...]`: the filters the scan node evaluates
   Condition,            // Filter / join condition: Condition / CONDITION
   LeftKeys,
   RightKeys,

@@ -21,8 +21,8 @@ RuleDoc make_doc() {
       "Velox adapters in between) whose condition has a conjunct of the form `column <op> literal` "
       "(=, <=>, <, <=, >, >=, IN, IS [NOT] NULL, StartsWith / EndsWith / Contains) on a data column of "
       "that scan, where the scan's list of pushed predicates does not contain it: `PushedFilters` for "
-      "Spark scans, `DataFilters` / `RequiredDataFilters` for Photon scans, `FILTERS` in a Databricks "
-      "Query Profile.";
+      "Spark scans, `DataFilters` / `RequiredDataFilters` for Photon scans, the `[filters=...]` list an "
+      "Iceberg scan prints in its description, `FILTERS` in a Databricks Query Profile.";
   d.why =
       "A predicate the scan receives is used to skip data before it is decoded: Parquet and ORC row "
       "groups and Delta files whose min/max statistics exclude the value are never read, and JDBC or "
@@ -52,8 +52,10 @@ RuleDoc make_doc() {
   d.evidence =
       "Explain text (formatted, default, extended, cost; Spark, Photon and Gluten): the Filter's "
       "`Condition` and the scan's `PushedFilters` / `DataFilters` / `RequiredDataFilters`, `ReadSchema` "
-      "and `PartitionFilters` (partition columns are pruned, not pushed, and are skipped); event logs and "
-      "History Server answers: the same fields in the plan description Spark stored. Query Profile: "
+      "and `PartitionFilters` (partition columns are pruned, not pushed, and are skipped), an Iceberg "
+      "scan's `[filters=...]` (what Iceberg accepted, in its own words); event logs, History Server and "
+      "live driver (`/api/v1` of the running application) answers: the same fields in the plan "
+      "description Spark stored. Query Profile: "
       "a filter node's condition and the scan's `FILTERS` metadata; `Size of files read` / `Rows scanned` "
       "give the impact. A list that Spark abbreviated (`...`) is never used: `truncated-metadata` is "
       "reported instead.";
@@ -202,6 +204,11 @@ class FilterNotPushedDown final : public DocumentedRule<make_doc> {
       if (scan->scan && scan->scan->source == ScanSource::Jdbc)
         d.fix = "The JDBC source did not accept the predicate: check `pushDownPredicate` on the reader and that "
                 "the column type maps to a type the dialect can compare; otherwise filter in the source query.";
+      else if (scan->scan && scan->scan->source == ScanSource::Iceberg)
+        d.fix = "Iceberg did not accept the predicate (it is missing from the scan's `[filters=...]`): Iceberg "
+                "converts comparisons with a literal, IN, IS [NOT] NULL, IS NaN and STARTS WITH (`LIKE 'prefix%'`), "
+                "not ENDS WITH or CONTAINS. Where the query allows, express it as one of those on the bare column "
+                "so that Iceberg can skip data files by their column bounds.";
       else
         d.fix = "Make the scan evaluate the predicate: keep filter pushdown enabled for the format "
                 "(spark.sql.parquet.filterPushdown / spark.sql.orc.filterPushdown, enabled by default), compare the "

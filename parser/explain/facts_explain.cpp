@@ -10,6 +10,8 @@
 #include <utility>
 
 #include "parser/common/facts_fill.hpp"
+#include "parser/explain/explain_ops.hpp"
+#include "parser/expression/expression.hpp"
 #include "support/text_search.hpp"
 #include "model/expr_util.hpp"
 
@@ -156,7 +158,62 @@ void fill_shuffle_read(Operator& op) {
   op.facts.edit().shuffle_read.local = contains(args, "local");
 }
 
-void fill_scan(Operator& op) {
+// Iceberg prints the predicates its scan accepted in its description, in Iceberg's own words:
+// `lake.db.t (branch=null) [filters=x IS NOT NULL, x = 42, groupedBy=]` (one-line modes: after
+// the output; formatted mode, event logs, REST answers: the line without a key). That list is the
+// scan's pushed-filter list: kept as a field of role ScanFilters (the filters the scan node
+// evaluates), its items parsed as SQL. An empty list (`[filters=, groupedBy=]`) says nothing was
+// accepted. Views into the parts searched; nothing is kept when no `[filters=` is there or the
+// list does not end inside the part.
+void fill_iceberg_filters(TextStore& st, Operator& op, const std::string_view* parts, std::size_t n) {
+  for (const Field& f : op.fields)
+    if (f.role == FieldRole::ScanFilters) return;
+  static constexpr std::string_view kTag = "[filters=";
+  for (std::size_t i = 0; i < n; ++i) {
+    const std::string_view t = parts[i];
+    const auto at = t.find(kTag);
+    if (at == std::string_view::npos) continue;
+    // The list ends at the bracket closing `[filters=` or at the next top-level `, key=` (a word
+    // right before '=': Iceberg prints its comparisons with blanks around the operator).
+    const std::size_t from = at + kTag.size();
+    std::size_t end = std::string_view::npos;
+    int depth = 0;
+    char quote = 0;
+    for (std::size_t j = from; j < t.size() && end == std::string_view::npos; ++j) {
+      const char c = t[j];
+      if (quote) {
+        if (c == quote) quote = 0;
+        continue;
+      }
+      if (c == '\'' || c == '"') quote = c;
+      else if (c == '(' || c == '[' || c == '{') ++depth;
+      else if (c == ')' || c == '}' || (c == ']' && depth > 0)) --depth;
+      else if (c == ']') end = j;
+      else if (depth == 0 && c == ',' && j + 1 < t.size() && t[j + 1] == ' ') {
+        std::size_t k = j + 2;
+        while (k < t.size() && (std::isalnum(static_cast<unsigned char>(t[k])) || t[k] == '_')) ++k;
+        if (k > j + 2 && k < t.size() && t[k] == '=') end = j;
+      }
+    }
+    if (end == std::string_view::npos) return;  // cut, or not Iceberg's list: nothing to say
+    const std::string_view list = t.substr(from, end - from);
+    std::vector<std::string> items;
+    for (std::string_view item : explain::split_top_level(list, ", "))
+      if (!item.empty()) items.emplace_back(item);
+    Field f;
+    f.key = st.keep("filters");
+    f.role = FieldRole::ScanFilters;
+    f.is_list = true;
+    f.count = items.size();
+    f.set_items(st, items);
+    f.truncated = explain::is_truncated_value(list);
+    for (std::string_view item : f.items()) f.exprs.push_back(parse_expression(st, Text::stable(item), ExprDialect::Sql));
+    op.fields.push_back(std::move(f));
+    return;
+  }
+}
+
+void fill_scan(TextStore& st, Operator& op) {
   if (op.kind != OpKind::Scan && op.kind != OpKind::InMemoryScan && op.kind != OpKind::LocalData) return;
   if (!op.scan) op.scan = SharedPart<ScanFacts>::make();
   ScanFacts& sc = *op.scan;
@@ -221,6 +278,7 @@ void fill_scan(Operator& op) {
     sc.source = ScanSource::File;
   else if (op.name.starts_with("BatchScan") || op.name.starts_with("Scan ")) sc.source = ScanSource::DataSourceV2;
   sc.format = std::move(fmt);
+  if (sc.source == ScanSource::Iceberg) fill_iceberg_filters(st, op, searched, n_searched);
 
   // JDBC marks the pushed filters it evaluates completely with a leading `*`: `[*IsNotNull(id)]`.
   for (const Field& f : op.fields) {
@@ -357,7 +415,7 @@ void fill_explain_facts(Plan& plan, const ExplainFillHints& hints) {
     fill_operator_name_facts(op);
     fill_partitioning(op, hints);
     fill_shuffle_read(op);
-    fill_scan(op);
+    fill_scan(plan.text_store(), op);
     if (op.name.starts_with("Comet")) {
       plan.facts.engine.comet = true;
       op.facts.edit().comet = true;

@@ -3,6 +3,7 @@
 #include <doctest/doctest.h>
 
 #include <string>
+#include <utility>
 
 #include "lint/engine/engine.hpp"
 #include "tests/rules/rule_test_helpers.hpp"
@@ -44,5 +45,65 @@ TEST_CASE("native-engine-fallback: a Photon explanation naming only CollectLimit
     REQUIRE(at != std::string::npos);
     other.replace(at, from.size(), "Unsupported node: Generate explode.\\n\\nReference node:\\n\\tGenerate explode");
     CHECK(find(lint_text(other, "083.txt", only_rule("native-engine-fallback")), "native-engine-fallback") != nullptr);
+  }
+}
+
+TEST_CASE("filter-not-pushed-down: Iceberg's [filters=...] is the scan's pushed list (live corpus iceberg_refused_filter)") {
+  // What Spark 3.5.9 with iceberg-spark-runtime-3.5_2.12:1.10.0 printed for name LIKE '%42'
+  // (endswith): Iceberg converts STARTS_WITH but not ENDS_WITH, so only name IS NOT NULL reached it.
+  const std::string one_line =
+      "== Physical Plan ==\n"
+      "Project [v#20]\n"
+      "+- Filter (isnotnull(name#19) AND EndsWith(name#19, 42))\n"
+      "   +- BatchScan lake.db.events[name#19, v#20] lake.db.events (branch=null) [filters=name IS NOT NULL, groupedBy=] "
+      "RuntimeFilters: []\n";
+  const std::string formatted =
+      "== Physical Plan ==\n"
+      "* Project (4)\n"
+      "+- * Filter (3)\n"
+      "   +- * ColumnarToRow (2)\n"
+      "      +- BatchScan lake.db.events (1)\n"
+      "\n\n"
+      "(1) BatchScan lake.db.events\n"
+      "Output [2]: [name#19, v#20]\n"
+      "lake.db.events (branch=null) [filters=name IS NOT NULL, groupedBy=]\n"
+      "\n"
+      "(2) ColumnarToRow [codegen id : 1]\n"
+      "Input [2]: [name#19, v#20]\n"
+      "\n"
+      "(3) Filter [codegen id : 1]\n"
+      "Input [2]: [name#19, v#20]\n"
+      "Condition : (isnotnull(name#19) AND EndsWith(name#19, 42))\n"
+      "\n"
+      "(4) Project [codegen id : 1]\n"
+      "Output [1]: [v#20]\n"
+      "Input [2]: [name#19, v#20]\n";
+  for (const std::string* text : {&one_line, &formatted}) {
+    CAPTURE(*text);
+    LintResult lr = lint_text(*text, "iceberg.txt", only_rule("filter-not-pushed-down"));
+    const Diagnostic* d = find(lr, "filter-not-pushed-down");
+    REQUIRE(d != nullptr);
+    CHECK(d->message.find("evaluates `EndsWith(name#19, 42)`") != std::string::npos);
+    CHECK(d->message.find("not in its pushed filters") != std::string::npos);
+    CHECK(evidence(*d, "pushed filters")->value == "[name IS NOT NULL]");
+    CHECK(d->fix.find("Iceberg") != std::string::npos);
+  }
+  SUBCASE("near miss: the predicate Iceberg accepted (iceberg_pushed_filter) is not reported") {
+    std::string pushed = formatted;
+    for (auto [from, to] : {std::pair<std::string, std::string>{"EndsWith(name#19, 42)", "(name#19 = n42)"},
+                            {"[filters=name IS NOT NULL, groupedBy=]", "[filters=name IS NOT NULL, name = 'n42', groupedBy=]"}}) {
+      auto at = pushed.find(from);
+      REQUIRE(at != std::string::npos);
+      pushed.replace(at, from.size(), to);
+    }
+    CHECK(find(lint_text(pushed, "pushed.txt", only_rule("filter-not-pushed-down")), "filter-not-pushed-down") == nullptr);
+  }
+  SUBCASE("an empty list says Iceberg accepted nothing") {
+    std::string none = one_line;
+    const std::string from = "[filters=name IS NOT NULL, groupedBy=]";
+    none.replace(none.find(from), from.size(), "[filters=, groupedBy=]");
+    const Diagnostic* d = find(lint_text(none, "none.txt", only_rule("filter-not-pushed-down")), "filter-not-pushed-down");
+    REQUIRE(d != nullptr);
+    CHECK(evidence(*d, "pushed filters")->value == "[]");
   }
 }

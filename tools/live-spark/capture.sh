@@ -38,7 +38,7 @@ for n in "${names[@]}"; do
   t1=$SECONDS
   # shellcheck disable=SC2046
   rc=0
-  nice -n 10 timeout 600 "$py" tools/live-spark/harness.py "$scen_dir/$n.py" "$out/$n" $(variants "$n") \
+  nice -n 19 timeout 600 "$py" tools/live-spark/harness.py "$scen_dir/$n.py" "$out/$n" $(variants "$n") \
     > "$out/$n.stdout" 2>&1 || rc=$?
   if [ $rc = 3 ]; then  # the scenario is not for this Spark version (SPARK_VERSIONS)
     rm -rf "${out:?}/$n" "$out/$n.stdout"
@@ -77,7 +77,7 @@ spark.ui.retainedJobs 100000
 EOF
 SPARK_HOME=$spark_home SPARK_LOCAL_IP=127.0.0.1 SPARK_NO_DAEMONIZE=1 \
   SPARK_HISTORY_OPTS="-XX:TieredStopAtLevel=1 -XX:+UseSerialGC" \
-  nice -n 10 "$spark_home/bin/spark-class" org.apache.spark.deploy.history.HistoryServer \
+  nice -n 19 "$spark_home/bin/spark-class" org.apache.spark.deploy.history.HistoryServer \
   --properties-file "$logs/../hs-$$.conf" > "$out/history-server.log" 2>&1 &
 hs_pid=$!
 base=http://127.0.0.1:$port/api/v1

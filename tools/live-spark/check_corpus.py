@@ -9,11 +9,11 @@ For every Spark version folder of the corpus and every scenario of the manifest,
   missed    a rule the manifest says must fire on this kind of artefact is not reported
   false     a rule the manifest says must not fire is reported
   cross     a rule reported on the final plan text (final-formatted) is not reported on the event
-            log or History Server answer of the same run, or the event log and the History
-            Server answer disagree on a runtime finding (skew-not-handled excepted: only event
-            logs carry task times)
+            log, History Server answer or live driver answer of the same run, or the event log
+            and a REST answer (History Server or driver) disagree on a runtime finding
+            (skew-not-handled excepted: only event logs carry task times)
   operators the final plan's operators (names and counts) differ between final-formatted, the
-            event logs and the History Server answers of the run
+            event logs, the History Server answers and the driver answers of the run
   unread    planlint could not read the artefact (parse-error) or the capture is missing
   says      a finding of a rule does not say what the manifest's `says` wants ("RULE@KINDS~TEXT":
             on every artefact of those kinds where RULE is reported, one of its findings has TEXT
@@ -41,6 +41,8 @@ TEXT_KINDS = ["explain-simple", "explain-extended", "explain-formatted", "explai
 # Rules that say something about how Spark printed the plan, not about the query: never compared.
 NOT_COMPARED = {"truncated-metadata", "parse-error"}
 EVENTLOG_ONLY = {"skew-not-handled"}  # task times: only event logs carry them
+REST_SOURCES = ["history", "driver"]  # folders of /api/v1 answers: History Server, live driver
+RUNTIME_KINDS = ("eventlog", "history", "history-exec", "driver", "driver-exec")
 
 
 def artefacts(d):
@@ -57,11 +59,14 @@ def artefacts(d):
         p = os.path.join(d, "eventlog", info.get("eventlog", "?"))
         if os.path.exists(p):
             out.append(("eventlog", f"eventlog:{variant}", p))
-    h = os.path.join(d, "history", "sql.json")
-    if os.path.exists(h):
-        out.append(("history", "history", h))
-    for p in sorted(glob.glob(os.path.join(d, "history", "sql-*.json"))):
-        out.append(("history-exec", "history-exec", p))
+    # The same two REST answers, from the History Server (history/) and from the live driver's UI
+    # before spark.stop() (driver/): one kind each
+    for src in REST_SOURCES:
+        h = os.path.join(d, src, "sql.json")
+        if os.path.exists(h):
+            out.append((src, src, h))
+        for p in sorted(glob.glob(os.path.join(d, src, "sql-*.json"))):
+            out.append((src + "-exec", src + "-exec", p))
     return out
 
 
@@ -154,6 +159,7 @@ def main():
     fire_total = collections.Counter()
     asserted = collections.defaultdict(set)  # rule -> kinds some must-fire label asserts it on
     seen_kinds = set()
+    runs, driver_runs, no_driver = 0, 0, []  # scenario captures, those with the driver's answers
     for version in versions:
         for name, sc in man["scenario"].items():
             if a.only and name not in a.only.split(","):
@@ -174,6 +180,11 @@ def main():
             not_fire |= {r for r in defaults["not_fire"] if r not in fire_rules and r not in allow}
             sets = [x for s in defaults.get("set", []) + sc.get("set", []) for x in ("--set", s)]
             arts = artefacts(d)
+            runs += 1
+            if any(k == "driver" for k, _, _ in arts):
+                driver_runs += 1
+            else:
+                no_driver.append(f"{version}/{name}")
             if not arts:
                 disagreements.append((version, name, "*", "*", "unread", "no capture"))
                 continue
@@ -243,7 +254,7 @@ def main():
                         held[(version, kind)] += 1
             # cross-format: the final plan text against the runtime artefacts of the same run
             labels = {label: kind for kind, label, _ in arts}
-            runtime = [lb for lb, k in labels.items() if k in ("eventlog", "history", "history-exec")]
+            runtime = [lb for lb, k in labels.items() if k in RUNTIME_KINDS]
             if "final-formatted" in rules:
                 for rule in sorted(rules["final-formatted"] - NOT_COMPARED):
                     for lb in runtime:
@@ -260,7 +271,7 @@ def main():
             # operator counts of the final plan
             ref = None
             for kind, label, p in arts:
-                if kind not in ("final-formatted", "eventlog", "history", "history-exec"):
+                if kind not in ("final-formatted",) + RUNTIME_KINDS:
                     continue
                 ops = final_operators(a.planlint, p)
                 if ops is None:
@@ -286,6 +297,8 @@ def main():
             missing = sorted(seen_kinds - ks - {"explain-codegen", "final-codegen"})
             if missing:
                 print(f"{rule}: must-fire not asserted on {', '.join(missing)} (the format does not carry its evidence)")
+        print(f"driver answers (driver/) in {driver_runs} of {runs} scenario captures"
+              + (f"; none in {len(no_driver)}: {', '.join(no_driver)}" if a.verbose and no_driver else ""))
     unexpected = []
     for dis in disagreements:
         hit = [g for g in gaps if all(any(fnmatch.fnmatchcase(v, alt) for alt in pat.split(","))

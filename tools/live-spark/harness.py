@@ -22,15 +22,25 @@ Writes into OUT_DIR:
   explain-{simple,extended,formatted,cost,codegen}.txt  before execution
   final-formatted.txt, final-codegen.txt                after execution (final adaptive plan)
   eventlog/<Spark's file or folder name>                one per variant, as Spark wrote it
+  driver/sql.json, driver/sql-<id>.json                 the live driver's REST answers (first variant)
   run.json                                              app ids, Spark version, timings, row count
+
+The first variant's application runs with its UI on (127.0.0.1, a free port): once the measured
+query is done, and before spark.stop(), the harness waits until Spark's listener bus is empty and
+the SQL listener lists every execution as finished, then saves the driver's own /api/v1 answers
+(the same requests capture.sh sends the History Server): `driver/sql.json`
+(/applications/<app>/sql?details=true&planDescription=true) and `driver/sql-<id>.json` (the last
+execution).
 """
 import importlib.util
 import json
 import os
 import shutil
+import socket
 import sys
 import tempfile
 import time
+import urllib.request
 
 MODES = ["simple", "extended", "formatted", "cost", "codegen"]
 
@@ -54,6 +64,49 @@ VARIANTS = {
     "rolling": {"spark.eventLog.compress": "true", "spark.eventLog.compression.codec": "zstd",
                 "spark.eventLog.rolling.enabled": "true", "spark.eventLog.rolling.maxFileSize": "10m"},
 }
+
+
+def free_port():
+    """A TCP port free on 127.0.0.1 now (the UI binds it a moment later)."""
+    with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+def get_json(url):
+    with urllib.request.urlopen(url, timeout=30) as r:
+        body = r.read()
+    return body, json.loads(body)
+
+
+def capture_driver(spark, out, timeout=120):
+    """Saves the running driver's /api/v1 SQL answers into out/driver (sql.json, sql-<last id>.json),
+    once every execution the SQL listener knows of is finished. Returns what was saved."""
+    sc = spark.sparkContext
+    base = sc.uiWebUrl.rstrip("/") + f"/api/v1/applications/{sc.applicationId}"
+    # Every SparkListenerSQLExecutionEnd of the query was posted before collect() returned: once
+    # the listener bus is empty, the SQL listener has seen them (and AQE's last plan update).
+    sc._jsc.sc().listenerBus().waitUntilEmpty()
+    query = "details=true&planDescription=true"
+    deadline = time.time() + timeout
+    while True:
+        body, execs = get_json(f"{base}/sql?{query}")
+        done = execs and all(e.get("status") != "RUNNING" for e in execs)
+        if done or time.time() > deadline:
+            break
+        time.sleep(0.5)
+    if not done:
+        raise SystemExit(f"driver: executions still running after {timeout} s: "
+                         + ", ".join(f"{e['id']}:{e.get('status')}" for e in execs))
+    last = max(e["id"] for e in execs)
+    body_last, _ = get_json(f"{base}/sql/{last}?{query}")
+    dest = os.path.join(out, "driver")
+    os.makedirs(dest, exist_ok=True)
+    with open(os.path.join(dest, "sql.json"), "wb") as f:
+        f.write(body)
+    with open(os.path.join(dest, f"sql-{last}.json"), "wb") as f:
+        f.write(body_last)
+    return {"driver_executions": len(execs), "driver_last_execution": last}
 
 
 def load(path):
@@ -98,6 +151,7 @@ def main(argv):
     name = os.path.splitext(os.path.basename(scen_path))[0]
     os.environ["PYSPARK_PYTHON"] = sys.executable
     os.environ["PYSPARK_DRIVER_PYTHON"] = sys.executable
+    os.environ["SPARK_LOCAL_IP"] = "127.0.0.1"  # the UI binds here, not on every interface
     os.makedirs(out, exist_ok=True)
     tmp = tempfile.mkdtemp(prefix=f"planlint-live-{name}-")
     data = os.path.join(tmp, "data")
@@ -132,6 +186,10 @@ def main(argv):
             os.makedirs(logdir)
             conf = {**BASE_CONF, **fill(getattr(mod, "SETUP_CONF", {})), **fill(mod.CONF), **VARIANTS[variant],
                     "spark.eventLog.enabled": "true", "spark.eventLog.dir": "file://" + logdir}
+            if i == 0:  # the live driver's REST API: its UI on 127.0.0.1 (SPARK_LOCAL_IP), a free port
+                conf.update({"spark.ui.enabled": "true", "spark.ui.port": str(free_port()),
+                             "spark.port.maxRetries": "50", "spark.driver.host": "127.0.0.1",
+                             "spark.driver.bindAddress": "127.0.0.1"})
             spark = session(name, conf)
             app = spark.sparkContext.applicationId
             info = {"app_id": app}
@@ -148,6 +206,8 @@ def main(argv):
                     write(os.path.join(out, "final-formatted.txt"), explain(df, "formatted"))
                     write(os.path.join(out, "final-codegen.txt"), explain(df, "codegen"))
                     write(os.path.join(out, "result.txt"), "\n".join(str(r) for r in rows[:20]))
+            if i == 0:
+                info.update(capture_driver(spark, out))
             spark.stop()
             dest = os.path.join(out, "eventlog")
             os.makedirs(dest, exist_ok=True)

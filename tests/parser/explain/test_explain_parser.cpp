@@ -292,11 +292,18 @@ Condition : (isnotnull(name#19) AND (upper(name#19) = N42))
   CHECK(out->value == "[name#19, v#20]");
   CHECK_FALSE(out->count_mismatch);
   CHECK(out->item_spans.size() == 2);
-  REQUIRE(scan.fields.size() == 2);
+  REQUIRE(scan.fields.size() == 3);
   CHECK(scan.fields[1].key.empty());
   CHECK(scan.fields[1].value == "lake.db.events (branch=null) [filters=name IS NOT NULL, groupedBy=]");
   REQUIRE(scan.scan);
   CHECK(scan.scan->source == ScanSource::Iceberg);
+  // Iceberg's `[filters=...]` is the scan's list of accepted filters: a field of its own, parsed as SQL.
+  const Field& filters = scan.fields[2];
+  CHECK(filters.key == "filters");
+  CHECK(filters.role == FieldRole::ScanFilters);
+  CHECK(filters.value == "[name IS NOT NULL]");
+  REQUIRE(filters.exprs.size() == 1);
+  CHECK(filters.exprs[0].root.has_value());
   // A value that goes on after its first line is still one value (a literal with a newline).
   auto r2 = parse(R"(== Physical Plan ==
 Project (1)
