@@ -163,18 +163,25 @@ void fill_shuffle_read(Operator& op) {
 // the output; formatted mode, event logs, REST answers: the line without a key). That list is the
 // scan's pushed-filter list: kept as a field of role ScanFilters (the filters the scan node
 // evaluates), its items parsed as SQL. An empty list (`[filters=, groupedBy=]`) says nothing was
-// accepted. Views into the parts searched; nothing is kept when no `[filters=` is there or the
+// accepted. Views into the parts searched; nothing is kept when no `filters=` is there or the
 // list does not end inside the part.
 void fill_iceberg_filters(TextStore& st, Operator& op, const std::string_view* parts, std::size_t n) {
   for (const Field& f : op.fields)
     if (f.role == FieldRole::ScanFilters) return;
-  static constexpr std::string_view kTag = "[filters=";
+  // Iceberg 1.10 on Spark 3.5: `[filters=..., groupedBy=]`; Iceberg 1.12 on Spark 4.1:
+  // `IcebergScan(table=..., branch=null, filters=..., runtimeFilters=, groupedBy=)`.
+  static constexpr std::string_view kTag = "filters=";
   for (std::size_t i = 0; i < n; ++i) {
     const std::string_view t = parts[i];
-    const auto at = t.find(kTag);
+    std::size_t at = t.find(kTag);
+    // `filters=` right after `[`, `(` or `, ` (never the tail of `runtimeFilters=`).
+    while (at != std::string_view::npos &&
+           !(at > 0 && (t[at - 1] == '[' || t[at - 1] == '(' || (at > 1 && t[at - 1] == ' ' && t[at - 2] == ','))))
+      at = t.find(kTag, at + 1);
     if (at == std::string_view::npos) continue;
-    // The list ends at the bracket closing `[filters=` or at the next top-level `, key=` (a word
-    // right before '=': Iceberg prints its comparisons with blanks around the operator).
+    // The list ends at the bracket or parenthesis closing its group or at the next top-level
+    // `, key=` (a word right before '=': Iceberg prints its comparisons with blanks around the
+    // operator).
     const std::size_t from = at + kTag.size();
     std::size_t end = std::string_view::npos;
     int depth = 0;
@@ -187,8 +194,8 @@ void fill_iceberg_filters(TextStore& st, Operator& op, const std::string_view* p
       }
       if (c == '\'' || c == '"') quote = c;
       else if (c == '(' || c == '[' || c == '{') ++depth;
-      else if (c == ')' || c == '}' || (c == ']' && depth > 0)) --depth;
-      else if (c == ']') end = j;
+      else if ((c == ']' || c == ')') && depth == 0) end = j;
+      else if (c == ')' || c == '}' || c == ']') --depth;
       else if (depth == 0 && c == ',' && j + 1 < t.size() && t[j + 1] == ' ') {
         std::size_t k = j + 2;
         while (k < t.size() && (std::isalnum(static_cast<unsigned char>(t[k])) || t[k] == '_')) ++k;
