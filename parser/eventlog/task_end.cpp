@@ -11,10 +11,8 @@
 #include <string>
 
 #include "parser/common/json_id.hpp"
+#include "parser/common/json_plain_run.hpp"
 
-#if defined(__SSE2__)
-#include <emmintrin.h>
-#endif
 
 namespace planlint::eventlog {
 
@@ -183,14 +181,6 @@ class Sax {
   Collector& c_;
 };
 
-// Bytes that end the plain run of a string: the quote, a backslash, control characters (invalid
-// in JSON strings) and non-ASCII bytes (left to nlohmann, which checks UTF-8).
-constexpr std::array<bool, 256> kStringStop = [] {
-  std::array<bool, 256> t{};
-  for (int c = 0; c < 256; ++c) t[static_cast<std::size_t>(c)] = c == '"' || c == '\\' || c < 0x20 || c >= 0x80;
-  return t;
-}();
-
 inline bool is_ws(char c) { return c == ' ' || c == '\t' || c == '\n' || c == '\r'; }
 inline bool is_digit(char c) { return c >= '0' && c <= '9'; }
 
@@ -268,25 +258,8 @@ class Scanner {
     while (p_ != end_ && is_ws(*p_)) ++p_;
   }
 
-  // The plain run of a string from p_ to its first stop byte (kStringStop); p_ is left there.
-  void plain_run() {
-#if defined(__SSE2__)
-    const __m128i quote = _mm_set1_epi8('"'), backslash = _mm_set1_epi8('\\'), space = _mm_set1_epi8(0x20);
-    while (end_ - p_ >= 16) {
-      __m128i v = _mm_loadu_si128(reinterpret_cast<const __m128i*>(p_));
-      // Signed compare: bytes >= 0x80 are negative, so (v < 0x20) catches them and control bytes.
-      __m128i stop = _mm_or_si128(_mm_or_si128(_mm_cmpeq_epi8(v, quote), _mm_cmpeq_epi8(v, backslash)),
-                                  _mm_cmplt_epi8(v, space));
-      unsigned mask = static_cast<unsigned>(_mm_movemask_epi8(stop));
-      if (mask != 0) {
-        p_ += __builtin_ctz(mask);
-        return;
-      }
-      p_ += 16;
-    }
-#endif
-    while (p_ != end_ && !kStringStop[static_cast<unsigned char>(*p_)]) ++p_;
-  }
+  // The plain run of a string from p_ to its first stop byte (json_plain_run); p_ is left there.
+  void plain_run() { p_ = json_plain_run(p_, end_); }
 
   // A string from its opening quote (at p_). On success `s` is its content without the quotes and
   // `escaped` says whether it holds escapes (checked: simple ones only).

@@ -27,9 +27,8 @@
 #include <system_error>
 #include <vector>
 
-#if defined(__SSE2__)
-#include <emmintrin.h>
-#endif
+#include "parser/common/json_plain_run.hpp"
+
 
 namespace planlint::profile {
 
@@ -143,28 +142,7 @@ class JsonScanner {
 
   // From p_ to the first byte that ends a plain run of a string: the quote, a backslash, a control
   // byte or a non-ASCII byte.
-  void plain_run() {
-#if defined(__SSE2__)
-    const __m128i quote = _mm_set1_epi8('"'), backslash = _mm_set1_epi8('\\'), space = _mm_set1_epi8(0x20);
-    while (end_ - p_ >= 16) {
-      __m128i v = _mm_loadu_si128(reinterpret_cast<const __m128i*>(p_));
-      // Signed compare: bytes >= 0x80 are negative, so (v < 0x20) catches them and control bytes.
-      __m128i stop = _mm_or_si128(_mm_or_si128(_mm_cmpeq_epi8(v, quote), _mm_cmpeq_epi8(v, backslash)),
-                                  _mm_cmplt_epi8(v, space));
-      unsigned mask = static_cast<unsigned>(_mm_movemask_epi8(stop));
-      if (mask != 0) {
-        p_ += __builtin_ctz(mask);
-        return;
-      }
-      p_ += 16;
-    }
-#endif
-    while (p_ != end_) {
-      const auto c = static_cast<unsigned char>(*p_);
-      if (c == '"' || c == '\\' || c < 0x20 || c >= 0x80) return;
-      ++p_;
-    }
-  }
+  void plain_run() { p_ = json_plain_run(p_, end_); }
 
   static int hex_digit(char c) {
     if (c >= '0' && c <= '9') return c - '0';
