@@ -59,21 +59,27 @@ bool is_expression_key(std::string_view key) {
          key == "RIGHT_KEYS";
 }
 
+// Profiles of some exports spell keys in snake_case (`node_id` for `nodeId`).
+std::string snake_case(std::string_view camel_key) {
+  std::string snake;
+  for (char c : camel_key) {
+    if (std::isupper(static_cast<unsigned char>(c))) {
+      snake += '_';
+      snake += static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+    } else {
+      snake += c;
+    }
+  }
+  return snake;
+}
+
 }  // namespace
 
 const json* member(const json& object, std::string_view camel_key) {
   if (!object.is_object()) return nullptr;
   auto it = object.find(camel_key);
   if (it == object.end()) {
-    std::string snake;
-    for (char c : camel_key) {
-      if (std::isupper(static_cast<unsigned char>(c))) {
-        snake += '_';
-        snake += static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-      } else {
-        snake += c;
-      }
-    }
+    const std::string snake = snake_case(camel_key);
     if (snake != camel_key) it = object.find(snake);
   }
   if (it == object.end() || it->is_null()) return nullptr;
@@ -102,21 +108,6 @@ std::string text(const json* v) {
   if (v->is_number_float()) return v->dump();  // a scalar: no recursion
   return {};
 }
-
-namespace {
-std::string snake_case(std::string_view camel_key) {
-  std::string snake;
-  for (char c : camel_key) {
-    if (std::isupper(static_cast<unsigned char>(c))) {
-      snake += '_';
-      snake += static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-    } else {
-      snake += c;
-    }
-  }
-  return snake;
-}
-}  // namespace
 
 std::optional<LiteRef> member(const LiteRef& object, std::string_view camel_key) {
   if (!object.is_object()) return std::nullopt;
