@@ -2,6 +2,7 @@
 // condition is a UDF; 083: a Photon explanation naming only CollectLimit), with their near misses.
 #include <doctest/doctest.h>
 
+#include <initializer_list>
 #include <string>
 #include <utility>
 
@@ -11,6 +12,21 @@
 
 using namespace planlint;
 using namespace planlint::test;
+
+namespace {
+
+// `text` with each `from` (which must be there) replaced once by its `to`: a near miss made from a
+// real paste.
+std::string replaced(std::string text, std::initializer_list<std::pair<std::string, std::string>> edits) {
+  for (const auto& [from, to] : edits) {
+    const auto at = text.find(from);
+    REQUIRE_MESSAGE(at != std::string::npos, from);
+    text.replace(at, from.size(), to);
+  }
+  return text;
+}
+
+}  // namespace
 
 TEST_CASE("cartesian-product: a CartesianProduct whose condition is a UDF (real paste 073)") {
   const std::string plan =
@@ -89,38 +105,27 @@ TEST_CASE("filter-not-pushed-down: Iceberg's [filters=...] is the scan's pushed 
     CHECK(d->fix.find("Iceberg") != std::string::npos);
   }
   SUBCASE("near miss: the predicate Iceberg accepted (iceberg_pushed_filter) is not reported") {
-    std::string pushed = formatted;
-    for (auto [from, to] : {std::pair<std::string, std::string>{"EndsWith(name#19, 42)", "(name#19 = n42)"},
-                            {"[filters=name IS NOT NULL, groupedBy=]", "[filters=name IS NOT NULL, name = 'n42', groupedBy=]"}}) {
-      auto at = pushed.find(from);
-      REQUIRE(at != std::string::npos);
-      pushed.replace(at, from.size(), to);
-    }
+    const std::string pushed =
+        replaced(formatted, {{"EndsWith(name#19, 42)", "(name#19 = n42)"},
+                             {"[filters=name IS NOT NULL, groupedBy=]", "[filters=name IS NOT NULL, name = 'n42', groupedBy=]"}});
     CHECK(find(lint_text(pushed, "pushed.txt", only_rule("filter-not-pushed-down")), "filter-not-pushed-down") == nullptr);
   }
   SUBCASE("Iceberg 1.12 on Spark 4.1 prints the list inside IcebergScan(...), before runtimeFilters=") {
-    std::string v41 = formatted;
-    const std::string from = "lake.db.events (branch=null) [filters=name IS NOT NULL, groupedBy=]";
-    v41.replace(v41.find(from), from.size(),
-                "IcebergScan(table=lake.db.events, schemaId=0, snapshotId=1718913576566073459, branch=null, "
-                "filters=name IS NOT NULL, runtimeFilters=, groupedBy=)");
+    const std::string v41 =
+        replaced(formatted, {{"lake.db.events (branch=null) [filters=name IS NOT NULL, groupedBy=]",
+                              "IcebergScan(table=lake.db.events, schemaId=0, snapshotId=1718913576566073459, branch=null, "
+                              "filters=name IS NOT NULL, runtimeFilters=, groupedBy=)"}});
     const LintResult lr41 = lint_text(v41, "v41.txt", only_rule("filter-not-pushed-down"));
     const Diagnostic* d = find(lr41, "filter-not-pushed-down");
     REQUIRE(d != nullptr);
     CHECK(evidence(*d, "pushed filters")->value == "[name IS NOT NULL]");
-    std::string accepted = v41;
-    for (auto [f, t] : {std::pair<std::string, std::string>{"EndsWith(name#19, 42)", "(name#19 = n42)"},
-                        {"filters=name IS NOT NULL, runtimeFilters=", "filters=name IS NOT NULL, name = 'n42', runtimeFilters="}}) {
-      auto at = accepted.find(f);
-      REQUIRE(at != std::string::npos);
-      accepted.replace(at, f.size(), t);
-    }
+    const std::string accepted =
+        replaced(v41, {{"EndsWith(name#19, 42)", "(name#19 = n42)"},
+                       {"filters=name IS NOT NULL, runtimeFilters=", "filters=name IS NOT NULL, name = 'n42', runtimeFilters="}});
     CHECK(find(lint_text(accepted, "acc.txt", only_rule("filter-not-pushed-down")), "filter-not-pushed-down") == nullptr);
   }
   SUBCASE("an empty list says Iceberg accepted nothing") {
-    std::string none = one_line;
-    const std::string from = "[filters=name IS NOT NULL, groupedBy=]";
-    none.replace(none.find(from), from.size(), "[filters=, groupedBy=]");
+    const std::string none = replaced(one_line, {{"[filters=name IS NOT NULL, groupedBy=]", "[filters=, groupedBy=]"}});
     const LintResult lrn = lint_text(none, "none.txt", only_rule("filter-not-pushed-down"));
     const Diagnostic* d = find(lrn, "filter-not-pushed-down");
     REQUIRE(d != nullptr);
