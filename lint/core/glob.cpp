@@ -101,7 +101,11 @@ bool glob_match(std::string_view pattern, std::string_view path) {
   if (!pattern.empty() && pattern.back() == '/') pattern.remove_suffix(1);
   if (pattern.find('/') == std::string_view::npos) {
     std::size_t slash = path.rfind('/');
-    return match(pattern, slash == std::string_view::npos ? path : path.substr(slash + 1));
+    std::string_view name = slash == std::string_view::npos ? path : path.substr(slash + 1);
+    // `*.ext` (the default include list): a name (no `/`) ending in the literal tail.
+    if (pattern.size() > 1 && pattern[0] == '*' && pattern.find_first_of("*?[", 1) == std::string_view::npos)
+      return name.ends_with(pattern.substr(1));
+    return match(pattern, name);
   }
   return match(pattern, path);
 }

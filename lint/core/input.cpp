@@ -154,11 +154,30 @@ std::optional<std::string> read_file_once(const std::string& path, std::uint64_t
     error = path + ": " + std::strerror(errno);
     return std::nullopt;
   }
+  return read_fd_once(fd, path, size, max_bytes, head_bytes, claimed, error);
+}
+
+int open_if_regular(const std::string& path, std::uint64_t& size) {
+  int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
+  if (fd < 0) return -1;
+  struct stat st {};
+  if (::fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)) {
+    ::close(fd);
+    return -1;
+  }
+  size = st.st_size > 0 ? static_cast<std::uint64_t>(st.st_size) : 0;
+  return fd;
+}
+
+std::optional<std::string> read_fd_once(int fd, const std::string& path, std::uint64_t size, double max_bytes,
+                                        std::size_t head_bytes,
+                                        const std::function<bool(std::string_view head)>& claimed,
+                                        std::string& error) {
   struct Closer {
     int fd;
     ~Closer() { ::close(fd); }
   } closer{fd};
-  const std::string read_error = path + ": read error";
+  const auto read_error = [&] { return path + ": read error"; };
   // The head into a buffer of its own (most plans are no larger: one read, one copy, nothing
   // zero-filled first).
   std::string data;
@@ -168,9 +187,12 @@ std::optional<std::string> read_file_once(const std::string& path, std::uint64_t
     while (have < head_bytes) {
       ssize_t n = ::read(fd, head.get() + have, head_bytes - have);
       if (n < 0 && errno == EINTR) continue;
-      if (n < 0) return error = read_error, std::nullopt;
+      if (n < 0) return error = read_error(), std::nullopt;
       if (n == 0) break;
       have += static_cast<std::size_t>(n);
+      // A file smaller than the head, read to the size its stat gave: the end (no read of 0
+      // bytes to find it; a procfs file, size 0, is read until a read finds nothing).
+      if (size > 0 && have == size) break;
     }
     if (claimed(std::string_view(head.get(), have))) return std::nullopt;
     if (have == head_bytes && size > have && static_cast<double>(size) <= max_bytes) data.reserve(static_cast<std::size_t>(size));
@@ -186,7 +208,7 @@ std::optional<std::string> read_file_once(const std::string& path, std::uint64_t
     if (size > have) {
       data.resize(static_cast<std::size_t>(size));
       got = read_into(fd, data, have);
-      if (got < 0) return error = read_error, std::nullopt;
+      if (got < 0) return error = read_error(), std::nullopt;
       have += static_cast<std::size_t>(got);
       data.resize(have);
     }
@@ -195,7 +217,7 @@ std::optional<std::string> read_file_once(const std::string& path, std::uint64_t
       while (true) {
         ssize_t n = ::read(fd, buf, sizeof buf);
         if (n < 0 && errno == EINTR) continue;
-        if (n < 0) return error = read_error, std::nullopt;
+        if (n < 0) return error = read_error(), std::nullopt;
         if (n == 0) break;
         if (static_cast<double>(data.size()) + static_cast<double>(n) > max_bytes)
           return error = too_large_message(path, max_bytes), std::nullopt;

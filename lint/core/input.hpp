@@ -34,6 +34,15 @@ std::optional<std::string> read_file_once(const std::string& path, std::uint64_t
                                           std::size_t head_bytes,
                                           const std::function<bool(std::string_view head)>& claimed,
                                           std::string& error);
+// The same for a regular file already open as `fd` (closed before returning; `path` names it in
+// errors and `size` is its fstat's).
+std::optional<std::string> read_fd_once(int fd, const std::string& path, std::uint64_t size, double max_bytes,
+                                        std::size_t head_bytes,
+                                        const std::function<bool(std::string_view head)>& claimed,
+                                        std::string& error);
+// Opens `path` for reading and `fstat`s the descriptor: the descriptor when it is a regular file
+// (`size` its size), else -1 (nothing left open; the caller takes the usual way, which says why).
+int open_if_regular(const std::string& path, std::uint64_t& size);
 
 // Appends what is left of `in` to `data`, up to `max_bytes` in all; false with `error` set when
 // there is more (the input is too large) or on a read error. `name` names the input in the error.

@@ -26,10 +26,12 @@ std::vector<ParseMessage> reader_notes(const ParseResult& parse) {
 }
 }  // namespace
 
-FileReport check_input(const std::string& path, const Config& config, const std::string& display) {
+FileReport check_input(const std::string& path, const Config& config, const std::string& display,
+                       bool listed_regular) {
   LintRequest request;
   request.path = path;
   request.display = display;
+  request.listed_regular = listed_regular;
   // Event logs are streamed: findings only.
   Linted linted = lint_input(request, config, lint_options(LintMode::Check));
   FileReport report;
@@ -132,16 +134,20 @@ bool excluded(const std::vector<GlobSet>& exclude, const fs::path& p) {
 
 std::vector<std::string> collect_inputs(const std::vector<std::string>& args, const GlobSet& include,
                                         const std::vector<GlobSet>& exclude, std::vector<std::string>& errors,
-                                        bool* walked) {
+                                        bool* walked, std::vector<bool>* listed_regular) {
   if (walked) *walked = false;
   std::vector<std::string> out;
+  if (listed_regular) listed_regular->clear();
   std::set<std::string> seen;
   // The same input named twice (by two arguments) is checked once. One argument names each input
   // once already (a walk meets each entry once), so its inputs are not normalised.
-  auto add = [&](const std::string& p) {
-    if (args.size() == 1) return out.push_back(p);
-    std::string key = p == "-" ? p : fs::path(p).lexically_normal().generic_string();
-    if (seen.insert(key).second) out.push_back(p);
+  auto add = [&](const std::string& p, bool regular = false) {
+    if (args.size() != 1) {
+      std::string key = p == "-" ? p : fs::path(p).lexically_normal().generic_string();
+      if (!seen.insert(key).second) return;
+    }
+    out.push_back(p);
+    if (listed_regular) listed_regular->push_back(regular);
   };
   for (const auto& arg : args) {
     if (arg == "-") {
@@ -163,7 +169,7 @@ std::vector<std::string> collect_inputs(const std::vector<std::string>& args, co
     // The walk, one folder at a time: a folder that cannot be read (permissions) is reported by
     // its path and the walk goes on with the others. Each folder is listed once: what it holds is
     // kept only when no entry names it a rolled event log (is_rolling_event_log_dir).
-    std::vector<std::string> found;
+    std::vector<std::pair<std::string, bool>> found;  // path, listed as a regular file
     std::vector<fs::path> folders{fs::path(arg)};
     bool top = true, top_rolled = false;
     while (!folders.empty()) {
@@ -175,7 +181,7 @@ std::vector<std::string> collect_inputs(const std::vector<std::string>& args, co
         errors.push_back(folder.generic_string() + ": " + ec.message());
         continue;
       }
-      std::vector<std::string> files;
+      std::vector<std::pair<std::string, bool>> files;
       std::vector<fs::path> below;
       bool rolled = false;
       for (; it != end; it.increment(ec)) {
@@ -190,7 +196,7 @@ std::vector<std::string> collect_inputs(const std::vector<std::string>& args, co
         bool link = it->is_symlink(ec2);
         if ((!name.empty() && name[0] == '.') || excluded(exclude, p)) continue;
         if (dir && (has_rolling_event_log_name(p) || (link && is_rolling_event_log_dir(p)))) {
-          files.push_back(p.generic_string());
+          files.emplace_back(p.generic_string(), false);
           continue;
         }
         if (dir) {
@@ -198,11 +204,11 @@ std::vector<std::string> collect_inputs(const std::vector<std::string>& args, co
           continue;
         }
         if (!it->is_regular_file(ec2)) continue;
-        if (include.matches(p) || event_log_by_content(p)) files.push_back(p.generic_string());
+        if (include.matches(p) || event_log_by_content(p)) files.emplace_back(p.generic_string(), true);
       }
       if (rolled) {  // a rolled event log: one input, nothing below it walked
         if (is_top) top_rolled = true;
-        else found.push_back(folder.generic_string());
+        else found.emplace_back(folder.generic_string(), false);
         continue;
       }
       if (ec) errors.push_back(folder.generic_string() + ": " + ec.message());
@@ -215,7 +221,7 @@ std::vector<std::string> collect_inputs(const std::vector<std::string>& args, co
     }
     if (walked) *walked = true;
     std::sort(found.begin(), found.end());
-    for (const auto& f : found) add(f);
+    for (const auto& [f, regular] : found) add(f, regular);
   }
   return out;
 }

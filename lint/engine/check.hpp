@@ -19,7 +19,10 @@ namespace planlint {
 // every finishing step, event logs streamed, as a report for the output formats. `display` is the
 // path shown (defaults to `path`; used for stdin with --stdin-filename). An unreadable input gives a
 // report with `error` set.
-FileReport check_input(const std::string& path, const Config& config, const std::string& display = "");
+// `listed_regular`: a folder walk listed `path` as a regular file, so it is opened without a `stat`
+// by name first (its `fstat` says what it is; anything else takes the usual way).
+FileReport check_input(const std::string& path, const Config& config, const std::string& display = "",
+                       bool listed_regular = false);
 
 // The same for bytes already in hand (a fetched History Server answer, an NDJSON record, Python's
 // check_text): `path` names the input in the report.
@@ -47,9 +50,10 @@ const std::vector<std::string>& default_include();
 // unless excluded; files the globs pass over are still taken when their first bytes are a Spark
 // event log's (Spark's log names have no extension). Order: arguments in order, each folder sorted; duplicates dropped.
 // Missing paths are appended to `errors`. `walked`, when given, is set to whether some argument was
-// a folder that was walked (not a rolling event log).
+// a folder that was walked (not a rolling event log). `listed_regular`, when given, gets one flag
+// per input: a folder walk listed it as a regular file.
 std::vector<std::string> collect_inputs(const std::vector<std::string>& args, const GlobSet& include,
                                         const std::vector<GlobSet>& exclude, std::vector<std::string>& errors,
-                                        bool* walked = nullptr);
+                                        bool* walked = nullptr, std::vector<bool>* listed_regular = nullptr);
 
 }  // namespace planlint

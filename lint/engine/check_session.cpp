@@ -51,7 +51,7 @@ void find_inputs(CheckPlan& plan, const CheckRequest& request, const ProjectConf
   std::vector<GlobSet> exclude{GlobSet{request.exclude, {}}};
   if (!top.exclude.empty()) exclude.push_back(GlobSet{top.exclude, top.root});
   std::vector<std::string> errors;
-  plan.inputs = collect_inputs(plan.args, plan.include, exclude, errors, &plan.walked);
+  plan.inputs = collect_inputs(plan.args, plan.include, exclude, errors, &plan.walked, &plan.listed_regular);
   for (const auto& e : errors) plan.errors.push_back(error_line(e));
   plan.missing_inputs = !errors.empty();
 }
@@ -126,7 +126,8 @@ std::vector<FileReport> check_all(const CheckPlan& plan, unsigned jobs, bool kee
       // Event logs (files of any codec, rolling directories) are streamed, never read whole.
       // Pipes and FIFOs are read once; character devices are refused (lint/engine/lint.cpp).
       try {
-        reports[i] = check_input(inputs[i], plan.configs[i], plan.displays[i]);
+        reports[i] = check_input(inputs[i], plan.configs[i], plan.displays[i],
+                                 i < plan.listed_regular.size() && plan.listed_regular[i]);
         if (!keep_inputs) reports[i].input.reset();
       } catch (const std::bad_alloc&) {  // this file is reported, the others still are checked
         reports[i] = out_of_memory(plan.displays[i]);

@@ -2,12 +2,30 @@
 
 #include <algorithm>
 #include <cstddef>
+#include <map>
+#include <memory>
+#include <set>
+#include <string>
 #include <tuple>
 
 namespace planlint {
 
 RuleRunner::RuleRunner(const Config& config) : config_(config) {
-  // Which rules run and with which thresholds depends on the configuration only: once.
+  // Which rules run and with which thresholds depends on these parts of the configuration only:
+  // worked out once per thread for each run of inputs whose configurations agree on them.
+  struct Last {
+    std::set<std::string> select, ignore;
+    std::map<std::string, std::map<std::string, double>> thresholds;
+    std::map<std::string, double> global_thresholds;
+    std::shared_ptr<const std::vector<Enabled>> enabled;
+  };
+  thread_local Last last;
+  if (last.enabled && last.select == config.select && last.ignore == config.ignore &&
+      last.thresholds == config.thresholds && last.global_thresholds == config.global_thresholds) {
+    enabled_ = last.enabled;
+    return;
+  }
+  auto enabled = std::make_shared<std::vector<Enabled>>();
   for (const auto& rule : all_rules()) {
     const RuleDoc& doc = rule->doc();
     bool any = config.enabled(doc, doc.name);
@@ -16,15 +34,17 @@ RuleRunner::RuleRunner(const Config& config) : config_(config) {
     std::map<std::string, double> overrides = config.global_thresholds;
     if (auto it = config.thresholds.find(doc.name); it != config.thresholds.end())
       for (const auto& [k, v] : it->second) overrides[k] = v;
-    enabled_.push_back({rule.get(), std::move(overrides)});
+    enabled->push_back({rule.get(), std::move(overrides)});
   }
+  enabled_ = enabled;
+  last = Last{config.select, config.ignore, config.thresholds, config.global_thresholds, std::move(enabled)};
 }
 
 void RuleRunner::run(const Plan& plan, std::size_t index, std::vector<Diagnostic>& out) const {
   const std::size_t first = out.size();
   std::vector<Diagnostic> found;
   const PlanScope scope(plan);
-  for (const Enabled& e : enabled_) {
+  for (const Enabled& e : *enabled_) {
     const RuleDoc& doc = e.rule->doc();
     found.clear();
     RuleContext ctx(plan, index, doc, &e.overrides, found);

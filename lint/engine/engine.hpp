@@ -28,6 +28,7 @@ struct LintRequest {
   std::string path;                      // a file, a rolling event-log directory, or "-" (standard input)
   std::string display;                   // how results name the input (default: `path`)
   std::optional<std::string_view> text;  // its bytes when the caller has them (an editor buffer); else `path` is read
+  bool listed_regular = false;           // a folder walk listed `path` as a regular file: opened, then fstat'ed
 };
 
 // `planlint check --why RULE`: run one rule over every plan with its explanations on. `notes`
@@ -115,7 +116,9 @@ class RuleRunner {
     std::map<std::string, double> overrides;
   };
   const Config& config_;
-  std::vector<Enabled> enabled_;
+  // Shared by the runners of configurations that select, ignore and set thresholds alike (each
+  // thread remembers the last one: a folder's files have equal configurations).
+  std::shared_ptr<const std::vector<Enabled>> enabled_;
 };
 
 // How a finding names its plan when the reader's plans are SQL executions (InputTraits::executions):

@@ -272,7 +272,10 @@ Linted lint_input(const LintRequest& request, const Config& config, const LintOp
   }
   std::string error;
   std::uint64_t size = 0;
-  const InputKind kind = input_kind(request.path, error, size);
+  // A file a folder walk listed: open it and ask the descriptor (one path lookup, not two); when it
+  // is no longer a regular file, or cannot be opened, the usual way below says what it is.
+  const int listed_fd = request.listed_regular ? open_if_regular(request.path, size) : -1;
+  const InputKind kind = listed_fd >= 0 ? InputKind::File : input_kind(request.path, error, size);
   if (kind == InputKind::Unreadable) {  // missing, a character device, ...
     out.error = error;
     return out;
@@ -298,9 +301,12 @@ Linted lint_input(const LintRequest& request, const Config& config, const LintOp
     // One open (and the stat above): the first bytes say whether a reader opens the file itself
     // (an event log, streamed), else the rest is read into the buffer the plans view.
     const Reader* claimed = nullptr;
-    auto text = read_file_once(
-        request.path, size, config.max_input_bytes, kDetectBytes,
-        [&](std::string_view head) { return (claimed = reader_claiming_file(request.path, head)) != nullptr; }, error);
+    const auto claims = [&](std::string_view head) {
+      return (claimed = reader_claiming_file(request.path, head)) != nullptr;
+    };
+    auto text = listed_fd >= 0
+                    ? read_fd_once(listed_fd, request.path, size, config.max_input_bytes, kDetectBytes, claims, error)
+                    : read_file_once(request.path, size, config.max_input_bytes, kDetectBytes, claims, error);
     if (claimed) {
       stream_claimed(*claimed);
       return out;

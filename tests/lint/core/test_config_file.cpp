@@ -149,6 +149,14 @@ TEST_CASE("glob: ruff/gitignore-like matching") {
   CHECK(glob_match("q[0-9].json", "q7.json"));
   CHECK(!glob_match("q[!0-9].json", "q7.json"));
   CHECK(glob_match("q?.json", "x/q1.json"));
+  // `*.ext` patterns (the default include list) take a short way: the same answers.
+  CHECK(glob_match("*.txt", "a/b/plan.txt"));
+  CHECK(glob_match("*.txt", ".txt"));
+  CHECK(!glob_match("*.txt", "plan.txt.bak"));
+  CHECK(!glob_match("*.txt", "a.txt/b"));
+  CHECK(glob_match("*", "a/b"));
+  CHECK(glob_match("*.tx?", "p.txt"));
+  CHECK(glob_match("./*.json", "./x/q.json"));
   CHECK(!glob_match("q?.json", "q12.json"));
 }
 
@@ -158,11 +166,18 @@ TEST_CASE("inputs: folders walked in sorted order, hidden and excluded entries s
   for (const char* f : {"b.txt", "a.plan", "notes.md", "sub/c.json", ".git/x.txt", "scratch/d.txt", "sub/e.txt"})
     planlint::test::write_file(root / f, "x");
   std::vector<std::string> errors;
+  std::vector<bool> listed;
   auto files = collect_inputs({root.string(), (root / "b.txt").string(), (root / "missing.txt").string()},
-                              GlobSet{default_include(), {}}, {GlobSet{{"scratch/", "e.txt"}, {}}}, errors);
+                              GlobSet{default_include(), {}}, {GlobSet{{"scratch/", "e.txt"}, {}}}, errors, nullptr,
+                              &listed);
   std::vector<std::string> rel;
   for (const auto& f : files) rel.push_back(fs::path(f).lexically_relative(root).generic_string());
   CHECK(rel == std::vector<std::string>{"a.plan", "b.txt", "sub/c.json"});
+  // Each was listed by the walk as a regular file (b.txt, named again, is checked once).
+  CHECK(listed == std::vector<bool>{true, true, true});
+  // A file named as an argument is not: it is stat'ed by name as before.
+  collect_inputs({(root / "b.txt").string()}, GlobSet{default_include(), {}}, {}, errors, nullptr, &listed);
+  CHECK(listed == std::vector<bool>{false});
   REQUIRE(errors.size() == 1);
   CHECK(errors[0].find("missing.txt: No such file or directory") != std::string::npos);
   fs::remove_all(root);
@@ -182,6 +197,10 @@ TEST_CASE("inputs: a folder of Databricks rolled hours is one input, found while
   // Nothing under the rolled folder is walked (not logs/plan.txt, not logs/sub/inner.txt).
   CHECK(rel == std::vector<std::string>{"a.txt", "eventlog_v2_app-1", "logs", "more/b.json"});
   CHECK(walked);
+  // Folders taken as one input are not listed as regular files.
+  std::vector<bool> listed;
+  collect_inputs({root.string()}, GlobSet{default_include(), {}}, {}, errors, nullptr, &listed);
+  CHECK(listed == std::vector<bool>{true, false, false, true});
   CHECK(errors.empty());
   // Named as the argument, the rolled folder is one input and nothing was walked.
   files = collect_inputs({(root / "logs").string()}, GlobSet{default_include(), {}}, {}, errors, &walked);
