@@ -138,33 +138,6 @@ fs::path follow_links(const fs::path& path, int& fd) {
   return p;
 }
 
-// A character device, a FIFO or an open descriptor: written in place, from the start.
-bool stream_to(const std::string& shown, const fs::path& target, int own_fd, std::string_view content,
-               std::string& error) {
-  int fd = own_fd;
-  if (own_fd == STDOUT_FILENO || own_fd == STDERR_FILENO) {  // after what planlint printed there
-    std::cout.flush();
-    std::cerr.flush();
-    std::fflush(nullptr);
-  }
-  if (own_fd < 0) {
-    // No O_CREAT: the name exists. A FIFO blocks here until a reader opens it, as FIFOs do.
-    fd = ::open(target.c_str(), O_WRONLY | O_TRUNC | O_NOCTTY | O_CLOEXEC);
-    if (fd < 0) {
-      error = cannot_write(shown, errno);
-      return false;
-    }
-  }
-  int err = 0;
-  bool ok = write_all(fd, content, err);
-  if (own_fd < 0 && ::close(fd) != 0 && ok) {
-    ok = false;
-    err = errno;
-  }
-  if (!ok) error = cannot_write(shown, err);
-  return ok;
-}
-
 }  // namespace
 
 std::optional<std::string> output_is_input(const std::string& output, const std::vector<std::string>& inputs) {
@@ -191,18 +164,50 @@ std::optional<std::string> output_is_input(const std::string& output, const std:
   return std::nullopt;
 }
 
-bool write_file_atomically(const std::string& path, std::string_view content, std::string& error) {
+struct OutputFile::Temp {
+  explicit Temp(const std::string& name) : guard(name) {}
+  TempGuard guard;
+};
+
+OutputFile::OutputFile() = default;
+
+OutputFile::~OutputFile() {
+  if (fd_ >= 0 && !own_fd_) ::close(fd_);
+  if (!temp_.empty()) ::unlink(temp_.c_str());
+  if (guard_) guard_->guard.release();
+}
+
+bool OutputFile::open(const std::string& path, std::string& error) {
+  shown_ = path;
   int own_fd = -1;
   fs::path target = follow_links(path, own_fd);
-  if (own_fd >= 0) return stream_to(path, target, own_fd, content, error);
+  target_ = target.string();
+  if (own_fd >= 0) {
+    if (own_fd == STDOUT_FILENO || own_fd == STDERR_FILENO) {  // after what planlint printed there
+      std::cout.flush();
+      std::cerr.flush();
+      std::fflush(nullptr);
+    }
+    fd_ = own_fd;
+    own_fd_ = true;
+    return true;
+  }
 
   struct stat old {};
   const bool exists = ::stat(target.c_str(), &old) == 0;
   // Another process's descriptor (/proc/<pid>/fd/N): its target cannot be renamed over, only opened.
   const bool in_proc = target.string().rfind("/proc/", 0) == 0;
   if (exists && (!S_ISREG(old.st_mode) || in_proc)) {
-    if (S_ISCHR(old.st_mode) || S_ISFIFO(old.st_mode) || (in_proc && S_ISREG(old.st_mode)))
-      return stream_to(path, target, -1, content, error);
+    if (S_ISCHR(old.st_mode) || S_ISFIFO(old.st_mode) || (in_proc && S_ISREG(old.st_mode))) {
+      // A character device, a FIFO or an open descriptor: written in place, from the start. No
+      // O_CREAT: the name exists. A FIFO blocks here until a reader opens it, as FIFOs do.
+      fd_ = ::open(target.c_str(), O_WRONLY | O_TRUNC | O_NOCTTY | O_CLOEXEC);
+      if (fd_ < 0) {
+        error = cannot_write(shown_, errno);
+        return false;
+      }
+      return true;
+    }
     error = path + ": is " + file_type_name(old.st_mode) + ": refusing to write to it (name a regular file, a new file, a FIFO or a character device)";
     return false;
   }
@@ -225,8 +230,9 @@ bool write_file_atomically(const std::string& path, std::string_view content, st
     error = cannot_write(path, err);
     return false;
   }
-  const std::string tmp(name.data());
-  TempGuard guard(tmp);
+  fd_ = fd;
+  temp_ = name.data();
+  guard_ = std::make_unique<Temp>(temp_);
   ::pthread_sigmask(SIG_SETMASK, &before, nullptr);
   // mkstemp creates mode 0600; give the file the mode a new file would get (0666 minus umask),
   // or the mode of the file it replaces.
@@ -234,28 +240,57 @@ bool write_file_atomically(const std::string& path, std::string_view content, st
   ::umask(mask);
   mode_t mode = exists ? (old.st_mode & 07777) : (0666 & ~mask);
   ::fchmod(fd, mode);
-  int err = 0;
-  bool ok = write_all(fd, content, err);
+  return true;
+}
+
+void OutputFile::write(std::string_view bytes) {
+  if (fd_ < 0 || err_ != 0) return;
+  write_all(fd_, bytes, err_);
+}
+
+bool OutputFile::commit(std::string& error) {
+  if (fd_ < 0) return error = cannot_write(shown_, EBADF), false;
+  int err = err_;
+  bool ok = err == 0;
+  if (temp_.empty()) {  // written in place
+    if (!own_fd_ && ::close(fd_) != 0 && ok) {
+      ok = false;
+      err = errno;
+    }
+    fd_ = -1;
+    if (!ok) error = cannot_write(shown_, err);
+    return ok;
+  }
   // On disk before the rename: after a crash the name holds the old content or the new, never an
   // empty file.
-  if (ok && ::fsync(fd) != 0 && errno != EINVAL && errno != EROFS) {
+  if (ok && ::fsync(fd_) != 0 && errno != EINVAL && errno != EROFS) {
     ok = false;
     err = errno;
   }
-  if (::close(fd) != 0 && ok) {
+  if (::close(fd_) != 0 && ok) {
     ok = false;
     err = errno;
   }
-  if (ok && ::rename(tmp.c_str(), target.c_str()) != 0) {
+  fd_ = -1;
+  if (ok && ::rename(temp_.c_str(), target_.c_str()) != 0) {
     ok = false;
     err = errno;
   }
   if (!ok) {
-    ::unlink(tmp.c_str());
-    error = cannot_write(path, err);
+    ::unlink(temp_.c_str());
+    error = cannot_write(shown_, err);
   }
-  guard.release();
+  temp_.clear();
+  guard_->guard.release();
+  guard_.reset();
   return ok;
+}
+
+bool write_file_atomically(const std::string& path, std::string_view content, std::string& error) {
+  OutputFile file;
+  if (!file.open(path, error)) return false;
+  file.write(content);
+  return file.commit(error);
 }
 
 }  // namespace planlint

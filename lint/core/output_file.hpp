@@ -2,6 +2,7 @@
 // never half a file, never over a device.
 #pragma once
 
+#include <memory>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -27,5 +28,33 @@ std::optional<std::string> output_is_input(const std::string& output, const std:
 //  - A directory, a block device or a socket: refused.
 // False with `error` set on failure (the temporary file is removed).
 bool write_file_atomically(const std::string& path, std::string_view content, std::string& error);
+
+// The same, written as it is made (a report need not be held whole in memory first): open(), any
+// number of write()s, then commit(). A regular file is replaced only by a commit() that succeeds;
+// an OutputFile destroyed without one removes its temporary file. A character device or FIFO is
+// opened by open() and written by each write().
+class OutputFile {
+ public:
+  OutputFile();
+  ~OutputFile();
+  OutputFile(const OutputFile&) = delete;
+  OutputFile& operator=(const OutputFile&) = delete;
+  // False with `error` set when `path` cannot be written (then nothing was created).
+  bool open(const std::string& path, std::string& error);
+  // Appends `bytes`; the first failure is kept and reported by commit().
+  void write(std::string_view bytes);
+  // Finishes the file (fsync and rename for a regular file). False with `error` set on failure.
+  bool commit(std::string& error);
+
+ private:
+  struct Temp;
+  std::string shown_;      // the path as given, for errors
+  std::string target_;     // where the links lead
+  std::string temp_;       // the temporary file ("" when writing in place)
+  std::unique_ptr<Temp> guard_;  // the signal handlers while the temporary file exists
+  int fd_ = -1;
+  bool own_fd_ = false;    // fd_ is one of this process's open descriptors (not closed)
+  int err_ = 0;            // the first write error
+};
 
 }  // namespace planlint

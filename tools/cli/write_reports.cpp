@@ -3,6 +3,10 @@
 #include <unistd.h>
 
 #include <cstdlib>
+#include <cstring>
+#include <streambuf>
+#include <string_view>
+#include <vector>
 #include <iostream>
 #include <sstream>
 #include <utility>
@@ -22,6 +26,48 @@ bool use_color(const std::string& mode, bool to_stdout) {
   return to_stdout && ::isatty(STDOUT_FILENO);
 }
 
+namespace {
+// An output buffer that hands full blocks to an OutputFile.
+class FileBuf : public std::streambuf {
+ public:
+  explicit FileBuf(OutputFile& file) : file_(file), buf_(1 << 16) { setp(buf_.data(), buf_.data() + buf_.size()); }
+
+ protected:
+  int_type overflow(int_type c) override {
+    drain();
+    if (!traits_type::eq_int_type(c, traits_type::eof())) {
+      *pptr() = traits_type::to_char_type(c);
+      pbump(1);
+    }
+    return traits_type::not_eof(c);
+  }
+  std::streamsize xsputn(const char* s, std::streamsize n) override {
+    if (n > epptr() - pptr()) {  // a block larger than the room left: straight through
+      drain();
+      if (n >= static_cast<std::streamsize>(buf_.size())) {
+        file_.write(std::string_view(s, static_cast<std::size_t>(n)));
+        return n;
+      }
+    }
+    std::memcpy(pptr(), s, static_cast<std::size_t>(n));
+    pbump(static_cast<int>(n));
+    return n;
+  }
+  int sync() override {
+    drain();
+    return 0;
+  }
+
+ private:
+  void drain() {
+    if (pptr() > pbase()) file_.write(std::string_view(pbase(), static_cast<std::size_t>(pptr() - pbase())));
+    setp(buf_.data(), buf_.data() + buf_.size());
+  }
+  OutputFile& file_;
+  std::vector<char> buf_;
+};
+}  // namespace
+
 bool write_reports(const std::vector<FileReport>& reports, const ReportTarget& target) {
   // The readers' warnings and notes: on standard error for the text formats (as `parse` prints
   // them); the machine formats carry them inside.
@@ -32,11 +78,19 @@ bool write_reports(const std::vector<FileReport>& reports, const ReportTarget& t
   out_opt.quiet = target.quiet;
   out_opt.sarif_help_uri = target.sarif_help_uri;
   if (!target.output.empty()) {
-    std::ostringstream out;
-    out_opt.color = use_color(target.color, false);
-    write_report(out, target.format, reports, out_opt);
+    // Written as it is made, 64 KiB at a time (the report of 10,000 files is not held whole).
+    OutputFile file;
     std::string error;
-    if (!write_file_atomically(target.output, std::move(out).str(), error)) {  // the text, not a copy
+    bool ok = file.open(target.output, error);
+    if (ok) {
+      FileBuf buf(file);
+      std::ostream out(&buf);
+      out_opt.color = use_color(target.color, false);
+      write_report(out, target.format, reports, out_opt);
+      out.flush();
+      ok = file.commit(error);
+    }
+    if (!ok) {
       std::cerr << "planlint: error: " << visible(error) << "\n";
       return false;
     }
