@@ -9,6 +9,8 @@
 // frequent rule first.
 #include <algorithm>
 #include <array>
+#include <charconv>
+#include <cmath>
 #include <cstdint>
 #include <map>
 #include <nlohmann/json.hpp>
@@ -51,7 +53,19 @@ class JsonWriter {
     out_ += s;
     out_ += '"';
   }
-  void number(double v) { out_ += ordered_json(v).dump(); }
+  void number(double v) {
+    // A whole number below 10^15 is what nlohmann writes as its digits and ".0" (the shortest
+    // digits that read back as v are its own; its 15-digit limit for fixed notation): written
+    // without building a value. -0.0, fractions and larger numbers go through nlohmann.
+    if (std::fabs(v) < 1e15 && v == std::trunc(v) && !(v == 0 && std::signbit(v))) {
+      char buf[24];
+      auto [end, ec] = std::to_chars(buf, buf + sizeof buf, static_cast<long long>(v));
+      out_.append(buf, static_cast<std::size_t>(end - buf));
+      out_ += ".0";
+      return;
+    }
+    out_ += ordered_json(v).dump();
+  }
   void integer(long long v) { out_ += std::to_string(v); }
   void integer(std::uint64_t v) { out_ += std::to_string(v); }
 

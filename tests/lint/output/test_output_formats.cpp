@@ -169,6 +169,10 @@ TEST_CASE("json: written file by file, byte for byte what dumping the whole tree
   awkward.evidence.push_back({"ratio", 0.1 + 0.2, Unit::Ratio, ""});
   awkward.evidence.push_back({"huge", 1e300, Unit::Rows});
   awkward.evidence.push_back({"whole", 3.0, Unit::Count});
+  // Whole numbers are written without nlohmann (its digits and ".0" below 10^15): the edges.
+  for (double v : {0.0, -0.0, 1.0, -3.0, 2097152.0, 999999999999999.0, -999999999999999.0, 1e15, 1e16, 123456789012345.0,
+                   0.5, 4503599627370497.0, 1e-320})
+    awkward.evidence.push_back({"edge", v, Unit::Count});
   awkward.evidence.push_back({"tiny", -2.5e-9, Unit::Ratio, "shown \x01"});
   awkward.evidence.push_back({"not a number", std::nan(""), Unit::Ratio, ""});
   awkward.range.line = 4294967295u;
