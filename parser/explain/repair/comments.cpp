@@ -25,8 +25,9 @@ struct Prefix {
   std::size_t col = 0;  // where the token starts
 };
 
-// The comment prefix of line t, if it has one.
-Prefix prefix_of(std::string_view t) {
+// The comment prefix of line t, if it has one. `gutter`: t may hold a worksheet gutter after code
+// (false when the text it is cut from holds no ` //>` and no ` //|`: the two searches are skipped).
+Prefix prefix_of(std::string_view t, bool gutter = true) {
   Prefix p;
   std::size_t i = 0;
   while (i < t.size() && is_blank(t[i])) ++i;
@@ -57,6 +58,7 @@ Prefix prefix_of(std::string_view t) {
   } else {
     // A worksheet gutter after code: `df.explain()        //> == Physical Plan ==`.
     // (searched by their '/' and '|': a search by the first byte stops at every blank)
+    if (!gutter) return p;
     std::size_t g = find_by_key(t, " //>", 1);
     if (g == std::string_view::npos) g = find_by_key(t, " //|", 3);
     if (g == std::string_view::npos) return p;
@@ -151,10 +153,18 @@ bool strip_prefix_lines(Normalized& out) {
   // Vote: which prefix do the lines with plan markers carry? (A gutter counts at one column.)
   std::array<std::size_t, kToks> votes{};
   std::size_t gutter_col = std::string_view::npos;
+  // A line that is a view into the input can hold a gutter only when the input does: one search of
+  // the input instead of two of each line (formatted plans start lines with `* `, so this vote runs
+  // on them and finds nothing).
+  const bool input_gutter = find_by_key(out.input, " //>", 1) != std::string_view::npos ||
+                            find_by_key(out.input, " //|", 3) != std::string_view::npos;
+  const auto may_hold_gutter = [&](const NormLine& l) {
+    return input_gutter || (l.has_extra() && out.extras[l.extra_index()].base != out.input.data());
+  };
   for (std::size_t i = 0; i < out.lines.size(); ++i) {
     const std::string_view t = out.text(i);
     if (t.empty()) continue;
-    const Prefix p = prefix_of(t);
+    const Prefix p = prefix_of(t, may_hold_gutter(out.lines[i]));
     if (!carries_marker(t.substr(p.len))) continue;
     if (p.tok == Gutter) {
       if (gutter_col == std::string_view::npos) gutter_col = p.col;

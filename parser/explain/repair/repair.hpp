@@ -31,6 +31,11 @@ struct RepairState {
   bool lit = false;        // literal_newlines split a line
   bool collapsed = false;  // collapsed_lines split a line (the tree passes rebuild its tree)
   bool flattened = false;  // flattened_trees rebuilt a tree
+  // may_rebuild_flattened_trees answers may_join_continuations's question in the same walk: the
+  // answer, for the line table at join_lines of join_count lines (nullptr: none kept).
+  mutable bool join_work = false;
+  mutable const NormLine* join_lines = nullptr;
+  mutable std::size_t join_count = 0;
 };
 
 struct Repair {

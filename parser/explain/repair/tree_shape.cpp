@@ -161,8 +161,12 @@ bool join_wrapped_lines(Normalized& out, const std::vector<Shape>& shapes) {
 //   when the line before it is neither empty nor a title: that line is either inside the block or
 //   is its root.
 // - a continuation is a line that join_continuations would join (the same walk, without joining).
+// kFlat: look for a flattened pair (rebuild_flattened_trees); kJoin: for a continuation
+// (join_continuations). Sets `flat` / `join` when found; returns once every question asked is
+// answered, or at the end.
 template <bool kFlat, bool kJoin>
-bool tree_shape_work(const Normalized& out) {
+void tree_shape_walk(const Normalized& out, bool& flat, bool& join) {
+  flat = join = false;
   constexpr std::uint32_t kMemberMask = Shape::kEmpty | Shape::kMarker | Shape::kBodyTitle;
   // Of line j - 2: neither empty nor a title. Of line j - 1: the same; a marker line whose text
   // after the marker is no title; that, with a `+-` marker; its skip_guides.
@@ -182,7 +186,10 @@ bool tree_shape_work(const Normalized& out) {
     if (c != ' ' && c != ':' && c != '+' && c != '=' && c != '\t') {
       // Most lines (formatted details, operator lines at column 0): no guides, no marker, no title.
       const bool detail = c == '(' && t.size() > 1 && is_digit(t[1]);
-      if (kJoin && tree && !detail) return true;
+      if (kJoin && !join && tree && !detail) {
+        join = true;
+        if (!kFlat || flat) return;
+      }
       tree = root_wait == 0;
       if (root_wait >= 0) --root_wait;
       open2 = open1;
@@ -193,7 +200,10 @@ bool tree_shape_work(const Normalized& out) {
     const Shape sh = shape_of(t);
     const bool member = (sh.flags & kMemberMask) == Shape::kMarker;
     // rebuild_flattened_trees: lines j - 1 and j are a flattened pair.
-    if (kFlat && member && member1 && plus1 && open2 && g1 == sh.g) return true;
+    if (kFlat && !flat && member && member1 && plus1 && open2 && g1 == sh.g) {
+      flat = true;
+      if (!kJoin || join) return;
+    }
     // join_continuations
     if ((sh.flags & Shape::kEmpty) != 0) {
       tree = false;
@@ -204,7 +214,10 @@ bool tree_shape_work(const Normalized& out) {
       const std::size_t g = sh.g;
       const bool marker = (sh.flags & Shape::kMarker) != 0;
       const bool detail = g + 1 < t.size() && t[g] == '(' && is_digit(t[g + 1]);
-      if (kJoin && tree && !marker && !detail) return true;
+      if (kJoin && !join && tree && !marker && !detail) {
+        join = true;
+        if (!kFlat || flat) return;
+      }
       const bool is_root = root_wait == 0;
       if (root_wait >= 0) --root_wait;
       tree = (marker || is_root) && (sh.flags & Shape::kBodyTitle) == 0;
@@ -215,16 +228,32 @@ bool tree_shape_work(const Normalized& out) {
     plus1 = member && t[sh.g] == '+';
     g1 = sh.g;
   }
-  return false;
+}
+
+template <bool kFlat, bool kJoin>
+bool tree_shape_work(const Normalized& out) {
+  bool flat = false, join = false;
+  tree_shape_walk<kFlat, kJoin>(out, flat, join);
+  return flat || join;
 }
 
 }  // namespace
 
 // A line that collapsed_lines split has its tree rebuilt whatever its shape.
+// One walk answers both checks: the answer for join_continuations is kept for may_join_continuations,
+// which comes next (when rebuild_flattened_trees runs in between and changes the lines, its check
+// is true without a look; s.join_lines says which lines the answer was for).
 bool may_rebuild_flattened_trees(const RepairState& s) {
-  return s.collapsed || tree_shape_work<true, false>(s.out);
+  if (s.collapsed) return true;
+  bool flat = false, join = false;
+  tree_shape_walk<true, true>(s.out, flat, join);
+  s.join_work = join;
+  s.join_lines = s.out.lines.data();
+  s.join_count = s.out.lines.size();
+  return flat;
 }
 bool rebuild_flattened_trees(RepairState& s) {
+  s.join_lines = nullptr;  // the lines may change: may_join_continuations looks again
   std::vector<Shape> shapes;
   shape_lines(s.out, shapes);
   return s.flattened = rebuild_tree_blocks(s.out, shapes);
@@ -233,7 +262,12 @@ bool rebuild_flattened_trees(RepairState& s) {
 // After a rebuild the lines have new prefixes: the check would look at the rebuilt text, so a
 // rebuild lets the pass run as it did before the passes were split.
 bool may_join_continuations(const RepairState& s) {
-  return s.collapsed || s.flattened || tree_shape_work<false, true>(s.out);
+  if (s.collapsed || s.flattened) return true;
+  if (s.join_lines != nullptr && s.join_lines == s.out.lines.data() && s.join_count == s.out.lines.size()) {
+    s.join_lines = nullptr;
+    return s.join_work;
+  }
+  return tree_shape_work<false, true>(s.out);
 }
 bool join_continuations(RepairState& s) {
   std::vector<Shape> shapes;
