@@ -1,6 +1,11 @@
 #include "lint/engine/check.hpp"
 
+#include <dirent.h>
+
 #include <algorithm>
+#include <cerrno>
+#include <memory>
+#include <optional>
 #include <set>
 #include <system_error>
 #include <utility>
@@ -84,13 +89,12 @@ bool matches_names_only(std::string_view pattern) {
 }
 }  // namespace
 
-bool GlobSet::matches(const fs::path& p) const {
+std::optional<bool> GlobSet::matches_by_name(const std::string& native) const {
   if (patterns.empty()) return false;
   // Patterns that match names only see the same last component in the path relative to `base`
   // and in the path as given, when that component is a real name and the path is not `base`
   // itself (relative path "."; the names differ then): match it alone, without making the path
   // absolute (a getcwd and two normalisations per file of a folder walk).
-  const std::string& native = p.native();
   std::size_t slash = native.rfind('/');
   std::string_view name = slash == std::string::npos ? std::string_view(native) : std::string_view(native).substr(slash + 1);
   if (!base_name_) {
@@ -102,11 +106,21 @@ bool GlobSet::matches(const fs::path& p) const {
   if (!name.empty() && name != "." && name != ".." && name != *base_name_ &&
       std::all_of(patterns.begin(), patterns.end(), [](const std::string& pat) { return matches_names_only(pat); }))
     return std::any_of(patterns.begin(), patterns.end(), [&](const std::string& pat) { return glob_match(pat, name); });
+  return std::nullopt;
+}
+
+bool GlobSet::matches(const fs::path& p) const {
+  if (std::optional<bool> by_name = matches_by_name(p.native())) return *by_name;
   std::string rel = relative_generic(p, base.empty() ? fs::path(".") : base);
   std::string given = p.generic_string();
   for (const auto& pat : patterns)
     if (glob_match(pat, rel) || glob_match(pat, given)) return true;
   return false;
+}
+
+bool GlobSet::matches_text(const std::string& native) const {
+  if (std::optional<bool> by_name = matches_by_name(native)) return *by_name;
+  return matches(fs::path(native));
 }
 
 const std::vector<std::string>& default_include() {
@@ -169,6 +183,8 @@ std::vector<std::string> collect_inputs(const std::vector<std::string>& args, co
     // The walk, one folder at a time: a folder that cannot be read (permissions) is reported by
     // its path and the walk goes on with the others. Each folder is listed once: what it holds is
     // kept only when no entry names it a rolled event log (is_rolling_event_log_dir).
+    const bool no_excludes =
+        std::all_of(exclude.begin(), exclude.end(), [](const GlobSet& g) { return g.patterns.empty(); });
     std::vector<std::pair<std::string, bool>> found;  // path, listed as a regular file
     std::vector<fs::path> folders{fs::path(arg)};
     bool top = true, top_rolled = false;
@@ -176,35 +192,62 @@ std::vector<std::string> collect_inputs(const std::vector<std::string>& args, co
       fs::path folder = std::move(folders.back());
       folders.pop_back();
       const bool is_top = std::exchange(top, false);
-      fs::directory_iterator it(folder, ec), end;
-      if (ec) {
+      // Listed with readdir: an entry's kind from its d_type (a link or an unknown kind: asked of
+      // the file system, as directory_entry does), its path as text (a path object costs a parse
+      // into components, more than the rest of the walk): the same entries, kinds and errors as
+      // fs::directory_iterator, which skips `.` and `..` too.
+      std::unique_ptr<DIR, int (*)(DIR*)> listing(::opendir(folder.c_str()), ::closedir);
+      if (!listing) {
+        ec = std::error_code(errno, std::generic_category());
         errors.push_back(folder.generic_string() + ": " + ec.message());
         continue;
       }
+      ec.clear();
+      const std::string& folder_text = folder.native();
+      const std::string prefix = folder_text.ends_with('/') ? folder_text : folder_text + '/';
       std::vector<std::pair<std::string, bool>> files;
       std::vector<fs::path> below;
       bool rolled = false;
-      for (; it != end; it.increment(ec)) {
-        const fs::path& p = it->path();
-        std::string name = p.filename().string();
+      while (true) {
+        errno = 0;
+        const dirent* entry = ::readdir(listing.get());
+        if (entry == nullptr) {
+          if (errno != 0) ec = std::error_code(errno, std::generic_category());
+          break;
+        }
+        const std::string_view name = entry->d_name;
+        if (name == "." || name == "..") continue;
         if (is_databricks_rolled_name(name)) {
           rolled = true;
           break;
         }
-        std::error_code ec2;
-        bool dir = it->is_directory(ec2);
-        bool link = it->is_symlink(ec2);
-        if ((!name.empty() && name[0] == '.') || excluded(exclude, p)) continue;
-        if (dir && (has_rolling_event_log_name(p) || (link && is_rolling_event_log_dir(p)))) {
-          files.emplace_back(p.generic_string(), false);
-          continue;
+        std::string text = prefix;
+        text += name;
+        bool dir = false, link = false, regular = false;
+        if (entry->d_type == DT_DIR) {
+          dir = true;
+        } else if (entry->d_type == DT_REG) {
+          regular = true;
+        } else if (entry->d_type == DT_LNK || entry->d_type == DT_UNKNOWN) {
+          std::error_code ec2;
+          const fs::path p(text);
+          const fs::file_status st = fs::status(p, ec2);
+          dir = fs::is_directory(st);
+          regular = fs::is_regular_file(st);
+          link = fs::is_symlink(fs::symlink_status(p, ec2));
         }
+        if (name[0] == '.' || (!no_excludes && excluded(exclude, fs::path(text)))) continue;
         if (dir) {
+          const fs::path p(text);
+          if (has_rolling_event_log_name(p) || (link && is_rolling_event_log_dir(p))) {
+            files.emplace_back(p.generic_string(), false);
+            continue;
+          }
           if (!link) below.push_back(p);  // as before: links to folders are not followed
           continue;
         }
-        if (!it->is_regular_file(ec2)) continue;
-        if (include.matches(p) || event_log_by_content(p)) files.emplace_back(p.generic_string(), true);
+        if (!regular) continue;
+        if (include.matches_text(text) || event_log_by_content(fs::path(text))) files.emplace_back(std::move(text), true);
       }
       if (rolled) {  // a rolled event log: one input, nothing below it walked
         if (is_top) top_rolled = true;

@@ -36,9 +36,14 @@ struct GlobSet {
   std::vector<std::string> patterns;
   std::filesystem::path base;        // empty: the current folder
   [[nodiscard]] bool matches(const std::filesystem::path& p) const;
+  // The same for a path given as its text (a folder walk's entry): a path object is made only when
+  // the last component alone does not decide.
+  [[nodiscard]] bool matches_text(const std::string& native) const;
 
  private:
   mutable std::optional<std::string> base_name_;  // the last component of `base` made absolute (once)
+  // The answer from the last component of `native` alone, or nullopt.
+  [[nodiscard]] std::optional<bool> matches_by_name(const std::string& native) const;
 };
 
 // The files default folder walks pick up.
