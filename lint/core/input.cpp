@@ -178,6 +178,23 @@ std::optional<std::string> read_fd_once(int fd, const std::string& path, std::ui
     ~Closer() { ::close(fd); }
   } closer{fd};
   const auto read_error = [&] { return path + ": read error"; };
+  // A file smaller than the head (most plans): read straight into the buffer the plans view, up to
+  // the size its stat gave (as below: what it holds beyond that is not read, a shorter file ends
+  // at its end), then asked as the head.
+  if (size > 0 && size < head_bytes && static_cast<double>(size) <= max_bytes) {
+    std::string data(static_cast<std::size_t>(size), '\0');
+    std::size_t have = 0;
+    while (have < data.size()) {
+      ssize_t n = ::read(fd, data.data() + have, data.size() - have);
+      if (n < 0 && errno == EINTR) continue;
+      if (n < 0) return error = read_error(), std::nullopt;
+      if (n == 0) break;
+      have += static_cast<std::size_t>(n);
+    }
+    data.resize(have);
+    if (claimed(data)) return std::nullopt;
+    return data;
+  }
   // The head into a buffer of its own (most plans are no larger: one read, one copy, nothing
   // zero-filled first).
   std::string data;
