@@ -12,6 +12,7 @@
 #include <charconv>
 #include <cmath>
 #include <cstdint>
+#include <cstring>
 #include <map>
 #include <nlohmann/json.hpp>
 #include <ostream>
@@ -77,8 +78,17 @@ class JsonWriter {
   }
   void key(std::string_view k) {
     next();
+    // keys are this file's own ASCII words: `"key": ` in one append
+    char buf[40];
+    if (k.size() + 4 <= sizeof buf) {
+      buf[0] = '"';
+      std::memcpy(buf + 1, k.data(), k.size());
+      std::memcpy(buf + 1 + k.size(), "\": ", 3);
+      out_.append(buf, k.size() + 4);
+      return;
+    }
     out_ += '"';
-    out_ += k;  // keys are this file's own ASCII words
+    out_ += k;
     out_ += "\": ";
   }
   void item() { next(); }
@@ -96,8 +106,15 @@ class JsonWriter {
     newline();
   }
   void newline() {
+    // A newline and the indentation in one append (reports nest 6 deep).
+    static constexpr std::string_view kIndent = "\n                                ";
+    const std::size_t n = 1 + 2 * open_.size();
+    if (n <= kIndent.size()) {
+      out_.append(kIndent.data(), n);
+      return;
+    }
     out_ += '\n';
-    out_.append(2 * open_.size(), ' ');
+    out_.append(n - 1, ' ');
   }
 
   std::string& out_;
@@ -179,6 +196,7 @@ void write_message(JsonWriter& w, const ParseMessage& m) {
 
 void write_json(std::ostream& out, const std::vector<FileReport>& files) {
   std::string text;
+  text.reserve(1 << 14);  // a file's report, reused for the next
   JsonWriter w(text);
   w.open('{');
   w.key("files");
