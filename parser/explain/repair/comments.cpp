@@ -161,16 +161,25 @@ bool strip_prefix_lines(Normalized& out) {
   const auto may_hold_gutter = [&](const NormLine& l) {
     return input_gutter || (l.has_extra() && out.extras[l.extra_index()].base != out.input.data());
   };
+  // The lines without a prefix are counted (their votes for None) only when some prefix has a vote:
+  // a prefix must outvote them, and without a vote none can.
   for (std::size_t i = 0; i < out.lines.size(); ++i) {
     const std::string_view t = out.text(i);
     if (t.empty()) continue;
     const Prefix p = prefix_of(t, may_hold_gutter(out.lines[i]));
-    if (!carries_marker(t.substr(p.len))) continue;
+    if (p.tok == None || !carries_marker(t.substr(p.len))) continue;
     if (p.tok == Gutter) {
       if (gutter_col == std::string_view::npos) gutter_col = p.col;
       if (p.col != gutter_col) continue;
     }
     ++votes[p.tok];
+  }
+  if (std::all_of(votes.begin() + 1, votes.end(), [](std::size_t v) { return v == 0; })) return false;
+  for (std::size_t i = 0; i < out.lines.size(); ++i) {
+    const std::string_view t = out.text(i);
+    if (t.empty()) continue;
+    const Prefix p = prefix_of(t, may_hold_gutter(out.lines[i]));
+    if (p.tok == None && carries_marker(t.substr(p.len))) ++votes[None];
   }
   unsigned best = None;
   for (unsigned k = None + 1; k < kToks; ++k)

@@ -1,6 +1,7 @@
 // Step 1 of normalize(): split the input into lines; strip CR and trailing blanks; drop markdown
 // fences, `+----+` table borders, log lines, prompts and a spark-sql error block.
 #include <algorithm>
+#include <array>
 #include <cstdint>
 #include <string_view>
 
@@ -8,6 +9,22 @@
 #include "parser/explain/repair/repair.hpp"
 
 namespace planlint::repair {
+
+namespace {
+// First bytes of a line that none of the checks below looks at: not a blank (the line is not
+// indented), not the start of an error block (`E`, `o`), a fence, a table border, a log line or
+// prompt (maybe_noise), a continuation prompt, a notebook or comment prefix or a stripMargin
+// margin. A line starting with one is a kept, non-empty line and nothing else (most lines of a
+// formatted plan: `(1) Scan ...`, `Batched: true`, `Location: ...`, `== Physical Plan ==`).
+constexpr std::array<bool, 256> kPlainLead = [] {
+  std::array<bool, 256> t{};
+  for (int c = 'A'; c <= 'Z'; ++c) t[static_cast<std::size_t>(c)] = true;
+  for (int c = 'a'; c <= 'z'; ++c) t[static_cast<std::size_t>(c)] = true;
+  for (char c : std::string_view("()[]{}=:,.;_<")) t[static_cast<unsigned char>(c)] = true;
+  for (char c : std::string_view("EoIOsTWDr")) t[static_cast<unsigned char>(c)] = false;
+  return t;
+}();
+}  // namespace
 
 RepairState split_lines(std::string_view input) {
   RepairState s;
@@ -38,6 +55,23 @@ RepairState split_lines(std::string_view input) {
     ++lineno;
     if (!raw.empty() && raw.back() == '\r') any_crlf = true;
     std::string_view t = rtrim_blank_cr(raw);
+    if (!in_error && !t.empty() && kPlainLead[static_cast<unsigned char>(t[0])]) {
+      // A plain line (see kPlainLead): kept as it is.
+      ++nonempty;
+      if (input_tab && !any_tab && t.find('\t') != std::string_view::npos) any_tab = true;
+      NormLine& l = lines.emplace_back();
+      l.line = lineno;
+      const auto off = static_cast<std::size_t>(t.data() - input.data());
+      if (off <= UINT32_MAX && t.size() <= UINT32_MAX) {
+        l.off = static_cast<std::uint32_t>(off);
+        l.len = static_cast<std::uint32_t>(t.size());
+      } else {
+        out.set_text(l, t);
+      }
+      if (nl == input.size()) break;
+      pos = nl + 1;
+      continue;
+    }
     const std::string_view none = raw.substr(0, 0);  // an emptied line (stays at its place)
     // A trailing `Error in query: ...` block (spark-sql) up to the next prompt or header.
     const char c0 = t.empty() ? '\0' : t[0];
