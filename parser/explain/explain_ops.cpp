@@ -75,7 +75,7 @@ struct Splitter {
 
   void open() { ++depth; }
   void close() { depth = depth > 0 ? depth - 1 : 0; }
-  void separator(std::size_t i) {
+  [[gnu::always_inline]] void separator(std::size_t i) {
     if (depth != 0) return;
     const std::size_t n = s.size();
     const char* d = s.data();
@@ -123,6 +123,15 @@ void split_top_level(std::string_view s, std::string_view sep, std::vector<std::
     const unsigned closes = static_cast<unsigned>(_mm_movemask_epi8(
                                 _mm_or_si128(_mm_or_si128(_mm_cmpeq_epi8(x, c1), _mm_cmpeq_epi8(x, c2)), _mm_cmpeq_epi8(x, c3)))) &
                             ~seps;
+    if ((opens | closes) == 0) {
+      // No bracket in these bytes (most of a list): only the separators, and only at depth 0.
+      if (sp.depth != 0) continue;
+      for (unsigned m = seps; m != 0; m &= m - 1) {
+        const std::size_t at = i + static_cast<unsigned>(__builtin_ctz(m));
+        if (at >= sp.skip) sp.separator(at);
+      }
+      continue;
+    }
     for (unsigned all = seps | opens | closes; all != 0; all &= all - 1) {
       const unsigned b = static_cast<unsigned>(__builtin_ctz(all));
       const std::size_t at = i + b;
