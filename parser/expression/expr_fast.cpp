@@ -90,6 +90,47 @@ class Fast {
     return false;
   }
 
+  // At the '[': the values are raw_value text without brackets, `#` or backquotes.
+  bool pf_value_list(Expr& e) {
+    if (++depth_ > kMaxDepth) return false;
+    const std::size_t s = p_;
+    ++p_;
+    blanks();
+    e.kind = ExprKind::List;
+    e.name = "";
+    e.begin = static_cast<std::uint32_t>(s);
+    if (p_ < n_ && b_[p_] != ']') {
+      for (;;) {
+        const std::size_t a0 = p_;
+        while (p_ < n_) {
+          const char c = b_[p_];
+          if (c == ',' || c == ']') break;
+          if (c == '(' || c == ')' || c == '[' || c == '{' || c == '}' || c == '#' || c == '`' || c == '\t' || c == '\r' ||
+              c == '\n')
+            return false;
+          ++p_;
+        }
+        std::size_t end = p_;
+        while (end > a0 && b_[end - 1] == ' ') --end;
+        if (end == a0 || p_ == n_) return false;
+        Expr& v = e.args.emplace_back();
+        v.kind = ExprKind::Literal;
+        v.name = Text::stable(std::string_view(b_ + a0, end - a0));
+        v.type = Text::stable(guess_literal_type(v.name));
+        v.begin = static_cast<std::uint32_t>(a0);
+        v.end = static_cast<std::uint32_t>(end);
+        if (b_[p_] == ']') break;
+        ++p_;  // list_sep
+        blanks();
+      }
+    }
+    if (p_ >= n_ || b_[p_] != ']') return false;
+    ++p_;
+    --depth_;
+    e.end = static_cast<std::uint32_t>(p_);
+    return true;
+  }
+
   // pf_filter: nesting<pf_name, '(', ws, opt<pf_arg, star<list_sep, pf_arg>>, ws, must<pf_close>>;
   // pf_arg: sor<seq<pf_nested, at<ws, one<',', ')'>>>, pf_value_list, pf_value>. An argument is a
   // nested known filter (`And(EqualTo(a,1),IsNotNull(b))`) or raw_value text without brackets,
@@ -117,6 +158,11 @@ class Fast {
           if (!pf_filter(a)) return false;
           const std::size_t q = after_blanks();
           if (q >= n_ || (b_[q] != ',' && b_[q] != ')')) return false;
+        } else if (b_[p_] == '[') {
+          // pf_value_list: nesting<'[', ws, opt<pf_value, star<list_sep, pf_value>>, ws, must<bracket_close>>;
+          // a List "" over raw values (`In(d_year, [1999,2000])`).
+          Expr& a = e.args.emplace_back();
+          if (!pf_value_list(a)) return false;
         } else {
           while (p_ < n_) {
             const char c = b_[p_];

@@ -157,7 +157,8 @@ class Gen {
       if (i) s += one_of({",", ",", ", ", ",,", " ,", ",  "});
       if (depth > 0 && pick(3) == 0) s += pushed(depth - 1);
       else s += one_of({"a", "d_year", "2000", "1.5", "x y", "s#1", "exists#2", "[1,2]", "IsNull(a)", "`b`", "'q'", "", "a=b", "{c}",
-                        "1)", "Women     ", " Women", "extra large   ", "Subquery x", "a\tb", "*EqualTo(a,1)", "Foo(a)"});
+                        "1)", "Women     ", " Women", "extra large   ", "Subquery x", "a\tb", "*EqualTo(a,1)", "Foo(a)",
+                        "[1999,2000]", "[ 1 , 2 ]", "[]", "[a b,c]", "[1,]", "[1,2", "[x#1]", "[(1)]", "[1)]", "[[1]]"});
     }
     return s + one_of({")", ")", "", "))", ") ", " )"});
   }
@@ -273,6 +274,7 @@ TEST_CASE("fast expression reader: what it reads, and what it leaves to the gram
   CHECK(fast("(d#1 = Subquery scalar-subquery#2, [id=#3])"));
   CHECK(fast("(substr(z#1, 1, 5) INSET 10144, 10336)"));
   CHECK(fast("Or(EqualTo(i_color,powder   ),EqualTo(i_size,extra large  ))", ExprDialect::PushedFilter));
+  CHECK(fast("In(d_year, [1999,2000,2001])", ExprDialect::PushedFilter));
   // Left to the grammar: other spellings, suffixes, arithmetic, CASE, the SQL dialect.
   CHECK_FALSE(fast("(a#1 and b#2)"));
   CHECK_FALSE(fast("a#1.field"));
