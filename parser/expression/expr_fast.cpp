@@ -374,10 +374,11 @@ class Fast {
     return predicate(e, h);
   }
 
-  // predicate: seq<additive, star<at<predicate_start>, predicate_tail>>. One tail at most, then the
-  // text must go on with AND, OR, a closer or the end.
+  // predicate: seq<additive, star<at<predicate_start>, predicate_tail>>. Additive is one operand
+  // here: mul_start and add_start bytes (* / % & ^ | d D + -) are never a token accepted after it.
+  // One tail at most, then the text must go on with AND, OR, a closer or the end.
   bool predicate(Expr& e, std::uint32_t& h) {
-    if (!additive(e, h)) return false;
+    if (!operand(e, h)) return false;
     std::size_t at = 0, len = 0;
     switch (peek(at, len)) {
       case Tok::End:
@@ -412,7 +413,7 @@ class Fast {
         for (;;) {
           Expr item;
           std::uint32_t it = 0;
-          if (!additive(item, it) || !at_operand_end()) return false;
+          if (!operand(item, it) || !at_operand_end()) return false;
           ih = std::max(ih, it);
           in.args.push_back(std::move(item));
           const std::size_t q = after_blanks();
@@ -496,50 +497,6 @@ class Fast {
 
   // unary: sor<seq<at<unary_start>, unary_rec>, postfix> (unary minus declined); postfix with no
   // suffix (the byte after the primary must end it).
-  // additive: seq<multiplicative, star<at<add_start>, add_tail>>; add_tail: seq<ws, op_additive, ws,
-  // multiplicative>; op_additive (Catalyst): '+', or '-' not before '>' (`||` is OR there). The
-  // tails have no must<>: a tail whose operand is not read here is declined.
-  bool additive(Expr& e, std::uint32_t& h) {
-    if (!multiplicative(e, h)) return false;
-    for (;;) {
-      const std::size_t q = after_blanks();
-      if (q >= n_) return true;
-      const char c = b_[q];
-      if (c == '|') return false;
-      if (c != '+' && c != '-') return true;
-      if (c == '-' && q + 1 < n_ && b_[q + 1] == '>') return false;
-      p_ = q + 1;
-      blanks();
-      Expr rhs;
-      std::uint32_t rh = 0;
-      if (!multiplicative(rhs, rh)) return false;
-      binary(e, h, std::string_view(b_ + q, 1), std::move(rhs), rh);
-      if (h > kMaxFastHeight) return false;
-    }
-  }
-  // multiplicative: seq<unary, star<at<mul_start>, mul_tail>>; mul_tail: seq<ws, op_multiplicative, ws, unary>;
-  // op_multiplicative: sor<one<'*', '/', '%', '&', '^'>, seq<'|', not_at<'|'>>, kw_div> (only * / % here).
-  bool multiplicative(Expr& e, std::uint32_t& h) {
-    if (!operand(e, h)) return false;
-    for (;;) {
-      const std::size_t q = after_blanks();
-      if (q >= n_) return true;
-      const char c = b_[q];
-      if (c == '&' || c == '^') return false;
-      if ((c == 'd' || c == 'D') && q + 3 <= n_ && iequals_lower(std::string_view(b_ + q, 3), "div") &&
-          (q + 3 == n_ || !ident_other(b_[q + 3])))
-        return false;
-      if (c != '*' && c != '/' && c != '%') return true;
-      p_ = q + 1;
-      blanks();
-      Expr rhs;
-      std::uint32_t rh = 0;
-      if (!operand(rhs, rh)) return false;
-      binary(e, h, std::string_view(b_ + q, 1), std::move(rhs), rh);
-      if (h > kMaxFastHeight) return false;
-    }
-  }
-
   // A number with a minus: unary_rec over a literal that is no string / null / boolean folds
   // the sign into the literal (`-5.00`), spanning from the minus; the type stays the number's.
   bool operand(Expr& e, std::uint32_t& h) {
@@ -561,12 +518,11 @@ class Fast {
   }
 
   // comparand (Catalyst): sor<seq<additive, at<operand_end>>, raw_value>. The first when the
-  // additive is followed by an operand_end; raw_value (unquoted text up to `,` `)` `]`) only when
-  // the additive starts with a bare word (`= Advanced Degree   )`) and the grammar's additive
-  // ends where this one does.
+  // operand is followed by an operand_end; raw_value (unquoted text up to `,` `)` `]`) only after
+  // a bare word that nothing of the additive rule can go on from (`= Advanced Degree   )`).
   bool comparand(Expr& e, std::uint32_t& h) {
     const std::size_t s = p_;
-    if (!additive(e, h)) return false;
+    if (!operand(e, h)) return false;
     if (at_operand_end()) return true;
     if (!bare_word_at(s)) return false;
     // After the word and its blanks: no mul / add operator, no `windowspecdefinition(`, and no
@@ -764,7 +720,7 @@ class Fast {
         digit(b_[p_ + 4]) && digit(b_[p_ + 5])) {
       p_ += 6;
       if (p_ < n_ && (b_[p_] == 'T' || (b_[p_] == ' ' && p_ + 1 < n_ && digit(b_[p_ + 1])))) return false;
-      if (!operand_ends() || hash_reachable(s)) return false;
+      if (!operand_ends()) return false;
       e.kind = ExprKind::Literal;
       e.name = Text::stable(std::string_view(b_ + s, p_ - s));
       e.type = "date";
@@ -778,8 +734,6 @@ class Fast {
       while (p_ < n_ && digit(b_[p_])) ++p_;
     }
     if (!operand_ends()) return false;  // an exponent, a suffix (L, BD, ...), a date, a name: declined
-    // `5 days#3` is an attribute (attr_start, tried before the literals, reaches a '#').
-    if (p_ < n_ && b_[p_] == ' ' && hash_reachable(s)) return false;
     e.kind = ExprKind::Literal;
     e.name = Text::stable(std::string_view(b_ + s, p_ - s));
     e.type = Text::stable(guess_literal_type(e.name));

@@ -125,8 +125,7 @@ class Gen {
                        "Subquery scalar-subquery#5, [id=#6]", "ReusedSubquery Subquery scalar-subquery#42, [id=#9]",
                        "Subquery subquery#x", "Subquery scalar-subquery#5,  [id=#6]", "Subquery scalar-subquery#5,[plan_id=3]",
                        "Subquery  exists#1", "ReusedSubquery x", "Subquery", "input", "interval", "yyyy", "a degree", "a div b",
-                       "x - y", "GA DESC", "p and q", "a windowspecdefinition(x)", "a.b", "a#1 AS b#2", "5 days", "5 days#3",
-                       "a#1 + 5 days", "abc + def ghi", "1999-02-22 x#1", "2001Q1", "(a#1 * 1.2)#31"});
+                       "x - y", "GA DESC", "p and q", "a windowspecdefinition(x)", "a.b", "a#1 AS b#2"});
       case 3:
         return word() + "(" + list(depth - 1) + ")";
       case 4:
@@ -135,8 +134,7 @@ class Gen {
       case 6:
         return expr(depth - 1) + sp1() + cmp() + sp1() + expr(depth - 1);
       case 7:
-        return expr(depth - 1) + sp1() + one_of({"AND", "OR", "and", "Or", "&&", "||", "ANDx", "AS", "DESC", "+", "-", "*", "/", "%",
-                                                 "->", "DIV", "div", "&", "^", "|", "-5", "- -"}) + sp1() + expr(depth - 1);
+        return expr(depth - 1) + sp1() + one_of({"AND", "OR", "and", "Or", "&&", "||", "ANDx", "AS", "DESC"}) + sp1() + expr(depth - 1);
       case 8:
         return one_of({"NOT", "not", "Not", "NOT", "NOTE"}) + sp() + expr(depth - 1);
       case 9:
@@ -280,8 +278,7 @@ TEST_CASE("fast expression reader: what it reads, and what it leaves to the gram
   // Left to the grammar: other spellings, suffixes, arithmetic, CASE, the SQL dialect.
   CHECK_FALSE(fast("(a#1 and b#2)"));
   CHECK_FALSE(fast("a#1.field"));
-  CHECK(fast("(rn#36 + 1)"));
-  CHECK_FALSE(fast("(a#1 DIV 2)"));
+  CHECK_FALSE(fast("(a#1 + 1)"));
   CHECK_FALSE(fast("CASE WHEN a#1 THEN 1 END"));
   CHECK_FALSE(fast("a#1", ExprDialect::Sql));
   CHECK_FALSE(fast("EqualTo(s,a,b)", ExprDialect::PushedFilter));
