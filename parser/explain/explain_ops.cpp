@@ -63,34 +63,39 @@ std::vector<std::string_view> split_top_level(std::string_view s, std::string_vi
 
 namespace {
 
-// Bytes split_top_level must look at: brackets and the separator's first byte.
-struct SplitBytes {
-  std::uint8_t cls[256] = {};  // 1 opens, 2 closes, 3 is the separator's first byte, 0 anything else
-  char sep0;
-  explicit SplitBytes(char s0) : sep0(s0) {
-    for (unsigned char c : {'(', '[', '{'}) cls[c] = 1;
-    for (unsigned char c : {')', ']', '}'}) cls[c] = 2;
-    cls[static_cast<unsigned char>(s0)] = 3;
+// One byte of the split: an opening or closing bracket moves the depth, a separator at depth 0
+// ends an item. Returns where the scan goes on (past the separator when it ended an item).
+struct Splitter {
+  std::string_view s;
+  std::string_view sep;
+  std::vector<std::string_view>& out;
+  int depth = 0;
+  std::size_t start = 0;
+  std::size_t skip = 0;  // bytes before it belong to a separator just taken
+
+  void open() { ++depth; }
+  void close() { depth = depth > 0 ? depth - 1 : 0; }
+  [[gnu::always_inline]] void separator(std::size_t i) {
+    if (depth != 0) return;
+    const std::size_t n = s.size();
+    const char* d = s.data();
+    if (sep.size() == 2 && (i + 1 >= n || d[i + 1] != sep[1])) return;
+    const std::size_t next = i + sep.size();
+    // "Subquery scalar-subquery#2, [id=#3]" is one expression.
+    if (next + 5 <= n && d[next] == '[' && d[next + 1] == 'i' && d[next + 2] == 'd' && d[next + 3] == '=' &&
+        d[next + 4] == '#')
+      return;
+    out.push_back(s.substr(start, i - start));
+    start = next;
+    skip = next;
   }
-  // Index of the first byte at or after i that is not 0 in cls, or n. Sixteen bytes at a time
-  // where SSE2 is there (list values are long and mostly plain text).
-  std::size_t next(const char* d, std::size_t i, std::size_t n) const {
-#if defined(__SSE2__)
-    const __m128i o1 = _mm_set1_epi8('('), o2 = _mm_set1_epi8('['), o3 = _mm_set1_epi8('{');
-    const __m128i c1 = _mm_set1_epi8(')'), c2 = _mm_set1_epi8(']'), c3 = _mm_set1_epi8('}');
-    const __m128i sp = _mm_set1_epi8(sep0);
-    for (; i + 16 <= n; i += 16) {
-      const __m128i x = _mm_loadu_si128(reinterpret_cast<const __m128i*>(d + i));
-      const __m128i hit = _mm_or_si128(
-          _mm_or_si128(_mm_or_si128(_mm_cmpeq_epi8(x, o1), _mm_cmpeq_epi8(x, o2)),
-                       _mm_or_si128(_mm_cmpeq_epi8(x, o3), _mm_cmpeq_epi8(x, c1))),
-          _mm_or_si128(_mm_or_si128(_mm_cmpeq_epi8(x, c2), _mm_cmpeq_epi8(x, c3)), _mm_cmpeq_epi8(x, sp)));
-      const unsigned mask = static_cast<unsigned>(_mm_movemask_epi8(hit));
-      if (mask != 0) return i + static_cast<std::size_t>(__builtin_ctz(mask));
-    }
-#endif
-    while (i < n && cls[static_cast<unsigned char>(d[i])] == 0) ++i;
-    return i;
+  // The byte at i (any byte: the scalar tail).
+  void byte(std::size_t i) {
+    if (i < skip) return;
+    const char c = s[i];
+    if (c == sep[0]) separator(i);
+    else if (c == '(' || c == '[' || c == '{') open();
+    else if (c == ')' || c == ']' || c == '}') close();
   }
 };
 
@@ -99,37 +104,47 @@ struct SplitBytes {
 void split_top_level(std::string_view s, std::string_view sep, std::vector<std::string_view>& out) {
   out.clear();
   if (s.empty() || sep.empty()) return;
-  const char s0 = sep[0];
-  const bool two = sep.size() == 2;
-  const char s1 = two ? sep[1] : '\0';
+  Splitter sp{s, sep, out};
   const std::size_t n = s.size();
+  std::size_t i = 0;
+#if defined(__SSE2__)
+  // Sixteen bytes at a time (list values are long): one mask of the brackets and separators, and
+  // only its set bits looked at, in order.
   const char* d = s.data();
-  const SplitBytes bytes(s0);
-  int depth = 0;
-  std::size_t start = 0;
-  for (std::size_t i = bytes.next(d, 0, n); i < n; i = bytes.next(d, i + 1, n)) {
-    const char c = d[i];
-    const std::uint8_t k = bytes.cls[static_cast<unsigned char>(c)];
-    if (k == 1) {
-      ++depth;
+  const __m128i o1 = _mm_set1_epi8('('), o2 = _mm_set1_epi8('['), o3 = _mm_set1_epi8('{');
+  const __m128i c1 = _mm_set1_epi8(')'), c2 = _mm_set1_epi8(']'), c3 = _mm_set1_epi8('}');
+  const __m128i s0 = _mm_set1_epi8(sep[0]);
+  for (; i + 16 <= n; i += 16) {
+    const __m128i x = _mm_loadu_si128(reinterpret_cast<const __m128i*>(d + i));
+    const unsigned seps = static_cast<unsigned>(_mm_movemask_epi8(_mm_cmpeq_epi8(x, s0)));
+    const unsigned opens = static_cast<unsigned>(_mm_movemask_epi8(
+                               _mm_or_si128(_mm_or_si128(_mm_cmpeq_epi8(x, o1), _mm_cmpeq_epi8(x, o2)), _mm_cmpeq_epi8(x, o3)))) &
+                           ~seps;
+    const unsigned closes = static_cast<unsigned>(_mm_movemask_epi8(
+                                _mm_or_si128(_mm_or_si128(_mm_cmpeq_epi8(x, c1), _mm_cmpeq_epi8(x, c2)), _mm_cmpeq_epi8(x, c3)))) &
+                            ~seps;
+    if ((opens | closes) == 0) {
+      // No bracket in these bytes (most of a list): only the separators, and only at depth 0.
+      if (sp.depth != 0) continue;
+      for (unsigned m = seps; m != 0; m &= m - 1) {
+        const std::size_t at = i + static_cast<unsigned>(__builtin_ctz(m));
+        if (at >= sp.skip) sp.separator(at);
+      }
       continue;
     }
-    if (k == 2) {
-      depth = depth > 0 ? depth - 1 : 0;
-      continue;
+    for (unsigned all = seps | opens | closes; all != 0; all &= all - 1) {
+      const unsigned b = static_cast<unsigned>(__builtin_ctz(all));
+      const std::size_t at = i + b;
+      if (at < sp.skip) continue;
+      const unsigned bit = 1u << b;
+      if (opens & bit) sp.open();
+      else if (closes & bit) sp.close();
+      else sp.separator(at);
     }
-    if (c != s0 || depth != 0) continue;
-    if (two && (i + 1 >= n || d[i + 1] != s1)) continue;
-    const std::size_t next = i + sep.size();
-    // "Subquery scalar-subquery#2, [id=#3]" is one expression.
-    if (next + 5 <= n && d[next] == '[' && d[next + 1] == 'i' && d[next + 2] == 'd' && d[next + 3] == '=' &&
-        d[next + 4] == '#')
-      continue;
-    out.push_back(s.substr(start, i - start));
-    start = next;
-    i = next - 1;
   }
-  out.push_back(s.substr(start));
+#endif
+  for (; i < n; ++i) sp.byte(i);
+  out.push_back(s.substr(sp.start));
 }
 
 CutMarks scan_cut_marks(std::string_view v, bool file_index) {

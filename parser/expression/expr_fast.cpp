@@ -1,0 +1,889 @@
+// The fast reader of expr_fast.hpp. Each function below names the grammar rule it stands for and
+// why, on the text it accepts, the grammar takes the same path (PEG: the first alternative that
+// matches wins, so every alternative tried before the one taken must fail on that text).
+// Whatever is not certain is declined (returns false); the caller then runs the grammar.
+#include "parser/expression/expr_fast.hpp"
+
+#include <array>
+#include <cstdint>
+#include <string_view>
+#include <utility>
+
+#include "grammar/expression.hpp"
+#include "parser/expression/expr_leaf_actions.hpp"
+
+namespace planlint::expr_parse {
+
+namespace {
+
+namespace gx = grammar::expr;
+
+// Far below the grammar's bounds (kMaxNesting 200 nesting rules, kMaxHeight 2000): a text this
+// deep is left to the grammar, which also reports the ones past its bounds.
+constexpr std::size_t kMaxDepth = 48;
+constexpr std::uint32_t kMaxFastHeight = 48;
+
+// Byte classes, one table look-up each: 1 [A-Za-z_] (ident_first), 2 [0-9$] (the rest of ident_other).
+constexpr std::array<std::uint8_t, 256> kIdent = [] {
+  std::array<std::uint8_t, 256> t{};
+  for (int c = 0; c < 256; ++c) {
+    const char x = static_cast<char>(c);
+    if ((x >= 'a' && x <= 'z') || (x >= 'A' && x <= 'Z') || x == '_') t[static_cast<std::size_t>(c)] = 1;
+    else if ((x >= '0' && x <= '9') || x == '$') t[static_cast<std::size_t>(c)] = 2;
+  }
+  return t;
+}();
+inline bool ident_first(char c) { return kIdent[static_cast<unsigned char>(c)] == 1; }
+inline bool ident_other(char c) { return kIdent[static_cast<unsigned char>(c)] != 0; }  // [A-Za-z0-9_$]
+inline bool digit(char c) { return c >= '0' && c <= '9'; }
+
+// ASCII case-insensitive: `s` equals the lower-case `lower`.
+inline bool iequals_lower(std::string_view s, std::string_view lower) {
+  if (s.size() != lower.size()) return false;
+  for (std::size_t i = 0; i < s.size(); ++i) {
+    char c = s[i];
+    if (c >= 'A' && c <= 'Z') c = static_cast<char>(c - 'A' + 'a');
+    if (c != lower[i]) return false;
+  }
+  return true;
+}
+
+// The names subquery_ref reads before a `#id` (the first alternative, `Subquery ...` /
+// `ReusedSubquery ...`, needs a blank after the word, which the words read here never have).
+inline bool subquery_name(std::string_view w) {
+  return w == "subquery" || w == "ScalarSubquery" || w == "dynamicpruning" || w == "listquery" || w == "exists";
+}
+
+// What the next token after blanks is, for the levels of the operator chain.
+enum class Tok : std::uint8_t { End, And, Or, Not, Cmp, In, Is, Inset, As, Other };
+
+class Fast {
+ public:
+  Fast(const char* b, std::size_t n) : b_(b), n_(n) {}
+
+  // catalyst_text: seq<ws, expression, ws, must<eof>>.
+  bool catalyst(Expr& e) {
+    blanks();
+    std::uint32_t h = 0;
+    if (!expression(e, h)) return false;
+    blanks();
+    return p_ == n_;
+  }
+
+  // pushed_filter_text with a v1 call: seq<ws, sor<pf_list, seq<opt<pf_handled>, pf_filter>, expression>, ws, must<eof>>.
+  // pf_list needs '[', pf_handled '*' (declined). Blanks other than ' ' are declined (ws reads
+  // them; the arguments' scan and the checks after each blank run stop at them).
+  bool pushed_filter(Expr& e) {
+    if (n_ == 0 || !ident_first(b_[0])) return false;
+    if (!pf_filter(e)) return false;
+    blanks();
+    return p_ == n_;
+  }
+
+ private:
+  // The v1 Filter names pf_known_name lists (kw<>: the whole word).
+  static bool pf_known_name(std::string_view w) {
+    for (std::string_view k : {"And", "Or", "Not", "EqualTo", "EqualNullSafe", "GreaterThan", "GreaterThanOrEqual", "LessThan",
+                               "LessThanOrEqual", "In", "IsNull", "IsNotNull", "StringStartsWith", "StringEndsWith",
+                               "StringContains", "AlwaysTrue", "AlwaysFalse"})
+      if (w == k) return true;
+    return false;
+  }
+
+  // At the '[': the values are raw_value text without brackets, `#` or backquotes.
+  bool pf_value_list(Expr& e) {
+    if (++depth_ > kMaxDepth) return false;
+    const std::size_t s = p_;
+    ++p_;
+    blanks();
+    e.kind = ExprKind::List;
+    e.name = "";
+    e.begin = static_cast<std::uint32_t>(s);
+    if (p_ < n_ && b_[p_] != ']') {
+      for (;;) {
+        const std::size_t a0 = p_;
+        while (p_ < n_) {
+          const char c = b_[p_];
+          if (c == ',' || c == ']') break;
+          if (c == '(' || c == ')' || c == '[' || c == '{' || c == '}' || c == '#' || c == '`' || c == '\t' || c == '\r' ||
+              c == '\n')
+            return false;
+          ++p_;
+        }
+        std::size_t end = p_;
+        while (end > a0 && b_[end - 1] == ' ') --end;
+        if (end == a0 || p_ == n_) return false;
+        Expr& v = e.args.emplace_back();
+        v.kind = ExprKind::Literal;
+        v.name = Text::stable(std::string_view(b_ + a0, end - a0));
+        v.type = Text::stable(guess_literal_type(v.name));
+        v.begin = static_cast<std::uint32_t>(a0);
+        v.end = static_cast<std::uint32_t>(end);
+        if (b_[p_] == ']') break;
+        ++p_;  // list_sep
+        blanks();
+      }
+    }
+    if (p_ >= n_ || b_[p_] != ']') return false;
+    ++p_;
+    --depth_;
+    e.end = static_cast<std::uint32_t>(p_);
+    return true;
+  }
+
+  // pf_filter: nesting<pf_name, '(', ws, opt<pf_arg, star<list_sep, pf_arg>>, ws, must<pf_close>>;
+  // pf_arg: sor<seq<pf_nested, at<ws, one<',', ')'>>>, pf_value_list, pf_value>. An argument is a
+  // nested known filter (`And(EqualTo(a,1),IsNotNull(b))`) or raw_value text without brackets,
+  // `#` or backquotes (pf_value_list needs '[', a subquery '#').
+  bool pf_filter(Expr& e) {
+    if (++depth_ > kMaxDepth) return false;
+    const std::size_t s = p_;
+    while (p_ < n_ && ident_other(b_[p_])) ++p_;  // pf_name: word
+    const std::string_view name(b_ + s, p_ - s);
+    if (p_ == n_ || b_[p_] != '(') return false;
+    ++p_;
+    blanks();
+    e.kind = ExprKind::Function;
+    e.name = Text::stable(name);
+    e.begin = static_cast<std::uint32_t>(s);
+    if (p_ < n_ && b_[p_] == ')') {
+      ++p_;
+    } else {
+      for (;;) {
+        const std::size_t a0 = p_;
+        std::size_t w = p_;
+        while (w < n_ && ident_other(b_[w])) ++w;
+        if (w < n_ && b_[w] == '(' && pf_known_name(std::string_view(b_ + a0, w - a0))) {
+          Expr& a = e.args.emplace_back();
+          if (!pf_filter(a)) return false;
+          const std::size_t q = after_blanks();
+          if (q >= n_ || (b_[q] != ',' && b_[q] != ')')) return false;
+        } else if (b_[p_] == '[') {
+          // pf_value_list: nesting<'[', ws, opt<pf_value, star<list_sep, pf_value>>, ws, must<bracket_close>>;
+          // a List "" over raw values (`In(d_year, [1999,2000])`).
+          Expr& a = e.args.emplace_back();
+          if (!pf_value_list(a)) return false;
+        } else {
+          while (p_ < n_) {
+            const char c = b_[p_];
+            if (c == ',' || c == ')') break;
+            if (c == '(' || c == '[' || c == ']' || c == '{' || c == '}' || c == '#' || c == '`' || c == '\t' || c == '\r' ||
+                c == '\n')
+              return false;
+            ++p_;
+          }
+          std::size_t end = p_;
+          while (end > a0 && b_[end - 1] == ' ') --end;
+          if (end == a0 || p_ == n_) return false;  // an empty argument is an error the grammar reports
+          Expr& a = e.args.emplace_back();
+          a.kind = ExprKind::Literal;
+          a.name = Text::stable(std::string_view(b_ + a0, end - a0));
+          a.type = Text::stable(guess_literal_type(a.name));
+          a.begin = static_cast<std::uint32_t>(a0);
+          a.end = static_cast<std::uint32_t>(end);
+        }
+        blanks();
+        if (p_ >= n_) return false;
+        if (b_[p_] == ')') {
+          ++p_;
+          break;
+        }
+        if (b_[p_] != ',') return false;
+        ++p_;  // list_sep
+        blanks();
+      }
+    }
+    --depth_;
+    // action<pf_filter>: more than two arguments of a value filter may be one literal split at
+    // its commas (declined); the first argument of a value filter names a column.
+    const bool logical = name == "And" || name == "Or" || name == "Not";
+    if (!logical && e.args.size() > 2) return false;
+    if (!logical && !e.args.empty() && e.args[0].kind == ExprKind::Literal) {
+      e.args[0].kind = ExprKind::Attribute;
+      e.args[0].type = Text{};
+    }
+    e.end = static_cast<std::uint32_t>(p_);
+    return true;
+  }
+
+  void blanks() {
+    while (p_ < n_ && b_[p_] == ' ') ++p_;
+  }
+  std::size_t after_blanks() const {
+    std::size_t q = p_;
+    while (q < n_ && b_[q] == ' ') ++q;
+    return q;
+  }
+  // A keyword `w` (upper case) at q, as a whole word (kw<>: not followed by [A-Za-z0-9_$]).
+  bool word_at(std::size_t q, std::string_view w) const {
+    if (q + w.size() > n_ || std::string_view(b_ + q, w.size()) != w) return false;
+    return q + w.size() == n_ || !ident_other(b_[q + w.size()]);
+  }
+  // The token after blanks; `len` its length (Cmp). Words only in upper case: another spelling
+  // (`and`, `Or`), which the grammar also reads, is Other and declined.
+  // Each level of the operator chain asks after the same operand: the last answer is kept.
+  Tok peek(std::size_t& at, std::size_t& len) const {
+    if (memo_p_ == p_) {
+      at = memo_at_;
+      len = memo_len_;
+      return memo_tok_;
+    }
+    memo_p_ = p_;
+    memo_tok_ = classify(at, len);
+    memo_at_ = at;
+    memo_len_ = len;
+    return memo_tok_;
+  }
+  Tok classify(std::size_t& at, std::size_t& len) const {
+    const std::size_t q = after_blanks();
+    at = q;
+    len = 0;
+    if (q == n_) return Tok::End;
+    const char c = b_[q];
+    if (c == ')' || c == ',' || c == ']') return Tok::End;
+    auto has = [&](std::size_t k, char x) { return q + k < n_ && b_[q + k] == x; };
+    switch (c) {
+      case 'O':
+        return word_at(q, "OR") ? (len = 2, Tok::Or) : Tok::Other;
+      case 'N':
+        return word_at(q, "NOT") ? (len = 3, Tok::Not) : Tok::Other;
+      case 'I':
+        if (word_at(q, "IN")) return len = 2, Tok::In;
+        if (word_at(q, "IS")) return len = 2, Tok::Is;
+        if (word_at(q, "INSET")) return len = 5, Tok::Inset;
+        return Tok::Other;
+      // `AS` in any case (kw_as): the end of a cast's operand; an alias elsewhere (declined).
+      case 'A':
+      case 'a':
+        if (q + 2 <= n_ && iequals_lower(std::string_view(b_ + q, 2), "as") && (q + 2 == n_ || !ident_other(b_[q + 2])))
+          return len = 2, Tok::As;
+        return c == 'A' && word_at(q, "AND") ? (len = 3, Tok::And) : Tok::Other;
+      // op_compare: sor<"<=>", "<=", "<>", ">=", "!=", "==", one<'=', '<', '>'>>.
+      case '<':
+        if (has(1, '=') && has(2, '>')) return len = 3, Tok::Cmp;
+        if (has(1, '=') || has(1, '>')) return len = 2, Tok::Cmp;
+        return len = 1, Tok::Cmp;
+      case '>':
+        return len = has(1, '=') ? 2 : 1, Tok::Cmp;
+      case '!':
+        return has(1, '=') ? (len = 2, Tok::Cmp) : Tok::Other;
+      case '=':
+        return len = has(1, '=') ? 2 : 1, Tok::Cmp;
+      default:
+        return Tok::Other;
+    }
+  }
+  // What may follow an operand: a blank, a closer, the end. Anything else (`#` attr_suffix, `[`
+  // index_suffix, `.` field_suffix, an operator without blanks, ...) is declined.
+  bool operand_ends() const {
+    if (p_ == n_) return true;
+    const char c = b_[p_];
+    return c == ' ' || c == ')' || c == ',' || c == ']';
+  }
+  // operand_end (after a comparand): ws, then `)` `,` `]` eof, AND, OR, ... (only the first of
+  // these are accepted here).
+  bool at_operand_end() const {
+    std::size_t at = 0, len = 0;
+    const Tok t = peek(at, len);
+    return t == Tok::End || t == Tok::And || t == Tok::Or || t == Tok::As;
+  }
+
+  // expression: seq<or_expr, opt<at<alias_start>, alias_tail>, opt<at<sort_start>, sort_tail>>.
+  // The or_expr must be followed by a closer or the end: `AS`, `ASC`, `DESC`, `NULLS` are Other.
+  bool expression(Expr& e, std::uint32_t& h) {
+    if (!or_expr(e, h)) return false;
+    std::size_t at = 0, len = 0;
+    return peek(at, len) == Tok::End;
+  }
+
+  // A Binary node over `e` (the left operand, where it lies) and `rhs`: reduce_binary's node.
+  static void binary(Expr& e, std::uint32_t& h, std::string_view op, Expr&& rhs, std::uint32_t rh) {
+    CompactVector<Expr> args;
+    args.reserve(2);
+    const std::uint32_t begin = e.begin;
+    const std::uint32_t end = rhs.end;
+    args.push_back(std::move(e));
+    args.push_back(std::move(rhs));
+    e = Expr{};
+    e.kind = ExprKind::Binary;
+    e.name = Text::stable(op);
+    e.begin = begin;
+    e.end = end;
+    e.args.swap(args);
+    h = std::max(h, rh) + 1;
+  }
+  // wrap_unary: a Unary node `name` over `e`.
+  static void unary(Expr& e, std::uint32_t& h, Text name, std::uint32_t begin, std::uint32_t end) {
+    Expr x = std::move(e);
+    e = Expr{};
+    e.kind = ExprKind::Unary;
+    e.name = name;
+    e.begin = begin;
+    e.end = end;
+    e.args.reserve(1);
+    e.args.push_back(std::move(x));
+    h += 1;
+  }
+
+  // or_expr: seq<and_expr, star<at<ws, op_or>, or_tail>>; or_tail: seq<ws, op_or, ws, must<and_expr>>.
+  bool or_expr(Expr& e, std::uint32_t& h) {
+    if (!and_expr(e, h)) return false;
+    for (;;) {
+      std::size_t at = 0, len = 0;
+      if (peek(at, len) != Tok::Or) return true;
+      const std::string_view op(b_ + at, len);
+      p_ = at + len;
+      blanks();
+      Expr rhs;
+      std::uint32_t rh = 0;
+      if (!and_expr(rhs, rh)) return false;
+      binary(e, h, op, std::move(rhs), rh);
+      if (h > kMaxFastHeight) return false;
+    }
+  }
+
+  bool and_expr(Expr& e, std::uint32_t& h) {
+    if (!not_expr(e, h)) return false;
+    for (;;) {
+      std::size_t at = 0, len = 0;
+      if (peek(at, len) != Tok::And) return true;
+      const std::string_view op(b_ + at, len);
+      p_ = at + len;
+      blanks();
+      Expr rhs;
+      std::uint32_t rh = 0;
+      if (!not_expr(rhs, rh)) return false;
+      binary(e, h, op, std::move(rhs), rh);
+      if (h > kMaxFastHeight) return false;
+    }
+  }
+
+  // not_expr: sor<seq<at<kw_not>, not_rec>, predicate>; not_rec: nesting<op_not, ws, not_expr>.
+  // `NOT` in another case (`not`, `Not`), which kw_not also reads, is declined.
+  bool not_expr(Expr& e, std::uint32_t& h) {
+    if (p_ + 3 <= n_ && iequals_lower(std::string_view(b_ + p_, 3), "not") && (p_ + 3 == n_ || !ident_other(b_[p_ + 3]))) {
+      if (!word_at(p_, "NOT") || ++depth_ > kMaxDepth) return false;
+      const std::uint32_t begin = static_cast<std::uint32_t>(p_);
+      p_ += 3;
+      blanks();
+      if (!not_expr(e, h)) return false;
+      --depth_;
+      unary(e, h, "NOT", begin, e.end);
+      return true;
+    }
+    return predicate(e, h);
+  }
+
+  // predicate: seq<additive, star<at<predicate_start>, predicate_tail>>. Additive is one operand
+  // here: mul_start and add_start bytes (* / % & ^ | d D + -) are never a token accepted after it.
+  // One tail at most, then the text must go on with AND, OR, a closer or the end.
+  bool predicate(Expr& e, std::uint32_t& h) {
+    if (!operand(e, h)) return false;
+    std::size_t at = 0, len = 0;
+    switch (peek(at, len)) {
+      case Tok::End:
+      case Tok::And:
+      case Tok::Or:
+      case Tok::As:
+        return true;
+      case Tok::Cmp: {
+        // compare_tail: seq<ws, op_compare, ws, must<comparand>>; comparand (Catalyst):
+        // sor<seq<additive, at<operand_end>>, raw_value>: the first when operand_end holds.
+        const std::string_view op(b_ + at, len);
+        p_ = at + len;
+        blanks();
+        Expr rhs;
+        std::uint32_t rh = 0;
+        if (!comparand(rhs, rh)) return false;
+        binary(e, h, op, std::move(rhs), rh);
+        return true;
+      }
+      case Tok::Inset: {
+        // inset_tail: seq<ws, kw_inset, ws, inset_item, star<list_sep, inset_item>>; inset_item:
+        // sor<seq<additive, at<operand_end>>, raw_literal> (only the first is taken). The node
+        // is In "IN" over the operand and the items.
+        p_ = at + len;
+        blanks();
+        Expr in;
+        in.kind = ExprKind::In;
+        in.name = "IN";
+        in.begin = e.begin;
+        std::uint32_t ih = h;
+        in.args.push_back(std::move(e));
+        for (;;) {
+          Expr item;
+          std::uint32_t it = 0;
+          if (!operand(item, it) || !at_operand_end()) return false;
+          ih = std::max(ih, it);
+          in.args.push_back(std::move(item));
+          const std::size_t q = after_blanks();
+          if (q < n_ && b_[q] == ',') {
+            p_ = q + 1;
+            blanks();
+            continue;
+          }
+          break;
+        }
+        in.end = static_cast<std::uint32_t>(p_);
+        e = std::move(in);
+        h = ih + 1;
+        return h <= kMaxFastHeight && at_operand_end();
+      }
+      case Tok::Is: {
+        // is_null_tail: seq<ws, op_is_null>; op_is_null: seq<kw_is, ws, opt<kw_not, ws>, kw_null>.
+        // The operator is kept as printed when it is `IS NULL` / `IS NOT NULL` (keep_op).
+        const std::size_t s = at;
+        std::size_t q = at + 2;
+        if (q >= n_ || b_[q] != ' ') return false;
+        ++q;
+        if (word_at(q, "NOT")) {
+          q += 3;
+          if (q >= n_ || b_[q] != ' ') return false;
+          ++q;
+        }
+        if (!word_at(q, "NULL")) return false;
+        q += 4;
+        p_ = q;
+        unary(e, h, Text::stable(std::string_view(b_ + s, q - s)), e.begin, static_cast<std::uint32_t>(q));
+        return at_operand_end();
+      }
+      case Tok::In: {
+        const std::size_t op_end = at + len;
+        p_ = op_end;
+        if (p_ >= n_ || b_[p_] != ' ') return false;  // `IN(`: declined
+        blanks();
+        if (p_ < n_ && b_[p_] == '(') {
+          // in_list_tail: seq<ws, op_in, ws, in_list>; in_list: nesting<'(', ws, call_args, ws, must<in_close>>.
+          if (++depth_ > kMaxDepth) return false;
+          ++p_;
+          Expr in;
+          in.kind = ExprKind::In;
+          in.name = Text::stable(std::string_view(b_ + at, len));
+          in.begin = e.begin;
+          std::uint32_t ih = h;
+          in.args.push_back(std::move(e));
+          if (!call_args(in.args, ih)) return false;
+          --depth_;
+          in.end = static_cast<std::uint32_t>(p_);
+          e = std::move(in);
+          h = ih + 1;
+          if (h > kMaxFastHeight) return false;
+          return at_operand_end();
+        }
+        // in_subquery_tail: seq<ws, op_in, plus<blank_char>, sor<subquery_expr, attribute>>
+        // (in_list_tail needs '(' and inset_tail `INSET`). Only a subquery is taken.
+        const std::size_t s = p_;
+        while (p_ < n_ && ident_other(b_[p_])) ++p_;
+        const std::string_view w(b_ + s, p_ - s);
+        if (!subquery_name(w) || p_ >= n_ || b_[p_] != '#') return false;
+        const std::size_t hash = p_;
+        if (!hash_id() || !subquery_ends()) return false;
+        Expr sub;
+        sub.kind = ExprKind::InSubquery;
+        sub.name = Text::stable(w);
+        sub.expr_id = Text::stable(std::string_view(b_ + hash + 1, p_ - hash - 1));
+        sub.begin = e.begin;
+        sub.end = static_cast<std::uint32_t>(p_);
+        sub.args.reserve(1);
+        sub.args.push_back(std::move(e));
+        e = std::move(sub);
+        h += 1;
+        return at_operand_end();
+      }
+      default:
+        return false;
+    }
+  }
+
+  // unary: sor<seq<at<unary_start>, unary_rec>, postfix> (unary minus declined); postfix with no
+  // suffix (the byte after the primary must end it).
+  // A number with a minus: unary_rec over a literal that is no string / null / boolean folds
+  // the sign into the literal (`-5.00`), spanning from the minus; the type stays the number's.
+  bool operand(Expr& e, std::uint32_t& h) {
+    if (p_ + 1 < n_ && b_[p_] == '-' && digit(b_[p_ + 1])) {
+      const std::size_t s = p_;
+      ++p_;
+      if (!number(e, h, false)) return false;
+      e.name = Text::stable(std::string_view(b_ + s, e.end - s));
+      e.begin = static_cast<std::uint32_t>(s);
+      return true;
+    }
+    return primary(e, h) && operand_ends();
+  }
+  // Name characters and blanks from s up to a '#': attr_start holds, and the attribute rule is
+  // tried before the literals and names (declined).
+  bool hash_reachable(std::size_t s) const {
+    while (s < n_ && (gx::name_chars::is_name(b_[s]) || b_[s] == ' ')) ++s;
+    return s < n_ && b_[s] == '#';
+  }
+
+  // comparand (Catalyst): sor<seq<additive, at<operand_end>>, raw_value>. The first when the
+  // operand is followed by an operand_end; raw_value (unquoted text up to `,` `)` `]`) only after
+  // a bare word that nothing of the additive rule can go on from (`= Advanced Degree   )`).
+  bool comparand(Expr& e, std::uint32_t& h) {
+    const std::size_t s = p_;
+    if (!operand(e, h)) return false;
+    if (at_operand_end()) return true;
+    if (!bare_word_at(s)) return false;
+    // After the word and its blanks: no mul / add operator, no `windowspecdefinition(`, and no
+    // operand_end word in any case (the grammar's additive would end there).
+    const std::size_t q = after_blanks();
+    if (q == p_ || q >= n_) return false;
+    const char c = b_[q];
+    if (c == '*' || c == '/' || c == '%' || c == '&' || c == '^' || c == '|' || c == '+' || c == '-' || c == '\t' ||
+        c == '\r' || c == '\n')
+      return false;
+    std::size_t w = q;
+    while (w < n_ && ident_other(b_[w])) ++w;
+    const std::string_view next(b_ + q, w - q);
+    for (std::string_view k : {"div", "and", "or", "then", "else", "when", "end", "as", "asc", "desc", "windowspecdefinition"})
+      if (iequals_lower(next, k)) return false;
+    // raw_value: up to a `,` `)` `]` (no bracket opened inside: declined), trailing blanks dropped.
+    std::size_t r = s;
+    while (r < n_ && b_[r] != ',' && b_[r] != ')' && b_[r] != ']') {
+      const char x = b_[r];
+      if (x == '(' || x == '[' || x == '\t' || x == '\r' || x == '\n') return false;
+      ++r;
+    }
+    std::size_t end = r;
+    while (end > s && b_[end - 1] == ' ') --end;
+    e = Expr{};
+    e.kind = ExprKind::Literal;
+    e.name = Text::stable(std::string_view(b_ + s, end - s));
+    e.type = Text::stable(guess_literal_type(e.name));
+    e.begin = static_cast<std::uint32_t>(s);
+    e.end = static_cast<std::uint32_t>(end);
+    h = 1;
+    p_ = end;
+    return true;
+  }
+  bool bare_word_at(std::size_t s) const { return s < n_ && ident_first(b_[s]) && last_bare_word_ == s; }
+
+  // hash_id: seq<'#', expr_id>; expr_id: seq<sor<digits, 'x'>, opt<'L'>, not_at<ident_other>,
+  // opt<watermark>>. At the '#'; the watermark (`-T10ms`) is declined by the caller's next byte.
+  bool hash_id() {
+    ++p_;
+    if (p_ < n_ && digit(b_[p_])) {
+      while (p_ < n_ && digit(b_[p_])) ++p_;
+    } else if (p_ < n_ && b_[p_] == 'x') {
+      ++p_;
+    } else {
+      return false;
+    }
+    if (p_ < n_ && b_[p_] == 'L') ++p_;
+    return p_ == n_ || !ident_other(b_[p_]);
+  }
+  // After a subquery reference: not `,` (subquery_ref's opt<',', ws, plan_tag>), not `-` (a watermark).
+  bool subquery_ends() const {
+    if (p_ == n_) return true;
+    const char c = b_[p_];
+    return c == ' ' || c == ')' || c == ']';
+  }
+
+  // primary: sor<paren_expr, subquery_expr, attribute, case_expr, cast_expr, sql_literal,
+  // interval_literal, bound_reference, ellipsis, literal, function_call, list_expr, bare_name, bare_word>,
+  // each behind a look at its first bytes.
+  bool primary(Expr& e, std::uint32_t& h) {
+    if (p_ >= n_) return false;
+    const char c = b_[p_];
+    if (c == '(') return paren(e, h);
+    if (digit(c)) return number(e, h, true);
+    if (!ident_first(c)) return false;
+    const std::size_t s = p_;
+    while (p_ < n_ && ident_other(b_[p_])) ++p_;
+    const std::string_view w(b_ + s, p_ - s);
+    if (p_ < n_ && b_[p_] == '#') {
+      // A word and `#id`: subquery_ref when the word is a subquery name, else attribute
+      // (attr_start holds; attr_name is the one name_word, which is no keyword).
+      if (gx::reserved::is_keyword(w.data(), w.size())) return false;
+      const std::size_t hash = p_;
+      if (!hash_id()) return false;
+      const bool sub = subquery_name(w);
+      if (sub && !subquery_ends()) return false;
+      e.kind = sub ? ExprKind::Subquery : ExprKind::Attribute;
+      e.name = Text::stable(w);
+      e.expr_id = Text::stable(std::string_view(b_ + hash + 1, p_ - hash - 1));
+      e.begin = static_cast<std::uint32_t>(s);
+      e.end = static_cast<std::uint32_t>(p_);
+      h = 1;
+      return true;
+    }
+    if (p_ < n_ && b_[p_] == '(') return call(e, h, s, w);
+    if (p_ < n_ && b_[p_] == ' ' && (w == "Subquery" || w == "ReusedSubquery")) return subquery(e, h, s, w == "ReusedSubquery");
+    return word(e, h, s, w);
+  }
+
+  // A word alone (followed by a blank, a closer or the end): `true` / `false` (bool_literal),
+  // `null` (null_literal), else a bare_name, which Catalyst reads as a string literal. Declined:
+  // keywords, words an earlier alternative reads (case, cast, interval, `Subquery ...`), other
+  // spellings of true / false / null, and a `#` that attr_start reaches.
+  bool word(Expr& e, std::uint32_t& h, std::size_t s, std::string_view w) {
+    if (!operand_ends() || gx::reserved::is_keyword(w.data(), w.size()) || hash_reachable(s)) return false;
+    e.kind = ExprKind::Literal;
+    e.name = Text::stable(w);
+    e.begin = static_cast<std::uint32_t>(s);
+    e.end = static_cast<std::uint32_t>(p_);
+    h = 1;
+    if (w == "true" || w == "false") {
+      e.type = "boolean";
+      return true;
+    }
+    if (w == "null") {
+      e.type = "null";
+      return true;
+    }
+    for (std::string_view k : {"true", "false", "null", "case", "cast", "try_cast", "interval", "input"})
+      if (iequals_lower(w, k)) return false;
+    if (w == "Subquery" || w == "ReusedSubquery") return false;
+    e.type = "string";
+    last_bare_word_ = s;
+    return true;
+  }
+
+  // subquery_expr's first alternative: seq<opt<reused_mark>, kw_subquery, plus<blank_char>, subquery_ref>;
+  // subquery_ref: seq<subquery_name, hash_id, opt<',', ws, plan_tag>>. `p_` is after the first word.
+  // The leaf (action<subquery_expr>): type "reused" after ReusedSubquery, name and id from the
+  // last word before the tag.
+  bool subquery(Expr& e, std::uint32_t& h, std::size_t s, bool reused) {
+    blanks();
+    if (reused) {
+      if (!word_at(p_, "Subquery")) return false;
+      p_ += 8;
+      if (p_ >= n_ || b_[p_] != ' ') return false;
+      blanks();
+    }
+    const std::size_t ns = p_;
+    while (p_ < n_ && ((b_[p_] >= 'a' && b_[p_] <= 'z') || (b_[p_] >= 'A' && b_[p_] <= 'Z') || b_[p_] == '-')) ++p_;
+    const std::string_view name(b_ + ns, p_ - ns);
+    if (!(subquery_name(name) || name == "scalar-subquery") || p_ >= n_ || b_[p_] != '#') return false;
+    const std::size_t hash = p_;
+    if (!hash_id()) return false;
+    const std::size_t id_end = p_;
+    // opt<',', ws, plan_tag>; plan_tag: seq<'[', sor<"id=#", "plan_id=">, sor<digits, 'x'>, ']'>.
+    // Only `, [` or `,[` before the tag (the action cuts the text there).
+    if (p_ < n_ && b_[p_] == ',') {
+      std::size_t q = p_ + 1;
+      if (q < n_ && b_[q] == ' ') ++q;
+      if (q < n_ && b_[q] == '[') {
+        ++q;
+        if (n_ - q >= 4 && std::string_view(b_ + q, 4) == "id=#") q += 4;
+        else if (n_ - q >= 8 && std::string_view(b_ + q, 8) == "plan_id=") q += 8;
+        else return false;
+        if (q < n_ && digit(b_[q])) {
+          while (q < n_ && digit(b_[q])) ++q;
+        } else if (q < n_ && b_[q] == 'x') {
+          ++q;
+        } else {
+          return false;
+        }
+        if (q >= n_ || b_[q] != ']') return false;
+        p_ = q + 1;
+      } else if (q < n_ && b_[q] == ' ') {
+        return false;  // `,  [`: the tag would stay in the text the name is read from
+      }
+    }
+    if (!operand_ends()) return false;
+    e.kind = ExprKind::Subquery;
+    e.name = Text::stable(name);
+    e.expr_id = Text::stable(std::string_view(b_ + hash + 1, id_end - hash - 1));
+    if (reused) e.type = "reused";
+    e.begin = static_cast<std::uint32_t>(s);
+    e.end = static_cast<std::uint32_t>(p_);
+    h = 1;
+    return true;
+  }
+
+  // paren_expr: nesting<'(', ws, expression, ws, must<paren_close>>; the node's span takes the parentheses.
+  bool paren(Expr& e, std::uint32_t& h) {
+    if (++depth_ > kMaxDepth) return false;
+    const std::size_t open = p_;
+    ++p_;
+    blanks();
+    if (!expression(e, h)) return false;
+    blanks();
+    if (p_ >= n_ || b_[p_] != ')') return false;
+    ++p_;
+    --depth_;
+    e.begin = static_cast<std::uint32_t>(open);
+    e.end = static_cast<std::uint32_t>(p_);
+    return true;
+  }
+
+  // number: digits, an optional '.' and digits, and nothing name-like after (date_literal and
+  // month_literal need a '-' after four digits; attribute an `#id` after a name word, and the
+  // token after the number is a closer, an operator or a keyword).
+  // With `dates`, also date_literal's date part alone (`2024-01-01`; a time after it is declined).
+  bool number(Expr& e, std::uint32_t& h, bool dates) {
+    const std::size_t s = p_;
+    while (p_ < n_ && digit(b_[p_])) ++p_;
+    if (dates && p_ - s == 4 && p_ + 6 <= n_ && b_[p_] == '-' && digit(b_[p_ + 1]) && digit(b_[p_ + 2]) && b_[p_ + 3] == '-' &&
+        digit(b_[p_ + 4]) && digit(b_[p_ + 5])) {
+      p_ += 6;
+      if (p_ < n_ && (b_[p_] == 'T' || (b_[p_] == ' ' && p_ + 1 < n_ && digit(b_[p_ + 1])))) return false;
+      if (!operand_ends()) return false;
+      e.kind = ExprKind::Literal;
+      e.name = Text::stable(std::string_view(b_ + s, p_ - s));
+      e.type = "date";
+      e.begin = static_cast<std::uint32_t>(s);
+      e.end = static_cast<std::uint32_t>(p_);
+      h = 1;
+      return true;
+    }
+    if (p_ < n_ && b_[p_] == '.') {
+      ++p_;
+      while (p_ < n_ && digit(b_[p_])) ++p_;
+    }
+    if (!operand_ends()) return false;  // an exponent, a suffix (L, BD, ...), a date, a name: declined
+    e.kind = ExprKind::Literal;
+    e.name = Text::stable(std::string_view(b_ + s, p_ - s));
+    e.type = Text::stable(guess_literal_type(e.name));
+    e.begin = static_cast<std::uint32_t>(s);
+    e.end = static_cast<std::uint32_t>(p_);
+    h = 1;
+    return true;
+  }
+
+  // function_call: nesting<function_name, '(', ws, opt<distinct_mark>, call_args, ws, must<call_close>>.
+  // Words an earlier alternative takes before a '(' are declined: case / cast / try_cast (case_expr,
+  // cast_expr), interval, true / false / null (literals), and keywords.
+  bool call(Expr& e, std::uint32_t& h, std::size_t s, std::string_view w) {
+    if (w == "cast" || w == "try_cast") return cast(e, h, s, w);
+    if (gx::reserved::is_keyword(w.data(), w.size()) || iequals_lower(w, "case") || iequals_lower(w, "cast") ||
+        iequals_lower(w, "try_cast") || iequals_lower(w, "interval") || iequals_lower(w, "true") ||
+        iequals_lower(w, "false") || iequals_lower(w, "null"))
+      return false;
+    if (++depth_ > kMaxDepth) return false;
+    ++p_;  // '('
+    blanks();
+    if (p_ + 8 <= n_ && iequals_lower(std::string_view(b_ + p_, 8), "distinct")) return false;
+    e.kind = ExprKind::Function;
+    e.name = Text::stable(w);
+    e.begin = static_cast<std::uint32_t>(s);
+    std::uint32_t ah = 0;
+    if (!call_args(e.args, ah)) return false;
+    --depth_;
+    e.end = static_cast<std::uint32_t>(p_);
+    h = ah + 1;
+    return h <= kMaxFastHeight;
+  }
+
+  // cast_expr: nesting<kw_cast, '(', ws, must<cast_operand>, ws, must<cast_as>, ws, must<cast_type>, ws,
+  // must<cast_close>>; cast_operand: or_expr; cast_type: type_text (up to the `)` closing the
+  // cast, `(` `[` `<` nesting). The node: Cast "cast" / "try_cast" over the operand, the type in
+  // `type`. Only the lower-case spellings (another is kept upper-cased, then lowered: the same
+  // name, but not a view).
+  bool cast(Expr& e, std::uint32_t& h, std::size_t s, std::string_view w) {
+    if (++depth_ > kMaxDepth) return false;
+    ++p_;  // '('
+    blanks();
+    Expr x;
+    std::uint32_t xh = 0;
+    if (!or_expr(x, xh)) return false;
+    std::size_t at = 0, len = 0;
+    if (peek(at, len) != Tok::As) return false;
+    p_ = at + len;
+    blanks();
+    const std::size_t ts = p_;
+    std::size_t depth = 0, q = p_;
+    for (; q < n_; ++q) {
+      const char c = b_[q];
+      if (c == '\t' || c == '\r' || c == '\n') return false;
+      if (c == '(' || c == '[' || c == '<') {
+        ++depth;
+      } else if (c == ')' || c == ']' || c == '>') {
+        if (depth == 0) break;
+        --depth;
+      }
+    }
+    std::size_t te = q;
+    while (te > ts && b_[te - 1] == ' ') --te;
+    if (depth != 0 || te == ts) return false;
+    p_ = te;
+    blanks();
+    if (p_ >= n_ || b_[p_] != ')') return false;
+    ++p_;
+    --depth_;
+    e.kind = ExprKind::Cast;
+    e.name = w == "cast" ? Text("cast") : Text("try_cast");
+    e.type = Text::stable(std::string_view(b_ + ts, te - ts));
+    e.begin = static_cast<std::uint32_t>(s);
+    e.end = static_cast<std::uint32_t>(p_);
+    e.args.reserve(1);
+    e.args.push_back(std::move(x));
+    h = xh + 1;
+    return h <= kMaxFastHeight;
+  }
+
+  // After the '(' and its blanks: call_args, ws, ')'. call_args: opt<item_list>; item_list:
+  // seq<first_item, star<list_sep, next_item>>; an item is an expression followed by `,` or `)`
+  // (list_item's first alternative), or an empty literal (empty_literal: the first only before
+  // a ','). `h` grows to the highest item.
+  bool call_args(CompactVector<Expr>& args, std::uint32_t& h) {
+    if (p_ < n_ && b_[p_] == ')') {
+      ++p_;
+      return true;
+    }
+    bool first = true;
+    for (;;) {
+      const char c = p_ < n_ ? b_[p_] : '\0';
+      if (c == ',' || (!first && c == ')')) {
+        Expr& lit = args.emplace_back();
+        lit.kind = ExprKind::Literal;
+        lit.name = "";
+        lit.type = "string";
+        lit.begin = lit.end = static_cast<std::uint32_t>(p_);
+        h = std::max<std::uint32_t>(h, 1);
+      } else {
+        Expr item;
+        std::uint32_t ih = 0;
+        if (!expression(item, ih)) return false;
+        args.push_back(std::move(item));
+        h = std::max(h, ih);
+      }
+      blanks();
+      if (p_ >= n_) return false;
+      if (b_[p_] == ',') {
+        ++p_;
+        blanks();
+        first = false;
+        continue;
+      }
+      if (b_[p_] == ')') {
+        ++p_;
+        return true;
+      }
+      return false;
+    }
+  }
+
+  const char* b_;
+  std::size_t n_;
+  std::size_t p_ = 0;
+  std::size_t depth_ = 0;
+  std::size_t last_bare_word_ = static_cast<std::size_t>(-1);  // where word() last read a bare name
+  mutable std::size_t memo_p_ = static_cast<std::size_t>(-1);  // peek's last position and answer
+  mutable std::size_t memo_at_ = 0;
+  mutable std::size_t memo_len_ = 0;
+  mutable Tok memo_tok_ = Tok::Other;
+};
+
+}  // namespace
+
+bool fast_parse(TextStore& store, Text text, ExprDialect dialect, ParsedExpr& out) {
+  if (dialect == ExprDialect::Sql) return false;
+  const BlockScope blocks(store);  // the tree's argument lists live in the plan's store
+  Fast f(text.data(), text.size());
+  Expr& root = out.root.emplace();
+  const bool ok = dialect == ExprDialect::PushedFilter ? f.pushed_filter(root) : f.catalyst(root);
+  if (!ok) {
+    out.root.reset();
+    return false;
+  }
+  out.text = text;
+  out.error = Text{};
+  out.error_offset = 0;
+  out.truncated = text.find("...") != std::string_view::npos;
+  return true;
+}
+
+}  // namespace planlint::expr_parse

@@ -1,0 +1,285 @@
+// The hand-written fast reader (parser/expression/expr_fast.cpp) against the PEGTL grammar: on every
+// text it accepts, the tree (kinds, names, ids, types, spans), the error and the truncation flag
+// must be the grammar's. Texts: every expression the readers parse in the project's corpus and
+// in ../shared/corpus (and every node's span of those), random expressions built from the shapes
+// the fast reader knows with random spellings and blanks, and mutations of corpus expressions.
+#include <doctest/doctest.h>
+
+#include <algorithm>
+#include <filesystem>
+#include <random>
+#include <string>
+#include <unordered_set>
+#include <vector>
+
+#include "parser/expression/expr_fast.hpp"
+#include "parser/expression/expression.hpp"
+#include "parser/registry/parse.hpp"
+#include "tests/support.hpp"
+
+using namespace planlint;
+namespace fs = std::filesystem;
+
+namespace {
+
+// Every field of the tree, the spans included.
+void dump(const Expr& e, std::string& out) {
+  out += '(';
+  out += std::to_string(static_cast<int>(e.kind));
+  out += " n=";
+  out += e.name;
+  out += " id=";
+  out += e.expr_id;
+  out += " t=";
+  out += e.type;
+  out += " @";
+  out += std::to_string(e.begin) + "-" + std::to_string(e.end);
+  for (const Expr& a : e.args) {
+    out += ' ';
+    dump(a, out);
+  }
+  out += ')';
+}
+
+std::string dump(const ParsedExpr& p) {
+  std::string out = "text=" + p.text + " trunc=" + (p.truncated ? "1" : "0");
+  if (!p.root) return out + " ERROR " + p.error + " @" + std::to_string(p.error_offset);
+  out += ' ';
+  dump(*p.root, out);
+  return out;
+}
+
+struct Tally {
+  std::size_t texts = 0;
+  std::size_t fast = 0;  // accepted by the fast reader (and compared)
+  std::size_t differ = 0;
+};
+
+// The fast reader and the grammar on one text in one dialect.
+void compare(TextStore& store, const std::string& s, ExprDialect d, Tally& t) {
+  ++t.texts;
+  const Text text = store.keep(s);
+  ParsedExpr fast;
+  if (!expr_parse::fast_parse(store, text, d, fast)) return;
+  ++t.fast;
+  const ParsedExpr slow = expr_parse::parse_with_grammar(store, text, d);
+  const std::string a = dump(fast), b = dump(slow);
+  if (a != b) {
+    ++t.differ;
+    if (t.differ <= 20) {
+      INFO("dialect " << static_cast<int>(d) << ", text [" << s << "]");
+      CHECK(a == b);
+    }
+  }
+}
+
+void compare_all(TextStore& store, const std::string& s, Tally& t) {
+  compare(store, s, ExprDialect::Catalyst, t);
+  compare(store, s, ExprDialect::PushedFilter, t);
+  compare(store, s, ExprDialect::Sql, t);
+}
+
+// The texts of every node of a tree (its spans), with the whole.
+void spans(const Expr& e, std::string_view text, std::vector<std::string>& out) {
+  if (e.begin <= e.end && e.end <= text.size()) out.emplace_back(text.substr(e.begin, e.end - e.begin));
+  for (const Expr& a : e.args) spans(a, text, out);
+}
+
+// The expression texts of every plan of the files under `dir`.
+void collect(const fs::path& dir, std::unordered_set<std::string>& texts) {
+  if (!fs::is_directory(dir)) return;
+  for (const auto& entry : fs::recursive_directory_iterator(dir)) {
+    if (!entry.is_regular_file() || entry.file_size() > 20'000'000) continue;
+    const std::string name = entry.path().filename().string();
+    if (!name.ends_with(".txt") && !name.ends_with(".json") && !name.ends_with(".explain")) continue;
+    const ParseResult r = parse_input(test::read_file(entry.path()), entry.path().string());
+    for (const Plan& p : r.plans)
+      for (const Operator& op : p.ops)
+        for (const Field& f : op.fields)
+          for (const ParsedExpr& e : f.exprs) {
+            texts.emplace(e.text);
+            if (!e.root) continue;
+            std::vector<std::string> parts;
+            spans(*e.root, e.text, parts);
+            for (auto& s : parts) texts.insert(std::move(s));
+          }
+  }
+}
+
+// Random expressions from the shapes the fast reader knows, in right and wrong spellings.
+class Gen {
+ public:
+  explicit Gen(unsigned seed) : rng_(seed) {}
+  std::string expr(int depth) {
+    switch (depth <= 0 ? pick(4) : pick(13)) {
+      case 0:
+        return attr();
+      case 1:
+        return number();
+      case 2:
+        return one_of({"true", "null", "Books", "abc def", "exists#3", "dynamicpruning#4", "AND#1", "NOT#2", "", "2024-01-01",
+                       "x#1-T5ms", "...", "a#1.b", "a#1[0]", "-5", "'s'", "`q`#1", "a b#1", "#3", "sum(x)#4L", "TRUE", "False",
+                       "GA", "M", "Advanced Degree     ", "Women   ", "1999-02-22", "1999-02-22 12:00:00", "2024-01-01T10",
+                       "-5.00", "- 5", "-a#1", "-1.", "cast(a#1 as int)", "CAST(a#1 AS int)", "try_cast(a#1 as decimal(10,2))",
+                       "cast(a#1 as  int )", "cast(a#1 AS map<int,string>)", "cast(a#1 as int", "cast(a#1)",
+                       "Subquery scalar-subquery#5, [id=#6]", "ReusedSubquery Subquery scalar-subquery#42, [id=#9]",
+                       "Subquery subquery#x", "Subquery scalar-subquery#5,  [id=#6]", "Subquery scalar-subquery#5,[plan_id=3]",
+                       "Subquery  exists#1", "ReusedSubquery x", "Subquery", "input", "interval", "yyyy", "a degree", "a div b",
+                       "x - y", "GA DESC", "p and q", "a windowspecdefinition(x)", "a.b", "a#1 AS b#2"});
+      case 3:
+        return word() + "(" + list(depth - 1) + ")";
+      case 4:
+        return "(" + sp() + expr(depth - 1) + sp() + ")";
+      case 5:
+      case 6:
+        return expr(depth - 1) + sp1() + cmp() + sp1() + expr(depth - 1);
+      case 7:
+        return expr(depth - 1) + sp1() + one_of({"AND", "OR", "and", "Or", "&&", "||", "ANDx", "AS", "DESC"}) + sp1() + expr(depth - 1);
+      case 8:
+        return one_of({"NOT", "not", "Not", "NOT", "NOTE"}) + sp() + expr(depth - 1);
+      case 9:
+        return expr(depth - 1) + one_of({" IS NULL", " IS NOT NULL", " is null", " IS  NULL", " IS NULLx", "IS NULL"});
+      case 10:
+        return expr(depth - 1) + one_of({" IN ", " IN", " in ", " NOT IN ", " IN  "}) + "(" + list(depth - 1) + ")";
+      case 11:
+        return expr(depth - 1) + one_of({" INSET ", " INSET", " inset "}) + list(depth - 1);
+      default:
+        return expr(depth - 1) + one_of({" IN ", " IN  ", " in ", " NOT IN "}) +
+               one_of({"dynamicpruning#5", "subquery#2", "exists#1", "listquery#3", "ScalarSubquery#4", "scalar-subquery#5",
+                       "dynamicpruning#5, [id=#6]", "other#7", "exists#1L", "subquery#x"});
+    }
+  }
+  std::string pushed(int depth = 2) {
+    std::string s = one_of({"IsNotNull", "EqualTo", "In", "And", "Not", "GreaterThan", "x", "*EqualTo", "Or", "GreaterThanOrEqual",
+                            "Greater", "StringStartsWith"}) + one_of({"(", "(", "(", "( ", " ("});
+    const int n = static_cast<int>(pick(4));
+    for (int i = 0; i < n; ++i) {
+      if (i) s += one_of({",", ",", ", ", ",,", " ,", ",  "});
+      if (depth > 0 && pick(3) == 0) s += pushed(depth - 1);
+      else s += one_of({"a", "d_year", "2000", "1.5", "x y", "s#1", "exists#2", "[1,2]", "IsNull(a)", "`b`", "'q'", "", "a=b", "{c}",
+                        "1)", "Women     ", " Women", "extra large   ", "Subquery x", "a\tb", "*EqualTo(a,1)", "Foo(a)",
+                        "[1999,2000]", "[ 1 , 2 ]", "[]", "[a b,c]", "[1,]", "[1,2", "[x#1]", "[(1)]", "[1)]", "[[1]]"});
+    }
+    return s + one_of({")", ")", "", "))", ") ", " )"});
+  }
+  // One random edit of `s`.
+  std::string mutate(std::string s) {
+    static const std::string bytes = " ()[],#.-+=<>!'`\"\tLxdAN0123a_$\n*/%";
+    const std::size_t at = s.empty() ? 0 : pick(static_cast<unsigned>(s.size()));
+    switch (pick(4)) {
+      case 0:
+        if (!s.empty()) s.erase(at, 1);
+        break;
+      case 1:
+        s.insert(s.begin() + static_cast<std::ptrdiff_t>(at), bytes[pick(static_cast<unsigned>(bytes.size()))]);
+        break;
+      case 2:
+        if (!s.empty()) s[at] = bytes[pick(static_cast<unsigned>(bytes.size()))];
+        break;
+      default:
+        if (!s.empty()) s[at] = static_cast<char>(std::islower(static_cast<unsigned char>(s[at])) ? std::toupper(s[at]) : std::tolower(s[at]));
+        break;
+    }
+    return s;
+  }
+
+ private:
+  unsigned pick(unsigned n) { return std::uniform_int_distribution<unsigned>(0, n - 1)(rng_); }
+  std::string one_of(std::initializer_list<const char*> xs) { return *(xs.begin() + pick(static_cast<unsigned>(xs.size()))); }
+  std::string sp() { return one_of({"", "", "", " ", "  "}); }
+  std::string sp1() { return one_of({" ", " ", " ", " ", "", "  ", "\t"}); }
+  std::string attr() {
+    return one_of({"a", "ss_item_sk", "key", "d_date_sk", "$x", "_c", "x1", "exists", "subquery", "IN", "Subquery", "case"}) +
+           "#" + one_of({"1", "12", "12L", "x", "xL", "", "1a", "3L"});
+  }
+  std::string number() { return one_of({"0", "10", "2.5", "1.", "12L", "1e5", "007", "2024", "3.14BD", "1.5.2"}); }
+  std::string word() {
+    return one_of({"isnotnull", "coalesce", "f", "isnull", "cast", "case", "true", "in", "interval", "input", "exists",
+                   "dynamicpruningexpression", "yyyy", "not", "count", "AND"});
+  }
+  std::string cmp() { return one_of({"=", "<", ">", "<=", ">=", "<=>", "<>", "!=", "==", "!", "=>", "<<"}); }
+  std::string list(int depth) {
+    const unsigned n = pick(4);
+    std::string s;
+    for (unsigned i = 0; i < n; ++i) {
+      if (i) s += one_of({", ", ",", " , ", ", "});
+      s += pick(6) == 0 ? std::string() : expr(depth);
+    }
+    if (pick(8) == 0) s = one_of({"DISTINCT a#1", "distinct a#1", " a#1", "a#1 "});
+    return s;
+  }
+  std::mt19937 rng_;
+};
+
+}  // namespace
+
+TEST_CASE("fast expression reader: the grammar's trees on the corpus expressions, random and mutated ones") {
+  std::unordered_set<std::string> texts;
+  collect(test::corpus_dir(), texts);
+  if (auto shared = test::shared_dir()) collect(*shared / "corpus", texts);
+  else test::without_shared("the corpus expressions of ../shared/corpus are not compared");
+  std::vector<std::string> sorted(texts.begin(), texts.end());
+  std::sort(sorted.begin(), sorted.end());
+  TextStore store;
+  Tally corpus;
+  for (const auto& s : sorted) compare_all(store, s, corpus);
+  MESSAGE("corpus: " << corpus.texts << " texts x dialects, " << corpus.fast << " read by the fast reader");
+  CHECK(corpus.differ == 0);
+  // The project's corpus alone holds thousands of attribute references, calls and conditions.
+  CHECK(corpus.fast > 1000);
+
+  Gen gen(20261206);
+  Tally random;
+  for (int i = 0; i < 60000; ++i) {
+    TextStore s;  // a store per text: the arena stays small
+    compare_all(s, gen.expr(1 + i % 4), random);
+    compare_all(s, gen.pushed(), random);
+  }
+  MESSAGE("random: " << random.texts << " texts x dialects, " << random.fast << " read by the fast reader");
+  CHECK(random.differ == 0);
+  CHECK(random.fast > 10000);
+
+  Tally mutated;
+  std::mt19937 pick(7);
+  for (int i = 0; i < 60000 && !sorted.empty(); ++i) {
+    TextStore s;
+    std::string t = sorted[std::uniform_int_distribution<std::size_t>(0, sorted.size() - 1)(pick)];
+    const int edits = 1 + i % 3;
+    for (int k = 0; k < edits; ++k) t = gen.mutate(std::move(t));
+    compare_all(s, t, mutated);
+  }
+  MESSAGE("mutated: " << mutated.texts << " texts x dialects, " << mutated.fast << " read by the fast reader");
+  CHECK(mutated.differ == 0);
+  CHECK(mutated.fast > 1000);
+}
+
+TEST_CASE("fast expression reader: what it reads, and what it leaves to the grammar") {
+  TextStore store;
+  auto fast = [&](std::string_view s, ExprDialect d = ExprDialect::Catalyst) {
+    ParsedExpr out;
+    return expr_parse::fast_parse(store, store.keep(s), d, out);
+  };
+  CHECK(fast("ss_item_sk#12"));
+  CHECK(fast("isnotnull(a#1)"));
+  CHECK(fast("(isnotnull(a#1) AND (a#1 >= 10))"));
+  CHECK(fast("coalesce(a#1, )"));
+  CHECK(fast("dynamicpruningexpression(a#1 IN dynamicpruning#2)"));
+  CHECK(fast("NOT (a#1 = b#2)"));
+  CHECK(fast("(a#1 IN (1,2,3) OR b#2 IS NOT NULL)"));
+  CHECK(fast("EqualTo(d_year,2000)", ExprDialect::PushedFilter));
+  CHECK(fast("IsNotNull(d_date_sk)", ExprDialect::PushedFilter));
+  CHECK(fast("(c#1 = abc def)"));
+  CHECK(fast("(a#1 > -1)"));
+  CHECK(fast("cast(a#1 as int)"));
+  CHECK(fast("(d#1 = Subquery scalar-subquery#2, [id=#3])"));
+  CHECK(fast("(substr(z#1, 1, 5) INSET 10144, 10336)"));
+  CHECK(fast("Or(EqualTo(i_color,powder   ),EqualTo(i_size,extra large  ))", ExprDialect::PushedFilter));
+  CHECK(fast("In(d_year, [1999,2000,2001])", ExprDialect::PushedFilter));
+  // Left to the grammar: other spellings, suffixes, arithmetic, CASE, the SQL dialect.
+  CHECK_FALSE(fast("(a#1 and b#2)"));
+  CHECK_FALSE(fast("a#1.field"));
+  CHECK_FALSE(fast("(a#1 + 1)"));
+  CHECK_FALSE(fast("CASE WHEN a#1 THEN 1 END"));
+  CHECK_FALSE(fast("a#1", ExprDialect::Sql));
+  CHECK_FALSE(fast("EqualTo(s,a,b)", ExprDialect::PushedFilter));
+}
