@@ -216,8 +216,17 @@ void Plan::link() {
       ch[kept++] = c;
     }
     ch.resize(kept);
-    for (std::size_t c : ch) ops[c].parents.push_back(i);
   }
+  // Each list allocated once, at its size: a list grown one push at a time takes a block of two
+  // for one parent, and a grown list leaves its first block unused in the plan's store.
+  std::vector<std::size_t>& count = kept_by;  // (its marks are no longer needed)
+  std::fill(count.begin(), count.end(), 0);
+  for (const auto& op : ops)
+    for (std::size_t c : op.children) ++count[c];
+  for (std::size_t i = 0; i < ops.size(); ++i)
+    if (count[i] > 0) ops[i].parents.reserve(count[i]);
+  for (std::size_t i = 0; i < ops.size(); ++i)
+    for (std::size_t c : ops[i].children) ops[c].parents.push_back(i);
 }
 
 void Plan::relocate_all(SourceRange loc) {
