@@ -146,7 +146,7 @@ struct OpFacts {
   OutOfLine<ShufflePartitionFacts> shuffle_partitions;  // exchanges whose source counts empty partitions
   OutOfLine<std::string> fallback_reason;  // the engine's own note on why this operator was not
                                            // offloaded (Comet's `[COMET: ...]` annotation in an explain tree)
-  UdfFacts udf;
+  OutOfLine<UdfFacts> udf;      // UDF operators (out of line: 40 bytes most operators with facts lack)
   bool comet = false;           // an Apache Comet (DataFusion) native operator, or a transition into Comet
   bool row_to_columnar = false; // converts JVM rows into a native engine's columnar batches (RowToColumnar,
                                 // RowToVeloxColumnar, GlutenRowToArrowColumnar, CometSparkRowToColumnar, ...)

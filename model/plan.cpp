@@ -206,18 +206,30 @@ void Plan::link() {
   for (auto& op : ops) op.parents.clear();
   // kept_by[c] == i + 1: operator i already kept child c. One mark per child instead of a scan
   // of the kept list, so an operator with 100,000 children costs 100,000 steps, not 10^10.
-  std::vector<std::size_t> kept_by(ops.size(), 0);
+  // (4 bytes an operator: a plan never holds 2^32 operators, at 248 bytes each.)
+  std::vector<std::uint32_t> kept_by(ops.size(), 0);
+  // How many parents each operator gets: its list is allocated once, at its size (a list pushed
+  // one parent at a time takes a block for two, and a grown list leaves its first block unused in
+  // the plan's store).
+  std::vector<std::uint32_t> parents_of(ops.size(), 0);
   for (std::size_t i = 0; i < ops.size(); ++i) {
     auto& ch = ops[i].children;
     std::size_t kept = 0;
+    const auto mark = static_cast<std::uint32_t>(i + 1);
     for (std::size_t c : ch) {
-      if (c >= ops.size() || c == i || kept_by[c] == i + 1) continue;
-      kept_by[c] = i + 1;
+      if (c >= ops.size() || c == i || kept_by[c] == mark) continue;
+      kept_by[c] = mark;
+      ++parents_of[c];
       ch[kept++] = c;
     }
     ch.resize(kept);
-    for (std::size_t c : ch) ops[c].parents.push_back(i);
   }
+  for (std::size_t i = 0; i < ops.size(); ++i)
+    for (std::size_t c : ops[i].children) {
+      auto& parents = ops[c].parents;
+      if (parents.empty()) parents.reserve(parents_of[c]);
+      parents.push_back(i);
+    }
 }
 
 void Plan::relocate_all(SourceRange loc) {

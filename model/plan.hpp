@@ -2,6 +2,7 @@
 // Query Profile JSON, event logs). Rules see only this.
 #pragma once
 
+#include <algorithm>
 #include <cstdint>
 #include <iterator>
 #include <memory>
@@ -166,21 +167,33 @@ class FieldItems {
   const CompactVector<TextSpan>* spans_;
 };
 
+// The printed [N] of a field: 4 bytes (a plan holds a quarter of a million fields). A count of
+// kMaxFieldCount or more is kept as kMaxFieldCount (no list has that many items: a CompactVector
+// holds at most 2^31 - 1, so such a count is a mismatch either way).
+using FieldCount = CompactOptional<std::uint32_t, EmptyIntegerIs<std::uint32_t, UINT32_MAX>>;
+inline constexpr std::size_t kMaxFieldCount = UINT32_MAX - 1;
+
 // One detail line of an operator: `Key [N]: [...]`, `Key: value`, `Condition : ...`, a bare line,
 // a profile metadata entry, or one argument of a default-mode tree line.
 struct Field {
-  // (members ordered so that the flags share one word: a plan holds several fields per operator)
+  // (members ordered so that the count, the role and the flags share one word: 72 bytes; a plan
+  // holds several fields per operator)
   Text key;                          // "" for a bare line
   Text value;                        // raw text (continuation lines joined with '\n')
   CompactVector<TextSpan> item_spans;  // top-level list items (when is_list), as parts of `value`
   CompactVector<ParsedExpr> exprs;     // parsed items for expression-bearing keys (conditions, filters, keys)
   SourceRange loc;
-  std::optional<std::size_t> count;  // the printed [N]
+  FieldCount count;                  // the printed [N] (see FieldCount)
   FieldRole role = FieldRole::None;  // what the key means, set by the reader (rules use this)
-  bool is_list = false;              // value is a [...] list that was split into items
-  bool count_mismatch = false;       // items.size() != count: items are not trusted
-  bool truncated = false;            // Spark abbreviated the value ("...", "... N more fields")
-  bool more_fields = false;          // ... by spark.sql.debug.maxToStringFields ("... N more fields")
+  bool is_list : 1 = false;          // value is a [...] list that was split into items
+  bool count_mismatch : 1 = false;   // items.size() != count: items are not trusted
+  bool truncated : 1 = false;        // Spark abbreviated the value ("...", "... N more fields")
+  bool more_fields : 1 = false;      // ... by spark.sql.debug.maxToStringFields ("... N more fields")
+  // The printed count, kept (a count of kMaxFieldCount or more as kMaxFieldCount).
+  void set_count(std::optional<std::size_t> n) {
+    if (n) count = static_cast<std::uint32_t>(std::min<std::size_t>(*n, kMaxFieldCount));
+    else count = std::nullopt;
+  }
   // The top-level list items (when is_list): views into `value`, valid while the field lives.
   [[nodiscard]] FieldItems items() const { return {value, item_spans}; }
   // Adds an item: `part` must be a view into `value`.
@@ -297,6 +310,7 @@ struct Operator {
 // most of a parsed plan's memory (docs/performance.md, fifth round). A new member must fit or go
 // out of line.
 static_assert(sizeof(Operator) <= 256, "Operator grew: keep new members out of line or compact");
+static_assert(sizeof(Field) <= 72, "Field grew: a plan holds several per operator");
 
 struct SubqueryEntry {
   int number = 0;                           // Subquery:<n>

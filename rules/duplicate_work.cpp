@@ -416,7 +416,7 @@ class DuplicateWork final : public DocumentedRule<make_doc> {
     // the work) is not built.
     // Each active scan's head, computed once.
     std::vector<std::pair<const Operator*, std::string>> scans;
-    scans.reserve(plan.ops.size());
+    scans.reserve(ctx.active_ops(OpKind::Scan).size());  // (not one slot per operator: 40 bytes each)
     std::unordered_map<std::string_view, std::uint32_t> heads;
     const std::vector<bool> in_pruning = dynamic_pruning_ops(plan);
     // The creation side of a bloom-filter runtime filter is Spark's own re-read (runtime_filter_side,

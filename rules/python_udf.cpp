@@ -50,8 +50,8 @@ class PythonUdf final : public DocumentedRule<make_doc> {
     for (const Operator* active : ctx.active_ops(OpKind::PythonEval)) {
       const Operator& op = *active;
       std::string name = base_name(op);
-      bool row_at_a_time = op.facts->udf.kind == UdfKind::PythonRow;
-      std::string udfs = op.facts->udf.calls;
+      bool row_at_a_time = op.facts->udf->kind == UdfKind::PythonRow;
+      std::string udfs = op.facts->udf->calls;
       std::string msg = op_ref(op);
       if (row_at_a_time)
         msg += " evaluates Python UDF" + (udfs.empty() ? std::string() : " " + udfs) +

@@ -150,13 +150,13 @@ class TextStore {
     }
     return Text::stable({p, n});
   }
-  // Room for `n` bytes aligned like operator new, freed with the store: the blocks of the plan's
-  // CompactVectors while a BlockScope is open (a heap block per vector cost more than parsing
-  // them). They share the text blocks. nullptr: take a heap block instead.
-  void* allocate_block(std::size_t n) {
-    constexpr std::size_t kAlign = __STDCPP_DEFAULT_NEW_ALIGNMENT__;
-    n = (n + kAlign - 1) & ~(kAlign - 1);
-    const std::size_t pad = (kAlign - reinterpret_cast<std::uintptr_t>(at_) % kAlign) % kAlign;
+  // Room for `n` bytes aligned to `align` (a power of two, at most the alignment of operator new:
+  // the blocks start there), freed with the store: the blocks of the plan's CompactVectors while a
+  // BlockScope is open (a heap block per vector cost more than parsing them). They share the text
+  // blocks. nullptr: take a heap block instead.
+  void* allocate_block(std::size_t n, std::size_t align = __STDCPP_DEFAULT_NEW_ALIGNMENT__) {
+    n = (n + align - 1) & ~(align - 1);
+    const std::size_t pad = (align - reinterpret_cast<std::uintptr_t>(at_) % align) % align;
     if (at_ == nullptr || pad + n > left_) {
       // The heap for a large list (freed with its vector), and while the block's unused rest is
       // not small (a new block would leave it unused for good).
@@ -233,7 +233,9 @@ class BlockScope {
   BlockScope& operator=(const BlockScope&) = delete;
 
  private:
-  static void* allocate(void* store, std::size_t bytes) { return static_cast<TextStore*>(store)->allocate_block(bytes); }
+  static void* allocate(void* store, std::size_t bytes, std::size_t align) {
+    return static_cast<TextStore*>(store)->allocate_block(bytes, align);
+  }
   BlockSource source_;
   const BlockSource* previous_;
 };

@@ -93,10 +93,10 @@ void fill_operator_name_facts(Operator& op) {
   }
   if (op.kind == OpKind::PythonEval) {
     const std::string_view base = base_of();
-    if (base == "BatchEvalPython" || base == "BatchEvalPythonUDTF") op.facts.edit().udf.kind = UdfKind::PythonRow;
+    if (base == "BatchEvalPython" || base == "BatchEvalPythonUDTF") op.facts.edit().udf.edit().kind = UdfKind::PythonRow;
     else if (base == "ArrowEvalPython" || base == "ArrowEvalPythonUDTF" || base == "ColumnarArrowEvalPython")
-      op.facts.edit().udf.kind = UdfKind::PythonArrow;
-    else op.facts.edit().udf.kind = UdfKind::Pandas;
+      op.facts.edit().udf.edit().kind = UdfKind::PythonArrow;
+    else op.facts.edit().udf.edit().kind = UdfKind::Pandas;
     std::string src;
     if (const Field* f = op.field(FieldRole::Arguments)) src = f->value;
     if (src.empty()) src = op.arguments;
@@ -108,7 +108,7 @@ void fill_operator_name_facts(Operator& op) {
         if (src[i] == ']' && --depth == 0) {
           std::string t = src.substr(open, i - open + 1);
           if (t.size() > 160) t = t.substr(0, 157) + "...";
-          op.facts.edit().udf.calls = std::move(t);
+          op.facts.edit().udf.edit().calls = std::move(t);
           break;
         }
       }

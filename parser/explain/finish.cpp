@@ -139,6 +139,7 @@ void finish_plan(ExplainState& s) {
   p.format = plan_format(s, p);
   final_plan_from_arguments(p);
   finish_trailers(p);
+  s.outline.release_edges();  // no edge is placed in this plan any more
   p.link();
   s.have_plan = false;
 }

@@ -122,7 +122,7 @@ void block_line(ExplainState& s, std::size_t i, std::string_view t) {
     Field& f = o.fields.emplace_back();  // built in place: no moved-from field to release
     f.key = s.keep(fl.key);
     f.value = s.keep(fl.value);
-    f.count = fl.count;
+    f.set_count(fl.count);
     f.loc = s.n.range(i, 0, t.size());
     b.last_field = o.fields.size() - 1;
     b.last_field_first_line = i;
