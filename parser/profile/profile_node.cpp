@@ -197,17 +197,17 @@ TagName tag_and_name(std::string_view raw_tag, std::string_view display_name) {
 }
 
 template <class J>
-Metric read_metric(const J& m) {
+Metric read_metric(MetricNames& names, const J& m) {
   Metric out;
-  out.label = text(member(m, "label"));
-  if (out.label.empty()) out.label = text(member(m, "name"));
+  out.label = names(text(member(m, "label")));
+  if (out.label.empty()) out.label = names(text(member(m, "name")));
   std::string key = text(member(m, "key"));
-  if (key != "UNKNOWN_KEY") out.key = std::move(key);
+  if (key != "UNKNOWN_KEY") out.key = names(key);
   out.value = number(member(m, "value"));
   std::string type = to_upper(text(member(m, "metricType")));
   if (type.starts_with("TIMING")) {
     out.unit = MetricUnit::Millis;
-    if (type.ends_with("_NS") && out.value) *out.value /= 1e6;
+    if (type.ends_with("_NS") && out.value) out.value = *out.value / 1e6;
   } else if (type.starts_with("SIZE")) {
     out.unit = MetricUnit::Bytes;
   }
@@ -245,8 +245,8 @@ Field read_field(TextStore& st, const J& entry) {
   return f;
 }
 
-template Metric read_metric<json>(const json&);
-template Metric read_metric<LiteRef>(const LiteRef&);
+template Metric read_metric<json>(MetricNames&, const json&);
+template Metric read_metric<LiteRef>(MetricNames&, const LiteRef&);
 template Field read_field<json>(TextStore&, const json&);
 template Field read_field<LiteRef>(TextStore&, const LiteRef&);
 
