@@ -303,7 +303,7 @@ std::vector<TopRow> top_operators(const Plan& plan, const PlanTimes& times, TopB
       case TopBy::Spill:  // bytes spilled: "Spill size" (JVM), "... bytes spilled ..." (Photon)
         for (const auto& m : op.metrics) {
           if (!m.value || m.unit != MetricUnit::Bytes) continue;
-          std::string l = m.label;
+          std::string l = m.label.str();
           std::transform(l.begin(), l.end(), l.begin(), [](unsigned char c) { return std::tolower(c); });
           if (l == "spill size" || (l.find("bytes spilled") != std::string::npos && l.find("uncompressed") == std::string::npos))
             v = v.value_or(0) + *m.value;

@@ -161,6 +161,14 @@ const Field* Operator::field(std::string_view key) const {
   return nullptr;
 }
 
+Text MetricNames::operator()(std::string_view s) {
+  if (s.empty()) return {};
+  if (auto it = seen_.find(s); it != seen_.end()) return Text::stable(*it);
+  Text kept = store_->keep(s);
+  if (seen_.size() < kMax) seen_.insert(kept.view());
+  return kept;
+}
+
 const Metric* Operator::metric(std::string_view label) const {
   for (const auto& m : metrics)
     if (m.label == label) return &m;

@@ -9,6 +9,7 @@
 #include <optional>
 #include <string>
 #include <string_view>
+#include <unordered_set>
 #include <vector>
 
 #include "support/compact_optional.hpp"
@@ -234,12 +235,30 @@ struct Metric {
     TotalTime, WaitingForComputeTime, QueuedAtCapacityTime, CompilationTime, ExecutionTime, ResultFetchTime,
     MetadataTime, TaskTotalTime, PhotonTotalTime, QuerySpillBytes, QueryReadBytes,
   };
-  std::string label;                 // as the source names it ("Number of output rows")
-  std::string key;                   // profile key when not UNKNOWN_KEY
-  std::optional<double> value;       // absent: the source had no value
+  // label and key are views (a plan holds one Metric per metric of every operator: 30,000 for a
+  // 10,000-node profile): their bytes live in the plan's TextStore, each distinct label once (the
+  // readers intern them, see MetricNames), or in a string literal.
+  Text label;                        // as the source names it ("Number of output rows")
+  Text key;                          // profile key when not UNKNOWN_KEY
+  OptionalDouble value;              // absent: the source had no value
   MetricUnit unit = MetricUnit::Count;
   bool hidden = false;
   Id id = Unknown;                   // set by the reader's name table
+};
+static_assert(sizeof(Metric) <= 48, "Metric grew: a plan holds one per metric of every operator");
+
+// A reader's table of the metric labels and keys it has kept: the same label on every node is one
+// copy in the plan's TextStore. At most kMax distinct texts are remembered (a hostile input with a
+// new label per metric then keeps each one, as a plain keep would).
+class MetricNames {
+ public:
+  static constexpr std::size_t kMax = 4096;
+  explicit MetricNames(TextStore& store) : store_(&store) {}
+  Text operator()(std::string_view s);
+
+ private:
+  TextStore* store_;
+  std::unordered_set<std::string_view> seen_;  // views of the store's copies
 };
 
 // Where in the printed output an operator appeared.

@@ -485,6 +485,15 @@ class DuplicateWork final : public DocumentedRule<make_doc> {
         } else {
           rest = std::move(chains);
         }
+        // One signature (the usual case: N copies of one scan): the chains are the group as they
+        // are, not moved one by one into a second array (5,000 copies of one scan in a generated
+        // 10,000-node profile held 1.7 MB twice at the peak of its lint).
+        if (!rest.empty() && std::all_of(rest.begin(), rest.end(), [&](const Chain& c) {
+              return c.signature == rest.front().signature;
+            })) {
+          same.push_back(std::move(rest));
+          continue;
+        }
         std::map<std::string, std::size_t> by_signature;
         for (Chain& c : rest) {
           auto [at, fresh] = by_signature.try_emplace(c.signature, same.size());

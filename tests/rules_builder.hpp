@@ -174,7 +174,7 @@ struct PlanBuilder {
   }
   void metric(std::size_t i, std::string label, double v, MetricUnit u = MetricUnit::Count) {
     Metric m;
-    m.label = std::move(label);
+    m.label = plan.keep(label);
     m.value = v;
     m.unit = u;
     plan.ops[i].metrics.push_back(std::move(m));

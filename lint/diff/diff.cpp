@@ -159,7 +159,7 @@ std::map<std::string, std::set<std::string>> filter_lists(const Operator& op) {
   return out;
 }
 
-bool label_has(const std::string& label, std::string_view what) { return to_lower(label).find(what) != std::string::npos; }
+bool label_has(std::string_view label, std::string_view what) { return to_lower(label).find(what) != std::string::npos; }
 
 std::optional<double> spill_bytes(const Operator& op) {
   std::optional<double> sum;

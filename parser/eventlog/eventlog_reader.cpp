@@ -172,9 +172,9 @@ std::string metric_label(const std::string& name) {
   return s;
 }
 
-Metric make_metric(const InfoMetric& im, double raw) {
+Metric make_metric(MetricNames& names, const InfoMetric& im, double raw) {
   Metric m;
-  m.label = metric_label(im.name);
+  m.label = names(metric_label(im.name));
   if (im.type == "size") {
     m.unit = MetricUnit::Bytes;
     m.value = raw;
@@ -584,6 +584,7 @@ class Builder {
     // Metric values.
     std::unordered_map<long long, std::size_t> stage_acc;
     auto acc_op = match(plan, ex.info, stage_acc);
+    MetricNames names(plan.text_store());  // each distinct label kept once in the plan
     std::unordered_map<long long, const InfoMetric*> acc_metric;
     for (const auto& n : ex.info)
       for (const auto& m : n.metrics) acc_metric[m.acc] = &m;
@@ -593,7 +594,7 @@ class Builder {
       const InfoMetric* im = acc_metric[acc];
       if (!im || im->type == "average") continue;  // averages are encoded, not summable
       Operator& op = plan.ops[oi];
-      Metric m = make_metric(*im, v->second);
+      Metric m = make_metric(names, *im, v->second);
       if (m.label == "Number of output rows") op.rows = m.value;
       if (m.label == "Peak memory") op.extra.edit().peak_memory_bytes = m.value;
       if (m.label == "Duration" && !op.duration_ms) op.duration_ms = m.value;
@@ -606,7 +607,7 @@ class Builder {
       if (v == acc_value_.end()) continue;
       const InfoMetric* im = acc_metric[acc];
       if (!im || (im->type != "timing" && im->type != "nsTiming") || im->name != "duration") continue;
-      Metric m = make_metric(*im, v->second);
+      Metric m = make_metric(names, *im, v->second);
       m.label = "WholeStageCodegen duration";
       plan.ops[oi].metrics.push_back(std::move(m));
     }

@@ -88,7 +88,10 @@ double unit_factor(std::string_view unit, MetricUnit& kind, bool& ok) {
 
 }  // namespace
 
-std::optional<Metric> history_server_metric(std::string_view name, std::string_view value) {
+namespace {
+
+// A display string's value in the model's unit (history_server_metric without the label).
+std::optional<std::pair<double, MetricUnit>> display_value(std::string_view value) {
   // Per-task metrics: "total (min, med, max (stageId: taskId))\n<total> (<min>, <med>, <max> (...))";
   // Spark 3.0 put the header into the name and the REST layer strips the leading newline.
   std::string_view v = trim_blank_or_newline(value);
@@ -115,10 +118,18 @@ std::optional<Metric> history_server_metric(std::string_view name, std::string_v
   char* end = nullptr;
   double number = std::strtod(digits.c_str(), &end);
   if (end != digits.c_str() + digits.size() || !std::isfinite(number)) return std::nullopt;
+  return std::pair{number * factor, kind};
+}
+
+}  // namespace
+
+std::optional<Metric> history_server_metric(MetricNames& names, std::string_view name, std::string_view value) {
+  auto v = display_value(value);
+  if (!v) return std::nullopt;
   Metric m;
-  m.label = metric_label(name);
-  m.unit = kind;
-  m.value = number * factor;
+  m.label = names(metric_label(name));
+  m.unit = v->second;
+  m.value = v->first;
   return m;
 }
 
@@ -131,7 +142,7 @@ struct Spread {
   long long stage = -1;
 };
 
-std::optional<Spread> metric_spread(std::string_view name, std::string_view value) {
+std::optional<Spread> metric_spread(std::string_view value) {
   std::string_view v = trim_blank_or_newline(value);
   if (std::size_t nl = v.rfind('\n'); nl != std::string_view::npos) v = trim_blank_or_newline(v.substr(nl + 1));
   std::size_t open = v.find(" (");
@@ -141,11 +152,11 @@ std::optional<Spread> metric_spread(std::string_view name, std::string_view valu
   std::size_t c2 = c1 == std::string_view::npos ? c1 : inner.find(", ", c1 + 2);
   std::size_t st = inner.find(" (stage ");
   if (c2 == std::string_view::npos || st == std::string_view::npos || st < c2) return std::nullopt;
-  auto mn = history_server_metric(name, inner.substr(0, c1));
-  auto md = history_server_metric(name, inner.substr(c1 + 2, c2 - c1 - 2));
-  auto mx = history_server_metric(name, inner.substr(c2 + 2, st - c2 - 2));
-  if (!mn || !md || !mx || !mn->value || !md->value || !mx->value) return std::nullopt;
-  Spread s{*mn->value, *md->value, *mx->value, -1};
+  auto mn = display_value(inner.substr(0, c1));
+  auto md = display_value(inner.substr(c1 + 2, c2 - c1 - 2));
+  auto mx = display_value(inner.substr(c2 + 2, st - c2 - 2));
+  if (!mn || !md || !mx) return std::nullopt;
+  Spread s{mn->first, md->first, mx->first, -1};
   std::string_view stage = inner.substr(st + 8);
   long long id = 0;
   std::size_t i = 0;
@@ -527,7 +538,7 @@ std::optional<long long> codegen_id_in_name(std::string_view nm) {
 }
 
 // One element of an execution's `nodes`.
-GraphNode read_graph_node(const json& n) {
+GraphNode read_graph_node(MetricNames& names, const json& n) {
   GraphNode g;
   g.id = as_ll(n["nodeId"]);
   g.name = as_str(n, "nodeName");
@@ -541,8 +552,8 @@ GraphNode read_graph_node(const json& n) {
       std::string mname = as_str(m, "name"), mvalue = as_str(m, "value");
       // Spark 3.2-era answers (SPARK-38222) wrote a value as an object {"amount": "2"}.
       if (auto v = m.find("value"); mvalue.empty() && v != m.end() && v->is_object()) mvalue = as_str(*v, "amount");
-      if (auto metric = history_server_metric(mname, mvalue)) {
-        if (auto sp = metric_spread(mname, mvalue)) g.spreads.emplace_back(metric->label, *sp);
+      if (auto metric = history_server_metric(names, mname, mvalue)) {
+        if (auto sp = metric_spread(mvalue)) g.spreads.emplace_back(metric->label.str(), *sp);
         g.metrics.push_back(std::move(*metric));
       }
     }
@@ -552,17 +563,19 @@ GraphNode read_graph_node(const json& n) {
 // The SQL tab's graph of one execution: its nodes with their metric values, joined by its edges
 // (children sorted, without repeats).
 struct SqlGraph {
+  std::shared_ptr<TextStore> store = std::make_shared<TextStore>();  // the metric labels: its plan takes it
   std::map<long long, GraphNode> nodes;
   long long root = -1;  // the first node that is no cluster and no one's child
 };
 
 SqlGraph read_sql_graph(const json& ex) {
   SqlGraph sg;
+  MetricNames names(*sg.store);
   std::map<long long, GraphNode>& graph = sg.nodes;
   if (auto nodes = ex.find("nodes"); nodes != ex.end() && nodes->is_array()) {
     for (const auto& n : *nodes) {
       if (!n.is_object() || !n.contains("nodeId")) continue;
-      GraphNode g = read_graph_node(n);
+      GraphNode g = read_graph_node(names, n);
       graph[g.id] = std::move(g);
     }
   }
@@ -675,6 +688,7 @@ void put_stages(Plan& plan, const std::map<long long, GraphNode>& graph,
 void apply_sql_graph(Plan& plan, const SqlGraph& sg, SourceRange loc, const std::string& label, ParseResult& result) {
   const std::map<long long, GraphNode>& graph = sg.nodes;
   if (graph.empty()) return;
+  plan.share_text_store(sg.store);  // the metrics' labels
   auto pairs = match(plan, graph, sg.root);
   std::size_t non_cluster = 0;
   for (const auto& [gid, g] : graph) non_cluster += g.cluster ? 0 : 1;
@@ -910,13 +924,16 @@ ParseResult parse_history_server_fragment(std::string_view text, const std::stri
   }
   std::vector<const json*> node_json;
   for (const auto& v : values) collect_nodes(v, node_json);
+  auto store = std::make_shared<TextStore>();  // the metrics' labels: the plan takes it
+  MetricNames names(*store);
   std::vector<GraphNode> nodes;
-  for (const json* n : node_json) nodes.push_back(read_graph_node(*n));
+  for (const json* n : node_json) nodes.push_back(read_graph_node(names, *n));
   const std::string shape = std::to_string(nodes.size()) + (nodes.size() == 1 ? " node object" : " node objects") +
                             " of a History Server /sql answer (`nodeId`, `nodeName`, `metrics`) without the execution around " +
                             (nodes.size() == 1 ? "it" : "them") + " (no `planDescription`, no `edges`)";
   const std::string hint = " (hint: save the whole answer of /api/v1/applications/<app>/sql)";
   Plan plan;
+  plan.share_text_store(std::move(store));
   plan.format = InputFormat::HistoryServer;
   plan.name = "History Server fragment";
   plan.loc = lines.at(0);

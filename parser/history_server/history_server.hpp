@@ -44,7 +44,7 @@ ParseResult parse_history_server_fragment(std::string_view text, const std::stri
 
 // One metric display string of SQLMetrics.stringValue to a value in Count / Bytes / Millis:
 // "10,000", "1.2 MiB", "44 ms", "2.3 m", "total (min, med, max (stageId: taskId))\n5 s (...)",
-// Spark 3.0's "\n5 s (1 s, 2 s, 2 s)". nullopt when not a number.
-std::optional<Metric> history_server_metric(std::string_view name, std::string_view value);
+// Spark 3.0's "\n5 s (1 s, 2 s, 2 s)". nullopt when not a number. The label is kept by `names`.
+std::optional<Metric> history_server_metric(MetricNames& names, std::string_view name, std::string_view value);
 
 }  // namespace planlint

@@ -54,8 +54,9 @@ TagName tag_and_name(std::string_view tag, std::string_view display_name);
 // TIMING_METRIC_MS -> ms, SIZE_METRIC_BYTES -> Bytes, everything else (UNKNOWN_TYPE, SUM_METRIC,
 // AVERAGE_METRIC) a Count.
 // J is json or LiteRef (instantiated for both in profile_node.cpp).
+// The label and key are kept in `names`' store, each distinct one once.
 template <class J>
-Metric read_metric(const J& m);
+Metric read_metric(MetricNames& names, const J& m);
 
 // One graph node's metadata entry as a Field (key as given; lists split into items; FILTERS,
 // PARTITION_FILTERS, CONDITION and join keys also parsed as SQL expressions).

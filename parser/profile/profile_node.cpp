@@ -196,19 +196,60 @@ TagName tag_and_name(std::string_view raw_tag, std::string_view display_name) {
   return out;
 }
 
+namespace {
+
+// names(text(v)) without the std::string when the value is a string (the usual case).
+// text(v) as a view: of the value itself when it is a string, else of `owned`.
+std::string_view string_of(const json* v, std::string& owned) {
+  if (v && v->is_string()) return v->get_ref<const std::string&>();
+  owned = text(v);
+  return owned;
+}
+std::string_view string_of(const std::optional<LiteRef>& v, std::string& owned) {
+  if (v && v->is_string()) return v->str();
+  owned = text(v);
+  return owned;
+}
+
+Text name_of(MetricNames& names, const json* v) {
+  if (v && v->is_string()) return names(v->get_ref<const std::string&>());
+  return names(text(v));
+}
+Text name_of(MetricNames& names, const std::optional<LiteRef>& v) {
+  if (v && v->is_string()) return names(v->str());
+  return names(text(v));
+}
+
+}  // namespace
+
 template <class J>
-Metric read_metric(const J& m) {
+Metric read_metric(MetricNames& names, const J& m) {
   Metric out;
-  out.label = text(member(m, "label"));
-  if (out.label.empty()) out.label = text(member(m, "name"));
-  std::string key = text(member(m, "key"));
-  if (key != "UNKNOWN_KEY") out.key = std::move(key);
+  out.label = name_of(names, member(m, "label"));
+  if (out.label.empty()) out.label = name_of(names, member(m, "name"));
+  out.key = name_of(names, member(m, "key"));
+  if (out.key == "UNKNOWN_KEY") out.key = Text();
   out.value = number(member(m, "value"));
-  std::string type = to_upper(text(member(m, "metricType")));
-  if (type.starts_with("TIMING")) {
+  // The type compared in upper case, as to_upper(text(...)) would, without copying a string value.
+  auto type_v = member(m, "metricType");
+  std::string type_owned;
+  std::string_view type = string_of(type_v, type_owned);
+  auto starts = [&type](std::string_view p) {
+    if (type.size() < p.size()) return false;
+    for (std::size_t i = 0; i < p.size(); ++i)
+      if (ascii_upper(type[i]) != p[i]) return false;
+    return true;
+  };
+  auto ends = [&type](std::string_view p) {
+    if (type.size() < p.size()) return false;
+    for (std::size_t i = 0; i < p.size(); ++i)
+      if (ascii_upper(type[type.size() - p.size() + i]) != p[i]) return false;
+    return true;
+  };
+  if (starts("TIMING")) {
     out.unit = MetricUnit::Millis;
-    if (type.ends_with("_NS") && out.value) *out.value /= 1e6;
-  } else if (type.starts_with("SIZE")) {
+    if (ends("_NS") && out.value) out.value = *out.value / 1e6;
+  } else if (starts("SIZE")) {
     out.unit = MetricUnit::Bytes;
   }
   auto hidden = member(m, "hidden");
@@ -245,8 +286,8 @@ Field read_field(TextStore& st, const J& entry) {
   return f;
 }
 
-template Metric read_metric<json>(const json&);
-template Metric read_metric<LiteRef>(const LiteRef&);
+template Metric read_metric<json>(MetricNames&, const json&);
+template Metric read_metric<LiteRef>(MetricNames&, const LiteRef&);
 template Field read_field<json>(TextStore&, const json&);
 template Field read_field<LiteRef>(TextStore&, const LiteRef&);
 

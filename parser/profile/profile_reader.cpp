@@ -69,6 +69,9 @@ struct ProfileGraphReader {
   // The bytes of the operators' texts: nodes are read before their plan exists; every plan of the
   // input shares this store.
   std::shared_ptr<TextStore> store = std::make_shared<TextStore>();
+  // The metrics' labels and keys, each distinct one kept once in `store` (a profile repeats a few
+  // hundred labels over all its nodes).
+  MetricNames metric_names{*store};
 
   ProfileGraphReader(std::string_view text, ParseResult& r) : input(text), result(r), lines(text) {}
 
@@ -489,7 +492,7 @@ QueryInfo ProfileGraphReader::read_query(const json& root) {
       std::optional<double> value = number(&v);
       if (v.is_string() && !value) continue;
       Metric metric;
-      metric.label = camel_case(name);  // total_time_ms -> totalTimeMs: one spelling for rules
+      metric.label = metric_names(camel_case(name));  // total_time_ms -> totalTimeMs: one spelling for rules
       metric.value = value;
       metric.unit = query_metric_unit(metric.label);
       q.metrics.push_back(std::move(metric));
@@ -596,7 +599,7 @@ void ProfileGraphReader::read_node(const J& n, Operator& op, const profile::Grap
   if (auto ms = member(n, "metrics"); ms && ms->is_array()) {
     op.metrics.reserve(ms->size());
     for (const auto& m : *ms)
-      if (m.is_object()) op.metrics.push_back(profile::read_metric(m));
+      if (m.is_object()) op.metrics.push_back(profile::read_metric(metric_names, m));
   }
   if (!op.rows) op.rows = op.metric_value("Number of output rows");
 }
@@ -927,6 +930,7 @@ std::optional<json> scan_profile_root(ProfileGraphReader& reader, std::string_vi
     reader.read_nodes.clear();
     reader.read_edges.clear();
     reader.store = std::make_shared<TextStore>();
+    reader.metric_names = MetricNames(*reader.store);
     return std::nullopt;
   }
   return check_root(reader, std::move(router.root), bom);
@@ -1027,6 +1031,7 @@ ParseResult parse_query_profile(std::string_view text_in, const std::string& pat
   std::vector<Plan> plans = read_profile_graphs(reader, *root, query, bom, why_none);
   if (plans.empty()) {
     Plan plan;
+    plan.share_text_store(reader.store);  // the query metrics' labels
     plan.format = InputFormat::QueryProfile;
     plan.name = "query " + query.statement_id;
     plan.query = std::move(query);

@@ -28,7 +28,7 @@ struct Builder {
   Operator& op(std::size_t i) { return p.ops[i]; }
   void metric(std::size_t i, std::string label, double v, MetricUnit u = MetricUnit::Count) {
     Metric m;
-    m.label = std::move(label);
+    m.label = p.keep(label);
     m.value = v;
     m.unit = u;
     p.ops[i].metrics.push_back(std::move(m));
@@ -49,7 +49,7 @@ struct Builder {
   }
   void qmetric(std::string label, double v) {
     Metric m;
-    m.label = std::move(label);
+    m.label = p.keep(label);
     m.value = v;
     m.unit = MetricUnit::Millis;
     p.query.metrics.push_back(std::move(m));

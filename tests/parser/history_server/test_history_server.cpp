@@ -26,33 +26,35 @@ std::string hs(const char* name) { return read_file(corpus_dir() / "history-serv
 }  // namespace
 
 TEST_CASE("history server: metric display strings of SQLMetrics.stringValue") {
-  auto m = history_server_metric("number of output rows", "10,000");
+  TextStore store;
+  MetricNames names(store);
+  auto m = history_server_metric(names, "number of output rows", "10,000");
   REQUIRE(m);
   CHECK(m->label == "Number of output rows");
   CHECK(m->unit == MetricUnit::Count);
   CHECK(*m->value == 10000);
-  m = history_server_metric("spill size", "total (min, med, max (stageId: taskId))\n22.0 GiB (0.0 B, 0.0 B, 14.0 GiB (stage 2.0: task 57))");
+  m = history_server_metric(names, "spill size", "total (min, med, max (stageId: taskId))\n22.0 GiB (0.0 B, 0.0 B, 14.0 GiB (stage 2.0: task 57))");
   REQUIRE(m);
   CHECK(m->unit == MetricUnit::Bytes);
   CHECK(*m->value == doctest::Approx(22.0 * 1024 * 1024 * 1024));
-  m = history_server_metric("duration", "total (min, med, max (stageId: taskId))\n4.3 m (1.2 s, 1.4 s, 1.6 m (stage 2.0: task 57))");
+  m = history_server_metric(names, "duration", "total (min, med, max (stageId: taskId))\n4.3 m (1.2 s, 1.4 s, 1.6 m (stage 2.0: task 57))");
   REQUIRE(m);
   CHECK(m->unit == MetricUnit::Millis);
   CHECK(*m->value == doctest::Approx(4.3 * 60000));
-  m = history_server_metric("sort time", "44 ms");
+  m = history_server_metric(names, "sort time", "44 ms");
   REQUIRE(m);
   CHECK(*m->value == 44);
-  CHECK(history_server_metric("time", "1.50 h")->value == doctest::Approx(1.5 * 3600000));
+  CHECK(*history_server_metric(names, "time", "1.50 h")->value == doctest::Approx(1.5 * 3600000));
   // Spark 3.0: the header in the name, the REST layer strips the value's leading newline.
-  m = history_server_metric("data size total (min, med, max)", "9.4 MiB (1.2 MiB, 2.3 MiB, 3.1 MiB)");
+  m = history_server_metric(names, "data size total (min, med, max)", "9.4 MiB (1.2 MiB, 2.3 MiB, 3.1 MiB)");
   REQUIRE(m);
   CHECK(m->label == "Data size");
   CHECK(*m->value == doctest::Approx(9.4 * 1048576));
   // Averages carry no total; odd strings are not numbers.
-  CHECK_FALSE(history_server_metric("avg hash probe", "(min, med, max (stageId: taskId)):\n(1.2, 2.2, 6.3 (stage 3.0: task 9))"));
-  CHECK_FALSE(history_server_metric("x", "n/a"));
-  CHECK_FALSE(history_server_metric("x", "12 parsecs"));
-  CHECK_FALSE(history_server_metric("x", ""));
+  CHECK_FALSE(history_server_metric(names, "avg hash probe", "(min, med, max (stageId: taskId)):\n(1.2, 2.2, 6.3 (stage 3.0: task 9))"));
+  CHECK_FALSE(history_server_metric(names, "x", "n/a"));
+  CHECK_FALSE(history_server_metric(names, "x", "12 parsecs"));
+  CHECK_FALSE(history_server_metric(names, "x", ""));
 }
 
 TEST_CASE("history server: detected by content; a list gives one plan per execution with metrics") {
