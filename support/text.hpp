@@ -156,7 +156,7 @@ class TextStore {
   // blocks. nullptr: take a heap block instead.
   void* allocate_block(std::size_t n, std::size_t align = __STDCPP_DEFAULT_NEW_ALIGNMENT__) {
     n = (n + align - 1) & ~(align - 1);
-    const std::size_t pad = (align - reinterpret_cast<std::uintptr_t>(at_) % align) % align;
+    const std::size_t pad = (0 - reinterpret_cast<std::uintptr_t>(at_)) & (align - 1);  // a power of two: no division
     if (at_ == nullptr || pad + n > left_) {
       // The heap for a large list (freed with its vector), and while the block's unused rest is
       // not small (a new block would leave it unused for good).
