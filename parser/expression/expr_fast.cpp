@@ -326,33 +326,23 @@ class Fast {
   }
 
   // or_expr: seq<and_expr, star<at<ws, op_or>, or_tail>>; or_tail: seq<ws, op_or, ws, must<and_expr>>.
-  bool or_expr(Expr& e, std::uint32_t& h) {
-    if (!and_expr(e, h)) return false;
-    for (;;) {
-      std::size_t at = 0, len = 0;
-      if (peek(at, len) != Tok::Or) return true;
-      const std::string_view op(b_ + at, len);
-      p_ = at + len;
-      blanks();
-      Expr rhs;
-      std::uint32_t rh = 0;
-      if (!and_expr(rhs, rh)) return false;
-      binary(e, h, op, std::move(rhs), rh);
-      if (h > kMaxFastHeight) return false;
-    }
-  }
+  bool or_expr(Expr& e, std::uint32_t& h) { return left_assoc<Tok::Or, &Fast::and_expr>(e, h); }
+  bool and_expr(Expr& e, std::uint32_t& h) { return left_assoc<Tok::And, &Fast::not_expr>(e, h); }
 
-  bool and_expr(Expr& e, std::uint32_t& h) {
-    if (!not_expr(e, h)) return false;
+  // One operand, then `op operand` as long as the next token is `op`, folded to the left as the
+  // grammar's star<> does (or_expr over and_expr, and_expr over not_expr).
+  template <Tok op_tok, bool (Fast::*operand)(Expr&, std::uint32_t&)>
+  bool left_assoc(Expr& e, std::uint32_t& h) {
+    if (!(this->*operand)(e, h)) return false;
     for (;;) {
       std::size_t at = 0, len = 0;
-      if (peek(at, len) != Tok::And) return true;
+      if (peek(at, len) != op_tok) return true;
       const std::string_view op(b_ + at, len);
       p_ = at + len;
       blanks();
       Expr rhs;
       std::uint32_t rh = 0;
-      if (!not_expr(rhs, rh)) return false;
+      if (!(this->*operand)(rhs, rh)) return false;
       binary(e, h, op, std::move(rhs), rh);
       if (h > kMaxFastHeight) return false;
     }
