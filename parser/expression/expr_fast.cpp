@@ -150,6 +150,7 @@ class Fast {
       ++p_;
     } else {
       for (;;) {
+        if (p_ >= n_) return false;  // `Name(` cut at its end: declined (the grammar reports it)
         const std::size_t a0 = p_;
         std::size_t w = p_;
         while (w < n_ && ident_other(b_[w])) ++w;
