@@ -90,6 +90,31 @@ class Fast {
     return false;
   }
 
+  // pf_value: raw_value text from p_ up to `,` or `close` (`]` in a value list, `)` in a filter),
+  // its trailing blanks dropped, as a Literal in `v`. Another bracket, `#`, a backquote or a line
+  // break in it is declined, and so are an empty value (an error the grammar reports) and a text
+  // that ends before its closer.
+  bool pf_raw_value(char close, Expr& v) {
+    const std::size_t a0 = p_;
+    while (p_ < n_) {
+      const char c = b_[p_];
+      if (c == ',' || c == close) break;
+      if (c == '(' || c == ')' || c == '[' || c == ']' || c == '{' || c == '}' || c == '#' || c == '`' || c == '\t' ||
+          c == '\r' || c == '\n')
+        return false;
+      ++p_;
+    }
+    std::size_t end = p_;
+    while (end > a0 && b_[end - 1] == ' ') --end;
+    if (end == a0 || p_ == n_) return false;
+    v.kind = ExprKind::Literal;
+    v.name = Text::stable(std::string_view(b_ + a0, end - a0));
+    v.type = Text::stable(guess_literal_type(v.name));
+    v.begin = static_cast<std::uint32_t>(a0);
+    v.end = static_cast<std::uint32_t>(end);
+    return true;
+  }
+
   // At the '[': the values are raw_value text without brackets, `#` or backquotes.
   bool pf_value_list(Expr& e) {
     if (++depth_ > kMaxDepth) return false;
@@ -101,24 +126,7 @@ class Fast {
     e.begin = static_cast<std::uint32_t>(s);
     if (p_ < n_ && b_[p_] != ']') {
       for (;;) {
-        const std::size_t a0 = p_;
-        while (p_ < n_) {
-          const char c = b_[p_];
-          if (c == ',' || c == ']') break;
-          if (c == '(' || c == ')' || c == '[' || c == '{' || c == '}' || c == '#' || c == '`' || c == '\t' || c == '\r' ||
-              c == '\n')
-            return false;
-          ++p_;
-        }
-        std::size_t end = p_;
-        while (end > a0 && b_[end - 1] == ' ') --end;
-        if (end == a0 || p_ == n_) return false;
-        Expr& v = e.args.emplace_back();
-        v.kind = ExprKind::Literal;
-        v.name = Text::stable(std::string_view(b_ + a0, end - a0));
-        v.type = Text::stable(guess_literal_type(v.name));
-        v.begin = static_cast<std::uint32_t>(a0);
-        v.end = static_cast<std::uint32_t>(end);
+        if (!pf_raw_value(']', e.args.emplace_back())) return false;
         if (b_[p_] == ']') break;
         ++p_;  // list_sep
         blanks();
@@ -165,23 +173,7 @@ class Fast {
           Expr& a = e.args.emplace_back();
           if (!pf_value_list(a)) return false;
         } else {
-          while (p_ < n_) {
-            const char c = b_[p_];
-            if (c == ',' || c == ')') break;
-            if (c == '(' || c == '[' || c == ']' || c == '{' || c == '}' || c == '#' || c == '`' || c == '\t' || c == '\r' ||
-                c == '\n')
-              return false;
-            ++p_;
-          }
-          std::size_t end = p_;
-          while (end > a0 && b_[end - 1] == ' ') --end;
-          if (end == a0 || p_ == n_) return false;  // an empty argument is an error the grammar reports
-          Expr& a = e.args.emplace_back();
-          a.kind = ExprKind::Literal;
-          a.name = Text::stable(std::string_view(b_ + a0, end - a0));
-          a.type = Text::stable(guess_literal_type(a.name));
-          a.begin = static_cast<std::uint32_t>(a0);
-          a.end = static_cast<std::uint32_t>(end);
+          if (!pf_raw_value(')', e.args.emplace_back())) return false;
         }
         blanks();
         if (p_ >= n_) return false;
