@@ -28,6 +28,24 @@ SourceRange LineLocator::of(std::string_view first, std::string_view last) const
 
 namespace {
 
+// Spark prints a plan argument that is one bare attribute by its simpleString, type included: a
+// filter on a Python UDF's result reads `Filter pythonUDF0#81: boolean` (AttributeReference's
+// simpleString is `name#id: type`, from Spark 2.x to 4.x: corpus/real/106, corpus/live/*/
+// filter_python_udf). A filter's condition is boolean, so only that type is taken off; anything
+// else is left for the expression reader to judge.
+std::string_view without_attribute_type(std::string_view cond) {
+  constexpr std::string_view kSuffix = ": boolean";
+  if (!cond.ends_with(kSuffix)) return cond;
+  const std::string_view attr = cond.substr(0, cond.size() - kSuffix.size());
+  const std::size_t hash = attr.rfind('#');
+  if (hash == std::string_view::npos || hash == 0 || hash + 1 >= attr.size()) return cond;
+  for (std::size_t i = hash + 1; i < attr.size(); ++i)
+    if (attr[i] < '0' || attr[i] > '9') return cond;
+  for (std::size_t i = 0; i < hash; ++i)
+    if (attr[i] == ' ' || attr[i] == '(' || attr[i] == ')' || attr[i] == ',') return cond;
+  return attr;
+}
+
 // `key` may be a literal (synthetic key) or a view into the line; the range covers the key when
 // it is in the line, else the value.
 Field make_field(TextStore& st, std::string_view key, std::string_view value, const LineLocator& at, std::vector<ParseMessage>& msgs) {
@@ -208,6 +226,7 @@ void describe_default_node(TextStore& st, Operator& op, std::string_view text, c
     if (op.engine == Engine::Gpu)
       for (std::string_view flag : {", true", ", false"})
         if (cond.ends_with(flag)) cond.remove_suffix(flag.size());
+    cond = without_attribute_type(cond);
     op.fields.push_back(make_field(st, "Condition", cond, loc, msgs));
     return;
   }

@@ -360,6 +360,31 @@ TEST_CASE("default mode: one-line arguments become the same fields as formatted 
   CHECK_FALSE(reused.reuses);  // the exchange it reuses is not printed in this plan
 }
 
+TEST_CASE("default mode: a `attr#id: boolean` filter condition is the attribute") {
+  // Spark (2.x to 4.x) prints a bare-attribute argument by its simpleString, type included
+  // (corpus/real/106, corpus/live/*/filter_python_udf: a filter on a Python UDF's result).
+  auto r = parse(R"(== Physical Plan ==
+*(2) Filter pythonUDF0#81: boolean
++- BatchEvalPython [<lambda>(number#72L)], [number#72L, pythonUDF0#81]
+   +- *(1) FileScan parquet [number#72L] Batched: true, Format: Parquet, Location: InMemoryFileIndex[hdfs://h/df.parquet], PartitionFilters: [], PushedFilters: [], ReadSchema: struct<number:bigint>
+)");
+  REQUIRE_FALSE(r.has_errors());
+  for (const auto& m : r.messages) CHECK_MESSAGE(m.message.find("could not parse") == std::string::npos, m.message);
+  const Field* cond = r.plans.at(0).ops.at(0).field("Condition");
+  REQUIRE(cond);
+  CHECK(cond->value == "pythonUDF0#81");
+  REQUIRE(cond->exprs.size() == 1);
+  CHECK(cond->exprs[0].root);
+  // Anything but a bare attribute with `: boolean` is left as printed for the expression reader.
+  for (std::string_view other : {"(a#1 > 0): boolean", "pythonUDF0#81: int", "f(x#1): boolean", "x#1L: boolean"}) {
+    auto o = parse("== Physical Plan ==\nFilter " + std::string(other) + "\n+- LocalTableScan [a#1]\n");
+    REQUIRE_FALSE(o.plans.empty());
+    const Field* c = o.plans[0].ops.at(0).field("Condition");
+    REQUIRE(c);
+    CHECK(c->value == other);
+  }
+}
+
 TEST_CASE("default mode: a relation's bracketed options belong to the scan's name, the next bracket is the output") {
   // Spark 3.5 / 4.x print a JDBC scan in one line as name, options, output, metadata (live corpus
   // jdbc_derby, gap G5); the formatted mode names it "Scan JDBCRelation(EVENTS) [numPartitions=1]".
