@@ -1,5 +1,6 @@
 #include "model/format.hpp"
 
+#include <charconv>
 #include <cmath>
 #include <cstdio>
 
@@ -36,12 +37,21 @@ std::string format_count(double n) {
     std::snprintf(buf, sizeof buf, "%.3g", n);
     return buf;
   }
-  std::snprintf(buf, sizeof buf, "%.0f", n);
-  std::string s = buf;
+  std::string s;
+  if (n == std::trunc(n) && !(n == 0 && std::signbit(n))) {
+    // A whole number (what counts almost always are): its digits are what "%.0f" prints, without
+    // the cost of printf's floating-point conversion. (-0.0 still goes through printf: "-0".)
+    auto [end, ec] = std::to_chars(buf, buf + sizeof buf, static_cast<long long>(n));
+    s.assign(buf, end);
+  } else {
+    std::snprintf(buf, sizeof buf, "%.0f", n);
+    s = buf;
+  }
   std::string out;
   std::size_t start = (!s.empty() && s[0] == '-') ? 1 : 0;
   std::size_t digits = s.size() - start;
-  out = s.substr(0, start);
+  out.reserve(s.size() + digits / 3);
+  out.assign(s, 0, start);
   for (std::size_t i = 0; i < digits; ++i) {
     if (i != 0 && (digits - i) % 3 == 0) out += ',';
     out += s[start + i];

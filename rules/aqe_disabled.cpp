@@ -83,21 +83,29 @@ class AqeDisabled final : public DocumentedRule<make_doc> {
     const int minor = eng.spark_minor.value_or(0);
     const bool v32_or_later = eng.spark_major && (*eng.spark_major > 3 || minor >= 2);
     const bool v30_31 = eng.spark_major && *eng.spark_major == 3 && minor < 2 && !eng.version_inferred;
-    std::string state = "adaptive query execution is off";
     std::string version;
-    if (v32_or_later) {
-      state = "adaptive query execution was switched off (it is on by default since Spark 3.2)";
-      version = std::to_string(*eng.spark_major) + "." + std::to_string(minor) + (eng.version_inferred ? "+" : "");
-    } else if (v30_31) {
-      state = "adaptive query execution is off, the default in Spark " + std::to_string(*eng.spark_major) + "." +
-              std::to_string(minor);
-      version = std::to_string(*eng.spark_major) + "." + std::to_string(minor);
-    }
+    if (v32_or_later || v30_31)
+      version = std::to_string(*eng.spark_major) + "." + std::to_string(minor) + (v32_or_later && eng.version_inferred ? "+" : "");
     const Operator* anchor = plan_anchor(plan);
     if (!anchor) anchor = first;
-    Diagnostic d = ctx.make(*anchor, "the plan has " + std::to_string(shuffles) + " shuffle exchange" +
-                                         (shuffles == 1 ? "" : "s") + " but no AdaptiveSparkPlan: " + state +
-                                         " (no partition coalescing, no skew-join handling, no runtime broadcast)");
+    // The message in one buffer (this rule fires on most plans without AQE: no chain of growing
+    // temporaries).
+    std::string message;
+    message.reserve(256);
+    message += "the plan has ";
+    message += std::to_string(shuffles);
+    message += shuffles == 1 ? " shuffle exchange" : " shuffle exchanges";
+    message += " but no AdaptiveSparkPlan: ";
+    if (v32_or_later) {
+      message += "adaptive query execution was switched off (it is on by default since Spark 3.2)";
+    } else if (v30_31) {
+      message += "adaptive query execution is off, the default in Spark ";
+      message += version;
+    } else {
+      message += "adaptive query execution is off";
+    }
+    message += " (no partition coalescing, no skew-join handling, no runtime broadcast)";
+    Diagnostic d = ctx.make(*anchor, std::move(message));
     d.evidence.reserve(4);
     if (!version.empty())
       d.evidence.push_back({eng.version_inferred ? "Spark version (from the plan's markers)" : "Spark version", version});

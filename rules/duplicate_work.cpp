@@ -407,6 +407,8 @@ class DuplicateWork final : public DocumentedRule<make_doc> {
  public:
   void check(RuleContext& ctx) const override {
     const Plan& plan = ctx.plan();
+    // A copy needs two scans at least: a plan of one (most small plans) has nothing to compare.
+    if (ctx.active_ops(OpKind::Scan).size() < 2) return;
     // Grouped by the signature's hashes, in order of first appearance. Only the scan is kept per
     // member: a plan of many scans would otherwise hold every chain's texts at once.
     using Groups = std::map<SignatureKey, std::vector<const Operator*>>;

@@ -172,10 +172,15 @@ class WideProjection final : public DocumentedRule<make_doc> {
   void check(RuleContext& ctx) const override {
     const Plan& plan = ctx.plan();
     const bool final_plan = ctx.final_plan_exists();
-    for (const Operator* active : ctx.active_ops(OpKind::Scan)) {
+    const std::vector<const Operator*>& scans = ctx.active_ops(OpKind::Scan);
+    if (scans.empty()) return;
+    // A scan of fewer columns than min-unused-columns cannot leave that many unused: not walked.
+    const double min_unused = ctx.threshold(kMinUnusedColumns);
+    for (const Operator* active : scans) {
       const Operator& op = *active;
       const Field* out = op.field(FieldRole::Output);
       if (!out || !out->is_list || out->count_mismatch || out->truncated || out->item_spans.empty()) continue;
+      if (static_cast<double>(out->item_spans.size()) < min_unused) continue;
       // Walk up to the first projecting consumer.
       const Operator* consumer = nullptr;
       std::vector<const Operator*> path;  // the operators between the scan and the consumer
@@ -229,7 +234,7 @@ class WideProjection final : public DocumentedRule<make_doc> {
         if (!referenced(c, refs, needle)) unused.push_back(c.name);
       double n = static_cast<double>(cols.size());
       double used = n - static_cast<double>(unused.size());
-      if (static_cast<double>(unused.size()) < ctx.threshold(kMinUnusedColumns)) continue;
+      if (static_cast<double>(unused.size()) < min_unused) continue;
       if (used / n > ctx.threshold(kMaxUsedFraction)) continue;
 
       std::string list;

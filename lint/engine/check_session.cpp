@@ -2,6 +2,8 @@
 
 #include <algorithm>
 #include <atomic>
+#include <functional>
+#include <mutex>
 #include <new>
 #include <stdexcept>
 #include <thread>
@@ -114,15 +116,54 @@ bool resolve_configs(CheckPlan& plan, const CheckRequest& request) {
   return true;
 }
 
-// The reports of every input, `jobs` at a time (stdin, read once, on this thread only).
-std::vector<FileReport> check_all(const CheckPlan& plan, unsigned jobs, bool keep_inputs) {
+// What is kept of a report once it was handed to `emit` (run): what the run (its error lines, the
+// folder walk's summary) and exit_code read.
+void reduce_emitted(FileReport& r) {
+  FileReport kept;
+  kept.path = std::move(r.path);
+  kept.format = r.format;
+  kept.traits = r.traits;
+  kept.error = std::move(r.error);
+  kept.suppressed = r.suppressed;
+  kept.baselined = r.baselined;
+  const Diagnostic* top = nullptr;
+  for (const auto& d : r.diagnostics)
+    if (!top || d.severity > top->severity) top = &d;
+  if (top) {
+    Diagnostic d;
+    d.rule = top->rule;
+    d.code = top->code;
+    d.severity = top->severity;
+    kept.diagnostics.push_back(std::move(d));
+  }
+  r = std::move(kept);
+}
+
+// The reports of every input, `jobs` at a time (stdin, read once, on this thread only); with
+// `emit`, each handed over in input order as soon as it and those before it are made, then reduced.
+std::vector<FileReport> check_all(const CheckPlan& plan, unsigned jobs, bool keep_inputs,
+                                  const std::function<void(const FileReport&)>& emit) {
   const auto& inputs = plan.inputs;
   std::vector<FileReport> reports(inputs.size());
   if (!jobs) jobs = std::max(1u, std::thread::hardware_concurrency());
   jobs = static_cast<unsigned>(std::min<std::size_t>(jobs, std::max<std::size_t>(1, inputs.size())));
   std::atomic<std::size_t> next{0};
+  // Emission: which reports are made, and how many were handed over (under the lock; a report is
+  // written by its worker before it is marked made, and read by the emitter after).
+  std::mutex emitting;
+  std::vector<char> made(emit ? inputs.size() : 0);
+  std::size_t emitted = 0;
+  const auto done = [&](std::size_t i) {
+    if (!emit) return;
+    const std::lock_guard<std::mutex> lock(emitting);
+    made[i] = 1;
+    for (; emitted < inputs.size() && made[emitted]; ++emitted) {
+      emit(reports[emitted]);
+      reduce_emitted(reports[emitted]);
+    }
+  };
   auto worker = [&] {
-    for (std::size_t i = next++; i < inputs.size(); i = next++)
+    for (std::size_t i = next++; i < inputs.size(); i = next++) {
       // Event logs (files of any codec, rolling directories) are streamed, never read whole.
       // Pipes and FIFOs are read once; character devices are refused (lint/engine/lint.cpp).
       try {
@@ -134,6 +175,8 @@ std::vector<FileReport> check_all(const CheckPlan& plan, unsigned jobs, bool kee
       } catch (const std::length_error&) {
         reports[i] = out_of_memory(plan.displays[i]);
       }
+      done(i);
+    }
   };
   if (jobs <= 1 || std::count(inputs.begin(), inputs.end(), "-")) {
     worker();
@@ -245,9 +288,18 @@ CheckPlan plan_check(const CheckRequest& request, std::shared_ptr<ConfigCache> c
   return plan;
 }
 
-CheckRun run(const CheckPlan& plan, const CheckRequest& request) {
+bool hands_reports_over(const CheckRequest& request) {
+  return !request.against && request.baseline.empty() && request.write_baseline.empty();
+}
+
+CheckRun run(const CheckPlan& plan, const CheckRequest& request) { return run(plan, request, nullptr); }
+
+CheckRun run(const CheckPlan& plan, const CheckRequest& request, const std::function<void(const FileReport&)>& emit) {
   CheckRun out;
-  out.reports = check_all(plan, request.jobs, request.keep_inputs || request.against.has_value());
+  // --against and the baselines read every report whole after the run: nothing is handed over early.
+  const bool emits = emit && hands_reports_over(request);
+  out.reports = check_all(plan, request.jobs, request.keep_inputs || request.against.has_value(),
+                          emits ? emit : std::function<void(const FileReport&)>());
   if (request.against) {
     std::string error;
     if (!request.against->available(error)) {

@@ -104,6 +104,15 @@ struct CheckRun {
 // Checks every input of `plan` (on request.jobs threads; stdin on this one), adds --against's
 // regressions, writes --write-baseline and drops the findings --baseline has.
 CheckRun run(const CheckPlan& plan, const CheckRequest& request);
+// The same, each report handed to `emit` in input order as soon as it and every report before it
+// are made (one call at a time, on whichever worker completed them), so that a front end writes it
+// and its memory is released then, not at the end of the run. A report handed over is then kept
+// reduced to what the run and exit_code read afterwards: its path, format, traits, error and
+// counts, and its most severe finding without texts (rule, code and severity only). Only for a
+// request without --against, --baseline and --write-baseline (they need every report whole):
+// with one of them (hands_reports_over false), `emit` is not called and the reports stay whole.
+CheckRun run(const CheckPlan& plan, const CheckRequest& request, const std::function<void(const FileReport&)>& emit);
+bool hands_reports_over(const CheckRequest& request);
 
 // The exit status of a run: 2 when `unreadable` (an input could not be read), else 0 with
 // `exit_zero`, else 1 when a finding reaches `fail_on`, else 0. The same for check, diff, history

@@ -42,23 +42,32 @@ RuleRunner::RuleRunner(const Config& config) : config_(config) {
 
 void RuleRunner::run(const Plan& plan, std::size_t index, std::vector<Diagnostic>& out) const {
   const std::size_t first = out.size();
-  std::vector<Diagnostic> found;
   const PlanScope scope(plan);
   for (const Enabled& e : *enabled_) {
     const RuleDoc& doc = e.rule->doc();
-    found.clear();
-    RuleContext ctx(plan, index, doc, &e.overrides, found);
+    // The rule appends to `out` itself (no list of its own to move each finding out of); what it
+    // added is then filtered in place: a name the configuration does not enable (a secondary
+    // name, RuleDoc::also_reports) is dropped, a configured severity applied.
+    const std::size_t from = out.size();
+    RuleContext ctx(plan, index, doc, &e.overrides, out);
     ctx.share_scope(&scope);
     e.rule->check(ctx);
-    for (auto& d : found) {
+    std::size_t kept = from;
+    for (std::size_t i = from; i < out.size(); ++i) {
+      Diagnostic& d = out[i];
       if (!config_.enabled(doc, d.rule)) continue;
       if (auto s = config_.severity.find(d.rule); s != config_.severity.end()) d.severity = s->second;
-      out.push_back(std::move(d));
+      if (kept != i) out[kept] = std::move(d);
+      ++kept;
     }
+    out.erase(out.begin() + static_cast<std::ptrdiff_t>(kept), out.end());
   }
-  std::stable_sort(out.begin() + static_cast<std::ptrdiff_t>(first), out.end(), [](const Diagnostic& a, const Diagnostic& b) {
+  const auto before = [](const Diagnostic& a, const Diagnostic& b) {
     return std::tie(a.range.line, a.range.column) < std::tie(b.range.line, b.range.column);
-  });
+  };
+  // Most plans have a finding or two, already in order: no sort (and no buffer for a stable one).
+  const auto from = out.begin() + static_cast<std::ptrdiff_t>(first);
+  if (!std::is_sorted(from, out.end(), before)) std::stable_sort(from, out.end(), before);
 }
 
 std::vector<Diagnostic> run_rules(const ParseResult& parsed, const Config& config) {

@@ -53,8 +53,10 @@ void label_diagnostics(std::vector<Diagnostic>& diags, const ParseResult& parse)
 
 std::size_t finish_diagnostics(LintResult& lint, std::string_view text, const Config& config) {
   std::vector<Diagnostic>& diags = lint.diagnostics;
-  if (is_reported(config, kParseErrorRule)) {
-    for (auto& d : parse_error_diagnostics(lint.parse)) {
+  // Asked of the configuration only when the input has parse errors (most have none).
+  if (std::vector<Diagnostic> errors = parse_error_diagnostics(lint.parse);
+      !errors.empty() && is_reported(config, kParseErrorRule)) {
+    for (auto& d : errors) {
       if (auto s = config.severity.find(d.rule); s != config.severity.end()) d.severity = s->second;
       diags.push_back(std::move(d));
     }
@@ -70,9 +72,11 @@ std::size_t finish_diagnostics(LintResult& lint, std::string_view text, const Co
     suppressed = apply_suppressions(found, diags, directives);
   }
   // Reading order; findings on one operator stay together (same position, stable order).
-  std::stable_sort(diags.begin(), diags.end(), [](const Diagnostic& a, const Diagnostic& b) {
+  // (Usually in order already: then no sort, and no buffer for a stable one.)
+  const auto before = [](const Diagnostic& a, const Diagnostic& b) {
     return std::tie(a.range.line, a.range.column) < std::tie(b.range.line, b.range.column);
-  });
+  };
+  if (!std::is_sorted(diags.begin(), diags.end(), before)) std::stable_sort(diags.begin(), diags.end(), before);
   return suppressed;
 }
 

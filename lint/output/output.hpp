@@ -31,6 +31,21 @@ struct OutputOptions {
 void write_text(std::ostream& out, const std::vector<FileReport>& files, const OutputOptions& opt);
 void write_concise(std::ostream& out, const std::vector<FileReport>& files, const OutputOptions& opt);
 void write_json(std::ostream& out, const std::vector<FileReport>& files);
+// The same bytes written a file at a time, as the reports are made (`check` streams them, each
+// report released once written): file() for each report in order, then end().
+class JsonReportStream {
+ public:
+  explicit JsonReportStream(std::ostream& out);
+  ~JsonReportStream();
+  JsonReportStream(const JsonReportStream&) = delete;
+  JsonReportStream& operator=(const JsonReportStream&) = delete;
+  void file(const FileReport& report);
+  void end();  // the closing brackets and the last newline
+
+ private:
+  struct State;
+  std::unique_ptr<State> s_;
+};
 void write_json_statistics(std::ostream& out, const std::vector<FileReport>& files);
 // `help_uri_template` (--sarif-help-uri): each rule's helpUri, `{name}` / `{code}` replaced (a base
 // without either gets `<name>.md`); empty: no helpUri.

@@ -45,11 +45,10 @@ class JsonWriter {
   explicit JsonWriter(std::string& out) : out_(out) {}
 
   void string(std::string_view s) {
-    for (char c : s)
-      if (!kPlain[static_cast<unsigned char>(c)]) {
-        out_ += ordered_json(s).dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
-        return;
-      }
+    if (!plain(s)) {
+      out_ += ordered_json(s).dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
+      return;
+    }
     out_ += '"';
     out_ += s;
     out_ += '"';
@@ -77,16 +76,24 @@ class JsonWriter {
     open_.push_back({bracket, false});
   }
   void key(std::string_view k) {
-    next();
-    // keys are this file's own ASCII words: `"key": ` in one append
-    char buf[40];
-    if (k.size() + 4 <= sizeof buf) {
-      buf[0] = '"';
-      std::memcpy(buf + 1, k.data(), k.size());
-      std::memcpy(buf + 1 + k.size(), "\": ", 3);
-      out_.append(buf, k.size() + 4);
+    // Keys are this file's own ASCII words: the `,` after a member before, the newline and the
+    // indentation, and `"key": `, in one append.
+    const std::size_t indent = 2 * open_.size();
+    char buf[96];
+    if (indent + 1 <= kIndent.size() && k.size() + indent + 6 <= sizeof buf) {
+      std::size_t n = 0;
+      if (open_.back().second) buf[n++] = ',';
+      open_.back().second = true;
+      std::memcpy(buf + n, kIndent.data(), indent + 1);  // "\n" and the indentation
+      n += indent + 1;
+      buf[n++] = '"';
+      std::memcpy(buf + n, k.data(), k.size());
+      n += k.size();
+      std::memcpy(buf + n, "\": ", 3);
+      out_.append(buf, n + 3);
       return;
     }
+    next();
     out_ += '"';
     out_ += k;
     out_ += "\": ";
@@ -105,9 +112,10 @@ class JsonWriter {
     open_.back().second = true;
     newline();
   }
+  // A newline and the indentation (reports nest 6 deep).
+  static constexpr std::string_view kIndent = "\n                                ";
   void newline() {
-    // A newline and the indentation in one append (reports nest 6 deep).
-    static constexpr std::string_view kIndent = "\n                                ";
+    // In one append.
     const std::size_t n = 1 + 2 * open_.size();
     if (n <= kIndent.size()) {
       out_.append(kIndent.data(), n);
@@ -115,6 +123,28 @@ class JsonWriter {
     }
     out_ += '\n';
     out_.append(n - 1, ' ');
+  }
+
+  // Every byte of `s` is kPlain: 16 bytes at a time where SSE2 is there (a block with a byte below
+  // 0x20, at or above 0x7f, `"` or `\\` stops it: the table then finds that byte), the rest one by
+  // one.
+  static bool plain(std::string_view s) {
+    std::size_t i = 0;
+#if defined(__SSE2__)
+    using s16 = signed char __attribute__((vector_size(16)));
+    using c16 = char __attribute__((vector_size(16)));
+    const s16 space = s16{} + 0x20, del = s16{} + 0x7f, quote = s16{} + '"', backslash = s16{} + '\\';
+    for (; i + 16 <= s.size(); i += 16) {
+      s16 x;
+      std::memcpy(&x, s.data() + i, 16);
+      // Signed lanes: 0x80 and above are negative, so below 0x20 too.
+      const s16 odd = (x < space) | (x == del) | (x == quote) | (x == backslash);
+      if (__builtin_ia32_pmovmskb128(reinterpret_cast<c16>(odd)) != 0) break;
+    }
+#endif
+    for (; i < s.size(); ++i)
+      if (!kPlain[static_cast<unsigned char>(s[i])]) return false;
+    return true;
   }
 
   std::string& out_;
@@ -126,7 +156,8 @@ void write_evidence(JsonWriter& w, const Evidence& e) {
   w.key("name");
   w.string(e.name);
   w.key("value");
-  w.string(evidence_value(e));
+  if (!e.value.empty()) w.string(e.value);  // (evidence_value would copy it)
+  else w.string(evidence_value(e));
   if (e.number) {
     w.key("number");
     w.number(*e.number);
@@ -194,48 +225,67 @@ void write_message(JsonWriter& w, const ParseMessage& m) {
 
 }  // namespace
 
-void write_json(std::ostream& out, const std::vector<FileReport>& files) {
-  std::string text;
-  text.reserve(1 << 14);  // a file's report, reused for the next
-  JsonWriter w(text);
-  w.open('{');
-  w.key("files");
-  w.open('[');
-  for (const auto& f : files) {
-    w.item();
+struct JsonReportStream::State {
+  explicit State(std::ostream& o) : out(o), w(text) {
+    text.reserve(1 << 14);  // a file's report, reused for the next
     w.open('{');
-    w.key("path");
-    w.string(f.path);
-    w.key("format");
-    w.string(to_string(f.format));
-    if (!f.error.empty()) {
-      w.key("error");
-      w.string(f.error);
-    }
-    w.key("diagnostics");
+    w.key("files");
     w.open('[');
-    for (const auto& d : f.diagnostics) {
-      w.item();
-      write_diagnostic(w, d);
-    }
-    w.close();
-    if (!f.messages.empty()) {
-      w.key("messages");
-      w.open('[');
-      for (const auto& m : f.messages) {
-        w.item();
-        write_message(w, m);
-      }
-      w.close();
-    }
-    w.close();
-    out.write(text.data(), static_cast<std::streamsize>(text.size()));  // a file at a time
-    text.clear();
+  }
+  std::ostream& out;
+  std::string text;
+  JsonWriter w;
+};
+
+JsonReportStream::JsonReportStream(std::ostream& out) : s_(std::make_unique<State>(out)) {}
+JsonReportStream::~JsonReportStream() = default;
+
+void JsonReportStream::file(const FileReport& f) {
+  JsonWriter& w = s_->w;
+  std::string& text = s_->text;
+  w.item();
+  w.open('{');
+  w.key("path");
+  w.string(f.path);
+  w.key("format");
+  w.string(to_string(f.format));
+  if (!f.error.empty()) {
+    w.key("error");
+    w.string(f.error);
+  }
+  w.key("diagnostics");
+  w.open('[');
+  for (const auto& d : f.diagnostics) {
+    w.item();
+    write_diagnostic(w, d);
   }
   w.close();
+  if (!f.messages.empty()) {
+    w.key("messages");
+    w.open('[');
+    for (const auto& m : f.messages) {
+      w.item();
+      write_message(w, m);
+    }
+    w.close();
+  }
   w.close();
-  text += '\n';
-  out.write(text.data(), static_cast<std::streamsize>(text.size()));
+  s_->out.write(text.data(), static_cast<std::streamsize>(text.size()));  // a file at a time
+  text.clear();
+}
+
+void JsonReportStream::end() {
+  s_->w.close();
+  s_->w.close();
+  s_->text += '\n';
+  s_->out.write(s_->text.data(), static_cast<std::streamsize>(s_->text.size()));
+  s_->text.clear();
+}
+
+void write_json(std::ostream& out, const std::vector<FileReport>& files) {
+  JsonReportStream json(out);
+  for (const auto& f : files) json.file(f);
+  json.end();
 }
 
 void write_json_statistics(std::ostream& out, const std::vector<FileReport>& files) {

@@ -75,6 +75,7 @@ const Reader* reader_claiming(const std::filesystem::path& path);
 // The reader that opens the regular file `path` itself, asked from its first bytes `head` (up to
 // kDetectBytes) where the reader can answer from them (Reader::claims_file): the answer of
 // reader_claiming(path), or nullptr.
-const Reader* reader_claiming_file(const std::filesystem::path& path, std::string_view head);
+// (`path` is made a std::filesystem::path only for a reader that must be asked by it.)
+const Reader* reader_claiming_file(const std::string& path, std::string_view head);
 
 }  // namespace planlint

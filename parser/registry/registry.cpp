@@ -31,9 +31,9 @@ const Reader* reader_claiming(const std::filesystem::path& path) {
   return nullptr;
 }
 
-const Reader* reader_claiming_file(const std::filesystem::path& path, std::string_view head) {
+const Reader* reader_claiming_file(const std::string& path, std::string_view head) {
   for (const Reader& r : readers())
-    if (r.claims && (r.claims_file ? r.claims_file(head) : r.claims(path))) return &r;
+    if (r.claims && (r.claims_file ? r.claims_file(head) : r.claims(std::filesystem::path(path)))) return &r;
   return nullptr;
 }
 

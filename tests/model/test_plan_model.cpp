@@ -1,3 +1,4 @@
+#include <cstdio>
 #include <doctest/doctest.h>
 
 #include "parser/registry/detect.hpp"
@@ -63,6 +64,28 @@ TEST_CASE("formatting helpers") {
   CHECK(format_millis(250) == "250 ms");
   CHECK(format_millis(1500) == "1.5 s");
   CHECK(format_millis(200'000) == "3 min 20 s");
+}
+
+TEST_CASE("format_count: whole numbers written from their digits read as printf's %.0f did") {
+  // What format_count wrote before whole numbers skipped printf: "%.0f", then a comma every three
+  // digits.
+  auto by_printf = [](double n) {
+    char buf[64];
+    std::snprintf(buf, sizeof buf, "%.0f", n);
+    std::string s = buf, out;
+    std::size_t start = (!s.empty() && s[0] == '-') ? 1 : 0;
+    out = s.substr(0, start);
+    for (std::size_t i = 0; i < s.size() - start; ++i) {
+      if (i != 0 && (s.size() - start - i) % 3 == 0) out += ',';
+      out += s[start + i];
+    }
+    return out;
+  };
+  for (double v : {0.0, -0.0, 1.0, -1.0, 7.0, 999.0, 1000.0, -1000.0, 123456.0, 2411725.0, 0.5, 1.5, 2.5, -2.5, 0.49,
+                   999.5, 1e14 + 0.5, 999999999999999.0, -999999999999999.0, 9007199254740993.0 / 10, 4503599627370497.0 / 8})
+    CHECK_MESSAGE(format_count(v) == by_printf(v), v);
+  CHECK(format_count(-0.0) == "-0");
+  CHECK(format_count(2.5) == "2");
 }
 
 TEST_CASE("model: column sets are sorted unique keys; a key printed as is stays a view") {

@@ -5,6 +5,8 @@
 
 #include <iostream>
 #include <memory>
+#include <utility>
+#include <vector>
 
 #include "lint/core/describe_settings.hpp"
 #include "lint/core/sanitize.hpp"
@@ -81,6 +83,15 @@ void show_settings(const CheckOptions& opt, const CheckPlan& plan, const Setting
 
 // The files of a check (paths, folders, stdin): plan, then --why / --show-files /
 // --show-settings, or run, write and exit.
+// The reports and the plan of a finished check, kept (reachable) until the process ends, which it
+// does next: the system takes the memory back at once, where freeing it block by block (every
+// finding's strings, every input's configuration, mostly allocated by the worker threads) cost
+// about 1.8 K instructions per file of a folder of small plans.
+void leave_to_exit(CheckPlan plan, CheckRun run) {
+  static auto* const left = new std::vector<std::pair<CheckPlan, CheckRun>>();
+  left->emplace_back(std::move(plan), std::move(run));
+}
+
 int check_files(const CheckOptions& opt, const CheckRequest& request, std::shared_ptr<ConfigCache> configs,
                 OutputFormat format, Severity fail_on) {
   CheckPlan plan = plan_check(request, std::move(configs));
@@ -95,11 +106,27 @@ int check_files(const CheckOptions& opt, const CheckRequest& request, std::share
     return 0;
   }
   if (opt.show_settings) return show_settings(opt, plan, request.cli), 0;
+  // JSON (the machine format of big runs) is written as the reports are made, each released once
+  // written; the lines for standard error follow the report instead of coming first.
+  StreamedJsonReport streamed;
+  if (format == OutputFormat::Json && !opt.statistics && hands_reports_over(request) &&
+      streamed.open(report_target(opt, format))) {
+    CheckRun done = run(plan, request, [&streamed](const FileReport& r) { streamed.report(r); });
+    std::string write_error;
+    const bool written = streamed.finish(write_error);
+    print_lines(done.errors);
+    if (!written) return std::cerr << write_error << "\n", 2;
+    const int rc = exit_code(done.reports, fail_on, opt.exit_zero, done.unreadable);
+    leave_to_exit(std::move(plan), std::move(done));
+    return rc;
+  }
   CheckRun done = run(plan, request);
   print_lines(done.errors);
   if (done.status) return done.status;
   if (!write_reports(done.reports, report_target(opt, format))) return 2;
-  return exit_code(done.reports, fail_on, opt.exit_zero || !opt.write_baseline.empty(), done.unreadable);
+  const int rc = exit_code(done.reports, fail_on, opt.exit_zero || !opt.write_baseline.empty(), done.unreadable);
+  leave_to_exit(std::move(plan), std::move(done));
+  return rc;
 }
 
 // Standard input holds data to read: a pipe, a socket or a redirected file. A terminal, /dev/null

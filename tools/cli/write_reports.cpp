@@ -8,6 +8,7 @@
 #include <string_view>
 #include <vector>
 #include <iostream>
+#include <optional>
 #include <sstream>
 #include <utility>
 
@@ -100,6 +101,45 @@ bool write_reports(const std::vector<FileReport>& reports, const ReportTarget& t
     std::cout.flush();
   }
   return true;
+}
+
+struct StreamedJsonReport::State {
+  OutputFile file;
+  std::optional<FileBuf> buf;
+  std::optional<std::ostream> os;
+  std::optional<JsonReportStream> json;
+  bool to_file = false;
+};
+
+StreamedJsonReport::StreamedJsonReport() : s_(std::make_unique<State>()) {}
+StreamedJsonReport::~StreamedJsonReport() = default;
+
+bool StreamedJsonReport::open(const ReportTarget& target) {
+  if (!target.output.empty()) {
+    std::string error;
+    if (!s_->file.open(target.output, error)) return false;
+    s_->to_file = true;
+    s_->buf.emplace(s_->file);
+    s_->os.emplace(&*s_->buf);
+    s_->json.emplace(*s_->os);
+  } else {
+    s_->json.emplace(std::cout);
+  }
+  return true;
+}
+
+void StreamedJsonReport::report(const FileReport& report) { s_->json->file(report); }
+
+bool StreamedJsonReport::finish(std::string& error) {
+  s_->json->end();
+  if (!s_->to_file) {
+    std::cout.flush();
+    return true;
+  }
+  s_->os->flush();
+  if (s_->file.commit(error)) return true;
+  error = "planlint: error: " + visible(error);
+  return false;
 }
 
 bool print_report_errors(const std::vector<FileReport>& reports) {

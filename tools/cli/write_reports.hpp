@@ -3,6 +3,7 @@
 // exit_code).
 #pragma once
 
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -28,6 +29,27 @@ bool use_color(const std::string& mode, bool to_stdout);
 // Writes the reports to standard output, or to -o (written atomically, never half a file). False
 // after printing the error ("planlint: error: ...", made visible).
 bool write_reports(const std::vector<FileReport>& reports, const ReportTarget& target);
+
+// `check --format json` written as the reports are made (JsonReportStream, the bytes write_reports
+// writes), so that each report is released once written: open() the target (-o FILE as
+// write_reports opens it, or standard output), report() each report in input order, then
+// finish(). open() false: -o cannot be opened; nothing is printed (write_reports, called instead
+// once the run is over, says why, as before). finish() false with `error` set ("planlint: error:
+// ..." to print) when the report could not be written.
+class StreamedJsonReport {
+ public:
+  StreamedJsonReport();
+  ~StreamedJsonReport();
+  StreamedJsonReport(const StreamedJsonReport&) = delete;
+  StreamedJsonReport& operator=(const StreamedJsonReport&) = delete;
+  bool open(const ReportTarget& target);
+  void report(const FileReport& report);
+  bool finish(std::string& error);
+
+ private:
+  struct State;
+  std::unique_ptr<State> s_;
+};
 
 // Prints each unreadable input's error ("planlint: error: ...", made visible); true if there was one.
 bool print_report_errors(const std::vector<FileReport>& reports);

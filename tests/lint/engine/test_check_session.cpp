@@ -3,9 +3,11 @@
 #include <unistd.h>
 
 #include <filesystem>
+#include <sstream>
 #include <string>
 
 #include "lint/engine/check_session.hpp"
+#include "lint/output/output.hpp"
 #include "tests/support.hpp"
 
 using namespace planlint;
@@ -105,6 +107,65 @@ TEST_CASE("check session: run reports every input, in order, and says what a wal
   CHECK_FALSE(done.reports[0].diagnostics.empty());
   REQUIRE(done.errors.size() == 1);
   CHECK(done.errors[0] == "planlint: checked 2 files: 2 explain texts");
+}
+
+TEST_CASE("check session: run with emit hands each report over whole and in input order, then keeps what exit_code reads") {
+  TempFolder dir("emit");
+  // Plans with findings, plans without, an empty file (an error line, exit 2) and a JSON array that
+  // is no plan, over two workers: reports finish out of order, they are handed over in order.
+  for (int i = 0; i < 30; ++i) {
+    const std::string name = (i < 10 ? "p0" : "p") + std::to_string(i) + ".explain";
+    test::write_file(dir.path / name, i % 3 ? plan_text() : "== Physical Plan ==\n* Project (1)\n");
+  }
+  test::write_file(dir.path / "empty.explain", "");
+  test::write_file(dir.path / "list.json", "[1, 2]");
+  CheckRequest request = request_for({dir.path.string()});
+  CheckPlan plan = plan_check(request);
+  REQUIRE(plan.status == 0);
+  const CheckRun whole = run(plan, request);
+  std::vector<FileReport> handed;
+  CheckRun done = run(plan, request, [&handed](const FileReport& r) { handed.push_back(r); });
+  REQUIRE(handed.size() == whole.reports.size());
+  for (std::size_t i = 0; i < handed.size(); ++i) {
+    CHECK(handed[i].path == whole.reports[i].path);
+    CHECK(handed[i].diagnostics.size() == whole.reports[i].diagnostics.size());
+    CHECK(handed[i].error == whole.reports[i].error);
+  }
+  // What the front end writes from them is write_json's report of the whole run.
+  std::ostringstream from_whole, from_handed;
+  write_json(from_whole, whole.reports);
+  {
+    JsonReportStream json(from_handed);
+    for (const auto& r : handed) json.file(r);
+    json.end();
+  }
+  CHECK(from_handed.str() == from_whole.str());
+  // Kept: the error lines, what is unreadable and the exit status alike, each report's most severe
+  // finding without its texts.
+  CHECK(done.errors == whole.errors);
+  CHECK(done.unreadable == whole.unreadable);
+  CHECK(done.unreadable);
+  REQUIRE(done.reports.size() == whole.reports.size());
+  for (Severity fail_on : {Severity::Info, Severity::Warning, Severity::Error}) {
+    CHECK(exit_code(done.reports, fail_on, false) == exit_code(whole.reports, fail_on, false));
+  }
+  for (std::size_t i = 0; i < done.reports.size(); ++i) {
+    CHECK(done.reports[i].path == whole.reports[i].path);
+    CHECK(done.reports[i].error == whole.reports[i].error);
+    CHECK(done.reports[i].diagnostics.size() == (whole.reports[i].diagnostics.empty() ? 0u : 1u));
+    for (const auto& d : done.reports[i].diagnostics) {
+      CHECK(d.message.empty());
+      for (const auto& w : whole.reports[i].diagnostics) CHECK(w.severity <= d.severity);
+    }
+  }
+  // A baseline to write needs every report whole: nothing is handed over.
+  handed.clear();
+  request.write_baseline = (dir.path / "baseline.json").string();
+  CheckRun with_baseline = run(plan_check(request), request, [&handed](const FileReport& r) { handed.push_back(r); });
+  CHECK(handed.empty());
+  CHECK_FALSE(hands_reports_over(request));
+  REQUIRE(with_baseline.reports.size() == whole.reports.size());
+  CHECK(with_baseline.reports[1].diagnostics.size() == whole.reports[1].diagnostics.size());
 }
 
 TEST_CASE("check session: --write-baseline, then --baseline drops the recorded findings") {

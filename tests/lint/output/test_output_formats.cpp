@@ -182,12 +182,25 @@ TEST_CASE("json: written file by file, byte for byte what dumping the whole tree
   with_messages.path = "odd \xFE name.txt";
   with_messages.messages.push_back({MessageSeverity::Warning, {3, 9, 3, 10}, "more than 1000 \"executions\""});
   with_messages.messages.push_back({MessageSeverity::Note, {}, ""});
+  // Plain strings are told 16 bytes at a time: each byte that needs nlohmann, at every place in and
+  // around two blocks and a tail, among plain bytes (and a plain string of each length).
+  Diagnostic sweep = sample_finding();
+  for (std::string_view odd : {std::string_view("\0", 1), std::string_view("\x1f"), std::string_view("\x20"),
+                               std::string_view("\""), std::string_view("\\"), std::string_view("\x7e"),
+                               std::string_view("\x7f"), std::string_view("\x80"), std::string_view("\xff"),
+                               std::string_view("\xC3\xA9"), std::string_view("\xC3")})
+    for (std::size_t at = 0; at <= 35; ++at) {
+      std::string s(35, 'a');
+      s.insert(at, odd);
+      sweep.evidence.push_back({s, std::string(at, '!')});
+    }
+  FileReport swept = sample_report({sweep});
   FileReport unreadable;
   unreadable.path = "missing.txt";
   unreadable.error = "missing.txt: No such file or directory";
   FileReport empty = sample_report({});
   for (const auto& files : std::vector<std::vector<FileReport>>{
-           {}, {empty}, {sample_report({sample_finding()})}, {with_messages, unreadable, empty}}) {
+           {}, {empty}, {sample_report({sample_finding()})}, {with_messages, unreadable, empty}, {swept}}) {
     CHECK(render(OutputFormat::Json, files) == tree(files));
   }
 }
