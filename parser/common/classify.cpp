@@ -2,6 +2,8 @@
 
 #include <array>
 #include <cctype>
+#include <cstdint>
+#include <cstring>
 #include <string>
 #include <string_view>
 #include <utility>
@@ -161,7 +163,9 @@ const Entry* find_entry(std::string_view base) {
 
 }  // namespace
 
-Classification classify_operator(std::string_view name) {
+namespace {
+
+Classification classify_uncached(std::string_view name) {
   Classification c;
   // Drop a skew marker "(skew=true)" / "(isSkew=true)" glued to the name.
   if (auto p = name.find('('); p != std::string_view::npos && p > 0) name = name.substr(0, p);
@@ -284,6 +288,32 @@ Classification classify_operator(std::string_view name) {
   if (c.kind == OpKind::Transition && c.engine == Engine::Gluten && base.starts_with("Columnar")) c.engine = Engine::Spark;
   return c;
 }
+
+}  // namespace
+
+// The answer depends on the name's bytes only, and a plan repeats a few dozen names (each
+// operator's label is classified, ~200 instructions of prefix and suffix tests): the last answer
+// for each of 256 slots (by name_hash) is kept per thread, with a copy of its name.
+Classification classify_operator(std::string_view name) {
+  struct Slot {
+    std::uint8_t size = 0xFF;  // 0xFF: empty (names of more than kMaxName bytes are not kept)
+    char name[47];
+    Classification c;
+  };
+  constexpr std::size_t kMaxName = sizeof(Slot::name);
+  constexpr std::size_t kSlots = 256;
+  if (name.empty() || name.size() > kMaxName) return classify_uncached(name);
+  thread_local std::array<Slot, kSlots> cache;
+  Slot& slot = cache[name_hash(name) & (kSlots - 1)];
+  if (slot.size == name.size() && std::memcmp(slot.name, name.data(), name.size()) == 0) return slot.c;
+  const Classification c = classify_uncached(name);
+  slot.size = static_cast<std::uint8_t>(name.size());
+  std::memcpy(slot.name, name.data(), name.size());
+  slot.c = c;
+  return c;
+}
+
+Classification classify_operator_uncached(std::string_view name) { return classify_uncached(name); }
 
 std::string_view canonical_operator_name(std::string_view name) {
   std::string key = squash(name);

@@ -18,6 +18,8 @@ struct Classification {
 // "PhotonShuffleExchangeSink", "Scan parquet spark_catalog.db.t", "FileScan parquet db.t",
 // "ColumnarToRow", "BroadcastHashJoinExecTransformer", "SortMergeJoin(skew=true)".
 Classification classify_operator(std::string_view name);
+// The same without the per-thread cache of answers classify_operator keeps (for tests).
+Classification classify_operator_uncached(std::string_view name);
 
 // JoinType from the printed spelling: "Inner", "LeftOuter", "Left Outer", "left_outer",
 // "ExistenceJoin(exists#1)", "Left Semi", ... Unknown for anything else.

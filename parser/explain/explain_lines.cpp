@@ -443,12 +443,77 @@ bool match_block_header(std::string_view line, BlockHeader& out) {
   return pegtl::parse<g::block_header, header_action>(in, st);
 }
 
-bool match_field_line(std::string_view line, FieldLine& out) {
+bool match_field_line_by_grammar(std::string_view line, FieldLine& out) {
   if (line.empty() || line[0] < 'A' || line[0] > 'Z') return false;
   out = FieldLine{};
   FieldState st{line.data(), &out};
   Input in = make_input(line);
   return pegtl::parse<g::field_line, field_action>(in, st);
+}
+
+// field_line read by hand, rule by rule (a detail line costs ~150 instructions in the grammar's
+// calls, more than the bytes it reads): field_key, then counted_rest, plain_rest, masked_rest in
+// the grammar's order, then condition_field. What each sets is what the grammar's actions set.
+bool match_field_line(std::string_view line, FieldLine& out) {
+  const std::size_t n = line.size();
+  const char* const p = line.data();
+  if (n == 0 || p[0] < 'A' || p[0] > 'Z') return false;
+  out = FieldLine{};
+  // field_key: an upper-case letter, then letters, digits, `_`, and single blanks before a letter
+  // or digit (g::field_key::match, the same loop).
+  std::size_t i = 1;
+  while (i < n) {
+    const char c = p[i];
+    if (g::field_key::kClasses.of[static_cast<unsigned char>(c)] != 0) {
+      i += 1;
+    } else if (c == ' ' && i + 1 < n && g::field_key::alnum_char(p[i + 1])) {
+      i += 2;
+    } else {
+      break;
+    }
+  }
+  auto take = [&](std::size_t key_end, std::size_t value_at) {
+    out.key = line.substr(0, key_end);
+    out.value = line.substr(value_at);
+    out.value_column = static_cast<std::uint32_t>(value_at);
+    return true;
+  };
+  if (i < n && p[i] == ' ') {
+    // counted_rest: ' ' '[' digits ']' ':' opt<' '> rest. The count's action runs once its
+    // digits are read, whatever follows (the grammar's actions are not undone); no later
+    // alternative can match after them (plain_rest needs ':' at i, masked_rest a 'n' after the
+    // '[', condition_field ':' after "Condition ").
+    if (i + 1 < n && p[i + 1] == '[') {
+      std::size_t d = i + 2;
+      while (d < n && p[d] >= '0' && p[d] <= '9') ++d;
+      if (d > i + 2) {
+        std::size_t v = 0;
+        std::from_chars(p + i + 2, p + d, v);
+        out.count = v;
+        if (d + 1 < n && p[d] == ']' && p[d + 1] == ':') {
+          std::size_t at = d + 2;
+          if (at < n && p[at] == ' ') ++at;
+          return take(i, at);
+        }
+        return false;
+      }
+      // masked_rest: at<' ', "[not included in comparison]">, ' ', rest.
+      constexpr std::string_view kMasked = "[not included in comparison]";
+      if (line.substr(i + 1).starts_with(kMasked)) return take(i, i + 1);
+    }
+  } else if (i < n && p[i] == ':') {
+    // plain_rest: ':' sor<' ', eof> rest.
+    if (i + 1 == n) return take(i, n);
+    if (p[i + 1] == ' ') return take(i, i + 2);
+  }
+  // condition_field: "Condition" ' ' ':' opt<' '> rest (the key's loop stopped at the blank, as
+  // ':' is no letter or digit, and none of the keyed forms matched).
+  if (n >= 11 && line.starts_with("Condition") && p[9] == ' ' && p[10] == ':') {
+    std::size_t at = 11;
+    if (at < n && p[at] == ' ') ++at;
+    return take(9, at);
+  }
+  return false;
 }
 
 bool parse_stats_body(std::string_view body, StatsValues& out) {

@@ -79,6 +79,8 @@ struct FieldLine {
   std::optional<std::size_t> count;
 };
 bool match_field_line(std::string_view line, FieldLine& out);
+// The same through grammar/explain.hpp's field_line (what match_field_line reads by hand; for tests).
+bool match_field_line_by_grammar(std::string_view line, FieldLine& out);
 
 struct StatsValues {
   std::optional<double> size_bytes;

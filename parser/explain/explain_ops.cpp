@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cctype>
 #include <cstdint>
+#include <cstring>
 #if defined(__SSE2__)
 #include <emmintrin.h>
 #endif
@@ -102,46 +103,77 @@ struct Splitter {
 }  // namespace
 
 void split_top_level(std::string_view s, std::string_view sep, std::vector<std::string_view>& out) {
+  split_top_level(s, sep, out, nullptr);
+}
+
+void split_top_level(std::string_view s, std::string_view sep, std::vector<std::string_view>& out, unsigned* seen) {
   out.clear();
-  if (s.empty() || sep.empty()) return;
+  if (s.empty() || sep.empty()) {
+    if (seen) *seen = (s.find('.') != std::string_view::npos ? kSeenDot : 0u) | (s.find('\n') != std::string_view::npos ? kSeenNewline : 0u);
+    return;
+  }
   Splitter sp{s, sep, out};
   const std::size_t n = s.size();
   std::size_t i = 0;
 #if defined(__SSE2__)
   // Sixteen bytes at a time (list values are long): one mask of the brackets and separators, and
-  // only its set bits looked at, in order.
-  const char* d = s.data();
+  // only its set bits looked at, in order. `valid`: the bits of the bytes not looked at yet (the
+  // last block may overlap the one before it, or be a copy of a short text padded with zeros).
   const __m128i o1 = _mm_set1_epi8('('), o2 = _mm_set1_epi8('['), o3 = _mm_set1_epi8('{');
   const __m128i c1 = _mm_set1_epi8(')'), c2 = _mm_set1_epi8(']'), c3 = _mm_set1_epi8('}');
   const __m128i s0 = _mm_set1_epi8(sep[0]);
-  for (; i + 16 <= n; i += 16) {
-    const __m128i x = _mm_loadu_si128(reinterpret_cast<const __m128i*>(d + i));
-    const unsigned seps = static_cast<unsigned>(_mm_movemask_epi8(_mm_cmpeq_epi8(x, s0)));
+  const __m128i dot = _mm_set1_epi8('.'), nl = _mm_set1_epi8('\n');
+  unsigned dots = 0, newlines = 0;
+  auto block = [&](const char* at16, std::size_t base, unsigned valid) __attribute__((always_inline)) {
+    const __m128i x = _mm_loadu_si128(reinterpret_cast<const __m128i*>(at16));
+    if (seen) {
+      dots |= static_cast<unsigned>(_mm_movemask_epi8(_mm_cmpeq_epi8(x, dot))) & valid;
+      newlines |= static_cast<unsigned>(_mm_movemask_epi8(_mm_cmpeq_epi8(x, nl))) & valid;
+    }
+    const unsigned seps = static_cast<unsigned>(_mm_movemask_epi8(_mm_cmpeq_epi8(x, s0))) & valid;
     const unsigned opens = static_cast<unsigned>(_mm_movemask_epi8(
                                _mm_or_si128(_mm_or_si128(_mm_cmpeq_epi8(x, o1), _mm_cmpeq_epi8(x, o2)), _mm_cmpeq_epi8(x, o3)))) &
-                           ~seps;
+                           valid & ~seps;
     const unsigned closes = static_cast<unsigned>(_mm_movemask_epi8(
                                 _mm_or_si128(_mm_or_si128(_mm_cmpeq_epi8(x, c1), _mm_cmpeq_epi8(x, c2)), _mm_cmpeq_epi8(x, c3)))) &
-                            ~seps;
+                            valid & ~seps;
     if ((opens | closes) == 0) {
       // No bracket in these bytes (most of a list): only the separators, and only at depth 0.
-      if (sp.depth != 0) continue;
+      if (sp.depth != 0) return;
       for (unsigned m = seps; m != 0; m &= m - 1) {
-        const std::size_t at = i + static_cast<unsigned>(__builtin_ctz(m));
+        const std::size_t at = base + static_cast<unsigned>(__builtin_ctz(m));
         if (at >= sp.skip) sp.separator(at);
       }
-      continue;
+      return;
     }
     for (unsigned all = seps | opens | closes; all != 0; all &= all - 1) {
       const unsigned b = static_cast<unsigned>(__builtin_ctz(all));
-      const std::size_t at = i + b;
+      const std::size_t at = base + b;
       if (at < sp.skip) continue;
       const unsigned bit = 1u << b;
       if (opens & bit) sp.open();
       else if (closes & bit) sp.close();
       else sp.separator(at);
     }
+  };
+  const char* d = s.data();
+  for (; i + 16 <= n; i += 16) block(d + i, i, 0xFFFFu);
+  if (i < n) {
+    if (n >= 16) {
+      // The last 16 bytes, of which the first 16 - (n - i) were read by the loop.
+      block(d + n - 16, n - 16, (0xFFFFu << (16 - (n - i))) & 0xFFFFu);
+    } else {
+      // A short text: a copy padded with zero bytes (no bracket, separator, dot or newline).
+      alignas(16) char pad[16] = {};
+      std::memcpy(pad, d, n);
+      block(pad, 0, (1u << n) - 1);
+    }
+    i = n;
   }
+  if (seen) *seen = (dots != 0 ? kSeenDot : 0u) | (newlines != 0 ? kSeenNewline : 0u);
+#else
+  if (seen) *seen = (s.find('.') != std::string_view::npos ? kSeenDot : 0u) |
+                    (s.find('\n') != std::string_view::npos ? kSeenNewline : 0u);
 #endif
   for (; i < n; ++i) sp.byte(i);
   out.push_back(s.substr(sp.start));
@@ -262,20 +294,71 @@ void describe_operator(TextStore& st, Operator& op, std::string_view label, std:
   }
 }
 
+namespace {
+
+// The dialect of an expression-bearing key (kExprKeys), or nullptr: one comparison, chosen by
+// the key's length and first byte, where the table was tried key by key for every field.
+constexpr const ExprKey* expr_key(std::string_view key) {
+  auto is = [&](std::size_t k) -> const ExprKey* { return key == kExprKeys[k].key ? &kExprKeys[k] : nullptr; };
+  switch (key.size()) {
+    case 4:
+      return is(10);  // Keys
+    case 9:
+      return key[0] == 'C' ? is(0) : is(7);  // Condition, Left keys
+    case 10:
+      return is(8);  // Right keys
+    case 11:
+      return is(2);  // DataFilters
+    case 13:
+      return is(1);  // PushedFilters
+    case 14:
+      return is(9);  // Join condition
+    case 16:
+      return is(3);  // PartitionFilters
+    case 17:
+      return is(6);  // DictionaryFilters
+    case 19:
+      return key[0] == 'R' ? is(4) : is(5);  // RequiredDataFilters, OptionalDataFilters
+    default:
+      return nullptr;
+  }
+}
+// Every key of the table is found as itself.
+static_assert([] {
+  for (const ExprKey& k : kExprKeys)
+    if (expr_key(k.key) != &k) return false;
+  return expr_key("Location") == nullptr && expr_key("Conditions") == nullptr && expr_key("Left kexs") == nullptr;
+}());
+
+}  // namespace
+
 void finish_field(TextStore& st, Field& f, std::vector<ParseMessage>& msgs, const SourceRange& value_at) {
   const BlockScope blocks(st);  // item spans and parsed expressions: the field's plan's store
   std::string_view v = f.value;
   // Spark prints a file index, `InMemoryFileIndex(3 paths)[...]`, only as a scan's Location.
-  const CutMarks cut = scan_cut_marks(v, f.key == "Location");
-  f.truncated = cut.truncated;
+  const bool file_index = f.key == "Location";
   thread_local std::vector<std::string_view> parts;
   parts.clear();
-  if (v.size() >= 2 && v.front() == '[' && v.back() == ']' && v.find('\n') == std::string_view::npos) {
-    std::string_view inner = v.substr(1, v.size() - 2);
+  bool list = false;
+  bool dots = true;  // whether the value may hold a '.' (then "..." is looked for)
+  if (v.size() >= 2 && v.front() == '[' && v.back() == ']') {
+    // A list when it holds no newline: the split of its items also says whether it holds a
+    // newline or a dot (one pass where a search for each and the split made three).
+    const std::string_view inner = v.substr(1, v.size() - 2);
+    unsigned seen = 0;
+    if (!inner.empty()) split_top_level(inner, ", ", parts, &seen);
+    list = (seen & kSeenNewline) == 0;
+    if (!list) parts.clear();
+    dots = (seen & kSeenDot) != 0;
+  }
+  // scan_cut_marks' answer: without a dot there is no "..." (and `v` ends with ']'), and only a
+  // file index can be cut otherwise.
+  const CutMarks cut = dots || file_index ? scan_cut_marks(v, file_index) : CutMarks{};
+  f.truncated = cut.truncated;
+  if (list) {
     f.is_list = true;
     f.item_spans.clear();
-    if (!inner.empty()) {
-      split_top_level(inner, ", ", parts);
+    if (!parts.empty()) {
       f.item_spans.reserve(parts.size());
       for (auto it : parts) f.add_item(it);  // views into f.value (v)
     }
@@ -284,18 +367,16 @@ void finish_field(TextStore& st, Field& f, std::vector<ParseMessage>& msgs, cons
     // `Key [N]: text` whose value is not a bracketed list.
     f.count_mismatch = *f.count != 0;
   }
-  for (const auto& k : kExprKeys) {
-    if (f.key != k.key) continue;
+  if (const ExprKey* k = expr_key(f.key)) {
     if (f.is_list) {
       // `parts` are views into v (the field's kept value); parsing does not touch either.
       f.exprs.reserve(f.exprs.size() + parts.size());  // one block, not one per growth step
       const bool maybe_cut = cut.marks;  // (a truncated value has marks too)
       for (std::string_view it : parts)
-        parse_into(st, f, it, static_cast<std::size_t>(it.data() - v.data()), k.dialect, msgs, value_at, maybe_cut);
+        parse_into(st, f, it, static_cast<std::size_t>(it.data() - v.data()), k->dialect, msgs, value_at, maybe_cut);
     } else if (!v.empty() && v != "None") {
-      parse_into(st, f, v, 0, k.dialect, msgs, value_at, true);
+      parse_into(st, f, v, 0, k->dialect, msgs, value_at, true);
     }
-    break;
   }
 }
 

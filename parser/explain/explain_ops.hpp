@@ -28,6 +28,11 @@ inline std::size_t match_close(std::string_view s, std::size_t open) {
 // Split at top-level `sep` (", " or ","), ignoring separators inside () [] {}. Views into `s`.
 std::vector<std::string_view> split_top_level(std::string_view s, std::string_view sep = ", ");
 void split_top_level(std::string_view s, std::string_view sep, std::vector<std::string_view>& out);  // reuses `out`
+// The same, and in `*seen` whether `s` holds a '.' (kSeenDot) or a newline (kSeenNewline) anywhere,
+// read in the same pass (finish_field needs both of a list value: a "..." needs a dot, and a
+// value with a newline is no list).
+inline constexpr unsigned kSeenDot = 1, kSeenNewline = 2;
+void split_top_level(std::string_view s, std::string_view sep, std::vector<std::string_view>& out, unsigned* seen);
 
 // Spark abbreviated the value: "...", "... N more fields", "[p, ... k entries]", "(k paths)[...]".
 bool is_truncated_value(std::string_view v);

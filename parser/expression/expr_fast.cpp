@@ -502,12 +502,13 @@ class Fast {
 
   // comparand (Catalyst): sor<seq<additive, at<operand_end>>, raw_value>. The first when the
   // operand is followed by an operand_end; raw_value (unquoted text up to `,` `)` `]`) only after
-  // a bare word that nothing of the additive rule can go on from (`= Advanced Degree   )`).
+  // a bare word or a plain number that nothing of the additive rule can go on from
+  // (`= Advanced Degree   )`, `= 4 yr Degree   )`).
   bool comparand(Expr& e, std::uint32_t& h) {
     const std::size_t s = p_;
     if (!operand(e, h)) return false;
     if (at_operand_end()) return true;
-    if (!bare_word_at(s)) return false;
+    if (!bare_word_at(s) && !plain_number_at(s, e)) return false;
     // After the word and its blanks: no mul / add operator, no `windowspecdefinition(`, and no
     // operand_end word in any case (the grammar's additive would end there).
     const std::size_t q = after_blanks();
@@ -541,6 +542,15 @@ class Fast {
     return true;
   }
   bool bare_word_at(std::size_t s) const { return s < n_ && ident_first(b_[s]) && last_bare_word_ == s; }
+  // A number read at s (`= 4 yr Degree     )`, TPC-DS's education status): primary's alternatives
+  // before `literal` fail on it (attribute only if a `#` is reachable through name characters and
+  // blanks, as in `4 yr Degree#3`: declined), date_literal and month_literal need four digits and
+  // a '-' (a date is declined), and `number` reads what number() read; the checks after it are
+  // the bare word's.
+  bool plain_number_at(std::size_t s, const Expr& e) const {
+    return s < n_ && digit(b_[s]) && e.kind == ExprKind::Literal && std::string_view(e.type) != "date" &&
+           !hash_reachable(s);
+  }
 
   // hash_id: seq<'#', expr_id>; expr_id: seq<sor<digits, 'x'>, opt<'L'>, not_at<ident_other>,
   // opt<watermark>>. At the '#'; the watermark (`-T10ms`) is declined by the caller's next byte.

@@ -4,6 +4,7 @@
 #include <doctest/doctest.h>
 
 #include <filesystem>
+#include <random>
 #include <fstream>
 #include <sstream>
 #include <string>
@@ -163,5 +164,86 @@ TEST_CASE("block headers: the hand-read common shapes give what the grammar give
       if (!same && ++differ <= 5) FAIL_CHECK("differs on \"" << std::string(s) << "\"");
     }
   CHECK(matched_lines > 500);
+  CHECK(differ == 0);
+}
+
+namespace {
+
+// Both readers of a field line on `s`: the same answer and, when it matches, the same pieces (the
+// key and the value as the same views into `s`, the value's column, the count).
+bool same_field_line(std::string_view s) {
+  planlint::explain::FieldLine a, b;
+  const bool ma = planlint::explain::match_field_line(s, a);
+  const bool mb = planlint::explain::match_field_line_by_grammar(s, b);
+  return ma == mb && (!ma || (a.key == b.key && a.key.data() == b.key.data() && a.value == b.value &&
+                              a.value.data() == b.value.data() && a.value_column == b.value_column && a.count == b.count));
+}
+
+}  // namespace
+
+TEST_CASE("field lines: the hand reader gives what the grammar gives") {
+  // match_field_line reads `Key: value`, `Key [N]: value`, `Key [not included in comparison]...`
+  // and `Condition : value` by hand: on every line of the bundled corpus and every suffix of it,
+  // on every line of ../shared/corpus, on crafted lines and on 200,000 random edits of corpus
+  // lines, the answer and each piece must be the grammar's.
+  std::vector<std::string> lines = corpus_lines();
+  for (const char* s : {"Output [2]: [a#1, b#2]", "Output [2]:[a#1]", "Output [2]:", "Output [2]", "Output [", "Output [x]: y",
+                        "Output [99999999999999999999999]: [a]", "Output []: x", "Output [2] : x", "Output  [2]: x", "Key:",
+                        "Key: ", "Key:x", "Key :x", "Key : x", "Condition :", "Condition : ", "Condition :x", "Condition  : x",
+                        "Condition [1]: x", "Condition: x", "ConditionX : y", "Condition", "Condition ", "A", "A ", "A B",
+                        "A B:", "A  B: x", "A_b 9: x", "A b_: x", "A _b: x", "Location [not included in comparison]",
+                        "Location [not included in comparison", "Location [not included", "Location [n", "X [1]x: y",
+                        "PushedFilters: [IsNotNull(a), EqualTo(b,1)]", "Join condition: None", "Arguments: 1, 2, [a]"})
+    lines.emplace_back(s);
+  std::size_t tried = 0, matched_lines = 0, differ = 0;
+  auto check = [&](std::string_view s) {
+    ++tried;
+    planlint::explain::FieldLine b;
+    matched_lines += planlint::explain::match_field_line_by_grammar(s, b) ? 1 : 0;
+    if (!same_field_line(s) && ++differ <= 5) FAIL_CHECK("differs on \"" << std::string(s) << "\"");
+  };
+  for (const std::string& line : lines)
+    for (std::size_t from = 0; from <= line.size(); ++from) check(std::string_view(line).substr(from));
+  CHECK(matched_lines > 1000);
+  // ../shared/corpus: every line (not every suffix: 11 MB of text).
+  std::vector<std::string> shared_lines;
+  if (auto shared = planlint::test::shared_dir(); shared && std::filesystem::is_directory(*shared / "corpus")) {
+    for (const auto& entry : std::filesystem::recursive_directory_iterator(*shared / "corpus")) {
+      if (!entry.is_regular_file() || entry.file_size() > 20'000'000) continue;
+      std::ifstream in(entry.path(), std::ios::binary);
+      std::string line;
+      while (std::getline(in, line)) shared_lines.push_back(std::move(line));
+    }
+    for (const std::string& line : shared_lines) check(line);
+  } else {
+    planlint::test::without_shared("the field lines of ../shared/corpus are not compared");
+  }
+  // Random edits of the lines that start like a field (one to three bytes inserted, dropped or
+  // changed), the bytes the rules turn on most likely.
+  std::vector<std::string> fields;
+  for (const std::string& line : lines)
+    if (!line.empty() && line[0] >= 'A' && line[0] <= 'Z') fields.push_back(line);
+  REQUIRE(!fields.empty());
+  std::mt19937 rng(37);
+  static const std::string bytes = " []:0123456789_aZCn\t";
+  for (int k = 0; k < 200'000; ++k) {
+    std::string s = fields[rng() % fields.size()].substr(0, 48);
+    for (int e = 0, edits = 1 + static_cast<int>(rng() % 3); e < edits; ++e) {
+      const std::size_t at = s.empty() ? 0 : rng() % (s.size() + 1);
+      const char c = bytes[rng() % bytes.size()];
+      switch (rng() % 3) {
+        case 0:
+          s.insert(s.begin() + static_cast<std::ptrdiff_t>(at), c);
+          break;
+        case 1:
+          if (at < s.size()) s.erase(at, 1);
+          break;
+        default:
+          if (at < s.size()) s[at] = c;
+      }
+    }
+    check(s);
+  }
+  INFO(tried << " texts, " << matched_lines << " field lines");
   CHECK(differ == 0);
 }

@@ -1,6 +1,14 @@
 #include <doctest/doctest.h>
 
+#include <algorithm>
+#include <filesystem>
+#include <random>
+#include <string>
+#include <vector>
+
 #include "parser/common/classify.hpp"
+#include "parser/registry/parse.hpp"
+#include "tests/support.hpp"
 
 using namespace planlint;
 
@@ -104,4 +112,56 @@ TEST_CASE("classify_operator: RAPIDS Gpu*, Comet* and Gluten CH* names take the 
   CHECK(c.kind == OpKind::Filter);
   CHECK(c.engine == Engine::Gluten);
   CHECK(classify_operator("RowToCHNativeColumnar").kind == OpKind::Transition);
+}
+
+namespace {
+
+bool same(const Classification& a, const Classification& b) {
+  return a.kind == b.kind && a.engine == b.engine && a.strategy == b.strategy;
+}
+
+}  // namespace
+
+TEST_CASE("classify_operator: the per-thread cache answers what the classification answers") {
+  // Every operator label and name of the bundled corpus and of ../shared/corpus, each of their
+  // prefixes (names that share a slot and a length), and random edits, in an order that repeats
+  // names (answers taken from the cache) after others took their slots.
+  std::vector<std::string> names = {"", "A", "Scan", "Scan ", "Exchange", "Gpu", "GpuX", "CometX", "CHX",
+                                    std::string(47, 'X'), std::string(48, 'X'), std::string(200, 'S')};
+  auto collect = [&](const std::filesystem::path& dir) {
+    if (!std::filesystem::is_directory(dir)) return;
+    for (const auto& entry : std::filesystem::recursive_directory_iterator(dir)) {
+      if (!entry.is_regular_file() || entry.file_size() > 20'000'000) continue;
+      const ParseResult r = parse_input(test::read_file(entry.path()), entry.path().string());
+      for (const Plan& p : r.plans)
+        for (const Operator& op : p.ops) {
+          names.emplace_back(op.label);
+          names.emplace_back(op.name);
+          const std::string_view label = op.label;
+          names.emplace_back(label.substr(0, label.find(' ')));
+        }
+    }
+  };
+  collect(test::corpus_dir());
+  if (auto shared = test::shared_dir()) collect(*shared / "corpus");
+  else test::without_shared("the operator names of ../shared/corpus are not compared");
+  std::sort(names.begin(), names.end());
+  names.erase(std::unique(names.begin(), names.end()), names.end());
+  const std::size_t whole = names.size();
+  REQUIRE(whole > 200);
+  for (std::size_t i = 0; i < whole; ++i)
+    for (std::size_t k = 1; k < names[i].size() && k < 50; k += 3) names.push_back(names[i].substr(0, k));
+  std::mt19937 rng(7);
+  for (int k = 0; k < 20'000; ++k) {
+    std::string s = names[rng() % whole];
+    if (!s.empty()) s[rng() % s.size()] = "aZ (_-TxGpC"[rng() % 11];
+    names.push_back(std::move(s));
+  }
+  std::size_t differ = 0;
+  for (int round = 0; round < 3; ++round) {
+    std::shuffle(names.begin(), names.end(), rng);
+    for (const std::string& n : names)
+      if (!same(classify_operator(n), classify_operator_uncached(n)) && ++differ <= 5) FAIL_CHECK("differs on \"" << n << "\"");
+  }
+  CHECK(differ == 0);
 }

@@ -73,3 +73,37 @@ TEST_CASE("split_top_level: the same splits as a byte-by-byte reading, on random
   }
   CHECK(items > 100000);
 }
+
+TEST_CASE("split_top_level: what it says it saw (dots, newlines) is in the text, on random texts") {
+  // finish_field takes from the split whether a list value holds a '.' (a "..." needs one) and a
+  // newline (no list then): both must be exactly what a search of the text finds, and the items
+  // the same as without the question, at every length around the 16-byte blocks (the last block
+  // overlaps the one before it; a text shorter than 16 bytes is read from a padded copy).
+  std::mt19937 rng(41);
+  const std::string bytes = "ab#1(([{)]}, , ,  [id=#x...\n\r";
+  std::size_t dots = 0, newlines = 0;
+  for (int round = 0; round < 20000; ++round) {
+    const std::size_t len = static_cast<std::size_t>(round % 70);
+    std::string s;
+    for (std::size_t i = 0; i < len; ++i) {
+      // Mostly plain bytes, so that texts without a dot or a newline are common too.
+      const bool rare = std::uniform_int_distribution<int>(0, 40)(rng) == 0;
+      s += rare ? bytes[std::uniform_int_distribution<std::size_t>(bytes.size() - 5, bytes.size() - 1)(rng)]
+                : bytes[std::uniform_int_distribution<std::size_t>(0, bytes.size() - 6)(rng)];
+    }
+    for (std::string_view sep : {", ", ",", " "}) {
+      std::vector<std::string_view> got;
+      unsigned seen = 99;
+      split_top_level(s, sep, got, &seen);
+      INFO("text [" << s << "] sep [" << sep << "]");
+      REQUIRE(got == reference(s, sep));
+      const bool dot = s.find('.') != std::string::npos, nl = s.find('\n') != std::string::npos;
+      REQUIRE(((seen & planlint::explain::kSeenDot) != 0) == dot);
+      REQUIRE(((seen & planlint::explain::kSeenNewline) != 0) == nl);
+      dots += dot;
+      newlines += nl;
+    }
+  }
+  CHECK(dots > 10000);
+  CHECK(newlines > 5000);
+}

@@ -125,7 +125,10 @@ class Gen {
                        "Subquery scalar-subquery#5, [id=#6]", "ReusedSubquery Subquery scalar-subquery#42, [id=#9]",
                        "Subquery subquery#x", "Subquery scalar-subquery#5,  [id=#6]", "Subquery scalar-subquery#5,[plan_id=3]",
                        "Subquery  exists#1", "ReusedSubquery x", "Subquery", "input", "interval", "yyyy", "a degree", "a div b",
-                       "x - y", "GA DESC", "p and q", "a windowspecdefinition(x)", "a.b", "a#1 AS b#2"});
+                       "x - y", "GA DESC", "p and q", "a windowspecdefinition(x)", "a.b", "a#1 AS b#2",
+                       "4 yr Degree     ", "2 yr Degree", "4 x#1", "4 yr#3", "4 days", "4 div 2", "4 DIV x", "12.5 abc",
+                       "4. yr", "2024-01-01 yr", "2024-01 yr", "4 AND", "4 asc", "4  yr  ", "4 yr(x)", "4 - yr", "007 b c",
+                       "4e5 yr", "4L yr", "2001Q1", "4 yr, x"});
       case 3:
         return word() + "(" + list(depth - 1) + ")";
       case 4:
