@@ -205,9 +205,9 @@ void derive_common_facts(Plan& plan) {
       plan.facts.aqe = true;
     if (op.facts->streaming) plan.facts.streaming = true;
     if (op.kind == OpKind::Join) {
-      bool cond = !op.join->left_keys.empty() || !op.join->right_keys.empty();
-      if (!cond && op.join->condition) {
-        std::string_view t = trim_blanks(op.join->condition->text);
+      bool cond = !op.left_keys().empty() || !op.right_keys().empty();
+      if (!cond && op.join_condition()) {
+        std::string_view t = trim_blanks(op.join_condition()->text);
         cond = !(t.empty() || (t.size() == 4 && std::tolower(static_cast<unsigned char>(t[0])) == 'n' &&
                                std::tolower(static_cast<unsigned char>(t[1])) == 'o' &&
                                std::tolower(static_cast<unsigned char>(t[2])) == 'n' &&
@@ -236,7 +236,7 @@ void derive_common_facts(Plan& plan) {
       sc.data_columns_truncated = untrusted(*r);
     }
     if (sc.format.empty()) {
-      for (char c : op.scan_format) sc.format += static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+      for (char c : op.scan_format()) sc.format += static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
     }
     for (const Field& f : op.fields) {
       switch (f.role) {

@@ -23,9 +23,9 @@ const Operator* plan_anchor(const Plan& plan) {
 
 std::string scan_ref(const Operator& op) {
   std::string ref = op_ref(op);
-  if (op.table.empty() || op.name.find(op.table) != std::string::npos) return ref;
+  if (op.table().empty() || op.name.find(op.table()) != std::string::npos) return ref;
   std::string name((op.name.empty() ? op.label : op.name).view());
-  return name + " " + op.table + (op.id.empty() ? "" : " (" + op.id + ")");
+  return name + " " + op.table() + (op.id.empty() ? "" : " (" + op.id + ")");
 }
 
 bool owns_query_metrics(const Plan& plan) {

@@ -155,6 +155,11 @@ std::string_view to_string(Section s) {
   return "main";
 }
 
+const CompactVector<ParsedExpr>& Operator::join_exprs(std::uint32_t field) const {
+  static const CompactVector<ParsedExpr> none;
+  return field < fields.size() ? fields[field].exprs : none;
+}
+
 const Field* Operator::field(std::string_view key) const {
   for (const auto& f : fields)
     if (f.key == key) return &f;

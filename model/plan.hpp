@@ -17,6 +17,7 @@
 #include "model/expr.hpp"
 #include "model/facts.hpp"
 #include "support/out_of_line.hpp"
+#include "support/packed_text.hpp"
 #include "support/shared_part.hpp"
 #include "support/text.hpp"
 
@@ -93,16 +94,23 @@ enum class JoinStrategy : std::uint8_t {
 };
 std::string_view to_string(JoinStrategy s);
 
+// A join's type and strategy. Its keys and condition are not copied here: they are the parsed
+// expressions of the operator's own fields (`Left keys`, `Right keys`, `Join condition`; a
+// profile's LEFT_KEYS, RIGHT_KEYS, CONDITION), named by index and read through
+// Operator::left_keys(), right_keys() and join_condition() (32 bytes instead of 224 and a copy of
+// every key's expression tree).
 struct JoinInfo {
+  static constexpr std::uint32_t kNoField = UINT32_MAX;
   JoinType type = JoinType::None;
-  std::string type_text;             // as printed ("ExistenceJoin(exists#12)", "Left Semi")
   BuildSide build = BuildSide::None;
   JoinStrategy strategy = JoinStrategy::None;
   bool skew = false;                 // (skew=true) / isSkew=true / trailing true
-  std::vector<ParsedExpr> left_keys;
-  std::vector<ParsedExpr> right_keys;
-  std::optional<ParsedExpr> condition;  // absent or "None" -> empty
+  std::uint32_t left_keys_field = kNoField;   // index into Operator::fields, kNoField when none
+  std::uint32_t right_keys_field = kNoField;
+  std::uint32_t condition_field = kNoField;   // its first parsed expression is the condition
+  Text type_text;                    // as printed ("ExistenceJoin(exists#12)", "Left Semi")
 };
+static_assert(sizeof(JoinInfo) <= 32, "JoinInfo grew: keys are read from the operator's fields");
 
 // Statistics(sizeInBytes=..., rowCount=...) on query stages and cost-mode logical nodes.
 struct Statistics {
@@ -177,10 +185,10 @@ inline constexpr std::size_t kMaxFieldCount = UINT32_MAX - 1;
 // One detail line of an operator: `Key [N]: [...]`, `Key: value`, `Condition : ...`, a bare line,
 // a profile metadata entry, or one argument of a default-mode tree line.
 struct Field {
-  // (members ordered so that the count, the role and the flags share one word: 72 bytes; a plan
-  // holds several fields per operator)
-  Text key;                          // "" for a bare line
-  Text value;                        // raw text (continuation lines joined with '\n')
+  // (members ordered so that the count, the role and the flags share one word, the texts 8 bytes
+  // each: 56 bytes; a plan holds several fields per operator)
+  PackedText key;                    // "" for a bare line
+  PackedText value;                  // raw text (continuation lines joined with '\n')
   CompactVector<TextSpan> item_spans;  // top-level list items (when is_list), as parts of `value`
   CompactVector<ParsedExpr> exprs;     // parsed items for expression-bearing keys (conditions, filters, keys)
   SourceRange loc;
@@ -235,17 +243,17 @@ struct Metric {
     TotalTime, WaitingForComputeTime, QueuedAtCapacityTime, CompilationTime, ExecutionTime, ResultFetchTime,
     MetadataTime, TaskTotalTime, PhotonTotalTime, QuerySpillBytes, QueryReadBytes,
   };
-  // label and key are views (a plan holds one Metric per metric of every operator: 30,000 for a
+  // label and key are 8-byte views (a plan holds one Metric per metric of every operator: 30,000 for a
   // 10,000-node profile): their bytes live in the plan's TextStore, each distinct label once (the
   // readers intern them, see MetricNames), or in a string literal.
-  Text label;                        // as the source names it ("Number of output rows")
-  Text key;                          // profile key when not UNKNOWN_KEY
+  PackedText label;                  // as the source names it ("Number of output rows")
+  PackedText key;                    // profile key when not UNKNOWN_KEY
   OptionalDouble value;              // absent: the source had no value
   MetricUnit unit = MetricUnit::Count;
   bool hidden = false;
   Id id = Unknown;                   // set by the reader's name table
 };
-static_assert(sizeof(Metric) <= 48, "Metric grew: a plan holds one per metric of every operator");
+static_assert(sizeof(Metric) <= 32, "Metric grew: a plan holds one per metric of every operator");
 
 // A reader's table of the metric labels and keys it has kept: the same label on every node is one
 // copy in the plan's TextStore. At most kMax distinct texts are remembered (a hostile input with a
@@ -278,16 +286,22 @@ struct RuntimeExtras {
   std::vector<int> spark_stages;      // Spark stage ids linked to this operator
 };
 
+// The names only a scan has (out of line: most operators are no scan).
+struct ScanNames {
+  Text table;
+  Text scan_format;
+};
+
 // A plan holds one of these per printed node (100,000 for a large plan), so the members are kept
-// small: views for texts, one pointer for parts most operators lack (OutOfLine), one pointer for
+// small: 8-byte views for texts (PackedText), one pointer for parts most operators lack (OutOfLine), one pointer for
 // the per-operator lists (CompactVector), optionals in the size of their value (CompactOptional),
 // the flags in bits next to the one-byte enums, the shared scan facts behind one pointer
 // (SharedPart). See the static_assert below the struct.
 struct Operator {
   std::size_t index = 0;             // position in Plan::ops
-  Text id;                           // printed operator id ("12"), profile node id; empty when unknown
-  Text name;                         // node name: "BroadcastHashJoin", "PhotonGroupingAgg", "Scan parquet spark_catalog.db.t"
-  Text label;                        // the whole printed label / profile display name
+  PackedText id;                     // printed operator id ("12"), profile node id; empty when unknown
+  PackedText name;                   // node name: "BroadcastHashJoin", "PhotonGroupingAgg", "Scan parquet spark_catalog.db.t"
+  PackedText label;                  // the whole printed label / profile display name
   OpKind kind = OpKind::Unknown;
   Engine engine = Engine::Spark;
   Section section = Section::Main;
@@ -298,14 +312,13 @@ struct Operator {
   // was cut): its fields (condition, output, pushed filters ...) are unknown, never "none".
   bool details_missing : 1 = false;
   OptionalInt32 codegen_stage;       // [codegen id : n] / *(n)
-  Text table;                        // scans: table identifier when printed
-  Text scan_format;                  // scans: parquet, delta, orc, csv, jdbc, ...
+  OutOfLine<ScanNames> scan_names;   // scans: table() and scan_format(), set through set_table / set_scan_format
   OutOfLine<JoinInfo> join;          // kind == Join (out of line: most operators are no join)
   OutOfLine<Statistics> stats;       // Statistics(...) when printed
   OutOfLine<RuntimeExtras> extra;    // tag, child side, peak memory, stage links (runtime sources)
   OutOfLine<std::vector<Hint>> hints;  // logical plans (out of line: physical operators have none)
   CompactVector<Field> fields;       // detail lines in printed order
-  Text arguments;                    // default-mode one-line arguments / `Arguments:` value
+  PackedText arguments;              // default-mode one-line arguments / `Arguments:` value
   CompactVector<std::size_t> children; // producers, in printed order (left first)
   CompactVector<std::size_t> parents;  // consumers (filled by Plan::link)
   OutOfLine<OpFacts> facts;          // typed facts filled by the reader (out of line: most operators have none)
@@ -317,19 +330,41 @@ struct Operator {
   SourceRange loc;                   // outline line (text) or node object (JSON)
   SourceRange detail_loc;            // `(N) Name` detail header, when present
 
+  // Scans: the table identifier when printed, the format (parquet, delta, orc, csv, jdbc, ...).
+  [[nodiscard]] Text table() const { return scan_names->table; }
+  [[nodiscard]] Text scan_format() const { return scan_names->scan_format; }
+  void set_table(Text t) {
+    if (!t.empty() || scan_names.present()) scan_names.edit().table = t;
+  }
+  void set_scan_format(Text t) {
+    if (!t.empty() || scan_names.present()) scan_names.edit().scan_format = t;
+  }
+  // Joins: the parsed keys and condition, read from the fields JoinInfo names (empty / null when
+  // the operator has none).
+  [[nodiscard]] const CompactVector<ParsedExpr>& left_keys() const { return join_exprs(join->left_keys_field); }
+  [[nodiscard]] const CompactVector<ParsedExpr>& right_keys() const { return join_exprs(join->right_keys_field); }
+  [[nodiscard]] const ParsedExpr* join_condition() const {
+    const CompactVector<ParsedExpr>& e = join_exprs(join->condition_field);
+    return e.empty() ? nullptr : &e.front();
+  }
+
   [[nodiscard]] const Field* field(std::string_view key) const;     // first field with that key
   [[nodiscard]] const Metric* metric(std::string_view label) const; // exact label match
   [[nodiscard]] std::optional<double> metric_value(std::string_view label) const;
   [[nodiscard]] const Field* field(FieldRole role) const;           // first field with that role
   [[nodiscard]] const Metric* metric(Metric::Id id) const;          // first metric with that id and a value
   [[nodiscard]] std::optional<double> metric_value(Metric::Id id) const;
+
+ private:
+  [[nodiscard]] const CompactVector<ParsedExpr>& join_exprs(std::uint32_t field) const;
 };
 
-// 256 bytes at most (248 now, 352 before the compact members): the plan's operator array is
-// most of a parsed plan's memory (docs/performance.md, fifth round). A new member must fit or go
-// out of line.
-static_assert(sizeof(Operator) <= 256, "Operator grew: keep new members out of line or compact");
-static_assert(sizeof(Field) <= 72, "Field grew: a plan holds several per operator");
+// 192 bytes at most (248 before its texts were packed into 8 bytes each and the scan names went
+// out of line, 352 before the compact members):
+// the plan's operator array is most of a parsed plan's memory (docs/performance.md, fifth round
+// and "Operator, join and field layout"). A new member must fit or go out of line.
+static_assert(sizeof(Operator) <= 192, "Operator grew: keep new members out of line or compact");
+static_assert(sizeof(Field) <= 56, "Field grew: a plan holds several per operator");
 
 struct SubqueryEntry {
   int number = 0;                           // Subquery:<n>

@@ -349,7 +349,7 @@ namespace {
 
 std::string attr_key(const Expr& e) { return e.name + "#" + e.expr_id; }
 
-void collect_key_attrs(const std::vector<ParsedExpr>& keys, std::set<std::string>& out, bool& usable) {
+void collect_key_attrs(const CompactVector<ParsedExpr>& keys, std::set<std::string>& out, bool& usable) {
   for (const auto& k : keys) {
     if (!k.root) {
       usable = false;
@@ -373,8 +373,8 @@ LogicalJoins::LogicalJoins(const Plan& plan) {
                               (op.join->type != JoinType::None || op.facts->logical_join);
     if (logical_join) {
       std::vector<std::string> cond;
-      if (op.join->condition && op.join->condition->root)
-        for (const Expr* a : attributes_in(*op.join->condition->root)) cond.push_back(attr_key(*a));
+      if (op.join_condition() && op.join_condition()->root)
+        for (const Expr* a : attributes_in(*op.join_condition()->root)) cond.push_back(attr_key(*a));
       std::sort(cond.begin(), cond.end());
       cond.erase(std::unique(cond.begin(), cond.end()), cond.end());
       for (const auto& a : cond) by_attr_[a].push_back(logical_.size());
@@ -394,8 +394,8 @@ const Operator* LogicalJoins::find(const Operator& physical_join) const {
   if (logical_.empty()) return nullptr;
   std::set<std::string> keys;
   bool usable = true;
-  collect_key_attrs(physical_join.join->left_keys, keys, usable);
-  collect_key_attrs(physical_join.join->right_keys, keys, usable);
+  collect_key_attrs(physical_join.left_keys(), keys, usable);
+  collect_key_attrs(physical_join.right_keys(), keys, usable);
   if (usable && !keys.empty()) {
     // Candidates: the logical joins whose condition names the rarest key; keep those naming all.
     const std::vector<std::size_t>* candidates = nullptr;

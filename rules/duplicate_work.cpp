@@ -128,18 +128,18 @@ std::vector<bool> dynamic_pruning_ops(const Plan& plan) {
 // (`FileScan csv` alone) do not: two of them with the same columns may read different data.
 bool has_table_identity(const Operator& scan) {
   if (scan.scan && scan.scan->source == ScanSource::Local) return false;
-  if (!scan.table.empty()) return true;
+  if (!scan.table().empty()) return true;
   return scan.field(FieldRole::Location) != nullptr;
 }
 
 // The start of a scan's signature: its table and format. Scans whose heads differ cannot be copies.
 std::string signature_head(const Operator& scan) {
-  const std::string_view table = (scan.table.empty() ? scan.name : scan.table).view();
+  const std::string_view table = (scan.table().empty() ? scan.name : scan.table()).view();
   std::string head;
-  head.reserve(table.size() + scan.scan_format.size() + 2);  // ids dropped make it only shorter
+  head.reserve(table.size() + scan.scan_format().size() + 2);  // ids dropped make it only shorter
   append_without_ids(head, table);
   head += '|';
-  head += scan.scan_format;
+  head += scan.scan_format();
   head += '|';
   return head;
 }
@@ -375,7 +375,7 @@ void report_nested(RuleContext& ctx, const std::vector<Chain>& copies) {
   if (all[1]) k.bytes = sum[1];
   if (all[2]) k.rows = sum[2];
   if (k.bytes && *k.bytes < ctx.threshold(kMinBytes)) return;
-  std::string table((widest.scan->table.empty() ? widest.scan->name : widest.scan->table).view());
+  std::string table((widest.scan->table().empty() ? widest.scan->name : widest.scan->table()).view());
   std::string msg = scan_ref(*dup.scan) + " reads again part of what " + scan_ref(*widest.scan) +
                     " reads: the same scan" + (widest.filters.empty() ? "" : " and filter") + " of " + table +
                     ", with columns [" + column_list(dup.columns) + "] within [" + column_list(widest.columns) +
@@ -514,7 +514,7 @@ class DuplicateWork final : public DocumentedRule<make_doc> {
       Cost k = cost_of(dup);
       double min = ctx.threshold(kMinBytes);
       if (k.bytes && *k.bytes < min) continue;
-      std::string table((first.scan->table.empty() ? first.scan->name : first.scan->table).view());
+      std::string table((first.scan->table().empty() ? first.scan->name : first.scan->table()).view());
       std::string msg = scan_ref(*dup.scan) + " repeats " + scan_ref(*first.scan) +
                         ": the same scan" + (first.filters.empty() ? "" : " and filter") + " of " + table +
                         " is computed " + std::to_string(copies.size()) +

@@ -144,7 +144,7 @@ class ExplodingJoin final : public DocumentedRule<make_doc> {
       // A CartesianProduct with a condition (never an equality: Spark would hash or sort on it) still
       // evaluates the condition on every pair of rows: the condition does not make it cheaper.
       const bool pairwise = op->join->strategy == JoinStrategy::Cartesian && has_condition(*op) &&
-                            op->join->left_keys.empty() && op->join->right_keys.empty() && op->join->condition;
+                            op->left_keys().empty() && op->right_keys().empty() && op->join_condition();
       if (nested && (!has_condition(*op) || pairwise) && is_expanding_type(op->join->type)) {
         bool small = at_most_one_row(plan, op->children[0]) || at_most_one_row(plan, op->children[1]);
         if (rows.left && *rows.left <= 1) small = true;
@@ -152,15 +152,15 @@ class ExplodingJoin final : public DocumentedRule<make_doc> {
         if (rows.out && *rows.out < min_rows) small = true;
         if (!small) {
           std::string msg = op_ref(*op) + " pairs every row of its left input with every row of its right input: " +
-                            (pairwise ? "it evaluates its condition " + std::string(op->join->condition->text.view()) +
+                            (pairwise ? "it evaluates its condition " + std::string(op->join_condition()->text.view()) +
                                             " on every pair (no equality to hash or sort on)"
                                       : std::string("it has no join condition"));
           if (rows.complete())
             msg += " (" + format_count(*rows.left) + " × " + format_count(*rows.right) + " " + est + "rows in, " +
                    format_count(*rows.out) + " out)";
           Diagnostic d = ctx.make_as("cartesian-product", *op, msg);
-          d.evidence.push_back({"join", op->name + (op->join->type_text.empty() ? "" : " " + op->join->type_text)});
-          d.evidence.push_back({"join condition", pairwise ? std::string(op->join->condition->text.view()) : std::string("none")});
+          d.evidence.push_back({"join", op->name + (op->join->type_text.empty() ? "" : " " + op->join->type_text.str())});
+          d.evidence.push_back({"join condition", pairwise ? std::string(op->join_condition()->text.view()) : std::string("none")});
           if (rows.left) d.evidence.push_back({std::string(est) + "left rows", *rows.left, Unit::Rows});
           if (rows.right) d.evidence.push_back({std::string(est) + "right rows", *rows.right, Unit::Rows});
           if (rows.out) {
@@ -194,13 +194,13 @@ class ExplodingJoin final : public DocumentedRule<make_doc> {
       d.evidence.push_back({std::string(est) + "right rows", *rows.right, Unit::Rows});
       d.evidence.push_back({"output to input ratio", in > 0 ? out / in : out, Unit::Ratio});
       if (rows.logical) d.evidence.push_back({"estimates from", op_ref(*rows.logical)});
-      if (!op->join->left_keys.empty()) {
+      if (!op->left_keys().empty()) {
         std::string keys;
-        for (std::size_t i = 0; i < op->join->left_keys.size(); ++i)
-          keys += (i ? ", " : "") + op->join->left_keys[i].text;
+        for (std::size_t i = 0; i < op->left_keys().size(); ++i)
+          keys += (i ? ", " : "") + op->left_keys()[i].text;
         keys += " = ";
-        for (std::size_t i = 0; i < op->join->right_keys.size(); ++i)
-          keys += (i ? ", " : "") + op->join->right_keys[i].text;
+        for (std::size_t i = 0; i < op->right_keys().size(); ++i)
+          keys += (i ? ", " : "") + op->right_keys()[i].text;
         d.evidence.push_back({"join keys", keys});
       }
       set_impact(d, out - in, "rows", " extra rows");

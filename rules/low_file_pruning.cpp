@@ -158,7 +158,7 @@ class LowFilePruning final : public DocumentedRule<make_doc> {
       if (selectivity > ctx.threshold(kMaxSelectivity)) continue;
       std::vector<std::string> preds = predicates(plan, op);
 
-      std::string table = op.table.empty() ? describe_table(op) : op.table.str();
+      std::string table = op.table().empty() ? describe_table(op) : op.table().str();
       std::string msg = scan_ref(op) + " read " + format_count(*read) + " of " + format_count(total) +
                         " files (" + format_percent(fraction, PercentDigits::Small) + ", " + format_bytes(*bytes) + ") but its filters keep " +
                         format_count(*after) + " of the " + format_count(*scanned) + " rows scanned (" +

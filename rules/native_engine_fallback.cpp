@@ -78,7 +78,7 @@ bool is_spark_header_inference(const Plan& plan) {
     if (op.kind != OpKind::Transition && op.kind != OpKind::CodegenStage) ++work;
     if (op.kind == OpKind::Scan) {
       std::string fmt;
-      for (char c : op.scan_format.view()) fmt += static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+      for (char c : op.scan_format().view()) fmt += static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
       text_scan = text_scan || fmt == "text";
     } else if (op.kind == OpKind::Limit) {
       limit = true;

@@ -13,7 +13,7 @@ namespace planlint {
 
 std::set<std::string> side_names(const Plan& plan, const Operator& join, std::size_t child_pos) {
   std::set<std::string> out;
-  const auto& keys = child_pos == 0 ? join.join->left_keys : join.join->right_keys;
+  const auto& keys = child_pos == 0 ? join.left_keys() : join.right_keys();
   for (const auto& k : keys) {
     if (!k.root) continue;
     for (const Expr* a : attributes_in(*k.root)) {
@@ -23,7 +23,7 @@ std::set<std::string> side_names(const Plan& plan, const Operator& join, std::si
   }
   if (child_pos < join.children.size()) {
     if (const Operator* scan = single_scan_under(plan, join.children[child_pos])) {
-      std::string t(scan->table);
+      std::string t(scan->table());
       if (t.empty())
         if (const Field* f = scan->field(FieldRole::TableIdentifier)) t = f->value;
       if (!t.empty()) {

@@ -126,7 +126,7 @@ class ShuffleJoinCouldBroadcast final : public DocumentedRule<make_doc> {
         if (!can_broadcast(op->join->type, pos == 0 ? BuildSide::Left : BuildSide::Right)) {
           if (ctx.explaining())
             missing += std::string(missing.empty() ? "" : "; ") + "the " + side + " side cannot be broadcast in a " +
-                     (op->join->type_text.empty() ? std::string(to_string(op->join->type)) : op->join->type_text) + " join";
+                     (op->join->type_text.empty() ? std::string(to_string(op->join->type)) : op->join->type_text.str()) + " join";
           continue;
         }
         if (!sizes[pos].bytes) {
@@ -203,14 +203,14 @@ class ShuffleJoinCouldBroadcast final : public DocumentedRule<make_doc> {
       if (other.bytes) d.evidence.push_back({std::string(best == 0 ? "right" : "left") + " side size", *other.bytes, Unit::BytesExact});
       d.evidence.push_back({"broadcast threshold", threshold, Unit::BytesExact});
       d.evidence.push_back({"join type", op->join->type_text.empty() ? std::string(to_string(op->join->type))
-                                                                          : op->join->type_text});
+                                                                          : op->join->type_text.str()});
       if (!forced.empty()) d.evidence.push_back({"hint", forced});
       if (other.bytes) {
         set_impact(d, *other.bytes, "bytes", " shuffled that a broadcast join would not move", other.through ? "up to " : "");
       }
       std::string target = "the " + std::string(side) + " side";
-      if (const Operator* scan = single_scan_under(plan, op->children[best]); scan && !scan->table.empty())
-        target = scan->table;
+      if (const Operator* scan = single_scan_under(plan, op->children[best]); scan && !scan->table().empty())
+        target = scan->table();
       if (!hinted_alias.empty()) target = hinted_alias;
       if (!forced.empty())
         d.fix = "Remove the " + forced + " hint: with it gone Spark (or AQE) broadcasts " + target +

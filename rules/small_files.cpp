@@ -135,7 +135,7 @@ class SmallFiles final : public DocumentedRule<make_doc> {
       if (footers) d.evidence.push_back({"footer fetch wait", *footers, Unit::Ms});
       if (auto c = query_metric(plan, {Metric::CompilationTime}))
         d.evidence.push_back({"query compilation time", *c, Unit::Ms});
-      std::string table = op.table.empty() ? std::string("<table>") : op.table.str();
+      std::string table = op.table().empty() ? std::string("<table>") : op.table().str();
       d.fix = compaction_fix(op, table) +
               " Fix the writer too: fewer, larger appends (longer streaming triggers), no partitioning on "
               "high-cardinality columns, and fewer output partitions on write.";

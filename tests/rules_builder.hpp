@@ -167,9 +167,17 @@ struct PlanBuilder {
     f.value = plan.keep(f.exprs.back().text);
     return f;
   }
+  // A `Join condition` field, named by the join as its condition.
+  Field& join_condition(std::size_t i, Expr e) {
+    Field& f = field(i, "Join condition", "");
+    f.exprs.push_back(pe(std::move(e)));
+    f.value = plan.keep(f.exprs.back().text);
+    plan.ops[i].join.edit().condition_field = static_cast<std::uint32_t>(plan.ops[i].fields.size() - 1);
+    return f;
+  }
   void join(std::size_t i, JoinType t, BuildSide b = BuildSide::None) {
     plan.ops[i].join.edit().type = t;
-    plan.ops[i].join.edit().type_text = std::string(to_string(t));
+    plan.ops[i].join.edit().type_text = Text::stable(to_string(t));
     plan.ops[i].join.edit().build = b;
   }
   void metric(std::size_t i, std::string label, double v, MetricUnit u = MetricUnit::Count) {

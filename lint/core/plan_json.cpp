@@ -61,7 +61,7 @@ ojson field_json(const Field& f) {
   return j;
 }
 
-std::vector<std::string> expr_texts(const std::vector<ParsedExpr>& es) {
+std::vector<std::string> expr_texts(const CompactVector<ParsedExpr>& es) {
   std::vector<std::string> out;
   out.reserve(es.size());
   for (const auto& e : es) out.push_back(e.text.str());
@@ -95,19 +95,19 @@ ojson operator_json(const Operator& op) {
   if (!op.extra->tag.empty()) j["tag"] = op.extra->tag;
   if (op.codegen) j["codegen"] = true;
   if (op.codegen_stage) j["codegen_stage"] = *op.codegen_stage;
-  if (!op.table.empty()) j["table"] = op.table;
-  if (!op.scan_format.empty()) j["scan_format"] = op.scan_format;
+  if (!op.table().empty()) j["table"] = op.table();
+  if (!op.scan_format().empty()) j["scan_format"] = op.scan_format();
   const JoinInfo& ji = *op.join;
   if (op.kind == OpKind::Join || ji.type != JoinType::None) {
     ojson jj;
     jj["type"] = to_string(ji.type);
-    if (!ji.type_text.empty() && ji.type_text != to_string(ji.type)) jj["type_text"] = ji.type_text;
+    if (!ji.type_text.empty() && ji.type_text != to_string(ji.type)) jj["type_text"] = ji.type_text.str();
     if (ji.build != BuildSide::None) jj["build"] = to_string(ji.build);
     if (ji.strategy != JoinStrategy::None) jj["strategy"] = to_string(ji.strategy);
     if (ji.skew) jj["skew"] = true;
-    if (!ji.left_keys.empty()) jj["left_keys"] = expr_texts(ji.left_keys);
-    if (!ji.right_keys.empty()) jj["right_keys"] = expr_texts(ji.right_keys);
-    if (ji.condition) jj["condition"] = ji.condition->text;
+    if (!op.left_keys().empty()) jj["left_keys"] = expr_texts(op.left_keys());
+    if (!op.right_keys().empty()) jj["right_keys"] = expr_texts(op.right_keys());
+    if (op.join_condition()) jj["condition"] = op.join_condition()->text;
     j["join"] = std::move(jj);
   }
   if (op.stats->size_bytes || op.stats->row_count || op.stats->masked || !op.stats->text.empty()) {

@@ -96,11 +96,11 @@ std::string operator_summary(const Plan& p, const Operator& op) {
   add(std::string(to_string(op.kind)));
   if (op.engine != Engine::Spark) add(std::string(to_string(op.engine)));
   if (op.kind == OpKind::Join || op.join->type != JoinType::None) {
-    add(op.join->type_text.empty() ? std::string(to_string(op.join->type)) : op.join->type_text);
+    add(op.join->type_text.empty() ? std::string(to_string(op.join->type)) : op.join->type_text.str());
     add(std::string(to_string(op.join->build)));
     if (op.join->skew) add("skew");
   }
-  if (!op.table.empty()) add(op.table);
+  if (!op.table().empty()) add(op.table());
   if (op.codegen_stage) add("codegen " + std::to_string(*op.codegen_stage));
   if (op.reuses && *op.reuses < p.ops.size()) {
     const Operator& t = p.ops[*op.reuses];

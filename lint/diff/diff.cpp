@@ -23,7 +23,7 @@ namespace {
 
 // The table a scan reads, catalog and schema left out ("store_sales"), lower case.
 std::string table_of(const Operator& op) {
-  std::string t(op.table);
+  std::string t(op.table());
   if (t.empty()) {
     if (op.kind == OpKind::LocalData) return "<local>";
     t = normalise_plan_text(op.label.empty() ? op.name : op.label);
@@ -101,9 +101,9 @@ std::string signature(const Operator& op) {
     case OpKind::Join: {
       std::string s(to_string(op.join->type));
       s += "|";
-      for (const auto& k : op.join->left_keys) s += norm(k.text) + ",";
+      for (const auto& k : op.left_keys()) s += norm(k.text) + ",";
       s += "|";
-      for (const auto& k : op.join->right_keys) s += norm(k.text) + ",";
+      for (const auto& k : op.right_keys()) s += norm(k.text) + ",";
       return s;
     }
     case OpKind::Scan:

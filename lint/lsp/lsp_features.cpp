@@ -155,10 +155,10 @@ std::string operator_hover(const DocumentView& doc, const OperatorRef& ref) {
   md += "\n\n";
 
   std::vector<std::string> details;
-  if (!op.table.empty()) details.push_back("Table: " + op.table);
-  if (!op.scan_format.empty()) details.push_back("Format: " + op.scan_format);
+  if (!op.table().empty()) details.push_back("Table: " + op.table());
+  if (!op.scan_format().empty()) details.push_back("Format: " + op.scan_format());
   if (op.kind == OpKind::Join) {
-    std::string j = "Join: " + (op.join->type_text.empty() ? std::string(to_string(op.join->type)) : op.join->type_text);
+    std::string j = "Join: " + (op.join->type_text.empty() ? std::string(to_string(op.join->type)) : op.join->type_text.str());
     if (op.join->strategy != JoinStrategy::None) j += ", " + std::string(to_string(op.join->strategy));
     if (op.join->build != BuildSide::None) j += ", " + std::string(to_string(op.join->build));
     if (op.join->skew) j += ", skew";

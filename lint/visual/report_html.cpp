@@ -33,7 +33,7 @@ json op_json(const Operator& op, const PlanTimes& times) {
   o["engine"] = std::string(to_string(op.engine));
   o["section"] = std::string(to_string(op.section));
   if (op.codegen) o["codegen"] = true;
-  if (!op.table.empty()) o["table"] = op.table;
+  if (!op.table().empty()) o["table"] = op.table();
   o["children"] = op.children;
   if (op.reuses) o["reuses"] = *op.reuses;
   if (op.rows) {

@@ -71,11 +71,11 @@ std::string engine_mark(const Operator& op, bool mixed) {
 std::string details(const Operator& op) {
   std::string s;
   if (op.kind == OpKind::Join) {
-    s += op.join->type_text.empty() ? std::string(to_string(op.join->type)) : op.join->type_text;
+    s += op.join->type_text.empty() ? std::string(to_string(op.join->type)) : op.join->type_text.str();
     if (op.join->build != BuildSide::None) s += " " + std::string(to_string(op.join->build));
     if (op.join->skew) s += " skew";
   }
-  if (!op.table.empty() && op.name.find(op.table) == std::string::npos) s += (s.empty() ? "" : " ") + op.table;
+  if (!op.table().empty() && op.name.find(op.table()) == std::string::npos) s += (s.empty() ? "" : " ") + op.table();
   if (op.stats->size_bytes) s += (s.empty() ? "" : " ") + std::string("est. ") + format_bytes(*op.stats->size_bytes);
   return s;
 }

@@ -141,11 +141,11 @@ void default_join_fields(TextStore& st, Operator& op, std::string_view args, con
     } else if (it == "isSkew=true") op.join.edit().skew = true;
     else if ((op.join->type == JoinType::None) && parse_join_type(it) != JoinType::Unknown) {
       op.join.edit().type = parse_join_type(it);
-      op.join.edit().type_text = std::string(it);
+      op.join.edit().type_text = st.keep(it);
       op.fields.push_back(make_field(st, "Join type", it, loc, msgs));
     } else if (op.join->type == JoinType::None && it.starts_with("ExistenceJoin(")) {
       op.join.edit().type = JoinType::ExistenceJoin;
-      op.join.edit().type_text = std::string(it);
+      op.join.edit().type_text = st.keep(it);
       op.fields.push_back(make_field(st, "Join type", it, loc, msgs));
     } else if (!have_cond) {
       have_cond = true;

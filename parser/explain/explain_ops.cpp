@@ -253,7 +253,7 @@ void describe_operator(TextStore& st, Operator& op, std::string_view label, std:
       else if (p == "BuildRight") op.join.edit().build = BuildSide::Right;
       else if (op.join->type == JoinType::None) {
         op.join.edit().type = parse_join_type(p);
-        op.join.edit().type_text = std::string(p);
+        op.join.edit().type_text = keep_part(p);
       }
     }
     return;
@@ -270,25 +270,25 @@ void describe_operator(TextStore& st, Operator& op, std::string_view label, std:
     split_top_level(name, " ", words);
     std::string_view w0 = words.empty() ? std::string_view{} : words[0];
     if (name.starts_with("Scan In-memory table ")) {
-      op.table = keep_part(trim_spaces(name.substr(21)));
+      op.set_table(keep_part(trim_spaces(name.substr(21))));
     } else if (w0 == "BatchScan" || w0 == "GpuBatchScan") {
-      if (words.size() >= 2) op.table = keep_part(trim_spaces(name.substr(w0.size() + 1)));
+      if (words.size() >= 2) op.set_table(keep_part(trim_spaces(name.substr(w0.size() + 1))));
     } else if (words.size() >= 2 && (w0 == "Scan" || w0 == "FileScan" || w0.starts_with("PhotonScan") ||
                                      w0.ends_with("Transformer") || w0 == "GpuFileGpuScan" || w0 == "GpuScan" ||
                                      w0 == "CometScan" || w0 == "CometNativeScan")) {
       std::string_view fmt = words[1];
       if (fmt.starts_with("JDBCRelation(")) {
-        op.scan_format = "jdbc";
+        op.set_scan_format("jdbc");
         std::size_t close = match_close(fmt, 12);
-        if (close != std::string_view::npos) op.table = keep_part(fmt.substr(13, close - 13));
+        if (close != std::string_view::npos) op.set_table(keep_part(fmt.substr(13, close - 13)));
       } else if (fmt != "ExistingRDD" && fmt != "OneRowRelation") {
-        op.scan_format = keep_part(fmt);
+        op.set_scan_format(keep_part(fmt));
         std::size_t pos = static_cast<std::size_t>(fmt.data() + fmt.size() - name.data());
         std::string_view t = trim_spaces(name.substr(pos));
         if (auto b = t.find('['); b != std::string_view::npos && w0 != "Scan" && !w0.starts_with("PhotonScan") &&
                                   !w0.ends_with("Transformer"))
           t = t.substr(0, b);
-        op.table = keep_part(t);
+        op.set_table(keep_part(t));
       }
     }
   }
@@ -335,8 +335,9 @@ static_assert([] {
 void finish_field(TextStore& st, Field& f, std::vector<ParseMessage>& msgs, const SourceRange& value_at) {
   const BlockScope blocks(st);  // item spans and parsed expressions: the field's plan's store
   std::string_view v = f.value;
+  const std::string_view key = f.key;  // read once: the model's texts are packed (PackedText)
   // Spark prints a file index, `InMemoryFileIndex(3 paths)[...]`, only as a scan's Location.
-  const bool file_index = f.key == "Location";
+  const bool file_index = key == "Location";
   thread_local std::vector<std::string_view> parts;
   parts.clear();
   bool list = false;
@@ -360,14 +361,15 @@ void finish_field(TextStore& st, Field& f, std::vector<ParseMessage>& msgs, cons
     f.item_spans.clear();
     if (!parts.empty()) {
       f.item_spans.reserve(parts.size());
-      for (auto it : parts) f.add_item(it);  // views into f.value (v)
+      for (auto it : parts)  // views into f.value (v)
+        f.item_spans.push_back({static_cast<std::uint32_t>(it.data() - v.data()), static_cast<std::uint32_t>(it.size())});
     }
     if (f.count && *f.count != f.item_spans.size()) f.count_mismatch = true;
   } else if (f.count) {
     // `Key [N]: text` whose value is not a bracketed list.
     f.count_mismatch = *f.count != 0;
   }
-  if (const ExprKey* k = expr_key(f.key)) {
+  if (const ExprKey* k = expr_key(key)) {
     if (f.is_list) {
       // `parts` are views into v (the field's kept value); parsing does not touch either.
       f.exprs.reserve(f.exprs.size() + parts.size());  // one block, not one per growth step
@@ -381,23 +383,27 @@ void finish_field(TextStore& st, Field& f, std::vector<ParseMessage>& msgs, cons
 }
 
 void apply_fields(TextStore& st, Operator& op) {
-  for (const Field& f : op.fields) {
-    if (f.key == "Arguments" && op.arguments.empty()) op.arguments = f.value;
+  for (std::size_t i = 0; i < op.fields.size(); ++i) {
+    const Field& f = op.fields[i];
+    const std::string_view key = f.key;  // read once: the model's texts are packed (PackedText)
+    if (key == "Arguments" && op.arguments.empty()) op.arguments = f.value;
     if (op.kind != OpKind::Join) continue;
-    if (f.key == "Left keys") op.join.edit().left_keys = f.exprs;
-    else if (f.key == "Right keys") op.join.edit().right_keys = f.exprs;
-    else if (f.key == "Join condition" && !f.exprs.empty()) op.join.edit().condition = f.exprs.front();
-    else if (f.key == "Join type" && (op.join->type == JoinType::None || op.join->type == JoinType::Unknown)) {
+    // The keys and the condition stay in their fields: the join names them (the last of each).
+    const auto at = static_cast<std::uint32_t>(i);
+    if (key == "Left keys") op.join.edit().left_keys_field = at;
+    else if (key == "Right keys") op.join.edit().right_keys_field = at;
+    else if (key == "Join condition" && !f.exprs.empty()) op.join.edit().condition_field = at;
+    else if (key == "Join type" && (op.join->type == JoinType::None || op.join->type == JoinType::Unknown)) {
       op.join.edit().type = parse_join_type(f.value);
-      op.join.edit().type_text = f.value.str();
+      op.join.edit().type_text = f.value;
     }
   }
-  if ((op.kind == OpKind::Scan) && op.scan_format.empty()) {
+  if ((op.kind == OpKind::Scan) && op.scan_format().empty()) {
     if (const Field* f = op.field("Format")) {
       std::string format(f->value);
       std::transform(format.begin(), format.end(), format.begin(),
                      [](unsigned char ch) { return static_cast<char>(std::tolower(ch)); });
-      op.scan_format = st.keep(format);
+      op.set_scan_format(st.keep(format));
     }
   }
 }
@@ -443,22 +449,22 @@ void describe_logical_node(TextStore& st, Operator& op, std::string_view text, S
         if (auto s = strategy_of(part); !s.empty()) add_hint(s, BuildSide::Right);
       } else if (op.join->type == JoinType::None && parse_join_type(part) != JoinType::Unknown) {
         op.join.edit().type = parse_join_type(part);
-        op.join.edit().type_text = std::string(part);
+        op.join.edit().type_text = Text::stable(part);  // a part of the kept arguments
       } else if (op.join->type == JoinType::None && part.starts_with("ExistenceJoin(")) {
         op.join.edit().type = JoinType::ExistenceJoin;
-        op.join.edit().type_text = std::string(part);
+        op.join.edit().type_text = Text::stable(part);
       }
     }
   }
   if (op.name == "Relation" || op.name == "LogicalRelation") {
     // "Relation spark_catalog.db.t[a#1,b#2] parquet"
     std::size_t b = args.find('[');
-    op.table = st.keep(trim_spaces(args.substr(0, b)));
+    op.set_table(st.keep(trim_spaces(args.substr(0, b))));
     if (b != std::string_view::npos) {
       std::size_t close = match_close(args, b);
       if (close != std::string_view::npos) {
         std::string_view fmt = trim_spaces(args.substr(close + 1));
-        if (!fmt.empty() && fmt.find(' ') == std::string_view::npos) op.scan_format = st.keep(fmt);
+        if (!fmt.empty() && fmt.find(' ') == std::string_view::npos) op.set_scan_format(st.keep(fmt));
       }
     }
   }

@@ -225,7 +225,7 @@ void fill_scan(TextStore& st, Operator& op) {
   if (!op.scan) op.scan = SharedPart<ScanFacts>::make();
   ScanFacts& sc = *op.scan;
   std::string fmt;
-  for (char c : op.scan_format) fmt += ascii_lower(c);
+  for (char c : op.scan_format()) fmt += ascii_lower(c);
   // The label, name and arguments are searched in that order, as the one string they would make
   // joined by spaces: no word searched for holds a space, so none can span two of them.
   // A DSv2 scan's description line in formatted mode is a field without a key (formatted_details.cpp):

@@ -138,7 +138,7 @@ void fill_profile_facts(Plan& plan) {
     if (op.kind == OpKind::Scan) {
       if (!op.scan) op.scan = SharedPart<ScanFacts>::make();
       std::string fmt;
-      for (char c : op.scan_format) fmt += static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+      for (char c : op.scan_format()) fmt += static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
       op.scan->format = fmt;
       bool delta = false;
       for (const Field& f : op.fields)

@@ -553,14 +553,14 @@ void ProfileGraphReader::read_node(const J& n, Operator& op, const profile::Grap
   }
   op.engine = photon ? (*photon ? Engine::Photon : Engine::Spark) : c.engine;
 
-  if (const Field* f = op.field("SCAN_IDENTIFIER")) op.table = f->value;
-  if (op.table.empty()) {
+  if (const Field* f = op.field("SCAN_IDENTIFIER")) op.set_table(f->value);
+  if (op.table().empty()) {
     const Field* db = op.field("SCAN_DATABASE");
     const Field* t = op.field("SCAN_TABLE");
     if (t && !t->value.empty())
-      op.table = db && !db->value.empty() ? st.concat({db->value, ".", t->value}) : t->value;
+      op.set_table(db && !db->value.empty() ? st.concat({db->value, ".", t->value}) : t->value);
   }
-  if (const Field* f = op.field("SCAN_RELATION_DESC")) op.scan_format = f->value;
+  if (const Field* f = op.field("SCAN_RELATION_DESC")) op.set_scan_format(f->value);
 
   // Joins.
   if (const Field* f = op.field("JOIN_ALGORITHM"); f && !f->value.empty()) {
@@ -590,10 +590,12 @@ void ProfileGraphReader::read_node(const J& n, Operator& op, const profile::Grap
       if (s.find("left") != std::string::npos) op.join.edit().build = BuildSide::Left;
       else if (s.find("right") != std::string::npos) op.join.edit().build = BuildSide::Right;
     }
-    if (const Field* f = op.field("LEFT_KEYS")) op.join.edit().left_keys = f->exprs;
-    if (const Field* f = op.field("RIGHT_KEYS")) op.join.edit().right_keys = f->exprs;
+    // The keys and the condition stay in their fields: the join names them (the first of each).
+    auto index_of = [&](const Field* f) { return static_cast<std::uint32_t>(f - op.fields.data()); };
+    if (const Field* f = op.field("LEFT_KEYS")) op.join.edit().left_keys_field = index_of(f);
+    if (const Field* f = op.field("RIGHT_KEYS")) op.join.edit().right_keys_field = index_of(f);
     if (const Field* f = op.field("CONDITION"); f && !f->exprs.empty() && f->value != "None")
-      op.join.edit().condition = f->exprs.front();
+      op.join.edit().condition_field = index_of(f);
   }
 
   if (auto ms = member(n, "metrics"); ms && ms->is_array()) {

@@ -216,7 +216,7 @@ Builder pruning_plan(double files_read, double files_pruned, double bytes, doubl
   Builder b;
   b.p.format = InputFormat::QueryProfile;
   auto scan = b.add("Scan db.sales", OpKind::Scan);
-  b.op(scan).table = "db.sales";
+  b.op(scan).set_table("db.sales");
   b.op(scan).rows = out_rows;
   b.op(scan).duration_ms = 100000;
   b.metric(scan, "Files read", files_read);
@@ -262,7 +262,7 @@ TEST_CASE("small-files") {
   Builder b;
   b.p.format = InputFormat::QueryProfile;
   auto scan = b.add("Scan db.events", OpKind::Scan);
-  b.op(scan).table = "db.events";
+  b.op(scan).set_table("db.events");
   b.metric(scan, "Files read", 48000);
   b.metric(scan, "Size of files read", 48000.0 * 200 * 1024, MetricUnit::Bytes);
   b.metric(scan, "Executor time IO wait - fetch footers", 90000, MetricUnit::Millis);
@@ -302,7 +302,7 @@ std::string small_files_fix(ScanSource source, const std::string& format) {
   Builder b;
   b.p.format = InputFormat::QueryProfile;
   auto scan = b.add("Scan cat.db.events", OpKind::Scan);
-  b.op(scan).table = "cat.db.events";
+  b.op(scan).set_table("cat.db.events");
   b.metric(scan, "Files read", 48000);
   b.metric(scan, "Size of files read", 48000.0 * 200 * 1024, MetricUnit::Bytes);
   Plan& plan = b.done(scan);
@@ -430,14 +430,14 @@ TEST_CASE("python-udf") {
 TEST_CASE("duplicate-work") {
   Builder b;
   auto s1 = b.add("Scan parquet db.events", OpKind::Scan);
-  b.op(s1).table = "db.events";
+  b.op(s1).set_table("db.events");
   b.list(s1, "Output", {"user#1", "day#2"});
   b.list(s1, "PartitionFilters", {"isnotnull(day#2)", "(day#2 >= 2024-01-01)"});
   auto f1 = b.add("Filter", OpKind::Filter, {s1});
   b.field(f1, "Condition", "(user#1 = 5)");
   auto a1 = b.add("HashAggregate", OpKind::Aggregate, {f1});
   auto s2 = b.add("Scan parquet db.events", OpKind::Scan);
-  b.op(s2).table = "db.events";
+  b.op(s2).set_table("db.events");
   b.list(s2, "Output", {"user#21", "day#22"});
   b.list(s2, "PartitionFilters", {"isnotnull(day#22)", "(day#22 >= 2024-01-01)"});
   auto f2 = b.add("Filter", OpKind::Filter, {s2});

@@ -413,14 +413,14 @@ TEST_CASE("RAPIDS and Comet scans name their format and table as FileScan does")
   for (const Operator& op : r.plans[0].ops) {
     if (op.kind != OpKind::Scan) continue;
     ++seen;
-    CHECK(op.scan_format == "parquet");
+    CHECK(op.scan_format() == "parquet");
     if (op.name.starts_with("GpuFileGpuScan")) {
       CHECK(op.name == "GpuFileGpuScan parquet");
-      CHECK(op.table.empty());
+      CHECK(op.table().empty());
       CHECK(op.field(FieldRole::Location) != nullptr);
     } else {
       CHECK(op.name == "CometScan parquet spark_catalog.db.t");
-      CHECK(op.table == "spark_catalog.db.t");
+      CHECK(op.table() == "spark_catalog.db.t");
     }
   }
   CHECK(seen == 2);

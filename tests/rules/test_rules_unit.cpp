@@ -15,8 +15,8 @@ constexpr double kGiB = 1024.0 * kMiB;
 // Scan parquet db.t -> ColumnarToRow -> Filter(cond); returns the filter index.
 std::size_t scan_filter(PlanBuilder& b, std::vector<Expr> pushed, Expr cond, bool partitioned = false) {
   std::size_t scan = b.add("Scan parquet spark_catalog.db.t");
-  b.op(scan).table = "spark_catalog.db.t";
-  b.op(scan).scan_format = "parquet";
+  b.op(scan).set_table("spark_catalog.db.t");
+  b.op(scan).set_scan_format("parquet");
   b.names(scan, "Output", {"a#1", "s#2", "ts#3", "p#4"});
   b.field(scan, "Batched", "true");
   if (partitioned) b.expr_list(scan, "PartitionFilters", {fn("isnotnull", {attr("p", "4")})});
@@ -98,7 +98,7 @@ TEST_CASE("filter-not-pushed-down: a DSv2 BatchScan that prints no pushed list, 
   // the same plan description, so the scan's ReadSchema tells "nothing pushed" there too.
   auto build = [](PlanBuilder& b, bool read_schema) {
     std::size_t scan = b.add("BatchScan parquet file:/data/events");
-    b.op(scan).scan_format = "parquet";
+    b.op(scan).set_scan_format("parquet");
     b.names(scan, "Output", {"x#10L", "v#11"});
     b.expr_list(scan, "DataFilters", {fn("isnotnull", {attr("x", "10L")}), bin("=", attr("x", "10L"), lit("42"))});
     if (read_schema) b.field(scan, "ReadSchema", "struct<x:bigint,v:double>");
@@ -133,14 +133,14 @@ namespace {
 // SMJ over two AQE shuffle stages; returns the join.
 std::size_t aqe_smj(PlanBuilder& b, double left_bytes, double right_bytes, JoinType t = JoinType::Inner) {
   std::size_t ls = b.add("Scan parquet spark_catalog.db.fact");
-  b.op(ls).table = "spark_catalog.db.fact";
+  b.op(ls).set_table("spark_catalog.db.fact");
   std::size_t lx = b.add("Exchange", {ls});
   std::size_t lq = b.add("ShuffleQueryStage", {lx});
   b.op(lq).stats.edit().size_bytes = left_bytes;
   std::size_t lr = b.add("AQEShuffleRead", {lq});
   std::size_t lsort = b.add("Sort", {lr});
   std::size_t rs = b.add("Scan parquet spark_catalog.db.dim");
-  b.op(rs).table = "spark_catalog.db.dim";
+  b.op(rs).set_table("spark_catalog.db.dim");
   std::size_t rx = b.add("Exchange", {rs});
   std::size_t rq = b.add("ShuffleQueryStage", {rx});
   b.op(rq).stats.edit().size_bytes = right_bytes;
@@ -315,7 +315,7 @@ TEST_CASE("stale-broadcast-hint and oversized-broadcast") {
   auto build = [](PlanBuilder& b, double bytes) {
     std::size_t l = b.add("Scan parquet spark_catalog.db.orders");
     std::size_t r = b.add("Scan parquet spark_catalog.db.customers");
-    b.op(r).table = "spark_catalog.db.customers";
+    b.op(r).set_table("spark_catalog.db.customers");
     std::size_t bx = b.add("BroadcastExchange", {r});
     std::size_t bq = b.add("BroadcastQueryStage", {bx});
     b.op(bq).stats.edit().size_bytes = bytes;
@@ -431,7 +431,7 @@ TEST_CASE("exploding-join and cartesian-product") {
     std::size_t r = b.add("Scan parquet db.b");
     std::size_t j = b.add("BroadcastNestedLoopJoin", {l, r});
     b.join(j, JoinType::Inner, BuildSide::Right);
-    b.op(j).join.edit().condition = pe(bin("<", attr("x", "1"), attr("y", "2")));
+    b.join_condition(j, bin("<", attr("x", "1"), attr("y", "2")));
     CHECK(lint(b).empty());
   }
   SUBCASE("semi join never multiplies") {

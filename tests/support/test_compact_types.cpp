@@ -15,6 +15,7 @@
 #include "model/plan.hpp"
 #include "support/text.hpp"
 #include "support/shared_part.hpp"
+#include "support/packed_text.hpp"
 
 using namespace planlint;
 
@@ -313,4 +314,86 @@ TEST_CASE("plan: operators whose lists live in the plan's store are destroyed be
   CHECK(c.ops[10].children.size() == 1);
   CHECK(c.ops[9].parents.size() == 1);
   CHECK(c.ops[49].name == "Project 49");
+}
+
+TEST_CASE("PackedText: 8 bytes, reads back the exact view, short and long") {
+  static_assert(sizeof(PackedText) == 8);
+  PackedText empty;
+  CHECK(empty.empty());
+  CHECK(empty.view().empty());
+  const std::string input = "Left keys [1]: [a#1]";
+  PackedText key;
+  key = Text::stable(std::string_view(input).substr(0, 9));
+  CHECK(key == "Left keys");
+  CHECK(key.data() == input.data());  // a view of the same bytes, not a copy
+  CHECK(key.size() == 9);
+  key = "Output";
+  CHECK(key == "Output");
+  // 65,535 bytes or more: kept through a view of its own, still the same bytes.
+  for (std::size_t n : {std::size_t{65'534}, std::size_t{65'535}, std::size_t{200'000}}) {
+    const std::string big(n, 'x');
+    PackedText t;
+    t = Text::stable(big);
+    CHECK(t.size() == n);
+    CHECK(t.data() == big.data());
+    PackedText copy = t;
+    CHECK(copy.size() == n);
+    CHECK(copy.data() == big.data());
+    PackedText assigned;
+    assigned = copy;
+    CHECK(assigned == t);
+    PackedText moved = std::move(copy);
+    CHECK(moved.size() == n);
+    t = "short";
+    CHECK(t == "short");
+    CHECK(assigned.size() == n);
+  }
+  // Compares and converts like a Text.
+  const Text text = Text::stable("Output");
+  key = text;
+  CHECK(key == text);
+  CHECK(text == key);
+  CHECK(key != "Input");
+  const Text back = key;
+  CHECK(back.data() == text.data());
+  CHECK(std::string("> ") + key == "> Output");
+}
+
+TEST_CASE("model layout: operators, fields, joins and metrics keep their sizes") {
+  CHECK(sizeof(Operator) <= 192);
+  CHECK(sizeof(Field) <= 56);
+  CHECK(sizeof(JoinInfo) <= 32);
+  CHECK(sizeof(Metric) <= 32);
+  // A join names its key and condition fields instead of copying their parsed expressions.
+  Operator op;
+  op.kind = OpKind::Join;
+  CHECK(op.left_keys().empty());
+  CHECK(op.join_condition() == nullptr);
+  Field keys;
+  keys.key = "Left keys";
+  keys.exprs.push_back(ParsedExpr{});
+  keys.exprs.back().text = "k#1";
+  op.fields.push_back(std::move(keys));
+  Field cond;
+  cond.key = "Join condition";
+  cond.exprs.push_back(ParsedExpr{});
+  cond.exprs.back().text = "(a#1 < b#2)";
+  op.fields.push_back(std::move(cond));
+  op.join.edit().left_keys_field = 0;
+  op.join.edit().condition_field = 1;
+  REQUIRE(op.left_keys().size() == 1);
+  CHECK(op.left_keys()[0].text == "k#1");
+  CHECK(op.left_keys().data() == op.fields[0].exprs.data());
+  CHECK(op.right_keys().empty());
+  REQUIRE(op.join_condition() != nullptr);
+  CHECK(op.join_condition()->text == "(a#1 < b#2)");
+  const Operator copy = op;  // a copy reads its own fields
+  CHECK(copy.left_keys().data() == copy.fields[0].exprs.data());
+  // Scans: absent names read as empty and cost nothing.
+  CHECK(op.table().empty());
+  CHECK_FALSE(op.scan_names.present());
+  op.set_table("db.t");
+  op.set_scan_format("parquet");
+  CHECK(op.table() == "db.t");
+  CHECK(op.scan_format() == "parquet");
 }

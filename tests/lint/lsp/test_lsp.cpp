@@ -88,8 +88,8 @@ struct FakeLinter {
     plan.ops.push_back(make_op(2, "3", "BroadcastExchange", OpKind::BroadcastExchange, locate(text, 5, "Broadcast")));
     plan.ops.push_back(make_op(3, "4", "BroadcastHashJoin", OpKind::Join, locate(text, 3, "Broadcast")));
     plan.ops.push_back(make_op(4, "5", "AdaptiveSparkPlan", OpKind::AdaptivePlan, locate(text, 2, "Adaptive")));
-    plan.ops[1].table = "db.caf\xC3\xA9";
-    plan.ops[1].scan_format = "parquet";
+    plan.ops[1].set_table("db.caf\xC3\xA9");
+    plan.ops[1].set_scan_format("parquet");
     Operator& join = plan.ops[3];
     join.join.edit().type = JoinType::Inner;
     join.join.edit().strategy = JoinStrategy::BroadcastHash;

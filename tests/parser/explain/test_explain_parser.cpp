@@ -194,9 +194,9 @@ Arguments: RoundRobinPartitioning(4), ENSURE_REQUIREMENTS, [plan_id=9]
   const Operator& smj = op_by_id(p, "3");
   CHECK(smj.join->type == JoinType::Inner);
   CHECK(smj.join->strategy == JoinStrategy::SortMerge);
-  CHECK(smj.join->left_keys.size() == 1);
-  CHECK(smj.join->left_keys[0].text == "v#3L");
-  CHECK_FALSE(smj.join->condition);
+  CHECK(smj.left_keys().size() == 1);
+  CHECK(smj.left_keys()[0].text == "v#3L");
+  CHECK_FALSE(smj.join_condition());
 }
 
 TEST_CASE("formatted: join labels, list counts, truncation, multi-line values, masked locations") {
@@ -246,8 +246,8 @@ Join condition: None
   CHECK(shj.name == "ShuffledHashJoin");
   CHECK(shj.join->skew);
   CHECK(shj.join->build == BuildSide::Left);
-  REQUIRE(shj.join->condition);
-  CHECK(shj.join->condition->text == "(concat(b#2, x\ny) = z)");
+  REQUIRE(shj.join_condition());
+  CHECK(shj.join_condition()->text == "(concat(b#2, x\ny) = z)");
   CHECK(shj.field("Join condition")->loc.line == 26);
   CHECK(shj.field("Join condition")->loc.end_line == 27);
   const Operator& ex = op_by_id(p, "4");
@@ -255,15 +255,15 @@ Join condition: None
   CHECK(ex.join->type_text == "ExistenceJoin(exists#12)");
   CHECK(ex.field("Arguments")->truncated);
   const Operator& jdbc = op_by_id(p, "1");
-  CHECK(jdbc.scan_format == "jdbc");
-  CHECK(jdbc.table == "sales.orders");
+  CHECK(jdbc.scan_format() == "jdbc");
+  CHECK(jdbc.table() == "sales.orders");
   const Field* out = jdbc.field("Output");
   REQUIRE(out);
   CHECK(out->count_mismatch);
   CHECK(jdbc.field("PushedFilters")->item_spans.size() == 2);
   const Operator& path_scan = op_by_id(p, "2");
-  CHECK(path_scan.scan_format == "parquet");
-  CHECK(path_scan.table.empty());
+  CHECK(path_scan.scan_format() == "parquet");
+  CHECK(path_scan.table().empty());
   REQUIRE(path_scan.field("Location"));
   CHECK(path_scan.field("PushedJoins")->value == "\n  [L]: Relation: t1\n  [R]: Relation: t2");
   CHECK(path_scan.field("ReadSchema")->value == "struct<c:int>");
@@ -335,8 +335,8 @@ TEST_CASE("default mode: one-line arguments become the same fields as formatted 
   CHECK(smj.join->skew);
   CHECK(smj.join->type == JoinType::LeftOuter);
   CHECK(smj.codegen_stage == 2);
-  REQUIRE(smj.join->condition);
-  CHECK(smj.join->condition->text == "(v#3 > 1)");
+  REQUIRE(smj.join_condition());
+  CHECK(smj.join_condition()->text == "(v#3 > 1)");
   CHECK(smj.children.size() == 2);
   const Operator& filter = p.ops[1];
   CHECK(filter.field("Condition"));
@@ -346,8 +346,8 @@ TEST_CASE("default mode: one-line arguments become the same fields as formatted 
   CHECK(filter.children.size() == 1);
   const Operator& scan = p.ops[filter.children[0]];
   CHECK(scan.name == "FileScan parquet db.t");
-  CHECK(scan.table == "db.t");
-  CHECK(scan.scan_format == "parquet");
+  CHECK(scan.table() == "db.t");
+  CHECK(scan.scan_format() == "parquet");
   CHECK(scan.field("Output")->item_spans.size() == 2);
   const Field* pushed = scan.field("PushedFilters");
   REQUIRE(pushed);
@@ -462,7 +462,7 @@ Join Inner, (a#1 = b#2), leftHint=(strategy=shuffle_hash), rightHint=(strategy=b
   CHECK(optimized.hints->at(0).side == BuildSide::Left);
   CHECK(optimized.hints->at(1).side == BuildSide::Right);
   CHECK(optimized.join->type == JoinType::Inner);
-  CHECK(p.ops[optimized.children[0]].table == "spark_catalog.default.t1");
+  CHECK(p.ops[optimized.children[0]].table() == "spark_catalog.default.t1");
   const Operator& bhj = p.ops[p.roots[0]];
   CHECK(bhj.kind == OpKind::Join);
   CHECK_FALSE(bhj.logical);

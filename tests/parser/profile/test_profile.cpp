@@ -144,8 +144,8 @@ TEST_CASE("corpus/profile v1.2: Photon broadcast join, executor broadcast, sides
   CHECK(p.ops[join.children[1]].id == "527");
 
   const Operator& scan = op_id(p, "521");
-  CHECK(scan.table == "main.sales.orders");
-  CHECK(scan.scan_format == "parquet");
+  CHECK(scan.table() == "main.sales.orders");
+  CHECK(scan.scan_format() == "parquet");
   CHECK(scan.extra->child_side == "Left");
   CHECK(scan.metric_value("Files pruned") == 1184);
   CHECK_FALSE(scan.metric_value("Peak reader threads utilized").has_value());
@@ -207,13 +207,13 @@ TEST_CASE("corpus/profile v1.1 with planMetadata: JVM sort-merge join with Left/
   CHECK(smj.join->strategy == JoinStrategy::SortMerge);
   CHECK(smj.join->type == JoinType::LeftOuter);
   CHECK(smj.join->build == BuildSide::None);
-  REQUIRE(smj.join->condition.has_value());
-  CHECK(smj.join->condition->text == "(a.ts < b.ts)");
+  REQUIRE(smj.join_condition() != nullptr);
+  CHECK(smj.join_condition()->text == "(a.ts < b.ts)");
   REQUIRE(smj.children.size() == 2);
   CHECK(p.ops[smj.children[0]].id == "74");  // Left, although listed second
   CHECK(p.ops[smj.children[1]].id == "78");
   const Operator& scan_b = op_id(p, "75");
-  CHECK(scan_b.table == "db.b");  // from SCAN_DATABASE + SCAN_TABLE
+  CHECK(scan_b.table() == "db.b");  // from SCAN_DATABASE + SCAN_TABLE
   CHECK(scan_b.engine == Engine::Photon);
   CHECK(op_id(p, "77").metric_value("Exchange - Shuffle write time") == doctest::Approx(4.1));
   CHECK(p.query.metric_value("photonTotalTimeMs") == 90);
@@ -230,7 +230,7 @@ TEST_CASE("corpus/profile write: a 1-node command graph and the main graph, main
   CHECK(r.plans[1].name == "graph 0");
   REQUIRE(r.plans[1].ops.size() == 1);
   CHECK(r.plans[1].ops[0].kind == OpKind::Command);
-  CHECK(r.plans[1].ops[0].table == "main.reporting.daily");
+  CHECK(r.plans[1].ops[0].table() == "main.reporting.daily");
   CHECK(r.plans[0].query.statement_type == "REPLACE");
   CHECK(r.plans[1].query.statement_type == "REPLACE");
   CHECK(op_id(r.plans[0], "3120").kind == OpKind::Write);

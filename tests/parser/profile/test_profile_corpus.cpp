@@ -95,10 +95,10 @@ TEST_CASE("profile-01: mixed Photon/JVM, JVM broadcast joins, DPP pruning, query
   CHECK(join.join->type == JoinType::LeftSemi);
   CHECK(join.join->type_text == "Left Semi");
   CHECK(join.join->build == BuildSide::Right);
-  REQUIRE(join.join->left_keys.size() == 1);
-  CHECK(join.join->left_keys[0].text == "cs.cs_sold_date_sk");
-  REQUIRE(join.join->right_keys.size() == 1);
-  CHECK(join.join->right_keys[0].text == "d.d_date_sk");
+  REQUIRE(join.left_keys().size() == 1);
+  CHECK(join.left_keys()[0].text == "cs.cs_sold_date_sk");
+  REQUIRE(join.right_keys().size() == 1);
+  CHECK(join.right_keys()[0].text == "d.d_date_sk");
   CHECK(join.rows == 556);
   // Left (CHILD_TAG Left, the Project) before the build side (the Shuffle, CHILD_TAG Child).
   REQUIRE(join.children.size() == 2);
@@ -115,8 +115,8 @@ TEST_CASE("profile-01: mixed Photon/JVM, JVM broadcast joins, DPP pruning, query
   const Operator& scan = op_id(p, "34618");
   CHECK(scan.kind == OpKind::Scan);
   CHECK(scan.engine == Engine::Photon);
-  CHECK(scan.table == "tpcds.tpcds_sf1000_delta_lc.detail_itagaki");
-  CHECK(scan.scan_format == "parquet");
+  CHECK(scan.table() == "tpcds.tpcds_sf1000_delta_lc.detail_itagaki");
+  CHECK(scan.scan_format() == "parquet");
   CHECK(scan.rows == 1138673400);
   CHECK(scan.duration_ms == 255767);
   CHECK(scan.extra->peak_memory_bytes == 105130076160.0);
@@ -186,8 +186,8 @@ TEST_CASE("profile-02 and profile-03: Photon joins and shuffles" * doctest::test
     CHECK(j.join->strategy == JoinStrategy::ShuffledHash);
     CHECK(j.join->type == JoinType::Inner);
     CHECK(j.join->build == BuildSide::Right);
-    REQUIRE(j.join->left_keys.size() == 1);
-    CHECK(j.join->left_keys[0].text == "T1.ID");
+    REQUIRE(j.left_keys().size() == 1);
+    CHECK(j.left_keys()[0].text == "T1.ID");
     CHECK(p.stages.size() == 6);
     CHECK(p.query.metric_value("totalTimeMs") == 42851);
   }
@@ -198,8 +198,8 @@ TEST_CASE("profile-02 and profile-03: Photon joins and shuffles" * doctest::test
     const Operator& j = op_id(p, "44780");
     CHECK(j.name == "PhotonBroadcastHashJoin");
     CHECK(j.join->strategy == JoinStrategy::BroadcastHash);
-    REQUIRE(j.join->right_keys.size() == 1);
-    CHECK(j.join->right_keys[0].text == "tpcds.tpcds_sf1000_delta_lc.item.i_item_sk");
+    REQUIRE(j.right_keys().size() == 1);
+    CHECK(j.right_keys()[0].text == "tpcds.tpcds_sf1000_delta_lc.item.i_item_sk");
     CHECK(p.query.metric_value("prunedFilesCount") == 1);
   }
 }
@@ -226,7 +226,7 @@ TEST_CASE("profile-05: REPLACE TABLE with two graphs (main first) and heavy spil
   REQUIRE(write.ops.size() == 1);
   CHECK(write.ops[0].name == "AtomicReplaceTableAsSelect");
   CHECK(write.ops[0].kind == OpKind::Command);
-  CHECK(write.ops[0].table == "r-data-genesis.tmp_cbo.test");
+  CHECK(write.ops[0].table() == "r-data-genesis.tmp_cbo.test");
   CHECK(write.roots == std::vector<std::size_t>{0});
 
   const Plan& p = r.plans[0];
