@@ -8,10 +8,8 @@
 #include <functional>
 #include <map>
 #include <optional>
-#include <set>
 #include <string>
 #include <string_view>
-#include <unordered_map>
 #include <utility>
 
 #include "model/phases.hpp"
@@ -56,17 +54,6 @@ void append_field_signature(std::string& sig, const Operator& op, bool loose) {
     sig += '|';
   }
 }
-
-struct Chain {
-  const Operator* scan = nullptr;
-  const Operator* top = nullptr;  // the highest Filter / transition of the scan-and-filter chain
-  std::string signature;
-  std::string key;                   // the grouping signature (loose when the chain qualifies, else `signature`)
-  std::vector<std::string> columns;  // the columns read, without ids, sorted (loose chains only)
-  std::vector<std::string> filters;
-  bool untrusted = false;       // a compared list or the location was abbreviated: equality unknown
-  bool runtime_filter = false;  // the optimizer's bloom-filter runtime-filter subquery reads it
-};
 
 // The chain feeds an aggregate that builds a bloom filter (bloom_filter_agg) for a runtime filter:
 // the optimizer's own plumbing, reading the creation side once more on purpose.
@@ -133,15 +120,15 @@ bool has_table_identity(const Operator& scan) {
 }
 
 // The start of a scan's signature: its table and format. Scans whose heads differ cannot be copies.
-std::string signature_head(const Operator& scan) {
+// Written into `head` (a buffer reused from scan to scan).
+void signature_head(std::string& head, const Operator& scan) {
   const std::string_view table = (scan.table().empty() ? scan.name : scan.table()).view();
-  std::string head;
+  head.clear();
   head.reserve(table.size() + scan.scan_format().size() + 2);  // ids dropped make it only shorter
   append_without_ids(head, table);
   head += '|';
   head += scan.scan_format();
   head += '|';
-  return head;
 }
 
 // The columns a scan reads, without expression ids, sorted: its Output list, else the fields of
@@ -235,38 +222,44 @@ const Operator* append_chain_signature(const Plan& plan, const Operator& scan, s
   return cur;
 }
 
-// The signature scans are grouped by: without the column lists when the chain filters and both
-// lists can be compared (one read's columns a subset of the other's still reads and filters the
-// same files twice), else the whole signature. `columns` receives the columns of a loose key.
-std::string group_key(const Plan& plan, const Operator& scan, const std::string& head,
-                      std::vector<std::string>* columns, const Operator** top) {
+// The signature scans are grouped by, into `key` (a buffer; `head` is the scan's head): without
+// the column lists when the chain filters and both lists can be compared (one read's columns a
+// subset of the other's still reads and filters the same files twice), else the whole signature.
+// `columns` receives the columns of a loose key; `top` the top of the chain.
+void group_key(std::string& key, const Plan& plan, const Operator& scan, std::string_view head,
+               std::vector<std::string>* columns, const Operator** top) {
   if (auto cols = scan_columns(scan)) {
-    std::string key = head;
+    key.assign(head);
     bool filtered = false;
     const Operator* t = append_chain_signature(plan, scan, key, nullptr, true, &filtered);
     if (filtered && key.find("\x01untrusted") == std::string::npos) {
       key.insert(0, "loose|");
       if (columns) *columns = std::move(*cols);
       if (top) *top = t;
-      return key;
+      return;
     }
   }
-  std::string key = head;
+  key.assign(head);
   const Operator* t = append_chain_signature(plan, scan, key, nullptr);
   if (top) *top = t;
-  return key;
 }
 
-Chain build_chain(const Plan& plan, const Operator& scan, std::string head) {
-  Chain c;
-  c.scan = &scan;
-  c.key = group_key(plan, scan, head, &c.columns, nullptr);
-  c.signature = std::move(head);
-  c.top = append_chain_signature(plan, scan, c.signature, &c.filters);
-  c.untrusted = c.signature.find("\x01untrusted") != std::string::npos || (scan.scan && scan.scan->location_truncated) ||
-                scan.details_missing;
-  c.runtime_filter = feeds_bloom_filter(plan, *c.top);
-  return c;
+// A copy of a scan as the groups keep it: the scan and whether its chain can be compared. The
+// texts of its chain (its signature, filters and columns) are computed again where a report needs
+// them, not held for every copy: 5,000 copies of one scan in a generated 10,000-node profile held
+// 3.7 MB of chains at the peak of its lint.
+struct Copy {
+  const Operator* scan = nullptr;
+  bool untrusted = false;  // a compared list or the location was abbreviated: equality unknown
+};
+
+// The whole signature of the scan-and-filter chain that starts at `scan` (its head first) into
+// `sig`; the Filter conditions as printed go to `filters` when given. Returns the copy.
+Copy chain_signature(std::string& sig, const Plan& plan, const Operator& scan, std::vector<std::string>* filters) {
+  signature_head(sig, scan);
+  append_chain_signature(plan, scan, sig, filters);
+  return {&scan, sig.find("\x01untrusted") != std::string::npos ||
+                     (scan.scan && scan.scan->location_truncated) || scan.details_missing};
 }
 
 // A scan signature in 16 bytes: two independent 64-bit hashes. Scans are grouped by it first (a
@@ -291,13 +284,13 @@ SignatureKey signature_key(std::string_view sig) {
 struct Cost {
   std::optional<double> ms, bytes, rows;
 };
-Cost cost_of(const Chain& c) {
+Cost cost_of(const Operator& scan) {
   Cost k;
-  k.ms = c.scan->duration_ms;
-  k.bytes = first_metric(*c.scan, {Metric::FilesReadBytes});
-  if (!k.bytes && c.scan->stats->size_bytes && !c.scan->stats->masked) k.bytes = c.scan->stats->size_bytes;
-  k.rows = first_metric(*c.scan, {Metric::RowsScanned});
-  if (!k.rows) k.rows = c.scan->rows;
+  k.ms = scan.duration_ms;
+  k.bytes = first_metric(scan, {Metric::FilesReadBytes});
+  if (!k.bytes && scan.stats->size_bytes && !scan.stats->masked) k.bytes = scan.stats->size_bytes;
+  k.rows = first_metric(scan, {Metric::RowsScanned});
+  if (!k.rows) k.rows = scan.rows;
   return k;
 }
 
@@ -355,15 +348,15 @@ std::string column_list(const std::vector<std::string>& cols) {
 
 // Reads of one table with the same filters where the columns of each are a subset of the first
 // (the widest): the files are read and filtered once per read.
-void report_nested(RuleContext& ctx, const std::vector<Chain>& copies) {
-  if (std::any_of(copies.begin(), copies.end(), [](const Chain& c) { return c.untrusted; })) return;
-  const Chain& widest = copies[0];
-  const Chain& dup = copies[1];
+void report_nested(RuleContext& ctx, const std::vector<Copy>& copies) {
+  if (std::any_of(copies.begin(), copies.end(), [](const Copy& c) { return c.untrusted; })) return;
+  const Operator& widest = *copies[0].scan;
+  const Operator& dup = *copies[1].scan;
   // The work of the reads beyond the widest, when every one of them was measured.
   double sum[3] = {0, 0, 0};
   bool all[3] = {true, true, true};
   for (std::size_t i = 1; i < copies.size(); ++i) {
-    const Cost c = cost_of(copies[i]);
+    const Cost c = cost_of(*copies[i].scan);
     const std::optional<double>* v[3] = {&c.ms, &c.bytes, &c.rows};
     for (int j = 0; j < 3; ++j) {
       if (*v[j]) sum[j] += **v[j];
@@ -375,23 +368,31 @@ void report_nested(RuleContext& ctx, const std::vector<Chain>& copies) {
   if (all[1]) k.bytes = sum[1];
   if (all[2]) k.rows = sum[2];
   if (k.bytes && *k.bytes < ctx.threshold(kMinBytes)) return;
-  std::string table((widest.scan->table().empty() ? widest.scan->name : widest.scan->table()).view());
-  std::string msg = scan_ref(*dup.scan) + " reads again part of what " + scan_ref(*widest.scan) +
-                    " reads: the same scan" + (widest.filters.empty() ? "" : " and filter") + " of " + table +
-                    ", with columns [" + column_list(dup.columns) + "] within [" + column_list(widest.columns) +
+  // The columns of a read of a loose group (scan_columns gave its key), the widest's filters.
+  auto columns = [](const Operator& scan) { return scan_columns(scan).value_or(std::vector<std::string>{}); };
+  const std::vector<std::string> widest_columns = columns(widest);
+  std::vector<std::string> filters;
+  std::string sig;
+  chain_signature(sig, ctx.plan(), widest, &filters);
+  std::string table((widest.table().empty() ? widest.name : widest.table()).view());
+  std::string msg = scan_ref(dup) + " reads again part of what " + scan_ref(widest) +
+                    " reads: the same scan" + (filters.empty() ? "" : " and filter") + " of " + table +
+                    ", with columns [" + column_list(columns(dup)) + "] within [" + column_list(widest_columns) +
                     "], is computed " + std::to_string(copies.size()) + " times in this plan without ReusedExchange";
-  Diagnostic d = ctx.make(*dup.scan, std::move(msg));
+  Diagnostic d = ctx.make(dup, std::move(msg));
   if (!k.bytes && !k.ms && !k.rows) d.severity = Severity::Info;
+  // Reserved at its size: a plan with thousands of copies grows no second array beside the first.
+  d.evidence.reserve(2 + copies.size() + filters.size() + (k.bytes ? 1 : 0) + (k.rows ? 1 : 0) + (k.ms ? 1 : 0));
   d.evidence.push_back({"copies", static_cast<double>(copies.size()), Unit::Count});
-  for (const Chain& c : copies) d.evidence.push_back({"copy", scan_ref(*c.scan) + ": [" + column_list(c.columns) + "]"});
+  for (const Copy& c : copies) d.evidence.push_back({"copy", scan_ref(*c.scan) + ": [" + column_list(columns(*c.scan)) + "]"});
   d.evidence.push_back({"same filters", "the pushed, data and partition filters and the Filter conditions above "
                                         "the reads are the same; the columns of each read are a subset of " +
-                                            scan_ref(*widest.scan) + "'s"});
-  for (const std::string& f : widest.filters) d.evidence.push_back({"filter", f});
+                                            scan_ref(widest) + "'s"});
+  for (const std::string& f : filters) d.evidence.push_back({"filter", f});
   if (k.bytes) d.evidence.push_back({"bytes read again", *k.bytes, Unit::Bytes});
   if (k.rows) d.evidence.push_back({"rows read again", *k.rows, Unit::Rows});
   if (k.ms) d.evidence.push_back({"scan time of the repeated reads", *k.ms, Unit::Ms});
-  d.fix = "Read the filtered table once with the union of the columns ([" + column_list(widest.columns) +
+  d.fix = "Read the filtered table once with the union of the columns ([" + column_list(widest_columns) +
           "]) and use it for every branch: cache / persist it (df.cache(), CACHE TABLE) when several actions or "
           "CTE references use it, or produce the results in one pass (one aggregation feeding both branches, "
           "conditional aggregation, GROUPING SETS).";
@@ -403,128 +404,180 @@ void report_nested(RuleContext& ctx, const std::vector<Chain>& copies) {
   ctx.report(std::move(d));
 }
 
+// Runs of equal keys in `keyed` (sorted by key, then scan) of two or more scans, as [begin, end)
+// ranges in the order of their first scan.
+std::vector<std::pair<std::size_t, std::size_t>> runs_of_two(
+    const std::vector<std::pair<SignatureKey, std::uint32_t>>& keyed) {
+  std::vector<std::pair<std::size_t, std::size_t>> runs;
+  for (std::size_t b = 0, e = 0; b < keyed.size(); b = e) {
+    for (e = b + 1; e < keyed.size() && keyed[e].first == keyed[b].first;) ++e;
+    if (e - b >= 2) runs.emplace_back(b, e);
+  }
+  std::sort(runs.begin(), runs.end(), [&keyed](const auto& x, const auto& y) {
+    return keyed[x.first].second < keyed[y.first].second;
+  });
+  return runs;
+}
+
 class DuplicateWork final : public DocumentedRule<make_doc> {
  public:
   void check(RuleContext& ctx) const override {
     const Plan& plan = ctx.plan();
     // A copy needs two scans at least: a plan of one (most small plans) has nothing to compare.
     if (ctx.active_ops(OpKind::Scan).size() < 2) return;
-    // Grouped by the signature's hashes, in order of first appearance. Only the scan is kept per
-    // member: a plan of many scans would otherwise hold every chain's texts at once.
-    using Groups = std::map<SignatureKey, std::vector<const Operator*>>;
-    Groups groups;
-    std::vector<Groups::const_iterator> order;
-    // A scan whose table and format no other scan shares has no copy: its chain (the long part of
-    // the work) is not built.
-    // Each active scan's head, computed once.
-    std::vector<std::pair<const Operator*, std::string>> scans;
-    scans.reserve(ctx.active_ops(OpKind::Scan).size());  // (not one slot per operator: 40 bytes each)
-    std::unordered_map<std::string_view, std::uint32_t> heads;
+    // The scans that may have a copy, in index order.
+    std::vector<const Operator*> scans;
+    scans.reserve(ctx.active_ops(OpKind::Scan).size());  // (not one slot per operator)
     const std::vector<bool> in_pruning = dynamic_pruning_ops(plan);
     // The creation side of a bloom-filter runtime filter is Spark's own re-read (runtime_filter_side,
     // a model fact); feeds_bloom_filter below also catches a chain whose aggregate a paste cut.
     for (const Operator* op : ctx.active_ops())
       if (op->kind == OpKind::Scan && has_table_identity(*op) && !in_pruning[op->index] &&
           !op->facts->runtime_filter_side)
-        scans.emplace_back(op, signature_head(*op));
-    // Each scan's count, looked up once (a map's elements stay where they are as it grows).
-    std::vector<const std::uint32_t*> head_count;
-    head_count.reserve(scans.size());
-    for (const auto& [op, head] : scans) {
-      std::uint32_t& n = heads[head];
-      ++n;
-      head_count.push_back(&n);
-    }
-    // Only the signature's hashes are kept here: one buffer serves every scan.
-    std::string sig;
+        scans.push_back(op);
+    // A scan whose table and format no other scan shares has no copy: its chain (the long part of
+    // the work) is not built. Heads, then signatures, are compared by their hashes (sorted with the
+    // scan's place: 24 bytes a scan), not held as texts; one buffer serves every scan.
+    std::string head, sig;
+    std::vector<std::pair<SignatureKey, std::uint32_t>> keyed;
+    keyed.reserve(scans.size());
     for (std::size_t i = 0; i < scans.size(); ++i) {
-      const Operator& op = *scans[i].first;
-      if (*head_count[i] < 2) continue;
-      const Operator* top = nullptr;
-      sig = group_key(plan, op, scans[i].second, nullptr, &top);
-      if (feeds_bloom_filter(plan, *top)) continue;  // a bloom-filter subquery re-reads the creation side on purpose
-      auto [it, fresh] = groups.try_emplace(signature_key(sig));
-      if (fresh) order.push_back(it);
-      it->second.push_back(&op);
+      signature_head(head, *scans[i]);
+      keyed.emplace_back(signature_key(head), static_cast<std::uint32_t>(i));
     }
-    // Each group of two or more, split by the exact keys (chains built again for these scans only);
-    // a loose group, then by the exact signatures unless the columns of its reads nest.
-    std::vector<std::vector<Chain>> same;
-    std::vector<std::vector<Chain>> nested;
-    for (Groups::const_iterator group : order) {
-      if (group->second.size() < 2) continue;
-      std::map<std::string, std::vector<Chain>> by_key;
-      for (const Operator* scan : group->second) {
-        Chain c = build_chain(plan, *scan, signature_head(*scan));
-        std::string key = c.key;
-        by_key[std::move(key)].push_back(std::move(c));
+    std::sort(keyed.begin(), keyed.end());
+    std::vector<bool> shared(scans.size(), false);
+    const auto shared_heads = runs_of_two(keyed);
+    for (const auto& [b, e] : shared_heads)
+      for (std::size_t k = b; k < e; ++k) shared[keyed[k].second] = true;
+    keyed.clear();
+    for (std::size_t i = 0; i < scans.size(); ++i) {
+      if (!shared[i]) continue;
+      const Operator& op = *scans[i];
+      const Operator* top = nullptr;
+      signature_head(head, op);
+      group_key(sig, plan, op, head, nullptr, &top);
+      if (feeds_bloom_filter(plan, *top)) continue;  // a bloom-filter subquery re-reads the creation side on purpose
+      keyed.emplace_back(signature_key(sig), static_cast<std::uint32_t>(i));
+    }
+    std::sort(keyed.begin(), keyed.end());  // by hash, then in scan order
+    // Each group of two or more (in order of first appearance), split by the exact keys (in the
+    // order of the keys' texts: one key unless two hashes collided); a loose group, then by the
+    // exact signatures unless the columns of its reads nest.
+    std::vector<std::vector<Copy>> same;
+    std::vector<std::vector<Copy>> nested;
+    const auto groups = runs_of_two(keyed);
+    for (const auto& [b, e] : groups) {
+      std::map<std::string, std::vector<std::uint32_t>> by_key;
+      for (std::size_t k = b; k < e; ++k) {
+        const Operator& scan = *scans[keyed[k].second];
+        signature_head(head, scan);
+        group_key(sig, plan, scan, head, nullptr, nullptr);
+        auto it = by_key.find(sig);
+        if (it == by_key.end()) it = by_key.emplace(sig, std::vector<std::uint32_t>{}).first;
+        it->second.push_back(keyed[k].second);
       }
-      for (auto& [key, chains] : by_key) {
-        if (chains.size() < 2) continue;
-        std::vector<Chain> rest;
-        if (key.rfind("loose|", 0) == 0) {
+      for (const auto& [key, members] : by_key) {
+        if (members.size() < 2) continue;
+        std::vector<std::uint32_t> rest;
+        if (key.starts_with("loose|")) {
           // The widest read, and the reads whose columns it holds.
+          std::vector<std::size_t> count(members.size());
+          for (std::size_t i = 0; i < members.size(); ++i)
+            if (auto cols = scan_columns(*scans[members[i]])) count[i] = cols->size();
           std::size_t widest = 0;
-          for (std::size_t i = 1; i < chains.size(); ++i)
-            if (chains[i].columns.size() > chains[widest].columns.size()) widest = i;
-          const std::vector<std::string> all = chains[widest].columns;  // a copy: the chains are moved below
-          std::vector<Chain> members;
-          std::set<std::string> signatures;
-          for (std::size_t i = 0; i < chains.size(); ++i) {
-            const bool in = i == widest || std::includes(all.begin(), all.end(), chains[i].columns.begin(),
-                                                         chains[i].columns.end());
-            if (in) signatures.insert(chains[i].signature);
-            (in ? members : rest).push_back(std::move(chains[i]));
+          for (std::size_t i = 1; i < members.size(); ++i)
+            if (count[i] > count[widest]) widest = i;
+          const std::vector<std::string> all = scan_columns(*scans[members[widest]]).value_or(std::vector<std::string>{});
+          std::vector<Copy> in;
+          std::vector<std::uint32_t> in_index;
+          std::vector<std::size_t> in_count;
+          std::string first;
+          bool one_signature = true;
+          for (std::size_t i = 0; i < members.size(); ++i) {
+            bool holds = i == widest;
+            if (!holds) {
+              const std::vector<std::string> cols = scan_columns(*scans[members[i]]).value_or(std::vector<std::string>{});
+              holds = std::includes(all.begin(), all.end(), cols.begin(), cols.end());
+            }
+            if (!holds) {
+              rest.push_back(members[i]);
+              continue;
+            }
+            in.push_back(chain_signature(sig, plan, *scans[members[i]], nullptr));
+            in_index.push_back(members[i]);
+            in_count.push_back(count[i]);
+            if (in.size() == 1) first = sig;
+            else if (sig != first) one_signature = false;
           }
-          if (members.size() >= 2 && signatures.size() >= 2) {
-            // The widest first: the others read part of what it reads.
-            std::stable_partition(members.begin(), members.end(),
-                                  [&all](const Chain& c) { return c.columns.size() == all.size(); });
-            nested.push_back(std::move(members));
+          if (in.size() >= 2 && !one_signature) {
+            // The widest first (in their order), the others after: they read part of what it reads.
+            std::vector<Copy> ordered;
+            ordered.reserve(in.size());
+            for (std::size_t i = 0; i < in.size(); ++i)
+              if (in_count[i] == all.size()) ordered.push_back(in[i]);
+            for (std::size_t i = 0; i < in.size(); ++i)
+              if (in_count[i] != all.size()) ordered.push_back(in[i]);
+            nested.push_back(std::move(ordered));
+          } else if (rest.empty()) {
+            same.push_back(std::move(in));  // every read holds the widest's columns, one signature
+            continue;
           } else {
-            for (Chain& c : members) rest.push_back(std::move(c));
+            rest.insert(rest.end(), in_index.begin(), in_index.end());
           }
         } else {
-          rest = std::move(chains);
+          rest = members;
         }
-        // One signature (the usual case: N copies of one scan): the chains are the group as they
-        // are, not moved one by one into a second array (5,000 copies of one scan in a generated
-        // 10,000-node profile held 1.7 MB twice at the peak of its lint).
-        if (!rest.empty() && std::all_of(rest.begin(), rest.end(), [&](const Chain& c) {
-              return c.signature == rest.front().signature;
-            })) {
-          same.push_back(std::move(rest));
+        if (rest.empty()) continue;
+        // One signature (the usual case: N copies of one scan): the group as it is.
+        std::vector<Copy> copies;
+        copies.reserve(rest.size());
+        std::string first;
+        bool one_signature = true;
+        for (std::uint32_t i : rest) {
+          copies.push_back(chain_signature(sig, plan, *scans[i], nullptr));
+          if (copies.size() == 1) first = sig;
+          else if (sig != first) one_signature = false;
+        }
+        if (one_signature) {
+          same.push_back(std::move(copies));
           continue;
         }
         std::map<std::string, std::size_t> by_signature;
-        for (Chain& c : rest) {
-          auto [at, fresh] = by_signature.try_emplace(c.signature, same.size());
+        for (const Copy& c : copies) {
+          chain_signature(sig, plan, *c.scan, nullptr);
+          auto [at, fresh] = by_signature.try_emplace(sig, same.size());
           if (fresh) same.emplace_back();
-          same[at->second].push_back(std::move(c));
+          same[at->second].push_back(c);
         }
       }
     }
-    for (const std::vector<Chain>& copies : nested) report_nested(ctx, copies);
-    for (const std::vector<Chain>& copies : same) {
+    for (const std::vector<Copy>& copies : nested) report_nested(ctx, copies);
+    std::vector<std::string> filters;
+    for (const std::vector<Copy>& copies : same) {
       if (copies.size() < 2) continue;
       // Abbreviated text cannot prove two scans equal.
-      if (std::any_of(copies.begin(), copies.end(), [](const Chain& c) { return c.untrusted; })) continue;
-      const Chain& first = copies[0];
-      const Chain& dup = copies[1];
+      if (std::any_of(copies.begin(), copies.end(), [](const Copy& c) { return c.untrusted; })) continue;
+      const Operator& first = *copies[0].scan;
+      const Operator& dup = *copies[1].scan;
       Cost k = cost_of(dup);
       double min = ctx.threshold(kMinBytes);
       if (k.bytes && *k.bytes < min) continue;
-      std::string table((first.scan->table().empty() ? first.scan->name : first.scan->table()).view());
-      std::string msg = scan_ref(*dup.scan) + " repeats " + scan_ref(*first.scan) +
-                        ": the same scan" + (first.filters.empty() ? "" : " and filter") + " of " + table +
+      filters.clear();
+      chain_signature(sig, plan, first, &filters);
+      std::string table((first.table().empty() ? first.name : first.table()).view());
+      std::string msg = scan_ref(dup) + " repeats " + scan_ref(first) +
+                        ": the same scan" + (filters.empty() ? "" : " and filter") + " of " + table +
                         " is computed " + std::to_string(copies.size()) +
                         " times in this plan without ReusedExchange";
-      Diagnostic d = ctx.make(*dup.scan, std::move(msg));
+      Diagnostic d = ctx.make(dup, std::move(msg));
       // Without a measured size the cost is unknown (a repeated dimension scan is cheap): info.
       if (!k.bytes && !k.ms && !k.rows) d.severity = Severity::Info;
+      // Reserved at its size: a plan with thousands of copies grows no second array beside the first.
+      d.evidence.reserve(1 + copies.size() + filters.size() + (k.bytes ? 1 : 0) + (k.rows ? 1 : 0) + (k.ms ? 1 : 0));
       d.evidence.push_back({"copies", static_cast<double>(copies.size()), Unit::Count});
-      for (const Chain& c : copies) d.evidence.push_back({"copy", scan_ref(*c.scan)});
-      for (const std::string& f : first.filters) d.evidence.push_back({"filter", f});
+      for (const Copy& c : copies) d.evidence.push_back({"copy", scan_ref(*c.scan)});
+      for (const std::string& f : filters) d.evidence.push_back({"filter", f});
       if (k.bytes) d.evidence.push_back({"bytes per copy", *k.bytes, Unit::Bytes});
       if (k.rows) d.evidence.push_back({"rows per copy", *k.rows, Unit::Rows});
       if (k.ms) d.evidence.push_back({"scan time per copy", *k.ms, Unit::Ms});

@@ -51,13 +51,13 @@ class ExplainTextReader {
 
   void run() {
     const Normalized& n = s_.n;
-    for (std::size_t i = 0; i < n.lines.size(); ++i) line(i);
+    for (std::size_t i = 0; i < n.line_count(); ++i) line(i);
     finish_plan(s_);  // the last plan is handed over once the line table is gone (parse_explain_text)
     summarize(s_);
     fold_codegen_subtrees(s_.r, codegen_plans_);
     if (n.cut) {
       // (a later repair can drop the cut's line: the range is then unknown)
-      const std::size_t cut_size = n.cut_line < n.lines.size() ? n.text(n.cut_line).size() : 0;
+      const std::size_t cut_size = n.cut_line < n.line_count() ? n.text(n.cut_line).size() : 0;
       s_.r.messages.push_back({MessageSeverity::Warning, n.range(n.cut_line, 0, cut_size),
                                "the plan text was cut by Spark ('" + n.cut_text +
                                    "', spark.sql.maxPlanStringLength): the rest of the plan is missing"});
@@ -105,7 +105,7 @@ class ExplainTextReader {
     // them, so the vector of operators is allocated once (a doubling copies every operator and
     // holds both copies at the peak).
     std::size_t end = i + 1, tree_lines = 0;
-    for (; end < n.lines.size(); ++end) {
+    for (; end < n.line_count(); ++end) {
       const std::string_view t = n.text(end);
       if (t.size() > 3 && t[0] == '=' && t[1] == '=' && t[2] == ' ') break;
       // Only a line that starts with a guide byte has guides to skip (most lines start with a
@@ -201,7 +201,7 @@ class ExplainTextReader {
     if (k == std::string_view::npos || k > 4 || t[k] == ':' || t.substr(k).starts_with("+- ") ||
         t.substr(k).starts_with(":- "))
       return;
-    std::string_view next = i + 1 < n.lines.size() ? n.text(i + 1) : std::string_view{};
+    std::string_view next = i + 1 < n.line_count() ? n.text(i + 1) : std::string_view{};
     // The child may be indented further (InMemoryRelation prints its plan as an inner child).
     std::size_t nk = next.find_first_not_of(' ');
     bool next_child = nk != std::string_view::npos && nk <= 6 &&

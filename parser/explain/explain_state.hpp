@@ -100,7 +100,7 @@ struct ExplainState {
   // A message at column `col` of line `i`; an error also lists the line as not understood.
   void error(std::size_t i, std::uint32_t col, std::string msg, MessageSeverity sev = MessageSeverity::Error) {
     if (sev == MessageSeverity::Error) {
-      bad.push_back(n.lines[i].line);
+      bad.push_back(n.line_number(i));
       bad_index.push_back(i);
     }
     SrcPos p = n.pos(i, col);

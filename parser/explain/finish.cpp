@@ -50,8 +50,8 @@ void final_plan_from_arguments(Plan& p) {
 }
 
 bool orphan_tree_lines(const Normalized& n) {
-  for (const auto& l : n.lines) {
-    std::string_view t = n.text(l);
+  for (std::size_t i = 0; i < n.line_count(); ++i) {
+    std::string_view t = n.text(i);
     std::size_t g = t.find_first_not_of(" :");
     if (g != std::string_view::npos && g > 0 && (t.substr(g).starts_with("+- ") || t.substr(g).starts_with(":- ")))
       return true;
@@ -62,7 +62,7 @@ bool orphan_tree_lines(const Normalized& n) {
 // The likely damage, from what the unread lines (all lines when nothing was read) look like.
 std::string hint(const Normalized& n, const std::vector<std::size_t>* only = nullptr) {
   std::size_t numbered = 0, midmarker = 0, json = 0, html = 0, text = 0, orphan = 0;
-  std::size_t count = only ? only->size() : n.lines.size();
+  std::size_t count = only ? only->size() : n.line_count();
   for (std::size_t k = 0; k < count; ++k) {
     std::string_view t = n.text(only ? (*only)[k] : k);
     if (t.empty()) continue;
@@ -80,7 +80,7 @@ std::string hint(const Normalized& n, const std::vector<std::size_t>* only = nul
   }
   if (numbered * 2 > text) return "the lines look like a numbered tree string ('00 ', '01 '): the numbers must start at 00";
   if (!only) {
-    for (std::size_t k = 0; k < n.lines.size(); ++k) {
+    for (std::size_t k = 0; k < n.line_count(); ++k) {
       const std::string_view t = n.text(k);
       if (t.empty()) continue;
       if (t.starts_with("Found 0 WholeStageCodegen subtrees"))
@@ -106,8 +106,8 @@ std::string hint(const Normalized& n, const std::vector<std::size_t>* only = nul
 // alone is read, not an error).
 void summarize_nothing_read(ExplainState& s) {
   const Normalized& n = s.n;
-  std::size_t first = n.lines.size(), nonempty = 0;  // (a pass over every line: only here)
-  for (std::size_t i = 0; i < n.lines.size(); ++i)
+  std::size_t first = n.line_count(), nonempty = 0;  // (a pass over every line: only here)
+  for (std::size_t i = 0; i < n.line_count(); ++i)
     if (!n.text(i).empty()) {
       ++nonempty;
       first = std::min(first, i);
@@ -116,7 +116,7 @@ void summarize_nothing_read(ExplainState& s) {
   for (const auto& p : s.r.plans) photon_only = photon_only || p.photon.present;
   if (photon_only && s.bad.empty() && !orphan_tree_lines(n)) return;
   SourceRange loc{1, 1, 1, 1};
-  if (first < n.lines.size()) loc = n.range(first, 0, n.text(first).size());
+  if (first < n.line_count()) loc = n.range(first, 0, n.text(first).size());
   std::string msg = s.r.plans.empty() && s.r.handed_over_plans == 0 ? "expected '== Physical Plan ==' or an explain plan tree"
                                       : "no operator line under the plan's headers";
   msg += "; no operators were read from " + std::to_string(nonempty) + " non-empty line" +

@@ -27,7 +27,7 @@ void block_header(ExplainState& s, std::size_t i, const BlockHeader& bh, std::op
   // One block for the fields: at most one per line up to the blank line that ends the block
   // (counted up to 64: damaged text without blank lines must not reserve for the rest of it).
   std::size_t lines = 0;
-  for (std::size_t j = i + 1; j < s.n.lines.size() && !s.n.text(j).empty() && lines < 64; ++j) ++lines;
+  for (std::size_t j = i + 1; j < s.n.line_count() && !s.n.text(j).empty() && lines < 64; ++j) ++lines;
   o.fields.reserve(lines);
   o.detail_loc = s.n.range(i, 0, s.n.text(i).size());
   if (bh.codegen_stage) {
@@ -128,7 +128,7 @@ void block_line(ExplainState& s, std::size_t i, std::string_view t) {
     b.last_field_first_line = i;
     // A line that is a plain view of the input maps every column by the same shift: the value's
     // start is the line's start moved right, without a second look-up.
-    b.last_value_at = s.n.lines[i].has_extra()
+    b.last_value_at = !s.n.plain(i)
                           ? s.n.range(i, fl.value_column, fl.value_column + 1)
                           : SourceRange{f.loc.line, f.loc.column + fl.value_column, f.loc.line,
                                         f.loc.column + fl.value_column + 1};
@@ -223,7 +223,7 @@ void mark_missing_details(ExplainState& s) {
   }
   if (missing > 0 && last_block) last_block->details_missing = true;
   if (missing == 0) return;
-  const std::size_t at = std::min(s.last_text_line, s.n.lines.size() ? s.n.lines.size() - 1 : 0);
+  const std::size_t at = std::min(s.last_text_line, s.n.line_count() ? s.n.line_count() - 1 : 0);
   std::string msg = missing == shown
                         ? "the plan's details section is missing (no `(N) Name` block for any of its " +
                               std::to_string(shown) + " operators): the text ends here"
@@ -233,7 +233,7 @@ void mark_missing_details(ExplainState& s) {
                               " (" + std::string(first->id) + ")); the text ends here";
   msg += "; checks that need an operator's details (conditions, output, pushed filters) are skipped for them — "
          "paste the whole output of explain(\"formatted\")";
-  s.r.messages.push_back({MessageSeverity::Warning, s.n.lines.empty() ? SourceRange{} : s.n.range(at, 0, s.n.text(at).size()),
+  s.r.messages.push_back({MessageSeverity::Warning, (s.n.line_count() == 0) ? SourceRange{} : s.n.range(at, 0, s.n.text(at).size()),
                           std::move(msg)});
 }
 

@@ -18,7 +18,7 @@ void logical_line(ExplainState& s, std::size_t i) {
   if (ls.done) return;
   if (ls.expect_schema) {
     ls.expect_schema = false;
-    std::string_view next = i + 1 < s.n.lines.size() ? s.n.text(i + 1) : std::string_view{};
+    std::string_view next = i + 1 < s.n.line_count() ? s.n.text(i + 1) : std::string_view{};
     bool next_child = next.starts_with("+- ") || next.starts_with(":- ");
     bool has_attr = t.find('#') != std::string_view::npos;
     if (!has_attr && !next_child) return;  // `a: int, b: string` schema line

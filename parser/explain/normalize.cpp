@@ -66,6 +66,10 @@ SrcPos Normalized::map_pos(const ByteMap& m, std::size_t x) const {
 }
 
 SrcPos Normalized::pos(std::size_t idx, std::size_t col) const {
+  if (starts) {  // the compact table: line idx + 1 of the input, unshifted
+    if (idx >= start_lines) return {};
+    return {static_cast<std::uint32_t>(idx + 1), static_cast<std::uint32_t>(1 + col)};
+  }
   if (idx >= lines.size()) return {};
   const NormLine& l = lines[idx];
   if (!l.has_extra()) return {l.line, static_cast<std::uint32_t>(1 + col + l.aux)};  // col_base 1, aux the shift
@@ -86,11 +90,13 @@ SrcPos Normalized::pos(std::size_t idx, std::size_t col) const {
 
 SourceRange Normalized::range(std::size_t first_idx, std::size_t begin, std::size_t last_idx, std::size_t end) const {
   SourceRange r;
-  if (first_idx >= lines.size() || last_idx >= lines.size()) return r;
-  const NormLine& fl = lines[first_idx];
-  const NormLine& ll = lines[last_idx];
+  if (first_idx >= line_count() || last_idx >= line_count()) return r;
   SrcPos b, e;
-  if (!fl.has_extra() && !ll.has_extra()) {  // most ranges: both lines are shifted views of the input
+  if (starts) {  // the compact table: lines of the input, unshifted
+    b = {static_cast<std::uint32_t>(first_idx + 1), static_cast<std::uint32_t>(1 + begin)};
+    e = {static_cast<std::uint32_t>(last_idx + 1), static_cast<std::uint32_t>(1 + end)};
+  } else if (const NormLine &fl = lines[first_idx], &ll = lines[last_idx]; !fl.has_extra() && !ll.has_extra()) {
+    // most ranges: both lines are shifted views of the input
     b = {fl.line, static_cast<std::uint32_t>(1 + begin + fl.aux)};
     e = {ll.line, static_cast<std::uint32_t>(1 + end + ll.aux)};
   } else {
@@ -112,12 +118,44 @@ SourceRange Normalized::range(std::size_t first_idx, std::size_t begin, std::siz
   return r;
 }
 
+bool Normalized::compact() {
+  // A recorded repair, an extra entry (margins, tabs, a rewritten line), a byte map or a line
+  // start that does not fit 32 bits: the line table stays as it is.
+  if (lines.empty() || !repairs.empty() || !extras.empty() || !maps.empty() || input.size() >= UINT32_MAX - 1)
+    return false;
+  // No pass changed a line: line i is split_lines' view of the input's line i + 1 (unshifted, an
+  // empty one at the input's first byte, as text() gives it), that line or less (split_lines cuts
+  // a CR and trailing blanks, or empties a log line, never adds). So when the lengths and the
+  // newlines between them add up to the input (a newline at its end ends the last line), every
+  // line is whole and starts where the lines before it end.
+  if (lines.back().line != lines.size()) return false;
+  std::unique_ptr<std::uint32_t[]> st(new std::uint32_t[lines.size() + 1]);
+  std::uint32_t at = 0;  // where line i starts in the input
+  for (std::size_t i = 0; i < lines.size(); ++i) {
+    st[i] = at;
+    at += lines[i].len + 1;
+  }
+  const bool newline_at_end = !input.empty() && input.back() == '\n';
+  if (at != input.size() + (newline_at_end ? 0 : 1)) return false;
+  st[lines.size()] = at;
+  start_lines = lines.size();
+  starts = std::move(st);
+  std::vector<NormLine>().swap(lines);  // its memory goes back now, not at the end of the parse
+  return true;
+}
+
 // Split the input into lines (step 1), then run the repair passes in order, each only where its
-// cheap check says it may change something; each pass that changed something is recorded.
-Normalized normalize(std::string_view input) {
+// cheap check says it may change something; each pass that changed something is recorded. The
+// line table is then left compact where it can be.
+Normalized normalize(std::string_view input, bool compact_lines) {
   repair::RepairState s = repair::split_lines(input);
+  bool changed = false;  // a pass changed something (find_cut's is recorded nowhere)
   for (const repair::Repair& r : repair::kRepairs)
-    if (r.may_apply(s) && r.run(s) && !r.what.empty()) s.out.repairs.emplace_back(r.what);
+    if (r.may_apply(s) && r.run(s)) {
+      changed = true;
+      if (!r.what.empty()) s.out.repairs.emplace_back(r.what);
+    }
+  if (compact_lines && !changed) s.out.compact();
   return std::move(s.out);
 }
 

@@ -30,7 +30,7 @@ void trailer_line(ExplainState& s, std::size_t i) {
   if (!tr.text.empty() || !s.n.text(i).empty()) {
     if (!tr.text.empty()) tr.text += '\n';
     tr.text += s.n.text(i);
-    tr.loc.end_line = s.n.lines[i].line;
+    tr.loc.end_line = s.n.line_number(i);
     tr.loc.end_column = s.n.column(i, s.n.text(i).size());
   }
 }

@@ -59,9 +59,11 @@ template <class J>
 Metric read_metric(MetricNames& names, const J& m);
 
 // One graph node's metadata entry as a Field (key as given; lists split into items; FILTERS,
-// PARTITION_FILTERS, CONDITION and join keys also parsed as SQL expressions).
+// PARTITION_FILTERS, CONDITION and join keys also parsed as SQL expressions). The key is kept
+// through `names` (a profile repeats a few dozen keys over all its nodes: each kept once), the
+// value and items in `st`.
 template <class J>
-Field read_field(TextStore& st, const J& entry);
+Field read_field(TextStore& st, MetricNames& names, const J& entry);
 
 
 }  // namespace planlint::profile

@@ -258,10 +258,10 @@ Metric read_metric(MetricNames& names, const J& m) {
 }
 
 template <class J>
-Field read_field(TextStore& st, const J& entry) {
+Field read_field(TextStore& st, MetricNames& names, const J& entry) {
   Field f;
-  f.key = st.keep(text(member(entry, "key")));
-  if (f.key.empty()) f.key = st.keep(text(member(entry, "label")));
+  f.key = names(text(member(entry, "key")));
+  if (f.key.empty()) f.key = names(text(member(entry, "label")));
   auto value = member(entry, "value");
   auto values = member(entry, "values");
   bool list = values && values->is_array() && (!values->empty() || !value);
@@ -288,7 +288,7 @@ Field read_field(TextStore& st, const J& entry) {
 
 template Metric read_metric<json>(MetricNames&, const json&);
 template Metric read_metric<LiteRef>(MetricNames&, const LiteRef&);
-template Field read_field<json>(TextStore&, const json&);
-template Field read_field<LiteRef>(TextStore&, const LiteRef&);
+template Field read_field<json>(TextStore&, MetricNames&, const json&);
+template Field read_field<LiteRef>(TextStore&, MetricNames&, const LiteRef&);
 
 }  // namespace planlint::profile

@@ -30,6 +30,8 @@
 //    operator without stageLinks inherits those of its stage container).
 #include <algorithm>
 #include <cctype>
+#include <cstdint>
+#include <functional>
 #include <map>
 #include <optional>
 #include <string>
@@ -69,8 +71,9 @@ struct ProfileGraphReader {
   // The bytes of the operators' texts: nodes are read before their plan exists; every plan of the
   // input shares this store.
   std::shared_ptr<TextStore> store = std::make_shared<TextStore>();
-  // The metrics' labels and keys, each distinct one kept once in `store` (a profile repeats a few
-  // hundred labels over all its nodes).
+  // The metrics' labels and keys, the nodes' names, display names and tags and the metadata keys,
+  // each distinct one kept once in `store` (a profile repeats a few hundred of them over all its
+  // nodes).
   MetricNames metric_names{*store};
 
   ProfileGraphReader(std::string_view text, ParseResult& r) : input(text), result(r), lines(text) {}
@@ -205,10 +208,75 @@ struct ProfileGraphReader {
   QueryInfo read_query(const json& root);
   Plan read_graph(const json& g, std::size_t gi, const QueryInfo& query, ReadNodes* pre_read,
                   std::vector<ReadEdge>* pre_edges);
-  // The steps of read_graph, in order. Node ids -> operator index.
-  using NodeIds = std::unordered_map<std::string, std::size_t>;
-  // Each `edges` element's (consumer, producer) operators -> its offset (kNoOffset: unknown).
-  using EdgeOffsets = std::map<std::pair<std::size_t, std::size_t>, std::size_t>;
+  // The steps of read_graph, in order.
+  // Node ids -> operator index: open addressing over the operators' own ids (views of their texts
+  // in the store), 4 bytes a slot, instead of a hash node holding a copy of each id (0.6 MB for
+  // 10,000 nodes, beside the plan at the reader's peak).
+  class NodeIds {
+   public:
+    static constexpr std::size_t npos = static_cast<std::size_t>(-1);
+    explicit NodeIds(const Plan& plan) : plan_(&plan) {}
+    // Adds `id` as operator `index`'s (plan.ops[index] may not be in place yet; every index added
+    // before it must be). False when the id is there already: the first keeps it.
+    bool emplace(std::string_view id, std::size_t index) {
+      if (2 * (count_ + 1) > slots_.size()) rehash(std::max<std::size_t>(16, 2 * slots_.size()));
+      std::size_t s = std::hash<std::string_view>{}(id) & (slots_.size() - 1);
+      for (; slots_[s] != 0; s = (s + 1) & (slots_.size() - 1))
+        if (plan_->ops[slots_[s] - 1].id == id) return false;
+      slots_[s] = static_cast<std::uint32_t>(index + 1);
+      ++count_;
+      return true;
+    }
+    // The operator with that id, or npos.
+    [[nodiscard]] std::size_t find(std::string_view id) const {
+      if (slots_.empty()) return npos;
+      for (std::size_t s = std::hash<std::string_view>{}(id) & (slots_.size() - 1); slots_[s] != 0;
+           s = (s + 1) & (slots_.size() - 1))
+        if (plan_->ops[slots_[s] - 1].id == id) return slots_[s] - 1;
+      return npos;
+    }
+
+   private:
+    void rehash(std::size_t size) {  // (a power of two)
+      std::vector<std::uint32_t> old(size, 0);
+      old.swap(slots_);
+      for (std::uint32_t v : old) {
+        if (v == 0) continue;
+        std::size_t s = std::hash<std::string_view>{}(plan_->ops[v - 1].id.view()) & (size - 1);
+        while (slots_[s] != 0) s = (s + 1) & (size - 1);
+        slots_[s] = v;
+      }
+    }
+    const Plan* plan_;
+    std::vector<std::uint32_t> slots_;  // operator index + 1; 0: empty
+    std::size_t count_ = 0;
+  };
+  // Each `edges` element's (consumer, producer) operators -> its offset (kNoOffset: unknown), the
+  // first of repeated edges; 24 bytes an edge in one sorted array instead of a tree node each.
+  class EdgeOffsets {
+   public:
+    struct Edge {
+      std::uint32_t from = 0, to = 0;
+      std::size_t offset = kNoOffset;
+    };
+    // The edges as read (repeats included), sorted and rid of repeats (the first kept).
+    explicit EdgeOffsets(std::vector<Edge> edges) : edges_(std::move(edges)) {
+      std::stable_sort(edges_.begin(), edges_.end(), less);
+      edges_.erase(std::unique(edges_.begin(), edges_.end(),
+                               [](const Edge& a, const Edge& b) { return a.from == b.from && a.to == b.to; }),
+                   edges_.end());
+    }
+    // The offset of edge (from, to), nullptr when there is none.
+    [[nodiscard]] const std::size_t* find(std::size_t from, std::size_t to) const {
+      const Edge key{static_cast<std::uint32_t>(from), static_cast<std::uint32_t>(to), 0};
+      auto it = std::lower_bound(edges_.begin(), edges_.end(), key, less);
+      return it != edges_.end() && it->from == key.from && it->to == key.to ? &it->offset : nullptr;
+    }
+
+   private:
+    static bool less(const Edge& a, const Edge& b) { return a.from != b.from ? a.from < b.from : a.to < b.to; }
+    std::vector<Edge> edges_;
+  };
   void read_graph_nodes(Plan& plan, const json& g, std::size_t gi, const profile::GraphPositions* gp,
                         ReadNodes* pre_read, NodeIds& by_id, std::vector<std::string>& subgraph_parents);
   EdgeOffsets read_graph_edges(Plan& plan, const json& g, const profile::GraphPositions* gp,
@@ -220,7 +288,7 @@ struct ProfileGraphReader {
   // J: json (nlohmann's document) or profile::LiteRef (the scanner's, profile_json_scan.hpp).
   template <class J>
   void read_node(const J& n, Operator& op, const profile::GraphPositions* gp, std::size_t ni);
-  void break_cycles(Plan& plan, const std::map<std::pair<std::size_t, std::size_t>, std::size_t>& edge_at);
+  void break_cycles(Plan& plan, const EdgeOffsets& edge_at);
 };
 
 // Reads the export with profile::JsonScanner (profile_json_scan.hpp) instead of nlohmann's callback
@@ -331,6 +399,9 @@ class ScanRouter {
         } else if (auto ge = graph_of(d, "edges")) {
           cap_edges_ = &r_.read_edges[*ge];
           cap_edges_->clear();
+          // One block at the count the position scan found, not doubling from one (16,384 slots
+          // of 64 bytes for 10,000 edges).
+          if (const profile::GraphPositions* gp = r_.positions_of(*ge)) cap_edges_->reserve(gp->edges.size());
           cap_ = Capture::Edges, cap_depth_ = d + 1;
         }
       }
@@ -506,10 +577,10 @@ void ProfileGraphReader::read_node(const J& n, Operator& op, const profile::Grap
   if (gp && ni < gp->nodes.size()) op.loc = at(gp->nodes[ni]);
   TextStore& st = *store;
   op.id = st.keep(text(member(n, "id")));
-  op.label = st.keep(text(member(n, "name")));
+  op.label = metric_names(text(member(n, "name")));  // display names and node names repeat: each kept once
   auto tn = profile::tag_and_name(text(member(n, "tag")), op.label);
-  op.extra.edit().tag = std::move(tn.tag);
-  op.name = st.keep(tn.name);
+  op.extra.edit().tag = metric_names(tn.tag);  // a profile repeats a few dozen tags over its nodes: each kept once
+  op.name = metric_names(tn.name);
   op.section = Section::Profile;
   Classification c = classify_operator(op.name);
   op.kind = c.kind;
@@ -538,7 +609,7 @@ void ProfileGraphReader::read_node(const J& n, Operator& op, const profile::Grap
     for (const auto& e : *md) {
       std::size_t idx = k++;
       if (!e.is_object()) continue;
-      Field f = profile::read_field(st, e);
+      Field f = profile::read_field(st, metric_names, e);
       if (md_pos && idx < md_pos->size()) f.loc = at((*md_pos)[idx]);
       // Like the explain reader: one warning per field whose expression did not parse (kept raw).
       for (const auto& x : f.exprs)
@@ -547,7 +618,7 @@ void ProfileGraphReader::read_node(const J& n, Operator& op, const profile::Grap
           break;
         }
       if (f.key == "IS_PHOTON") photon = is_true(f.value);
-      else if (f.key == "CHILD_TAG") op.extra.edit().child_side = f.value.str();
+      else if (f.key == "CHILD_TAG") op.extra.edit().child_side = f.value;
       op.fields.push_back(std::move(f));
     }
   }
@@ -607,7 +678,7 @@ void ProfileGraphReader::read_node(const J& n, Operator& op, const profile::Grap
 }
 
 // Remove edges that close a cycle (iterative DFS, linear), reporting each at its edge object.
-void ProfileGraphReader::break_cycles(Plan& plan, const std::map<std::pair<std::size_t, std::size_t>, std::size_t>& edge_at) {
+void ProfileGraphReader::break_cycles(Plan& plan, const EdgeOffsets& edge_at) {
   const std::size_t n = plan.ops.size();
   std::vector<std::uint8_t> state(n, 0);  // 0 new, 1 on the DFS path, 2 done
   std::vector<std::pair<std::size_t, std::size_t>> stack;
@@ -625,8 +696,8 @@ void ProfileGraphReader::break_cycles(Plan& plan, const std::map<std::pair<std::
       }
       std::size_t c = ch[k];
       if (state[c] == 1) {
-        auto e = edge_at.find({v, c});
-        message(MessageSeverity::Warning, e == edge_at.end() ? plan.ops[v].loc : at(e->second),
+        const std::size_t* e = edge_at.find(v, c);
+        message(MessageSeverity::Warning, e == nullptr ? plan.ops[v].loc : at(*e),
                 "edge from node '" + plan.ops[v].id + "' to node '" + plan.ops[c].id +
                     "' closes a cycle; the edge is ignored");
         ch.erase(ch.begin() + static_cast<std::ptrdiff_t>(k));
@@ -651,14 +722,14 @@ Plan ProfileGraphReader::read_graph(const json& g, std::size_t gi, const QueryIn
   const profile::GraphPositions* gp = gi < pos.graphs.size() ? &pos.graphs[gi] : nullptr;
   if (gp) plan.loc = at(gp->offset);
 
-  NodeIds by_id;
+  NodeIds by_id(plan);
   std::vector<std::string> subgraph_parents;  // per operator
   read_graph_nodes(plan, g, gi, gp, pre_read, by_id, subgraph_parents);
   EdgeOffsets edge_at = read_graph_edges(plan, g, gp, pre_edges, by_id);
 
   // Children: Left before Right (CHILD_TAG), the rest in edge order between them.
   auto rank = [&](std::size_t c) {
-    const std::string& side = plan.ops[c].extra->child_side;
+    const std::string_view side = plan.ops[c].extra->child_side.view();
     return side == "Left" ? 0 : side == "Right" ? 2 : 1;
   };
   for (auto& op : plan.ops)
@@ -696,6 +767,7 @@ void ProfileGraphReader::read_graph_nodes(Plan& plan, const json& g, std::size_t
                                              [](const ReadNode& rn) { return rn.object; });
   if (whole) plan.ops = std::move(pre_read->ops);
   else plan.ops.reserve(count);
+  subgraph_parents.reserve(count);
   for (std::size_t this_ni = 0; this_ni < count; ++this_ni) {
     const bool object = pre_read ? pre_read->nodes[this_ni].object : (*nodes)[this_ni].is_object();
     if (!object) {
@@ -718,7 +790,7 @@ void ProfileGraphReader::read_graph_nodes(Plan& plan, const json& g, std::size_t
     op.index = whole ? this_ni : plan.ops.size();
     if (op.id.empty()) {
       message(MessageSeverity::Warning, op.loc, "node without an id; edges cannot reach it");
-    } else if (!by_id.emplace(op.id, op.index).second) {
+    } else if (!by_id.emplace(op.id, op.index)) {
       message(MessageSeverity::Warning, op.loc, "node id '" + op.id + "' appears twice in the graph; edges use the first");
     }
     if (!whole) plan.ops.push_back(std::move(moved));
@@ -731,33 +803,49 @@ ProfileGraphReader::EdgeOffsets ProfileGraphReader::read_graph_edges(Plan& plan,
                                                                      const profile::GraphPositions* gp,
                                                                      std::vector<ReadEdge>* pre_edges,
                                                                      const NodeIds& by_id) {
-  EdgeOffsets edge_at;
+  std::vector<EdgeOffsets::Edge> edges_read;
+  edges_read.reserve(pre_edges ? pre_edges->size() : gp ? gp->edges.size() : 0);
   auto add_edge = [&](std::size_t ei, const std::string& from, const std::string& to) {
     std::size_t off = (gp && ei < gp->edges.size()) ? gp->edges[ei] : kNoOffset;
-    SourceRange loc = off == kNoOffset ? plan.loc : at(off);
-    auto f = by_id.find(from);
-    auto t = by_id.find(to);
-    if (f == by_id.end() || t == by_id.end()) {
-      const std::string& missing = f == by_id.end() ? from : to;
-      message(MessageSeverity::Warning, loc,
+    const std::size_t f = by_id.find(from);
+    const std::size_t t = by_id.find(to);
+    if (f == NodeIds::npos || t == NodeIds::npos) {
+      const std::string& missing = f == NodeIds::npos ? from : to;
+      message(MessageSeverity::Warning, off == kNoOffset ? plan.loc : at(off),
               "edge refers to node id '" + missing + "', which is not in the graph; the edge is ignored");
       return;
     }
-    if (f->second == t->second) {
-      message(MessageSeverity::Warning, loc, "edge from node '" + from + "' to itself; the edge is ignored");
+    if (f == t) {
+      message(MessageSeverity::Warning, off == kNoOffset ? plan.loc : at(off),
+              "edge from node '" + from + "' to itself; the edge is ignored");
       return;
     }
-    // edge_at doubles as the set of edges seen: a repeated edge is dropped in O(log e).
-    if (edge_at.emplace(std::pair{f->second, t->second}, off).second) plan.ops[f->second].children.push_back(t->second);
+    edges_read.push_back({static_cast<std::uint32_t>(f), static_cast<std::uint32_t>(t), off});
   };
   if (pre_edges) {  // read while parsing (the usual case: `edges` was an array)
     for (std::size_t ei = 0; ei < pre_edges->size(); ++ei) add_edge(ei, (*pre_edges)[ei].from, (*pre_edges)[ei].to);
-    *pre_edges = {};  // read: give the memory back
+    std::vector<ReadEdge>().swap(*pre_edges);  // read: give the memory back (`= {}` would keep it)
   } else if (const json* edges = member(g, "edges"); edges && edges->is_array()) {
     std::size_t ei = 0;
     for (const auto& e : *edges) add_edge(ei++, text(member(e, "fromId")), text(member(e, "toId")));
   }
-  return edge_at;
+  // Each operator's children in edge order, a repeated edge once: an edge is new when no earlier
+  // edge joins the same two operators (edges_read is in edge order).
+  {
+    std::vector<std::uint32_t> order(edges_read.size());
+    for (std::size_t i = 0; i < order.size(); ++i) order[i] = static_cast<std::uint32_t>(i);
+    std::stable_sort(order.begin(), order.end(), [&edges_read](std::uint32_t a, std::uint32_t b) {
+      const EdgeOffsets::Edge &x = edges_read[a], &y = edges_read[b];
+      return x.from != y.from ? x.from < y.from : x.to < y.to;
+    });
+    std::vector<bool> repeat(edges_read.size(), false);
+    for (std::size_t i = 1; i < order.size(); ++i)
+      if (edges_read[order[i]].from == edges_read[order[i - 1]].from && edges_read[order[i]].to == edges_read[order[i - 1]].to)
+        repeat[order[i]] = true;
+    for (std::size_t i = 0; i < edges_read.size(); ++i)
+      if (!repeat[i]) plan.ops[edges_read[i].from].children.push_back(edges_read[i].to);
+  }
+  return EdgeOffsets(std::move(edges_read));
 }
 
 // Stage containers: each operator's subgraphParent (a chain of them must not loop), and the
@@ -769,13 +857,13 @@ std::vector<bool> ProfileGraphReader::link_stage_containers(Plan& plan, const st
     Operator& op = plan.ops[oi];
     const std::string& parent = subgraph_parents[oi];
     if (parent.empty()) continue;
-    auto it = by_id.find(parent);
-    if (it == by_id.end() || it->second == op.index) {
+    const std::size_t it = by_id.find(parent);
+    if (it == NodeIds::npos || it == op.index) {
       message(MessageSeverity::Warning, op.loc, "subgraphParent '" + parent + "' is not another node of the graph; ignored");
       continue;
     }
-    op.extra.edit().stage_parent = it->second;
-    is_container[it->second] = true;
+    op.extra.edit().stage_parent = it;
+    is_container[it] = true;
   }
   std::vector<std::uint8_t> state(plan.ops.size(), 0);
   std::vector<std::size_t> path;
@@ -1031,6 +1119,13 @@ ParseResult parse_query_profile(std::string_view text_in, const std::string& pat
   QueryInfo query = reader.read_query(*root);
   const char* why_none = nullptr;
   std::vector<Plan> plans = read_profile_graphs(reader, *root, query, bom, why_none);
+  // What the reading needed and the plans do not (the document, the positions of the graphs'
+  // objects, what the parse read of the nodes and edges) goes back before the facts are filled:
+  // the reader's peak is there.
+  root.reset();
+  std::vector<profile::GraphPositions>().swap(reader.pos.graphs);
+  reader.read_nodes.clear();
+  reader.read_edges.clear();
   if (plans.empty()) {
     Plan plan;
     plan.share_text_store(reader.store);  // the query metrics' labels

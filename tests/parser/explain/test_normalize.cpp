@@ -16,7 +16,7 @@ namespace {
 
 std::vector<std::string> texts(const Normalized& n) {
   std::vector<std::string> v;
-  for (std::size_t i = 0; i < n.lines.size(); ++i) v.emplace_back(n.text(i));
+  for (std::size_t i = 0; i < n.line_count(); ++i) v.emplace_back(n.text(i));
   return v;
 }
 

@@ -2,7 +2,8 @@
 // false only where its `run` would change nothing. On every text of the bundled corpus (and of
 // ../shared/corpus when it is there) and on crafted pastes, the passes run in normalize()'s order;
 // where `may_apply` is false the pass runs anyway and must leave the lines, their source
-// positions and the cut exactly as they were.
+// positions and the cut exactly as they were. normalize()'s compact line table (4 bytes a line,
+// when no repair changed a line) must answer exactly what the full table answers.
 #include <doctest/doctest.h>
 
 #include <algorithm>
@@ -25,7 +26,8 @@ namespace {
 // What normalize() hands to the reader: the lines with their text and where their bytes come from.
 struct Snapshot {
   std::vector<std::string> text;
-  std::vector<std::uint32_t> where;  // per line: its line, and the source of its first, middle and end byte
+  std::vector<std::uint32_t> where;  // per line: its line, where its view starts in the input, the
+                                     // source of its first, middle and end byte, and two ranges
   bool cut = false;
   std::size_t cut_line = 0;
   std::string cut_text;
@@ -34,16 +36,28 @@ struct Snapshot {
 
 Snapshot snapshot(const planlint::Normalized& n) {
   Snapshot s;
-  for (std::size_t i = 0; i < n.lines.size(); ++i) {
+  const auto at = [&n](std::string_view t) {  // a view into the input: its offset (else a mark)
+    const bool in = t.data() >= n.input.data() && t.data() <= n.input.data() + n.input.size();
+    return in ? static_cast<std::uint32_t>(t.data() - n.input.data()) : UINT32_MAX;
+  };
+  const auto range = [&s](const planlint::SourceRange& r) {
+    s.where.insert(s.where.end(), {r.line, r.column, r.end_line, r.end_column});
+  };
+  for (std::size_t i = 0; i < n.line_count(); ++i) {
     const std::string_view t = n.text(i);
     s.text.emplace_back(t);
-    s.where.push_back(n.lines[i].line);
+    s.where.push_back(n.line_number(i));
+    s.where.push_back(at(t));
+    s.where.push_back(n.plain(i) ? 1 : 0);
     for (std::size_t col : {std::size_t{0}, t.size() / 2, t.size()}) {
       const planlint::SrcPos p = n.pos(i, col);
       s.where.push_back(p.line);
       s.where.push_back(p.col);
     }
+    range(n.range(i, 0, t.size()));
+    if (i + 1 < n.line_count()) range(n.range(i, t.size() / 2, i + 1, 1));
   }
+  range(n.range(n.line_count(), 0, 1));  // past the last line: nothing
   s.cut = n.cut;
   s.cut_line = n.cut_line;
   s.cut_text = n.cut_text;
@@ -51,7 +65,7 @@ Snapshot snapshot(const planlint::Normalized& n) {
 }
 
 struct Tally {
-  std::size_t inputs = 0, skipped = 0, ran = 0, wrong = 0;
+  std::size_t inputs = 0, skipped = 0, ran = 0, wrong = 0, compact = 0;
 };
 
 // Runs the passes over `text` as normalize() does, and every skipped pass as a check.
@@ -59,10 +73,14 @@ void check_input(std::string_view text, const std::string& name, Tally& tally) {
   ++tally.inputs;
   repair::RepairState s = repair::split_lines(text);
   std::vector<std::string> repairs = s.out.repairs;
+  bool changed = false;  // a pass changed something (what normalize() asks before compact())
   for (const repair::Repair& r : repair::kRepairs) {
     if (r.may_apply(s)) {
       ++tally.ran;
-      if (r.run(s) && !r.what.empty()) repairs.emplace_back(r.what);
+      if (r.run(s)) {
+        changed = true;
+        if (!r.what.empty()) repairs.emplace_back(r.what);
+      }
       continue;
     }
     ++tally.skipped;
@@ -73,11 +91,23 @@ void check_input(std::string_view text, const std::string& name, Tally& tally) {
       if (tally.wrong <= 5) FAIL_CHECK("pass '" << std::string(r.what) << "' changed " << name << " though may_apply was false");
     }
   }
-  // The loop above is normalize(): the same repairs, the same lines.
+  // The loop above is normalize(): the same repairs, the same lines (with the line table compact
+  // where it can be: it must answer as the full one).
   const planlint::Normalized n = planlint::normalize(text);
+  if (!n.repairs.empty()) CHECK_FALSE(n.starts);  // a repair that changed nothing is no repair
   if (tally.wrong == 0) {
     CHECK(n.repairs == repairs);
     CHECK(snapshot(n) == snapshot(s.out));
+  }
+  // The compact table made from the full one, where no pass changed a line.
+  if (!changed && tally.wrong == 0) {
+    planlint::Normalized c = planlint::normalize(text, false);
+    if (c.compact()) {
+      ++tally.compact;
+      CHECK(snapshot(c) == snapshot(s.out));
+    } else {
+      CHECK_FALSE(c.starts);
+    }
   }
 }
 
@@ -126,12 +156,23 @@ TEST_CASE("explain repairs: may_apply false means run changes nothing, on every 
       "== Physical Plan ==\n*(1) Project [a#1]\n+- Exchange x  <-- SHUFFLE\n   ...\n   +- *(1) Scan x \xE2\x86\x90 here\n",
       "== Physical Plan ==\n*(1) Project [a#1]\n+- Exchange x  // shuffle here\n   (...)\n   +- *(1) Scan x\n",
       "The plan:\n\n   +- CollectLimit (3)\n      +- * Filter (2)\n         +- Scan parquet t (1)\n",
+      // The compact line table: no newline at the end, empty lines, and lines it cannot take
+      // (CR, trailing blanks, blank-only lines).
+      "== Physical Plan ==\n*(1) Project [a#1]\n+- *(1) Scan x",
+      "== Physical Plan ==\n\n\n*(1) Project [a#1]\n+- *(1) Scan x\n\n",
+      "\n",
+      "x",
+      "== Physical Plan ==\r\n*(1) Project [a#1]\r\n+- *(1) Scan x\r\n",
+      "== Physical Plan ==  \n*(1) Project [a#1]\n+- *(1) Scan x\n",
+      "== Physical Plan ==\n   \n*(1) Project [a#1]\n+- *(1) Scan x\n",
   };
   for (std::size_t i = 0; i < crafted.size(); ++i) check_input(crafted[i], "crafted " + std::to_string(i), tally);
   MESSAGE(tally.inputs << " inputs, " << tally.ran << " passes ran, " << tally.skipped << " skipped");
   CHECK(tally.inputs > 500);
   CHECK(tally.skipped > 1000);
   CHECK(tally.wrong == 0);
+  MESSAGE(tally.compact << " inputs with a compact line table");
+  CHECK(tally.compact > 100);
 }
 
 TEST_CASE("byte scanners: the 16-byte paths count and find what a byte loop does") {
@@ -169,7 +210,7 @@ TEST_CASE("explain repairs: a comment prefix on the plan lines is stripped, loca
       "        results.show();\n";
   const planlint::Normalized n = planlint::normalize(in);
   std::vector<std::string> text;
-  for (std::size_t i = 0; i < n.lines.size(); ++i) text.emplace_back(n.text(i));
+  for (std::size_t i = 0; i < n.line_count(); ++i) text.emplace_back(n.text(i));
   CHECK(text == std::vector<std::string>{"", "== Physical Plan ==", "*(1) Project [a#1]", "+- *(1) Scan x", ""});
   const planlint::SrcPos scan = n.pos(3, 3);  // the `*` of `*(1) Scan x`
   CHECK(scan.line == 4);
@@ -194,7 +235,7 @@ TEST_CASE("explain repairs: a worksheet gutter wrapped mid-word is joined, capti
       "               //|    +- LocalTableScan [a#1]\n";
   const planlint::Normalized n = planlint::normalize(in);
   std::vector<std::string> text;
-  for (std::size_t i = 0; i < n.lines.size(); ++i) text.emplace_back(n.text(i));
+  for (std::size_t i = 0; i < n.line_count(); ++i) text.emplace_back(n.text(i));
   REQUIRE(text.size() >= 4);
   CHECK(text[2] == "InMemoryRelation [a#1, b#2, c#3, d#4, e#5, f#6, g#7], true, 10000, StorageLevel(disk, memory, deserialized, 1 replicas)");
   CHECK(text[3] == "   +- LocalTableScan [a#1]");
@@ -220,9 +261,9 @@ TEST_CASE("explain repairs: an author's annotation is cut, an elision line is a 
   const planlint::Normalized n = planlint::normalize(
       "== Physical Plan ==\n*(1) Project [a#1]\n+- Exchange x  <-- SHUFFLE\n   \xE2\x80\xA6\n   +- *(1) Scan x  // here\n");
   std::vector<std::string> text;
-  for (std::size_t i = 0; i < n.lines.size(); ++i) text.emplace_back(n.text(i));
+  for (std::size_t i = 0; i < n.line_count(); ++i) text.emplace_back(n.text(i));
   CHECK(text == std::vector<std::string>{"== Physical Plan ==", "*(1) Project [a#1]", "+- Exchange x", "   +- *(1) Scan x"});
-  CHECK(n.lines[3].line == 5);  // the scan keeps its own line
+  CHECK(n.line_number(3) == 5);  // the scan keeps its own line
   CHECK(n.pos(3, 6).col == 7);
 }
 
@@ -238,7 +279,7 @@ TEST_CASE("explain repairs: a tree quoted from its second line is read with its 
       "Cause\n";
   const planlint::Normalized n = planlint::normalize(in);
   std::vector<std::string> text;
-  for (std::size_t i = 0; i < n.lines.size(); ++i) text.emplace_back(n.text(i));
+  for (std::size_t i = 0; i < n.line_count(); ++i) text.emplace_back(n.text(i));
   CHECK(text == std::vector<std::string>{"The following is the SQL plan.", "", "CollectLimit (3)", "+- * Filter (2)",
                                          "   +- Scan parquet t (1)", "", "Cause"});
   CHECK(n.pos(2, 0).line == 3);

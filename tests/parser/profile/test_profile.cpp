@@ -515,3 +515,31 @@ TEST_CASE("profile: nodes read while parsing become the plan's operators, with o
   for (const auto& m : h.messages) warned = warned || m.message.find("nodes[1] is not an object") != std::string::npos;
   CHECK(warned);
 }
+
+TEST_CASE("profile reader: many node ids, repeated ids and edges, a cycle found at its first edge") {
+  // Node ids are looked up in an open-addressing table (grown past its first 16 slots here) and
+  // edges kept in one sorted array: a repeated id keeps its first node, a repeated edge is one
+  // child (in the order of the first), a cycle is reported at the first of its repeated edges.
+  std::string t = "{\"graphs\": [{\"nodes\": [\n";
+  for (int k = 0; k < 40; ++k) t += "{\"id\": \"n" + std::to_string(k) + "\", \"name\": \"Project\"},\n";
+  t += "{\"id\": \"n5\", \"name\": \"Filter\"}\n],\n\"edges\": [\n";  // line 42: a second n5
+  t += "{\"fromId\": \"n0\", \"toId\": \"n3\"},\n";                        // line 45
+  t += "{\"fromId\": \"n0\", \"toId\": \"n1\"},\n";
+  t += "{\"fromId\": \"n0\", \"toId\": \"n3\"},\n";
+  t += "{\"fromId\": \"n0\", \"toId\": \"n2\"},\n";
+  for (int k = 3; k < 39; ++k) t += "{\"fromId\": \"n" + std::to_string(k) + "\", \"toId\": \"n" + std::to_string(k + 1) + "\"},\n";
+  t += "{\"fromId\": \"n39\", \"toId\": \"n0\"},\n";  // line 85: closes a cycle
+  t += "{\"fromId\": \"n39\", \"toId\": \"n0\"}\n]}]}\n";
+  ParseResult r = parse_query_profile(t, "x.json");
+  INFO(messages_of(r));
+  REQUIRE(r.plans.size() == 1);
+  const Plan& p = r.plans[0];
+  REQUIRE(p.ops.size() == 41);
+  CHECK(has_message(r, MessageSeverity::Warning, "node id 'n5' appears twice in the graph; edges use the first", 42));
+  CHECK(p.ops[0].children == std::vector<std::size_t>{3, 1, 2});
+  CHECK(p.ops[5].parents == std::vector<std::size_t>{4});
+  CHECK(p.ops[40].parents.empty());
+  CHECK(has_message(r, MessageSeverity::Warning, "edge from node 'n39' to node 'n0' closes a cycle", 85));
+  CHECK(p.ops[39].children.empty());
+  CHECK(p.roots == std::vector<std::size_t>{0, 40});
+}
