@@ -31,8 +31,8 @@ namespace {
 // Spark prints a plan argument that is one bare attribute by its simpleString, type included: a
 // filter on a Python UDF's result reads `Filter pythonUDF0#81: boolean` (AttributeReference's
 // simpleString is `name#id: type`, from Spark 2.x to 4.x: corpus/real/106, corpus/live/*/
-// filter_python_udf). A filter's condition is boolean, so only that type is taken off; anything
-// else is left for the expression reader to judge.
+// filter_python_udf). A condition (a filter's, a join's: an Option printed the same way) is
+// boolean, so only that type is taken off; anything else is left for the expression reader.
 std::string_view without_attribute_type(std::string_view cond) {
   constexpr std::string_view kSuffix = ": boolean";
   if (!cond.ends_with(kSuffix)) return cond;
@@ -149,7 +149,7 @@ void default_join_fields(TextStore& st, Operator& op, std::string_view args, con
       op.fields.push_back(make_field(st, "Join type", it, loc, msgs));
     } else if (!have_cond) {
       have_cond = true;
-      op.fields.push_back(make_field(st, "Join condition", it, loc, msgs));
+      op.fields.push_back(make_field(st, "Join condition", without_attribute_type(it), loc, msgs));
     }
   }
   if (!have_cond) op.fields.push_back(make_field(st, "Join condition", "None", loc, msgs));

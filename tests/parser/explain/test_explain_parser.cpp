@@ -383,6 +383,18 @@ TEST_CASE("default mode: a `attr#id: boolean` filter condition is the attribute"
     REQUIRE(c);
     CHECK(c->value == other);
   }
+  // A join's condition (an Option of one attribute) is printed the same way.
+  auto j = parse(R"(== Physical Plan ==
+BroadcastNestedLoopJoin BuildRight, Inner, flag#7: boolean
+:- LocalTableScan [a#1, flag#7]
++- LocalTableScan [b#2]
+)");
+  REQUIRE_FALSE(j.plans.empty());
+  const Field* jc = j.plans[0].ops.at(0).field("Join condition");
+  REQUIRE(jc);
+  CHECK(jc->value == "flag#7");
+  REQUIRE(jc->exprs.size() == 1);
+  CHECK(jc->exprs[0].root);
 }
 
 TEST_CASE("default mode: a relation's bracketed options belong to the scan's name, the next bracket is the output") {
