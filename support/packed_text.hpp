@@ -21,12 +21,8 @@
 
 namespace planlint {
 
-class PackedText {
+class PackedText : public TextReading<PackedText> {
  public:
-  using size_type = std::size_t;
-  using const_iterator = std::string_view::const_iterator;
-  static constexpr size_type npos = std::string_view::npos;
-
   PackedText() noexcept = default;
   explicit PackedText(Text t) { set(t.view()); }
   // A string literal (static storage).
@@ -72,64 +68,8 @@ class PackedText {
   operator std::string_view() const noexcept { return view(); }  // NOLINT: reads like a view
   operator Text() const noexcept { return Text::stable(view()); }  // NOLINT: reads like a Text
   [[nodiscard]] Text text() const noexcept { return Text::stable(view()); }
-  [[nodiscard]] std::string str() const { return std::string(view()); }
 
-  [[nodiscard]] const char* data() const noexcept { return view().data(); }
-  [[nodiscard]] size_type size() const noexcept { return view().size(); }
-  [[nodiscard]] size_type length() const noexcept { return view().size(); }
-  [[nodiscard]] bool empty() const noexcept { return view().empty(); }
-  [[nodiscard]] const_iterator begin() const noexcept { return view().begin(); }
-  [[nodiscard]] const_iterator end() const noexcept { return view().end(); }
-  [[nodiscard]] char front() const { return view().front(); }
-  [[nodiscard]] char back() const { return view().back(); }
-  char operator[](size_type i) const { return view()[i]; }
-
-  [[nodiscard]] Text sub(size_type pos, size_type n = npos) const { return text().sub(pos, n); }
-  [[nodiscard]] std::string_view substr(size_type pos, size_type n = npos) const { return view().substr(pos, n); }
-  [[nodiscard]] size_type find(std::string_view s, size_type pos = 0) const noexcept { return view().find(s, pos); }
-  [[nodiscard]] size_type find(char c, size_type pos = 0) const noexcept { return view().find(c, pos); }
-  [[nodiscard]] size_type rfind(std::string_view s, size_type pos = npos) const noexcept { return view().rfind(s, pos); }
-  [[nodiscard]] size_type rfind(char c, size_type pos = npos) const noexcept { return view().rfind(c, pos); }
-  [[nodiscard]] size_type find_first_of(std::string_view s, size_type pos = 0) const noexcept {
-    return view().find_first_of(s, pos);
-  }
-  [[nodiscard]] size_type find_last_of(std::string_view s, size_type pos = npos) const noexcept {
-    return view().find_last_of(s, pos);
-  }
-  [[nodiscard]] size_type find_first_not_of(std::string_view s, size_type pos = 0) const noexcept {
-    return view().find_first_not_of(s, pos);
-  }
-  [[nodiscard]] size_type find_last_not_of(std::string_view s, size_type pos = npos) const noexcept {
-    return view().find_last_not_of(s, pos);
-  }
-  [[nodiscard]] bool starts_with(std::string_view s) const noexcept { return view().starts_with(s); }
-  [[nodiscard]] bool starts_with(char c) const noexcept { return view().starts_with(c); }
-  [[nodiscard]] bool ends_with(std::string_view s) const noexcept { return view().ends_with(s); }
-  [[nodiscard]] bool ends_with(char c) const noexcept { return view().ends_with(c); }
-  [[nodiscard]] int compare(std::string_view s) const noexcept { return view().compare(s); }
-
-  // Against another PackedText, and against anything that reads as a string_view (a Text, a
-  // literal, a std::string): one exact match each way, as for Text.
-  friend bool operator==(const PackedText& a, const PackedText& b) noexcept { return a.view() == b.view(); }
-  friend auto operator<=>(const PackedText& a, const PackedText& b) noexcept { return a.view() <=> b.view(); }
-  template <class T>
-    requires(std::is_convertible_v<const T&, std::string_view> && !std::is_same_v<T, PackedText>)
-  friend bool operator==(const PackedText& a, const T& b) noexcept {
-    return a.view() == std::string_view(b);
-  }
-  template <class T>
-    requires(std::is_convertible_v<const T&, std::string_view> && !std::is_same_v<T, PackedText>)
-  friend auto operator<=>(const PackedText& a, const T& b) noexcept {
-    return a.view() <=> std::string_view(b);
-  }
-  friend std::ostream& operator<<(std::ostream& os, const PackedText& t) { return os << t.view(); }
-  friend std::string operator+(const std::string& a, const PackedText& b) { return a + std::string(b.view()); }
-  friend std::string operator+(const PackedText& a, const std::string& b) { return std::string(a.view()) + b; }
-  friend std::string operator+(const char* a, const PackedText& b) { return a + std::string(b.view()); }
-  friend std::string operator+(const PackedText& a, const char* b) { return std::string(a.view()) + b; }
-  friend std::string operator+(const PackedText& a, const PackedText& b) {
-    return std::string(a.view()) + std::string(b.view());
-  }
+  // The reading members (find, starts_with, comparisons, ...) are TextReading's; with a Text:
   friend std::string operator+(const Text& a, const PackedText& b) { return std::string(a.view()) + std::string(b.view()); }
   friend std::string operator+(const PackedText& a, const Text& b) { return std::string(a.view()) + std::string(b.view()); }
 

@@ -23,12 +23,83 @@
 
 namespace planlint {
 
-class Text {
+// The reading members of a text type: everything a std::string_view offers for reading, written
+// once over the derived type's `view()` (Text holds a view, PackedText packs one into 8 bytes). A
+// part (`sub`) is a Text of the same bytes. Comparisons: against the same type, and against
+// anything that reads as a string_view (a literal, a std::string, the other text type): one exact
+// match each way, so that no comparison is ambiguous (also with the reversed candidates of C++20).
+class Text;
+template <class D>
+class TextReading {
  public:
   using size_type = std::size_t;
   using const_iterator = std::string_view::const_iterator;
   static constexpr size_type npos = std::string_view::npos;
 
+  [[nodiscard]] std::string str() const { return std::string(v()); }
+  [[nodiscard]] constexpr const char* data() const noexcept { return v().data(); }
+  [[nodiscard]] constexpr size_type size() const noexcept { return v().size(); }
+  [[nodiscard]] constexpr size_type length() const noexcept { return v().size(); }
+  [[nodiscard]] constexpr bool empty() const noexcept { return v().empty(); }
+  [[nodiscard]] constexpr const_iterator begin() const noexcept { return v().begin(); }
+  [[nodiscard]] constexpr const_iterator end() const noexcept { return v().end(); }
+  [[nodiscard]] constexpr char front() const { return v().front(); }
+  [[nodiscard]] constexpr char back() const { return v().back(); }
+  constexpr char operator[](size_type i) const { return v()[i]; }
+
+  // A part of a text lives as long as the text.
+  [[nodiscard]] constexpr Text sub(size_type pos, size_type n = npos) const;
+  [[nodiscard]] constexpr std::string_view substr(size_type pos, size_type n = npos) const { return v().substr(pos, n); }
+  [[nodiscard]] constexpr size_type find(std::string_view s, size_type pos = 0) const noexcept { return v().find(s, pos); }
+  [[nodiscard]] constexpr size_type find(char c, size_type pos = 0) const noexcept { return v().find(c, pos); }
+  [[nodiscard]] constexpr size_type rfind(std::string_view s, size_type pos = npos) const noexcept { return v().rfind(s, pos); }
+  [[nodiscard]] constexpr size_type rfind(char c, size_type pos = npos) const noexcept { return v().rfind(c, pos); }
+  [[nodiscard]] constexpr size_type find_first_of(std::string_view s, size_type pos = 0) const noexcept {
+    return v().find_first_of(s, pos);
+  }
+  [[nodiscard]] constexpr size_type find_last_of(std::string_view s, size_type pos = npos) const noexcept {
+    return v().find_last_of(s, pos);
+  }
+  [[nodiscard]] constexpr size_type find_first_not_of(std::string_view s, size_type pos = 0) const noexcept {
+    return v().find_first_not_of(s, pos);
+  }
+  [[nodiscard]] constexpr size_type find_last_not_of(std::string_view s, size_type pos = npos) const noexcept {
+    return v().find_last_not_of(s, pos);
+  }
+  [[nodiscard]] constexpr bool starts_with(std::string_view s) const noexcept { return v().starts_with(s); }
+  [[nodiscard]] constexpr bool starts_with(char c) const noexcept { return v().starts_with(c); }
+  [[nodiscard]] constexpr bool ends_with(std::string_view s) const noexcept { return v().ends_with(s); }
+  [[nodiscard]] constexpr bool ends_with(char c) const noexcept { return v().ends_with(c); }
+  [[nodiscard]] constexpr int compare(std::string_view s) const noexcept { return v().compare(s); }
+
+  friend constexpr bool operator==(const D& a, const D& b) noexcept { return a.view() == b.view(); }
+  friend constexpr auto operator<=>(const D& a, const D& b) noexcept { return a.view() <=> b.view(); }
+  template <class T>
+    requires(std::is_convertible_v<const T&, std::string_view> && !std::is_same_v<T, D>)
+  friend constexpr bool operator==(const D& a, const T& b) noexcept {
+    return a.view() == std::string_view(b);
+  }
+  template <class T>
+    requires(std::is_convertible_v<const T&, std::string_view> && !std::is_same_v<T, D>)
+  friend constexpr auto operator<=>(const D& a, const T& b) noexcept {
+    return a.view() <=> std::string_view(b);
+  }
+  friend std::ostream& operator<<(std::ostream& os, const D& t) { return os << t.view(); }
+  friend std::string operator+(const std::string& a, const D& b) { return a + std::string(b.view()); }
+  friend std::string operator+(const D& a, const std::string& b) { return std::string(a.view()) + b; }
+  friend std::string operator+(const char* a, const D& b) { return a + std::string(b.view()); }
+  friend std::string operator+(const D& a, const char* b) { return std::string(a.view()) + b; }
+  friend std::string operator+(const D& a, const D& b) { return std::string(a.view()) + std::string(b.view()); }
+
+ protected:
+  TextReading() = default;
+
+ private:
+  [[nodiscard]] constexpr std::string_view v() const noexcept { return static_cast<const D&>(*this).view(); }
+};
+
+class Text : public TextReading<Text> {
+ public:
   constexpr Text() noexcept = default;
   // A string literal (static storage).
   template <std::size_t N>
@@ -47,69 +118,17 @@ class Text {
 
   constexpr operator std::string_view() const noexcept { return v_; }  // NOLINT: reads like a view
   [[nodiscard]] constexpr std::string_view view() const noexcept { return v_; }
-  [[nodiscard]] std::string str() const { return std::string(v_); }
-
-  [[nodiscard]] constexpr const char* data() const noexcept { return v_.data(); }
-  [[nodiscard]] constexpr size_type size() const noexcept { return v_.size(); }
-  [[nodiscard]] constexpr size_type length() const noexcept { return v_.size(); }
-  [[nodiscard]] constexpr bool empty() const noexcept { return v_.empty(); }
-  [[nodiscard]] constexpr const_iterator begin() const noexcept { return v_.begin(); }
-  [[nodiscard]] constexpr const_iterator end() const noexcept { return v_.end(); }
-  [[nodiscard]] constexpr char front() const { return v_.front(); }
-  [[nodiscard]] constexpr char back() const { return v_.back(); }
-  constexpr char operator[](size_type i) const { return v_[i]; }
-
-  // A part of a Text lives as long as the Text.
-  [[nodiscard]] constexpr Text sub(size_type pos, size_type n = npos) const { return Text(v_.substr(pos, n), 0); }
-  [[nodiscard]] constexpr std::string_view substr(size_type pos, size_type n = npos) const { return v_.substr(pos, n); }
-  [[nodiscard]] constexpr size_type find(std::string_view s, size_type pos = 0) const noexcept { return v_.find(s, pos); }
-  [[nodiscard]] constexpr size_type find(char c, size_type pos = 0) const noexcept { return v_.find(c, pos); }
-  [[nodiscard]] constexpr size_type rfind(std::string_view s, size_type pos = npos) const noexcept { return v_.rfind(s, pos); }
-  [[nodiscard]] constexpr size_type rfind(char c, size_type pos = npos) const noexcept { return v_.rfind(c, pos); }
-  [[nodiscard]] constexpr size_type find_first_of(std::string_view s, size_type pos = 0) const noexcept {
-    return v_.find_first_of(s, pos);
-  }
-  [[nodiscard]] constexpr size_type find_last_of(std::string_view s, size_type pos = npos) const noexcept {
-    return v_.find_last_of(s, pos);
-  }
-  [[nodiscard]] constexpr size_type find_first_not_of(std::string_view s, size_type pos = 0) const noexcept {
-    return v_.find_first_not_of(s, pos);
-  }
-  [[nodiscard]] constexpr size_type find_last_not_of(std::string_view s, size_type pos = npos) const noexcept {
-    return v_.find_last_not_of(s, pos);
-  }
-  [[nodiscard]] constexpr bool starts_with(std::string_view s) const noexcept { return v_.starts_with(s); }
-  [[nodiscard]] constexpr bool starts_with(char c) const noexcept { return v_.starts_with(c); }
-  [[nodiscard]] constexpr bool ends_with(std::string_view s) const noexcept { return v_.ends_with(s); }
-  [[nodiscard]] constexpr bool ends_with(char c) const noexcept { return v_.ends_with(c); }
-  [[nodiscard]] constexpr int compare(std::string_view s) const noexcept { return v_.compare(s); }
-
-  // Text against Text, and against anything that reads as a string_view (a literal, a std::string):
-  // one exact match each way, so that no comparison is ambiguous (also with the reversed
-  // candidates of C++20).
-  friend constexpr bool operator==(const Text& a, const Text& b) noexcept { return a.v_ == b.v_; }
-  friend constexpr auto operator<=>(const Text& a, const Text& b) noexcept { return a.v_ <=> b.v_; }
-  template <class T>
-    requires(std::is_convertible_v<const T&, std::string_view> && !std::is_same_v<T, Text>)
-  friend constexpr bool operator==(const Text& a, const T& b) noexcept {
-    return a.v_ == std::string_view(b);
-  }
-  template <class T>
-    requires(std::is_convertible_v<const T&, std::string_view> && !std::is_same_v<T, Text>)
-  friend constexpr auto operator<=>(const Text& a, const T& b) noexcept {
-    return a.v_ <=> std::string_view(b);
-  }
-  friend std::ostream& operator<<(std::ostream& os, const Text& t) { return os << t.v_; }
-  friend std::string operator+(const std::string& a, const Text& b) { return a + std::string(b.v_); }
-  friend std::string operator+(const Text& a, const std::string& b) { return std::string(a.v_) + b; }
-  friend std::string operator+(const char* a, const Text& b) { return a + std::string(b.v_); }
-  friend std::string operator+(const Text& a, const char* b) { return std::string(a.v_) + b; }
-  friend std::string operator+(const Text& a, const Text& b) { return std::string(a.v_) + std::string(b.v_); }
 
  private:
   constexpr Text(std::string_view v, int) noexcept : v_(v) {}
   std::string_view v_;
 };
+static_assert(sizeof(Text) == sizeof(std::string_view));
+
+template <class D>
+constexpr Text TextReading<D>::sub(size_type pos, size_type n) const {
+  return Text::stable(v().substr(pos, n));
+}
 
 // Whether `part` lies inside `whole` (a view into the same bytes): then it needs no copy of its
 // own, and a word `whole` does not contain, no part of it contains either.
