@@ -4,33 +4,23 @@
 
 #include <cerrno>
 #include <iostream>
-#include <streambuf>
+#include <string_view>
+
+#include "tools/cli/block_buf.hpp"
 
 namespace planlint::cli {
 
 namespace {
 
-class CheckedStdout : public std::streambuf {
+class CheckedStdout : public BlockBuf {
  public:
-  CheckedStdout() { setp(buf_, buf_ + sizeof buf_); }
   [[nodiscard]] int error() const { return error_; }
 
  protected:
-  int_type overflow(int_type c) override {
-    if (!drain()) return traits_type::eof();
-    if (!traits_type::eq_int_type(c, traits_type::eof())) {
-      *pptr() = traits_type::to_char_type(c);
-      pbump(1);
-    }
-    return traits_type::not_eof(c);
-  }
-  int sync() override { return drain() ? 0 : -1; }
-
- private:
-  // Writes what is buffered; after a failure nothing more is written (and the buffer is dropped).
-  bool drain() {
-    const char* p = pbase();
-    std::size_t n = static_cast<std::size_t>(pptr() - pbase());
+  // After a failure nothing more is written.
+  bool put(std::string_view bytes) override {
+    const char* p = bytes.data();
+    std::size_t n = bytes.size();
     while (n > 0 && error_ == 0) {
       ssize_t w = ::write(STDOUT_FILENO, p, n);
       if (w < 0) {
@@ -41,11 +31,10 @@ class CheckedStdout : public std::streambuf {
       p += w;
       n -= static_cast<std::size_t>(w);
     }
-    setp(buf_, buf_ + sizeof buf_);
     return error_ == 0;
   }
 
-  char buf_[1 << 16];
+ private:
   int error_ = 0;
 };
 

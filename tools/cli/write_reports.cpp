@@ -3,8 +3,6 @@
 #include <unistd.h>
 
 #include <cstdlib>
-#include <cstring>
-#include <streambuf>
 #include <string_view>
 #include <vector>
 #include <iostream>
@@ -14,6 +12,7 @@
 
 #include "lint/core/output_file.hpp"
 #include "lint/core/sanitize.hpp"
+#include "tools/cli/block_buf.hpp"
 
 namespace planlint::cli {
 
@@ -28,44 +27,43 @@ bool use_color(const std::string& mode, bool to_stdout) {
 }
 
 namespace {
-// An output buffer that hands full blocks to an OutputFile.
-class FileBuf : public std::streambuf {
+// -o FILE written as it is made: an OutputFile (atomic for a regular file) behind a BlockBuf.
+// OutputFile keeps its first write error for commit().
+class FileBuf : public BlockBuf {
  public:
-  explicit FileBuf(OutputFile& file) : file_(file), buf_(1 << 16) { setp(buf_.data(), buf_.data() + buf_.size()); }
+  explicit FileBuf(OutputFile& file) : file_(file) {}
 
  protected:
-  int_type overflow(int_type c) override {
-    drain();
-    if (!traits_type::eq_int_type(c, traits_type::eof())) {
-      *pptr() = traits_type::to_char_type(c);
-      pbump(1);
-    }
-    return traits_type::not_eof(c);
-  }
-  std::streamsize xsputn(const char* s, std::streamsize n) override {
-    if (n > epptr() - pptr()) {  // a block larger than the room left: straight through
-      drain();
-      if (n >= static_cast<std::streamsize>(buf_.size())) {
-        file_.write(std::string_view(s, static_cast<std::size_t>(n)));
-        return n;
-      }
-    }
-    std::memcpy(pptr(), s, static_cast<std::size_t>(n));
-    pbump(static_cast<int>(n));
-    return n;
-  }
-  int sync() override {
-    drain();
-    return 0;
+  bool put(std::string_view bytes) override {
+    file_.write(bytes);
+    return true;
   }
 
  private:
-  void drain() {
-    if (pptr() > pbase()) file_.write(std::string_view(pbase(), static_cast<std::size_t>(pptr() - pbase())));
-    setp(buf_.data(), buf_.data() + buf_.size());
-  }
   OutputFile& file_;
-  std::vector<char> buf_;
+};
+
+struct FileOut {
+  OutputFile file;
+  std::optional<FileBuf> buf;
+  std::optional<std::ostream> os;
+  // False with `error` set ("planlint: error: ...", made visible) when `path` cannot be written.
+  bool open(const std::string& path, std::string& error) {
+    if (!file.open(path, error)) {
+      error = "planlint: error: " + visible(error);
+      return false;
+    }
+    buf.emplace(file);
+    os.emplace(&*buf);
+    return true;
+  }
+  // Flushes and finishes the file; false with `error` set ("planlint: error: ...", made visible).
+  bool commit(std::string& error) {
+    os->flush();
+    if (file.commit(error)) return true;
+    error = "planlint: error: " + visible(error);
+    return false;
+  }
 };
 }  // namespace
 
@@ -80,19 +78,16 @@ bool write_reports(const std::vector<FileReport>& reports, const ReportTarget& t
   out_opt.sarif_help_uri = target.sarif_help_uri;
   if (!target.output.empty()) {
     // Written as it is made, 64 KiB at a time (the report of 10,000 files is not held whole).
-    OutputFile file;
+    FileOut out;
     std::string error;
-    bool ok = file.open(target.output, error);
+    bool ok = out.open(target.output, error);
     if (ok) {
-      FileBuf buf(file);
-      std::ostream out(&buf);
       out_opt.color = use_color(target.color, false);
-      write_report(out, target.format, reports, out_opt);
-      out.flush();
-      ok = file.commit(error);
+      write_report(*out.os, target.format, reports, out_opt);
+      ok = out.commit(error);
     }
     if (!ok) {
-      std::cerr << "planlint: error: " << visible(error) << "\n";
+      std::cerr << error << "\n";
       return false;
     }
   } else {
@@ -104,9 +99,7 @@ bool write_reports(const std::vector<FileReport>& reports, const ReportTarget& t
 }
 
 struct StreamedJsonReport::State {
-  OutputFile file;
-  std::optional<FileBuf> buf;
-  std::optional<std::ostream> os;
+  FileOut out;
   std::optional<JsonReportStream> json;
   bool to_file = false;
 };
@@ -117,11 +110,9 @@ StreamedJsonReport::~StreamedJsonReport() = default;
 bool StreamedJsonReport::open(const ReportTarget& target) {
   if (!target.output.empty()) {
     std::string error;
-    if (!s_->file.open(target.output, error)) return false;
+    if (!s_->out.open(target.output, error)) return false;
     s_->to_file = true;
-    s_->buf.emplace(s_->file);
-    s_->os.emplace(&*s_->buf);
-    s_->json.emplace(*s_->os);
+    s_->json.emplace(*s_->out.os);
   } else {
     s_->json.emplace(std::cout);
   }
@@ -136,10 +127,7 @@ bool StreamedJsonReport::finish(std::string& error) {
     std::cout.flush();
     return true;
   }
-  s_->os->flush();
-  if (s_->file.commit(error)) return true;
-  error = "planlint: error: " + visible(error);
-  return false;
+  return s_->out.commit(error);
 }
 
 bool print_report_errors(const std::vector<FileReport>& reports) {
