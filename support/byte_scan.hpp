@@ -43,6 +43,20 @@ inline std::size_t count_newlines(std::string_view s) {
   {
     using namespace byte_scan_detail;
     const v16 nlv = splat('\n');
+    // 64 bytes a turn (the loop's own instructions once per four blocks), flushed before a lane
+    // can pass 255 (63 turns of at most 4 each).
+    while (i + 64 <= s.size()) {
+      u16 acc = {};
+      for (int k = 0; k < 63 && i + 64 <= s.size(); ++k, i += 64) {
+        const char* p = s.data() + i;
+        acc -= reinterpret_cast<u16>(eq(load16(p), nlv));
+        acc -= reinterpret_cast<u16>(eq(load16(p + 16), nlv));
+        acc -= reinterpret_cast<u16>(eq(load16(p + 32), nlv));
+        acc -= reinterpret_cast<u16>(eq(load16(p + 48), nlv));
+      }
+      const v2 sums = __builtin_ia32_psadbw128(reinterpret_cast<v16>(acc), v16{});
+      n += static_cast<std::size_t>(sums[0]) + static_cast<std::size_t>(sums[1]);
+    }
     while (i + 16 <= s.size()) {
       u16 acc = {};
       for (int k = 0; k < 255 && i + 16 <= s.size(); ++k, i += 16)
@@ -67,6 +81,74 @@ inline std::size_t count_newlines(std::string_view s) {
   for (; i < s.size(); ++i) n += s[i] == '\n';
   return n;
 }
+
+// The lines of `s` in order, and of each how many of its bytes are `-` or `=` (counted up to two):
+// one 64-bit mask of newlines and one of `-` / `=` per 64 bytes (16-byte compares where SSE2 is
+// there, the same loads for both), then one bit per line. A split into lines that calls
+// find_newline per line restarts a 16-byte loop at every line (plan lines are short: most of its
+// blocks hold one line), and a later look for `-` / `=` in each line costs a search per line.
+class LineCursor {
+ public:
+  explicit LineCursor(std::string_view s) : d_(s.data()), n_(s.size()) { load(); }
+  // The end of the next line (its newline; s.size() for the last line, and at every call after
+  // it); `marks`: how many bytes `-` or `=` the line [the end before + 1, that end) holds, or 2
+  // when it holds more.
+  std::size_t next(unsigned& marks) {
+    while (nl_ == 0) {  // the line runs on to the end of this block
+      add(marks_);
+      marks_ = 0;
+      if (n_ - base_ <= 64) return finish(marks, n_);
+      base_ += 64;
+      load();
+    }
+    const std::uint64_t low = nl_ & (~nl_ + 1);  // the next newline's bit
+    nl_ ^= low;
+    const std::uint64_t m = marks_ & (low - 1);  // the marks before it (those of earlier lines are gone)
+    marks_ ^= m;
+    add(m);
+    return finish(marks, base_ + static_cast<std::size_t>(__builtin_ctzll(low)));
+  }
+
+ private:
+  const char* d_;
+  std::size_t n_, base_ = 0;
+  std::uint64_t nl_ = 0, marks_ = 0;  // of d_[base_, base_ + 64): newlines and marks not passed yet
+  unsigned count_ = 0;                // marks of the current line so far (up to 2 a block)
+
+  void add(std::uint64_t m) { count_ += static_cast<unsigned>(m != 0) + static_cast<unsigned>((m & (m - 1)) != 0); }
+  std::size_t finish(unsigned& marks, std::size_t end) {
+    marks = count_ < 2 ? count_ : 2;
+    count_ = 0;
+    return end;
+  }
+  void masks(const char* p) {
+#if defined(__SSE2__)
+    using namespace byte_scan_detail;
+    // `-` is 0x2D and `=` 0x3D: with bit 0x10 set both are `=`, and no other byte is.
+    const v16 nlv = splat('\n'), eqv = splat('='), bit = splat(0x10);
+    const v16 x0 = load16(p), x1 = load16(p + 16), x2 = load16(p + 32), x3 = load16(p + 48);
+    nl_ = std::uint64_t{movemask(eq(x0, nlv))} | std::uint64_t{movemask(eq(x1, nlv))} << 16 |
+          std::uint64_t{movemask(eq(x2, nlv))} << 32 | std::uint64_t{movemask(eq(x3, nlv))} << 48;
+    marks_ = std::uint64_t{movemask(eq(x0 | bit, eqv))} | std::uint64_t{movemask(eq(x1 | bit, eqv))} << 16 |
+             std::uint64_t{movemask(eq(x2 | bit, eqv))} << 32 | std::uint64_t{movemask(eq(x3 | bit, eqv))} << 48;
+#else
+    nl_ = marks_ = 0;
+    for (unsigned k = 0; k < 64; ++k) {
+      nl_ |= std::uint64_t{p[k] == '\n'} << k;
+      marks_ |= std::uint64_t{p[k] == '-' || p[k] == '='} << k;
+    }
+#endif
+  }
+  void load() {
+    if (n_ - base_ >= 64) {
+      masks(d_ + base_);
+    } else {  // the last, short block: its bytes in a zeroed buffer (a zero is neither)
+      char buf[64] = {};
+      if (n_ > base_) std::memcpy(buf, d_ + base_, n_ - base_);
+      masks(buf);
+    }
+  }
+};
 
 // The first byte `c` at or after an offset of `s`, for offsets that mostly grow (lines in order):
 // one memchr per line that holds `c` instead of one per line.

@@ -81,6 +81,7 @@ bool strip_margins(RepairState& s) {
 bool may_expand_tabs(const RepairState& s) { return s.any_tab; }
 bool expand_tabs(RepairState& s) {
   if (!s.any_tab) return false;
+  s.marked_valid = false;  // lines rewritten (RepairState::marked is kept only for lines as split)
   Normalized& out = s.out;
   auto& lines = out.lines;
   std::string buf;  // one buffer for every line
@@ -186,24 +187,36 @@ bool remove_common_indent(RepairState& s) {
     std::size_t k = leading_spaces(t);
     return k < t.size() && t[k] == '=' && is_mode_header(t);
   };
-  std::size_t first_header = lines.size();
-  std::size_t m = std::string_view::npos;
-  for (std::size_t i = 0; i < lines.size(); ++i) {
-    if (header_at(i)) {
-      first_header = i;
-      break;
+  // The first header at or after line i (lines.size(): none). A header holds four `=`: where the
+  // split's list of such lines holds (RepairState::marked: the lines are where the split put them,
+  // their text at most shortened since), only the lines in it are looked at; their indices come
+  // in ascending order.
+  const std::vector<std::uint32_t>* marked = s.marked_valid ? &s.marked : nullptr;
+  std::size_t mk = 0;
+  auto next_header = [&](std::size_t i) {
+    if (marked == nullptr) {
+      while (i < lines.size() && !header_at(i)) ++i;
+      return i;
     }
+    while (mk < marked->size() && (*marked)[mk] < i) ++mk;
+    for (; mk < marked->size(); ++mk)
+      if (header_at((*marked)[mk])) return static_cast<std::size_t>((*marked)[mk]);
+    return lines.size();
+  };
+  const std::size_t first_header = next_header(0);
+  std::size_t m = std::string_view::npos;
+  for (std::size_t i = 0; i < first_header; ++i)
     if (!out.text(i).empty()) m = std::min(m, leading_spaces(out.text(i)));
-  }
   if (m != std::string_view::npos) apply(0, first_header, m);
   std::size_t region_start = first_header;
   while (region_start < lines.size()) {
     std::size_t indent = leading_spaces(out.text(region_start));
-    std::size_t e = region_start + 1;
-    while (e < lines.size() && !header_at(e)) ++e;
+    const std::size_t e = next_header(region_start + 1);
     apply(region_start, e, indent);
     region_start = e;
   }
+  s.marked_valid = false;  // no later pass looks at it
+  std::vector<std::uint32_t>().swap(s.marked);
   return any_indent;
 }
 

@@ -155,6 +155,37 @@ inline bool is_tree_marker(std::string_view s, std::size_t at) {
 // Returns the offset of what follows.
 inline std::size_t skip_guides(std::string_view s) { return skip_blanks_and_lone_colons(s); }
 
+// Whether a line whose text ends with no blank may be an elision (below): most lines end in none
+// of `.`, `.)`, `.]`, `…`, `…)`, `…]` (one or two compares).
+inline bool may_be_elision(std::string_view t) {
+  if (t.empty()) return false;
+  char e = t.back();
+  if (e == ')' || e == ']') {
+    if (t.size() < 2) return false;
+    e = t[t.size() - 2];
+  }
+  return e == '.' || e == '\xA6';
+}
+
+// An author's elision: a line holding only `...`, `…`, `(...)` or `[...]` (after guides and a
+// marker), under 200 bytes.
+inline bool is_elision_line(std::string_view t) {
+  if (t.empty() || t.size() >= 200) return false;
+  // Most lines end in none of `.`, `.)`, `.]`, `…`, `…)`, `…]`: one or two compares.
+  const std::string_view u = rtrim_blank_cr(t);
+  if (u.empty()) return false;
+  char e = u.back();
+  if (e == ')' || e == ']') {
+    if (u.size() < 2) return false;
+    e = u[u.size() - 2];
+  }
+  if (e != '.' && e != '\xA6') return false;
+  std::size_t g = skip_guides(t);
+  if (is_tree_marker(t, g)) g = skip_guides(t.substr(g + 3)) + g + 3;  // `+- ...`
+  const std::string_view r = rtrim_blank_cr(t.substr(std::min(g, t.size())));
+  return r == "..." || r == "\xE2\x80\xA6" || r == "(...)" || r == "[...]" || r == "(\xE2\x80\xA6)" || r == "....";
+}
+
 inline bool is_title_line(std::string_view t) {
   std::size_t i = 0;
   while (i < t.size() && is_blank(t[i])) ++i;

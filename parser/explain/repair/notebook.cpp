@@ -206,7 +206,7 @@ bool split_at_literal_newlines(Normalized& out) {
 }  // namespace
 
 bool may_strip_notebook_magic(const RepairState& s) { return s.magic_start; }
-bool strip_notebook_magic(RepairState& s) { return strip_notebook_prefixes(s.out); }
+bool strip_notebook_magic(RepairState& s) { return s.magic = strip_notebook_prefixes(s.out); }
 
 // The lines are still views into the input, so a key the input does not hold, no line starts with
 // (one search of the input's quotes instead of a look at every line).
@@ -223,7 +223,12 @@ bool unwrap_ipynb(RepairState& s) { return s.json = unwrap_notebook_json(s.out);
 // Until here every line is a view into the input unless the notebook JSON was decoded: what the
 // input does not contain, no line does (a whole-input memchr instead of a few searches per line).
 bool may_split_literal_newlines(const RepairState& s) {
-  return s.json || s.out.input.find('\\') != std::string_view::npos;
+  return s.json || input_has_backslash(s);
+}
+
+bool input_has_backslash(const RepairState& s) {
+  if (s.backslash < 0) s.backslash = s.out.input.find('\\') != std::string_view::npos;
+  return s.backslash != 0;
 }
 bool split_literal_newlines(RepairState& s) { return s.lit = split_at_literal_newlines(s.out); }
 

@@ -9,6 +9,7 @@
 
 #include <array>
 #include <cstddef>
+#include <cstdint>
 #include <string_view>
 #include <vector>
 
@@ -25,8 +26,21 @@ struct RepairState {
   std::size_t margin = 0;            //   of them, lines that start like a stripMargin `|` line
   bool magic_start = false;          // a kept line starts like a notebook `MAGIC` / `COMMAND` prefix
   bool comment_start = false;        // a kept line starts (after blanks) like a comment or quote prefix
+  bool comment_vote = false;         //   and the text after that prefix carries a plan marker
+                                     //   (comment_line_votes: strip_comment_prefix's vote)
   bool any_tab = false;              // a kept line holds a tab
+  bool elision = false;              // a kept line is an elision (is_elision_line)
+  bool zero_start = false;           // a kept line starts with `0` (numberedTreeString's `00 `)
+  // Kept lines that hold two bytes or more that are `-` or `=`, ascending (a marker needs a `-`, a
+  // `== Title ==` two `=`: collapsed_lines splits no other line); marked_valid false: not kept
+  // (too many, or too many lines for 32-bit indices).
+  std::vector<std::uint32_t> marked;
+  bool marked_valid = true;
   // Set by passes that later passes look at.
+  bool magic = false;      // strip_notebook_magic rewrote lines
+  bool stripped = false;   // strip_comment_prefix or strip_annotations rewrote lines
+  bool dropped = false;    // drop_elisions dropped lines
+  bool unescaped = false;  // unescape_markup rewrote lines
   bool json = false;       // ipynb decoded notebook JSON (lines may hold what the input does not)
   bool lit = false;        // literal_newlines split a line
   bool collapsed = false;  // collapsed_lines split a line (the tree passes rebuild its tree)
@@ -36,7 +50,25 @@ struct RepairState {
   mutable bool join_work = false;
   mutable const NormLine* join_lines = nullptr;
   mutable std::size_t join_count = 0;
+  // Searches of the whole input that two passes ask: -1 not searched yet, else 0 / 1.
+  mutable signed char backslash = -1;  // the input holds a `\\`
+  mutable signed char gutter = -1;     // the input holds ` //>` or ` //|` (a worksheet gutter)
+  mutable bool slash_comment = false;  //   with gutter: the input holds `  // ` (a comment after code)
 };
+
+// The two searches above, each made once.
+bool input_has_backslash(const RepairState& s);
+bool input_has_gutter(const RepairState& s);
+
+bool may_strip_margins(const RepairState& s);
+
+// Whether the lines are still the split's (their text, or less of it at either end), as far as
+// the flags above tell: no pass that adds, drops, joins or rewrites lines changed any (a table or
+// margins the split found are taken as changed).
+inline bool lines_as_split(const RepairState& s) {
+  return !s.magic && !s.stripped && !s.dropped && s.borders.empty() && !may_strip_margins(s) && !s.json && !s.lit &&
+         !s.unescaped && !s.collapsed;
+}
 
 struct Repair {
   std::string_view what;                        // recorded in Normalized::repairs when run is true
@@ -47,6 +79,11 @@ struct Repair {
 // Step 1: split the input (after a byte order mark) into lines; records the CRLF, fence and log
 // line repairs itself.
 RepairState split_lines(std::string_view input);
+
+// Whether line t (a line of the split) would vote in strip_comment_prefix: it starts (after blanks)
+// with a comment token and the text after it carries a plan marker. A worksheet gutter after code
+// is not looked for (input_has_gutter answers that for the whole input).
+bool comment_line_votes(std::string_view t);
 
 // The passes, one per kind of paste damage (repair/notebook.cpp, repair/comments.cpp, repair/layout.cpp,
 // repair/text.cpp, repair/tree_shape.cpp).

@@ -52,10 +52,23 @@ RepairState split_lines(std::string_view input) {
   // The line `t` (a view into `input`, or empty) as the next line: its offset and length, or its
   // own copy where they do not fit 32 bits (out.set_text for a new line, its base the input).
   // Inlined by force: a call per line here cost 3.6 M instructions on the golden plans.
+  // Lines that hold two bytes or more that are `-` or `=` (the only lines collapsed_lines may
+  // split), while they are few.
+  unsigned marks = 0;
+  std::vector<std::uint32_t>& marked = s.marked;
+  const std::size_t max_marked = newlines / 8 + 64;
   auto keep = [&](std::string_view t) __attribute__((always_inline)) {
     NormLine& l = lines.emplace_back();
     l.line = lineno;
     if (t.empty()) return;
+    if (marks >= 2 && s.marked_valid) {
+      if (marked.size() < max_marked) {
+        marked.push_back(static_cast<std::uint32_t>(lines.size() - 1));
+      } else {
+        s.marked_valid = false;
+        std::vector<std::uint32_t>().swap(marked);
+      }
+    }
     const auto off = static_cast<std::size_t>(t.data() - input.data());
     if (off <= UINT32_MAX && t.size() <= UINT32_MAX) {
       l.off = static_cast<std::uint32_t>(off);
@@ -64,16 +77,21 @@ RepairState split_lines(std::string_view input) {
       out.set_text(l, t);
     }
   };
+  LineCursor line_ends(input);  // the line ends in order, and each line's marks
   while (pos <= input.size()) {
-    const std::size_t nl = find_newline(input, pos);
+    const std::size_t nl = line_ends.next(marks);
     std::string_view raw = input.substr(pos, nl - pos);
     ++lineno;
-    if (!raw.empty() && raw.back() == '\r') any_crlf = true;
-    std::string_view t = rtrim_blank_cr(raw);
+    std::string_view t = raw;
+    if (!raw.empty() && static_cast<unsigned char>(raw.back()) <= ' ') {  // most lines end in text
+      if (raw.back() == '\r') any_crlf = true;
+      t = rtrim_blank_cr(raw);
+    }
     if (!in_error && !t.empty() && kPlainLead[static_cast<unsigned char>(t[0])]) {
       // A plain line (see kPlainLead): kept as it is.
       ++nonempty;
       if (input_tab && !any_tab && t.find('\t') != std::string_view::npos) any_tab = true;
+      if (!s.elision && may_be_elision(t) && is_elision_line(t)) s.elision = true;
       keep(t);
       if (nl == input.size()) break;
       pos = nl + 1;
@@ -96,7 +114,7 @@ RepairState split_lines(std::string_view input) {
       if ((c == '`' || c == '~') && is_fence(t)) {
         t = none;
         any_fence = true;
-      } else if (c == '+' && is_table_border(t)) {
+      } else if (c == '+' && t.back() == '+' && is_table_border(t)) {  // (t ends in no blank: `+- ` lines end in text)
         t = none;
         borders.push_back(lines.size());
       } else if (f == 0 && maybe_noise(c) && is_noise(t)) {
@@ -108,14 +126,21 @@ RepairState split_lines(std::string_view input) {
       } else {
         ++nonempty;
         if (f == 0 && (c == '#' || c == '-' || c == '/')) magic_start = true;
-        if (!s.comment_start) {  // `#`, `%`, `//`, `--`, `* ` / `*`, `>` (not `>>`): a comment or quote prefix
+        if (f == 0 && c == '0') s.zero_start = true;
+        if (!s.comment_vote) {  // `#`, `%`, `//`, `--`, `* ` / `*`, `>` (not `>>`): a comment or quote prefix
           const char d = f + 1 < t.size() ? t[f + 1] : ' ';
-          s.comment_start = c == '#' || c == '%' || ((c == '/' || c == '-') && d == c) ||
-                            (c == '*' && is_blank(d)) || (c == '>' && d != '>');
+          if (c == '#' || c == '%' || ((c == '/' || c == '-') && d == c) || (c == '*' && is_blank(d)) ||
+              (c == '>' && d != '>')) {
+            // Formatted plans start lines with `* ` (`* Sort (90)`): the prefix pass runs only
+            // where a line after its token carries a plan marker (its vote).
+            s.comment_start = true;
+            s.comment_vote = comment_line_votes(t);
+          }
         }
         if (c == '|' || ((c == '"' || c == 's') && (t.substr(f).starts_with("\"\"\"|") || t.substr(f).starts_with("s\"\"\"|"))))
           ++margin;
         if (input_tab && !any_tab && t.find('\t') != std::string_view::npos) any_tab = true;
+        if (!s.elision && may_be_elision(t) && is_elision_line(t)) s.elision = true;
       }
     }
     keep(t);
@@ -127,6 +152,10 @@ RepairState split_lines(std::string_view input) {
   if (any_crlf) out.repairs.emplace_back("converted CRLF line ends");
   if (any_fence) out.repairs.emplace_back("removed markdown fences");
   if (any_noise) out.repairs.emplace_back("removed log or prompt lines");
+  if (lines.size() > UINT32_MAX) {  // (indices of 32 bits)
+    s.marked_valid = false;
+    std::vector<std::uint32_t>().swap(marked);
+  }
   return s;
 }
 

@@ -1,6 +1,7 @@
 // Text that is not a plain plan: markdown / HTML escaping, lost newlines, numbered tree strings,
 // double spacing. Rewritten lines carry a byte map to the source.
 #include <algorithm>
+#include <cstdint>
 #include <string>
 #include <string_view>
 #include <utility>
@@ -101,14 +102,22 @@ void split_at_cuts(Normalized& out, std::size_t i, const std::vector<std::size_t
   }
 }
 
-bool split_lost_newlines(Normalized& out) {
+// `marked`: when not null, the lines are the split's and no line outside `marked` holds two bytes
+// that are `-` or `=` (see RepairState::marked): only those are looked at until one is split.
+bool split_lost_newlines(Normalized& out, const std::vector<std::uint32_t>* marked) {
   // `next` is built only from the first line that is split (most inputs have none).
   std::vector<NormLine> next;
   bool changed = false;
   std::vector<std::size_t> cuts;
   NextByte dash{out.input, '-'}, eq{out.input, '='};
+  std::size_t mk = 0;  // the next entry of *marked
   for (std::size_t i = 0; i < out.lines.size(); ++i) {
-    if (!changed) {
+    if (!changed && marked != nullptr) {
+      // A line with fewer than two of them holds no two markers and no `== ` ... ` ==` header.
+      while (mk < marked->size() && (*marked)[mk] < i) ++mk;
+      if (mk == marked->size()) break;
+      i = (*marked)[mk];
+    } else if (!changed) {
       // Until a line is split, skip the plain views that lie between the last '-' / '=' seen and
       // the next one (most lines), with no look at their text.
       const std::size_t lo = std::max(dash.from, eq.from), hi = std::min(dash.at, eq.at);
@@ -269,18 +278,31 @@ bool drop_blank_every_other(Normalized& out) {
 // What the input does not contain, no line does unless a pass before rewrote lines from escapes.
 bool may_unescape_markup(const RepairState& s) {
   const std::string_view in = s.out.input;
-  return s.json || s.lit || in.find('\\') != std::string_view::npos || has_entity(in) ||
+  return s.json || s.lit || input_has_backslash(s) || has_entity(in) ||
          in.find("**") != std::string_view::npos;
 }
-bool unescape_markup(RepairState& s) { return unescape_lines(s.out); }
+bool unescape_markup(RepairState& s) { return s.unescaped = unescape_lines(s.out); }
 
 bool may_split_collapsed_lines(const RepairState&) { return true; }
-bool split_collapsed_lines(RepairState& s) { return s.collapsed = split_lost_newlines(s.out); }
+bool split_collapsed_lines(RepairState& s) {
+  // The split's list of lines holds for its line table: no pass before changed a line.
+  const bool split_table = s.marked_valid && lines_as_split(s);
+  s.collapsed = split_lost_newlines(s.out, split_table ? &s.marked : nullptr);
+  // Kept for remove_common_indent while the lines stay where they are (see RepairState::marked).
+  s.marked_valid = split_table && !s.collapsed;
+  if (!s.marked_valid) std::vector<std::uint32_t>().swap(s.marked);
+  return s.collapsed;
+}
 
-bool may_strip_tree_numbers(const RepairState&) { return true; }
+// A numbered tree starts at a `0...0 ` line: with the split's lines, one the split saw start with `0`.
+bool may_strip_tree_numbers(const RepairState& s) { return s.zero_start || !lines_as_split(s); }
 bool strip_tree_numbers(RepairState& s) { return strip_numbers(s.out); }
 
 bool may_undouble_spacing(const RepairState&) { return true; }
-bool undouble_spacing(RepairState& s) { return drop_blank_every_other(s.out); }
+bool undouble_spacing(RepairState& s) {
+  if (!drop_blank_every_other(s.out)) return false;
+  s.marked_valid = false;  // the lines moved
+  return true;
+}
 
 }  // namespace planlint::repair

@@ -91,6 +91,14 @@ void check_input(std::string_view text, const std::string& name, Tally& tally) {
       if (tally.wrong <= 5) FAIL_CHECK("pass '" << std::string(r.what) << "' changed " << name << " though may_apply was false");
     }
   }
+  // The split's list of the lines collapsed_lines may split (RepairState::marked) changes nothing:
+  // without it, collapsed_lines looks at every line, and the passes end with the same lines.
+  repair::RepairState full = repair::split_lines(text);
+  full.marked_valid = false;
+  full.marked.clear();
+  for (const repair::Repair& r : repair::kRepairs)
+    if (r.may_apply(full)) r.run(full);
+  CHECK_MESSAGE(snapshot(full.out) == snapshot(s.out), name);
   // The loop above is normalize(): the same repairs, the same lines (with the line table compact
   // where it can be: it must answer as the full one).
   const planlint::Normalized n = planlint::normalize(text);
@@ -165,6 +173,22 @@ TEST_CASE("explain repairs: may_apply false means run changes nothing, on every 
       "== Physical Plan ==\r\n*(1) Project [a#1]\r\n+- *(1) Scan x\r\n",
       "== Physical Plan ==  \n*(1) Project [a#1]\n+- *(1) Scan x\n",
       "== Physical Plan ==\n   \n*(1) Project [a#1]\n+- *(1) Scan x\n",
+      // Elisions the split finds (every form, after guides and a marker, CR and blanks after),
+      // and ones that only an earlier pass makes (an annotation, a comment prefix, notebook magic).
+      "== Physical Plan ==\n*(1) Project [a#1]\n:  +- (...)  \r\n+- [...]\n   +- \xE2\x80\xA6\n(\xE2\x80\xA6)\n....\n",
+      "== Physical Plan ==\n*(1) Project [a#1]\n+- ... <- cut here\n   +- *(1) Scan x\n",
+      "// == Physical Plan ==\n// *(1) Project [a#1]\n// +- ...\n// +- *(1) Scan x\n",
+      "# MAGIC == Physical Plan ==\n# MAGIC *(1) Project [a#1]\n# MAGIC ...\n# MAGIC +- *(1) Scan x\n",
+      "== Physical Plan ==\n*(1) Project [a#1]\n+- Filter (a#1 > 1.)\n+- Scan [x...]\n   +- Scan y.\n",
+      // Comment tokens with no plan marker after them (formatted plans' `* ` lines), and with one.
+      "== Physical Plan ==\n* Sort (3)\n+- * Project (2)\n   +- Scan parquet t (1)\n",
+      "notes\n* Sort (3)\n> quoted\n-- == Physical Plan ==\n-- *(1) Scan x\n",
+      "# MAGIC %md\n# MAGIC * *(1) Project [a#1]\n# MAGIC * +- *(1) Scan x\n",
+      // `//` in every place the input's one walk over its `/` bytes looks: a path, `///`, a comment
+      // after code at the end, a gutter right after a path.
+      "== Physical Plan ==\n*(1) Scan x [file:/a//b, s3://c///d]\n+- Exchange y  // why\n",
+      "val p = 1 ///> no\ndf.explain() //| == Physical Plan ==\n              //| *(1) Scan x\n",
+      "== Physical Plan ==\n*(1) Project [a#1]\n+- *(1) Scan x  // ",
   };
   for (std::size_t i = 0; i < crafted.size(); ++i) check_input(crafted[i], "crafted " + std::to_string(i), tally);
   MESSAGE(tally.inputs << " inputs, " << tally.ran << " passes ran, " << tally.skipped << " skipped");
@@ -193,11 +217,48 @@ TEST_CASE("byte scanners: the 16-byte paths count and find what a byte loop does
           planlint::find_newline(v, 0) != (nl == std::string_view::npos ? v.size() : nl) ||
           planlint::leading_run(v, ' ', ':') != run || planlint::skip_blanks_and_lone_colons(v) != g)
         ++differ;
+      // LineCursor: every line end in order (across its 64-byte masks), then v.size() for good;
+      // of each line its `:` and `x` bytes, counted up to two.
+      // (on a copy with `-` for `:` and `=` for `x`)
+      std::string w(v);
+      std::replace(w.begin(), w.end(), ':', '-');
+      std::replace(w.begin(), w.end(), 'x', '=');
+      planlint::LineCursor cursor(w);
+      unsigned marks = 0;
+      auto counted = [&](std::size_t b, std::size_t e) {
+        const auto c = static_cast<unsigned>(std::count_if(w.begin() + static_cast<std::ptrdiff_t>(b),
+                                                           w.begin() + static_cast<std::ptrdiff_t>(e),
+                                                           [](char ch) { return ch == '-' || ch == '='; }));
+        return c < 2 ? c : 2u;
+      };
+      std::size_t b = 0;
+      for (std::size_t at = v.find('\n'); at != std::string_view::npos; b = at + 1, at = v.find('\n', at + 1))
+        if (cursor.next(marks) != at || marks != counted(b, at)) ++differ;
+      if (cursor.next(marks) != v.size() || marks != counted(b, v.size()) || cursor.next(marks) != v.size()) ++differ;
     }
   }
   CHECK(tried > 40000);
   CHECK(differ == 0);
   CHECK(planlint::count_newlines(std::string(100000, '\n')) == 100000);
+  // Every byte a newline: a 64-bit mask with all bits set, many masks in a row.
+  const std::string all(1000, '\n');
+  planlint::LineCursor cursor(all);
+  std::size_t seen = 0;
+  unsigned marks = 0;
+  while (seen < all.size() && cursor.next(marks) == seen && marks == 0) ++seen;
+  CHECK(seen == 1000);
+  CHECK(cursor.next(marks) == all.size());
+  // Lines of marks longer than a block: counted up to two.
+  const std::string dashes = std::string(200, '-') + "\n=\n\n" + std::string(130, 'a') + "=" + std::string(70, 'b') + "-";
+  planlint::LineCursor dc(dashes);
+  CHECK(dc.next(marks) == 200);
+  CHECK(marks == 2);
+  CHECK(dc.next(marks) == 202);
+  CHECK(marks == 1);
+  CHECK(dc.next(marks) == 203);
+  CHECK(marks == 0);
+  CHECK(dc.next(marks) == dashes.size());
+  CHECK(marks == 2);
 }
 
 TEST_CASE("explain repairs: a comment prefix on the plan lines is stripped, locations kept") {
