@@ -150,8 +150,10 @@ TEST_CASE("split_top_level: the readings of \", \", \",\" and \" \" split as the
   CHECK(out == std::vector<std::string_view>{"a", "b", ",c"});
   split_top_level("a,,b,,,c", ",,", out);
   CHECK(out == std::vector<std::string_view>{"a", "b", ",c"});
-  planlint::explain::split_top_level_general("f(a, (b), c", ", (", out);
-  CHECK(out == std::vector<std::string_view>{"f(a", "b), c"});
+  // The '(' of a separator ",(" belongs to it (skipped), not to the depth.
+  planlint::explain::split_top_level_general("a,(b),c,(d", ",(", out);
+  CHECK(out == std::vector<std::string_view>{"a", "b),c", "d"});
+  CHECK(out == reference("a,(b),c,(d", ",("));
 }
 
 TEST_CASE("split_top_level: the readings of \", \", \",\" and \" \" split as the general one, on corpus lines") {
