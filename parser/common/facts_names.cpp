@@ -22,6 +22,17 @@ bool contains_lower(std::string_view s, std::string_view lower) {
   return false;
 }
 
+// The bytes of an attribute's name: ASCII letters, digits, '_', '.' and '`' (one load per byte
+// instead of five range tests).
+struct NameBytes {
+  bool of[256] = {};
+  constexpr NameBytes() {
+    for (int c = 0; c < 256; ++c)
+      of[c] = (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '_' || c == '.' || c == '`';
+  }
+};
+constexpr NameBytes kNameBytes{};
+
 bool bare_attribute(std::string_view s) {
   while (!s.empty() && s.front() == ' ') s.remove_prefix(1);
   while (!s.empty() && s.back() == ' ') s.remove_suffix(1);
@@ -30,7 +41,7 @@ bool bare_attribute(std::string_view s) {
   // ASCII classes inline (std::isalnum / isdigit in the C locale).
   auto digit = [](char c) { return c >= '0' && c <= '9'; };
   for (char c : s.substr(0, h))
-    if (!((c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || digit(c) || c == '_' || c == '.' || c == '`')) return false;
+    if (!kNameBytes.of[static_cast<unsigned char>(c)]) return false;
   std::string_view id = s.substr(h + 1);
   if (!id.empty() && id.back() == 'L') id.remove_suffix(1);
   if (id.empty()) return false;

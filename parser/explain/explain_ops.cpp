@@ -106,7 +106,125 @@ void split_top_level(std::string_view s, std::string_view sep, std::vector<std::
   split_top_level(s, sep, out, nullptr);
 }
 
+namespace {
+
+// split_top_level for the separators the readers use (", ", ",", " "), the separator's bytes known
+// at compile time: `kSep1` is its second byte (0 for a one-byte separator), `kSeen` whether the
+// dots and newlines are looked for. Neither ' ' nor ',' is a bracket or the separator's first byte,
+// so no byte right after a separator is looked at (the general Splitter skips those), and a
+// bracket byte is never a separator byte: each 16-byte block needs four bracket comparisons
+// (`x & 0xDF` folds '{' onto '[' and '}' onto ']'; no other byte folds onto either).
+template <char kSep0, char kSep1, bool kSeen>
+void split_fixed(std::string_view s, std::vector<std::string_view>& out, unsigned* seen) {
+  static_assert(kSep0 == ',' || kSep0 == ' ');
+  static_assert(kSep1 == 0 || kSep1 == ' ');
+  constexpr std::size_t kSepSize = kSep1 == 0 ? 1 : 2;
+  const std::size_t n = s.size();
+  const char* const d = s.data();
+  int depth = 0;
+  std::size_t start = 0;
+  // A separator byte at `at`, at depth 0: an item ends there unless the separator is incomplete or
+  // "[id=#" follows it ("Subquery scalar-subquery#2, [id=#3]" is one expression).
+  auto separator = [&](std::size_t at) __attribute__((always_inline)) {
+    if constexpr (kSep1 != 0) {
+      if (at + 1 >= n || d[at + 1] != kSep1) return;
+    }
+    const std::size_t next = at + kSepSize;
+    if (next + 5 <= n && d[next] == '[' && d[next + 1] == 'i' && d[next + 2] == 'd' && d[next + 3] == '=' &&
+        d[next + 4] == '#')
+      return;
+    out.push_back(std::string_view(d + start, at - start));
+    start = next;
+  };
+#if defined(__SSE2__)
+  const __m128i open_paren = _mm_set1_epi8('('), close_paren = _mm_set1_epi8(')');
+  const __m128i open_bracket = _mm_set1_epi8('['), close_bracket = _mm_set1_epi8(']');
+  const __m128i fold = _mm_set1_epi8(static_cast<char>(0xDF));
+  const __m128i s0 = _mm_set1_epi8(kSep0);
+  const __m128i dot = _mm_set1_epi8('.'), nl = _mm_set1_epi8('\n');
+  unsigned dots = 0, newlines = 0;
+  auto block = [&](const char* at16, std::size_t base, unsigned valid) __attribute__((always_inline)) {
+    const __m128i x = _mm_loadu_si128(reinterpret_cast<const __m128i*>(at16));
+    if constexpr (kSeen) {
+      dots |= static_cast<unsigned>(_mm_movemask_epi8(_mm_cmpeq_epi8(x, dot))) & valid;
+      newlines |= static_cast<unsigned>(_mm_movemask_epi8(_mm_cmpeq_epi8(x, nl))) & valid;
+    }
+    const __m128i y = _mm_and_si128(x, fold);
+    const unsigned seps = static_cast<unsigned>(_mm_movemask_epi8(_mm_cmpeq_epi8(x, s0))) & valid;
+    const unsigned opens =
+        static_cast<unsigned>(_mm_movemask_epi8(_mm_or_si128(_mm_cmpeq_epi8(x, open_paren), _mm_cmpeq_epi8(y, open_bracket)))) &
+        valid;
+    const unsigned closes =
+        static_cast<unsigned>(_mm_movemask_epi8(_mm_or_si128(_mm_cmpeq_epi8(x, close_paren), _mm_cmpeq_epi8(y, close_bracket)))) &
+        valid;
+    if ((opens | closes) == 0) {
+      // No bracket in these bytes (most of a list): only the separators, and only at depth 0.
+      if (depth != 0) return;
+      for (unsigned m = seps; m != 0; m &= m - 1) separator(base + static_cast<unsigned>(__builtin_ctz(m)));
+      return;
+    }
+    for (unsigned all = seps | opens | closes; all != 0; all &= all - 1) {
+      const unsigned b = static_cast<unsigned>(__builtin_ctz(all));
+      const unsigned bit = 1u << b;
+      if (opens & bit) ++depth;
+      else if (closes & bit) depth = depth > 0 ? depth - 1 : 0;
+      else if (depth == 0) separator(base + b);
+    }
+  };
+  std::size_t i = 0;
+  for (; i + 16 <= n; i += 16) block(d + i, i, 0xFFFFu);
+  if (i < n) {
+    if (n >= 16) {
+      // The last 16 bytes, of which the first 16 - (n - i) were read by the loop.
+      block(d + n - 16, n - 16, (0xFFFFu << (16 - (n - i))) & 0xFFFFu);
+    } else {
+      // A short text: a copy padded with zero bytes (no bracket, separator, dot or newline).
+      alignas(16) char pad[16] = {};
+      std::memcpy(pad, d, n);
+      block(pad, 0, (1u << n) - 1);
+    }
+  }
+  if constexpr (kSeen) *seen = (dots != 0 ? kSeenDot : 0u) | (newlines != 0 ? kSeenNewline : 0u);
+#else
+  for (std::size_t i = 0; i < n; ++i) {
+    const char c = d[i];
+    if (c == kSep0) {
+      if (depth == 0) separator(i);
+    } else if (c == '(' || c == '[' || c == '{') {
+      ++depth;
+    } else if (c == ')' || c == ']' || c == '}') {
+      depth = depth > 0 ? depth - 1 : 0;
+    }
+  }
+  if constexpr (kSeen) *seen = (s.find('.') != std::string_view::npos ? kSeenDot : 0u) |
+                               (s.find('\n') != std::string_view::npos ? kSeenNewline : 0u);
+#endif
+  out.push_back(std::string_view(d + start, n - start));
+}
+
+}  // namespace
+
 void split_top_level(std::string_view s, std::string_view sep, std::vector<std::string_view>& out, unsigned* seen) {
+  out.clear();
+  if (s.empty() || sep.empty()) {
+    if (seen) *seen = (s.find('.') != std::string_view::npos ? kSeenDot : 0u) | (s.find('\n') != std::string_view::npos ? kSeenNewline : 0u);
+    return;
+  }
+  // The separators the readers use, read by split_fixed.
+  if (sep.size() == 2 && sep[0] == ',' && sep[1] == ' ') {
+    if (seen) split_fixed<',', ' ', true>(s, out, seen);
+    else split_fixed<',', ' ', false>(s, out, nullptr);
+    return;
+  }
+  if (!seen && sep.size() == 1 && (sep[0] == ',' || sep[0] == ' ')) {
+    if (sep[0] == ',') split_fixed<',', 0, false>(s, out, nullptr);
+    else split_fixed<' ', 0, false>(s, out, nullptr);
+    return;
+  }
+  split_top_level_general(s, sep, out, seen);
+}
+
+void split_top_level_general(std::string_view s, std::string_view sep, std::vector<std::string_view>& out, unsigned* seen) {
   out.clear();
   if (s.empty() || sep.empty()) {
     if (seen) *seen = (s.find('.') != std::string_view::npos ? kSeenDot : 0u) | (s.find('\n') != std::string_view::npos ? kSeenNewline : 0u);

@@ -33,6 +33,11 @@ void split_top_level(std::string_view s, std::string_view sep, std::vector<std::
 // value with a newline is no list).
 inline constexpr unsigned kSeenDot = 1, kSeenNewline = 2;
 void split_top_level(std::string_view s, std::string_view sep, std::vector<std::string_view>& out, unsigned* seen);
+// The reading of any separator, one byte look at a time where a separator may end: what
+// split_top_level does for a separator other than ", ", "," and " " (those have a reading of
+// their own; tests compare the two).
+void split_top_level_general(std::string_view s, std::string_view sep, std::vector<std::string_view>& out,
+                             unsigned* seen = nullptr);
 
 // Spark abbreviated the value: "...", "... N more fields", "[p, ... k entries]", "(k paths)[...]".
 bool is_truncated_value(std::string_view v);

@@ -51,7 +51,21 @@ class ExplainTextReader {
 
   void run() {
     const Normalized& n = s_.n;
-    for (std::size_t i = 0; i < n.line_count(); ++i) line(i);
+    const std::size_t count = n.line_count();
+    for (std::size_t i = 0; i < count;) {
+      if (s_.region != Region::Physical || starts_with_eq(n.text(i))) {
+        line(i++);
+        continue;
+      }
+      // A run of physical lines: they add to plan() only (operators, children, fields), whose
+      // lists live in its store, and never start a plan; only a `== ... ==` header can leave the
+      // region or start another plan (and hand this one over). One BlockScope for the run, not
+      // one per line: the run ends before any line that starts with '=' (such a line is read
+      // outside it).
+      const BlockScope blocks(s_.plan().text_store());
+      do physical_line(i++);
+      while (i < count && !starts_with_eq(n.text(i)));
+    }
     finish_plan(s_);  // the last plan is handed over once the line table is gone (parse_explain_text)
     summarize(s_);
     fold_codegen_subtrees(s_.r, codegen_plans_);
@@ -125,6 +139,8 @@ class ExplainTextReader {
   }
 
   // ---- dispatch ----
+  static bool starts_with_eq(std::string_view t) { return !t.empty() && t[0] == '='; }
+
   void line(std::size_t i) {
     std::string_view t = s_.n.text(i);
     if (!t.empty()) s_.last_text_line = i;
@@ -145,6 +161,14 @@ class ExplainTextReader {
       case Region::Logical: logical_line(s_, i); break;
       case Region::Trailer: trailer_line(s_, i); break;
     }
+  }
+
+  // line(i) for a line of the physical region that does not start with '=' (no header), inside
+  // the BlockScope of run()'s run of physical lines.
+  void physical_line(std::size_t i) {
+    const std::string_view t = s_.n.text(i);
+    if (!t.empty()) s_.last_text_line = i;
+    physical(i);
   }
 
   void header(std::size_t i, std::string_view title) {

@@ -66,11 +66,17 @@ const FieldRole* explain_field_role(std::string_view key) {
   return nullptr;
 }
 
-std::string op_text(const Operator& op) {
-  std::string t = op.label + "\n" + op.arguments;
+// The label, the arguments and the Arguments / Partitioning fields, joined by newlines, written
+// into `t` (a buffer the caller reuses from one operator to the next: no allocation per operator).
+void op_text(const Operator& op, std::string& t) {
+  t.assign(std::string_view(op.label));
+  t += '\n';
+  t += std::string_view(op.arguments);
   for (const Field& f : op.fields)
-    if (f.role == FieldRole::Arguments || f.role == FieldRole::Partitioning) t += "\n" + f.value;
-  return t;
+    if (f.role == FieldRole::Arguments || f.role == FieldRole::Partitioning) {
+      t += '\n';
+      t += std::string_view(f.value);
+    }
 }
 
 // Whether op_text(op) contains `w`, without building it: `w` holds no newline, so it cannot span
@@ -120,7 +126,9 @@ void fill_partitioning(Operator& op, const ExplainFillHints& hints) {
   Partitioning p;
   if (hints.executor_broadcast && op_text_contains(op, kExecutorBroadcast, 1)) p.executor_broadcast = true;
   if (op.kind == OpKind::Exchange) {
-    const std::string t = op_text(op);  // number_after reads past a part's end, as it always did
+    thread_local std::string text;  // fill_partitioning is not re-entered
+    op_text(op, text);
+    const std::string_view t = text;  // number_after reads past a part's end, as it always did
     if (contains(t, "SinglePartition")) {
       p.kind = PartitioningKind::Single;
       p.partitions = 1;

@@ -3,12 +3,14 @@
 // bytes that matter (brackets, separators, `[id=#`), at every length around the 16-byte blocks.
 #include <doctest/doctest.h>
 
+#include <filesystem>
 #include <random>
 #include <string>
 #include <string_view>
 #include <vector>
 
 #include "parser/explain/explain_ops.hpp"
+#include "tests/support.hpp"
 
 using planlint::explain::split_top_level;
 
@@ -106,4 +108,79 @@ TEST_CASE("split_top_level: what it says it saw (dots, newlines) is in the text,
   }
   CHECK(dots > 10000);
   CHECK(newlines > 5000);
+}
+
+namespace {
+
+// split_top_level's own readings of ", ", "," and " " against the general one, items and what it
+// saw: the same answer for `s`.
+void check_fixed_against_general(std::string_view s) {
+  std::vector<std::string_view> fixed, general;
+  for (std::string_view sep : {", ", ",", " "}) {
+    split_top_level(s, sep, fixed);
+    planlint::explain::split_top_level_general(s, sep, general);
+    INFO("text [" << s << "] sep [" << sep << "]");
+    REQUIRE(fixed == general);
+  }
+  unsigned seen_fixed = 99, seen_general = 77;
+  split_top_level(s, ", ", fixed, &seen_fixed);
+  planlint::explain::split_top_level_general(s, ", ", general, &seen_general);
+  INFO("text [" << s << "] with seen");
+  REQUIRE(fixed == general);
+  REQUIRE(seen_fixed == seen_general);
+}
+
+}  // namespace
+
+TEST_CASE("split_top_level: the readings of \", \", \",\" and \" \" split as the general one, on random texts") {
+  // Bytes that fold onto a bracket under `& 0xDF` only when they are one ('{' '}' and the
+  // high bytes 0xFB / 0xFD are not '[' / ']'), separators, "[id=#", dots and newlines, at every
+  // length around the 16-byte blocks.
+  std::mt19937 rng(43);
+  const std::string bytes = std::string("ab#1(([{)]}, , ,  [id=#x...\n;:{}") + '\xFB' + '\xFD' + '\x7B' + '\x5D' + '\x1B';
+  for (int round = 0; round < 20000; ++round) {
+    const std::size_t len = static_cast<std::size_t>(round % 70);
+    std::string s;
+    for (std::size_t i = 0; i < len; ++i) s += bytes[std::uniform_int_distribution<std::size_t>(0, bytes.size() - 1)(rng)];
+    check_fixed_against_general(s);
+  }
+  // The general reading still splits a separator whose second byte is looked at (",,", ", (").
+  std::vector<std::string_view> out;
+  planlint::explain::split_top_level_general("a,,b,,,c", ",,", out);
+  CHECK(out == std::vector<std::string_view>{"a", "b", ",c"});
+  split_top_level("a,,b,,,c", ",,", out);
+  CHECK(out == std::vector<std::string_view>{"a", "b", ",c"});
+  // The '(' of a separator ",(" belongs to it (skipped), not to the depth.
+  planlint::explain::split_top_level_general("a,(b),c,(d", ",(", out);
+  CHECK(out == std::vector<std::string_view>{"a", "b),c", "d"});
+  CHECK(out == reference("a,(b),c,(d", ",("));
+}
+
+TEST_CASE("split_top_level: the readings of \", \", \",\" and \" \" split as the general one, on corpus lines") {
+  // Every line of the plans in corpus/ (and ../shared/corpus when it is there), whole and as the
+  // inside of a `Key [N]: [...]` list value (what finish_field splits).
+  namespace fs = std::filesystem;
+  std::vector<fs::path> roots{planlint::test::corpus_dir()};
+  if (auto shared = planlint::test::shared_dir()) roots.push_back(*shared / "corpus");
+  std::size_t lines = 0, lists = 0;
+  for (const fs::path& root : roots) {
+    for (const auto& e : fs::recursive_directory_iterator(root)) {
+      if (!e.is_regular_file() || e.path().extension() != ".txt") continue;
+      const std::string text = planlint::test::read_file(e.path());
+      std::string_view rest = text;
+      while (!rest.empty()) {
+        const std::size_t nl = rest.find('\n');
+        const std::string_view line = rest.substr(0, nl);
+        rest = nl == std::string_view::npos ? std::string_view{} : rest.substr(nl + 1);
+        check_fixed_against_general(line);
+        ++lines;
+        if (const std::size_t colon = line.find(": ["); colon != std::string_view::npos && line.back() == ']') {
+          check_fixed_against_general(line.substr(colon + 3, line.size() - colon - 4));
+          ++lists;
+        }
+      }
+    }
+  }
+  CHECK(lines > 1000);
+  CHECK(lists > 100);
 }
