@@ -1,6 +1,7 @@
 // The Query Profile reader's entry point.
 #pragma once
 
+#include <memory>
 #include <string>
 #include <string_view>
 
@@ -19,7 +20,10 @@ inline constexpr InputTraits kQueryProfileTraits{
 enum class ProfileJsonParser { Scanner, Nlohmann };
 
 // Databricks Query Profile JSON export. `scanned`, when given, says whether the scanner read it.
+// `input`, when given, owns `text` (ReadOptions::input): the plans then keep the string values the
+// scanner finds unescaped in it (field values) as views of it, not copies, and keep it alive.
 ParseResult parse_query_profile(std::string_view text, const std::string& path,
-                                ProfileJsonParser how = ProfileJsonParser::Scanner, bool* scanned = nullptr);
+                                ProfileJsonParser how = ProfileJsonParser::Scanner, bool* scanned = nullptr,
+                                std::shared_ptr<const std::string> input = nullptr);
 
 }  // namespace planlint

@@ -273,7 +273,9 @@ Field read_field(TextStore& st, MetricNames& names, const J& entry) {
     f.count = items.size();
     f.set_items(st, items);
   } else {
-    f.value = st.keep(text(value));
+    // A string value as it lies in the input (kept as a view of it when the store views the input).
+    std::string owned;
+    f.value = st.keep(string_of(value, owned));
   }
   if (is_expression_key(f.key)) {
     if (f.is_list) {

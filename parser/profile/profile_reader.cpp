@@ -31,8 +31,10 @@
 #include <algorithm>
 #include <cctype>
 #include <cstdint>
+#include <deque>
 #include <functional>
 #include <map>
+#include <memory>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -113,9 +115,18 @@ struct ProfileGraphReader {
   }
   // The edges of the same graphs, read the same way (the DOM of 10,000 edges is several MB):
   // fromId and toId as text() gives them ("" for an element that is no object).
+  // The ids are views (16 bytes each, not 32): of the input when they lie in it unescaped (the
+  // usual case), else of a copy in `edge_ids`. Edges come after the nodes, when the model is whole:
+  // what they take while read adds to the reader's peak.
   struct ReadEdge {
-    std::string from, to;
+    std::string_view from, to;
   };
+  std::deque<std::string> edge_ids;  // ids not in the input as such (decoded, numbers); never move
+  std::string_view edge_id(std::string id) { return edge_ids.emplace_back(std::move(id)); }
+  std::string_view edge_id(const std::optional<profile::LiteRef>& v) {
+    if (v && v->is_string() && lies_within(v->str(), input)) return v->str();
+    return edge_id(text(v));
+  }
   std::map<std::pair<std::string, std::size_t>, std::vector<ReadEdge>> read_edges;
 
   // The JSON parser's callback that reads each element of graphs[i].nodes / graph.nodes as soon
@@ -178,8 +189,8 @@ struct ProfileGraphReader {
       if (auto ge = graph_of(depth - 1, "edges")) {
         ReadEdge re;
         if (ev == E::object_end && parsed.is_object()) {
-          re.from = text(member(parsed, "fromId"));
-          re.to = text(member(parsed, "toId"));
+          re.from = edge_id(text(member(parsed, "fromId")));
+          re.to = edge_id(text(member(parsed, "toId")));
         }
         read_edges[*ge].push_back(std::move(re));
         return false;  // dropped from the DOM: read_graph takes it from read_edges
@@ -446,8 +457,8 @@ class ScanRouter {
       ProfileGraphReader::ReadEdge re;
       if (object) {
         profile::LiteRef e(lite_, 0);
-        re.from = text(member(e, "fromId"));
-        re.to = text(member(e, "toId"));
+        re.from = r_.edge_id(member(e, "fromId"));
+        re.to = r_.edge_id(member(e, "toId"));
       }
       cap_edges_->push_back(std::move(re));
       return;
@@ -576,6 +587,10 @@ template <class J>
 void ProfileGraphReader::read_node(const J& n, Operator& op, const profile::GraphPositions* gp, std::size_t ni) {
   if (gp && ni < gp->nodes.size()) op.loc = at(gp->nodes[ni]);
   TextStore& st = *store;
+  // The node's lists (fields, their items and parsed expressions, metrics) take their blocks from
+  // the store every plan of the input shares, as the explain reader's do: 10,000 nodes otherwise
+  // cost tens of thousands of heap blocks, each with its header and rounding.
+  const BlockScope blocks(st);
   op.id = st.keep(text(member(n, "id")));
   op.label = metric_names(text(member(n, "name")));  // display names and node names repeat: each kept once
   auto tn = profile::tag_and_name(text(member(n, "tag")), op.label);
@@ -805,19 +820,19 @@ ProfileGraphReader::EdgeOffsets ProfileGraphReader::read_graph_edges(Plan& plan,
                                                                      const NodeIds& by_id) {
   std::vector<EdgeOffsets::Edge> edges_read;
   edges_read.reserve(pre_edges ? pre_edges->size() : gp ? gp->edges.size() : 0);
-  auto add_edge = [&](std::size_t ei, const std::string& from, const std::string& to) {
+  auto add_edge = [&](std::size_t ei, std::string_view from, std::string_view to) {
     std::size_t off = (gp && ei < gp->edges.size()) ? gp->edges[ei] : kNoOffset;
     const std::size_t f = by_id.find(from);
     const std::size_t t = by_id.find(to);
     if (f == NodeIds::npos || t == NodeIds::npos) {
-      const std::string& missing = f == NodeIds::npos ? from : to;
+      const std::string_view missing = f == NodeIds::npos ? from : to;
       message(MessageSeverity::Warning, off == kNoOffset ? plan.loc : at(off),
-              "edge refers to node id '" + missing + "', which is not in the graph; the edge is ignored");
+              "edge refers to node id '" + std::string(missing) + "', which is not in the graph; the edge is ignored");
       return;
     }
     if (f == t) {
       message(MessageSeverity::Warning, off == kNoOffset ? plan.loc : at(off),
-              "edge from node '" + from + "' to itself; the edge is ignored");
+              "edge from node '" + std::string(from) + "' to itself; the edge is ignored");
       return;
     }
     edges_read.push_back({static_cast<std::uint32_t>(f), static_cast<std::uint32_t>(t), off});
@@ -1088,7 +1103,7 @@ void put_main_graph_first(std::vector<Plan>& plans) {
 }  // namespace
 
 ParseResult parse_query_profile(std::string_view text_in, const std::string& path, ProfileJsonParser how,
-                                bool* scanned) {
+                                bool* scanned, std::shared_ptr<const std::string> shared_input) {
   ParseResult result;
   result.path = path;
   result.format = InputFormat::QueryProfile;
@@ -1097,6 +1112,8 @@ ParseResult parse_query_profile(std::string_view text_in, const std::string& pat
   std::size_t bom = input.substr(0, 3) == "\xEF\xBB\xBF" ? 3 : 0;
 
   ProfileGraphReader reader(input, result);
+  // Texts found in the shared input are views of it (the store keeps it alive), not copies.
+  if (shared_input && lies_within(input, *shared_input)) reader.store->view_input(std::move(shared_input));
   reader.pos = profile::scan_positions(input.substr(bom), kMaxDepth);
   shift_positions(reader.pos, bom);
   if (reader.pos.depth_exceeded_at != kNoOffset) {
@@ -1126,6 +1143,7 @@ ParseResult parse_query_profile(std::string_view text_in, const std::string& pat
   std::vector<profile::GraphPositions>().swap(reader.pos.graphs);
   reader.read_nodes.clear();
   reader.read_edges.clear();
+  std::deque<std::string>().swap(reader.edge_ids);
   if (plans.empty()) {
     Plan plan;
     plan.share_text_store(reader.store);  // the query metrics' labels

@@ -19,8 +19,8 @@ Reader query_profile_reader() {
     if (head.find("\"cell_type\"") != std::string_view::npos) return false;
     return first.find("\"Event\"") == std::string_view::npos;
   };
-  r.parse = [](std::string_view text, const std::string& path, const ReadOptions&) {
-    return parse_query_profile(text, path);
+  r.parse = [](std::string_view text, const std::string& path, const ReadOptions& options) {
+    return parse_query_profile(text, path, ProfileJsonParser::Scanner, nullptr, options.input);
   };
   return r;
 }

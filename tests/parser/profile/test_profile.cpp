@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <chrono>
 #include <ctime>
+#include <memory>
 #include <string>
 
 #include "parser/common/classify.hpp"
@@ -542,4 +543,29 @@ TEST_CASE("profile reader: many node ids, repeated ids and edges, a cycle found 
   CHECK(has_message(r, MessageSeverity::Warning, "edge from node 'n39' to node 'n0' closes a cycle", 85));
   CHECK(p.ops[39].children.empty());
   CHECK(p.roots == std::vector<std::size_t>{0, 40});
+}
+
+TEST_CASE("profile reader: a shared input's unescaped field values are views of it, escaped ones copies") {
+  auto input = std::make_shared<const std::string>(
+      "{\"graphs\": [{\"nodes\": [{\"id\": \"1\", \"name\": \"Scan t\", \"tag\": \"PHOTON_SCAN_EXEC\", \"metadata\": ["
+      "{\"key\": \"SCAN_IDENTIFIER\", \"value\": \"db.sales\"},"
+      "{\"key\": \"FILTERS\", \"value\": \"a\\u0020> 1\"}]}], \"edges\": []}]}");
+  const auto within = [&](std::string_view s) { return lies_within(s, *input); };
+  ParseResult shared = parse_query_profile(*input, "x.json", ProfileJsonParser::Scanner, nullptr, input);
+  ParseResult copied = parse_query_profile(*input, "x.json");
+  REQUIRE(shared.plans.size() == 1);
+  REQUIRE(copied.plans.size() == 1);
+  const Operator& s = shared.plans[0].ops.at(0);
+  const Operator& c = copied.plans[0].ops.at(0);
+  REQUIRE(s.fields.size() == 2);
+  REQUIRE(c.fields.size() == 2);
+  CHECK(s.fields[0].value == "db.sales");
+  CHECK(within(s.fields[0].value));   // a view of the input
+  CHECK(!within(c.fields[0].value));  // no shared input: a copy in the plan's store
+  CHECK(s.fields[1].value == "a > 1");
+  CHECK(!within(s.fields[1].value));  // decoded: a copy
+  CHECK(s.table() == "db.sales");
+  CHECK(s.fields[1].exprs.size() == 1);
+  // The plans keep the input alive: the caller's reference is not the only one.
+  CHECK(input.use_count() > 1);
 }
