@@ -108,6 +108,26 @@ void split_top_level(std::string_view s, std::string_view sep, std::vector<std::
 
 namespace {
 
+#if defined(__SSE2__)
+// Calls block(at16, base, valid) on [d, d + n) sixteen bytes at a time, in order: `base` is the
+// offset of `at16`, `valid` the bits of the bytes not looked at yet (the last block overlaps the
+// one before it; a text shorter than 16 bytes is a copy padded with zero bytes, which are no
+// bracket, separator, dot or newline).
+template <class Block>
+[[gnu::always_inline]] inline void each_block16(const char* d, std::size_t n, Block& block) {
+  std::size_t i = 0;
+  for (; i + 16 <= n; i += 16) block(d + i, i, 0xFFFFu);
+  if (i == n) return;
+  if (n >= 16) {
+    block(d + n - 16, n - 16, (0xFFFFu << (16 - (n - i))) & 0xFFFFu);
+  } else {
+    alignas(16) char pad[16] = {};
+    std::memcpy(pad, d, n);
+    block(pad, 0, (1u << n) - 1);
+  }
+}
+#endif
+
 // split_top_level for the separators the readers use (", ", ",", " "), the separator's bytes known
 // at compile time: `kSep1` is its second byte (0 for a one-byte separator), `kSeen` whether the
 // dots and newlines are looked for. Neither ' ' nor ',' is a bracket or the separator's first byte,
@@ -171,19 +191,7 @@ void split_fixed(std::string_view s, std::vector<std::string_view>& out, unsigne
       else if (depth == 0) separator(base + b);
     }
   };
-  std::size_t i = 0;
-  for (; i + 16 <= n; i += 16) block(d + i, i, 0xFFFFu);
-  if (i < n) {
-    if (n >= 16) {
-      // The last 16 bytes, of which the first 16 - (n - i) were read by the loop.
-      block(d + n - 16, n - 16, (0xFFFFu << (16 - (n - i))) & 0xFFFFu);
-    } else {
-      // A short text: a copy padded with zero bytes (no bracket, separator, dot or newline).
-      alignas(16) char pad[16] = {};
-      std::memcpy(pad, d, n);
-      block(pad, 0, (1u << n) - 1);
-    }
-  }
+  each_block16(d, n, block);
   if constexpr (kSeen) *seen = (dots != 0 ? kSeenDot : 0u) | (newlines != 0 ? kSeenNewline : 0u);
 #else
   for (std::size_t i = 0; i < n; ++i) {
@@ -274,20 +282,8 @@ void split_top_level_general(std::string_view s, std::string_view sep, std::vect
       else sp.separator(at);
     }
   };
-  const char* d = s.data();
-  for (; i + 16 <= n; i += 16) block(d + i, i, 0xFFFFu);
-  if (i < n) {
-    if (n >= 16) {
-      // The last 16 bytes, of which the first 16 - (n - i) were read by the loop.
-      block(d + n - 16, n - 16, (0xFFFFu << (16 - (n - i))) & 0xFFFFu);
-    } else {
-      // A short text: a copy padded with zero bytes (no bracket, separator, dot or newline).
-      alignas(16) char pad[16] = {};
-      std::memcpy(pad, d, n);
-      block(pad, 0, (1u << n) - 1);
-    }
-    i = n;
-  }
+  each_block16(s.data(), n, block);
+  i = n;
   if (seen) *seen = (dots != 0 ? kSeenDot : 0u) | (newlines != 0 ? kSeenNewline : 0u);
 #else
   if (seen) *seen = (s.find('.') != std::string_view::npos ? kSeenDot : 0u) |
