@@ -108,6 +108,11 @@ void split_top_level(std::string_view s, std::string_view sep, std::vector<std::
 
 namespace {
 
+// What split_top_level says in `*seen` of `s`, by two searches (where the split's own walk does not).
+unsigned seen_in(std::string_view s) {
+  return (s.find('.') != std::string_view::npos ? kSeenDot : 0u) | (s.find('\n') != std::string_view::npos ? kSeenNewline : 0u);
+}
+
 #if defined(__SSE2__)
 // Calls block(at16, base, valid) on [d, d + n) sixteen bytes at a time, in order: `base` is the
 // offset of `at16`, `valid` the bits of the bytes not looked at yet (the last block overlaps the
@@ -204,8 +209,7 @@ void split_fixed(std::string_view s, std::vector<std::string_view>& out, unsigne
       depth = depth > 0 ? depth - 1 : 0;
     }
   }
-  if constexpr (kSeen) *seen = (s.find('.') != std::string_view::npos ? kSeenDot : 0u) |
-                               (s.find('\n') != std::string_view::npos ? kSeenNewline : 0u);
+  if constexpr (kSeen) *seen = seen_in(s);
 #endif
   out.push_back(std::string_view(d + start, n - start));
 }
@@ -215,7 +219,7 @@ void split_fixed(std::string_view s, std::vector<std::string_view>& out, unsigne
 void split_top_level(std::string_view s, std::string_view sep, std::vector<std::string_view>& out, unsigned* seen) {
   out.clear();
   if (s.empty() || sep.empty()) {
-    if (seen) *seen = (s.find('.') != std::string_view::npos ? kSeenDot : 0u) | (s.find('\n') != std::string_view::npos ? kSeenNewline : 0u);
+    if (seen) *seen = seen_in(s);
     return;
   }
   // The separators the readers use, read by split_fixed.
@@ -235,7 +239,7 @@ void split_top_level(std::string_view s, std::string_view sep, std::vector<std::
 void split_top_level_general(std::string_view s, std::string_view sep, std::vector<std::string_view>& out, unsigned* seen) {
   out.clear();
   if (s.empty() || sep.empty()) {
-    if (seen) *seen = (s.find('.') != std::string_view::npos ? kSeenDot : 0u) | (s.find('\n') != std::string_view::npos ? kSeenNewline : 0u);
+    if (seen) *seen = seen_in(s);
     return;
   }
   Splitter sp{s, sep, out};
@@ -286,8 +290,7 @@ void split_top_level_general(std::string_view s, std::string_view sep, std::vect
   i = n;
   if (seen) *seen = (dots != 0 ? kSeenDot : 0u) | (newlines != 0 ? kSeenNewline : 0u);
 #else
-  if (seen) *seen = (s.find('.') != std::string_view::npos ? kSeenDot : 0u) |
-                    (s.find('\n') != std::string_view::npos ? kSeenNewline : 0u);
+  if (seen) *seen = seen_in(s);
 #endif
   for (; i < n; ++i) sp.byte(i);
   out.push_back(s.substr(sp.start));

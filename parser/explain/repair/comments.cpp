@@ -150,14 +150,13 @@ void mark_captions_and_prose(Normalized& out) {
   }
 }
 
-bool strip_prefix_lines(Normalized& out, bool gutter_in_input) {
+bool strip_prefix_lines(Normalized& out, bool input_gutter) {
   // Vote: which prefix do the lines with plan markers carry? (A gutter counts at one column.)
   std::array<std::size_t, kToks> votes{};
   std::size_t gutter_col = std::string_view::npos;
-  // A line that is a view into the input can hold a gutter only when the input does: one search of
-  // the input instead of two of each line (formatted plans start lines with `* `, so this vote runs
-  // on them and finds nothing).
-  const bool input_gutter = gutter_in_input;
+  // A line that is a view into the input can hold a gutter only when the input does (`input_gutter`:
+  // input_has_gutter, one walk of the input's `/` bytes) instead of two searches of each line
+  // (formatted plans start lines with `* `, so this vote runs on them and finds nothing).
   const auto may_hold_gutter = [&](const NormLine& l) {
     return input_gutter || (l.has_extra() && out.extras[l.extra_index()].base != out.input.data());
   };

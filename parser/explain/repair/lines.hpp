@@ -170,16 +170,7 @@ inline bool may_be_elision(std::string_view t) {
 // An author's elision: a line holding only `...`, `…`, `(...)` or `[...]` (after guides and a
 // marker), under 200 bytes.
 inline bool is_elision_line(std::string_view t) {
-  if (t.empty() || t.size() >= 200) return false;
-  // Most lines end in none of `.`, `.)`, `.]`, `…`, `…)`, `…]`: one or two compares.
-  const std::string_view u = rtrim_blank_cr(t);
-  if (u.empty()) return false;
-  char e = u.back();
-  if (e == ')' || e == ']') {
-    if (u.size() < 2) return false;
-    e = u[u.size() - 2];
-  }
-  if (e != '.' && e != '\xA6') return false;
+  if (t.empty() || t.size() >= 200 || !may_be_elision(rtrim_blank_cr(t))) return false;
   std::size_t g = skip_guides(t);
   if (is_tree_marker(t, g)) g = skip_guides(t.substr(g + 3)) + g + 3;  // `+- ...`
   const std::string_view r = rtrim_blank_cr(t.substr(std::min(g, t.size())));

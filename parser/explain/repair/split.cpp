@@ -91,7 +91,7 @@ RepairState split_lines(std::string_view input) {
       // A plain line (see kPlainLead): kept as it is.
       ++nonempty;
       if (input_tab && !any_tab && t.find('\t') != std::string_view::npos) any_tab = true;
-      if (!s.elision && may_be_elision(t) && is_elision_line(t)) s.elision = true;
+      if (!s.elision && is_elision_line(t)) s.elision = true;
       keep(t);
       if (nl == input.size()) break;
       pos = nl + 1;
@@ -140,7 +140,7 @@ RepairState split_lines(std::string_view input) {
         if (c == '|' || ((c == '"' || c == 's') && (t.substr(f).starts_with("\"\"\"|") || t.substr(f).starts_with("s\"\"\"|"))))
           ++margin;
         if (input_tab && !any_tab && t.find('\t') != std::string_view::npos) any_tab = true;
-        if (!s.elision && may_be_elision(t) && is_elision_line(t)) s.elision = true;
+        if (!s.elision && is_elision_line(t)) s.elision = true;
       }
     }
     keep(t);
