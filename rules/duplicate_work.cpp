@@ -294,6 +294,11 @@ Cost cost_of(const Operator& scan) {
   return k;
 }
 
+// A finding lists the copies a person can go and check; past the first kListedCopies one line counts
+// the rest ("copies" gives the total): a generated plan with 5,000 copies of one scan otherwise
+// carries 5,000 evidence lines, and holds them all in memory until the report is written.
+inline constexpr std::size_t kListedCopies = 20;
+
 // The rule's thresholds, listed in its doc and read by check().
 inline constexpr ThresholdKey kMinBytes{"min-bytes"};
 
@@ -331,7 +336,9 @@ RuleDoc make_doc() {
       "files). The scans of a dynamic-partition-pruning subquery and of a bloom-filter runtime filter "
       "are Spark's own re-reads and are not compared. Profiles and event logs add the scan's bytes, rows and time, used for the impact "
       "and to skip copies below the size threshold; without any measurement (explain text) the "
-      "finding is reported as info, because the cost of the repeated scan is unknown.";
+      "finding is reported as info, because the cost of the repeated scan is unknown. The finding "
+      "lists the first " + std::to_string(kListedCopies) +
+      " copies (\"copy\") and counts the others (\"copies not listed\").";
   r.thresholds = {
       {kMinBytes, 134217728, "bytes",
        "when the source measured the scan, copies reading under 128 MiB (one default file "
@@ -344,6 +351,18 @@ std::string column_list(const std::vector<std::string>& cols) {
   std::string out;
   for (const std::string& c : cols) out += (out.empty() ? "" : ", ") + c;
   return out;
+}
+
+std::size_t copy_lines(const std::vector<Copy>& copies) {
+  return std::min(copies.size(), kListedCopies) + (copies.size() > kListedCopies ? 1 : 0);
+}
+
+template <class Describe>
+void add_copies(Diagnostic& d, const std::vector<Copy>& copies, Describe describe) {
+  const std::size_t listed = std::min(copies.size(), kListedCopies);
+  for (std::size_t i = 0; i < listed; ++i) d.evidence.push_back({"copy", describe(*copies[i].scan)});
+  if (copies.size() > listed)
+    d.evidence.push_back({"copies not listed", static_cast<double>(copies.size() - listed), Unit::Count});
 }
 
 // Reads of one table with the same filters where the columns of each are a subset of the first
@@ -381,10 +400,10 @@ void report_nested(RuleContext& ctx, const std::vector<Copy>& copies) {
                     "], is computed " + std::to_string(copies.size()) + " times in this plan without ReusedExchange";
   Diagnostic d = ctx.make(dup, std::move(msg));
   if (!k.bytes && !k.ms && !k.rows) d.severity = Severity::Info;
-  // Reserved at its size: a plan with thousands of copies grows no second array beside the first.
-  d.evidence.reserve(2 + copies.size() + filters.size() + (k.bytes ? 1 : 0) + (k.rows ? 1 : 0) + (k.ms ? 1 : 0));
+  // Reserved at its size (at most kListedCopies copies are listed).
+  d.evidence.reserve(2 + copy_lines(copies) + filters.size() + (k.bytes ? 1 : 0) + (k.rows ? 1 : 0) + (k.ms ? 1 : 0));
   d.evidence.push_back({"copies", static_cast<double>(copies.size()), Unit::Count});
-  for (const Copy& c : copies) d.evidence.push_back({"copy", scan_ref(*c.scan) + ": [" + column_list(columns(*c.scan)) + "]"});
+  add_copies(d, copies, [&](const Operator& scan) { return scan_ref(scan) + ": [" + column_list(columns(scan)) + "]"; });
   d.evidence.push_back({"same filters", "the pushed, data and partition filters and the Filter conditions above "
                                         "the reads are the same; the columns of each read are a subset of " +
                                             scan_ref(widest) + "'s"});
@@ -573,10 +592,10 @@ class DuplicateWork final : public DocumentedRule<make_doc> {
       Diagnostic d = ctx.make(dup, std::move(msg));
       // Without a measured size the cost is unknown (a repeated dimension scan is cheap): info.
       if (!k.bytes && !k.ms && !k.rows) d.severity = Severity::Info;
-      // Reserved at its size: a plan with thousands of copies grows no second array beside the first.
-      d.evidence.reserve(1 + copies.size() + filters.size() + (k.bytes ? 1 : 0) + (k.rows ? 1 : 0) + (k.ms ? 1 : 0));
+      // Reserved at its size (at most kListedCopies copies are listed).
+      d.evidence.reserve(1 + copy_lines(copies) + filters.size() + (k.bytes ? 1 : 0) + (k.rows ? 1 : 0) + (k.ms ? 1 : 0));
       d.evidence.push_back({"copies", static_cast<double>(copies.size()), Unit::Count});
-      for (const Copy& c : copies) d.evidence.push_back({"copy", scan_ref(*c.scan)});
+      add_copies(d, copies, [](const Operator& scan) { return scan_ref(scan); });
       for (const std::string& f : filters) d.evidence.push_back({"filter", f});
       if (k.bytes) d.evidence.push_back({"bytes per copy", *k.bytes, Unit::Bytes});
       if (k.rows) d.evidence.push_back({"rows per copy", *k.rows, Unit::Rows});

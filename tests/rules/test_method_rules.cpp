@@ -2,6 +2,8 @@
 // built by hand in the model (independent of the readers).
 #include <doctest/doctest.h>
 
+#include <algorithm>
+
 #include "lint/engine/summary.hpp"
 #include "parser/common/facts_fill.hpp"
 #include "rules/rule.hpp"
@@ -462,6 +464,25 @@ TEST_CASE("duplicate-work") {
     m.value = 10e6;
     plan.ops[s2].metrics.push_back(m);
     CHECK(run(plan, "duplicate-work").empty());
+  }
+  SUBCASE("many copies: the first 20 listed, the rest counted") {
+    Builder n;
+    std::vector<std::size_t> aggs;
+    for (int i = 0; i < 25; ++i) {
+      auto s = n.add("Scan parquet db.events", OpKind::Scan);
+      n.op(s).set_table("db.events");
+      n.list(s, "Output", {"user#" + std::to_string(100 + i)});
+      aggs.push_back(n.add("HashAggregate", OpKind::Aggregate, {s}));
+    }
+    auto top = n.add("Union", OpKind::Union, aggs);
+    auto many = run(n.done(top), "duplicate-work");
+    REQUIRE(many.size() == 1);
+    CHECK(many[0].message.find("computed 25 times") != std::string::npos);
+    CHECK(evidence(many[0], "copies")->number == doctest::Approx(25));
+    CHECK(std::count_if(many[0].evidence.begin(), many[0].evidence.end(),
+                        [](const Evidence& e) { return e.name == "copy"; }) == 20);
+    REQUIRE(evidence(many[0], "copies not listed") != nullptr);
+    CHECK(evidence(many[0], "copies not listed")->number == doctest::Approx(5));
   }
 }
 
