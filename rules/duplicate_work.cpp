@@ -174,6 +174,32 @@ std::optional<std::vector<std::string>> scan_columns(const Operator& scan) {
   return cols;
 }
 
+// Whether scan_columns(scan) has a value, without building its list: the column names go into one
+// reused buffer and are compared as views of it (group_key asks this of every scan with a shared
+// head; the list itself is wanted only for the few loose groups).
+bool has_scan_columns(const Operator& scan) {
+  thread_local std::string names;
+  thread_local std::vector<std::pair<std::uint32_t, std::uint32_t>> spans;  // (start, size) in `names`
+  const Field* out = scan.field(FieldRole::Output);
+  if (!(out && out->is_list && !out->item_spans.empty() && !out->truncated && !out->count_mismatch &&
+        !field_untrusted(*out)))
+    return scan_columns(scan).has_value();  // the ReadSchema form, and no list at all: rare
+  names.clear();
+  spans.clear();
+  for (std::string_view it : out->items()) {
+    while (!it.empty() && it.front() == ' ') it.remove_prefix(1);
+    while (!it.empty() && it.back() == ' ') it.remove_suffix(1);
+    const std::size_t start = names.size();
+    append_without_ids(names, it);
+    if (names.size() == start) return false;
+    spans.emplace_back(static_cast<std::uint32_t>(start), static_cast<std::uint32_t>(names.size() - start));
+  }
+  auto view = [](const std::pair<std::uint32_t, std::uint32_t>& sp) { return std::string_view(names).substr(sp.first, sp.second); };
+  std::sort(spans.begin(), spans.end(), [&](const auto& a, const auto& b) { return view(a) < view(b); });
+  return std::adjacent_find(spans.begin(), spans.end(), [&](const auto& a, const auto& b) { return view(a) == view(b); }) ==
+         spans.end();
+}
+
 // The scan's arguments without the column lists printed in them (explain's one-line scans print
 // Output and ReadSchema there too).
 std::string arguments_without_columns(const Operator& scan) {
@@ -225,22 +251,20 @@ const Operator* append_chain_signature(const Plan& plan, const Operator& scan, s
 // The signature scans are grouped by, into `key` (a buffer; `head` is the scan's head): without
 // the column lists when the chain filters and both lists can be compared (one read's columns a
 // subset of the other's still reads and filters the same files twice), else the whole signature.
-// `columns` receives the columns of a loose key; `top` the top of the chain.
+// `top` receives the top of the chain. (Whether the lists can be compared is asked last: it is the
+// dearer question, and a chain that does not filter never needs it.)
 void group_key(std::string& key, const Plan& plan, const Operator& scan, std::string_view head,
-               std::vector<std::string>* columns, const Operator** top) {
-  if (auto cols = scan_columns(scan)) {
-    key.assign(head);
-    bool filtered = false;
-    const Operator* t = append_chain_signature(plan, scan, key, nullptr, true, &filtered);
-    if (filtered && key.find("\x01untrusted") == std::string::npos) {
-      key.insert(0, "loose|");
-      if (columns) *columns = std::move(*cols);
-      if (top) *top = t;
-      return;
-    }
+               const Operator** top) {
+  key.assign(head);
+  bool filtered = false;
+  const Operator* t = append_chain_signature(plan, scan, key, nullptr, true, &filtered);  // both chains end at one top
+  if (filtered && key.find("\x01untrusted") == std::string::npos && has_scan_columns(scan)) {
+    key.insert(0, "loose|");
+    if (top) *top = t;
+    return;
   }
   key.assign(head);
-  const Operator* t = append_chain_signature(plan, scan, key, nullptr);
+  append_chain_signature(plan, scan, key, nullptr);
   if (top) *top = t;
 }
 
@@ -475,7 +499,7 @@ class DuplicateWork final : public DocumentedRule<make_doc> {
       const Operator& op = *scans[i];
       const Operator* top = nullptr;
       signature_head(head, op);
-      group_key(sig, plan, op, head, nullptr, &top);
+      group_key(sig, plan, op, head, &top);
       if (feeds_bloom_filter(plan, *top)) continue;  // a bloom-filter subquery re-reads the creation side on purpose
       keyed.emplace_back(signature_key(sig), static_cast<std::uint32_t>(i));
     }
@@ -491,7 +515,7 @@ class DuplicateWork final : public DocumentedRule<make_doc> {
       for (std::size_t k = b; k < e; ++k) {
         const Operator& scan = *scans[keyed[k].second];
         signature_head(head, scan);
-        group_key(sig, plan, scan, head, nullptr, nullptr);
+        group_key(sig, plan, scan, head, nullptr);
         auto it = by_key.find(sig);
         if (it == by_key.end()) it = by_key.emplace(sig, std::vector<std::uint32_t>{}).first;
         it->second.push_back(keyed[k].second);
