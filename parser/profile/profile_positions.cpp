@@ -1,6 +1,7 @@
 #include "parser/profile/profile_positions.hpp"
 
 #include <algorithm>
+#include <cstddef>
 #include <optional>
 #include <utility>
 
@@ -64,7 +65,7 @@ void on_container(Positions& p, const std::vector<Frame>& fr, char c, std::size_
   auto [gi, gp] = *g;
   GraphPositions& gpos = slot(p.graphs, gi);
   if (n == gp + 1 && c == '[') {
-    if (key_is(fr[gp], "nodes")) gpos.nodes.clear(), gpos.metadata.clear();
+    if (key_is(fr[gp], "nodes")) gpos.nodes.clear(), gpos.clear_metadata();
     if (key_is(fr[gp], "edges")) gpos.edges.clear();
     return;
   }
@@ -75,11 +76,51 @@ void on_container(Positions& p, const std::vector<Frame>& fr, char c, std::size_
   }
   if (n == gp + 4 && c == '{' && key_is(fr[gp], "nodes") && fr[gp + 1].array && key_is(fr[gp + 2], "metadata") &&
       fr[gp + 3].array) {
-    set_offset(slot(gpos.metadata, fr[gp + 1].index), fr[gp + 3].index, off);
+    gpos.add_metadata(fr[gp + 1].index, fr[gp + 3].index, off);
   }
 }
 
 }  // namespace
+
+std::size_t GraphPositions::metadata_at(std::size_t node, std::size_t k) const {
+  if (irregular_) return node < meta_by_node_.size() && k < meta_by_node_[node].size() ? meta_by_node_[node][k] : kNoOffset;
+  if (node >= meta_begin_.size()) return kNoOffset;
+  const std::size_t begin = meta_begin_[node];
+  const std::size_t end = node + 1 < meta_begin_.size() ? meta_begin_[node + 1] : meta_offsets_.size();
+  return k < end - begin ? meta_offsets_[begin + k] : kNoOffset;
+}
+
+void GraphPositions::add_metadata(std::size_t node, std::size_t k, std::size_t off) {
+  if (!irregular_) {
+    // Nodes between the last one recorded and this one have no entries: they start where it starts.
+    if (meta_begin_.size() <= node) meta_begin_.resize(node + 1, meta_offsets_.size());
+    if (node + 1 == meta_begin_.size() && k == meta_offsets_.size() - meta_begin_[node]) {
+      meta_offsets_.push_back(off);
+      return;
+    }
+    to_lists();
+  }
+  set_offset(slot(meta_by_node_, node), k, off);
+}
+
+void GraphPositions::clear_metadata() {
+  meta_offsets_.clear();
+  meta_begin_.clear();
+  meta_by_node_.clear();
+  irregular_ = false;
+}
+
+void GraphPositions::to_lists() {
+  meta_by_node_.resize(meta_begin_.size());
+  for (std::size_t j = 0; j < meta_begin_.size(); ++j) {
+    const std::size_t end = j + 1 < meta_begin_.size() ? meta_begin_[j + 1] : meta_offsets_.size();
+    meta_by_node_[j].assign(meta_offsets_.begin() + static_cast<std::ptrdiff_t>(meta_begin_[j]),
+                            meta_offsets_.begin() + static_cast<std::ptrdiff_t>(end));
+  }
+  meta_offsets_ = {};
+  meta_begin_ = {};
+  irregular_ = true;
+}
 
 Positions scan_positions(std::string_view text, std::size_t max_depth) {
   Positions p;

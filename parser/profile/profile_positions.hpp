@@ -19,7 +19,30 @@ struct GraphPositions {
   std::size_t offset = kNoOffset;                   // the graph object's `{`
   std::vector<std::size_t> nodes;                   // nodes[j] `{`
   std::vector<std::size_t> edges;                   // edges[k] `{`
-  std::vector<std::vector<std::size_t>> metadata;   // nodes[j].metadata[k] `{`
+
+  // nodes[node].metadata[k] `{`, or kNoOffset when it was not seen.
+  [[nodiscard]] std::size_t metadata_at(std::size_t node, std::size_t k) const;
+  // Records nodes[node].metadata[k] at `off` (a later record of the same entry replaces it).
+  void add_metadata(std::size_t node, std::size_t k, std::size_t off);
+  void clear_metadata();
+  // fn(std::size_t&) for every metadata offset recorded (to move them all, as past a BOM).
+  template <class Fn>
+  void each_metadata_offset(Fn&& fn) {
+    for (std::size_t& o : meta_offsets_) fn(o);
+    for (std::vector<std::size_t>& v : meta_by_node_)
+      for (std::size_t& o : v) fn(o);
+  }
+
+ private:
+  // The order an export has (node after node, each node's entries in turn) is kept flat: node j's
+  // entries are meta_offsets_[meta_begin_[j]] up to the next node's start. 10,000 nodes otherwise
+  // hold 10,000 small lists through the whole read. Any other order (a key repeated in a damaged
+  // export) turns the record into one list per node, filled as it comes.
+  std::vector<std::size_t> meta_offsets_;
+  std::vector<std::size_t> meta_begin_;
+  std::vector<std::vector<std::size_t>> meta_by_node_;  // when `irregular_`
+  bool irregular_ = false;
+  void to_lists();
 };
 
 struct Positions {

@@ -618,14 +618,13 @@ void ProfileGraphReader::read_node(const J& n, Operator& op, const profile::Grap
   std::optional<bool> photon;
   auto md = member(n, "metadata");
   if (md && md->is_array()) {
-    const std::vector<std::size_t>* md_pos = (gp && ni < gp->metadata.size()) ? &gp->metadata[ni] : nullptr;
     op.fields.reserve(md->size());  // one block, not one per growth step
     std::size_t k = 0;
     for (const auto& e : *md) {
       std::size_t idx = k++;
       if (!e.is_object()) continue;
       Field f = profile::read_field(st, metric_names, e);
-      if (md_pos && idx < md_pos->size()) f.loc = at((*md_pos)[idx]);
+      if (gp) f.loc = at(gp->metadata_at(ni, idx));  // kNoOffset: no place
       // Like the explain reader: one warning per field whose expression did not parse (kept raw).
       for (const auto& x : f.exprs)
         if (!x.root && !x.error.empty() && x.error != "expression parser not available") {
@@ -993,8 +992,7 @@ void shift_positions(profile::Positions& pos, std::size_t bom) {
     shift(g.offset);
     for (auto& o : g.nodes) shift(o);
     for (auto& o : g.edges) shift(o);
-    for (auto& v : g.metadata)
-      for (auto& o : v) shift(o);
+    g.each_metadata_offset(shift);
   }
 }
 

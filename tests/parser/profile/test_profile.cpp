@@ -11,6 +11,7 @@
 #include "parser/common/classify.hpp"
 #include "parser/profile/profile.hpp"
 #include "parser/profile/profile_internal.hpp"
+#include "parser/profile/profile_positions.hpp"
 #include "parser/registry/parse.hpp"
 #include "tests/support.hpp"
 
@@ -568,4 +569,39 @@ TEST_CASE("profile reader: a shared input's unescaped field values are views of 
   CHECK(s.fields[1].exprs.size() == 1);
   // The plans keep the input alive: the caller's reference is not the only one.
   CHECK(input.use_count() > 1);
+}
+
+// Metadata entry positions: kept flat in the order exports have, one list per node otherwise (a
+// key repeated in a damaged export); either way each entry's `{` is found, a later record of one
+// entry replaces it, and an entry never seen has no offset.
+TEST_CASE("profile positions: metadata entries of each node") {
+  using profile::kNoOffset;
+  const std::string text =
+      R"({"graphs":[{"nodes":[{"metadata":[{"a":1},{"b":2}]},{"id":"x"},{"metadata":[{"c":3}]}]}]})";
+  profile::Positions p = profile::scan_positions(text, 64);
+  REQUIRE(p.graphs.size() == 1);
+  const profile::GraphPositions& g = p.graphs[0];
+  CHECK(g.metadata_at(0, 0) == text.find(R"({"a")"));
+  CHECK(g.metadata_at(0, 1) == text.find(R"({"b")"));
+  CHECK(g.metadata_at(0, 2) == kNoOffset);
+  CHECK(g.metadata_at(1, 0) == kNoOffset);  // a node without metadata
+  CHECK(g.metadata_at(2, 0) == text.find(R"({"c")"));
+  CHECK(g.metadata_at(3, 0) == kNoOffset);
+
+  SUBCASE("a node's metadata key repeated: the second list replaces the first's entries") {
+    const std::string twice =
+        R"({"graphs":[{"nodes":[{"metadata":[{"a":1},{"b":2}],"metadata":[{"d":4}]},{"metadata":[{"c":3}]}]}]})";
+    profile::Positions q = profile::scan_positions(twice, 64);
+    REQUIRE(q.graphs.size() == 1);
+    const profile::GraphPositions& h = q.graphs[0];
+    CHECK(h.metadata_at(0, 0) == twice.find(R"({"d")"));
+    CHECK(h.metadata_at(0, 1) == twice.find(R"({"b")"));  // not replaced: the second list is shorter
+    CHECK(h.metadata_at(1, 0) == twice.find(R"({"c")"));
+    CHECK(h.metadata_at(1, 1) == kNoOffset);
+  }
+  SUBCASE("moved past a byte-order mark with the rest") {
+    profile::GraphPositions m = g;
+    m.each_metadata_offset([](std::size_t& o) { o += 3; });
+    CHECK(m.metadata_at(2, 0) == text.find(R"({"c")") + 3);
+  }
 }
