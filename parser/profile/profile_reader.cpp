@@ -88,10 +88,10 @@ struct ProfileGraphReader {
 
   // A node read while the JSON was parsed (its DOM is then dropped: a profile's nodes are most of
   // its bytes, and holding them all as JSON as well as the model took 10x the input).
+  // 24 bytes a node: what read_node said is kept beside the nodes, for the few that said anything.
   struct ReadNode {
     bool object = false;                  // not an object: only its position in `nodes` is kept
-    std::vector<ParseMessage> messages;   // what read_node said, replayed in reading order
-    std::string subgraph_parent;          // its subgraphParent, resolved once all nodes are read
+    std::string_view subgraph_parent;     // its subgraphParent (an id view), resolved once all nodes are read
   };
   // The nodes of one `nodes` array. ops[i] is nodes[i]'s operator (a default one for an element
   // that is no object), kept apart so that a graph whose nodes are all objects hands the whole
@@ -99,9 +99,19 @@ struct ProfileGraphReader {
   struct ReadNodes {
     std::vector<ReadNode> nodes;
     std::vector<Operator> ops;
+    // (node, what read_node said of it), replayed in reading order; nodes in ascending order.
+    std::vector<std::pair<std::size_t, std::vector<ParseMessage>>> messages;
     void clear() {
       nodes.clear();
       ops.clear();
+      messages.clear();
+    }
+    // The messages read_node added to `all` past `before`, moved here as node `ni`'s.
+    void take_messages(std::size_t ni, std::vector<ParseMessage>& all, std::size_t before) {
+      if (all.size() == before) return;
+      messages.emplace_back(ni, std::vector<ParseMessage>(std::make_move_iterator(all.begin() + static_cast<std::ptrdiff_t>(before)),
+                                                          std::make_move_iterator(all.end())));
+      all.resize(before);
     }
     [[nodiscard]] std::size_t size() const { return nodes.size(); }
   };
@@ -116,13 +126,16 @@ struct ProfileGraphReader {
   // The edges of the same graphs, read the same way (the DOM of 10,000 edges is several MB):
   // fromId and toId as text() gives them ("" for an element that is no object).
   // The ids are views (16 bytes each, not 32): of the input when they lie in it unescaped (the
-  // usual case), else of a copy in `edge_ids`. Edges come after the nodes, when the model is whole:
+  // usual case), else of a copy in `edge_ids` (the nodes' subgraphParent ids too). Edges come after the nodes, when the model is whole:
   // what they take while read adds to the reader's peak.
   struct ReadEdge {
     std::string_view from, to;
   };
   std::deque<std::string> edge_ids;  // ids not in the input as such (decoded, numbers); never move
-  std::string_view edge_id(std::string id) { return edge_ids.emplace_back(std::move(id)); }
+  std::string_view edge_id(std::string id) {
+    if (id.empty()) return {};  // an absent id (most nodes have no subgraphParent) keeps nothing
+    return edge_ids.emplace_back(std::move(id));
+  }
   std::string_view edge_id(const std::optional<profile::LiteRef>& v) {
     if (v && v->is_string() && lies_within(v->str(), input)) return v->str();
     return edge_id(text(v));
@@ -206,10 +219,8 @@ struct ProfileGraphReader {
         const profile::GraphPositions* gp = positions_of(*g);
         const std::size_t before = result.messages.size();
         read_node(parsed, op, gp, ni);
-        rn.subgraph_parent = text(member(parsed, "subgraphParent"));
-        rn.messages.assign(std::make_move_iterator(result.messages.begin() + static_cast<std::ptrdiff_t>(before)),
-                           std::make_move_iterator(result.messages.end()));
-        result.messages.resize(before);
+        rn.subgraph_parent = edge_id(text(member(parsed, "subgraphParent")));
+        nodes.take_messages(ni, result.messages, before);
       }
       nodes.nodes.push_back(std::move(rn));
       return false;  // dropped from the DOM: read_graph takes it from read_nodes
@@ -289,10 +300,10 @@ struct ProfileGraphReader {
     std::vector<Edge> edges_;
   };
   void read_graph_nodes(Plan& plan, const json& g, std::size_t gi, const profile::GraphPositions* gp,
-                        ReadNodes* pre_read, NodeIds& by_id, std::vector<std::string>& subgraph_parents);
+                        ReadNodes* pre_read, NodeIds& by_id, std::vector<std::string_view>& subgraph_parents);
   EdgeOffsets read_graph_edges(Plan& plan, const json& g, const profile::GraphPositions* gp,
                                std::vector<ReadEdge>* pre_edges, const NodeIds& by_id);
-  std::vector<bool> link_stage_containers(Plan& plan, const std::vector<std::string>& subgraph_parents,
+  std::vector<bool> link_stage_containers(Plan& plan, const std::vector<std::string_view>& subgraph_parents,
                                           const NodeIds& by_id);
   void read_stage_data(Plan& plan, const json& g);
   void read_photon_explain(Plan& plan, const json& g);
@@ -474,10 +485,8 @@ class ScanRouter {
       std::vector<ParseMessage>& messages = r_.result.messages;
       const std::size_t before = messages.size();
       r_.read_node(n, op, gp, ni);
-      rn.subgraph_parent = text(member(n, "subgraphParent"));
-      rn.messages.assign(std::make_move_iterator(messages.begin() + static_cast<std::ptrdiff_t>(before)),
-                         std::make_move_iterator(messages.end()));
-      messages.resize(before);
+      rn.subgraph_parent = r_.edge_id(member(n, "subgraphParent"));
+      nodes.take_messages(ni, messages, before);
     }
     nodes.nodes.push_back(std::move(rn));
   }
@@ -737,7 +746,7 @@ Plan ProfileGraphReader::read_graph(const json& g, std::size_t gi, const QueryIn
   if (gp) plan.loc = at(gp->offset);
 
   NodeIds by_id(plan);
-  std::vector<std::string> subgraph_parents;  // per operator
+  std::vector<std::string_view> subgraph_parents;  // per operator (views as edge_id keeps them)
   read_graph_nodes(plan, g, gi, gp, pre_read, by_id, subgraph_parents);
   EdgeOffsets edge_at = read_graph_edges(plan, g, gp, pre_edges, by_id);
 
@@ -768,7 +777,7 @@ Plan ProfileGraphReader::read_graph(const json& g, std::size_t gi, const QueryIn
 // into `by_id`, its subgraphParent into `subgraph_parents`.
 void ProfileGraphReader::read_graph_nodes(Plan& plan, const json& g, std::size_t gi, const profile::GraphPositions* gp,
                                           ReadNodes* pre_read, NodeIds& by_id,
-                                          std::vector<std::string>& subgraph_parents) {
+                                          std::vector<std::string_view>& subgraph_parents) {
   const json* nodes = member(g, "nodes");
   if (nodes && !nodes->is_array()) {
     message(MessageSeverity::Warning, plan.loc, "graph " + std::to_string(gi) + ": `nodes` is not an array");
@@ -782,6 +791,7 @@ void ProfileGraphReader::read_graph_nodes(Plan& plan, const json& g, std::size_t
   if (whole) plan.ops = std::move(pre_read->ops);
   else plan.ops.reserve(count);
   subgraph_parents.reserve(count);
+  std::size_t said = 0;  // the next entry of pre_read->messages
   for (std::size_t this_ni = 0; this_ni < count; ++this_ni) {
     const bool object = pre_read ? pre_read->nodes[this_ni].object : (*nodes)[this_ni].is_object();
     if (!object) {
@@ -794,11 +804,12 @@ void ProfileGraphReader::read_graph_nodes(Plan& plan, const json& g, std::size_t
     if (pre_read) {
       ReadNode& rn = pre_read->nodes[this_ni];
       if (!whole) moved = std::move(pre_read->ops[this_ni]);
-      for (auto& m : rn.messages) result.messages.push_back(std::move(m));
-      subgraph_parents.push_back(std::move(rn.subgraph_parent));
+      if (said < pre_read->messages.size() && pre_read->messages[said].first == this_ni)
+        for (auto& m : pre_read->messages[said++].second) result.messages.push_back(std::move(m));
+      subgraph_parents.push_back(rn.subgraph_parent);
     } else {
       read_node((*nodes)[this_ni], moved, gp, this_ni);
-      subgraph_parents.push_back(text(member((*nodes)[this_ni], "subgraphParent")));
+      subgraph_parents.push_back(edge_id(text(member((*nodes)[this_ni], "subgraphParent"))));
     }
     Operator& op = whole ? plan.ops[this_ni] : moved;
     op.index = whole ? this_ni : plan.ops.size();
@@ -864,16 +875,16 @@ ProfileGraphReader::EdgeOffsets ProfileGraphReader::read_graph_edges(Plan& plan,
 
 // Stage containers: each operator's subgraphParent (a chain of them must not loop), and the
 // operators inside a WholeStageCodegen marked as codegen. Which operators are containers.
-std::vector<bool> ProfileGraphReader::link_stage_containers(Plan& plan, const std::vector<std::string>& subgraph_parents,
+std::vector<bool> ProfileGraphReader::link_stage_containers(Plan& plan, const std::vector<std::string_view>& subgraph_parents,
                                                             const NodeIds& by_id) {
   std::vector<bool> is_container(plan.ops.size(), false);
   for (std::size_t oi = 0; oi < subgraph_parents.size() && oi < plan.ops.size(); ++oi) {
     Operator& op = plan.ops[oi];
-    const std::string& parent = subgraph_parents[oi];
+    const std::string_view parent = subgraph_parents[oi];
     if (parent.empty()) continue;
     const std::size_t it = by_id.find(parent);
     if (it == NodeIds::npos || it == op.index) {
-      message(MessageSeverity::Warning, op.loc, "subgraphParent '" + parent + "' is not another node of the graph; ignored");
+      message(MessageSeverity::Warning, op.loc, "subgraphParent '" + std::string(parent) + "' is not another node of the graph; ignored");
       continue;
     }
     op.extra.edit().stage_parent = it;
