@@ -4,6 +4,9 @@
 #include <charconv>
 #include <cstdlib>
 #include <cstring>
+#if defined(__SSE2__)
+#include <emmintrin.h>
+#endif
 
 #include "grammar/explain.hpp"
 #include "support/strings.hpp"
@@ -462,6 +465,28 @@ bool match_field_line(std::string_view line, FieldLine& out) {
   // field_key: an upper-case letter, then letters, digits, `_`, and single blanks before a letter
   // or digit (g::field_key::match, the same loop).
   std::size_t i = 1;
+#if defined(__SSE2__)
+  // The first 16 bytes at once where the line holds them (a key is rarely longer): the loop below
+  // starts at the first byte among p[1..15] that is no key byte and no blank before a letter or
+  // digit (a blank in the last lane, whose next byte is not looked at here, is left to the loop),
+  // else at p[16]. The loop would pass every byte before it in the same way: a byte it skips (the
+  // letter or digit after a blank) is a key byte.
+  if (n >= 16) {
+    const __m128i x = _mm_loadu_si128(reinterpret_cast<const __m128i*>(p));
+    // Bytes in [lo, hi]: moved so that lo is the smallest signed byte, then one signed compare.
+    auto in_range = [](__m128i v, int lo, int hi) {
+      const __m128i y = _mm_add_epi8(v, _mm_set1_epi8(static_cast<char>(-128 - lo)));
+      return _mm_cmplt_epi8(y, _mm_set1_epi8(static_cast<char>(-128 + (hi - lo + 1))));
+    };
+    // Letters: with bit 0x20 set, 'a'..'z' (no other byte lands there).
+    const unsigned alnum = static_cast<unsigned>(_mm_movemask_epi8(
+        _mm_or_si128(in_range(_mm_or_si128(x, _mm_set1_epi8(0x20)), 'a', 'z'), in_range(x, '0', '9'))));
+    const unsigned under = static_cast<unsigned>(_mm_movemask_epi8(_mm_cmpeq_epi8(x, _mm_set1_epi8('_'))));
+    const unsigned blank = static_cast<unsigned>(_mm_movemask_epi8(_mm_cmpeq_epi8(x, _mm_set1_epi8(' '))));
+    const unsigned stop = ~(alnum | under | (blank & (alnum >> 1))) & 0xFFFEu;
+    i = stop != 0 ? static_cast<std::size_t>(__builtin_ctz(stop)) : 16;
+  }
+#endif
   while (i < n) {
     const char c = p[i];
     if (g::field_key::kClasses.of[static_cast<unsigned char>(c)] != 0) {

@@ -167,21 +167,26 @@ void split_fixed(std::string_view s, std::vector<std::string_view>& out, unsigne
   const __m128i fold = _mm_set1_epi8(static_cast<char>(0xDF));
   const __m128i s0 = _mm_set1_epi8(kSep0);
   const __m128i dot = _mm_set1_epi8('.'), nl = _mm_set1_epi8('\n');
-  unsigned dots = 0, newlines = 0;
-  auto block = [&](const char* at16, std::size_t base, unsigned valid) __attribute__((always_inline)) {
+  // The dots and newlines seen, lane by lane, read once at the end: whether a byte was looked at
+  // twice (the overlapping last block) or is padding (zero bytes) does not change the answer.
+  __m128i dots = _mm_setzero_si128(), newlines = _mm_setzero_si128();
+  struct Masks {
+    unsigned seps, opens, closes;
+  };
+  auto masks16 = [&](const char* at16) __attribute__((always_inline)) {
     const __m128i x = _mm_loadu_si128(reinterpret_cast<const __m128i*>(at16));
     if constexpr (kSeen) {
-      dots |= static_cast<unsigned>(_mm_movemask_epi8(_mm_cmpeq_epi8(x, dot))) & valid;
-      newlines |= static_cast<unsigned>(_mm_movemask_epi8(_mm_cmpeq_epi8(x, nl))) & valid;
+      dots = _mm_or_si128(dots, _mm_cmpeq_epi8(x, dot));
+      newlines = _mm_or_si128(newlines, _mm_cmpeq_epi8(x, nl));
     }
     const __m128i y = _mm_and_si128(x, fold);
-    const unsigned seps = static_cast<unsigned>(_mm_movemask_epi8(_mm_cmpeq_epi8(x, s0))) & valid;
-    const unsigned opens =
-        static_cast<unsigned>(_mm_movemask_epi8(_mm_or_si128(_mm_cmpeq_epi8(x, open_paren), _mm_cmpeq_epi8(y, open_bracket)))) &
-        valid;
-    const unsigned closes =
-        static_cast<unsigned>(_mm_movemask_epi8(_mm_or_si128(_mm_cmpeq_epi8(x, close_paren), _mm_cmpeq_epi8(y, close_bracket)))) &
-        valid;
+    return Masks{
+        static_cast<unsigned>(_mm_movemask_epi8(_mm_cmpeq_epi8(x, s0))),
+        static_cast<unsigned>(_mm_movemask_epi8(_mm_or_si128(_mm_cmpeq_epi8(x, open_paren), _mm_cmpeq_epi8(y, open_bracket)))),
+        static_cast<unsigned>(_mm_movemask_epi8(_mm_or_si128(_mm_cmpeq_epi8(x, close_paren), _mm_cmpeq_epi8(y, close_bracket))))};
+  };
+  // The separators and brackets of the bytes from `base` on (bit k: byte base + k), in order.
+  auto handle = [&](std::size_t base, unsigned seps, unsigned opens, unsigned closes) __attribute__((always_inline)) {
     if ((opens | closes) == 0) {
       // No bracket in these bytes (most of a list): only the separators, and only at depth 0.
       if (depth != 0) return;
@@ -196,8 +201,34 @@ void split_fixed(std::string_view s, std::vector<std::string_view>& out, unsigne
       else if (depth == 0) separator(base + b);
     }
   };
-  each_block16(d, n, block);
-  if constexpr (kSeen) *seen = (dots != 0 ? kSeenDot : 0u) | (newlines != 0 ? kSeenNewline : 0u);
+  // 32 bytes a turn (two 16-byte blocks, one test and one walk of their masks), then a block of
+  // 16, then the rest: a last block that overlaps the one before it (only its new bytes' bits
+  // kept), or for a text shorter than 16 bytes a copy padded with zero bytes (no separator or
+  // bracket).
+  std::size_t i = 0;
+  for (; i + 32 <= n; i += 32) {
+    const Masks a = masks16(d + i), b = masks16(d + i + 16);
+    handle(i, a.seps | b.seps << 16, a.opens | b.opens << 16, a.closes | b.closes << 16);
+  }
+  if (i + 16 <= n) {
+    const Masks a = masks16(d + i);
+    handle(i, a.seps, a.opens, a.closes);
+    i += 16;
+  }
+  if (i < n) {
+    if (n >= 16) {
+      const unsigned valid = (0xFFFFu << (16 - (n - i))) & 0xFFFFu;
+      const Masks a = masks16(d + n - 16);
+      handle(n - 16, a.seps & valid, a.opens & valid, a.closes & valid);
+    } else {
+      alignas(16) char pad[16] = {};
+      std::memcpy(pad, d, n);
+      const Masks a = masks16(pad);
+      handle(0, a.seps, a.opens, a.closes);
+    }
+  }
+  if constexpr (kSeen)
+    *seen = (_mm_movemask_epi8(dots) != 0 ? kSeenDot : 0u) | (_mm_movemask_epi8(newlines) != 0 ? kSeenNewline : 0u);
 #else
   for (std::size_t i = 0; i < n; ++i) {
     const char c = d[i];

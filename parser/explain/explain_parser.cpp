@@ -133,6 +133,7 @@ class ExplainTextReader {
     // few, not one in 16 (that slack was 6,250 unused operators, 1.5 MB, for 100,000).
     r.plans.back().ops.reserve(tree_lines + tree_lines / 128 + 64);
     s_.outline.reserve_edges(tree_lines + 8);  // one edge per tree line, and the roots
+    s_.outline.reserve_ops(tree_lines + tree_lines / 128 + 64);
     s_.have_plan = true;
     s_.plan().name = "plan " + std::to_string(r.handed_over_plans + r.plans.size());
     s_.plan().loc = n.range(i, 0, n.text(i).size());
