@@ -8,6 +8,7 @@
 #include <limits>
 #include <optional>
 #include <string>
+#include <type_traits>
 #include <vector>
 
 #include "support/compact_optional.hpp"
@@ -354,6 +355,50 @@ TEST_CASE("PackedText: 8 bytes, reads back the exact view, short and long") {
   CHECK(key == text);
   CHECK(text == key);
   CHECK(key != "Input");
+  const Text back = key;
+  CHECK(back.data() == text.data());
+  CHECK(std::string("> ") + key == "> Output");
+}
+
+TEST_CASE("PackedView: 8 bytes copied as a word, short and long texts read back exactly") {
+  static_assert(sizeof(PackedView) == 8);
+  static_assert(std::is_trivially_copyable_v<PackedView> && std::is_trivially_destructible_v<PackedView>);
+  PackedView empty;
+  CHECK(empty.empty());
+  const std::string input = "Left keys [1]: [a#1]";
+  PackedView key = Text::stable(std::string_view(input).substr(0, 9));
+  CHECK(key == "Left keys");
+  CHECK(key.data() == input.data());  // a view of the same bytes, not a copy
+  key = "Output";
+  CHECK(key == "Output");
+  CHECK(PackedView::short_parts(input.data(), input.size()));
+  const PackedView part = PackedView::short_part(input.data() + 5, 4);
+  CHECK(part == "keys");
+  CHECK(part.data() == input.data() + 5);
+  // 65,535 bytes or more: the view out of line, in the store of the open BlockScope (or, with
+  // none open, kept for the process); copies read the same bytes.
+  TextStore store;
+  for (std::size_t n : {std::size_t{65'534}, std::size_t{65'535}, std::size_t{200'000}}) {
+    const std::string big(n, 'x');
+    CHECK(PackedView::short_parts(big.data(), big.size()) == (n < 65'535));
+    PackedView scoped;
+    {
+      const BlockScope blocks(store);
+      scoped = Text::stable(big);
+    }
+    PackedView unscoped = Text::stable(big);
+    for (const PackedView& t : {scoped, unscoped}) {
+      CHECK(t.size() == n);
+      CHECK(t.data() == big.data());
+      const PackedView copy = t;
+      CHECK(copy == t);
+      CHECK(copy.data() == big.data());
+    }
+  }
+  const Text text = Text::stable("Output");
+  key = text;
+  CHECK(key == text);
+  CHECK(text == key);
   const Text back = key;
   CHECK(back.data() == text.data());
   CHECK(std::string("> ") + key == "> Output");
