@@ -17,6 +17,7 @@
 #include "support/text.hpp"
 #include "support/shared_part.hpp"
 #include "support/packed_text.hpp"
+#include "support/out_of_line.hpp"
 
 using namespace planlint;
 
@@ -402,6 +403,53 @@ TEST_CASE("PackedView: 8 bytes copied as a word, short and long texts read back 
   const Text back = key;
   CHECK(back.data() == text.data());
   CHECK(std::string("> ") + key == "> Output");
+}
+
+TEST_CASE("OutOfLine: in the store while a BlockScope is open, on the heap otherwise") {
+  TextStore store;
+  OutOfLine<std::string> in_store;
+  OutOfLine<std::string> on_heap;
+  CHECK(!in_store.present());
+  CHECK(in_store->empty());  // reading an absent part allocates nothing
+  {
+    const BlockScope blocks(store);
+    in_store.edit() = std::string(100, 'a');  // a string of its own heap block: destroyed with the part
+    CHECK(in_store.present());
+    CHECK(in_store.in_store());
+  }
+  on_heap = std::string("heap");
+  CHECK(on_heap.present());
+  CHECK(!on_heap.in_store());
+  // A copy made outside a scope is on the heap, with the same value.
+  OutOfLine<std::string> copy = in_store;
+  CHECK(!copy.in_store());
+  CHECK(*copy == std::string(100, 'a'));
+  // A move takes the part where it is.
+  OutOfLine<std::string> moved = std::move(in_store);
+  CHECK(!in_store.present());
+  CHECK(moved.in_store());
+  CHECK(moved->size() == 100);
+  // Assigning a value to a present part writes into it.
+  moved = std::string("b");
+  CHECK(moved.in_store());
+  CHECK(*moved == "b");
+  copy = moved;
+  CHECK(*copy == "b");
+  moved.reset();
+  CHECK(!moved.present());
+  CHECK(moved->empty());
+  // An operator's facts filled inside the scope of its plan's store.
+  Plan p;
+  p.ops.emplace_back();
+  {
+    const BlockScope blocks(p.text_store());
+    p.ops[0].facts.edit().comet = true;
+  }
+  CHECK(p.ops[0].facts.in_store());
+  CHECK(p.ops[0].facts->comet);
+  const Plan q = p;  // a copied plan copies the part (to the heap: no scope is open)
+  CHECK(q.ops[0].facts->comet);
+  CHECK(!q.ops[0].facts.in_store());
 }
 
 TEST_CASE("model layout: operators, fields, joins and metrics keep their sizes") {
