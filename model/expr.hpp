@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "support/compact_vector.hpp"
+#include "support/packed_text.hpp"
 #include "support/text.hpp"
 
 namespace planlint {
@@ -28,27 +29,33 @@ enum class ExprKind : std::uint8_t {
   Raw,             // text that the grammar did not understand (kept, never guessed at)
 };
 
+// A plan holds one node per attribute, literal, call and operator of every parsed expression (half
+// a million for a 100,000-operator plan), so the texts are 8-byte views (PackedView: trivially
+// copied, moved and destroyed, as Text is): 48 bytes a node instead of 72 (docs/performance.md,
+// fifth round of issue 37).
 struct Expr {
-  ExprKind kind = ExprKind::Raw;
   // Views into ParsedExpr::text, literals or the plan's TextStore (a name the parser built).
-  Text name;                 // attribute name, function name (as printed), operator, literal text
-  Text expr_id;              // Attribute: "12", "12L" or "x"; Subquery: its id; empty otherwise
-  Text type;                 // Cast: target type ("date", "decimal(10,2)"); Literal: a guessed type
+  PackedView name;           // attribute name, function name (as printed), operator, literal text
+  PackedView expr_id;        // Attribute: "12", "12L" or "x"; Subquery: its id; empty otherwise
+  PackedView type;           // Cast: target type ("date", "decimal(10,2)"); Literal: a guessed type
   CompactVector<Expr> args;  // one pointer; most nodes have none
   std::uint32_t begin = 0;   // byte offsets into ParsedExpr::text
   std::uint32_t end = 0;
+  ExprKind kind = ExprKind::Raw;
 };
+static_assert(sizeof(Expr) <= 48, "Expr grew: a plan holds one per node of every parsed expression");
 
 // One printed expression with its parse result. `root` is empty when the text did not parse;
 // `error` then says why and the text is still kept so messages can quote it. `text` is a view
 // into the plan's texts (the field value it was printed in).
 struct ParsedExpr {
-  Text text;
+  PackedView text;
   std::optional<Expr> root;
-  Text error;                // why the text did not parse (a literal or kept in the plan's store)
+  PackedView error;          // why the text did not parse (a literal or kept in the plan's store)
   std::uint32_t error_offset = 0;
   bool truncated = false;    // contained Spark's "..." / "... N more fields" abbreviation
 };
+static_assert(sizeof(ParsedExpr) <= 80, "ParsedExpr grew: a plan holds one per parsed condition, filter and key");
 
 // Which of Spark's printed forms the text is in: Catalyst expressions (conditions, data and
 // partition filters), the v1 data-source Filter syntax used by PushedFilters, or the SQL-like

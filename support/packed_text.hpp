@@ -11,11 +11,16 @@
 #include <compare>
 #include <cstdint>
 #include <cstdlib>
+#include <cstring>
+#include <memory>
+#include <mutex>
+#include <new>
 #include <ostream>
 #include <string>
 #include <string_view>
 #include <type_traits>
 #include <utility>
+#include <vector>
 
 #include "support/text.hpp"
 
@@ -105,9 +110,112 @@ class PackedText : public TextReading<PackedText> {
 };
 static_assert(sizeof(PackedText) == 8);
 
+// A PackedText that owns nothing: copied, moved and destroyed as the 8-byte word it is (no test
+// for an out-of-line text on each of those), for the texts the expression parser makes and moves
+// many times over (half a million expression nodes in a 100,000-operator plan). A text of 65,535
+// bytes or more keeps its view out of line as PackedText does, but in the store of the BlockScope
+// open on the thread (the expression parser always opens one over the plan's store: the view
+// lives as long as the plan, like the text's bytes); with no scope open (hand-built trees in tests
+// and tools), in a process-wide list that is never freed (16 bytes each such text).
+class PackedView : public TextReading<PackedView> {
+ public:
+  PackedView() noexcept = default;
+  PackedView(Text t) { set(t.view()); }  // NOLINT: reads like a Text
+  // A string literal (static storage).
+  template <std::size_t N>
+  PackedView(const char (&literal)[N]) noexcept {  // NOLINT: as Text's
+    static_assert(N - 1 < kLong, "a literal this long is not packed");
+    b_ = address(literal) | (static_cast<std::uint64_t>(std::char_traits<char>::length(literal)) << kLengthShift);
+  }
+  PackedView& operator=(Text t) {
+    set(t.view());
+    return *this;
+  }
+  template <std::size_t N>
+  PackedView& operator=(const char (&literal)[N]) noexcept {
+    return *this = PackedView(literal);
+  }
+  // A part of a text shorter than 65,535 bytes whose address fits (the expression parser's fast
+  // reader declines longer texts): no test for the long form.
+  [[nodiscard]] static PackedView short_part(const char* p, std::size_t n) noexcept {
+    PackedView v;
+    v.b_ = address(p) | (static_cast<std::uint64_t>(n) << kLengthShift);
+    return v;
+  }
+  // Whether short_part may be used for every part of a text of `n` bytes at `p`.
+  [[nodiscard]] static bool short_parts(const char* p, std::size_t n) noexcept {
+    return n < kLong && address(p + n) <= kAddressMask;
+  }
+
+  [[nodiscard]] std::string_view view() const noexcept {
+    const auto n = static_cast<std::size_t>(b_ >> kLengthShift);
+    const auto* p = reinterpret_cast<const char*>(static_cast<std::uintptr_t>(b_ & kAddressMask));
+    if (n != kLong) [[likely]]
+      return {p, n};
+    return *reinterpret_cast<const std::string_view*>(p);
+  }
+  operator std::string_view() const noexcept { return view(); }  // NOLINT: reads like a view
+  operator Text() const noexcept { return Text::stable(view()); }  // NOLINT: reads like a Text
+  [[nodiscard]] Text text() const noexcept { return Text::stable(view()); }
+
+  friend std::string operator+(const Text& a, const PackedView& b) { return std::string(a.view()) + std::string(b.view()); }
+  friend std::string operator+(const PackedView& a, const Text& b) { return std::string(a.view()) + std::string(b.view()); }
+  // Against a string literal (the rules ask `name == "AND"` of every node): a length that differs
+  // answers without unpacking the address (a long text's length field never equals a literal's).
+  template <std::size_t N>
+  friend bool operator==(const PackedView& a, const char (&literal)[N]) noexcept {
+    static_assert(N - 1 < kLong);
+    if ((a.b_ >> kLengthShift) != N - 1) return false;
+    return N == 1 || std::memcmp(reinterpret_cast<const char*>(static_cast<std::uintptr_t>(a.b_ & kAddressMask)), literal, N - 1) == 0;
+  }
+
+ private:
+  static constexpr unsigned kLengthShift = 48;
+  static constexpr std::uint64_t kAddressMask = (std::uint64_t{1} << kLengthShift) - 1;
+  static constexpr std::size_t kLong = 0xFFFF;
+
+  static std::uint64_t address(const void* p) noexcept {
+    return static_cast<std::uint64_t>(reinterpret_cast<std::uintptr_t>(p));
+  }
+  void set(std::string_view v) {
+    const std::uint64_t a = address(v.data());
+    if (v.size() < kLong && a <= kAddressMask) [[likely]] {
+      b_ = a | (static_cast<std::uint64_t>(v.size()) << kLengthShift);
+      return;
+    }
+    set_long(v);
+  }
+  [[gnu::noinline]] void set_long(std::string_view v) {
+    const std::string_view* held = nullptr;
+    if (const BlockSource* s = detail::block_source) {
+      if (void* m = s->allocate(s->owner, sizeof(std::string_view), alignof(std::string_view)))
+        held = ::new (m) std::string_view(v);
+    }
+    if (held == nullptr) held = hold_for_process(v);
+    const std::uint64_t o = address(held);
+    if (o > kAddressMask) std::abort();  // no 64-bit target planlint builds for hands out such an address
+    b_ = o | (static_cast<std::uint64_t>(kLong) << kLengthShift);
+  }
+  static const std::string_view* hold_for_process(std::string_view v) {
+    static std::mutex m;
+    static std::vector<std::unique_ptr<const std::string_view>> held;
+    const std::lock_guard<std::mutex> lock(m);
+    held.push_back(std::make_unique<const std::string_view>(v));
+    return held.back().get();
+  }
+
+  std::uint64_t b_ = 0;
+};
+static_assert(sizeof(PackedView) == 8);
+static_assert(std::is_trivially_copyable_v<PackedView> && std::is_trivially_destructible_v<PackedView>);
+
 }  // namespace planlint
 
 template <>
 struct std::hash<planlint::PackedText> {
   std::size_t operator()(const planlint::PackedText& t) const noexcept { return std::hash<std::string_view>{}(t.view()); }
+};
+template <>
+struct std::hash<planlint::PackedView> {
+  std::size_t operator()(const planlint::PackedView& t) const noexcept { return std::hash<std::string_view>{}(t.view()); }
 };

@@ -419,23 +419,27 @@ ExplainFillHints explain_fill_hints(std::string_view text, bool rewritten) {
 
 void fill_explain_facts(Plan& plan, const ExplainFillHints& hints) {
   fill_photon_explanation_facts(plan.photon);
-  for (Operator& op : plan.ops) {
-    for (Field& f : op.fields) {
-      if (const FieldRole* role = explain_field_role(f.key)) f.role = *role;
-      // Spark prints the cut as "... N more fields", which makes the field truncated
-      // (finish_field): only such fields are searched, "more fields" found through "fields"
-      // ('f' is far rarer than 'm' in plan text).
-      if (f.truncated && contains_via(f.value, "more fields", 5)) f.more_fields = true;
+  {
+    // The operators' facts (OutOfLine parts, their lists) live in the plan's store, not a heap block each.
+    const BlockScope blocks(plan.text_store());
+    for (Operator& op : plan.ops) {
+      for (Field& f : op.fields) {
+        if (const FieldRole* role = explain_field_role(f.key)) f.role = *role;
+        // Spark prints the cut as "... N more fields", which makes the field truncated
+        // (finish_field): only such fields are searched, "more fields" found through "fields"
+        // ('f' is far rarer than 'm' in plan text).
+        if (f.truncated && contains_via(f.value, "more fields", 5)) f.more_fields = true;
+      }
+      fill_operator_name_facts(op);
+      fill_partitioning(op, hints);
+      fill_shuffle_read(op);
+      fill_scan(plan.text_store(), op);
+      if (op.name.starts_with("Comet")) {
+        plan.facts.engine.comet = true;
+        op.facts.edit().comet = true;
+      }
+      if (hints.comet_notes) fill_comet_fallback_reason(op);
     }
-    fill_operator_name_facts(op);
-    fill_partitioning(op, hints);
-    fill_shuffle_read(op);
-    fill_scan(plan.text_store(), op);
-    if (op.name.starts_with("Comet")) {
-      plan.facts.engine.comet = true;
-      op.facts.edit().comet = true;
-    }
-    if (hints.comet_notes) fill_comet_fallback_reason(op);
   }
   infer_version(plan, hints);
   derive_common_facts(plan);

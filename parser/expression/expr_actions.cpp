@@ -69,7 +69,7 @@ struct action<g::like_tail> {
   template <typename ActionInput>
   static void apply(const ActionInput& in, State& st) {
     if (st.stack.size() < 3) return;
-    Text& op = st.stack[st.stack.size() - 2].e.name;
+    PackedView& op = st.stack[st.stack.size() - 2].e.name;
     const bool negated = op.starts_with("NOT ");
     if (negated) op = op.sub(4);
     const std::uint32_t begin = st.stack[st.stack.size() - 3].e.begin;
@@ -410,17 +410,19 @@ struct action<g::sort_tail> {
 
 template <typename Grammar>
 ParsedExpr run(TextStore& store, Text text, unsigned flags) {
+  // The tree's argument lists live in the plan's store, and so does the view of a text of 64 KiB
+  // or more (PackedView).
+  const BlockScope blocks(store);
   ParsedExpr out;
   out.text = text;
   out.truncated = text.find("...") != std::string_view::npos;
   // One State per thread, reused: its stacks keep their capacity from one expression to the next
   // (a plan has thousands of expressions). parse_expression is not re-entered from an action.
   thread_local State st;
-  st.reset(out.text.data(), out.text.size(), &store, flags);
-  const BlockScope blocks(store);  // the tree's argument lists live in the plan's store
+  st.reset(text.data(), text.size(), &store, flags);
   try {
     // The source name is a plain pointer (the default, std::string, is built for every expression).
-    pegtl::memory_input<pegtl::tracking_mode::lazy, pegtl::eol::lf_crlf, const char*> in(out.text.data(), out.text.size(), "expression");
+    pegtl::memory_input<pegtl::tracking_mode::lazy, pegtl::eol::lf_crlf, const char*> in(text.data(), text.size(), "expression");
     if (pegtl::parse<Grammar, action, control>(in, st) && st.stack.size() == 1) {
       out.root = std::move(st.stack.front().e);
     } else {

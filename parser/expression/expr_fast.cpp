@@ -81,6 +81,10 @@ class Fast {
   }
 
  private:
+  // A part of the text (or a literal): fast_parse reads only texts whose parts all pack without
+  // the long form (PackedView::short_parts).
+  static PackedView sv(std::string_view v) noexcept { return PackedView::short_part(v.data(), v.size()); }
+
   // The v1 Filter names pf_known_name lists (kw<>: the whole word).
   static bool pf_known_name(std::string_view w) {
     for (std::string_view k : {"And", "Or", "Not", "EqualTo", "EqualNullSafe", "GreaterThan", "GreaterThanOrEqual", "LessThan",
@@ -108,8 +112,8 @@ class Fast {
     while (end > a0 && b_[end - 1] == ' ') --end;
     if (end == a0 || p_ == n_) return false;
     v.kind = ExprKind::Literal;
-    v.name = Text::stable(std::string_view(b_ + a0, end - a0));
-    v.type = Text::stable(guess_literal_type(v.name));
+    v.name = sv(std::string_view(b_ + a0, end - a0));
+    v.type = sv(guess_literal_type(v.name));
     v.begin = static_cast<std::uint32_t>(a0);
     v.end = static_cast<std::uint32_t>(end);
     return true;
@@ -152,7 +156,7 @@ class Fast {
     ++p_;
     blanks();
     e.kind = ExprKind::Function;
-    e.name = Text::stable(name);
+    e.name = sv(name);
     e.begin = static_cast<std::uint32_t>(s);
     if (p_ < n_ && b_[p_] == ')') {
       ++p_;
@@ -299,14 +303,14 @@ class Fast {
     args.push_back(std::move(rhs));
     e = Expr{};
     e.kind = ExprKind::Binary;
-    e.name = Text::stable(op);
+    e.name = sv(op);
     e.begin = begin;
     e.end = end;
     e.args.swap(args);
     h = std::max(h, rh) + 1;
   }
   // wrap_unary: a Unary node `name` over `e`.
-  static void unary(Expr& e, std::uint32_t& h, Text name, std::uint32_t begin, std::uint32_t end) {
+  static void unary(Expr& e, std::uint32_t& h, PackedView name, std::uint32_t begin, std::uint32_t end) {
     Expr x = std::move(e);
     e = Expr{};
     e.kind = ExprKind::Unary;
@@ -427,7 +431,7 @@ class Fast {
         if (!word_at(q, "NULL")) return false;
         q += 4;
         p_ = q;
-        unary(e, h, Text::stable(std::string_view(b_ + s, q - s)), e.begin, static_cast<std::uint32_t>(q));
+        unary(e, h, sv(std::string_view(b_ + s, q - s)), e.begin, static_cast<std::uint32_t>(q));
         return at_operand_end();
       }
       case Tok::In: {
@@ -441,7 +445,7 @@ class Fast {
           ++p_;
           Expr in;
           in.kind = ExprKind::In;
-          in.name = Text::stable(std::string_view(b_ + at, len));
+          in.name = sv(std::string_view(b_ + at, len));
           in.begin = e.begin;
           std::uint32_t ih = h;
           in.args.push_back(std::move(e));
@@ -463,8 +467,8 @@ class Fast {
         if (!hash_id() || !subquery_ends()) return false;
         Expr sub;
         sub.kind = ExprKind::InSubquery;
-        sub.name = Text::stable(w);
-        sub.expr_id = Text::stable(std::string_view(b_ + hash + 1, p_ - hash - 1));
+        sub.name = sv(w);
+        sub.expr_id = sv(std::string_view(b_ + hash + 1, p_ - hash - 1));
         sub.begin = e.begin;
         sub.end = static_cast<std::uint32_t>(p_);
         sub.args.reserve(1);
@@ -487,7 +491,7 @@ class Fast {
       const std::size_t s = p_;
       ++p_;
       if (!number(e, h, false)) return false;
-      e.name = Text::stable(std::string_view(b_ + s, e.end - s));
+      e.name = sv(std::string_view(b_ + s, e.end - s));
       e.begin = static_cast<std::uint32_t>(s);
       return true;
     }
@@ -533,8 +537,8 @@ class Fast {
     while (end > s && b_[end - 1] == ' ') --end;
     e = Expr{};
     e.kind = ExprKind::Literal;
-    e.name = Text::stable(std::string_view(b_ + s, end - s));
-    e.type = Text::stable(guess_literal_type(e.name));
+    e.name = sv(std::string_view(b_ + s, end - s));
+    e.type = sv(guess_literal_type(e.name));
     e.begin = static_cast<std::uint32_t>(s);
     e.end = static_cast<std::uint32_t>(end);
     h = 1;
@@ -594,8 +598,8 @@ class Fast {
       const bool sub = subquery_name(w);
       if (sub && !subquery_ends()) return false;
       e.kind = sub ? ExprKind::Subquery : ExprKind::Attribute;
-      e.name = Text::stable(w);
-      e.expr_id = Text::stable(std::string_view(b_ + hash + 1, p_ - hash - 1));
+      e.name = sv(w);
+      e.expr_id = sv(std::string_view(b_ + hash + 1, p_ - hash - 1));
       e.begin = static_cast<std::uint32_t>(s);
       e.end = static_cast<std::uint32_t>(p_);
       h = 1;
@@ -613,7 +617,7 @@ class Fast {
   bool word(Expr& e, std::uint32_t& h, std::size_t s, std::string_view w) {
     if (!operand_ends() || gx::reserved::is_keyword(w.data(), w.size()) || hash_reachable(s)) return false;
     e.kind = ExprKind::Literal;
-    e.name = Text::stable(w);
+    e.name = sv(w);
     e.begin = static_cast<std::uint32_t>(s);
     e.end = static_cast<std::uint32_t>(p_);
     h = 1;
@@ -677,8 +681,8 @@ class Fast {
     }
     if (!operand_ends()) return false;
     e.kind = ExprKind::Subquery;
-    e.name = Text::stable(name);
-    e.expr_id = Text::stable(std::string_view(b_ + hash + 1, id_end - hash - 1));
+    e.name = sv(name);
+    e.expr_id = sv(std::string_view(b_ + hash + 1, id_end - hash - 1));
     if (reused) e.type = "reused";
     e.begin = static_cast<std::uint32_t>(s);
     e.end = static_cast<std::uint32_t>(p_);
@@ -715,7 +719,7 @@ class Fast {
       if (p_ < n_ && (b_[p_] == 'T' || (b_[p_] == ' ' && p_ + 1 < n_ && digit(b_[p_ + 1])))) return false;
       if (!operand_ends()) return false;
       e.kind = ExprKind::Literal;
-      e.name = Text::stable(std::string_view(b_ + s, p_ - s));
+      e.name = sv(std::string_view(b_ + s, p_ - s));
       e.type = "date";
       e.begin = static_cast<std::uint32_t>(s);
       e.end = static_cast<std::uint32_t>(p_);
@@ -728,8 +732,8 @@ class Fast {
     }
     if (!operand_ends()) return false;  // an exponent, a suffix (L, BD, ...), a date, a name: declined
     e.kind = ExprKind::Literal;
-    e.name = Text::stable(std::string_view(b_ + s, p_ - s));
-    e.type = Text::stable(guess_literal_type(e.name));
+    e.name = sv(std::string_view(b_ + s, p_ - s));
+    e.type = sv(guess_literal_type(e.name));
     e.begin = static_cast<std::uint32_t>(s);
     e.end = static_cast<std::uint32_t>(p_);
     h = 1;
@@ -750,7 +754,7 @@ class Fast {
     blanks();
     if (p_ + 8 <= n_ && iequals_lower(std::string_view(b_ + p_, 8), "distinct")) return false;
     e.kind = ExprKind::Function;
-    e.name = Text::stable(w);
+    e.name = sv(w);
     e.begin = static_cast<std::uint32_t>(s);
     std::uint32_t ah = 0;
     if (!call_args(e.args, ah)) return false;
@@ -798,7 +802,7 @@ class Fast {
     --depth_;
     e.kind = ExprKind::Cast;
     e.name = w == "cast" ? Text("cast") : Text("try_cast");
-    e.type = Text::stable(std::string_view(b_ + ts, te - ts));
+    e.type = sv(std::string_view(b_ + ts, te - ts));
     e.begin = static_cast<std::uint32_t>(s);
     e.end = static_cast<std::uint32_t>(p_);
     e.args.reserve(1);
@@ -864,6 +868,8 @@ class Fast {
 
 bool fast_parse(TextStore& store, Text text, ExprDialect dialect, ParsedExpr& out) {
   if (dialect == ExprDialect::Sql) return false;
+  // A text of 64 KiB or more (its names could be too): the grammar, which packs any text.
+  if (!PackedView::short_parts(text.data(), text.size())) return false;
   const BlockScope blocks(store);  // the tree's argument lists live in the plan's store
   Fast f(text.data(), text.size());
   Expr& root = out.root.emplace();
@@ -872,8 +878,8 @@ bool fast_parse(TextStore& store, Text text, ExprDialect dialect, ParsedExpr& ou
     out.root.reset();
     return false;
   }
-  out.text = text;
-  out.error = Text{};
+  out.text = PackedView::short_part(text.data(), text.size());
+  out.error = PackedView{};
   out.error_offset = 0;
   out.truncated = text.find("...") != std::string_view::npos;
   return true;

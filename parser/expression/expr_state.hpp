@@ -193,7 +193,7 @@ inline Expr& push_leaf(State& st, ExprKind k, Text name, const ParseInput& in) {
 }
 
 // "name#12L" / "#x" / "sum(x)#40L-T100ms" -> name and id.
-inline void split_attribute(const State& st, std::string_view text, Text& name, Text& id) {
+inline void split_attribute(const State& st, std::string_view text, PackedView& name, PackedView& id) {
   const std::size_t hash = text.rfind('#');
   if (hash == std::string_view::npos) {
     name = st.keep(text);

@@ -104,49 +104,53 @@ constexpr std::pair<std::string_view, Metric::Id> kProfileQueryMetrics[] = {
 
 void fill_profile_facts(Plan& plan) {
   fill_photon_explanation_facts(plan.photon);
-  for (Operator& op : plan.ops) {
-    for (Field& f : op.fields)
-      for (const auto& [key, role] : kProfileFieldRoles)
-        if (f.key == key) {
-          f.role = role;
-          break;
-        }
-    for (Metric& m : op.metrics) m.id = lookup_metric(kProfileMetrics, m.label);
-    fill_operator_name_facts(op);
-    for (const Metric& m : op.metrics)
-      if (m.value && m.label == kProfileEmptyPartitions) op.facts.edit().shuffle_partitions.edit().empty_partitions = m.value;
-    if (op.facts->shuffle_partitions->empty_partitions) {
-      ShufflePartitionFacts& sp = op.facts.edit().shuffle_partitions.edit();
-      sp.partitions = op.metric_value(Metric::SinkPartitions);
-      if (!sp.partitions) sp.partitions = op.metric_value(Metric::ExchangePartitions);
-      sp.bytes = op.metric_value(Metric::ShuffleReadPartitionDataSize);
-    }
-    if (op.kind == OpKind::Exchange) {
-      if (const Field* f = op.field(FieldRole::Partitioning); f && f->value == "Single") {
-        op.facts.edit().partitioning.kind = PartitioningKind::Single;
-        op.facts.edit().partitioning.partitions = 1;
-        op.facts.edit().partitioning.single = true;
+  {
+    // The operators' facts (OutOfLine parts, their lists) live in the plan's store, not a heap block each.
+    const BlockScope blocks(plan.text_store());
+    for (Operator& op : plan.ops) {
+      for (Field& f : op.fields)
+        for (const auto& [key, role] : kProfileFieldRoles)
+          if (f.key == key) {
+            f.role = role;
+            break;
+          }
+      for (Metric& m : op.metrics) m.id = lookup_metric(kProfileMetrics, m.label);
+      fill_operator_name_facts(op);
+      for (const Metric& m : op.metrics)
+        if (m.value && m.label == kProfileEmptyPartitions) op.facts.edit().shuffle_partitions.edit().empty_partitions = m.value;
+      if (op.facts->shuffle_partitions->empty_partitions) {
+        ShufflePartitionFacts& sp = op.facts.edit().shuffle_partitions.edit();
+        sp.partitions = op.metric_value(Metric::SinkPartitions);
+        if (!sp.partitions) sp.partitions = op.metric_value(Metric::ExchangePartitions);
+        sp.bytes = op.metric_value(Metric::ShuffleReadPartitionDataSize);
       }
-    }
-    std::string t = op.label + "\n" + op.arguments;
-    for (const Field& f : op.fields)
-      if (f.role == FieldRole::Partitioning) t += "\n" + f.value;
-    if (contains(t, "EXECUTOR_BROADCAST")) op.facts.edit().partitioning.executor_broadcast = true;
-    if (op.kind == OpKind::Aggregate && op.extra->tag == "PHOTON_AGG_EXEC") op.facts.edit().global_aggregate = true;
-    if (op.kind == OpKind::Scan && op.name.find(' ') == std::string::npos && op.label.rfind("Scan ", 0) == 0)
-      op.facts.edit().label_names_table = true;
-    if (op.kind == OpKind::Scan) {
-      if (!op.scan) op.scan = SharedPart<ScanFacts>::make();
-      std::string fmt;
-      for (char c : op.scan_format()) fmt += static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-      op.scan->format = fmt;
-      bool delta = false;
+      if (op.kind == OpKind::Exchange) {
+        if (const Field* f = op.field(FieldRole::Partitioning); f && f->value == "Single") {
+          op.facts.edit().partitioning.kind = PartitioningKind::Single;
+          op.facts.edit().partitioning.partitions = 1;
+          op.facts.edit().partitioning.single = true;
+        }
+      }
+      std::string t = op.label + "\n" + op.arguments;
       for (const Field& f : op.fields)
-        if (f.key == "IS_DELTA" && (f.value == "true" || f.value == "True")) delta = true;
-      op.scan->source = delta || fmt == "delta" ? ScanSource::Delta
-                        : fmt == "jdbc"         ? ScanSource::Jdbc
-                        : fmt.empty()           ? ScanSource::Unknown
-                                                : ScanSource::File;
+        if (f.role == FieldRole::Partitioning) t += "\n" + f.value;
+      if (contains(t, "EXECUTOR_BROADCAST")) op.facts.edit().partitioning.executor_broadcast = true;
+      if (op.kind == OpKind::Aggregate && op.extra->tag == "PHOTON_AGG_EXEC") op.facts.edit().global_aggregate = true;
+      if (op.kind == OpKind::Scan && op.name.find(' ') == std::string::npos && op.label.rfind("Scan ", 0) == 0)
+        op.facts.edit().label_names_table = true;
+      if (op.kind == OpKind::Scan) {
+        if (!op.scan) op.scan = SharedPart<ScanFacts>::make();
+        std::string fmt;
+        for (char c : op.scan_format()) fmt += static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+        op.scan->format = fmt;
+        bool delta = false;
+        for (const Field& f : op.fields)
+          if (f.key == "IS_DELTA" && (f.value == "true" || f.value == "True")) delta = true;
+        op.scan->source = delta || fmt == "delta" ? ScanSource::Delta
+                          : fmt == "jdbc"         ? ScanSource::Jdbc
+                          : fmt.empty()           ? ScanSource::Unknown
+                                                  : ScanSource::File;
+      }
     }
   }
   for (Metric& m : plan.query.metrics) m.id = lookup_metric(kProfileQueryMetrics, m.label);

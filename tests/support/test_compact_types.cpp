@@ -8,6 +8,7 @@
 #include <limits>
 #include <optional>
 #include <string>
+#include <type_traits>
 #include <vector>
 
 #include "support/compact_optional.hpp"
@@ -16,6 +17,7 @@
 #include "support/text.hpp"
 #include "support/shared_part.hpp"
 #include "support/packed_text.hpp"
+#include "support/out_of_line.hpp"
 
 using namespace planlint;
 
@@ -357,6 +359,97 @@ TEST_CASE("PackedText: 8 bytes, reads back the exact view, short and long") {
   const Text back = key;
   CHECK(back.data() == text.data());
   CHECK(std::string("> ") + key == "> Output");
+}
+
+TEST_CASE("PackedView: 8 bytes copied as a word, short and long texts read back exactly") {
+  static_assert(sizeof(PackedView) == 8);
+  static_assert(std::is_trivially_copyable_v<PackedView> && std::is_trivially_destructible_v<PackedView>);
+  PackedView empty;
+  CHECK(empty.empty());
+  const std::string input = "Left keys [1]: [a#1]";
+  PackedView key = Text::stable(std::string_view(input).substr(0, 9));
+  CHECK(key == "Left keys");
+  CHECK(key.data() == input.data());  // a view of the same bytes, not a copy
+  key = "Output";
+  CHECK(key == "Output");
+  CHECK(PackedView::short_parts(input.data(), input.size()));
+  const PackedView part = PackedView::short_part(input.data() + 5, 4);
+  CHECK(part == "keys");
+  CHECK(part.data() == input.data() + 5);
+  // 65,535 bytes or more: the view out of line, in the store of the open BlockScope (or, with
+  // none open, kept for the process); copies read the same bytes.
+  TextStore store;
+  for (std::size_t n : {std::size_t{65'534}, std::size_t{65'535}, std::size_t{200'000}}) {
+    const std::string big(n, 'x');
+    CHECK(PackedView::short_parts(big.data(), big.size()) == (n < 65'535));
+    PackedView scoped;
+    {
+      const BlockScope blocks(store);
+      scoped = Text::stable(big);
+    }
+    PackedView unscoped = Text::stable(big);
+    for (const PackedView& t : {scoped, unscoped}) {
+      CHECK(t.size() == n);
+      CHECK(t.data() == big.data());
+      const PackedView copy = t;
+      CHECK(copy == t);
+      CHECK(copy.data() == big.data());
+    }
+  }
+  const Text text = Text::stable("Output");
+  key = text;
+  CHECK(key == text);
+  CHECK(text == key);
+  const Text back = key;
+  CHECK(back.data() == text.data());
+  CHECK(std::string("> ") + key == "> Output");
+}
+
+TEST_CASE("OutOfLine: in the store while a BlockScope is open, on the heap otherwise") {
+  TextStore store;
+  OutOfLine<std::string> in_store;
+  OutOfLine<std::string> on_heap;
+  CHECK(!in_store.present());
+  CHECK(in_store->empty());  // reading an absent part allocates nothing
+  {
+    const BlockScope blocks(store);
+    in_store.edit() = std::string(100, 'a');  // a string of its own heap block: destroyed with the part
+    CHECK(in_store.present());
+    CHECK(in_store.in_store());
+  }
+  on_heap = std::string("heap");
+  CHECK(on_heap.present());
+  CHECK(!on_heap.in_store());
+  // A copy made outside a scope is on the heap, with the same value.
+  OutOfLine<std::string> copy = in_store;
+  CHECK(!copy.in_store());
+  CHECK(*copy == std::string(100, 'a'));
+  // A move takes the part where it is.
+  OutOfLine<std::string> moved = std::move(in_store);
+  CHECK(!in_store.present());
+  CHECK(moved.in_store());
+  CHECK(moved->size() == 100);
+  // Assigning a value to a present part writes into it.
+  moved = std::string("b");
+  CHECK(moved.in_store());
+  CHECK(*moved == "b");
+  copy = moved;
+  CHECK(*copy == "b");
+  moved.reset();
+  CHECK(!moved.present());
+  CHECK(moved->empty());
+  // An operator's facts filled inside the scope of its plan's store.
+  Plan p;
+  p.ops.emplace_back();
+  {
+    const BlockScope blocks(p.text_store());
+    p.ops[0].facts.edit().comet = true;
+  }
+  CHECK(p.ops[0].facts.in_store());
+  CHECK(p.ops[0].facts->comet);
+  const Plan q = p;  // a copied plan copies the part (to the heap: no scope is open)
+  CHECK(q.ops[0].facts->comet);
+  CHECK(!q.ops[0].facts.in_store());
 }
 
 TEST_CASE("model layout: operators, fields, joins and metrics keep their sizes") {

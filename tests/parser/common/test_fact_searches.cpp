@@ -117,6 +117,7 @@ Input [1]: [a#1 [COMET: not supported]]
     CHECK(*only_op(r, "Project").facts->fallback_reason == "no codegen");
     const Operator& ex = only_op(r, "Exchange");
     CHECK(ex.facts->partitioning.partitions == 200u);
+    CHECK(ex.facts.in_store());  // filled inside the plan's BlockScope: in its store, no heap block
     CHECK(r.plans[0].facts.engine.spark_major == 3);
     CHECK(r.plans[0].facts.engine.spark_minor == 1);
     const Operator& save = only_op(r, "StateStoreSave");

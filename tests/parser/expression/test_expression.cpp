@@ -120,6 +120,30 @@ TEST_CASE("catalyst: attribute references") {
   CHECK(p.root->end == 5);
 }
 
+// Expr and ParsedExpr hold their texts in 8 bytes (PackedView): a text of 65,535 bytes or more
+// keeps its view out of line (in the store), and must read back whole through copies and moves.
+// The fast reader declines such a text; the grammar reads it.
+TEST_CASE("catalyst: texts of 64 KiB and more survive the packed layout") {
+  const std::string name(70'000, 'n');
+  const std::string text = "(" + name + "#7 = 'x')";
+  const ParsedExpr p = planlint::test::parse_kept(text);
+  REQUIRE(p.root);
+  CHECK(p.text.size() == text.size());
+  CHECK(p.text == text);
+  REQUIRE(p.root->args.size() == 2);
+  CHECK(p.root->args[0].kind == ExprKind::Attribute);
+  CHECK(p.root->args[0].name.size() == name.size());
+  CHECK(p.root->args[0].name == name);
+  CHECK(p.root->args[0].expr_id == "7");
+  ParsedExpr copy = p;  // the out-of-line views live in the store: copies read them too
+  CHECK(copy.text == text);
+  CHECK(copy.root->args[0].name == name);
+  const ParsedExpr moved = std::move(copy);
+  CHECK(moved.text == text);
+  CHECK(moved.root->args[0].name == name);
+  CHECK(sexp(moved) == sexp(p));
+}
+
 TEST_CASE("catalyst: literals") {
   CHECK(cat("10") == "'10':int");
   CHECK(cat("10.0") == "'10.0':decimal");

@@ -267,6 +267,7 @@ TEST_CASE("corpus/profile snake_case keys and tag spellings") {
   CHECK(sink.metric_value("Sink - Num bytes written") == 21504);
   CHECK(sink.metric("Sink - Num bytes written")->unit == MetricUnit::Bytes);
   CHECK(sink.extra->spark_stages == std::vector<int>{52, 51});
+  CHECK(sink.extra.in_store());  // every node's extras: in the input's store, no heap block each
   const Operator& agg = op_id(p, "22");
   CHECK(agg.extra->tag == "PHOTON_GROUPING_AGG_EXEC");
   CHECK(agg.name == "PhotonGroupingAgg");
