@@ -26,17 +26,63 @@
 
 namespace planlint {
 
-class PackedText : public TextReading<PackedText> {
+// The word PackedText and PackedView share, and what reads it: the address in the low 48 bits,
+// the length in the high 16 (kLong: the address is that of a std::string_view kept out of line).
+template <class D>
+class PackedWord : public TextReading<D> {
+ public:
+  [[nodiscard]] std::string_view view() const noexcept {
+    const auto n = static_cast<std::size_t>(b_ >> kLengthShift);
+    const auto* p = reinterpret_cast<const char*>(static_cast<std::uintptr_t>(b_ & kAddressMask));
+    if (n != kLong) [[likely]]
+      return {p, n};
+    return *reinterpret_cast<const std::string_view*>(p);
+  }
+  operator std::string_view() const noexcept { return view(); }  // NOLINT: reads like a view
+  operator Text() const noexcept { return Text::stable(view()); }  // NOLINT: reads like a Text
+  [[nodiscard]] Text text() const noexcept { return Text::stable(view()); }
+
+  // The reading members (find, starts_with, comparisons, ...) are TextReading's; with a Text:
+  friend std::string operator+(const Text& a, const D& b) { return std::string(a.view()) + std::string(b.view()); }
+  friend std::string operator+(const D& a, const Text& b) { return std::string(a.view()) + std::string(b.view()); }
+
+ protected:
+  static constexpr unsigned kLengthShift = 48;
+  static constexpr std::uint64_t kAddressMask = (std::uint64_t{1} << kLengthShift) - 1;
+  static constexpr std::size_t kLong = 0xFFFF;  // the length field of a text kept out of line
+
+  PackedWord() noexcept = default;
+  explicit PackedWord(std::uint64_t b) noexcept : b_(b) {}
+  [[nodiscard]] bool is_long() const noexcept { return (b_ >> kLengthShift) == kLong; }
+  static std::uint64_t address(const void* p) noexcept {
+    return static_cast<std::uint64_t>(reinterpret_cast<std::uintptr_t>(p));
+  }
+  static std::uint64_t word(std::uint64_t address, std::size_t length) noexcept {
+    return address | (static_cast<std::uint64_t>(length) << kLengthShift);
+  }
+  // Packs `v` in the word when its length and address fit (nearly always); false when they do not.
+  bool set_short(std::string_view v) noexcept {
+    const std::uint64_t a = address(v.data());
+    if (v.size() >= kLong || a > kAddressMask) [[unlikely]]
+      return false;
+    b_ = word(a, v.size());
+    return true;
+  }
+
+  std::uint64_t b_ = 0;
+};
+
+class PackedText : public PackedWord<PackedText> {
  public:
   PackedText() noexcept = default;
   explicit PackedText(Text t) { set(t.view()); }
   // A string literal (static storage).
   template <std::size_t N>
   PackedText(const char (&literal)[N]) { set(Text(literal).view()); }  // NOLINT: as Text's
-  PackedText(const PackedText& o) : b_(o.b_) {
+  PackedText(const PackedText& o) : PackedWord(o.b_) {
     if (o.is_long()) set(o.view());
   }
-  PackedText(PackedText&& o) noexcept : b_(std::exchange(o.b_, 0)) {}
+  PackedText(PackedText&& o) noexcept : PackedWord(std::exchange(o.b_, 0)) {}
   PackedText& operator=(const PackedText& o) {
     if (this != &o) {
       release();
@@ -63,50 +109,22 @@ class PackedText : public TextReading<PackedText> {
   }
   ~PackedText() { release(); }
 
-  [[nodiscard]] std::string_view view() const noexcept {
-    const auto n = static_cast<std::size_t>(b_ >> kLengthShift);
-    const auto* p = reinterpret_cast<const char*>(static_cast<std::uintptr_t>(b_ & kAddressMask));
-    if (n != kLong) [[likely]]
-      return {p, n};
-    return *reinterpret_cast<const std::string_view*>(p);
-  }
-  operator std::string_view() const noexcept { return view(); }  // NOLINT: reads like a view
-  operator Text() const noexcept { return Text::stable(view()); }  // NOLINT: reads like a Text
-  [[nodiscard]] Text text() const noexcept { return Text::stable(view()); }
-
-  // The reading members (find, starts_with, comparisons, ...) are TextReading's; with a Text:
-  friend std::string operator+(const Text& a, const PackedText& b) { return std::string(a.view()) + std::string(b.view()); }
-  friend std::string operator+(const PackedText& a, const Text& b) { return std::string(a.view()) + std::string(b.view()); }
-
  private:
-  static constexpr unsigned kLengthShift = 48;
-  static constexpr std::uint64_t kAddressMask = (std::uint64_t{1} << kLengthShift) - 1;
-  static constexpr std::size_t kLong = 0xFFFF;  // the length field of a text kept out of line
-
-  [[nodiscard]] bool is_long() const noexcept { return (b_ >> kLengthShift) == kLong; }
-  static std::uint64_t address(const void* p) noexcept {
-    return static_cast<std::uint64_t>(reinterpret_cast<std::uintptr_t>(p));
-  }
   void set(std::string_view v) {
-    const std::uint64_t a = address(v.data());
-    if (v.size() < kLong && a <= kAddressMask) [[likely]] {
-      b_ = a | (static_cast<std::uint64_t>(v.size()) << kLengthShift);
+    if (set_short(v)) [[likely]]
       return;
-    }
     auto* own = new std::string_view(v);
     const std::uint64_t o = address(own);
     if (o > kAddressMask) {  // no 64-bit target planlint builds for hands out such an address
       delete own;
       std::abort();
     }
-    b_ = o | (static_cast<std::uint64_t>(kLong) << kLengthShift);
+    b_ = word(o, kLong);
   }
   void release() noexcept {
     if (is_long()) delete reinterpret_cast<const std::string_view*>(static_cast<std::uintptr_t>(b_ & kAddressMask));
     b_ = 0;
   }
-
-  std::uint64_t b_ = 0;
 };
 static_assert(sizeof(PackedText) == 8);
 
@@ -117,7 +135,7 @@ static_assert(sizeof(PackedText) == 8);
 // open on the thread (the expression parser always opens one over the plan's store: the view
 // lives as long as the plan, like the text's bytes); with no scope open (hand-built trees in tests
 // and tools), in a process-wide list that is never freed (16 bytes each such text).
-class PackedView : public TextReading<PackedView> {
+class PackedView : public PackedWord<PackedView> {
  public:
   PackedView() noexcept = default;
   PackedView(Text t) { set(t.view()); }  // NOLINT: reads like a Text
@@ -125,7 +143,7 @@ class PackedView : public TextReading<PackedView> {
   template <std::size_t N>
   PackedView(const char (&literal)[N]) noexcept {  // NOLINT: as Text's
     static_assert(N - 1 < kLong, "a literal this long is not packed");
-    b_ = address(literal) | (static_cast<std::uint64_t>(std::char_traits<char>::length(literal)) << kLengthShift);
+    b_ = word(address(literal), std::char_traits<char>::length(literal));
   }
   PackedView& operator=(Text t) {
     set(t.view());
@@ -139,7 +157,7 @@ class PackedView : public TextReading<PackedView> {
   // reader declines longer texts): no test for the long form.
   [[nodiscard]] static PackedView short_part(const char* p, std::size_t n) noexcept {
     PackedView v;
-    v.b_ = address(p) | (static_cast<std::uint64_t>(n) << kLengthShift);
+    v.b_ = word(address(p), n);
     return v;
   }
   // Whether short_part may be used for every part of a text of `n` bytes at `p`.
@@ -147,19 +165,6 @@ class PackedView : public TextReading<PackedView> {
     return n < kLong && address(p + n) <= kAddressMask;
   }
 
-  [[nodiscard]] std::string_view view() const noexcept {
-    const auto n = static_cast<std::size_t>(b_ >> kLengthShift);
-    const auto* p = reinterpret_cast<const char*>(static_cast<std::uintptr_t>(b_ & kAddressMask));
-    if (n != kLong) [[likely]]
-      return {p, n};
-    return *reinterpret_cast<const std::string_view*>(p);
-  }
-  operator std::string_view() const noexcept { return view(); }  // NOLINT: reads like a view
-  operator Text() const noexcept { return Text::stable(view()); }  // NOLINT: reads like a Text
-  [[nodiscard]] Text text() const noexcept { return Text::stable(view()); }
-
-  friend std::string operator+(const Text& a, const PackedView& b) { return std::string(a.view()) + std::string(b.view()); }
-  friend std::string operator+(const PackedView& a, const Text& b) { return std::string(a.view()) + std::string(b.view()); }
   // Against a string literal (the rules ask `name == "AND"` of every node): a length that differs
   // answers without unpacking the address (a long text's length field never equals a literal's).
   template <std::size_t N>
@@ -170,20 +175,9 @@ class PackedView : public TextReading<PackedView> {
   }
 
  private:
-  static constexpr unsigned kLengthShift = 48;
-  static constexpr std::uint64_t kAddressMask = (std::uint64_t{1} << kLengthShift) - 1;
-  static constexpr std::size_t kLong = 0xFFFF;
-
-  static std::uint64_t address(const void* p) noexcept {
-    return static_cast<std::uint64_t>(reinterpret_cast<std::uintptr_t>(p));
-  }
   void set(std::string_view v) {
-    const std::uint64_t a = address(v.data());
-    if (v.size() < kLong && a <= kAddressMask) [[likely]] {
-      b_ = a | (static_cast<std::uint64_t>(v.size()) << kLengthShift);
-      return;
-    }
-    set_long(v);
+    if (!set_short(v)) [[unlikely]]
+      set_long(v);
   }
   [[gnu::noinline]] void set_long(std::string_view v) {
     const std::string_view* held = nullptr;
@@ -194,7 +188,7 @@ class PackedView : public TextReading<PackedView> {
     if (held == nullptr) held = hold_for_process(v);
     const std::uint64_t o = address(held);
     if (o > kAddressMask) std::abort();  // no 64-bit target planlint builds for hands out such an address
-    b_ = o | (static_cast<std::uint64_t>(kLong) << kLengthShift);
+    b_ = word(o, kLong);
   }
   static const std::string_view* hold_for_process(std::string_view v) {
     static std::mutex m;
@@ -203,8 +197,6 @@ class PackedView : public TextReading<PackedView> {
     held.push_back(std::make_unique<const std::string_view>(v));
     return held.back().get();
   }
-
-  std::uint64_t b_ = 0;
 };
 static_assert(sizeof(PackedView) == 8);
 static_assert(std::is_trivially_copyable_v<PackedView> && std::is_trivially_destructible_v<PackedView>);

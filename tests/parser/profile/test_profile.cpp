@@ -572,6 +572,17 @@ TEST_CASE("profile reader: a shared input's unescaped field values are views of 
   CHECK(input.use_count() > 1);
 }
 
+namespace {
+
+// The one graph's positions in `text`.
+profile::GraphPositions one_graph_positions(const std::string& text) {
+  profile::Positions p = profile::scan_positions(text, 64);
+  REQUIRE(p.graphs.size() == 1);
+  return p.graphs[0];
+}
+
+}  // namespace
+
 // Metadata entry positions: kept flat in the order exports have, one list per node otherwise (a
 // key repeated in a damaged export); either way each entry's `{` is found, a later record of one
 // entry replaces it, and an entry never seen has no offset.
@@ -579,9 +590,7 @@ TEST_CASE("profile positions: metadata entries of each node") {
   using profile::kNoOffset;
   const std::string text =
       R"({"graphs":[{"nodes":[{"metadata":[{"a":1},{"b":2}]},{"id":"x"},{"metadata":[{"c":3}]}]}]})";
-  profile::Positions p = profile::scan_positions(text, 64);
-  REQUIRE(p.graphs.size() == 1);
-  const profile::GraphPositions& g = p.graphs[0];
+  const profile::GraphPositions g = one_graph_positions(text);
   CHECK(g.metadata_at(0, 0) == text.find(R"({"a")"));
   CHECK(g.metadata_at(0, 1) == text.find(R"({"b")"));
   CHECK(g.metadata_at(0, 2) == kNoOffset);
@@ -592,9 +601,7 @@ TEST_CASE("profile positions: metadata entries of each node") {
   SUBCASE("a node's metadata key repeated: the second list replaces the first's entries") {
     const std::string twice =
         R"({"graphs":[{"nodes":[{"metadata":[{"a":1},{"b":2}],"metadata":[{"d":4}]},{"metadata":[{"c":3}]}]}]})";
-    profile::Positions q = profile::scan_positions(twice, 64);
-    REQUIRE(q.graphs.size() == 1);
-    const profile::GraphPositions& h = q.graphs[0];
+    const profile::GraphPositions h = one_graph_positions(twice);
     CHECK(h.metadata_at(0, 0) == twice.find(R"({"d")"));
     CHECK(h.metadata_at(0, 1) == twice.find(R"({"b")"));  // not replaced: the second list is shorter
     CHECK(h.metadata_at(1, 0) == twice.find(R"({"c")"));
