@@ -145,10 +145,10 @@ std::optional<std::string_view> plain_key(std::string_view name) {
       }
       return true;
     };
-    for (; i + 16 <= n.size(); i += 16)
-      if (!block(i)) return general ? std::nullopt : std::optional<std::string_view>(n.substr(after_dot));
-    if (i < n.size() && !block(n.size() - 16)) return general ? std::nullopt : std::optional<std::string_view>(n.substr(after_dot));
-    return n.substr(after_dot);
+    bool go = true;
+    for (; go && i + 16 <= n.size(); i += 16) go = block(i);
+    if (go && i < n.size()) block(n.size() - 16);
+    i = n.size();  // looked at whole (or cut at its '#'): the loop below has nothing left
   }
 #endif
   for (; i < n.size(); ++i) {

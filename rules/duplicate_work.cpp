@@ -131,17 +131,26 @@ void signature_head(std::string& head, const Operator& scan) {
   head += '|';
 }
 
+// `t` without its leading and trailing blanks.
+std::string_view trimmed(std::string_view t) {
+  while (!t.empty() && t.front() == ' ') t.remove_prefix(1);
+  while (!t.empty() && t.back() == ' ') t.remove_suffix(1);
+  return t;
+}
+
+// The scan's Output list when it is printed whole and split into items, else nullptr.
+const Field* whole_output(const Operator& scan) {
+  const Field* out = scan.field(FieldRole::Output);
+  return out && out->is_list && !out->item_spans.empty() && !out->truncated && !out->count_mismatch && !field_untrusted(*out)
+             ? out
+             : nullptr;
+}
+
 // The columns a scan reads, without expression ids, sorted: its Output list, else the fields of
 // its ReadSchema. Nothing when neither is printed whole.
 std::optional<std::vector<std::string>> scan_columns(const Operator& scan) {
   std::vector<std::string> cols;
-  auto trimmed = [](std::string_view t) {
-    while (!t.empty() && t.front() == ' ') t.remove_prefix(1);
-    while (!t.empty() && t.back() == ' ') t.remove_suffix(1);
-    return t;
-  };
-  if (const Field* out = scan.field(FieldRole::Output);
-      out && out->is_list && !out->item_spans.empty() && !out->truncated && !out->count_mismatch && !field_untrusted(*out)) {
+  if (const Field* out = whole_output(scan)) {
     for (std::string_view it : out->items()) {
       std::string c;
       append_without_ids(c, trimmed(it));
@@ -180,17 +189,13 @@ std::optional<std::vector<std::string>> scan_columns(const Operator& scan) {
 bool has_scan_columns(const Operator& scan) {
   thread_local std::string names;
   thread_local std::vector<std::pair<std::uint32_t, std::uint32_t>> spans;  // (start, size) in `names`
-  const Field* out = scan.field(FieldRole::Output);
-  if (!(out && out->is_list && !out->item_spans.empty() && !out->truncated && !out->count_mismatch &&
-        !field_untrusted(*out)))
-    return scan_columns(scan).has_value();  // the ReadSchema form, and no list at all: rare
+  const Field* out = whole_output(scan);
+  if (!out) return scan_columns(scan).has_value();  // the ReadSchema form, and no list at all: rare
   names.clear();
   spans.clear();
   for (std::string_view it : out->items()) {
-    while (!it.empty() && it.front() == ' ') it.remove_prefix(1);
-    while (!it.empty() && it.back() == ' ') it.remove_suffix(1);
     const std::size_t start = names.size();
-    append_without_ids(names, it);
+    append_without_ids(names, trimmed(it));
     if (names.size() == start) return false;
     spans.emplace_back(static_cast<std::uint32_t>(start), static_cast<std::uint32_t>(names.size() - start));
   }
