@@ -1,9 +1,9 @@
 // lint_input(): the one way an input is linted (lint/engine/engine.hpp).
 #include <algorithm>
 #include <charconv>
-#include <fstream>
 #include <cctype>
 #include <iostream>
+#include <optional>
 #include <sstream>
 #include <streambuf>
 #include <tuple>
@@ -13,6 +13,7 @@
 #include "lint/engine/parse_errors.hpp"
 #include "lint/core/suppress.hpp"
 #include "model/read_check.hpp"
+#include "parser/common/regular_file.hpp"
 #include "parser/registry/reader.hpp"
 
 namespace planlint {
@@ -330,15 +331,17 @@ Linted lint_input(const LintRequest& request, const Config& config, const LintOp
   // Standard input, a pipe, a FIFO, /dev/stdin, <(...): read once. The format is detected on the
   // bytes already read, then the input is streamed (when the format streams) or read whole, within
   // the maximum input size.
-  std::ifstream file;
+  std::optional<FdInputStream> file;
   if (kind == InputKind::Stream) {
-    file.open(request.path, std::ios::binary);
-    if (!file) {
-      out.error = request.path + ": cannot be opened";
+    std::string why;
+    const int fd = open_stream(request.path, why);
+    if (fd < 0) {
+      out.error = request.path + ": cannot be opened: " + why;
       return out;
     }
+    file.emplace(fd);
   }
-  std::istream& in = kind == InputKind::Stdin ? std::cin : file;
+  std::istream& in = kind == InputKind::Stdin ? std::cin : *file;
   const std::string name = kind == InputKind::Stdin ? std::string("standard input") : request.path;
   std::string head(kDetectBytes, '\0');
   in.read(head.data(), static_cast<std::streamsize>(head.size()));

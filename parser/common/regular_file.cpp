@@ -45,6 +45,14 @@ int open_regular_file(const std::string& path, std::string& why, std::size_t* si
   return fd;
 }
 
+int open_stream(const std::string& path, std::string& why) {
+  int fd;
+  do fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC | O_NOCTTY);
+  while (fd < 0 && errno == EINTR);
+  if (fd < 0) why = std::strerror(errno);
+  return fd;
+}
+
 class FdInputStream::Buf : public std::streambuf {
  public:
   explicit Buf(int fd) : fd_(fd) {}

@@ -23,6 +23,13 @@ std::string file_type_name(mode_t mode);
 // `size` receives the file's size.
 int open_regular_file(const std::string& path, std::string& why, std::size_t* size = nullptr);
 
+// Opens a FIFO or another stream `path` names for reading, waiting for a writer as reading a pipe
+// does, and again when a signal interrupts the wait (std::ifstream's open gives up with EINTR: a
+// profiler's or a fuzzer's timer signal then made a FIFO with a writer on its way unreadable, and
+// the writer waited for a reader forever). The descriptor (close-on-exec), or -1 with `why` set to
+// the system's error text.
+int open_stream(const std::string& path, std::string& why);
+
 // An input stream over a descriptor it owns (closed on destruction). A read error sets badbit.
 class FdInputStream : public std::istream {
  public:

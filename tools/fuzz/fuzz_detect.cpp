@@ -2,9 +2,11 @@
 // a regular file (detection opens it for a head, then the reader opens it again) and as a stream
 // that can be read only once (a pipe: detection works on the bytes already read). Both must give
 // the same findings, and the format detected on a 4 KiB head must agree with the codec sniffers.
+#include <fcntl.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <atomic>
 #include <csignal>
 #include <thread>
 
@@ -65,13 +67,24 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     return ::mkfifo(fifo.c_str(), 0600) == 0;
   }();
   if (!made) fail("cannot make a FIFO");
+  // The writer opens without blocking, again and again until the reader has opened the FIFO: if
+  // check_input returned without opening it, the writer ends (and the findings differ) instead of
+  // waiting for a reader forever.
+  std::atomic<bool> reading_done{false};
   std::thread writer([&] {
-    if (FILE* f = std::fopen(fifo.c_str(), "wb")) {
-      std::fwrite(text.data(), 1, text.size(), f);
-      std::fclose(f);
+    int fd = -1;
+    while ((fd = ::open(fifo.c_str(), O_WRONLY | O_NONBLOCK | O_CLOEXEC)) < 0 && !reading_done) ::usleep(50);
+    if (fd < 0) return;
+    ::fcntl(fd, F_SETFL, ::fcntl(fd, F_GETFL) & ~O_NONBLOCK);
+    for (std::size_t off = 0; off < text.size();) {
+      const ssize_t n = ::write(fd, text.data() + off, text.size() - off);
+      if (n <= 0) break;  // the reader stopped early (EPIPE: SIGPIPE is ignored)
+      off += static_cast<std::size_t>(n);
     }
+    ::close(fd);
   });
   planlint::FileReport as_stream = planlint::check_input(fifo, config, "x");
+  reading_done = true;
   writer.join();
   if (signature(as_file) != signature(as_stream))
     fail("a file and a stream of the same bytes give different findings:\n" + signature(as_file) + "---\n" +
