@@ -32,6 +32,18 @@ struct SourceRange {
   [[nodiscard]] bool known() const { return line != 0; }
 };
 
+// Where a part starts: a SourceRange without its end (8 bytes instead of 16), for the parts a plan
+// holds many of whose end no output reads (Field: a quarter of a million in a big plan). Set from
+// the range a reader has; its start is kept.
+struct SourcePos {
+  std::uint32_t line = 0;
+  std::uint32_t column = 0;
+  constexpr SourcePos() = default;
+  constexpr SourcePos(std::uint32_t l, std::uint32_t c) : line(l), column(c) {}
+  constexpr SourcePos(const SourceRange& r) : line(r.line), column(r.column) {}  // NOLINT: a reader sets a place from its range
+  [[nodiscard]] bool known() const { return line != 0; }
+};
+
 enum class InputFormat : std::uint8_t {
   Unknown,
   ExplainFormatted,   // explain("formatted") / EXPLAIN FORMATTED
@@ -186,12 +198,14 @@ inline constexpr std::size_t kMaxFieldCount = UINT32_MAX - 1;
 // a profile metadata entry, or one argument of a default-mode tree line.
 struct Field {
   // (members ordered so that the count, the role and the flags share one word, the texts 8 bytes
-  // each: 56 bytes; a plan holds several fields per operator)
+  // each, the place without its end: 48 bytes; a plan holds several fields per operator)
   PackedText key;                    // "" for a bare line
   PackedText value;                  // raw text (continuation lines joined with '\n')
   CompactVector<TextSpan> item_spans;  // top-level list items (when is_list), as parts of `value`
   CompactVector<ParsedExpr> exprs;     // parsed items for expression-bearing keys (conditions, filters, keys)
-  SourceRange loc;
+  // Where the line (or the key) starts. Its end is not kept: no output reads it, and a reader
+  // that warns about the field while reading it has the whole range (finish_field takes it).
+  SourcePos loc;
   FieldCount count;                  // the printed [N] (see FieldCount)
   FieldRole role = FieldRole::None;  // what the key means, set by the reader (rules use this)
   bool is_list : 1 = false;          // value is a [...] list that was split into items
@@ -301,10 +315,8 @@ struct ScanNames {
 // the flags in bits next to the one-byte enums, the shared scan facts behind one pointer
 // (SharedPart). See the static_assert below the struct.
 struct Operator {
-  std::size_t index = 0;             // position in Plan::ops
-  PackedText id;                     // printed operator id ("12"), profile node id; empty when unknown
-  PackedText name;                   // node name: "BroadcastHashJoin", "PhotonGroupingAgg", "Scan parquet spark_catalog.db.t"
-  PackedText label;                  // the whole printed label / profile display name
+  // (the index, the enums and flags, the codegen stage and the reused operator share two words)
+  std::uint32_t index = 0;           // position in Plan::ops (a plan's operators fit 32 bits, as its lists do)
   OpKind kind = OpKind::Unknown;
   Engine engine = Engine::Spark;
   Section section = Section::Main;
@@ -315,6 +327,10 @@ struct Operator {
   // was cut): its fields (condition, output, pushed filters ...) are unknown, never "none".
   bool details_missing : 1 = false;
   OptionalInt32 codegen_stage;       // [codegen id : n] / *(n)
+  OptionalIndex32 reuses;            // ReusedExchange / ReusedSubquery -> the reused operator
+  PackedText id;                     // printed operator id ("12"), profile node id; empty when unknown
+  PackedText name;                   // node name: "BroadcastHashJoin", "PhotonGroupingAgg", "Scan parquet spark_catalog.db.t"
+  PackedText label;                  // the whole printed label / profile display name
   OutOfLine<ScanNames> scan_names;   // scans: table() and scan_format(), set through set_table / set_scan_format
   OutOfLine<JoinInfo> join;          // kind == Join (out of line: most operators are no join)
   OutOfLine<Statistics> stats;       // Statistics(...) when printed
@@ -326,7 +342,6 @@ struct Operator {
   CompactVector<std::size_t> parents;  // consumers (filled by Plan::link)
   OutOfLine<OpFacts> facts;          // typed facts filled by the reader (out of line: most operators have none)
   SharedPart<ScanFacts> scan;        // kind == Scan / InMemoryScan / LocalData: what the scan reads (shared by copies)
-  OptionalIndex reuses;              // ReusedExchange / ReusedSubquery -> the reused operator
   CompactVector<Metric> metrics;
   OptionalDouble rows;               // output rows (profile keyMetrics / "Number of output rows")
   OptionalDouble duration_ms;        // operator time
@@ -362,12 +377,13 @@ struct Operator {
   [[nodiscard]] const CompactVector<ParsedExpr>& join_exprs(std::uint32_t field) const;
 };
 
-// 192 bytes at most (248 before its texts were packed into 8 bytes each and the scan names went
-// out of line, 352 before the compact members):
-// the plan's operator array is most of a parsed plan's memory (docs/performance.md, fifth round
-// and "Operator, join and field layout"). A new member must fit or go out of line.
-static_assert(sizeof(Operator) <= 192, "Operator grew: keep new members out of line or compact");
-static_assert(sizeof(Field) <= 56, "Field grew: a plan holds several per operator");
+// 184 bytes at most (192 before the index and the reused operator took 4 bytes each, 248 before
+// its texts were packed into 8 bytes each and the scan names went out of line, 352 before the
+// compact members): the plan's operator array is most of a parsed plan's memory
+// (docs/performance.md, sixth round and "Operator, join and field layout"). A new member must fit
+// or go out of line.
+static_assert(sizeof(Operator) <= 184, "Operator grew: keep new members out of line or compact");
+static_assert(sizeof(Field) <= 48, "Field grew: a plan holds several per operator");
 
 struct SubqueryEntry {
   int number = 0;                           // Subquery:<n>

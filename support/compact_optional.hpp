@@ -98,9 +98,13 @@ class CompactOptional {
 using OptionalDouble = CompactOptional<double, EmptyDoubleIsNaN>;
 using OptionalIndex = CompactOptional<std::size_t, EmptyIntegerIs<std::size_t, SIZE_MAX>>;
 using OptionalInt32 = CompactOptional<std::int32_t, EmptyIntegerIs<std::int32_t, INT32_MIN>>;
+// An index into a plan's operators in 4 bytes (Operator::reuses): a plan's lists hold at most
+// 2^31 - 1 elements (CompactVector), so UINT32_MAX is never an index.
+using OptionalIndex32 = CompactOptional<std::uint32_t, EmptyIntegerIs<std::uint32_t, UINT32_MAX>>;
 
 static_assert(sizeof(OptionalDouble) == sizeof(double));
 static_assert(sizeof(OptionalIndex) == sizeof(std::size_t));
 static_assert(sizeof(OptionalInt32) == sizeof(std::int32_t));
+static_assert(sizeof(OptionalIndex32) == sizeof(std::uint32_t));
 
 }  // namespace planlint

@@ -54,8 +54,9 @@ Field make_field(TextStore& st, std::string_view key, std::string_view value, co
   value = trim_spaces(value);
   f.value = st.keep(value);
   bool key_in_line = key.data() >= at.line.data() && key.data() < at.line.data() + at.line.size();
-  f.loc = at.of(key_in_line ? key : value, value);
-  finish_field(st, f, msgs, at.of(value));
+  const SourceRange field_at = at.of(key_in_line ? key : value, value);
+  f.loc = field_at;
+  finish_field(st, f, msgs, field_at, at.of(value));
   return f;
 }
 

@@ -33,14 +33,14 @@ constexpr ExprKey kExprKeys[] = {
 // `offset`: where `text` starts inside f.value; `value_at`: where f.value starts in the input.
 // `maybe_cut`: the whole value holds "..." or "paths)[" (else no part of it can be cut).
 void parse_into(TextStore& st, Field& f, std::string_view text, std::size_t offset, ExprDialect d, std::vector<ParseMessage>& msgs,
-                const SourceRange& value_at, bool maybe_cut) {
+                const SourceRange& field_at, const SourceRange& value_at, bool maybe_cut) {
   ParsedExpr e = parse_expression(st, Text::stable(text), d);  // `text` is a part of f.value
   if (!e.root && !e.error.empty() && e.error != "expression parser not available") {
     // One warning per field is enough to point at the text.
     bool seen = false;
     for (const auto& x : f.exprs) seen = seen || (!x.root && !x.error.empty());
     if (!seen) {
-      SourceRange at = f.loc;
+      SourceRange at = field_at;
       std::size_t pos = offset + std::min<std::size_t>(e.error_offset, text.size());
       if (value_at.known() && f.value.find('\n') >= pos) {
         at.line = at.end_line = value_at.line;
@@ -480,7 +480,8 @@ static_assert([] {
 
 }  // namespace
 
-void finish_field(TextStore& st, Field& f, std::vector<ParseMessage>& msgs, const SourceRange& value_at) {
+void finish_field(TextStore& st, Field& f, std::vector<ParseMessage>& msgs, const SourceRange& field_at,
+                  const SourceRange& value_at) {
   const BlockScope blocks(st);  // item spans and parsed expressions: the field's plan's store
   std::string_view v = f.value;
   const std::string_view key = f.key;  // read once: the model's texts are packed (PackedText)
@@ -523,9 +524,9 @@ void finish_field(TextStore& st, Field& f, std::vector<ParseMessage>& msgs, cons
       f.exprs.reserve(f.exprs.size() + parts.size());  // one block, not one per growth step
       const bool maybe_cut = cut.marks;  // (a truncated value has marks too)
       for (std::string_view it : parts)
-        parse_into(st, f, it, static_cast<std::size_t>(it.data() - v.data()), k->dialect, msgs, value_at, maybe_cut);
+        parse_into(st, f, it, static_cast<std::size_t>(it.data() - v.data()), k->dialect, msgs, field_at, value_at, maybe_cut);
     } else if (!v.empty() && v != "None") {
-      parse_into(st, f, v, 0, k->dialect, msgs, value_at, true);
+      parse_into(st, f, v, 0, k->dialect, msgs, field_at, value_at, true);
     }
   }
 }

@@ -58,8 +58,11 @@ void describe_operator(TextStore& st, Operator& op, std::string_view label, std:
 
 // After all lines of a field are in: split `[...]` lists, check `[N]`, flag truncation, parse the
 // expressions of expression-bearing keys. Messages for expressions that did not parse go to `msgs`.
-// `value_at`: where the value starts in the input (for messages), unknown if not given.
-void finish_field(TextStore& st, Field& f, std::vector<ParseMessage>& msgs, const SourceRange& value_at = {});
+// `field_at`: the field's range (the field keeps only its start; a message about an expression
+// whose place in the value is not known covers the whole field); `value_at`: where the value
+// starts in the input (for messages), unknown if not given.
+void finish_field(TextStore& st, Field& f, std::vector<ParseMessage>& msgs, const SourceRange& field_at,
+                  const SourceRange& value_at = {});
 
 // Copy join keys / condition / type / Arguments from the fields into the operator.
 void apply_fields(TextStore& st, Operator& op);

@@ -44,6 +44,7 @@ struct DetailBlock {
   bool open = false;                     // inside a block (even for an id missing from the outline)
   std::optional<std::size_t> last_field; // the field a continuation line extends
   std::size_t last_field_first_line = 0;
+  SourceRange last_field_at;             // the last field's lines (the field keeps where they start)
   SourceRange last_value_at;             // where the last field's value starts
   bool blank = true;                     // the previous line was blank (a block header may follow)
 };

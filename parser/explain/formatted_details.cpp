@@ -115,7 +115,8 @@ void block_line(ExplainState& s, std::size_t i, std::string_view t) {
   FieldLine fl;
   if (match_field_line(t, fl)) {
     if (b.last_field && b.op)
-      finish_field(s.plan().text_store(), s.plan().ops[*b.op].fields[*b.last_field], s.r.messages, b.last_value_at);
+      finish_field(s.plan().text_store(), s.plan().ops[*b.op].fields[*b.last_field], s.r.messages, b.last_field_at,
+                   b.last_value_at);
     b.last_field.reset();
     if (!b.op) return;
     Operator& o = s.plan().ops[*b.op];
@@ -123,7 +124,8 @@ void block_line(ExplainState& s, std::size_t i, std::string_view t) {
     f.key = s.keep(fl.key);
     f.value = s.keep(fl.value);
     f.set_count(fl.count);
-    f.loc = s.n.range(i, 0, t.size());
+    b.last_field_at = s.n.range(i, 0, t.size());
+    f.loc = b.last_field_at;
     b.last_field = o.fields.size() - 1;
     b.last_field_first_line = i;
     // A line that is a plain view of the input maps every column by the same shift: the value's
@@ -142,18 +144,20 @@ void block_line(ExplainState& s, std::size_t i, std::string_view t) {
   // list is no part of it, but a field without a key.
   if (b.last_field && b.last_field_first_line + 1 == i && o.fields[*b.last_field].key == "Output" &&
       closed_list(o.fields[*b.last_field].value)) {
-    finish_field(s.plan().text_store(), o.fields[*b.last_field], s.r.messages, b.last_value_at);
+    finish_field(s.plan().text_store(), o.fields[*b.last_field], s.r.messages, b.last_field_at, b.last_value_at);
     b.last_field.reset();
   }
   if (b.last_field) {
     Field& f = o.fields[*b.last_field];
     f.value = s.plan().text_store().concat({f.value, "\n", t});
-    f.loc = s.n.range(b.last_field_first_line, 0, i, t.size());
+    b.last_field_at = s.n.range(b.last_field_first_line, 0, i, t.size());
+    f.loc = b.last_field_at;
     return;
   }
   Field f;
   f.value = s.keep(t);
-  f.loc = s.n.range(i, 0, t.size());
+  b.last_field_at = s.n.range(i, 0, t.size());
+  f.loc = b.last_field_at;
   o.fields.push_back(std::move(f));
   b.last_field = o.fields.size() - 1;
   b.last_field_first_line = i;
@@ -166,7 +170,7 @@ void end_block(ExplainState& s) {
   DetailBlock& b = s.block;
   if (b.last_field && b.op) {
     Field& f = s.plan().ops[*b.op].fields[*b.last_field];
-    finish_field(s.plan().text_store(), f, s.r.messages, b.last_value_at);
+    finish_field(s.plan().text_store(), f, s.r.messages, b.last_field_at, b.last_value_at);
   }
   if (b.op) {
     apply_fields(s.plan().text_store(), s.plan().ops[*b.op]);

@@ -633,11 +633,12 @@ void ProfileGraphReader::read_node(const J& n, Operator& op, const profile::Grap
       std::size_t idx = k++;
       if (!e.is_object()) continue;
       Field f = profile::read_field(st, metric_names, e);
-      if (gp) f.loc = at(gp->metadata_at(ni, idx));  // kNoOffset: no place
+      const SourceRange field_at = gp ? at(gp->metadata_at(ni, idx)) : SourceRange{};  // kNoOffset: no place
+      f.loc = field_at;
       // Like the explain reader: one warning per field whose expression did not parse (kept raw).
       for (const auto& x : f.exprs)
         if (!x.root && !x.error.empty() && x.error != "expression parser not available") {
-          message(MessageSeverity::Warning, f.loc, "could not parse expression in '" + f.key + "': " + x.error);
+          message(MessageSeverity::Warning, field_at, "could not parse expression in '" + f.key + "': " + x.error);
           break;
         }
       if (f.key == "IS_PHOTON") photon = is_true(f.value);

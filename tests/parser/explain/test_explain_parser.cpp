@@ -249,7 +249,7 @@ Join condition: None
   REQUIRE(shj.join_condition());
   CHECK(shj.join_condition()->text == "(concat(b#2, x\ny) = z)");
   CHECK(shj.field("Join condition")->loc.line == 26);
-  CHECK(shj.field("Join condition")->loc.end_line == 27);
+  CHECK(shj.field("Join condition")->loc.column == 1);  // a field keeps where it starts, not its end
   const Operator& ex = op_by_id(p, "4");
   CHECK(ex.join->type == JoinType::ExistenceJoin);
   CHECK(ex.join->type_text == "ExistenceJoin(exists#12)");
@@ -267,6 +267,39 @@ Join condition: None
   REQUIRE(path_scan.field("Location"));
   CHECK(path_scan.field("PushedJoins")->value == "\n  [L]: Relation: t1\n  [R]: Relation: t2");
   CHECK(path_scan.field("ReadSchema")->value == "struct<c:int>");
+}
+
+TEST_CASE("formatted: an expression that does not parse after a value's line break: the message covers the field's lines") {
+  // The field keeps only where it starts (Field::loc); the message takes the whole range from
+  // the reader (finish_field's field_at), as it did when the field kept it.
+  auto r = parse(R"(== Physical Plan ==
+* Filter (2)
++- * ColumnarToRow (1)
+
+(1) ColumnarToRow [codegen id : 1]
+Input [1]: [a#1]
+
+(2) Filter [codegen id : 1]
+Input [1]: [a#1]
+Condition : (a#1 = 1) AND
+((b#2 = 3)))
+)");
+  const Plan& p = r.plans.at(0);
+  const Operator& filter = op_by_id(p, "2");
+  const Field* cond = filter.field("Condition");
+  REQUIRE(cond);
+  CHECK(cond->loc.line == 10);
+  CHECK(cond->loc.column == 1);
+  REQUIRE(cond->exprs.size() == 1);
+  CHECK_FALSE(cond->exprs[0].root);
+  const ParseMessage* m = nullptr;
+  for (const ParseMessage& x : r.messages)
+    if (x.message.rfind("could not parse expression in 'Condition'", 0) == 0) m = &x;
+  REQUIRE(m);
+  CHECK(m->loc.line == 10);
+  CHECK(m->loc.column == 1);
+  CHECK(m->loc.end_line == 11);
+  CHECK(m->loc.end_column == 13);  // one past the last byte of `((b#2 = 3)))`
 }
 
 TEST_CASE("formatted: a DSv2 scan's description line (Iceberg) is a field of its own, not part of Output") {
