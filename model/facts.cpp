@@ -227,69 +227,75 @@ std::optional<ColumnSet> schema_columns(TextStore& store, Text v, std::size_t co
 }  // namespace
 
 void derive_common_facts(Plan& plan) {
-  for (Operator& op : plan.ops) {
-    if (op.engine == Engine::Photon) plan.facts.engine.photon = true;
-    if (op.engine == Engine::Gluten) plan.facts.engine.gluten = true;
-    if (op.engine == Engine::Gpu) plan.facts.engine.gpu = true;
-    if (op.kind == OpKind::AdaptivePlan || op.kind == OpKind::QueryStage || op.kind == OpKind::ShuffleRead)
-      plan.facts.aqe = true;
-    if (op.facts->streaming) plan.facts.streaming = true;
-    if (op.kind == OpKind::Join) {
-      bool cond = !op.left_keys().empty() || !op.right_keys().empty();
-      if (!cond && op.join_condition()) {
-        std::string_view t = trim_blanks(op.join_condition()->text);
-        cond = !(t.empty() || (t.size() == 4 && std::tolower(static_cast<unsigned char>(t[0])) == 'n' &&
-                               std::tolower(static_cast<unsigned char>(t[1])) == 'o' &&
-                               std::tolower(static_cast<unsigned char>(t[2])) == 'n' &&
-                               std::tolower(static_cast<unsigned char>(t[3])) == 'e'));
+  // The operators' facts this loop edits (OutOfLine parts) live in the plan's store, as those of
+  // the fact passes before it, not a heap block each.
+  {
+    const BlockScope blocks(plan.text_store());
+    for (Operator& op : plan.ops) {
+      if (op.engine == Engine::Photon) plan.facts.engine.photon = true;
+      if (op.engine == Engine::Gluten) plan.facts.engine.gluten = true;
+      if (op.engine == Engine::Gpu) plan.facts.engine.gpu = true;
+      if (op.kind == OpKind::AdaptivePlan || op.kind == OpKind::QueryStage || op.kind == OpKind::ShuffleRead)
+        plan.facts.aqe = true;
+      if (op.facts->streaming) plan.facts.streaming = true;
+      if (op.kind == OpKind::Join) {
+        bool cond = !op.left_keys().empty() || !op.right_keys().empty();
+        if (!cond && op.join_condition()) {
+          std::string_view t = trim_blanks(op.join_condition()->text);
+          cond = !(t.empty() || (t.size() == 4 && std::tolower(static_cast<unsigned char>(t[0])) == 'n' &&
+                                 std::tolower(static_cast<unsigned char>(t[1])) == 'o' &&
+                                 std::tolower(static_cast<unsigned char>(t[2])) == 'n' &&
+                                 std::tolower(static_cast<unsigned char>(t[3])) == 'e'));
+        }
+        if (cond) op.facts.edit().join_has_condition = true;
       }
-      if (cond) op.facts.edit().join_has_condition = true;
-    }
-    if (op.kind == OpKind::Aggregate && !op.facts->global_aggregate) {
-      if (const Field* keys = op.field(FieldRole::GroupingKeys))
-        if (keys->item_spans.empty() && (keys->value.empty() || keys->value == "[]")) op.facts.edit().global_aggregate = true;
-    }
-    if (op.kind != OpKind::Scan && op.kind != OpKind::InMemoryScan && !op.scan) continue;
-    if (!op.scan) op.scan = SharedPart<ScanFacts>::make();
-    ScanFacts& sc = *op.scan;
-    if (const Field* f = op.field(FieldRole::DataColumns); f && f->is_list) {
-      ColumnSet out;
-      out.reserve(f->item_spans.size());
-      for (std::string_view i : f->items()) out.add(column_key(plan.text_store(), Text::stable(i)));
-      out.finish();
-      sc.data_columns = std::move(out);
-      sc.data_columns_truncated = untrusted(*f);
-    } else if (const Field* r = op.field(FieldRole::ReadSchema)) {
-      // A scan usually outputs the columns it reads: its Output list's length is the room to take.
-      const Field* out = op.field(FieldRole::Output);
-      sc.data_columns = schema_columns(plan.text_store(), r->value, out ? out->item_spans.size() : 0);
-      sc.data_columns_truncated = untrusted(*r);
-    }
-    if (sc.format.empty()) {
-      for (char c : op.scan_format()) sc.format += static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-    }
-    for (const Field& f : op.fields) {
-      switch (f.role) {
-        case FieldRole::Output:
-          sc.output_columns.reserve(f.item_spans.size());
-          for (std::string_view i : f.items()) sc.output_columns.add(column_key(plan.text_store(), Text::stable(i)));
-          if (untrusted(f)) sc.output_truncated = true;
-          break;
-        case FieldRole::PartitionFilters:
-          for (const ParsedExpr& pe : f.exprs)
-            if (pe.root)
-              for (const Expr* a : collect_attributes(*pe.root))
-                sc.partition_columns.add(column_key(plan.text_store(), a->name));
-          break;
-        case FieldRole::Location:
-          if (untrusted(f) || f.value.find("...") != std::string::npos) sc.location_truncated = true;
-          break;
-        default:
-          break;
+      if (op.kind == OpKind::Aggregate && !op.facts->global_aggregate) {
+        if (const Field* keys = op.field(FieldRole::GroupingKeys))
+          if (keys->item_spans.empty() && (keys->value.empty() || keys->value == "[]"))
+            op.facts.edit().global_aggregate = true;
       }
+      if (op.kind != OpKind::Scan && op.kind != OpKind::InMemoryScan && !op.scan) continue;
+      if (!op.scan) op.scan = SharedPart<ScanFacts>::make();
+      ScanFacts& sc = *op.scan;
+      if (const Field* f = op.field(FieldRole::DataColumns); f && f->is_list) {
+        ColumnSet out;
+        out.reserve(f->item_spans.size());
+        for (std::string_view i : f->items()) out.add(column_key(plan.text_store(), Text::stable(i)));
+        out.finish();
+        sc.data_columns = std::move(out);
+        sc.data_columns_truncated = untrusted(*f);
+      } else if (const Field* r = op.field(FieldRole::ReadSchema)) {
+        // A scan usually outputs the columns it reads: its Output list's length is the room to take.
+        const Field* out = op.field(FieldRole::Output);
+        sc.data_columns = schema_columns(plan.text_store(), r->value, out ? out->item_spans.size() : 0);
+        sc.data_columns_truncated = untrusted(*r);
+      }
+      if (sc.format.empty()) {
+        for (char c : op.scan_format()) sc.format += static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+      }
+      for (const Field& f : op.fields) {
+        switch (f.role) {
+          case FieldRole::Output:
+            sc.output_columns.reserve(f.item_spans.size());
+            for (std::string_view i : f.items()) sc.output_columns.add(column_key(plan.text_store(), Text::stable(i)));
+            if (untrusted(f)) sc.output_truncated = true;
+            break;
+          case FieldRole::PartitionFilters:
+            for (const ParsedExpr& pe : f.exprs)
+              if (pe.root)
+                for (const Expr* a : collect_attributes(*pe.root))
+                  sc.partition_columns.add(column_key(plan.text_store(), a->name));
+            break;
+          case FieldRole::Location:
+            if (untrusted(f) || f.value.find("...") != std::string::npos) sc.location_truncated = true;
+            break;
+          default:
+            break;
+        }
+      }
+      sc.output_columns.finish();
+      sc.partition_columns.finish();
     }
-    sc.output_columns.finish();
-    sc.partition_columns.finish();
   }
   // The creation side of a bloom-filter runtime filter: everything below an aggregate that builds
   // one (through the children; an AQE subquery's final and initial plans share their scan, so a

@@ -112,7 +112,12 @@ const PlanScope& RuleContext::scope() const {
 const std::vector<const Operator*>& PlanScope::active_of(OpKind kind) const {
   for (const auto& [k, ops] : by_kind_)
     if (k == kind) return ops;
+  // Counted first: one block of the exact size (none for a kind the plan lacks) instead of the
+  // vector's doublings.
+  const auto n = static_cast<std::size_t>(
+      std::count_if(active.begin(), active.end(), [kind](const Operator* op) { return op->kind == kind; }));
   std::vector<const Operator*> out;
+  out.reserve(n);
   for (const Operator* op : active)
     if (op->kind == kind) out.push_back(op);
   return by_kind_.emplace_back(kind, std::move(out)).second;

@@ -55,7 +55,9 @@ inline bool subquery_name(std::string_view w) {
 }
 
 // What the next token after blanks is, for the levels of the operator chain.
-enum class Tok : std::uint8_t { End, And, Or, Not, Cmp, In, Is, Inset, As, Other };
+// Mul: `*` `/`; Add: `+`, `-` not before `>` (the arithmetic operators read; see additive);
+// CaseWord: THEN, ELSE, WHEN, END (upper case), which end an operand as `)` does (operand_end).
+enum class Tok : std::uint8_t { End, And, Or, Not, Cmp, In, Is, Inset, As, Mul, Add, CaseWord, Other };
 
 class Fast {
  public:
@@ -266,6 +268,20 @@ class Fast {
         return has(1, '=') ? (len = 2, Tok::Cmp) : Tok::Other;
       case '=':
         return len = has(1, '=') ? 2 : 1, Tok::Cmp;
+      case '*':
+      case '/':
+        return len = 1, Tok::Mul;
+      case '+':
+        return len = 1, Tok::Add;
+      case '-':
+        return has(1, '>') ? Tok::Other : (len = 1, Tok::Add);
+      case 'T':
+        return word_at(q, "THEN") ? (len = 4, Tok::CaseWord) : Tok::Other;
+      case 'W':
+        return word_at(q, "WHEN") ? (len = 4, Tok::CaseWord) : Tok::Other;
+      case 'E':
+        if (word_at(q, "ELSE")) return len = 4, Tok::CaseWord;
+        return word_at(q, "END") ? (len = 3, Tok::CaseWord) : Tok::Other;
       default:
         return Tok::Other;
     }
@@ -282,7 +298,7 @@ class Fast {
   bool at_operand_end() const {
     std::size_t at = 0, len = 0;
     const Tok t = peek(at, len);
-    return t == Tok::End || t == Tok::And || t == Tok::Or || t == Tok::As;
+    return t == Tok::End || t == Tok::And || t == Tok::Or || t == Tok::As || t == Tok::CaseWord;
   }
 
   // expression: seq<or_expr, opt<at<alias_start>, alias_tail>, opt<at<sort_start>, sort_tail>>.
@@ -361,17 +377,77 @@ class Fast {
     return predicate(e, h);
   }
 
-  // predicate: seq<additive, star<at<predicate_start>, predicate_tail>>. Additive is one operand
-  // here: mul_start and add_start bytes (* / % & ^ | d D + -) are never a token accepted after it.
+  // additive: seq<multiplicative, star<at<add_start>, add_tail>>; add_tail: seq<ws, op_additive, ws,
+  // multiplicative>; op_additive (Catalyst): sor<one<'+'>, seq<one<'-'>, not_at<one<'>'>>>> (`||`
+  // is op_or there). multiplicative: seq<unary, star<at<mul_start>, mul_tail>>; mul_tail: seq<ws,
+  // op_multiplicative, ws, unary>, of whose operators `*` and `/` are read here. Any other byte of
+  // mul_start / add_start after an operand (`%` `&` `^` `|`, `div`, `->`) ends the loop, and the
+  // caller, which takes none of them, declines; so does a right operand that is not read (where
+  // the grammar's star<> would back off and read on otherwise). Folded to the left as star<> and
+  // reduce_binary do: each node spans its left operand to its right one, named by the operator.
+  // `ops`: an operator was read (the operand is not a lone word or number).
+  // The operand and its operators: most operands have none (one look, which the caller's next
+  // look finds kept), the loops are apart.
+  __attribute__((always_inline)) bool additive(Expr& e, std::uint32_t& h, bool& ops) {
+    if (!multiplicative(e, h, ops)) return false;
+    std::size_t at = 0, len = 0;
+    return !may_be_arithmetic() || peek(at, len) != Tok::Add || add_tails(e, h, ops);
+  }
+  __attribute__((always_inline)) bool multiplicative(Expr& e, std::uint32_t& h, bool& ops) {
+    if (!operand(e, h)) return false;
+    std::size_t at = 0, len = 0;
+    return !may_be_arithmetic() || peek(at, len) != Tok::Mul || mul_tails(e, h, ops);
+  }
+  // After an operand (a blank, a closer or the end follows it): whether an operator may come next
+  // (a blank, then another blank or `*` `/` `+` `-`); false for most operands, without a peek.
+  bool may_be_arithmetic() const {
+    if (p_ + 1 >= n_ || b_[p_] != ' ') return false;
+    const char c = b_[p_ + 1];
+    return c == ' ' || c == '*' || c == '/' || c == '+' || c == '-';
+  }
+  // At an additive operator: the tails, as long as one follows.
+  bool add_tails(Expr& e, std::uint32_t& h, bool& ops) {
+    std::size_t at = 0, len = 0;
+    while (peek(at, len) == Tok::Add) {
+      p_ = at + len;
+      blanks();
+      Expr rhs;
+      std::uint32_t rh = 0;
+      if (!multiplicative(rhs, rh, ops)) return false;
+      binary(e, h, std::string_view(b_ + at, len), std::move(rhs), rh);
+      ops = true;
+      if (h > kMaxFastHeight) return false;
+    }
+    return true;
+  }
+  bool mul_tails(Expr& e, std::uint32_t& h, bool& ops) {
+    std::size_t at = 0, len = 0;
+    while (peek(at, len) == Tok::Mul) {
+      p_ = at + len;
+      blanks();
+      Expr rhs;
+      std::uint32_t rh = 0;
+      if (!operand(rhs, rh)) return false;
+      binary(e, h, std::string_view(b_ + at, len), std::move(rhs), rh);
+      ops = true;
+      if (h > kMaxFastHeight) return false;
+    }
+    return true;
+  }
+
+  // predicate: seq<additive, star<at<predicate_start>, predicate_tail>>. The bytes that start a
+  // predicate tail (= < > ! I N ...) are no operator of additive's.
   // One tail at most, then the text must go on with AND, OR, a closer or the end.
   bool predicate(Expr& e, std::uint32_t& h) {
-    if (!operand(e, h)) return false;
+    bool ops = false;
+    if (!additive(e, h, ops)) return false;
     std::size_t at = 0, len = 0;
     switch (peek(at, len)) {
       case Tok::End:
       case Tok::And:
       case Tok::Or:
       case Tok::As:
+      case Tok::CaseWord:  // the end of a CASE part (only case_expr reads on after one)
         return true;
       case Tok::Cmp: {
         // compare_tail: seq<ws, op_compare, ws, must<comparand>>; comparand (Catalyst):
@@ -490,12 +566,26 @@ class Fast {
     if (p_ + 1 < n_ && b_[p_] == '-' && digit(b_[p_ + 1])) {
       const std::size_t s = p_;
       ++p_;
-      if (!number(e, h, false)) return false;
+      if (!number(e, h, false) || number_runs_on(s + 1)) return false;
       e.name = sv(std::string_view(b_ + s, e.end - s));
       e.begin = static_cast<std::uint32_t>(s);
       return true;
     }
     return primary(e, h) && operand_ends();
+  }
+  // A number at s followed by `-` or `/` (name characters): attr_start may reach a `#` through
+  // them (`1 - ss_item_sk#1` is an attribute, as `2024-01-01 - x#1` is), and the attribute rule
+  // is tried before the literals (declined). Other operators and words end the scan, or were
+  // read before arithmetic was.
+  // (After the operand: a blank, a closer or the end; most numbers end in a closer.)
+  __attribute__((always_inline)) bool number_runs_on(std::size_t s) const {
+    if (p_ + 1 >= n_ || b_[p_] != ' ') return false;
+    const char c = b_[p_ + 1];
+    return (c == '-' || c == '/' || c == ' ') && reaches_hash_through(s);
+  }
+  bool reaches_hash_through(std::size_t s) const {
+    const std::size_t q = after_blanks();
+    return q < n_ && (b_[q] == '-' || b_[q] == '/') && hash_reachable(s);
   }
   // Name characters and blanks from s up to a '#': attr_start holds, and the attribute rule is
   // tried before the literals and names (declined).
@@ -510,9 +600,10 @@ class Fast {
   // (`= Advanced Degree   )`, `= 4 yr Degree   )`).
   bool comparand(Expr& e, std::uint32_t& h) {
     const std::size_t s = p_;
-    if (!operand(e, h)) return false;
+    bool ops = false;
+    if (!additive(e, h, ops)) return false;
     if (at_operand_end()) return true;
-    if (!bare_word_at(s) && !plain_number_at(s, e)) return false;
+    if (ops || (!bare_word_at(s) && !plain_number_at(s, e))) return false;
     // After the word and its blanks: no mul / add operator, no `windowspecdefinition(`, and no
     // operand_end word in any case (the grammar's additive would end there).
     const std::size_t q = after_blanks();
@@ -584,7 +675,10 @@ class Fast {
     if (p_ >= n_) return false;
     const char c = b_[p_];
     if (c == '(') return paren(e, h);
-    if (digit(c)) return number(e, h, true);
+    if (digit(c)) {
+      const std::size_t s = p_;
+      return number(e, h, true) && !number_runs_on(s);
+    }
     if (!ident_first(c)) return false;
     const std::size_t s = p_;
     while (p_ < n_ && ident_other(b_[p_])) ++p_;
@@ -607,7 +701,55 @@ class Fast {
     }
     if (p_ < n_ && b_[p_] == '(') return call(e, h, s, w);
     if (p_ < n_ && b_[p_] == ' ' && (w == "Subquery" || w == "ReusedSubquery")) return subquery(e, h, s, w == "ReusedSubquery");
+    // case_expr (after attribute, which a `#` reachable through name characters and blanks
+    // would try first: declined).
+    if (w == "CASE" && p_ < n_ && b_[p_] == ' ' && !hash_reachable(s)) return case_expr(e, h, s);
     return word(e, h, s, w);
+  }
+
+  // case_expr: nesting<kw_case, ws, opt<not_at<kw_when>, case_operand, ws>, plus<case_when>,
+  // opt<case_else>, must<case_end>>; case_when: seq<kw_when, ws, must<case_condition>, ws,
+  // must<case_then>, ws, must<case_value>, ws>; case_else: seq<kw_else, ws, must<case_value>, ws>;
+  // each part an or_expr. Only the searched form (`CASE WHEN`; `CASE x WHEN` is declined) with its
+  // words in upper case. The node (action<case_expr>): Case "CASE" over each condition and its
+  // value in turn, then the ELSE value, spanning CASE to END. `p_` is after CASE.
+  bool case_expr(Expr& e, std::uint32_t& h, std::size_t s) {
+    if (++depth_ > kMaxDepth) return false;
+    blanks();
+    if (!word_at(p_, "WHEN")) return false;
+    e.kind = ExprKind::Case;
+    e.name = "CASE";
+    e.begin = static_cast<std::uint32_t>(s);
+    std::uint32_t mh = 0;
+    // One part (an or_expr, its blanks after it), then `word` (nullptr: none asked).
+    auto part = [&](const char* word, std::size_t size) {
+      Expr& x = e.args.emplace_back();
+      std::uint32_t xh = 0;
+      if (!or_expr(x, xh)) return false;
+      mh = std::max(mh, xh);
+      blanks();
+      if (word == nullptr) return true;
+      if (!word_at(p_, std::string_view(word, size))) return false;
+      p_ += size;
+      blanks();
+      return true;
+    };
+    while (word_at(p_, "WHEN")) {
+      p_ += 4;
+      blanks();
+      if (!part("THEN", 4) || !part(nullptr, 0)) return false;
+    }
+    if (word_at(p_, "ELSE")) {
+      p_ += 4;
+      blanks();
+      if (!part(nullptr, 0)) return false;
+    }
+    if (!word_at(p_, "END")) return false;
+    p_ += 3;
+    --depth_;
+    e.end = static_cast<std::uint32_t>(p_);
+    h = mh + 1;
+    return h <= kMaxFastHeight;
   }
 
   // A word alone (followed by a blank, a closer or the end): `true` / `false` (bool_literal),

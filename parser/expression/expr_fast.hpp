@@ -1,7 +1,8 @@
 // A hand-written reader for the commonest shapes of printed expressions, in front of the PEGTL
 // grammar (grammar/expression.hpp): attribute references (`ss_item_sk#12`, `key#x`), plain
 // numbers, calls (`isnotnull(a#1)`, `coalesce(a#1, 0)`, `f(a#1, )`), parentheses, the comparisons,
-// AND / OR / NOT, `IS [NOT] NULL`, `x IN (...)`, `x IN dynamicpruning#5`, and the v1 pushed-filter
+// AND / OR / NOT, `IS [NOT] NULL`, `x IN (...)`, `x IN dynamicpruning#5`, arithmetic with `+ - * /`
+// (`(2 * refund#36)`, `CheckOverflow((0.90 * promote_precision(x#45)), ...)`), and the v1 pushed-filter
 // calls without blanks (`IsNotNull(a)`, `EqualTo(d_year,2000)`).
 //
 // It gives exactly the tree, spans and names the grammar gives (tests/parser/expression/

@@ -155,3 +155,23 @@ Input [1]: [a#1 [COMET: not supported]]
     CHECK(plain.plans[0].facts.engine.spark_minor != 3);
   }
 }
+
+TEST_CASE("common facts: the parts derive_common_facts gives an operator are in the plan's store") {
+  // A global aggregate and a join with keys: derive_common_facts is the first to set their facts
+  // (global_aggregate, join_has_condition), inside the plan's BlockScope.
+  const ParseResult r = parse_explain_text(R"(== Physical Plan ==
+HashAggregate(keys=[], functions=[count(1)])
++- SortMergeJoin [a#1], [b#2], Inner
+   :- LocalTableScan [a#1]
+   +- LocalTableScan [b#2]
+)",
+                                           "t.txt");
+  const Operator& agg = only_op(r, "HashAggregate");
+  REQUIRE(agg.facts.present());
+  CHECK(agg.facts->global_aggregate);
+  CHECK(agg.facts.in_store());
+  const Operator& join = only_op(r, "SortMergeJoin");
+  REQUIRE(join.facts.present());
+  CHECK(join.facts->join_has_condition);
+  CHECK(join.facts.in_store());
+}

@@ -111,7 +111,7 @@ class Gen {
  public:
   explicit Gen(unsigned seed) : rng_(seed) {}
   std::string expr(int depth) {
-    switch (depth <= 0 ? pick(4) : pick(13)) {
+    switch (depth <= 0 ? pick(4) : pick(15)) {
       case 0:
         return attr();
       case 1:
@@ -146,6 +146,18 @@ class Gen {
         return expr(depth - 1) + one_of({" IN ", " IN", " in ", " NOT IN ", " IN  "}) + "(" + list(depth - 1) + ")";
       case 11:
         return expr(depth - 1) + one_of({" INSET ", " INSET", " inset "}) + list(depth - 1);
+      case 12:  // arithmetic: the operators read, the others of mul_start / add_start, near misses
+        return expr(depth - 1) +
+               one_of({" + ", " - ", " * ", " / ", " + ", " * ", " % ", " div ", " DIV ", " & ", " ^ ", " | ", " || ", " -> ",
+                       " - -", " -", " +", "+", "*", " ** ", " // ", " *\t", "\t/ ", " * -", " + -1 - "}) +
+               expr(depth - 1);
+      case 13: {  // CASE: the searched form in upper case is read; other spellings, an operand, cuts
+        std::string s = one_of({"CASE WHEN ", "CASE  WHEN ", "case when ", "CASE WHEN", "CASE a#1 WHEN ", "CASE ", "CASE\tWHEN "}) +
+                        expr(depth - 1) + one_of({" THEN ", " then ", "  THEN  ", " THEN", "THEN "}) + expr(depth - 1);
+        if (pick(2) == 0) s += one_of({" WHEN ", " WHEN", " when "}) + expr(depth - 1) + " THEN " + expr(depth - 1);
+        if (pick(2) == 0) s += one_of({" ELSE ", " else ", " ELSE"}) + expr(depth - 1);
+        return s + one_of({" END", " END", " end", "END", " END ", " ENDx", ""});
+      }
       default:
         return expr(depth - 1) + one_of({" IN ", " IN  ", " in ", " NOT IN "}) +
                one_of({"dynamicpruning#5", "subquery#2", "exists#1", "listquery#3", "ScalarSubquery#4", "scalar-subquery#5",
@@ -278,11 +290,29 @@ TEST_CASE("fast expression reader: what it reads, and what it leaves to the gram
   CHECK(fast("(substr(z#1, 1, 5) INSET 10144, 10336)"));
   CHECK(fast("Or(EqualTo(i_color,powder   ),EqualTo(i_size,extra large  ))", ExprDialect::PushedFilter));
   CHECK(fast("In(d_year, [1999,2000,2001])", ExprDialect::PushedFilter));
-  // Left to the grammar: other spellings, suffixes, arithmetic, CASE, the SQL dialect.
+  // Arithmetic with + - * / (the golden plans' CheckOverflow and ratio filters).
+  CHECK(fast("(a#1 + 1)"));
+  CHECK(fast("(rn#36 - 1)"));
+  CHECK(fast("(cast(sale#35 as decimal(21,2)) > (2 * refund#36))"));
+  CHECK(fast("((stdev#26 / mean#27) > 1.0)"));
+  CHECK(fast("CheckOverflow((0.90 * promote_precision(ws_item_rev#45)), DecimalType(19,3), true)"));
+  CHECK(fast("(a#1 - -5 * b#2 / c#3 + d#4)"));
+  // The searched CASE.
+  CHECK(fast("CASE WHEN (mean#47 = 0.0) THEN false ELSE ((stdev#46 / mean#47) > 1.0) END"));
+  CHECK(fast("(CASE WHEN (a#1 > 0) THEN (b#2 / a#1) END > CASE WHEN (c#3 > 0.00) THEN 1 WHEN d#4 THEN 2 ELSE null END)"));
+  CHECK_FALSE(fast("CASE a#1 WHEN 1 THEN 2 END"));
+  CHECK_FALSE(fast("CASE WHEN a#1 THEN 1 end"));
+  CHECK_FALSE(fast("CASE WHEN a#1 THEN 1"));
+  CHECK_FALSE(fast("(a#1 THEN b#2)"));
+  // Left to the grammar: other spellings, suffixes, the other arithmetic operators, the SQL dialect.
   CHECK_FALSE(fast("(a#1 and b#2)"));
   CHECK_FALSE(fast("a#1.field"));
-  CHECK_FALSE(fast("(a#1 + 1)"));
-  CHECK_FALSE(fast("CASE WHEN a#1 THEN 1 END"));
+  CHECK_FALSE(fast("(a#1 % 2)"));
+  CHECK_FALSE(fast("(a#1 div 2)"));
+  CHECK_FALSE(fast("(a#1 | 2)"));
+  CHECK_FALSE(fast("(a#1 -> 2)"));
+  CHECK_FALSE(fast("(a#1 + -b#2)"));
+  CHECK_FALSE(fast("(a#1 + )"));
   CHECK_FALSE(fast("a#1", ExprDialect::Sql));
   CHECK_FALSE(fast("EqualTo(s,a,b)", ExprDialect::PushedFilter));
   // Cut right after an opening bracket or a separator: declined without reading past the end
