@@ -14,6 +14,7 @@
 
 #include "support/compact_optional.hpp"
 #include "support/compact_vector.hpp"
+#include "support/index_vector.hpp"
 #include "model/expr.hpp"
 #include "model/facts.hpp"
 #include "support/out_of_line.hpp"
@@ -311,7 +312,7 @@ struct ScanNames {
 
 // A plan holds one of these per printed node (100,000 for a large plan), so the members are kept
 // small: 8-byte views for texts (PackedText), one pointer for parts most operators lack (OutOfLine), one pointer for
-// the per-operator lists (CompactVector), optionals in the size of their value (CompactOptional),
+// the per-operator lists (CompactVector; the children and parents in IndexVector, one index inline), optionals in the size of their value (CompactOptional),
 // the flags in bits next to the one-byte enums, the shared scan facts behind one pointer
 // (SharedPart). See the static_assert below the struct.
 struct Operator {
@@ -338,8 +339,8 @@ struct Operator {
   OutOfLine<std::vector<Hint>> hints;  // logical plans (out of line: physical operators have none)
   CompactVector<Field> fields;       // detail lines in printed order
   PackedText arguments;              // default-mode one-line arguments / `Arguments:` value
-  CompactVector<std::size_t> children; // producers, in printed order (left first)
-  CompactVector<std::size_t> parents;  // consumers (filled by Plan::link)
+  IndexVector children;              // producers, in printed order (left first); one inline, no block
+  IndexVector parents;               // consumers (filled by Plan::link); one inline, no block
   OutOfLine<OpFacts> facts;          // typed facts filled by the reader (out of line: most operators have none)
   SharedPart<ScanFacts> scan;        // kind == Scan / InMemoryScan / LocalData: what the scan reads (shared by copies)
   CompactVector<Metric> metrics;

@@ -24,6 +24,17 @@ TEST_CASE("Plan::link fills parents and drops duplicate and self edges") {
   CHECK(p.ops[0].children == std::vector<std::size_t>{1, 2});
   CHECK(p.ops[1].parents == std::vector<std::size_t>{0});
   CHECK(p.ops[2].parents == std::vector<std::size_t>{0});
+  // One parent (one child) is kept inline, two or more in a block.
+  CHECK(p.ops[1].parents.is_inline());
+  CHECK_FALSE(p.ops[0].children.is_inline());
+  // A list de-duplicated down to one index goes inline.
+  p.ops[1].children = {2, 2};
+  p.link();
+  CHECK(p.ops[1].children == std::vector<std::size_t>{2});
+  CHECK(p.ops[1].children.is_inline());
+  CHECK(p.ops[2].parents == std::vector<std::size_t>{0, 1});
+  CHECK_FALSE(p.ops[2].parents.is_inline());
+  CHECK(p.ops[1].parents.is_inline());
 }
 
 TEST_CASE("model: Plan::relocate_all puts every location of the plan at one place") {
