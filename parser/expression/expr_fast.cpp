@@ -405,34 +405,28 @@ class Fast {
     const char c = b_[p_ + 1];
     return c == ' ' || c == '*' || c == '/' || c == '+' || c == '-';
   }
-  // At an additive operator: the tails, as long as one follows.
-  bool add_tails(Expr& e, std::uint32_t& h, bool& ops) {
+  // At an operator of `kind` (Tok::Add, Tok::Mul): the tails, as long as one follows, each right
+  // operand read by `read_rhs` (the next tighter level).
+  template <Tok kind, class ReadRhs>
+  bool tails(Expr& e, std::uint32_t& h, bool& ops, ReadRhs read_rhs) {
     std::size_t at = 0, len = 0;
-    while (peek(at, len) == Tok::Add) {
+    while (peek(at, len) == kind) {
       p_ = at + len;
       blanks();
       Expr rhs;
       std::uint32_t rh = 0;
-      if (!multiplicative(rhs, rh, ops)) return false;
+      if (!read_rhs(rhs, rh)) return false;
       binary(e, h, std::string_view(b_ + at, len), std::move(rhs), rh);
       ops = true;
       if (h > kMaxFastHeight) return false;
     }
     return true;
   }
+  bool add_tails(Expr& e, std::uint32_t& h, bool& ops) {
+    return tails<Tok::Add>(e, h, ops, [&](Expr& rhs, std::uint32_t& rh) { return multiplicative(rhs, rh, ops); });
+  }
   bool mul_tails(Expr& e, std::uint32_t& h, bool& ops) {
-    std::size_t at = 0, len = 0;
-    while (peek(at, len) == Tok::Mul) {
-      p_ = at + len;
-      blanks();
-      Expr rhs;
-      std::uint32_t rh = 0;
-      if (!operand(rhs, rh)) return false;
-      binary(e, h, std::string_view(b_ + at, len), std::move(rhs), rh);
-      ops = true;
-      if (h > kMaxFastHeight) return false;
-    }
-    return true;
+    return tails<Tok::Mul>(e, h, ops, [&](Expr& rhs, std::uint32_t& rh) { return operand(rhs, rh); });
   }
 
   // predicate: seq<additive, star<at<predicate_start>, predicate_tail>>. The bytes that start a
