@@ -32,11 +32,12 @@ std::vector<ParseMessage> reader_notes(const ParseResult& parse) {
 }  // namespace
 
 FileReport check_input(const std::string& path, const Config& config, const std::string& display,
-                       bool listed_regular) {
+                       bool listed_regular, bool keep_input) {
   LintRequest request;
   request.path = path;
   request.display = display;
   request.listed_regular = listed_regular;
+  request.keep_input = keep_input;
   // Event logs are streamed: findings only.
   Linted linted = lint_input(request, config, lint_options(LintMode::Check));
   FileReport report;

@@ -21,8 +21,11 @@ namespace planlint {
 // report with `error` set.
 // `listed_regular`: a folder walk listed `path` as a regular file, so it is opened without a `stat`
 // by name first (its `fstat` says what it is; anything else takes the usual way).
+// `keep_input` false: the caller drops FileReport::input (output formats that show no source
+// lines): then it may stay null, and a large Query Profile is read in pieces, never whole
+// (LintRequest::keep_input).
 FileReport check_input(const std::string& path, const Config& config, const std::string& display = "",
-                       bool listed_regular = false);
+                       bool listed_regular = false, bool keep_input = true);
 
 // The same for bytes already in hand (a fetched History Server answer, an NDJSON record, Python's
 // check_text): `path` names the input in the report.

@@ -168,7 +168,7 @@ std::vector<FileReport> check_all(const CheckPlan& plan, unsigned jobs, bool kee
       // Pipes and FIFOs are read once; character devices are refused (lint/engine/lint.cpp).
       try {
         reports[i] = check_input(inputs[i], plan.configs[i], plan.displays[i],
-                                 i < plan.listed_regular.size() && plan.listed_regular[i]);
+                                 i < plan.listed_regular.size() && plan.listed_regular[i], keep_inputs);
         if (!keep_inputs) reports[i].input.reset();
       } catch (const std::bad_alloc&) {  // this file is reported, the others still are checked
         reports[i] = out_of_memory(plan.displays[i]);

@@ -5,6 +5,7 @@
 #pragma once
 
 #include <cstddef>
+#include <cstdint>
 #include <map>
 #include <memory>
 #include <optional>
@@ -29,7 +30,15 @@ struct LintRequest {
   std::string display;                   // how results name the input (default: `path`)
   std::optional<std::string_view> text;  // its bytes when the caller has them (an editor buffer); else `path` is read
   bool listed_regular = false;           // a folder walk listed `path` as a regular file: opened, then fstat'ed
+  // False: the caller needs nothing of the input's bytes once linted (Linted::input may stay null):
+  // with LintOptions::lint_each_plan, a regular file of at least kPiecesMinBytes whose reader reads
+  // files in pieces (Reader::parse_file: a Query Profile) is never held whole.
+  bool keep_input = true;
 };
+
+// The smallest file read in pieces (LintRequest::keep_input): below it, reading it whole costs no
+// more memory worth saving than the piece itself.
+inline constexpr std::uint64_t kPiecesMinBytes = std::uint64_t{1} << 20;
 
 // `planlint check --why RULE`: run one rule over every plan with its explanations on. `notes`
 // gets, per plan, the candidates the rule let go and why; the findings are returned.

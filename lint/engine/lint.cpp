@@ -1,4 +1,8 @@
 // lint_input(): the one way an input is linted (lint/engine/engine.hpp).
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
 #include <algorithm>
 #include <charconv>
 #include <cctype>
@@ -112,6 +116,34 @@ std::string not_a_plan(std::string_view text, const ParseResult& parse) {
 
 namespace {
 
+// LintOptions::lint_each_plan: each plan's findings as the plans come (RuleRunner), each naming its
+// execution when the reader's plans are ones.
+class EachPlan {
+ public:
+  EachPlan(const Config& config, std::vector<Diagnostic>& found) : rules_(config), found_(found) {}
+  void lint(const Plan& plan, const InputTraits& traits) {
+    const std::size_t first = found_.size();
+    rules_.run(plan, index_++, found_);
+    if (!traits.executions || first == found_.size()) return;
+    const PlanLabel label = plan_label(plan, traits);
+    for (std::size_t k = first; k < found_.size(); ++k) found_[k].plan_label = label;
+  }
+  // The plans a reader kept in `parse`, in order; then dropped (counted as handed over).
+  void lint_kept(ParseResult& parse) {
+    for (const Plan& plan : parse.plans) {
+      lint(plan, parse.traits);
+      ++parse.handed_over_plans;
+      parse.handed_over_ops += plan.ops.size();
+    }
+    std::vector<Plan>().swap(parse.plans);
+  }
+
+ private:
+  const RuleRunner rules_;
+  std::vector<Diagnostic>& found_;
+  std::size_t index_ = 0;
+};
+
 // The bytes already read to look at the input, then the rest of the stream.
 class HeadThenRest : public std::streambuf {
  public:
@@ -204,29 +236,35 @@ class InputLinter {
   // (ReadOptions::each_plan) and dropped; the plans of a reader that keeps them are linted in order
   // once read and dropped too. The findings are those of run_rules, in the same order.
   void each_plan(const Reader& reader, std::string_view text) {
-    const RuleRunner rules(config_);
-    std::vector<Diagnostic>& found = out_.result.diagnostics;
-    std::size_t index = 0;
-    const auto lint = [&](const Plan& plan, const InputTraits& traits) {
-      const std::size_t first = found.size();
-      rules.run(plan, index++, found);
-      if (!traits.executions || first == found.size()) return;
-      const PlanLabel label = plan_label(plan, traits);
-      for (std::size_t k = first; k < found.size(); ++k) found[k].plan_label = label;
-    };
+    EachPlan each(config_, out_.result.diagnostics);
     read_.each_plan = [&](Plan&& plan) {
       const Plan one = std::move(plan);  // freed when its findings are made
-      lint(one, reader.traits);
+      each.lint(one, reader.traits);
     };
-    ParseResult& parse = out_.result.parse;
-    parse = reader.parse(text, out_.path, read_);
+    out_.result.parse = reader.parse(text, out_.path, read_);
     read_.each_plan = nullptr;
-    for (const Plan& plan : parse.plans) {
-      lint(plan, parse.traits);
-      ++parse.handed_over_plans;
-      parse.handed_over_ops += plan.ops.size();
+    each.lint_kept(out_.result.parse);
+  }
+
+  // A large regular file whose reader reads it in pieces (Reader::parse_file), for a caller that
+  // keeps nothing of the input (LintRequest::keep_input false): linted as whole() lints the file's
+  // bytes with lint_each_plan. False when the reader leaves the file to be read whole (nothing is
+  // set then).
+  bool pieces(const Reader& reader, const std::string& path) {
+    std::optional<ParseResult> parse;
+    if (const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC); fd >= 0) {
+      struct stat st {};
+      if (::fstat(fd, &st) == 0 && S_ISREG(st.st_mode)) parse = reader.parse_file(fd, out_.path, config_.max_input_bytes);
+      ::close(fd);
     }
-    std::vector<Plan>().swap(parse.plans);
+    if (!parse) return false;
+    out_.result.parse = std::move(*parse);
+    EachPlan(config_, out_.result.diagnostics).lint_kept(out_.result.parse);
+    // The directives: none in bytes a reader read in pieces (Reader::parse_file: JSON, none of whose
+    // lines starts with a comment). Not a plan: the result holds operators, so the text is not asked.
+    finish("");
+    refuse("", true, out_.result.parse.format, out_.result.parse.traits);
+    return true;
   }
 
   // LintOptions::refuse_non_plans, once the input is read: `text` is the whole input ("" when a
@@ -304,10 +342,18 @@ Linted lint_input(const LintRequest& request, const Config& config, const LintOp
   };
   if (kind == InputKind::File) {
     // One open (and the stat above): the first bytes say whether a reader opens the file itself
-    // (an event log, streamed), else the rest is read into the buffer the plans view.
+    // (an event log, streamed), else the rest is read into the buffer the plans view. A large file
+    // whose reader reads it in pieces, when nothing of the input is kept, is left to that reader
+    // (opened again; read whole after all when the reader leaves it, as it does a damaged one).
     const Reader* claimed = nullptr;
+    const Reader* in_pieces = nullptr;
+    const bool may_read_in_pieces = !request.keep_input && !options.keep_plans && options.lint_each_plan &&
+                                    size >= kPiecesMinBytes && static_cast<double>(size) <= config.max_input_bytes;
     const auto claims = [&](std::string_view head) {
-      return (claimed = reader_claiming_file(request.path, head)) != nullptr;
+      if ((claimed = reader_claiming_file(request.path, head)) != nullptr) return true;
+      if (may_read_in_pieces)
+        if (const Reader& r = reader_for(head); r.parse_file) in_pieces = &r;
+      return in_pieces != nullptr;
     };
     auto text = listed_fd >= 0
                     ? read_fd_once(listed_fd, request.path, size, config.max_input_bytes, kDetectBytes, claims, error)
@@ -315,6 +361,11 @@ Linted lint_input(const LintRequest& request, const Config& config, const LintOp
     if (claimed) {
       stream_claimed(*claimed);
       return out;
+    }
+    if (in_pieces) {
+      if (linter.pieces(*in_pieces, request.path)) return out;
+      text = read_file_once(request.path, size, config.max_input_bytes, kDetectBytes,
+                            [](std::string_view) { return false; }, error);
     }
     lint_read(std::move(text));
     return out;

@@ -58,7 +58,14 @@ inline std::int64_t integer_value(std::string_view tok) {
   return v;
 }
 
-template <class Handler>
+// Where a scanner's bytes come from: the text it was given, all of it (FileWindow,
+// profile_positions.hpp, is the other source: a file read in pieces).
+struct WholeText {
+  static constexpr bool kPieces = false;
+  static bool more(const char*&, const char*&) { return false; }
+};
+
+template <class Handler, class Source = WholeText>
 class JsonScanner {
  public:
   // Handler: bool start_object(), end_object(), start_array(), end_array();
@@ -67,6 +74,9 @@ class JsonScanner {
   // bool boolean(bool); bool null(). A handler returning false stops the scan (run() is false).
   // A string view is valid until the next event; in_input says it points into the text.
   JsonScanner(std::string_view text, Handler& h) : p_(text.data()), end_(text.data() + text.size()), h_(h) {}
+  // The bytes of `source` from [p, end) on (the piece it has read). A string view handed to the
+  // handler is then valid until the next event only: the window moves as more is read.
+  JsonScanner(Source& source, const char* p, const char* end, Handler& h) : p_(p), end_(end), h_(h), src_(&source) {}
 
   // True when the text is exactly one valid JSON value (surrounding whitespace allowed) and every
   // event was taken.
@@ -137,7 +147,35 @@ class JsonScanner {
   }
 
   void skip_ws() {
-    while (p_ != end_ && (*p_ == ' ' || *p_ == '\n' || *p_ == '\r' || *p_ == '\t')) ++p_;
+    for (;;) {
+      while (p_ != end_ && (*p_ == ' ' || *p_ == '\n' || *p_ == '\r' || *p_ == '\t')) ++p_;
+      if constexpr (Source::kPieces)
+        if (p_ == end_ && src_->more(p_, end_)) continue;
+      return;
+    }
+  }
+
+  // A file read in pieces: the token at p_ (a string to its closing quote, else a run of number or
+  // literal bytes) whole in the window and one byte after it, reading more as needed, unless the
+  // file ends first. The token's code below then reads it as it reads a whole text: it looks at
+  // no byte past the one after the token, so what it accepts it accepts from a whole text too.
+  void whole_token() {
+    std::size_t j = 1;
+    if (*p_ == '"') {
+      for (;;) {
+        const auto have = static_cast<std::size_t>(end_ - p_);
+        while (j < have && p_[j] != '"') j += p_[j] == '\\' ? 2 : 1;
+        if (j < have || !src_->more(p_, end_)) return;
+      }
+    }
+    for (;;) {
+      const auto have = static_cast<std::size_t>(end_ - p_);
+      while (j < have && token_byte(p_[j])) ++j;
+      if (j < have || !src_->more(p_, end_)) return;
+    }
+  }
+  static bool token_byte(char c) {
+    return is_digit(c) || (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || c == '+' || c == '-' || c == '.';
   }
 
   // From p_ to the first byte that ends a plain run of a string: the quote, a backslash, a control
@@ -272,18 +310,23 @@ class JsonScanner {
     return true;
   }
 
+  // (The key goes to the handler before the colon is looked for: skipping blanks may read more,
+  // which moves the window the key's text lies in.)
   bool key() {
     if (*p_ != '"') return false;
+    if constexpr (Source::kPieces) whole_token();
     std::string_view k;
     bool in_input = true;
     if (!string(k, in_input, true)) return false;
+    if (!h_.key(k, in_input)) return false;
     skip_ws();
     if (p_ == end_ || *p_ != ':') return false;
     ++p_;
-    return h_.key(k, in_input);
+    return true;
   }
 
   bool scalar(char ch) {
+    if constexpr (Source::kPieces) whole_token();
     if (ch == '"') {
       std::string_view s;
       bool in_input = true;
@@ -353,6 +396,7 @@ class JsonScanner {
   const char* p_;
   const char* end_;
   Handler& h_;
+  Source* src_ = nullptr;
   std::vector<bool> stack_;  // open containers: true for an object
   std::string buf_;          // the decoded text of a string with escapes
 };
@@ -363,7 +407,7 @@ class LiteDoc {
   enum class Type : std::uint8_t { Null, Bool, String, Number, Object, Array };
   struct Value {
     Type type = Type::Null;
-    bool flag = false;          // Bool: its value; String: the text is in the input
+    bool flag = false;          // Bool: its value; String, Number: the text is in the input
     bool key_in_input = false;  // the member's key is in the input
     NumKind num = NumKind::Unsigned;
     std::uint32_t end = 0;      // one past the last value of this one's subtree
@@ -402,7 +446,7 @@ class LiteDoc {
         buf_.append(text);
       }
     }
-    if (t == Type::String) v.flag = in_input;
+    if (t == Type::String || t == Type::Number) v.flag = in_input;
     v.end = static_cast<std::uint32_t>(values_.size());
   }
   void start(Type t) {
@@ -419,7 +463,7 @@ class LiteDoc {
   [[nodiscard]] const Value& at(std::uint32_t i) const { return values_[i]; }
   [[nodiscard]] std::string_view text(std::uint32_t i) const {
     const Value& v = values_[i];
-    return {(v.type == Type::String && !v.flag) ? buf_.data() + v.off : input_ + v.off, v.len};
+    return {((v.type == Type::String || v.type == Type::Number) && !v.flag) ? buf_.data() + v.off : input_ + v.off, v.len};
   }
   [[nodiscard]] std::string_view key_text(std::uint32_t i) const {
     const Value& v = values_[i];

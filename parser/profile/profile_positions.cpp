@@ -1,24 +1,39 @@
 #include "parser/profile/profile_positions.hpp"
 
+#include <unistd.h>
+
 #include <algorithm>
+#include <cerrno>
 #include <cstddef>
+#include <cstring>
 #include <optional>
 #include <utility>
+
+#include "parser/profile/profile_json_scan.hpp"
 
 namespace planlint::profile {
 
 namespace {
 
-// One open container. For an object, `key` is the key of the member being read; for an array,
-// `index` is the position of the element being read.
+// One open container. For an object, `key` is the key of the member being read (as written, up
+// to kKeyBytes bytes: the keys looked for are shorter; a longer one equals none of them); for an
+// array, `index` is the position of the element being read.
+constexpr std::size_t kKeyBytes = 15;
 struct Frame {
   bool array = false;
   bool want_key = true;
-  std::string_view key;
+  std::uint8_t key_len = 0;  // kKeyBytes + 1: longer
+  char key[kKeyBytes] = {};
   std::size_t index = 0;
+  void set_key(std::string_view k) {
+    key_len = static_cast<std::uint8_t>(std::min(k.size(), kKeyBytes + 1));
+    if (k.size() <= kKeyBytes) std::memcpy(key, k.data(), k.size());
+  }
 };
 
-bool key_is(const Frame& f, std::string_view k) { return !f.array && f.key == k; }
+bool key_is(const Frame& f, std::string_view k) {
+  return !f.array && f.key_len == k.size() && std::string_view(f.key, f.key_len) == k;
+}
 
 // The graph the frames are inside of: (graph index, index of the graph object's frame).
 std::optional<std::pair<std::size_t, std::size_t>> graph_of(const std::vector<Frame>& fr) {
@@ -122,68 +137,153 @@ void GraphPositions::to_lists() {
   irregular_ = true;
 }
 
-Positions scan_positions(std::string_view text, std::size_t max_depth) {
-  Positions p;
+namespace {
+
+// The scan over [p, end) and whatever `src` reads behind it (WholeText: nothing).
+// A whole text, whose offsets count from its first byte.
+struct TextSource : WholeText {
+  const char* base;
+  [[nodiscard]] std::size_t offset_of(const char* at) const { return static_cast<std::size_t>(at - base); }
+};
+
+template <class Source>
+Positions scan(Source& src, const char* p, const char* end, std::size_t max_depth) {
+  Positions pos;
   std::vector<Frame> fr;
-  const std::size_t n = text.size();
-  std::size_t i = 0;
-  while (i < n) {
-    const char c = text[i];
+  for (;;) {
+    if (p == end && !src.more(p, end)) break;
+    const char c = *p;
     switch (c) {
       case ' ': case '\t': case '\r': case '\n': case ':':
-        ++i;
+        ++p;
         break;
       case '{':
       case '[':
-        on_container(p, fr, c, i);
+        on_container(pos, fr, c, src.offset_of(p));
         if (fr.size() >= max_depth) {
-          p.depth_exceeded_at = i;
-          return p;
+          pos.depth_exceeded_at = src.offset_of(p);
+          return pos;
         }
-        fr.push_back(Frame{c == '[', c == '{', {}, 0});
-        ++i;
+        fr.push_back(Frame{c == '[', c == '{', 0, {}, 0});
+        ++p;
         break;
       case '}':
       case ']':
         if (!fr.empty()) fr.pop_back();
-        ++i;
+        ++p;
         break;
       case ',':
         if (!fr.empty()) {
           if (fr.back().array) ++fr.back().index;
           else fr.back().want_key = true;
         }
-        ++i;
+        ++p;
         break;
       case '"': {
-        std::size_t j = i + 1;
-        while (j < n && text[j] != '"') j += (text[j] == '\\') ? 2 : 1;
-        if (j > n) j = n;
+        // To the closing quote (a backslash skips the byte after it), or the end of the text.
+        std::size_t j = 1;
+        for (;;) {
+          const auto have = static_cast<std::size_t>(end - p);
+          while (j < have && p[j] != '"') j += p[j] == '\\' ? 2 : 1;
+          if (j < have || !src.more(p, end)) break;
+        }
+        const auto have = static_cast<std::size_t>(end - p);
+        if (j > have) j = have;
         if (!fr.empty() && !fr.back().array && fr.back().want_key) {
-          fr.back().key = text.substr(i + 1, j - i - 1);
+          fr.back().set_key(std::string_view(p + 1, j - 1));
           fr.back().want_key = false;
         } else if (fr.size() == 2 && key_is(fr[0], "query") &&
                    (key_is(fr[1], "queryText") || key_is(fr[1], "query_text"))) {
-          p.query_text = i;
-          p.query_text_end = std::min(j, n);
+          pos.query_text = src.offset_of(p);
+          pos.query_text_end = src.offset_of(p + j);
         }
-        i = j + 1;
+        p = j < have ? p + j + 1 : end;
         break;
       }
       default:  // number, true, false, null, or garbage: skip to the next delimiter
-        while (i < n && text[i] != ',' && text[i] != '}' && text[i] != ']' && text[i] != '"' && text[i] != '{' &&
-               text[i] != '[' && text[i] != ' ' && text[i] != '\n' && text[i] != '\r' && text[i] != '\t')
-          ++i;
+        for (;;) {
+          while (p < end && *p != ',' && *p != '}' && *p != ']' && *p != '"' && *p != '{' && *p != '[' && *p != ' ' &&
+                 *p != '\n' && *p != '\r' && *p != '\t')
+            ++p;
+          if (p < end || !src.more(p, end)) break;
+        }
         break;
     }
   }
-  return p;
+  return pos;
 }
 
-LineTable::LineTable(std::string_view text) : size_(text.size()) {
-  starts_.push_back(0);
-  for (std::size_t i = 0; i < text.size(); ++i)
-    if (text[i] == '\n') starts_.push_back(i + 1);
+}  // namespace
+
+Positions scan_positions(std::string_view text, std::size_t max_depth) {
+  TextSource whole{{}, text.data()};
+  return scan(whole, text.data(), text.data() + text.size(), max_depth);
+}
+
+Positions scan_positions(FileWindow& window, const char* p, const char* end, std::size_t max_depth) {
+  return scan(window, p, end, max_depth);
+}
+
+LineTable::LineTable(std::string_view text) { feed(text); }
+
+void LineTable::feed(std::string_view more) {
+  for (std::size_t i = 0; i < more.size(); ++i)
+    if (more[i] == '\n') starts_.push_back(size_ + i + 1);
+  size_ += more.size();
+}
+
+FileWindow::FileWindow(int fd, double max_bytes, std::size_t piece)
+    : fd_(fd), max_bytes_(max_bytes), piece_(std::max<std::size_t>(piece, 16)) {}
+
+bool FileWindow::start(LineTable* lines, const char*& p, const char*& end) {
+  lines_ = lines;
+  base_ = filled_ = 0;
+  failed_ = false;
+  if (!buf_) buf_ = std::make_unique_for_overwrite<char[]>(capacity_ = piece_);
+  const bool got = read_more();
+  p = buf_.get();
+  end = p + filled_;
+  return got;
+}
+
+bool FileWindow::more(const char*& p, const char*& end) {
+  // Keep [p, end): move it to the front.
+  const auto keep = static_cast<std::size_t>(end - p);
+  const auto from = static_cast<std::size_t>(p - buf_.get());
+  if (from > 0 && keep > 0) std::memmove(buf_.get(), p, keep);
+  base_ += from;
+  filled_ = keep;
+  const bool got = read_more();
+  p = buf_.get();
+  end = p + filled_;
+  return got;
+}
+
+bool FileWindow::read_more() {
+  if (failed_) return false;
+  if (capacity_ - filled_ < piece_ / 2) {  // room for half a piece at least
+    const std::size_t bigger = std::max(capacity_ * 2, filled_ + piece_);
+    auto grown = std::make_unique_for_overwrite<char[]>(bigger);
+    if (filled_) std::memcpy(grown.get(), buf_.get(), filled_);
+    buf_ = std::move(grown);
+    capacity_ = bigger;
+  }
+  for (;;) {
+    const ssize_t n = ::pread(fd_, buf_.get() + filled_, capacity_ - filled_, static_cast<off_t>(base_ + filled_));
+    if (n < 0 && errno == EINTR) continue;
+    if (n < 0) {
+      failed_ = true;
+      return false;
+    }
+    if (n == 0) return false;
+    if (static_cast<double>(base_ + filled_) + static_cast<double>(n) > max_bytes_) {
+      failed_ = true;
+      return false;
+    }
+    if (lines_) lines_->feed({buf_.get() + filled_, static_cast<std::size_t>(n)});
+    filled_ += static_cast<std::size_t>(n);
+    return true;
+  }
 }
 
 SourceRange LineTable::span(std::size_t begin, std::size_t end) const {

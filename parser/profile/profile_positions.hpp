@@ -6,6 +6,8 @@
 #pragma once
 
 #include <cstddef>
+#include <cstdint>
+#include <memory>
 #include <string_view>
 #include <vector>
 
@@ -53,20 +55,64 @@ struct Positions {
   std::size_t depth_exceeded_at = kNoOffset;        // nesting deeper than the limit starts here
 };
 
-// One pass, no recursion; nesting deeper than `max_depth` stops the scan (and is reported by the
-// caller, before the document is built).
-Positions scan_positions(std::string_view text, std::size_t max_depth);
-
 // Byte offset -> 1-based line and column.
 class LineTable {
  public:
+  LineTable() = default;  // an empty text; feed() adds what follows
   explicit LineTable(std::string_view text);
+  // The text goes on with `more`.
+  void feed(std::string_view more);
   [[nodiscard]] SourceRange at(std::size_t offset) const;             // a point (end = start + 1)
   [[nodiscard]] SourceRange span(std::size_t begin, std::size_t end) const;  // [begin, end)
 
  private:
-  std::vector<std::size_t> starts_;
+  std::vector<std::size_t> starts_{0};
   std::size_t size_ = 0;
 };
+
+// A regular file read in pieces through one buffer, for the scanners (scan_positions,
+// JsonScanner): [p, end) is what the scanner has not consumed of the piece in hand; more() keeps
+// those bytes, moves them to the buffer's front and reads what follows behind them (the buffer
+// doubles when the kept bytes fill it: a token longer than a piece). So the file is never held
+// whole: a scanner holds one piece and the token it is reading.
+class FileWindow {
+ public:
+  static constexpr bool kPieces = true;
+  // `fd` stays the caller's. More than `max_bytes` in all is a failure (the file grew past the
+  // limit the caller checked its size against). `piece`: the bytes a read asks for (at least 16).
+  FileWindow(int fd, double max_bytes, std::size_t piece = std::size_t{1} << 16);
+  // From the file's first byte again: the first piece in [p, end). Each byte read afterwards goes
+  // to `lines` too, when given. False when nothing could be read (failed(), or an empty file).
+  bool start(LineTable* lines, const char*& p, const char*& end);
+  // Keeps [p, end) and reads more behind it: false at the end of the file, or on a failure.
+  bool more(const char*& p, const char*& end);
+  // The file offset of the byte at `p` (inside the buffer, or its end).
+  [[nodiscard]] std::size_t offset_of(const char* p) const { return base_ + static_cast<std::size_t>(p - buf_.get()); }
+  // A read error, or more bytes than the limit.
+  [[nodiscard]] bool failed() const { return failed_; }
+  // The bytes read since start().
+  [[nodiscard]] std::size_t total() const { return base_ + filled_; }
+
+ private:
+  // Reads behind the buffer's first `filled_` bytes (growing it when they fill it): false when
+  // nothing more came.
+  bool read_more();
+  int fd_;
+  double max_bytes_;
+  std::size_t piece_;
+  std::unique_ptr<char[]> buf_;
+  std::size_t capacity_ = 0;
+  std::size_t filled_ = 0;  // buf_[0, filled_) holds file bytes [base_, base_ + filled_)
+  std::size_t base_ = 0;
+  LineTable* lines_ = nullptr;
+  bool failed_ = false;
+};
+
+// One pass, no recursion; nesting deeper than `max_depth` stops the scan (and is reported by the
+// caller, before the document is built).
+Positions scan_positions(std::string_view text, std::size_t max_depth);
+// The same over a file read in pieces, from [p, end) on (the window's first piece, past a byte-order
+// mark): offsets are the file's.
+Positions scan_positions(FileWindow& window, const char* p, const char* end, std::size_t max_depth);
 
 }  // namespace planlint::profile

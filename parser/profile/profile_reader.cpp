@@ -31,7 +31,6 @@
 #include <algorithm>
 #include <cctype>
 #include <cstdint>
-#include <deque>
 #include <functional>
 #include <map>
 #include <memory>
@@ -79,6 +78,8 @@ struct ProfileGraphReader {
   MetricNames metric_names{*store};
 
   ProfileGraphReader(std::string_view text, ParseResult& r) : input(text), result(r), lines(text) {}
+  // A file read in pieces (parse_query_profile_file): no input in hand, its lines counted already.
+  ProfileGraphReader(profile::LineTable counted, ParseResult& r) : result(r), lines(std::move(counted)) {}
 
   SourceRange at(std::size_t off) const { return lines.at(off); }
 
@@ -126,15 +127,17 @@ struct ProfileGraphReader {
   // The edges of the same graphs, read the same way (the DOM of 10,000 edges is several MB):
   // fromId and toId as text() gives them ("" for an element that is no object).
   // The ids are views (16 bytes each, not 32): of the input when they lie in it unescaped (the
-  // usual case), else of a copy in `edge_ids` (the nodes' subgraphParent ids too). Edges come after the nodes, when the model is whole:
-  // what they take while read adds to the reader's peak.
+  // usual case), else of a copy in `edge_ids` (the nodes' subgraphParent ids too; every id of a
+  // file read in pieces). Edges come after the nodes, when the model is whole: what they take
+  // while read adds to the reader's peak.
   struct ReadEdge {
     std::string_view from, to;
   };
-  std::deque<std::string> edge_ids;  // ids not in the input as such (decoded, numbers); never move
-  std::string_view edge_id(std::string id) {
-    if (id.empty()) return {};  // an absent id (most nodes have no subgraphParent) keeps nothing
-    return edge_ids.emplace_back(std::move(id));
+  // Ids not in the input as such (decoded, numbers, read in pieces): packed in blocks, no string
+  // header each.
+  std::unique_ptr<TextStore> edge_ids = std::make_unique<TextStore>();
+  std::string_view edge_id(const std::string& id) {
+    return edge_ids->keep(id).view();  // an absent id (most nodes have no subgraphParent) keeps nothing
   }
   std::string_view edge_id(const std::optional<profile::LiteRef>& v) {
     if (v && v->is_string() && lies_within(v->str(), input)) return v->str();
@@ -322,7 +325,8 @@ struct ProfileGraphReader {
 class ScanRouter {
  public:
   using GraphKey = std::pair<std::string, std::size_t>;
-  ScanRouter(ProfileGraphReader& r, const char* input) : r_(r), input_(input) {
+  // `copy`: the scanner reads a file in pieces, whose bytes do not stay: every text kept is copied.
+  ScanRouter(ProfileGraphReader& r, const char* input, bool copy = false) : r_(r), input_(input), copy_(copy) {
     kinds_.resize(6, Kind::Value);
     keys_.resize(6);
     counts_.resize(6, 0);
@@ -339,7 +343,7 @@ class ScanRouter {
   bool key(std::string_view k, bool in_input) {
     const std::size_t d = depth_;
     if (cap_ != Capture::None && d >= cap_depth_) {
-      lite_.key(k, in_input);
+      lite_.key(k, in_input && !copy_);
       return true;
     }
     if (d <= 5) {
@@ -358,11 +362,11 @@ class ScanRouter {
   }
 
   bool string(std::string_view s, bool in_input) {
-    if (captured_scalar(profile::LiteDoc::Type::String, false, s, in_input)) return true;
+    if (captured_scalar(profile::LiteDoc::Type::String, false, s, in_input && !copy_)) return true;
     return dom_value(json(std::string(s)));
   }
   bool number(std::string_view tok, profile::NumKind kind) {
-    if (captured_scalar(profile::LiteDoc::Type::Number, false, tok, true, kind)) return true;
+    if (captured_scalar(profile::LiteDoc::Type::Number, false, tok, !copy_, kind)) return true;
     switch (kind) {
       case profile::NumKind::Unsigned: return dom_value(json(profile::unsigned_value(tok)));
       case profile::NumKind::Integer: return dom_value(json(profile::integer_value(tok)));
@@ -509,6 +513,7 @@ class ScanRouter {
 
   ProfileGraphReader& r_;
   const char* input_;
+  bool copy_;
   std::size_t depth_ = 0;  // open containers
   std::vector<Kind> kinds_;
   std::vector<std::string> keys_;
@@ -1110,14 +1115,61 @@ void put_main_graph_first(std::vector<Plan>& plans) {
               plans.begin() + static_cast<std::ptrdiff_t>(main) + 1);
 }
 
-}  // namespace
+// What follows the parse of the root: the plans of the graphs (or a query-level one), their facts,
+// the main graph first, the messages in reading order.
+void read_profile(ProfileGraphReader& reader, std::optional<json>& root, std::size_t bom) {
+  ParseResult& result = reader.result;
+  const json& root_json = *root;
+  std::string version = text(member(root_json, "version"));
+  if (!version.empty() && version != "1.1" && version != "1.2")
+    reader.message(MessageSeverity::Note, reader.at(bom),
+                   "query profile version " + version + " has not been seen before; reading it like 1.2");
 
-ParseResult parse_query_profile(std::string_view text_in, const std::string& path, ProfileJsonParser how,
-                                bool* scanned, std::shared_ptr<const std::string> shared_input) {
+  QueryInfo query = reader.read_query(root_json);
+  const char* why_none = nullptr;
+  std::vector<Plan> plans = read_profile_graphs(reader, root_json, query, bom, why_none);
+  // What the reading needed and the plans do not (the document, the positions of the graphs'
+  // objects, what the parse read of the nodes and edges) goes back before the facts are filled:
+  // the reader's peak is there.
+  root.reset();
+  std::vector<profile::GraphPositions>().swap(reader.pos.graphs);
+  reader.read_nodes.clear();
+  reader.read_edges.clear();
+  reader.edge_ids.reset();
+  if (plans.empty()) {
+    Plan plan;
+    plan.share_text_store(reader.store);  // the query metrics' labels
+    plan.format = InputFormat::QueryProfile;
+    plan.name = "query " + query.statement_id;
+    plan.query = std::move(query);
+    plan.loc = reader.at(reader.pos.query != kNoOffset ? reader.pos.query : bom);
+    reader.message(MessageSeverity::Note, plan.loc,
+                   std::string("the export holds no plan (") + why_none + "); query-level facts only");
+    fill_profile_facts(plan);
+    result.plans.push_back(std::move(plan));
+    return;
+  }
+  for (Plan& p : plans) fill_profile_facts(p);
+  put_main_graph_first(plans);
+  result.plans = std::move(plans);
+  std::stable_sort(result.messages.begin(), result.messages.end(), [](const ParseMessage& a, const ParseMessage& b) {
+    return a.loc.line != b.loc.line ? a.loc.line < b.loc.line : a.loc.column < b.loc.column;
+  });
+}
+
+ParseResult new_result(const std::string& path) {
   ParseResult result;
   result.path = path;
   result.format = InputFormat::QueryProfile;
   result.traits = kQueryProfileTraits;
+  return result;
+}
+
+}  // namespace
+
+ParseResult parse_query_profile(std::string_view text_in, const std::string& path, ProfileJsonParser how,
+                                bool* scanned, std::shared_ptr<const std::string> shared_input) {
+  ParseResult result = new_result(path);
   std::string_view input = text_in;
   std::size_t bom = input.substr(0, 3) == "\xEF\xBB\xBF" ? 3 : 0;
 
@@ -1137,42 +1189,37 @@ ParseResult parse_query_profile(std::string_view text_in, const std::string& pat
   if (scanned) *scanned = by_scanner;
   if (!by_scanner) root = parse_profile_root(reader, input, bom);
   if (!root) return result;
+  read_profile(reader, root, bom);
+  return result;
+}
 
-  std::string version = text(member(*root, "version"));
-  if (!version.empty() && version != "1.1" && version != "1.2")
-    reader.message(MessageSeverity::Note, reader.at(bom),
-                   "query profile version " + version + " has not been seen before; reading it like 1.2");
-
-  QueryInfo query = reader.read_query(*root);
-  const char* why_none = nullptr;
-  std::vector<Plan> plans = read_profile_graphs(reader, *root, query, bom, why_none);
-  // What the reading needed and the plans do not (the document, the positions of the graphs'
-  // objects, what the parse read of the nodes and edges) goes back before the facts are filled:
-  // the reader's peak is there.
-  root.reset();
-  std::vector<profile::GraphPositions>().swap(reader.pos.graphs);
-  reader.read_nodes.clear();
-  reader.read_edges.clear();
-  std::deque<std::string>().swap(reader.edge_ids);
-  if (plans.empty()) {
-    Plan plan;
-    plan.share_text_store(reader.store);  // the query metrics' labels
-    plan.format = InputFormat::QueryProfile;
-    plan.name = "query " + query.statement_id;
-    plan.query = std::move(query);
-    plan.loc = reader.at(reader.pos.query != kNoOffset ? reader.pos.query : bom);
-    reader.message(MessageSeverity::Note, plan.loc,
-                   std::string("the export holds no plan (") + why_none + "); query-level facts only");
-    fill_profile_facts(plan);
-    result.plans.push_back(std::move(plan));
-    return result;
-  }
-  for (Plan& p : plans) fill_profile_facts(p);
-  put_main_graph_first(plans);
-  result.plans = std::move(plans);
-  std::stable_sort(result.messages.begin(), result.messages.end(), [](const ParseMessage& a, const ParseMessage& b) {
-    return a.loc.line != b.loc.line ? a.loc.line < b.loc.line : a.loc.column < b.loc.column;
-  });
+std::optional<ParseResult> parse_query_profile_file(int fd, const std::string& path, double max_bytes,
+                                                    std::size_t piece) {
+  ParseResult result = new_result(path);
+  profile::FileWindow window(fd, max_bytes, piece);
+  const char* p = nullptr;
+  const char* end = nullptr;
+  // First pass: the lines and the positions, as parse_query_profile scans them.
+  profile::LineTable lines;
+  if (!window.start(&lines, p, end)) return std::nullopt;
+  const std::size_t bom = end - p >= 3 && std::string_view(p, 3) == "\xEF\xBB\xBF" ? 3 : 0;
+  profile::Positions pos = profile::scan_positions(window, p + bom, end, kMaxDepth);
+  if (window.failed() || pos.depth_exceeded_at != kNoOffset) return std::nullopt;
+  const std::size_t size = window.total();
+  ProfileGraphReader reader(std::move(lines), result);
+  reader.pos = std::move(pos);
+  // Second pass: the scanner, every text it keeps copied. Anything it does not vouch for (or a file
+  // that changed in between) is left to the caller, who reads the file whole.
+  if (!window.start(nullptr, p, end)) return std::nullopt;
+  ScanRouter router(reader, nullptr, /*copy=*/true);
+  profile::JsonScanner<ScanRouter, profile::FileWindow> scanner(window, p + bom, end, router);
+  if (!scanner.run() || window.failed() || window.total() != size) return std::nullopt;
+  std::optional<json> root = check_root(reader, std::move(router.root), bom);
+  if (!root) return std::nullopt;
+  read_profile(reader, root, bom);
+  std::size_t operators = 0;
+  for (const Plan& plan : result.plans) operators += plan.ops.size();
+  if (operators == 0) return std::nullopt;  // the caller says why with the text in hand
   return result;
 }
 

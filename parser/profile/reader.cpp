@@ -1,5 +1,5 @@
 // The Query Profile reader in the registry (parser/registry/registry.cpp): a JSON document whose
-// first line is not an event-log record. Read whole.
+// first line is not an event-log record. Read whole, or a large file in pieces (Reader::parse_file).
 #include "parser/common/detect.hpp"
 #include "parser/profile/profile.hpp"
 #include "parser/registry/reader.hpp"
@@ -21,6 +21,9 @@ Reader query_profile_reader() {
   };
   r.parse = [](std::string_view text, const std::string& path, const ReadOptions& options) {
     return parse_query_profile(text, path, ProfileJsonParser::Scanner, nullptr, options.input);
+  };
+  r.parse_file = [](int fd, const std::string& path, double max_bytes) {
+    return parse_query_profile_file(fd, path, max_bytes);
   };
   return r;
 }

@@ -49,6 +49,14 @@ struct Reader {
   bool (*detect)(std::string_view head) = nullptr;
   // Parses a whole buffer.
   ParseResult (*parse)(std::string_view text, const std::string& path, const ReadOptions& options) = nullptr;
+  // Formats whose large files can be read in pieces (a Query Profile): reads the regular file open
+  // as `fd` (from its first byte; the descriptor stays the caller's) without holding it whole, for
+  // a caller that needs nothing of the input's bytes afterwards (the plans copy what they keep).
+  // The result is what `parse` gives for the file's bytes, and holds at least one operator; nullopt
+  // when the caller must read the file whole and call `parse` instead (bytes this way does not
+  // vouch for: damaged JSON, no operators, ...; a read error; more than `max_bytes`).
+  // nullptr: read whole.
+  std::optional<ParseResult> (*parse_file)(int fd, const std::string& path, double max_bytes) = nullptr;
   // Formats that stream: reads `in` a plan at a time and hands each plan to `sink` (the result then
   // holds only the messages). nullptr for formats that are read whole.
   ParseResult (*stream)(std::istream& in, const std::string& path, const ReadOptions& options,

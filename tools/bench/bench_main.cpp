@@ -333,7 +333,9 @@ long maxrss_kb() {
 int cmd_memory_child(const std::string& path, bool check) {
   long before = maxrss_kb();
   if (check) {
-    planlint::FileReport report = planlint::check_input(path, planlint::Config{});
+    // As `planlint check` reads a file whose input it keeps no longer than the lint (`--format json`):
+    // a large Query Profile in pieces.
+    planlint::FileReport report = planlint::check_input(path, planlint::Config{}, "", false, /*keep_input=*/false);
     long peak = maxrss_kb();
     if (!report.error.empty()) {
       std::fprintf(stderr, "%s\n", report.error.c_str());

@@ -126,3 +126,45 @@ TEST_CASE("parse_explain_text with each_plan: the plans handed over one at a tim
   for (std::size_t i = 0; i < kept.messages.size(); ++i) CHECK(handed.messages[i].message == kept.messages[i].message);
   CHECK(kept.messages.size() == 2);
 }
+
+TEST_CASE("keep_input false: a large Query Profile is read in pieces, with the findings of the whole read") {
+  // LintRequest::keep_input false (`planlint check` with an output format that shows no source
+  // lines): a profile of kPiecesMinBytes or more is never held whole (Linted::input stays null);
+  // what is seen is what reading it whole shows. A damaged one, or one without operators, is read
+  // whole after all, with the same result.
+  const test::Scratch scratch("planlint-test-pieces");
+  std::string big = gen::profile_json(2000);
+  // A directive-like text in a JSON string is no directive, whichever way the file is read.
+  big.replace(big.find("select 1"), 8, "select 1 -- planlint: disable=photon-fallback");
+  REQUIRE(big.size() >= kPiecesMinBytes);
+  std::string no_ops = R"J({"query": {"id": "q", "queryText": ")J" + std::string(kPiecesMinBytes, 'x') + R"J("}, "graphs": []})J";
+  const std::vector<std::pair<std::string, std::string>> inputs{
+      {"big.json", big}, {"cut.json", big.substr(0, big.size() - 100)}, {"none.json", no_ops},
+      {"small.json", gen::profile_json(20)}};
+  for (const auto& input : inputs) {
+    const std::string& name = input.first;
+    const std::string& text = input.second;
+    CAPTURE(name);
+    const fs::path p = scratch.dir / name;
+    test::write_file(p, text);
+    for (bool listed : {false, true}) {
+      LintRequest request;
+      request.path = p.string();
+      request.listed_regular = listed;
+      const Linted kept = lint_input(request, Config{}, lint_options(LintMode::Check));
+      request.keep_input = false;
+      const Linted pieces = lint_input(request, Config{}, lint_options(LintMode::Check));
+      CHECK(seen(pieces) == seen(kept));
+      CHECK(kept.input != nullptr);
+      // Read in pieces exactly when it is large and its reader vouched for it.
+      CHECK((pieces.input == nullptr) == (name == "big.json"));
+    }
+  }
+  // Every operator was read and linted.
+  LintRequest request;
+  request.path = (scratch.dir / "big.json").string();
+  request.keep_input = false;
+  const Linted pieces = lint_input(request, Config{}, lint_options(LintMode::Check));
+  CHECK(pieces.error.empty());
+  CHECK(pieces.result.parse.handed_over_ops == 2000);
+}
