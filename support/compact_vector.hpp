@@ -19,6 +19,8 @@
 #include <utility>
 #include <vector>
 
+#include "support/contiguous_access.hpp"
+
 namespace planlint {
 
 // Where CompactVector blocks come from while a BlockScope (text.hpp) is open on the thread: an
@@ -36,19 +38,17 @@ constinit inline thread_local const BlockSource* block_source = nullptr;
 }  // namespace detail
 
 template <class T>
-class CompactVector {
+class CompactVector : public ContiguousAccess<CompactVector<T>, T> {
+  using Access = ContiguousAccess<CompactVector<T>, T>;
+
  public:
-  using value_type = T;
-  using size_type = std::size_t;
-  using difference_type = std::ptrdiff_t;
-  using reference = T&;
-  using const_reference = const T&;
-  using pointer = T*;
-  using const_pointer = const T*;
-  using iterator = T*;
-  using const_iterator = const T*;
-  using reverse_iterator = std::reverse_iterator<iterator>;
-  using const_reverse_iterator = std::reverse_iterator<const_iterator>;
+  using typename Access::value_type, typename Access::size_type, typename Access::difference_type,
+      typename Access::reference, typename Access::const_reference, typename Access::pointer,
+      typename Access::const_pointer, typename Access::iterator, typename Access::const_iterator,
+      typename Access::reverse_iterator, typename Access::const_reverse_iterator;
+  // (iteration, [], at, front, back and empty come from ContiguousAccess over data() and size())
+  using Access::empty, Access::begin, Access::end, Access::cbegin, Access::cend, Access::rbegin,
+      Access::rend, Access::front, Access::back;
 
   CompactVector() noexcept = default;
   CompactVector(std::initializer_list<T> list) { append(list.begin(), list.end()); }
@@ -89,37 +89,10 @@ class CompactVector {
 
   [[nodiscard]] size_type size() const noexcept { return p_ ? head()->size : 0; }
   [[nodiscard]] size_type capacity() const noexcept { return p_ ? head()->capacity & ~kArenaBlock : 0; }
-  [[nodiscard]] bool empty() const noexcept { return size() == 0; }
   [[nodiscard]] static constexpr size_type max_size() noexcept { return kArenaBlock - 1; }
 
   T* data() noexcept { return p_ ? elements() : nullptr; }
   const T* data() const noexcept { return p_ ? elements() : nullptr; }
-  iterator begin() noexcept { return data(); }
-  iterator end() noexcept { return data() + size(); }
-  const_iterator begin() const noexcept { return data(); }
-  const_iterator end() const noexcept { return data() + size(); }
-  const_iterator cbegin() const noexcept { return begin(); }
-  const_iterator cend() const noexcept { return end(); }
-  reverse_iterator rbegin() noexcept { return reverse_iterator(end()); }
-  reverse_iterator rend() noexcept { return reverse_iterator(begin()); }
-  const_reverse_iterator rbegin() const noexcept { return const_reverse_iterator(end()); }
-  const_reverse_iterator rend() const noexcept { return const_reverse_iterator(begin()); }
-
-  T& operator[](size_type i) noexcept { return data()[i]; }
-  const T& operator[](size_type i) const noexcept { return data()[i]; }
-  T& at(size_type i) {
-    if (i >= size()) throw std::out_of_range("CompactVector::at");
-    return data()[i];
-  }
-  const T& at(size_type i) const {
-    if (i >= size()) throw std::out_of_range("CompactVector::at");
-    return data()[i];
-  }
-  T& front() noexcept { return data()[0]; }
-  const T& front() const noexcept { return data()[0]; }
-  T& back() noexcept { return data()[size() - 1]; }
-  const T& back() const noexcept { return data()[size() - 1]; }
-
   void reserve(size_type n) {
     if (n > capacity()) reallocate(n);
   }

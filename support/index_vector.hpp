@@ -24,22 +24,13 @@
 #include <vector>
 
 #include "support/compact_vector.hpp"
+#include "support/contiguous_access.hpp"
 
 namespace planlint {
 
-class IndexVector {
+// (iteration, [], at, front, back and empty come from ContiguousAccess over data() and size())
+class IndexVector : public ContiguousAccess<IndexVector, std::uint32_t> {
  public:
-  using value_type = std::uint32_t;
-  using size_type = std::size_t;
-  using difference_type = std::ptrdiff_t;
-  using reference = std::uint32_t&;
-  using const_reference = const std::uint32_t&;
-  using pointer = std::uint32_t*;
-  using const_pointer = const std::uint32_t*;
-  using iterator = std::uint32_t*;
-  using const_iterator = const std::uint32_t*;
-  using reverse_iterator = std::reverse_iterator<iterator>;
-  using const_reverse_iterator = std::reverse_iterator<const_iterator>;
 
   IndexVector() noexcept { ::new (static_cast<void*>(raw_)) Block(); }
   IndexVector(std::initializer_list<std::size_t> list) : IndexVector() { append(list.begin(), list.end()); }
@@ -83,38 +74,11 @@ class IndexVector {
 
   [[nodiscard]] size_type size() const noexcept { return is_one() ? 1 : block().size(); }
   [[nodiscard]] size_type capacity() const noexcept { return is_one() ? 1 : block().capacity(); }
-  [[nodiscard]] bool empty() const noexcept { return size() == 0; }
   // Whether the list holds its one index inline (no block): for tests and measurements.
   [[nodiscard]] bool is_inline() const noexcept { return is_one(); }
 
   std::uint32_t* data() noexcept { return is_one() ? one() : block().data(); }
   const std::uint32_t* data() const noexcept { return is_one() ? one() : block().data(); }
-  iterator begin() noexcept { return data(); }
-  iterator end() noexcept { return data() + size(); }
-  const_iterator begin() const noexcept { return data(); }
-  const_iterator end() const noexcept { return data() + size(); }
-  const_iterator cbegin() const noexcept { return begin(); }
-  const_iterator cend() const noexcept { return end(); }
-  reverse_iterator rbegin() noexcept { return reverse_iterator(end()); }
-  reverse_iterator rend() noexcept { return reverse_iterator(begin()); }
-  const_reverse_iterator rbegin() const noexcept { return const_reverse_iterator(end()); }
-  const_reverse_iterator rend() const noexcept { return const_reverse_iterator(begin()); }
-
-  std::uint32_t& operator[](size_type i) noexcept { return data()[i]; }
-  const std::uint32_t& operator[](size_type i) const noexcept { return data()[i]; }
-  std::uint32_t& at(size_type i) {
-    if (i >= size()) throw std::out_of_range("IndexVector::at");
-    return data()[i];
-  }
-  const std::uint32_t& at(size_type i) const {
-    if (i >= size()) throw std::out_of_range("IndexVector::at");
-    return data()[i];
-  }
-  std::uint32_t& front() noexcept { return data()[0]; }
-  const std::uint32_t& front() const noexcept { return data()[0]; }
-  std::uint32_t& back() noexcept { return data()[size() - 1]; }
-  const std::uint32_t& back() const noexcept { return data()[size() - 1]; }
-
   // Room for `n`: one index needs no block.
   void reserve(size_type n) {
     if (n <= 1 || n <= capacity()) return;
