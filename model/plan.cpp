@@ -175,6 +175,7 @@ Text MetricNames::operator()(std::string_view s) {
 }
 
 const Metric* Operator::metric(std::string_view label) const {
+  if (!runtime_.present()) return nullptr;  // most explain-text operators: no runtime parts
   for (const auto& m : metrics())
     if (m.label == label) return &m;
   return nullptr;
@@ -192,6 +193,7 @@ const Field* Operator::field(FieldRole role) const {
 }
 
 const Metric* Operator::metric(Metric::Id id) const {
+  if (!runtime_.present()) return nullptr;  // most explain-text operators: no runtime parts
   for (const auto& m : metrics())
     if (m.id == id) return &m;
   return nullptr;
