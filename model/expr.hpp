@@ -4,6 +4,7 @@
 
 #include <cstdint>
 #include <optional>
+#include <utility>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -45,17 +46,63 @@ struct Expr {
 };
 static_assert(sizeof(Expr) <= 48, "Expr grew: a plan holds one per node of every parsed expression");
 
+// An expression or none, in the size of the expression (48 bytes instead of std::optional's 56):
+// "none" is a kind no expression has, kept in the node's own kind byte. Reads like the
+// std::optional it replaces (has_value(), explicit bool, *, ->, value(), = expr, = std::nullopt,
+// reset(), emplace()).
+class OptionalExpr {
+ public:
+  static constexpr ExprKind kNone = static_cast<ExprKind>(0xFF);
+
+  OptionalExpr() noexcept { v_.kind = kNone; }
+  OptionalExpr(std::nullopt_t) noexcept : OptionalExpr() {}  // NOLINT: like std::optional
+  OptionalExpr(Expr e) noexcept : v_(std::move(e)) {}        // NOLINT: like std::optional
+  OptionalExpr& operator=(std::nullopt_t) noexcept {
+    reset();
+    return *this;
+  }
+  OptionalExpr& operator=(Expr e) noexcept {
+    v_ = std::move(e);
+    return *this;
+  }
+
+  [[nodiscard]] bool has_value() const noexcept { return v_.kind != kNone; }
+  explicit operator bool() const noexcept { return has_value(); }
+  const Expr& operator*() const noexcept { return v_; }
+  Expr& operator*() noexcept { return v_; }
+  const Expr* operator->() const noexcept { return &v_; }
+  Expr* operator->() noexcept { return &v_; }
+  [[nodiscard]] const Expr& value() const {
+    if (!has_value()) throw std::bad_optional_access();
+    return v_;
+  }
+  Expr& emplace() noexcept {
+    v_ = Expr{};
+    return v_;
+  }
+  void reset() noexcept {
+    v_ = Expr{};
+    v_.kind = kNone;
+  }
+  friend bool operator==(const OptionalExpr& a, std::nullopt_t) noexcept { return !a.has_value(); }
+
+ private:
+  Expr v_;
+};
+static_assert(sizeof(OptionalExpr) == sizeof(Expr));
+
 // One printed expression with its parse result. `root` is empty when the text did not parse;
 // `error` then says why and the text is still kept so messages can quote it. `text` is a view
 // into the plan's texts (the field value it was printed in).
 struct ParsedExpr {
   PackedView text;
-  std::optional<Expr> root;
+  OptionalExpr root;         // empty when the text did not parse
   PackedView error;          // why the text did not parse (a literal or kept in the plan's store)
   std::uint32_t error_offset = 0;
   bool truncated = false;    // contained Spark's "..." / "... N more fields" abbreviation
 };
-static_assert(sizeof(ParsedExpr) <= 80, "ParsedExpr grew: a plan holds one per parsed condition, filter and key");
+// 72 bytes (80 while `root` was a std::optional: its flag and padding took 8 bytes).
+static_assert(sizeof(ParsedExpr) <= 72, "ParsedExpr grew: a plan holds one per parsed condition, filter and key");
 
 // Which of Spark's printed forms the text is in: Catalyst expressions (conditions, data and
 // partition filters), the v1 data-source Filter syntax used by PushedFilters, or the SQL-like

@@ -48,15 +48,15 @@ Recorded own_time(const Operator& op) {
     // nests (GpuCoalesceBatches holds its GpuShuffleCoalesce), so it is not exclusive.
     for (const char* l : {"Op time", "op time", "GPU time"})
       if (auto v = op.metric_value(l)) return {{v, "GPU op time", {}}, false};
-    if (op.duration_ms) return {{op.duration_ms, "GPU op time", {}}, false};
+    if (op.duration_ms()) return {{op.duration_ms(), "GPU op time", {}}, false};
     return {};
   }
   if (op.engine != Engine::Spark) {
-    if (op.duration_ms)
-      return {{op.duration_ms, op.engine == Engine::Photon ? "Photon operator time" : "native operator time", {}}, false};
+    if (op.duration_ms())
+      return {{op.duration_ms(), op.engine == Engine::Photon ? "Photon operator time" : "native operator time", {}}, false};
     return {};
   }
-  if (op.duration_ms) return {{op.duration_ms, "operator time", {}}, false};
+  if (op.duration_ms()) return {{op.duration_ms(), "operator time", {}}, false};
   double sum = 0;
   std::string basis;
   bool holds = false;
@@ -86,14 +86,14 @@ CodegenStages codegen_stages(const Plan& plan) {
   for (const auto& op : plan.ops)
     if (op.kind == OpKind::CodegenStage && op.engine == Engine::Spark) {
       if (op.codegen_stage) stage_by_id.emplace(*op.codegen_stage, op.index);
-      if (op.duration_ms) cs.ms[op.index] = *op.duration_ms;
+      if (op.duration_ms()) cs.ms[op.index] = *op.duration_ms();
     }
   std::vector<std::optional<std::size_t>>& stage = cs.of;
   stage.resize(n);
   for (const auto& op : plan.ops) {
     if (is_wrapper(op) || op.engine != Engine::Spark) continue;
-    if (op.extra->stage_parent && *op.extra->stage_parent < n && plan.ops[*op.extra->stage_parent].kind == OpKind::CodegenStage)
-      stage[op.index] = op.extra->stage_parent;
+    if (op.extra()->stage_parent && *op.extra()->stage_parent < n && plan.ops[*op.extra()->stage_parent].kind == OpKind::CodegenStage)
+      stage[op.index] = op.extra()->stage_parent;
     else if (op.codegen_stage && *op.codegen_stage >= 0) {
       auto it = stage_by_id.find(*op.codegen_stage);
       stage[op.index] = it != stage_by_id.end() ? it->second : n + static_cast<std::size_t>(*op.codegen_stage);
@@ -230,7 +230,7 @@ void add_stage_rests(const Plan& plan, PlanTimes& t, CodegenStages& cs, Tasks& t
     if (ec == std::errc{} && end == s.id.data() + s.id.size()) spark_stage_ms[id] += *s.task_ms_total;
   }
   auto tasks_ran = [&](const Operator& op) -> std::optional<double> {
-    const auto& ids = op.extra->spark_stages;
+    const auto& ids = op.extra()->spark_stages;
     if (ids.empty()) return std::nullopt;
     double ms = 0;
     for (int id : ids) {
@@ -298,10 +298,10 @@ std::vector<TopRow> top_operators(const Plan& plan, const PlanTimes& times, TopB
     switch (by) {
       case TopBy::Time: v = times.ops[op.index].self_ms; break;
       case TopBy::Rows:
-        if (!is_wrapper(op)) v = op.rows;
+        if (!is_wrapper(op)) v = op.rows();
         break;
       case TopBy::Spill:  // bytes spilled: "Spill size" (JVM), "... bytes spilled ..." (Photon)
-        for (const auto& m : op.metrics) {
+        for (const auto& m : op.metrics()) {
           if (!m.value || m.unit != MetricUnit::Bytes) continue;
           std::string l = m.label.str();
           std::transform(l.begin(), l.end(), l.begin(), [](unsigned char c) { return std::tolower(c); });

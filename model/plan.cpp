@@ -175,7 +175,8 @@ Text MetricNames::operator()(std::string_view s) {
 }
 
 const Metric* Operator::metric(std::string_view label) const {
-  for (const auto& m : metrics)
+  if (!runtime_.present()) return nullptr;  // most explain-text operators: no runtime parts
+  for (const auto& m : metrics())
     if (m.label == label) return &m;
   return nullptr;
 }
@@ -192,7 +193,8 @@ const Field* Operator::field(FieldRole role) const {
 }
 
 const Metric* Operator::metric(Metric::Id id) const {
-  for (const auto& m : metrics)
+  if (!runtime_.present()) return nullptr;  // most explain-text operators: no runtime parts
+  for (const auto& m : metrics())
     if (m.id == id) return &m;
   return nullptr;
 }
@@ -251,9 +253,9 @@ void Plan::relocate_all(SourceRange loc) {
     op.loc = loc;
     op.detail_loc = loc;
     for (auto& f : op.fields) f.loc = loc;
-    if (op.stats.present()) op.stats.edit().loc = loc;
-    if (op.hints.present())
-      for (auto& h : op.hints.edit()) h.loc = loc;
+    if (op.stats().present()) op.edit_runtime().stats.edit().loc = loc;
+    if (op.hints().present())
+      for (auto& h : op.edit_runtime().hints.edit()) h.loc = loc;
   }
   for (auto& sq : subqueries) sq.loc = loc;
   for (auto& t : trailers) t.loc = loc;

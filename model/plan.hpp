@@ -148,11 +148,63 @@ struct TextSpan {
   std::uint32_t size = 0;
 };
 
-// The top-level items of a list field: views into the field's printed value (8 bytes per item
-// instead of a string each). Iterates as std::string_view.
+// The top-level items of a list field, as parts of its value: 4 bytes an item (a plan holds half
+// a million items; 8 bytes each before). An item that starts in the value's first 65,534 bytes
+// and has at most 65,535 bytes is one word, its begin in the low 16 bits and its size in the high
+// 16; a list with an item that does not fit is kept wide: its first word is kWide, then a begin
+// and a size word for each item (a value over 64 KiB, a rare long list, converts once).
+class ItemSpans {
+ public:
+  static constexpr std::uint32_t kWide = UINT32_MAX;  // never a narrow word: its begin would be 0xFFFF
+
+  [[nodiscard]] std::size_t size() const noexcept {
+    const std::size_t n = words_.size();
+    return wide() ? (n - 1) / 2 : n;
+  }
+  [[nodiscard]] bool empty() const noexcept { return words_.empty(); }
+  [[nodiscard]] bool wide() const noexcept { return !words_.empty() && words_[0] == kWide; }
+  void clear() noexcept { words_.clear(); }
+  // Room for `n` narrow items.
+  void reserve(std::size_t n) { words_.reserve(n); }
+  void push_back(TextSpan s) {
+    if (!wide() && fits(s)) {
+      words_.push_back(s.begin | (s.size << 16));
+      return;
+    }
+    if (!wide()) widen(1);
+    words_.push_back(s.begin);
+    words_.push_back(s.size);
+  }
+  [[nodiscard]] TextSpan operator[](std::size_t i) const noexcept {
+    return wide() ? TextSpan{words_[1 + 2 * i], words_[2 + 2 * i]} : unpack(words_[i]);
+  }
+  // The words (for FieldItems' iterator): from first_word(), one word an item or two when wide().
+  [[nodiscard]] const std::uint32_t* first_word() const noexcept { return words_.data() + (wide() ? 1 : 0); }
+  [[nodiscard]] const std::uint32_t* end_word() const noexcept { return words_.data() + words_.size(); }
+  static TextSpan unpack(std::uint32_t w) noexcept { return {w & 0xFFFFu, w >> 16}; }
+
+ private:
+  static bool fits(TextSpan s) noexcept { return s.begin < 0xFFFFu && s.size <= 0xFFFFu; }
+  // The narrow items rewritten as pairs behind a kWide word, with room for `more` items.
+  void widen(std::size_t more) {
+    CompactVector<std::uint32_t> w;
+    w.reserve(1 + 2 * (words_.size() + more));
+    w.push_back(kWide);
+    for (std::uint32_t x : words_) {
+      const TextSpan s = unpack(x);
+      w.push_back(s.begin);
+      w.push_back(s.size);
+    }
+    words_.swap(w);
+  }
+  CompactVector<std::uint32_t> words_;
+};
+
+// The top-level items of a list field: views into the field's printed value (4 bytes per item
+// instead of a string each, see ItemSpans). Iterates as std::string_view.
 class FieldItems {
  public:
-  FieldItems(std::string_view text, const CompactVector<TextSpan>& spans) : text_(text), spans_(&spans) {}
+  FieldItems(std::string_view text, const ItemSpans& spans) : text_(text), spans_(&spans) {}
   class iterator {
    public:
     using iterator_category = std::forward_iterator_tag;
@@ -161,21 +213,36 @@ class FieldItems {
     using pointer = void;
     using reference = std::string_view;
     iterator() = default;
-    iterator(std::string_view text, const TextSpan* at) : text_(text), at_(at) {}
-    std::string_view operator*() const { return text_.substr(at_->begin, at_->size); }
-    iterator& operator++() { ++at_; return *this; }
-    iterator operator++(int) { iterator old = *this; ++at_; return old; }
+    iterator(std::string_view text, const std::uint32_t* at, bool wide) : text_(text), at_(at), wide_(wide) {}
+    std::string_view operator*() const {
+      const TextSpan s = wide_ ? TextSpan{at_[0], at_[1]} : ItemSpans::unpack(*at_);
+      return text_.substr(s.begin, s.size);
+    }
+    iterator& operator++() {
+      at_ += wide_ ? 2 : 1;
+      return *this;
+    }
+    iterator operator++(int) {
+      iterator old = *this;
+      ++*this;
+      return old;
+    }
     bool operator==(const iterator& o) const { return at_ == o.at_; }
     bool operator!=(const iterator& o) const { return at_ != o.at_; }
+
    private:
     std::string_view text_;
-    const TextSpan* at_ = nullptr;
+    const std::uint32_t* at_ = nullptr;
+    bool wide_ = false;
   };
-  [[nodiscard]] iterator begin() const { return {text_, spans_->data()}; }
-  [[nodiscard]] iterator end() const { return {text_, spans_->data() + spans_->size()}; }
+  [[nodiscard]] iterator begin() const { return {text_, spans_->first_word(), spans_->wide()}; }
+  [[nodiscard]] iterator end() const { return {text_, spans_->end_word(), spans_->wide()}; }
   [[nodiscard]] std::size_t size() const { return spans_->size(); }
   [[nodiscard]] bool empty() const { return spans_->empty(); }
-  std::string_view operator[](std::size_t i) const { return text_.substr((*spans_)[i].begin, (*spans_)[i].size); }
+  std::string_view operator[](std::size_t i) const {
+    const TextSpan s = (*spans_)[i];
+    return text_.substr(s.begin, s.size);
+  }
   [[nodiscard]] std::vector<std::string> strings() const { return {begin(), end()}; }
   bool operator==(const std::vector<std::string>& v) const {
     if (v.size() != size()) return false;
@@ -186,7 +253,7 @@ class FieldItems {
 
  private:
   std::string_view text_;
-  const CompactVector<TextSpan>* spans_;
+  const ItemSpans* spans_;
 };
 
 // The printed [N] of a field: 4 bytes (a plan holds a quarter of a million fields). A count of
@@ -202,7 +269,7 @@ struct Field {
   // each, the place without its end: 48 bytes; a plan holds several fields per operator)
   PackedText key;                    // "" for a bare line
   PackedText value;                  // raw text (continuation lines joined with '\n')
-  CompactVector<TextSpan> item_spans;  // top-level list items (when is_list), as parts of `value`
+  ItemSpans item_spans;              // top-level list items (when is_list), as parts of `value`
   CompactVector<ParsedExpr> exprs;     // parsed items for expression-bearing keys (conditions, filters, keys)
   // Where the line (or the key) starts. Its end is not kept: no output reads it, and a reader
   // that warns about the field while reading it has the whole range (finish_field takes it).
@@ -304,6 +371,21 @@ struct RuntimeExtras {
 };
 static_assert(sizeof(RuntimeExtras) <= 72, "RuntimeExtras grew: every profile node has one");
 
+// The parts of an operator that runtime sources give (Query Profiles, event logs, the History
+// Server: metrics, rows, time, RuntimeExtras) or that few explain operators print (Statistics,
+// hints): one pointer in the Operator instead of 48 bytes (an explain-text operator has none of
+// them; 100,000 operators of a big plan carried 4.8 MB of empty members). Read through
+// Operator::metrics(), rows(), duration_ms(), stats(), extra() and hints(); written through
+// Operator::edit_runtime().
+struct OpRuntime {
+  CompactVector<Metric> metrics;
+  OptionalDouble rows;                 // output rows (profile keyMetrics / "Number of output rows")
+  OptionalDouble duration_ms;          // operator time
+  OutOfLine<Statistics> stats;         // Statistics(...) when printed
+  OutOfLine<RuntimeExtras> extra;      // tag, child side, peak memory, stage links (runtime sources)
+  OutOfLine<std::vector<Hint>> hints;  // logical plans (out of line: physical operators have none)
+};
+
 // The names only a scan has (out of line: most operators are no scan).
 struct ScanNames {
   Text table;
@@ -334,20 +416,27 @@ struct Operator {
   PackedText label;                  // the whole printed label / profile display name
   OutOfLine<ScanNames> scan_names;   // scans: table() and scan_format(), set through set_table / set_scan_format
   OutOfLine<JoinInfo> join;          // kind == Join (out of line: most operators are no join)
-  OutOfLine<Statistics> stats;       // Statistics(...) when printed
-  OutOfLine<RuntimeExtras> extra;    // tag, child side, peak memory, stage links (runtime sources)
-  OutOfLine<std::vector<Hint>> hints;  // logical plans (out of line: physical operators have none)
   CompactVector<Field> fields;       // detail lines in printed order
   PackedText arguments;              // default-mode one-line arguments / `Arguments:` value
   IndexVector children;              // producers, in printed order (left first); one inline, no block
   IndexVector parents;               // consumers (filled by Plan::link); one inline, no block
   OutOfLine<OpFacts> facts;          // typed facts filled by the reader (out of line: most operators have none)
   SharedPart<ScanFacts> scan;        // kind == Scan / InMemoryScan / LocalData: what the scan reads (shared by copies)
-  CompactVector<Metric> metrics;
-  OptionalDouble rows;               // output rows (profile keyMetrics / "Number of output rows")
-  OptionalDouble duration_ms;        // operator time
   SourceRange loc;                   // outline line (text) or node object (JSON)
   SourceRange detail_loc;            // `(N) Name` detail header, when present
+
+  // The runtime parts (see OpRuntime), read without allocating: an operator without them reads
+  // empty ones. A reader writes them through edit_runtime(), which creates the block on first use:
+  // write only what the input gives (an explain-text operator should keep none).
+  [[nodiscard]] const OpRuntime& runtime() const { return *runtime_; }
+  OpRuntime& edit_runtime() { return runtime_.edit(); }
+  [[nodiscard]] bool has_runtime() const { return runtime_.present(); }
+  [[nodiscard]] const CompactVector<Metric>& metrics() const { return runtime_->metrics; }
+  [[nodiscard]] OptionalDouble rows() const { return runtime_->rows; }
+  [[nodiscard]] OptionalDouble duration_ms() const { return runtime_->duration_ms; }
+  [[nodiscard]] const OutOfLine<Statistics>& stats() const { return runtime_->stats; }
+  [[nodiscard]] const OutOfLine<RuntimeExtras>& extra() const { return runtime_->extra; }
+  [[nodiscard]] const OutOfLine<std::vector<Hint>>& hints() const { return runtime_->hints; }
 
   // Scans: the table identifier when printed, the format (parquet, delta, orc, csv, jdbc, ...).
   [[nodiscard]] Text table() const { return scan_names->table; }
@@ -376,14 +465,17 @@ struct Operator {
 
  private:
   [[nodiscard]] const CompactVector<ParsedExpr>& join_exprs(std::uint32_t field) const;
+
+  OutOfLine<OpRuntime> runtime_;     // metrics, rows, time, statistics, runtime extras, hints
 };
 
-// 184 bytes at most (192 before the index and the reused operator took 4 bytes each, 248 before
+// 144 bytes at most (184 before the runtime parts, 48 bytes that explain-text operators never
+// set, went behind one pointer, OpRuntime; 192 before the index and the reused operator took 4 bytes each, 248 before
 // its texts were packed into 8 bytes each and the scan names went out of line, 352 before the
 // compact members): the plan's operator array is most of a parsed plan's memory
 // (docs/performance.md, sixth round and "Operator, join and field layout"). A new member must fit
 // or go out of line.
-static_assert(sizeof(Operator) <= 184, "Operator grew: keep new members out of line or compact");
+static_assert(sizeof(Operator) <= 144, "Operator grew: keep new members out of line or compact");
 static_assert(sizeof(Field) <= 48, "Field grew: a plan holds several per operator");
 
 struct SubqueryEntry {

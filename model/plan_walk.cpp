@@ -198,9 +198,9 @@ const Operator* uncompressed_below(const Plan& plan, std::size_t idx, std::optio
       continue;
     }
     if (op.kind != OpKind::QueryStage && op.kind != OpKind::Exchange) return nullptr;
-    if (op.kind == OpKind::QueryStage && !op.stats->masked && op.stats->size_bytes && !op.facts->result_stage) {
-      bytes = op.stats->size_bytes;
-      what = "Statistics(sizeInBytes=" + format_bytes(*op.stats->size_bytes) + ") of " + op_ref(op);
+    if (op.kind == OpKind::QueryStage && !op.stats()->masked && op.stats()->size_bytes && !op.facts->result_stage) {
+      bytes = op.stats()->size_bytes;
+      what = "Statistics(sizeInBytes=" + format_bytes(*op.stats()->size_bytes) + ") of " + op_ref(op);
       return &op;
     }
     std::string which;
@@ -278,19 +278,19 @@ SideSize input_size_impl(const Plan& plan, std::size_t idx, bool bound) {
         s.bytes = bytes;
         for (auto l : kShuffleRows)
           if (!s.rows) s.rows = below->metric_value(l);
-        if (!s.rows) s.rows = below->kind == OpKind::QueryStage ? below->stats->row_count : below->rows;
-        if (!s.rows) s.rows = op.rows;
+        if (!s.rows) s.rows = below->kind == OpKind::QueryStage ? below->stats()->row_count : below->rows();
+        if (!s.rows) s.rows = op.rows();
         s.source = below;
         s.what = std::move(what);
         return s;
       }
     }
-    if (op.kind == OpKind::QueryStage && !op.stats->masked && op.stats->size_bytes &&
+    if (op.kind == OpKind::QueryStage && !op.stats()->masked && op.stats()->size_bytes &&
         !op.facts->result_stage) {
-      s.bytes = op.stats->size_bytes;
-      s.rows = op.stats->row_count;
+      s.bytes = op.stats()->size_bytes;
+      s.rows = op.stats()->row_count;
       s.source = &op;
-      s.what = "Statistics(sizeInBytes=" + format_bytes(*op.stats->size_bytes) + ") of " + op_ref(op);
+      s.what = "Statistics(sizeInBytes=" + format_bytes(*op.stats()->size_bytes) + ") of " + op_ref(op);
       return s;
     }
     if (op.kind == OpKind::Exchange || op.kind == OpKind::BroadcastExchange || op.kind == OpKind::ShuffleRead ||
@@ -300,7 +300,7 @@ SideSize input_size_impl(const Plan& plan, std::size_t idx, bool bound) {
         s.bytes = b;
         for (auto l : kShuffleRows)
           if (!s.rows) s.rows = op.metric_value(l);
-        if (!s.rows) s.rows = op.rows;
+        if (!s.rows) s.rows = op.rows();
         s.source = &op;
         s.what = "'" + which + "' of " + op_ref(op);
         return s;
@@ -331,7 +331,7 @@ SideSize input_size_bound(const Plan& plan, std::size_t idx) { return input_size
 std::optional<double> output_rows(const Plan& plan, std::size_t idx) {
   for (std::size_t steps = 0; steps <= plan.ops.size() && idx < plan.ops.size(); ++steps) {
     const Operator& op = plan.ops[idx];
-    if (op.rows) return op.rows;
+    if (op.rows()) return op.rows();
     if (auto v = first_metric(op, {Metric::OutputRows})) return v;
     if (op.kind == OpKind::ReusedExchange && op.reuses) {
       idx = *op.reuses;

@@ -16,7 +16,7 @@ constexpr Metric::Id kSpillMetrics[] = {
 
 double spill_bytes(const Operator& op) {
   double sum = 0;
-  if (op.metrics.empty()) return sum;  // explain text: no operator has metrics (five look-ups saved)
+  if (op.metrics().empty()) return sum;  // explain text: no operator has metrics (five look-ups saved)
   for (Metric::Id id : kSpillMetrics)
     if (auto v = op.metric_value(id); v && *v > 0) sum += *v;
   return sum;
@@ -101,7 +101,7 @@ class DiskSpill final : public DocumentedRule<make_doc> {
       std::string msg = op_ref(op) + " spilled " + format_bytes(spilled) + " to disk";
       auto spills = first_metric(op, {Metric::Spills, Metric::SinkSpills});
       if (spills) msg += " in " + format_count(*spills) + " spills";
-      if (op.extra->peak_memory_bytes) msg += " (peak memory " + format_bytes(*op.extra->peak_memory_bytes) + ")";
+      if (op.extra()->peak_memory_bytes) msg += " (peak memory " + format_bytes(*op.extra()->peak_memory_bytes) + ")";
       Diagnostic d = ctx.make(op, std::move(msg));
       d.evidence.push_back({"spilled bytes", spilled, Unit::Bytes});
       if (spills) d.evidence.push_back({"spills", *spills, Unit::Count});
@@ -111,17 +111,17 @@ class DiskSpill final : public DocumentedRule<make_doc> {
         d.evidence.push_back({"max spill recursion depth", *depth, Unit::Count});
       if (auto merge = first_metric(op, {Metric::SinkSpillMergeTime}))
         d.evidence.push_back({"time merging spill files", *merge, Unit::Ms});
-      if (op.extra->peak_memory_bytes)
-        d.evidence.push_back({"peak memory", *op.extra->peak_memory_bytes, Unit::Bytes});
-      if (op.rows) d.evidence.push_back({"output rows", *op.rows, Unit::Rows});
-      if (op.duration_ms) d.evidence.push_back({"operator time", *op.duration_ms, Unit::Ms});
+      if (op.extra()->peak_memory_bytes)
+        d.evidence.push_back({"peak memory", *op.extra()->peak_memory_bytes, Unit::Bytes});
+      if (op.rows()) d.evidence.push_back({"output rows", *op.rows(), Unit::Rows});
+      if (op.duration_ms()) d.evidence.push_back({"operator time", *op.duration_ms(), Unit::Ms});
       if (auto q = query_metric(plan, {Metric::QuerySpillBytes}))
         d.evidence.push_back({"query spill total", *q, Unit::Bytes});
       d.fix = fix_for(op);
-      if (op.duration_ms) {
-        d.impact = *op.duration_ms;
+      if (op.duration_ms()) {
+        d.impact = *op.duration_ms();
         d.impact_unit = "ms";
-        d.impact_text = format_millis(*op.duration_ms) + " of task time in an operator that spilled " +
+        d.impact_text = format_millis(*op.duration_ms()) + " of task time in an operator that spilled " +
                         format_bytes(spilled);
       } else {
         set_impact(d, spilled, "bytes", " written to and read back from local disk");

@@ -315,11 +315,11 @@ struct Cost {
 };
 Cost cost_of(const Operator& scan) {
   Cost k;
-  k.ms = scan.duration_ms;
+  k.ms = scan.duration_ms();
   k.bytes = first_metric(scan, {Metric::FilesReadBytes});
-  if (!k.bytes && scan.stats->size_bytes && !scan.stats->masked) k.bytes = scan.stats->size_bytes;
+  if (!k.bytes && scan.stats()->size_bytes && !scan.stats()->masked) k.bytes = scan.stats()->size_bytes;
   k.rows = first_metric(scan, {Metric::RowsScanned});
-  if (!k.rows) k.rows = scan.rows;
+  if (!k.rows) k.rows = scan.rows();
   return k;
 }
 

@@ -79,7 +79,7 @@ bool has_condition(const Operator& join) { return join.facts->join_has_condition
 bool at_most_one_row(const Plan& plan, std::size_t idx) {
   for (std::size_t steps = 0; steps <= plan.ops.size() && idx < plan.ops.size(); ++steps) {
     const Operator& op = plan.ops[idx];
-    if (op.rows && *op.rows <= 1) return true;
+    if (op.rows() && *op.rows() <= 1) return true;
     if (op.kind == OpKind::Aggregate) return op.facts->global_aggregate;
     if (op.kind == OpKind::ReusedExchange && op.reuses) {
       idx = *op.reuses;
@@ -102,7 +102,7 @@ struct Rows {
 
 Rows join_rows(const Plan& plan, const LogicalJoins& logical, const Operator& op) {
   Rows r;
-  if (op.rows) r.out = op.rows;
+  if (op.rows()) r.out = op.rows();
   else r.out = first_metric(op, {Metric::OutputRows});
   r.left = output_rows(plan, op.children[0]);
   r.right = output_rows(plan, op.children[1]);
@@ -110,11 +110,11 @@ Rows join_rows(const Plan& plan, const LogicalJoins& logical, const Operator& op
   if (const Operator* lj = logical.find(op)) {
     const Operator* l = logical_child(plan, *lj, BuildSide::Left);
     const Operator* rt = logical_child(plan, *lj, BuildSide::Right);
-    if (lj->stats->row_count && l && l->stats->row_count && rt && rt->stats->row_count) {
+    if (lj->stats()->row_count && l && l->stats()->row_count && rt && rt->stats()->row_count) {
       Rows e;
-      e.out = lj->stats->row_count;
-      e.left = l->stats->row_count;
-      e.right = rt->stats->row_count;
+      e.out = lj->stats()->row_count;
+      e.left = l->stats()->row_count;
+      e.right = rt->stats()->row_count;
       e.estimate = true;
       e.logical = lj;
       return e;

@@ -48,12 +48,12 @@ std::vector<std::string> predicates(const Plan& plan, const Operator& scan) {
 
 // Rows that leave the scan's filter chain: the scan's output, or that of Filters directly above.
 std::optional<double> rows_after_filters(const Plan& plan, const Operator& scan) {
-  std::optional<double> rows = scan.rows;
+  std::optional<double> rows = scan.rows();
   const Operator* cur = &scan;
   while (cur->parents.size() == 1) {
     const Operator& p = plan.ops[cur->parents[0]];
     if (p.kind != OpKind::Filter && p.kind != OpKind::Transition && p.kind != OpKind::CodegenStage) break;
-    if (p.kind == OpKind::Filter && p.rows) rows = rows ? std::min(*rows, *p.rows) : *p.rows;
+    if (p.kind == OpKind::Filter && p.rows()) rows = rows ? std::min(*rows, *p.rows()) : *p.rows();
     cur = &p;
   }
   return rows;
@@ -185,8 +185,8 @@ class LowFilePruning final : public DocumentedRule<make_doc> {
       if (!clusters.empty())
         d.fix += " The table is clustered by " + clusters + ", which does not match this query's filter.";
       double avoidable = 1.0 - selectivity;
-      if (op.duration_ms) {
-        set_impact(d, *op.duration_ms * avoidable, "ms", " of scan task time", "up to ");
+      if (op.duration_ms()) {
+        set_impact(d, *op.duration_ms() * avoidable, "ms", " of scan task time", "up to ");
       } else {
         set_impact(d, *bytes * avoidable, "bytes", " less read", "up to ");
       }

@@ -243,7 +243,7 @@ std::string add_region_evidence(Diagnostic& d, RegionScene& scene, const std::ve
   for (std::size_t m : members)
     if (engine_note.empty()) engine_note = *plan.ops[m].facts->fallback_reason;
   if (!engine_note.empty()) d.evidence.push_back({"fallback reason", engine_note});
-  if (e.rows) d.evidence.push_back({"rows", *e.rows, Unit::Rows});
+  if (e.rows()) d.evidence.push_back({"rows", *e.rows(), Unit::Rows});
   if (any_ms) d.evidence.push_back({"JVM operator time", *total_ms, Unit::Ms});
   if (photon_ms && task_ms && *task_ms > 0)
     d.evidence.push_back({"Photon share of task time", std::min(1.0, *photon_ms / *task_ms), Unit::Percent});
@@ -287,7 +287,7 @@ class NativeEngineFallback final : public DocumentedRule<make_doc> {
     bool have = false;
     for (std::size_t m : members) {
       if (has_cand_child[m]) continue;
-      if (!have || plan.ops[m].rows.value_or(-1) > plan.ops[entry].rows.value_or(-1)) entry = m;
+      if (!have || plan.ops[m].rows().value_or(-1) > plan.ops[entry].rows().value_or(-1)) entry = m;
       have = true;
     }
     const Operator& e = plan.ops[entry];
@@ -321,7 +321,7 @@ class NativeEngineFallback final : public DocumentedRule<make_doc> {
       msg += ": its rows are converted into " + engine_name + " batches" +
              (into_transition < n ? " by " + op_ref(plan.ops[into_transition]) : std::string()) + " for " +
              op_ref(plan.ops[into]);
-    if (e.rows) msg += " (" + format_count(*e.rows) + " rows" + (own_ms(e) ? ", " + format_millis(*own_ms(e)) : "") + ")";
+    if (e.rows()) msg += " (" + format_count(*e.rows()) + " rows" + (own_ms(e) ? ", " + format_millis(*own_ms(e)) : "") + ")";
     if (members.size() > 1) msg += "; " + std::to_string(members.size()) + " operators run on the JVM in this part of the plan";
     if (any_ms && members.size() > 1) msg += " (" + format_millis(total_ms) + ")";
     if (photon_ms && task_ms && *task_ms > 0) {
@@ -332,8 +332,8 @@ class NativeEngineFallback final : public DocumentedRule<make_doc> {
                                                         any_ms ? std::optional<double>(total_ms) : std::nullopt);
     if (any_ms) {
       set_impact(d, total_ms, "ms", " in JVM operators");
-    } else if (e.rows) {
-      set_impact(d, *e.rows, "rows", " rows converted to JVM rows");
+    } else if (e.rows()) {
+      set_impact(d, *e.rows(), "rows", " rows converted to JVM rows");
     }
     if (target == Target::Photon) {
       d.fix = replacement_advice(e, plan.photon);

@@ -59,13 +59,13 @@ class PythonUdf final : public DocumentedRule<make_doc> {
       else
         msg += " sends rows to a Python worker" + (udfs.empty() ? std::string() : " for " + udfs) +
                " (Arrow batches): the work leaves the engine and cannot be optimised";
-      if (op.rows) msg += " (" + format_count(*op.rows) + " rows)";
+      if (op.rows()) msg += " (" + format_count(*op.rows()) + " rows)";
       Diagnostic d = ctx.make(op, std::move(msg));
       if (!row_at_a_time) d.severity = Severity::Info;
       d.evidence.push_back({"operator", name});
       if (!udfs.empty()) d.evidence.push_back({"udf", udfs});
-      if (op.rows) d.evidence.push_back({"rows", *op.rows, Unit::Rows});
-      if (op.duration_ms) d.evidence.push_back({"operator time", *op.duration_ms, Unit::Ms});
+      if (op.rows()) d.evidence.push_back({"rows", *op.rows(), Unit::Rows});
+      if (op.duration_ms()) d.evidence.push_back({"operator time", *op.duration_ms(), Unit::Ms});
       if (row_at_a_time)
         d.fix = "Rewrite the UDF with built-in functions (pyspark.sql.functions / SQL: string, date, "
                 "regexp, JSON, array and map functions, CASE WHEN), which run in the JVM or Photon. If no "
@@ -75,10 +75,10 @@ class PythonUdf final : public DocumentedRule<make_doc> {
         d.fix = "Express the transformation with built-in DataFrame / SQL operations where possible "
                 "(groupBy().agg, window functions, higher-order functions like transform/filter on "
                 "arrays); keep the pandas function for logic that truly needs Python.";
-      if (op.duration_ms) {
-        set_impact(d, *op.duration_ms, "ms", " of task time in Python evaluation");
-      } else if (op.rows) {
-        set_impact(d, *op.rows, "rows", " rows through a Python worker");
+      if (op.duration_ms()) {
+        set_impact(d, *op.duration_ms(), "ms", " of task time in Python evaluation");
+      } else if (op.rows()) {
+        set_impact(d, *op.rows(), "rows", " rows through a Python worker");
       }
       ctx.report(std::move(d));
     }

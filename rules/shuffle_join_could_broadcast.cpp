@@ -89,13 +89,13 @@ SideSize side_size(const Plan& plan, const LogicalJoins& logical, const Operator
   if (s.bytes) return s;
   if (const Operator* lj = logical.find(join)) {
     const Operator* ch = logical_child(plan, *lj, pos == 0 ? BuildSide::Left : BuildSide::Right);
-    if (ch && ch->stats->size_bytes && !ch->stats->masked) {
+    if (ch && ch->stats()->size_bytes && !ch->stats()->masked) {
       SideSize e;
-      e.bytes = ch->stats->size_bytes;
-      e.rows = ch->stats->row_count;
+      e.bytes = ch->stats()->size_bytes;
+      e.rows = ch->stats()->row_count;
       e.source = ch;
       e.estimate = true;
-      e.what = "estimated Statistics(sizeInBytes=" + format_bytes(*ch->stats->size_bytes) + ") of the logical " +
+      e.what = "estimated Statistics(sizeInBytes=" + format_bytes(*ch->stats()->size_bytes) + ") of the logical " +
                op_ref(*ch);
       return e;
     }
@@ -173,7 +173,7 @@ class ShuffleJoinCouldBroadcast final : public DocumentedRule<make_doc> {
 
       if (forced.empty())
         if (const Operator* lj = logical.find(*op))
-          for (const auto& h : *lj->hints) {
+          for (const auto& h : *lj->hints()) {
             std::string st = lower(h.strategy);
             if (is_shuffle_hint(h.kind))
               forced = std::string(h.side == BuildSide::Left ? "leftHint" : "rightHint") + "=(strategy=" + st + ")";

@@ -134,9 +134,9 @@ AqeRead aqe_read(const Operator& ex, const std::vector<const Operator*>& readers
 // The Spark stage that read the shuffle: a stage linked to the exchange that also ran one of the
 // operators reading it. The one with the longest median task when several (retries) match.
 const StageInfo* reading_stage(const Plan& plan, const Operator& ex, const std::vector<const Operator*>& readers) {
-  if (ex.extra->spark_stages.empty()) return nullptr;
+  if (ex.extra()->spark_stages.empty()) return nullptr;
   const StageInfo* best = nullptr;
-  for (int sid : ex.extra->spark_stages) {
+  for (int sid : ex.extra()->spark_stages) {
     const std::string id = std::to_string(sid);
     for (const StageInfo& st : plan.stages) {
       if (st.id != id) continue;

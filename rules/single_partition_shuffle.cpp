@@ -104,18 +104,18 @@ class SinglePartitionShuffle final : public DocumentedRule<make_doc> {
 
       std::optional<double> bytes = first_metric(
           op, {Metric::SinkBytesWritten, Metric::ExchangeShuffleBytesWritten, Metric::ShuffleBytesWritten, Metric::DataSize});
-      std::optional<double> rows = op.rows;
+      std::optional<double> rows = op.rows();
       if (!bytes) {
         // AQE query stage above the exchange carries Statistics(sizeInBytes=..., rowCount=...).
         for (std::size_t p : op.parents) {
           const Operator& q = plan.ops[p];
-          if (q.kind == OpKind::QueryStage && !q.stats->masked) {
-            if (q.stats->size_bytes) bytes = q.stats->size_bytes;
-            if (!rows && q.stats->row_count) rows = q.stats->row_count;
+          if (q.kind == OpKind::QueryStage && !q.stats()->masked) {
+            if (q.stats()->size_bytes) bytes = q.stats()->size_bytes;
+            if (!rows && q.stats()->row_count) rows = q.stats()->row_count;
           }
         }
       }
-      if (!rows && op.kind != OpKind::Exchange && op.children.size() == 1) rows = plan.ops[op.children[0]].rows;
+      if (!rows && op.kind != OpKind::Exchange && op.children.size() == 1) rows = plan.ops[op.children[0]].rows();
       bool large = bytes ? *bytes >= min_bytes : (rows && *rows >= min_rows);
       if (!large) continue;
 
@@ -157,7 +157,7 @@ class SinglePartitionShuffle final : public DocumentedRule<make_doc> {
       if (rows) d.evidence.push_back({"rows into one partition", *rows, Unit::Rows});
       if (consumer) d.evidence.push_back({"consumer", op_ref(*consumer)});
       d.fix = std::move(fix);
-      double ms = op.duration_ms.value_or(0) + (consumer && consumer->duration_ms ? *consumer->duration_ms : 0);
+      double ms = op.duration_ms().value_or(0) + (consumer && consumer->duration_ms() ? *consumer->duration_ms() : 0);
       if (ms > 0) {
         set_impact(d, ms, "ms", " of single-task time in the exchange and its consumer");
       } else if (bytes) {

@@ -151,7 +151,7 @@ std::optional<Diagnostic> from_partition_counts(RuleContext& ctx, const Operator
   d.evidence.push_back({std::string(side) + " side shuffle size", bytes, Unit::BytesExact});
   d.evidence.push_back({"average non-empty partition", bytes / full, Unit::BytesExact});
   d.evidence.push_back({"empty share", share, Unit::Share, PercentDigits::One});
-  if (join.duration_ms) set_impact(d, *join.duration_ms, "ms", " in the join");
+  if (join.duration_ms()) set_impact(d, *join.duration_ms(), "ms", " in the join");
   return d;
 }
 
@@ -205,8 +205,8 @@ std::optional<Diagnostic> from_skew_metrics(RuleContext& ctx, const Operator& jo
       d.evidence.push_back({"skewed partitions", *n, Unit::Rows});
     if (size.bytes) d.evidence.push_back({std::string(side) + " side shuffle size", *size.bytes, Unit::BytesExact});
     d.evidence.push_back({"skew factor", factor, Unit::Ratio});
-    if (op->duration_ms) {
-      set_impact(d, *op->duration_ms, "ms", " in the join");
+    if (op->duration_ms()) {
+      set_impact(d, *op->duration_ms(), "ms", " in the join");
     }
     found = std::move(d);
   }
@@ -220,8 +220,8 @@ std::optional<Diagnostic> from_task_times(RuleContext& ctx, const Operator& join
   const Operator* op = &join;
   const double factor = lim.factor, min_task = lim.min_task;
   std::optional<Diagnostic> found;
-  if (!found && op->extra->spark_stages.empty()) miss([&] { return "no Spark stage linked to the join (no task times; event logs have them)"; });
-  for (int sid : op->extra->spark_stages) {
+  if (!found && op->extra()->spark_stages.empty()) miss([&] { return "no Spark stage linked to the join (no task times; event logs have them)"; });
+  for (int sid : op->extra()->spark_stages) {
     if (found) break;
     for (const auto& st : plan.stages) {
       if (st.id != std::to_string(sid)) continue;
@@ -269,7 +269,7 @@ std::optional<Diagnostic> from_shuffle_reads(RuleContext& ctx, const Operator& j
   const Operator* op = &join;
   const double factor = lim.factor, min_bytes = lim.min_bytes, min_task = lim.min_task;
   std::optional<Diagnostic> found;
-  for (int sid : op->extra->spark_stages) {
+  for (int sid : op->extra()->spark_stages) {
     if (found) break;
     const std::string id = std::to_string(sid);
     const StageShuffleReadFacts* sr = stage_reads(plan, id);

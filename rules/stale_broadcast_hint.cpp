@@ -96,9 +96,9 @@ class StaleBroadcastHint final : public DocumentedRule<make_doc> {
       const Operator* lj = logical.find(*op);
       if (!size.bytes && lj) {
         const Operator* ch = logical_child(plan, *lj, op->join->build);
-        if (ch && ch->stats->size_bytes && !ch->stats->masked) {
-          size.bytes = ch->stats->size_bytes;
-          size.rows = ch->stats->row_count;
+        if (ch && ch->stats()->size_bytes && !ch->stats()->masked) {
+          size.bytes = ch->stats()->size_bytes;
+          size.rows = ch->stats()->row_count;
           size.source = ch;
           size.estimate = true;
           size.what = "estimated Statistics of the logical " + op_ref(*ch);
@@ -115,7 +115,7 @@ class StaleBroadcastHint final : public DocumentedRule<make_doc> {
           if (names.count(lower(a))) hint = h.name + "(" + a + ") hint in the SQL text";
       }
       if (hint.empty() && lj) {
-        for (const auto& h : *lj->hints)
+        for (const auto& h : *lj->hints())
           if (h.kind == HintKind::Broadcast && (h.side == op->join->build || h.side == BuildSide::None))
             hint = std::string(h.side == BuildSide::Left ? "leftHint" : h.side == BuildSide::Right ? "rightHint" : "") +
                    "=(strategy=broadcast) hint in the logical plan";

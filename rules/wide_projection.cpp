@@ -258,8 +258,8 @@ class WideProjection final : public DocumentedRule<make_doc> {
               "Dataset or RDD operation, UDF over the whole row, non-pruning source): e.g. "
               "spark.table(...).select(<used columns>), and avoid SELECT * in views and CTEs.";
       double waste = static_cast<double>(unused.size()) / n;
-      if (op.duration_ms) {
-        set_impact(d, *op.duration_ms * waste, "ms", " of scan task time on unused columns", "about ");
+      if (op.duration_ms()) {
+        set_impact(d, *op.duration_ms() * waste, "ms", " of scan task time on unused columns", "about ");
       } else if (bytes) {
         set_impact(d, *bytes * waste, "bytes", " read for unused columns", "about ");
       }

@@ -185,7 +185,7 @@ struct PlanBuilder {
     m.label = plan.keep(label);
     m.value = v;
     m.unit = u;
-    plan.ops[i].metrics.push_back(std::move(m));
+    plan.ops[i].edit_runtime().metrics.push_back(std::move(m));
   }
 
   ParseResult result() {

@@ -77,9 +77,9 @@ class $camel final : public DocumentedRule<make_doc> {
     const double min_rows = ctx.threshold(kMinRows);
     for (const Operator* op : ctx.active_ops()) {  // or ctx.active_ops(OpKind::Join) for one kind
       // TODO: the condition the rule looks for; this placeholder reports every large operator.
-      if (!op->rows || *op->rows < min_rows) continue;
+      if (!op->rows() || *op->rows() < min_rows) continue;
       Diagnostic d = ctx.make(*op, op_ref(*op) + " TODO: what is wrong, with the key numbers");
-      d.evidence.push_back({"output rows", *op->rows, Unit::Rows});
+      d.evidence.push_back({"output rows", *op->rows(), Unit::Rows});
       d.fix = "TODO: what to do instead";
       ctx.report(std::move(d));
     }

@@ -19,7 +19,7 @@ bool has_metrics(const Plan& p) {
   if (std::any_of(p.stages.begin(), p.stages.end(), [](const StageInfo& s) { return s.task_ms_max.has_value(); }))
     return true;
   return std::any_of(p.ops.begin(), p.ops.end(), [](const Operator& op) {
-    return op.rows.has_value() || op.duration_ms.has_value() || !op.metrics.empty();
+    return op.rows().has_value() || op.duration_ms().has_value() || !op.metrics().empty();
   });
 }
 

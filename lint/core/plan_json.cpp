@@ -92,7 +92,7 @@ ojson operator_json(const Operator& op) {
   j["line"] = op.loc.line;
   j["column"] = op.loc.column;
   if (op.detail_loc.known()) j["detail_line"] = op.detail_loc.line;
-  if (!op.extra->tag.empty()) j["tag"] = op.extra->tag;
+  if (!op.extra()->tag.empty()) j["tag"] = op.extra()->tag;
   if (op.codegen) j["codegen"] = true;
   if (op.codegen_stage) j["codegen_stage"] = *op.codegen_stage;
   if (!op.table().empty()) j["table"] = op.table();
@@ -110,17 +110,17 @@ ojson operator_json(const Operator& op) {
     if (op.join_condition()) jj["condition"] = op.join_condition()->text;
     j["join"] = std::move(jj);
   }
-  if (op.stats->size_bytes || op.stats->row_count || op.stats->masked || !op.stats->text.empty()) {
+  if (op.stats()->size_bytes || op.stats()->row_count || op.stats()->masked || !op.stats()->text.empty()) {
     ojson s;
-    put_number(s, "size_bytes", op.stats->size_bytes);
-    put_number(s, "row_count", op.stats->row_count);
-    if (op.stats->masked) s["masked"] = true;
-    if (!op.stats->text.empty()) s["text"] = op.stats->text;
+    put_number(s, "size_bytes", op.stats()->size_bytes);
+    put_number(s, "row_count", op.stats()->row_count);
+    if (op.stats()->masked) s["masked"] = true;
+    if (!op.stats()->text.empty()) s["text"] = op.stats()->text;
     j["stats"] = std::move(s);
   }
-  if (!op.hints->empty()) {
+  if (!op.hints()->empty()) {
     ojson hs = ojson::array();
-    for (const auto& h : *op.hints) {
+    for (const auto& h : *op.hints()) {
       ojson hj;
       hj["strategy"] = h.strategy;
       if (h.side != BuildSide::None) hj["side"] = h.side == BuildSide::Left ? "left" : "right";
@@ -136,14 +136,14 @@ ojson operator_json(const Operator& op) {
   }
   j["children"] = op.children;
   if (op.reuses) j["reuses"] = *op.reuses;
-  if (!op.extra->child_side.empty()) j["child_side"] = op.extra->child_side;
-  put_number(j, "rows", op.rows);
-  put_number(j, "duration_ms", op.duration_ms);
-  put_number(j, "peak_memory_bytes", op.extra->peak_memory_bytes);
-  if (op.extra->stage_parent) j["stage_parent"] = *op.extra->stage_parent;
-  if (!op.extra->spark_stages.empty()) j["spark_stages"] = op.extra->spark_stages;
+  if (!op.extra()->child_side.empty()) j["child_side"] = op.extra()->child_side;
+  put_number(j, "rows", op.rows());
+  put_number(j, "duration_ms", op.duration_ms());
+  put_number(j, "peak_memory_bytes", op.extra()->peak_memory_bytes);
+  if (op.extra()->stage_parent) j["stage_parent"] = *op.extra()->stage_parent;
+  if (!op.extra()->spark_stages.empty()) j["spark_stages"] = op.extra()->spark_stages;
   if (op.hidden) j["hidden"] = true;
-  if (!op.metrics.empty()) j["metrics"] = metrics_json(op.metrics);
+  if (!op.metrics().empty()) j["metrics"] = metrics_json(op.metrics());
   return j;
 }
 

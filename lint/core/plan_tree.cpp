@@ -106,11 +106,11 @@ std::string operator_summary(const Plan& p, const Operator& op) {
     const Operator& t = p.ops[*op.reuses];
     add("reuses " + (t.id.empty() ? t.name.str() : t.name + " (" + t.id + ")"));
   }
-  if (op.stats->size_bytes) add("size=" + fmt_number(*op.stats->size_bytes) + "B");
-  if (op.stats->row_count) add("rows=" + fmt_number(*op.stats->row_count));
-  if (op.rows) add("rows=" + fmt_number(*op.rows));
-  if (op.duration_ms) add("time=" + fmt_number(*op.duration_ms) + "ms");
-  for (const auto& h : *op.hints) add("hint=" + h.strategy + (h.side == BuildSide::Left ? "(left)" : h.side == BuildSide::Right ? "(right)" : ""));
+  if (op.stats()->size_bytes) add("size=" + fmt_number(*op.stats()->size_bytes) + "B");
+  if (op.stats()->row_count) add("rows=" + fmt_number(*op.stats()->row_count));
+  if (op.rows()) add("rows=" + fmt_number(*op.rows()));
+  if (op.duration_ms()) add("time=" + fmt_number(*op.duration_ms()) + "ms");
+  for (const auto& h : *op.hints()) add("hint=" + h.strategy + (h.side == BuildSide::Left ? "(left)" : h.side == BuildSide::Right ? "(right)" : ""));
   if (op.section != Section::Main && op.section != Section::Profile) add(std::string(to_string(op.section)));
   return s + " [" + facts + "]";
 }

@@ -163,14 +163,14 @@ bool label_has(std::string_view label, std::string_view what) { return to_lower(
 
 std::optional<double> spill_bytes(const Operator& op) {
   std::optional<double> sum;
-  for (const Metric& m : op.metrics)
+  for (const Metric& m : op.metrics())
     if (m.unit == MetricUnit::Bytes && m.value && label_has(m.label, "spill")) sum = sum.value_or(0) + *m.value;
   return sum;
 }
 
 std::optional<double> shuffle_bytes(const Operator& op) {
   std::optional<double> best;
-  for (const Metric& m : op.metrics) {
+  for (const Metric& m : op.metrics()) {
     if (m.unit != MetricUnit::Bytes || !m.value || label_has(m.label, "spill")) continue;
     bool shuffle = label_has(m.label, "shuffle") ||
                    ((op.kind == OpKind::Exchange) && (label_has(m.label, "written") || label_has(m.label, "data size")));
@@ -545,9 +545,9 @@ struct Differ {
       double jvm = 0, all = 0;
       bool final_plan = has_final_plan(p);
       for (const Operator& op : p.ops) {
-        if (!compared(op, final_plan) || !op.duration_ms) continue;
-        all += *op.duration_ms;
-        if (op.engine == Engine::Spark) jvm += *op.duration_ms;
+        if (!compared(op, final_plan) || !op.duration_ms()) continue;
+        all += *op.duration_ms();
+        if (op.engine == Engine::Spark) jvm += *op.duration_ms();
       }
       if (all <= 0 || !plan_has_engine(p, Engine::Photon)) return std::nullopt;
       return jvm / all;
@@ -621,22 +621,22 @@ struct Differ {
   void metrics() {
     for (auto [o, n] : match.pairs) {
       const Operator &a = O(o), &b = N(n);
-      std::vector<Quantity> qs{{"rows", "rows", a.rows, b.rows},
-                               {"time", "ms", a.duration_ms, b.duration_ms},
+      std::vector<Quantity> qs{{"rows", "rows", a.rows(), b.rows()},
+                               {"time", "ms", a.duration_ms(), b.duration_ms()},
                                {"spill", "bytes", spill_bytes(a), spill_bytes(b)},
                                {"shuffle bytes", "bytes", shuffle_bytes(a), shuffle_bytes(b)}};
-      if (!a.stats->masked && !b.stats->masked) {
-        qs.push_back({"size", "bytes", a.stats->size_bytes, b.stats->size_bytes});
-        qs.push_back({"estimated rows", "rows", a.stats->row_count, b.stats->row_count});
+      if (!a.stats()->masked && !b.stats()->masked) {
+        qs.push_back({"size", "bytes", a.stats()->size_bytes, b.stats()->size_bytes});
+        qs.push_back({"estimated rows", "rows", a.stats()->row_count, b.stats()->row_count});
       }
       compare(qs, &b, &a, op_ref(b));
       // AQE query stages are wrappers (not matched themselves): their Statistics describe the
       // matched operator below them.
       const Operator* sa = stage_above(oldp, a);
       const Operator* sb = stage_above(newp, b);
-      if (sa && sb && !sa->stats->masked && !sb->stats->masked)
-        compare({{"size", "bytes", sa->stats->size_bytes, sb->stats->size_bytes},
-                 {"rows", "rows", sa->stats->row_count, sb->stats->row_count}},
+      if (sa && sb && !sa->stats()->masked && !sb->stats()->masked)
+        compare({{"size", "bytes", sa->stats()->size_bytes, sb->stats()->size_bytes},
+                 {"rows", "rows", sa->stats()->row_count, sb->stats()->row_count}},
                 sb, sa, op_ref(*sb));
     }
     auto q = [](const Plan& p, Metric::Id id) { return query_metric(p, {id}); };

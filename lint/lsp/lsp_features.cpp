@@ -164,10 +164,10 @@ std::string operator_hover(const DocumentView& doc, const OperatorRef& ref) {
     if (op.join->skew) j += ", skew";
     details.push_back(j);
   }
-  if (op.stats->size_bytes || op.stats->row_count) {
+  if (op.stats()->size_bytes || op.stats()->row_count) {
     std::string s = "Statistics:";
-    if (op.stats->size_bytes) s += " " + format_bytes(*op.stats->size_bytes);
-    if (op.stats->row_count) s += " " + format_count(*op.stats->row_count) + " rows";
+    if (op.stats()->size_bytes) s += " " + format_bytes(*op.stats()->size_bytes);
+    if (op.stats()->row_count) s += " " + format_count(*op.stats()->row_count) + " rows";
     details.push_back(s);
   }
   constexpr std::size_t kMaxFields = 8;
@@ -188,14 +188,14 @@ std::string operator_hover(const DocumentView& doc, const OperatorRef& ref) {
   }
 
   std::vector<std::pair<std::string, std::string>> rows;
-  if (op.rows) rows.emplace_back("Rows", format_count(*op.rows));
-  if (op.duration_ms) rows.emplace_back("Time", format_millis(*op.duration_ms));
-  if (op.extra->peak_memory_bytes) rows.emplace_back("Peak memory", format_bytes(*op.extra->peak_memory_bytes));
+  if (op.rows()) rows.emplace_back("Rows", format_count(*op.rows()));
+  if (op.duration_ms()) rows.emplace_back("Time", format_millis(*op.duration_ms()));
+  if (op.extra()->peak_memory_bytes) rows.emplace_back("Peak memory", format_bytes(*op.extra()->peak_memory_bytes));
   constexpr std::size_t kMaxByteMetrics = 6;
   std::size_t byte_metrics = 0;
-  for (const auto& m : op.metrics) {
+  for (const auto& m : op.metrics()) {
     if (m.unit != MetricUnit::Bytes || !m.value || m.hidden) continue;
-    if (op.extra->peak_memory_bytes && *m.value == *op.extra->peak_memory_bytes &&
+    if (op.extra()->peak_memory_bytes && *m.value == *op.extra()->peak_memory_bytes &&
         m.label.find("emory") != std::string::npos)
       continue;  // already shown as peak memory
     if (byte_metrics++ == kMaxByteMetrics) break;
@@ -403,8 +403,8 @@ json document_symbols_json(const DocumentView& doc) {
       std::string name(op.name.empty() ? (op.label.empty() ? Text("operator") : op.label) : op.name);
       if (!op.id.empty()) name += " (" + op.id + ")";
       std::string detail(to_string(op.kind));
-      if (op.rows) detail += " · " + format_count(*op.rows) + " rows";
-      if (op.duration_ms) detail += " · " + format_millis(*op.duration_ms);
+      if (op.rows()) detail += " · " + format_count(*op.rows()) + " rows";
+      if (op.duration_ms()) detail += " · " + format_millis(*op.duration_ms());
       json sym = {{"name", truncate(one_line(name), 120)},
                   {"detail", detail},
                   {"kind", symbol_kind(op.kind)},

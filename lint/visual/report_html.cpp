@@ -36,9 +36,9 @@ json op_json(const Operator& op, const PlanTimes& times) {
   if (!op.table().empty()) o["table"] = op.table();
   o["children"] = op.children;
   if (op.reuses) o["reuses"] = *op.reuses;
-  if (op.rows) {
-    o["rows"] = format_count(*op.rows);
-    o["nrows"] = *op.rows;
+  if (op.rows()) {
+    o["rows"] = format_count(*op.rows());
+    o["nrows"] = *op.rows();
   }
   // Exclusive time (model/op_time.hpp); a wrapper's own duration is shown as its stage time.
   const OpTime& t = times.ops[op.index];
@@ -50,18 +50,18 @@ json op_json(const Operator& op, const PlanTimes& times) {
       o["inclusive"] = format_millis(*t.inclusive_ms);
       o["inclusive_ms"] = *t.inclusive_ms;
     }
-  } else if (op.duration_ms) {
-    o["stage_time"] = format_millis(*op.duration_ms);
+  } else if (op.duration_ms()) {
+    o["stage_time"] = format_millis(*op.duration_ms());
   }
-  if (op.extra->peak_memory_bytes) o["memory"] = format_bytes(*op.extra->peak_memory_bytes);
+  if (op.extra()->peak_memory_bytes) o["memory"] = format_bytes(*op.extra()->peak_memory_bytes);
   if (auto share = times.share(op.index)) o["share"] = *share;
-  if (op.stats->size_bytes) o["estimate"] = format_bytes(*op.stats->size_bytes);
+  if (op.stats()->size_bytes) o["estimate"] = format_bytes(*op.stats()->size_bytes);
   json fields = json::array();
   for (const auto& f : op.fields) fields.push_back({f.key, f.value});
   if (!op.arguments.empty() && op.fields.empty()) fields.push_back({"Arguments", op.arguments});
   o["fields"] = std::move(fields);
   json metrics = json::array();
-  for (const auto& m : op.metrics)
+  for (const auto& m : op.metrics())
     if (!m.hidden) metrics.push_back({m.label, metric_text(m)});
   o["metrics"] = std::move(metrics);
   if (op.loc.line) o["line"] = op.loc.line;

@@ -76,7 +76,7 @@ std::string details(const Operator& op) {
     if (op.join->skew) s += " skew";
   }
   if (!op.table().empty() && op.name.find(op.table()) == std::string::npos) s += (s.empty() ? "" : " ") + op.table();
-  if (op.stats->size_bytes) s += (s.empty() ? "" : " ") + std::string("est. ") + format_bytes(*op.stats->size_bytes);
+  if (op.stats()->size_bytes) s += (s.empty() ? "" : " ") + std::string("est. ") + format_bytes(*op.stats()->size_bytes);
   return s;
 }
 
@@ -178,10 +178,10 @@ std::string top_operator_lines(const Plan& p, const PlanTimes& times, bool mixed
 // exclusive one (pev2's and explain.depesz.com's convention).
 std::string metric_columns(const Operator& op, const OpTime& time, double share, bool inclusive) {
   const auto& self = time.self_ms;
-  std::optional<double> shown_ms = self ? self : op.duration_ms;  // wrappers: their own total
+  std::optional<double> shown_ms = self ? self : op.duration_ms();  // wrappers: their own total
   std::string cols;
   cols += pad_left(share >= 0 ? percent(share) : "", 7) + " ";
-  cols += pad_left(op.rows ? compact(*op.rows) : "", 9) + " ";
+  cols += pad_left(op.rows() ? compact(*op.rows()) : "", 9) + " ";
   cols += pad_left(shown_ms ? format_millis(*shown_ms) : "", 12);
   if (inclusive) {
     const bool differs = self && time.inclusive_ms && *time.inclusive_ms - *self >= 1;
@@ -255,7 +255,7 @@ std::string show_text(const LintResult& result, const ShowOptions& o) {
     const PlanTimes times = operator_times(p);
     const double total = times.total_ms;
     const bool mixed = mixes_engines(p);
-    const bool metrics = total > 0 || std::any_of(p.ops.begin(), p.ops.end(), [](const Operator& op) { return op.rows.has_value(); });
+    const bool metrics = total > 0 || std::any_of(p.ops.begin(), p.ops.end(), [](const Operator& op) { return op.rows().has_value(); });
 
     if (pi) out += '\n';
     out += summary_line(p, pi, times, by_op.size(), mixed, o.width);
@@ -357,10 +357,10 @@ std::string show_dot(const LintResult& result) {
       if (op.engine == Engine::Photon) label += " [Photon]";
       const auto& self = times.ops[op.index].self_ms;
       if (self) label += "\ntime: " + format_millis(*self);
-      else if (op.duration_ms) label += "\ntime (stage): " + format_millis(*op.duration_ms);
+      else if (op.duration_ms()) label += "\ntime (stage): " + format_millis(*op.duration_ms());
       auto share = times.share(op.index);
       if (share) label += " (" + percent(*share) + ")";
-      if (op.stats->size_bytes) label += "\nest. " + format_bytes(*op.stats->size_bytes);
+      if (op.stats()->size_bytes) label += "\nest. " + format_bytes(*op.stats()->size_bytes);
       std::string attrs;
       if (auto r = rules.find(op.index); r != rules.end()) {
         label += "\n" + r->second;
@@ -379,7 +379,7 @@ std::string show_dot(const LintResult& result) {
     for (const auto& op : p.ops) {
       for (std::size_t c : op.children) {
         // The rows flowing along the edge: the producer's output rows.
-        std::string edge = c < p.ops.size() && p.ops[c].rows ? " [label=\"" + format_count(*p.ops[c].rows) + " rows\"]" : "";
+        std::string edge = c < p.ops.size() && p.ops[c].rows() ? " [label=\"" + format_count(*p.ops[c].rows()) + " rows\"]" : "";
         out += "    p" + std::to_string(pi) + "_" + std::to_string(c) + " -> p" + std::to_string(pi) + "_" +
                std::to_string(op.index) + edge + ";\n";
       }

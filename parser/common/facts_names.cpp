@@ -157,8 +157,8 @@ void fill_operator_name_facts(Operator& op) {
     if (bloom) op.facts.edit().runtime_filter_agg = true;
   }
   if (passes_columns(op)) op.facts.edit().passes_columns = true;
-  if (op.hints.present())
-    for (Hint& h : op.hints.edit()) h.kind = hint_kind(h.strategy);
+  if (op.hints().present())
+    for (Hint& h : op.edit_runtime().hints.edit()) h.kind = hint_kind(h.strategy);
 }
 
 void fill_photon_explanation_facts(PhotonExplanation& pe) {

@@ -595,10 +595,10 @@ class Builder {
       if (!im || im->type == "average") continue;  // averages are encoded, not summable
       Operator& op = plan.ops[oi];
       Metric m = make_metric(names, *im, v->second);
-      if (m.label == "Number of output rows") op.rows = m.value;
-      if (m.label == "Peak memory") op.extra.edit().peak_memory_bytes = m.value;
-      if (m.label == "Duration" && !op.duration_ms) op.duration_ms = m.value;
-      op.metrics.push_back(std::move(m));
+      if (m.label == "Number of output rows") op.edit_runtime().rows = m.value;
+      if (m.label == "Peak memory") op.edit_runtime().extra.edit().peak_memory_bytes = m.value;
+      if (m.label == "Duration" && !op.duration_ms()) op.edit_runtime().duration_ms = m.value;
+      op.edit_runtime().metrics.push_back(std::move(m));
     }
     // A codegen stage's duration (the text never shows the wrapper): on the stage's top operator,
     // named so that it is never taken for the operator's own time.
@@ -609,12 +609,14 @@ class Builder {
       if (!im || (im->type != "timing" && im->type != "nsTiming") || im->name != "duration") continue;
       Metric m = make_metric(names, *im, v->second);
       m.label = "WholeStageCodegen duration";
-      plan.ops[oi].metrics.push_back(std::move(m));
+      plan.ops[oi].edit_runtime().metrics.push_back(std::move(m));
     }
     // Keep the metrics in a stable order (the info's order is per operator already).
-    for (auto& op : plan.ops)
-      std::stable_sort(op.metrics.begin(), op.metrics.end(),
-                       [](const Metric& a, const Metric& b) { return a.label < b.label; });
+    for (auto& op : plan.ops) {
+      if (!op.has_runtime()) continue;
+      CompactVector<Metric>& ms = op.edit_runtime().metrics;
+      std::stable_sort(ms.begin(), ms.end(), [](const Metric& a, const Metric& b) { return a.label < b.label; });
+    }
 
     // Stages with their task-time distribution and operators.
     std::sort(ex.stages.begin(), ex.stages.end());
@@ -655,7 +657,7 @@ class Builder {
         if (auto o = acc_op.find(acc); o != acc_op.end()) ops.insert(o->second);
       si.operators.assign(ops.begin(), ops.end());
       std::sort(si.operators.begin(), si.operators.end());
-      for (std::size_t oi : si.operators) plan.ops[oi].extra.edit().spark_stages.push_back(static_cast<int>(sid));
+      for (std::size_t oi : si.operators) plan.ops[oi].edit_runtime().extra.edit().spark_stages.push_back(static_cast<int>(sid));
       // The spread of shuffle reads over the stage's tasks (stages that read a shuffle).
       double read_total = 0;
       for (double b : st.shuffle_bytes) read_total += b;

@@ -43,7 +43,8 @@ constexpr std::pair<std::string_view, Metric::Id> kEventLogQueryMetrics[] = {
 
 void fill_eventlog_facts(Plan& plan, std::string_view spark_version) {
   for (Operator& op : plan.ops)
-    for (Metric& m : op.metrics) m.id = lookup_metric(kEventLogMetrics, m.label);
+    if (op.has_runtime())
+      for (Metric& m : op.edit_runtime().metrics) m.id = lookup_metric(kEventLogMetrics, m.label);
   for (Metric& m : plan.query.metrics) m.id = lookup_metric(kEventLogQueryMetrics, m.label);
   // "3.5.1", "2.4.8-amzn-0": major and minor as stated by the log.
   int major = 0, minor = 0;

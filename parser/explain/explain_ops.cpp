@@ -574,7 +574,7 @@ void describe_logical_node(TextStore& st, Operator& op, std::string_view text, S
     h.strategy = std::string(strategy);
     h.side = side;
     h.loc = loc;
-    op.hints.edit().push_back(std::move(h));
+    op.edit_runtime().hints.edit().push_back(std::move(h));
   };
   // "(strategy=broadcast)" / "strategy=shuffle_hash" -> "broadcast".
   auto strategy_of = [](std::string_view s) {

@@ -52,10 +52,10 @@ void link_logical_hints(Plan& p) {
     for (std::size_t k = 0; k < o.children.size() && k < 2; ++k) {
       const Operator& c = p.ops[o.children[k]];
       if (c.name != "ResolvedHint" && c.name != "UnresolvedHint") continue;
-      for (const Hint& h : *c.hints) {
+      for (const Hint& h : *c.hints()) {
         Hint h2 = h;
         h2.side = k == 0 ? BuildSide::Left : BuildSide::Right;
-        o.hints.edit().push_back(std::move(h2));
+        o.edit_runtime().hints.edit().push_back(std::move(h2));
       }
     }
   }

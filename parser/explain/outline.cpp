@@ -65,13 +65,14 @@ void open_aqe_section(Outline& outline, Plan& p, AqeTitle title, std::uint32_t c
 void set_stats(const Normalized& n, std::size_t i, Operator& o, std::string_view body) {
   StatsValues sv;
   parse_stats_body(body, sv);
-  o.stats.edit().size_bytes = sv.size_bytes;
-  o.stats.edit().row_count = sv.row_count;
-  o.stats.edit().masked = sv.masked;
-  o.stats.edit().text = "Statistics(" + std::string(body) + ")";
+  Statistics& st = o.edit_runtime().stats.edit();
+  st.size_bytes = sv.size_bytes;
+  st.row_count = sv.row_count;
+  st.masked = sv.masked;
+  st.text = "Statistics(" + std::string(body) + ")";
   // The range covers `Statistics(`, the body and `)`.
   std::size_t b = static_cast<std::size_t>(body.data() - n.text(i).data()) - 11;
-  o.stats.edit().loc = n.range(i, b, b + body.size() + 12);
+  st.loc = n.range(i, b, b + body.size() + 12);
 }
 
 }  // namespace planlint::explain

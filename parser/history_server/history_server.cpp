@@ -606,12 +606,12 @@ void put_node_metrics(Plan& plan, const std::map<long long, GraphNode>& graph,
   for (const auto& [gid, oi] : pairs) {
     Operator& op = plan.ops[oi];
     for (const Metric& m : graph.at(gid).metrics) {
-      if (m.label == "Number of output rows") op.rows = m.value;
-      if (m.label == "Peak memory") op.extra.edit().peak_memory_bytes = m.value;
-      if (m.label == "Duration" && !op.duration_ms) op.duration_ms = m.value;
-      op.metrics.push_back(m);
+      if (m.label == "Number of output rows") op.edit_runtime().rows = m.value;
+      if (m.label == "Peak memory") op.edit_runtime().extra.edit().peak_memory_bytes = m.value;
+      if (m.label == "Duration" && !op.duration_ms()) op.edit_runtime().duration_ms = m.value;
+      op.edit_runtime().metrics.push_back(m);
     }
-    std::stable_sort(op.metrics.begin(), op.metrics.end(), by_label);
+    if (op.has_runtime()) std::stable_sort(op.edit_runtime().metrics.begin(), op.edit_runtime().metrics.end(), by_label);
   }
 }
 
@@ -637,7 +637,7 @@ void put_codegen_durations(Plan& plan, const std::map<long long, GraphNode>& gra
     if (!top) continue;
     Metric m = *d;
     m.label = "WholeStageCodegen duration";
-    auto& ms = plan.ops[*top].metrics;
+    auto& ms = plan.ops[*top].edit_runtime().metrics;
     ms.insert(std::upper_bound(ms.begin(), ms.end(), m, by_label), std::move(m));
   }
 }
@@ -671,7 +671,7 @@ void put_stages(Plan& plan, const std::map<long long, GraphNode>& graph,
     if (g.codegen_id)
       if (auto it = codegen_stage.find(*g.codegen_id); it != codegen_stage.end()) ids.insert(it->second);
     for (long long sid : ids) {
-      plan.ops[oi].extra.edit().spark_stages.push_back(static_cast<int>(sid));
+      plan.ops[oi].edit_runtime().extra.edit().spark_stages.push_back(static_cast<int>(sid));
       StageInfo& si = stages[sid];
       si.id = std::to_string(sid);
       si.operators.push_back(oi);
@@ -953,11 +953,11 @@ ParseResult parse_history_server_fragment(std::string_view text, const std::stri
     }
     op.loc = plan.loc;
     for (const Metric& m : g.metrics) {
-      if (m.label == "Number of output rows") op.rows = m.value;
-      if (m.label == "Duration" && !op.duration_ms) op.duration_ms = m.value;
-      op.metrics.push_back(m);
+      if (m.label == "Number of output rows") op.edit_runtime().rows = m.value;
+      if (m.label == "Duration" && !op.duration_ms()) op.edit_runtime().duration_ms = m.value;
+      op.edit_runtime().metrics.push_back(m);
     }
-    std::stable_sort(op.metrics.begin(), op.metrics.end(), by_label);
+    if (op.has_runtime()) std::stable_sort(op.edit_runtime().metrics.begin(), op.edit_runtime().metrics.end(), by_label);
     plan.roots.push_back(op.index);
     plan.ops.push_back(std::move(op));
   }

@@ -114,9 +114,10 @@ void fill_profile_facts(Plan& plan) {
             f.role = role;
             break;
           }
-      for (Metric& m : op.metrics) m.id = lookup_metric(kProfileMetrics, m.label);
+      if (op.has_runtime())
+        for (Metric& m : op.edit_runtime().metrics) m.id = lookup_metric(kProfileMetrics, m.label);
       fill_operator_name_facts(op);
-      for (const Metric& m : op.metrics)
+      for (const Metric& m : op.metrics())
         if (m.value && m.label == kProfileEmptyPartitions) op.facts.edit().shuffle_partitions.edit().empty_partitions = m.value;
       if (op.facts->shuffle_partitions->empty_partitions) {
         ShufflePartitionFacts& sp = op.facts.edit().shuffle_partitions.edit();
@@ -135,7 +136,7 @@ void fill_profile_facts(Plan& plan) {
       for (const Field& f : op.fields)
         if (f.role == FieldRole::Partitioning) t += "\n" + f.value;
       if (contains(t, "EXECUTOR_BROADCAST")) op.facts.edit().partitioning.executor_broadcast = true;
-      if (op.kind == OpKind::Aggregate && op.extra->tag == "PHOTON_AGG_EXEC") op.facts.edit().global_aggregate = true;
+      if (op.kind == OpKind::Aggregate && op.extra()->tag == "PHOTON_AGG_EXEC") op.facts.edit().global_aggregate = true;
       if (op.kind == OpKind::Scan && op.name.find(' ') == std::string::npos && op.label.rfind("Scan ", 0) == 0)
         op.facts.edit().label_names_table = true;
       if (op.kind == OpKind::Scan) {

@@ -608,7 +608,7 @@ void ProfileGraphReader::read_node(const J& n, Operator& op, const profile::Grap
   op.id = st.keep(text(member(n, "id")));
   op.label = metric_names(text(member(n, "name")));  // display names and node names repeat: each kept once
   auto tn = profile::tag_and_name(text(member(n, "tag")), op.label);
-  op.extra.edit().tag = metric_names(tn.tag);  // a profile repeats a few dozen tags over its nodes: each kept once
+  op.edit_runtime().extra.edit().tag = metric_names(tn.tag);  // a profile repeats a few dozen tags over its nodes: each kept once
   op.name = metric_names(tn.name);
   op.section = Section::Profile;
   Classification c = classify_operator(op.name);
@@ -618,14 +618,14 @@ void ProfileGraphReader::read_node(const J& n, Operator& op, const profile::Grap
   if (auto h = member(n, "hidden"); h && h->is_boolean()) op.hidden = profile::as_bool(*h);
 
   if (auto km = member(n, "keyMetrics"); km && km->is_object()) {
-    op.rows = number(member(*km, "rowsNum"));
-    op.duration_ms = number(member(*km, "durationMs"));
-    op.extra.edit().peak_memory_bytes = number(member(*km, "peakMemoryBytes"));
+    op.edit_runtime().rows = number(member(*km, "rowsNum"));
+    op.edit_runtime().duration_ms = number(member(*km, "durationMs"));
+    op.edit_runtime().extra.edit().peak_memory_bytes = number(member(*km, "peakMemoryBytes"));
   }
 
   if (auto links = member(n, "stageLinks"); links && links->is_array()) {
     for (const auto& l : *links)
-      if (auto v = stage_number(number(&l))) op.extra.edit().spark_stages.push_back(*v);
+      if (auto v = stage_number(number(&l))) op.edit_runtime().extra.edit().spark_stages.push_back(*v);
   }
 
   // Metadata -> fields.
@@ -647,7 +647,7 @@ void ProfileGraphReader::read_node(const J& n, Operator& op, const profile::Grap
           break;
         }
       if (f.key == "IS_PHOTON") photon = is_true(f.value);
-      else if (f.key == "CHILD_TAG") op.extra.edit().child_side = f.value;
+      else if (f.key == "CHILD_TAG") op.edit_runtime().extra.edit().child_side = f.value;
       op.fields.push_back(std::move(f));
     }
   }
@@ -699,11 +699,11 @@ void ProfileGraphReader::read_node(const J& n, Operator& op, const profile::Grap
   }
 
   if (auto ms = member(n, "metrics"); ms && ms->is_array()) {
-    op.metrics.reserve(ms->size());
+    op.edit_runtime().metrics.reserve(ms->size());
     for (const auto& m : *ms)
-      if (m.is_object()) op.metrics.push_back(profile::read_metric(metric_names, m));
+      if (m.is_object()) op.edit_runtime().metrics.push_back(profile::read_metric(metric_names, m));
   }
-  if (!op.rows) op.rows = op.metric_value("Number of output rows");
+  if (!op.rows()) op.edit_runtime().rows = op.metric_value("Number of output rows");
 }
 
 // Remove edges that close a cycle (iterative DFS, linear), reporting each at its edge object.
@@ -758,7 +758,7 @@ Plan ProfileGraphReader::read_graph(const json& g, std::size_t gi, const QueryIn
 
   // Children: Left before Right (CHILD_TAG), the rest in edge order between them.
   auto rank = [&](std::size_t c) {
-    const std::string_view side = plan.ops[c].extra->child_side.view();
+    const std::string_view side = plan.ops[c].extra()->child_side.view();
     return side == "Left" ? 0 : side == "Right" ? 2 : 1;
   };
   for (auto& op : plan.ops)
@@ -893,7 +893,7 @@ std::vector<bool> ProfileGraphReader::link_stage_containers(Plan& plan, const st
       message(MessageSeverity::Warning, op.loc, "subgraphParent '" + std::string(parent) + "' is not another node of the graph; ignored");
       continue;
     }
-    op.extra.edit().stage_parent = it;
+    op.edit_runtime().extra.edit().stage_parent = it;
     is_container[it] = true;
   }
   std::vector<std::uint8_t> state(plan.ops.size(), 0);
@@ -904,12 +904,12 @@ std::vector<bool> ProfileGraphReader::link_stage_containers(Plan& plan, const st
     while (state[v] == 0) {
       state[v] = 1;
       path.push_back(v);
-      if (!plan.ops[v].extra->stage_parent) break;
-      std::size_t p = *plan.ops[v].extra->stage_parent;
+      if (!plan.ops[v].extra()->stage_parent) break;
+      std::size_t p = *plan.ops[v].extra()->stage_parent;
       if (state[p] == 1) {
         message(MessageSeverity::Warning, plan.ops[v].loc,
                 "subgraphParent of node '" + plan.ops[v].id + "' closes a loop; ignored");
-        plan.ops[v].extra.edit().stage_parent.reset();
+        plan.ops[v].edit_runtime().extra.edit().stage_parent.reset();
         break;
       }
       v = p;
@@ -917,7 +917,7 @@ std::vector<bool> ProfileGraphReader::link_stage_containers(Plan& plan, const st
     for (std::size_t x : path) state[x] = 2;
   }
   for (auto& op : plan.ops)
-    if (op.extra->stage_parent && plan.ops[*op.extra->stage_parent].name == "WholeStageCodegen") op.codegen = true;
+    if (op.extra()->stage_parent && plan.ops[*op.extra()->stage_parent].name == "WholeStageCodegen") op.codegen = true;
   return is_container;
 }
 
@@ -954,8 +954,8 @@ void ProfileGraphReader::read_stage_data(Plan& plan, const json& g) {
     plan.stages.push_back(std::move(st));
   }
   for (const auto& op : plan.ops) {
-    const std::vector<int>* links = &op.extra->spark_stages;
-    if (links->empty() && op.extra->stage_parent) links = &plan.ops[*op.extra->stage_parent].extra->spark_stages;
+    const std::vector<int>* links = &op.extra()->spark_stages;
+    if (links->empty() && op.extra()->stage_parent) links = &plan.ops[*op.extra()->stage_parent].extra()->spark_stages;
     for (int id : *links)
       if (auto it = stage_index.find(id); it != stage_index.end()) {
         auto& ops = plan.stages[it->second].operators;

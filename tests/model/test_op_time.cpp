@@ -69,15 +69,15 @@ TEST_CASE("op time: timers that hold their input lose what they pull, down to th
     p.ops.push_back(std::move(op));
     return p.ops.back();
   };
-  add(OpKind::CodegenStage, Engine::Spark, "WholeStageCodegen").duration_ms = 100'000;
+  add(OpKind::CodegenStage, Engine::Spark, "WholeStageCodegen").edit_runtime().duration_ms = 100'000;
   auto& outer = add(OpKind::Aggregate, Engine::Spark, "HashAggregate");
-  outer.metrics.push_back({"Time in aggregation build", "", 90'000, MetricUnit::Millis, false});
-  outer.extra.edit().stage_parent = 0;
+  outer.edit_runtime().metrics.push_back({"Time in aggregation build", "", 90'000, MetricUnit::Millis, false});
+  outer.edit_runtime().extra.edit().stage_parent = 0;
   auto& inner = add(OpKind::Aggregate, Engine::Spark, "HashAggregate");
-  inner.metrics.push_back({"Time in aggregation build", "", 70'000, MetricUnit::Millis, false});
-  inner.extra.edit().stage_parent = 0;
-  add(OpKind::Transition, Engine::Spark, "ColumnarToRow").extra.edit().stage_parent = 0;
-  add(OpKind::Scan, Engine::Photon, "PhotonScan").duration_ms = 10'000;
+  inner.edit_runtime().metrics.push_back({"Time in aggregation build", "", 70'000, MetricUnit::Millis, false});
+  inner.edit_runtime().extra.edit().stage_parent = 0;
+  add(OpKind::Transition, Engine::Spark, "ColumnarToRow").edit_runtime().extra.edit().stage_parent = 0;
+  add(OpKind::Scan, Engine::Photon, "PhotonScan").edit_runtime().duration_ms = 10'000;
   p.ops[1].children = {2};
   p.ops[2].children = {3};
   p.ops[3].children = {4};
@@ -111,10 +111,10 @@ TEST_CASE("op time: timers that hold their input lose what they pull, down to th
       q.ops.push_back(std::move(op));
       return q.ops.back();
     };
-    addq(OpKind::Aggregate, Engine::Spark).metrics.push_back({"Time in aggregation build", "", 5'000, MetricUnit::Millis, false});
+    addq(OpKind::Aggregate, Engine::Spark).edit_runtime().metrics.push_back({"Time in aggregation build", "", 5'000, MetricUnit::Millis, false});
     addq(OpKind::ShuffleRead, Engine::Spark);
-    addq(OpKind::Exchange, Engine::Spark).metrics.push_back({"Shuffle write time", "", 2'000, MetricUnit::Millis, false});
-    addq(OpKind::Aggregate, Engine::Spark).metrics.push_back({"Time in aggregation build", "", 30'000, MetricUnit::Millis, false});
+    addq(OpKind::Exchange, Engine::Spark).edit_runtime().metrics.push_back({"Shuffle write time", "", 2'000, MetricUnit::Millis, false});
+    addq(OpKind::Aggregate, Engine::Spark).edit_runtime().metrics.push_back({"Time in aggregation build", "", 30'000, MetricUnit::Millis, false});
     q.ops[0].children = {1};
     q.ops[1].children = {2};
     q.ops[2].children = {3};
@@ -128,9 +128,9 @@ TEST_CASE("op time: timers that hold their input lose what they pull, down to th
     // A sort's timer holds only the sorting: nothing is subtracted from it, and what it pulls
     // counts towards what an aggregate above it pulls.
     q.ops[1].kind = OpKind::Sort;
-    q.ops[1].metrics.push_back({"Sort time", "", 1'000, MetricUnit::Millis, false});
+    q.ops[1].edit_runtime().metrics.push_back({"Sort time", "", 1'000, MetricUnit::Millis, false});
     q.ops[1].children = {3};
-    q.ops[3].metrics[0].value = 3'000;
+    q.ops[3].edit_runtime().metrics[0].value = 3'000;
     q.ops[2].children = {};
     q.link();
     PlanTimes st = operator_times(q);
@@ -138,8 +138,8 @@ TEST_CASE("op time: timers that hold their input lose what they pull, down to th
     CHECK(*st.ops[0].self_ms == doctest::Approx(1'000));  // 5 - (sort 1 + aggregate 3 it pulls)
   }
   // A stage whose members record nothing: its time, less the scan it pulls, goes to its top member.
-  p.ops[1].metrics.clear();
-  p.ops[2].metrics.clear();
+  p.ops[1].edit_runtime().metrics.clear();
+  p.ops[2].edit_runtime().metrics.clear();
   PlanTimes u = operator_times(p);
   REQUIRE(u.ops[1].self_ms);
   CHECK(*u.ops[1].self_ms == doctest::Approx(90'000));
@@ -250,7 +250,7 @@ TEST_CASE("op time: event logs keep each codegen stage's duration, on the stage'
     if (op.metric_value("WholeStageCodegen duration")) {
       ++with_stage_time;
       CHECK(op.codegen_stage);
-      CHECK_FALSE(op.duration_ms);  // never taken for the operator's own time
+      CHECK_FALSE(op.duration_ms());  // never taken for the operator's own time
     }
   CHECK(with_stage_time >= 1);
   PlanTimes t = operator_times(p);

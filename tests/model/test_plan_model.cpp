@@ -45,10 +45,10 @@ TEST_CASE("model: Plan::relocate_all puts every location of the plan at one plac
   p.ops[0].detail_loc = {9, 1, 9, 5};
   p.ops[0].fields.emplace_back().loc = SourceRange{10, 1, 10, 8};  // a field keeps its start
   p.ops[1].loc = {5, 4, 5, 8};
-  p.ops[1].stats.edit().loc = {5, 10, 5, 30};
+  p.ops[1].edit_runtime().stats.edit().loc = {5, 10, 5, 30};
   p.subqueries.emplace_back().loc = {12, 1, 12, 4};
   p.trailers.emplace_back().loc = {14, 1, 14, 20};
-  p.ops[1].hints.edit().emplace_back().loc = {6, 1, 6, 12};  // a logical node's hint
+  p.ops[1].edit_runtime().hints.edit().emplace_back().loc = {6, 1, 6, 12};  // a logical node's hint
   p.photon.present = true;                                      // `== Photon Explanation ==`
   p.photon.loc = {16, 1, 16, 30};
   const SourceRange at{42, 1, 42, 2};
@@ -62,10 +62,10 @@ TEST_CASE("model: Plan::relocate_all puts every location of the plan at one plac
     CHECK(same(op.detail_loc));
     for (const Field& f : op.fields) CHECK((f.loc.line == at.line && f.loc.column == at.column));  // a field keeps its start
   }
-  CHECK(same(p.ops[1].stats->loc));
+  CHECK(same(p.ops[1].stats()->loc));
   CHECK(same(p.subqueries[0].loc));
   CHECK(same(p.trailers[0].loc));
-  CHECK(same(p.ops[1].hints->front().loc));
+  CHECK(same(p.ops[1].hints()->front().loc));
   CHECK(same(p.photon.loc));
 }
 

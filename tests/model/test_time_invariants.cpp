@@ -93,7 +93,7 @@ TEST_CASE("time invariants: operator times and finding numbers add up on every r
       std::map<int, double> held;  // stage id -> the exclusive time of its own operators
       for (const auto& op : p.ops) {
         const auto& self = t.ops[op.index].self_ms;
-        const auto& ids = op.extra->spark_stages;
+        const auto& ids = op.extra()->spark_stages;
         if (!self || ids.empty()) continue;
         double bound = 0;
         bool known = true;

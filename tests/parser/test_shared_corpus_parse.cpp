@@ -128,5 +128,5 @@ TEST_CASE("shared corpus: the Gluten plan keeps Final and Initial sections as on
   CHECK(join->codegen);
   const auto* stage = p.find_id("27");
   REQUIRE(stage);
-  CHECK(stage->stats->masked);
+  CHECK(stage->stats()->masked);
 }

@@ -33,7 +33,7 @@ struct Builder {
     m.label = p.keep(label);
     m.value = v;
     m.unit = u;
-    p.ops[i].metrics.push_back(std::move(m));
+    p.ops[i].edit_runtime().metrics.push_back(std::move(m));
   }
   void list(std::size_t i, std::string key, std::vector<std::string> items) {
     Field f;
@@ -219,8 +219,8 @@ Builder pruning_plan(double files_read, double files_pruned, double bytes, doubl
   b.p.format = InputFormat::QueryProfile;
   auto scan = b.add("Scan db.sales", OpKind::Scan);
   b.op(scan).set_table("db.sales");
-  b.op(scan).rows = out_rows;
-  b.op(scan).duration_ms = 100000;
+  b.op(scan).edit_runtime().rows = out_rows;
+  b.op(scan).edit_runtime().duration_ms = 100000;
   b.metric(scan, "Files read", files_read);
   b.metric(scan, "Files pruned", files_pruned);
   b.metric(scan, "Size of files read", bytes, MetricUnit::Bytes);
@@ -367,8 +367,8 @@ TEST_CASE("disk-spill") {
   b.p.format = InputFormat::QueryProfile;
   auto scan = b.add("Scan t", OpKind::Scan);
   auto agg = b.add("Grouping Aggregate", OpKind::Aggregate, {scan});
-  b.op(agg).duration_ms = 39361779;
-  b.op(agg).extra.edit().peak_memory_bytes = 2367378423808;
+  b.op(agg).edit_runtime().duration_ms = 39361779;
+  b.op(agg).edit_runtime().extra.edit().peak_memory_bytes = 2367378423808;
   b.metric(agg, "Num bytes spilled to disk due to memory pressure", 446081360034, MetricUnit::Bytes);
   b.metric(agg, "Num spills to disk due to memory pressure", 1182);
   auto join = b.add("Inner Join", OpKind::Join, {agg});
@@ -462,7 +462,7 @@ TEST_CASE("duplicate-work") {
     m.label = "Size of files read";
     m.id = Metric::FilesReadBytes;  // added after the fill: what the profile reader's table sets
     m.value = 10e6;
-    plan.ops[s2].metrics.push_back(m);
+    plan.ops[s2].edit_runtime().metrics.push_back(m);
     CHECK(run(plan, "duplicate-work").empty());
   }
   SUBCASE("many copies: the first 20 listed, the rest counted") {
@@ -560,9 +560,9 @@ TEST_CASE("single-partition-shuffle") {
   auto ex = b.add("Shuffle", OpKind::Exchange, {scan});
   b.field(ex, "PARTITIONING_TYPE", "Single");
   b.metric(ex, "Sink - Num bytes written", 48e9, MetricUnit::Bytes);
-  b.op(ex).duration_ms = 600000;
+  b.op(ex).edit_runtime().duration_ms = 600000;
   auto win = b.add("Window", OpKind::Window, {ex});
-  b.op(win).duration_ms = 900000;
+  b.op(win).edit_runtime().duration_ms = 900000;
   Plan& plan = b.done(win);
   auto ds = run(plan, "single-partition-shuffle");
   REQUIRE(ds.size() == 1);
@@ -570,7 +570,7 @@ TEST_CASE("single-partition-shuffle") {
   CHECK(ds[0].message.find("window function without PARTITION BY") != std::string::npos);
   CHECK(ds[0].impact == doctest::Approx(1500000));
   SUBCASE("near miss: small final merge") {
-    plan.ops[ex].metrics[0].value = 391;
+    plan.ops[ex].edit_runtime().metrics[0].value = 391;
     CHECK(run(plan, "single-partition-shuffle").empty());
   }
   SUBCASE("near miss: text without size evidence") {
@@ -586,7 +586,7 @@ TEST_CASE("single-partition-shuffle") {
     auto e = n.add("Exchange", OpKind::Exchange, {s});
     n.op(e).arguments = "SinglePartition, ENSURE_REQUIREMENTS, [plan_id=40]";
     auto st = n.add("ShuffleQueryStage", OpKind::QueryStage, {e});
-    n.op(st).stats.edit().size_bytes = 3.0 * 1024 * 1024 * 1024;
+    n.op(st).edit_runtime().stats.edit().size_bytes = 3.0 * 1024 * 1024 * 1024;
     auto lim = n.add("GlobalLimit", OpKind::Limit, {st});
     auto r = run(n.done(lim), "single-partition-shuffle");
     REQUIRE(r.size() == 1);
@@ -605,7 +605,7 @@ Builder sized_shuffle(const std::string& args, double bytes, double parts, doubl
   b.op(ex).arguments = b.p.keep(args);
   b.metric(ex, "Shuffle bytes written", bytes, MetricUnit::Bytes);
   b.metric(ex, "Number of partitions", parts);
-  b.op(ex).extra.edit().spark_stages = {5, 7};
+  b.op(ex).edit_runtime().extra.edit().spark_stages = {5, 7};
   auto top = ex;
   if (adaptive) {
     top = b.add("ShuffleQueryStage", OpKind::QueryStage, {ex});
@@ -673,14 +673,14 @@ TEST_CASE("shuffle-partition-sizing") {
     Builder b = sized_shuffle("hashpartitioning(k#1, 16), ENSURE_REQUIREMENTS, [plan_id=9]", 100e9, 16, 16, 600000,
                               true);
     b.metric(1, "Number of skewed partition splits", 101);
-    b.op(1).metrics.back().id = Metric::SkewedPartitionSplits;  // what the event-log reader's name table sets
+    b.op(1).edit_runtime().metrics.back().id = Metric::SkewedPartitionSplits;  // what the event-log reader's name table sets
     CHECK(run(b.p, "shuffle-partition-sizing").empty());
   }
   SUBCASE("too few: spill in the reader instead of long tasks") {
     Builder b = sized_shuffle("hashpartitioning(k#1, 64), ENSURE_REQUIREMENTS, [plan_id=9]", 194.0 * (1 << 30), 64, 64,
                               1000);
     b.metric(2, "Spill size", 5.0 * (1 << 30), MetricUnit::Bytes);
-    b.op(2).metrics.back().id = Metric::SpillSize;
+    b.op(2).edit_runtime().metrics.back().id = Metric::SpillSize;
     auto ds = run(b.p, "shuffle-partition-sizing");
     REQUIRE(ds.size() == 1);
     CHECK(ds[0].message.find("readers spilled 5.0 GiB") != std::string::npos);
@@ -732,7 +732,7 @@ TEST_CASE("shuffle-partition-sizing") {
     auto ex = b.add("Exchange", OpKind::Exchange, {scan});
     b.op(ex).arguments = b.p.keep("RoundRobinPartitioning(2), REPARTITION_BY_NUM, [plan_id=80]");
     auto qs = b.add("ShuffleQueryStage", OpKind::QueryStage, {ex});
-    b.op(qs).stats.edit().size_bytes = 40.0 * (1 << 30);
+    b.op(qs).edit_runtime().stats.edit().size_bytes = 40.0 * (1 << 30);
     b.p.adaptive = true;
     auto w = b.add("WriteFiles", OpKind::Write, {qs});
     CHECK(run(b.done(w), "shuffle-partition-sizing").empty());

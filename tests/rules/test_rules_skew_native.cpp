@@ -45,7 +45,7 @@ std::size_t stage_join(PlanBuilder& b, double max_ms, double median_ms, double m
   std::size_t rx = b.add("Exchange", {rs});
   std::size_t j = b.add("SortMergeJoin", {lx, rx});
   b.join(j, JoinType::Inner, BuildSide::None);
-  b.op(j).extra.edit().spark_stages = {7};
+  b.op(j).edit_runtime().extra.edit().spark_stages = {7};
   StageInfo st;
   st.id = "7";
   st.num_tasks = 200;

@@ -136,15 +136,15 @@ std::size_t aqe_smj(PlanBuilder& b, double left_bytes, double right_bytes, JoinT
   b.op(ls).set_table("spark_catalog.db.fact");
   std::size_t lx = b.add("Exchange", {ls});
   std::size_t lq = b.add("ShuffleQueryStage", {lx});
-  b.op(lq).stats.edit().size_bytes = left_bytes;
+  b.op(lq).edit_runtime().stats.edit().size_bytes = left_bytes;
   std::size_t lr = b.add("AQEShuffleRead", {lq});
   std::size_t lsort = b.add("Sort", {lr});
   std::size_t rs = b.add("Scan parquet spark_catalog.db.dim");
   b.op(rs).set_table("spark_catalog.db.dim");
   std::size_t rx = b.add("Exchange", {rs});
   std::size_t rq = b.add("ShuffleQueryStage", {rx});
-  b.op(rq).stats.edit().size_bytes = right_bytes;
-  b.op(rq).stats.edit().row_count = 41000;
+  b.op(rq).edit_runtime().stats.edit().size_bytes = right_bytes;
+  b.op(rq).edit_runtime().stats.edit().row_count = 41000;
   std::size_t rr = b.add("AQEShuffleRead", {rq});
   std::size_t rsort = b.add("Sort", {rr});
   std::size_t j = b.add("SortMergeJoin", {lsort, rsort});
@@ -193,7 +193,7 @@ TEST_CASE("shuffle-join-could-broadcast") {
   SUBCASE("no size evidence") {
     PlanBuilder b;
     std::size_t j = aqe_smj(b, 48 * kGiB, 3.2 * kMiB);
-    for (auto& op : b.plan.ops) op.stats.reset();
+    for (auto& op : b.plan.ops) op.edit_runtime().stats.reset();
     (void)j;
     CHECK(lint(b).empty());
   }
@@ -215,7 +215,7 @@ TEST_CASE("shuffle-join-could-broadcast: a side is sized as Spark sizes it, by t
   auto build = [](PlanBuilder& b, double stage_bytes, double read_bytes, bool stats) {
     std::size_t j = aqe_smj(b, 34.3 * kMiB, stage_bytes);
     for (auto& op : b.plan.ops) {
-      if (op.kind == OpKind::QueryStage && !stats) op.stats.reset();
+      if (op.kind == OpKind::QueryStage && !stats) op.edit_runtime().stats.reset();
       if (op.kind == OpKind::Exchange)
         b.metric(op.index, "Data size", op.index < 5 ? 34.3 * kMiB : stage_bytes, MetricUnit::Bytes);
       if (op.kind == OpKind::ShuffleRead)
@@ -243,7 +243,7 @@ TEST_CASE("shuffle-join-could-broadcast: a side is sized as Spark sizes it, by t
     PlanBuilder b(InputFormat::EventLog);
     aqe_smj(b, 48 * kGiB, 3.2 * kMiB);
     for (auto& op : b.plan.ops) {
-      op.stats.reset();
+      op.edit_runtime().stats.reset();
       if (op.kind == OpKind::ShuffleRead) b.metric(op.index, "Partition data size", op.index < 5 ? 48 * kGiB : 2 * kMiB, MetricUnit::Bytes);
     }
     auto ds = only(lint(b), "shuffle-join-could-broadcast");
@@ -264,7 +264,7 @@ TEST_CASE("skew-not-handled") {
     std::size_t j = b.add("PhotonShuffledHashJoin", {lx, rx});
     b.join(j, JoinType::Inner, BuildSide::Right);
     b.op(j).join.edit().skew = skew_flag;
-    b.op(j).duration_ms = 600000;
+    b.op(j).edit_runtime().duration_ms = 600000;
     return j;
   };
   SUBCASE("ratio above the factor") {
@@ -296,7 +296,7 @@ TEST_CASE("skew-not-handled") {
   SUBCASE("task-time spread of the join stage") {
     PlanBuilder b(InputFormat::EventLog);
     std::size_t j = build(b, 1, false);
-    b.op(j).extra.edit().spark_stages = {7};
+    b.op(j).edit_runtime().extra.edit().spark_stages = {7};
     StageInfo st;
     st.id = "7";
     st.num_tasks = 200;
@@ -318,7 +318,7 @@ TEST_CASE("stale-broadcast-hint and oversized-broadcast") {
     b.op(r).set_table("spark_catalog.db.customers");
     std::size_t bx = b.add("BroadcastExchange", {r});
     std::size_t bq = b.add("BroadcastQueryStage", {bx});
-    b.op(bq).stats.edit().size_bytes = bytes;
+    b.op(bq).edit_runtime().stats.edit().size_bytes = bytes;
     std::size_t j = b.add("BroadcastHashJoin", {l, bq});
     b.join(j, JoinType::Inner, BuildSide::Right);
     return j;
@@ -379,29 +379,29 @@ TEST_CASE("exploding-join and cartesian-product") {
   SUBCASE("runtime rows") {
     PlanBuilder b(InputFormat::QueryProfile);
     std::size_t l = b.add("Scan parquet db.orders");
-    b.op(l).rows = 2e6;
+    b.op(l).edit_runtime().rows = 2e6;
     std::size_t r = b.add("Scan parquet db.payments");
-    b.op(r).rows = 3e6;
+    b.op(r).edit_runtime().rows = 3e6;
     std::size_t j = b.add("SortMergeJoin", {l, r});
     b.join(j, JoinType::Inner);
-    b.op(j).rows = 8.4e8;
+    b.op(j).edit_runtime().rows = 8.4e8;
     auto ds = lint(b);
     REQUIRE(ds.size() == 1);
     CHECK(ds[0].rule == "exploding-join");
     CHECK(ds[0].message ==
           "SortMergeJoin (3) returns 840,000,000 rows from 2,000,000 + 3,000,000 input rows (168× its inputs)");
-    b.op(j).rows = 9e6;  // < 2x
+    b.op(j).edit_runtime().rows = 9e6;  // < 2x
     CHECK(lint(b).empty());
   }
   SUBCASE("below the minimum rows") {
     PlanBuilder b(InputFormat::QueryProfile);
     std::size_t l = b.add("Scan parquet db.a");
-    b.op(l).rows = 100;
+    b.op(l).edit_runtime().rows = 100;
     std::size_t r = b.add("Scan parquet db.b");
-    b.op(r).rows = 100;
+    b.op(r).edit_runtime().rows = 100;
     std::size_t j = b.add("SortMergeJoin", {l, r});
     b.join(j, JoinType::Inner);
-    b.op(j).rows = 900000;
+    b.op(j).edit_runtime().rows = 900000;
     CHECK(lint(b).empty());
   }
   SUBCASE("cartesian product without condition") {

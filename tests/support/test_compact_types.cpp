@@ -487,7 +487,8 @@ TEST_CASE("OutOfLine: in the store while a BlockScope is open, on the heap other
 }
 
 TEST_CASE("model layout: operators, fields, joins and metrics keep their sizes") {
-  CHECK(sizeof(Operator) <= 184);
+  CHECK(sizeof(Operator) <= 144);
+  CHECK(sizeof(ParsedExpr) <= 72);
   CHECK(sizeof(Field) <= 48);
   CHECK(sizeof(JoinInfo) <= 32);
   CHECK(sizeof(Metric) <= 32);
@@ -523,4 +524,145 @@ TEST_CASE("model layout: operators, fields, joins and metrics keep their sizes")
   op.set_scan_format("parquet");
   CHECK(op.table() == "db.t");
   CHECK(op.scan_format() == "parquet");
+}
+
+TEST_CASE("Operator: the runtime parts read empty without a block, and are written through edit_runtime") {
+  Operator op;
+  CHECK_FALSE(op.has_runtime());
+  CHECK(op.metrics().empty());
+  CHECK_FALSE(op.rows());
+  CHECK_FALSE(op.duration_ms());
+  CHECK_FALSE(op.stats().present());
+  CHECK(op.extra()->tag.empty());
+  CHECK(op.hints()->empty());
+  CHECK(op.metric_value(Metric::OutputRows) == std::nullopt);
+  CHECK_FALSE(op.has_runtime());  // reading created nothing
+  op.edit_runtime().rows = 12;
+  op.edit_runtime().metrics.push_back({"Number of output rows", "", 12, MetricUnit::Count, false, Metric::OutputRows});
+  op.edit_runtime().extra.edit().tag = "PHOTON_FILTER_EXEC";
+  REQUIRE(op.has_runtime());
+  CHECK(*op.rows() == 12);
+  CHECK(op.metric_value(Metric::OutputRows) == 12);
+  CHECK(op.extra()->tag == "PHOTON_FILTER_EXEC");
+  const Operator copy = op;  // a copy has its own parts
+  op.edit_runtime().rows = 13;
+  CHECK(*copy.rows() == 12);
+  CHECK(copy.metrics().size() == 1);
+  CHECK(copy.extra()->tag == "PHOTON_FILTER_EXEC");
+  // The block comes from the plan's store while a scope is open, as the other parts do.
+  Plan p;
+  p.ops.emplace_back();
+  {
+    const BlockScope blocks(p.text_store());
+    p.ops[0].edit_runtime().duration_ms = 5;
+  }
+  CHECK(*p.ops[0].duration_ms() == 5);
+  const Plan q = p;
+  CHECK(*q.ops[0].duration_ms() == 5);
+}
+
+TEST_CASE("ItemSpans: one word an item, wide once an item does not fit 16 bits") {
+  ItemSpans s;
+  CHECK(s.empty());
+  CHECK(s.size() == 0);
+  CHECK_FALSE(s.wide());
+  s.push_back({1, 3});
+  s.push_back({6, 0});
+  s.push_back({0xFFFE, 0xFFFF});  // the largest narrow item
+  REQUIRE(s.size() == 3);
+  CHECK_FALSE(s.wide());
+  CHECK(s.end_word() - s.first_word() == 3);  // 4 bytes an item
+  CHECK(s[0].begin == 1);
+  CHECK(s[0].size == 3);
+  CHECK(s[1].begin == 6);
+  CHECK(s[1].size == 0);
+  CHECK(s[2].begin == 0xFFFE);
+  CHECK(s[2].size == 0xFFFF);
+  s.push_back({0xFFFF, 1});  // begins past 16 bits (0xFFFF would be the wide marker's begin)
+  REQUIRE(s.wide());
+  REQUIRE(s.size() == 4);
+  CHECK(s[0].begin == 1);
+  CHECK(s[2].begin == 0xFFFE);
+  CHECK(s[2].size == 0xFFFF);
+  CHECK(s[3].begin == 0xFFFF);
+  CHECK(s[3].size == 1);
+  s.push_back({2, 0x10000});  // wide stays wide; a long item
+  CHECK(s.size() == 5);
+  CHECK(s[4].begin == 2);
+  CHECK(s[4].size == 0x10000);
+  ItemSpans c = s;  // copies keep the form
+  CHECK(c.wide());
+  CHECK(c.size() == 5);
+  CHECK(c[3].begin == 0xFFFF);
+  s.clear();
+  CHECK(s.empty());
+  CHECK_FALSE(s.wide());
+  s.push_back({0, 70000});  // a first item that does not fit
+  CHECK(s.wide());
+  CHECK(s.size() == 1);
+  CHECK(s[0].size == 70000);
+}
+
+TEST_CASE("FieldItems: narrow and wide lists read the same items") {
+  for (const std::size_t pad : {std::size_t{0}, std::size_t{70000}}) {
+    Field f;
+    TextStore store;
+    std::string value = "[" + std::string(pad, ' ') + "a#1, bb#2, c#3]";
+    f.value = store.keep(value);
+    f.is_list = true;
+    const std::string_view v = f.value;
+    const std::size_t at = v.find("a#1");
+    f.add_item(v.substr(at, 3));
+    f.add_item(v.substr(at + 5, 4));
+    f.add_item(v.substr(at + 11, 3));
+    CHECK(f.item_spans.wide() == (pad != 0));
+    const FieldItems items = f.items();
+    REQUIRE(items.size() == 3);
+    CHECK(items[0] == "a#1");
+    CHECK(items[1] == "bb#2");
+    CHECK(items[2] == "c#3");
+    CHECK(items == std::vector<std::string>{"a#1", "bb#2", "c#3"});
+    std::vector<std::string> seen;
+    for (std::string_view it : items) seen.emplace_back(it);
+    CHECK(seen == items.strings());
+    CHECK(seen == std::vector<std::string>{"a#1", "bb#2", "c#3"});
+  }
+  // set_items builds the value and its items (narrow for a short list).
+  Field g;
+  TextStore store;
+  g.set_items(store, {"x", "yy"});
+  CHECK(g.value == "[x, yy]");
+  CHECK(g.items() == std::vector<std::string>{"x", "yy"});
+  CHECK_FALSE(g.item_spans.wide());
+}
+
+TEST_CASE("OptionalExpr: an expression or none in the expression's size") {
+  OptionalExpr o;
+  CHECK_FALSE(o.has_value());
+  CHECK_FALSE(static_cast<bool>(o));
+  CHECK(o == std::nullopt);
+  CHECK_THROWS_AS((void)o.value(), std::bad_optional_access);
+  Expr e;
+  e.kind = ExprKind::Attribute;
+  e.name = "a";
+  e.args.push_back(Expr{});
+  o = std::move(e);
+  REQUIRE(o);
+  CHECK(o->kind == ExprKind::Attribute);
+  CHECK((*o).name == "a");
+  CHECK(o.value().args.size() == 1);
+  const OptionalExpr copy = o;
+  CHECK(copy->args.size() == 1);
+  o.reset();
+  CHECK_FALSE(o);
+  CHECK(copy);
+  Expr& r = o.emplace();
+  CHECK(o);
+  CHECK(r.kind == ExprKind::Raw);  // a default expression is a value, not "none"
+  o = std::nullopt;
+  CHECK_FALSE(o);
+  ParsedExpr p;
+  CHECK_FALSE(p.root);
+  p.root = Expr{};
+  CHECK(p.root);
 }

@@ -33,7 +33,7 @@ inline std::string plan_invariant_violation(const ParseResult& r, std::string_vi
       for (std::size_t c : op.parents)
         if (c >= n) return at + "parent index out of range";
       if (op.reuses && *op.reuses >= n) return at + "reuses index out of range";
-      if (op.extra->stage_parent && *op.extra->stage_parent >= n) return at + "stage parent index out of range";
+      if (op.extra()->stage_parent && *op.extra()->stage_parent >= n) return at + "stage parent index out of range";
       if (bad_loc(op.loc) || bad_loc(op.detail_loc)) return at + "position after the end of the input";
     }
     for (const auto& s : plan.subqueries) {

@@ -99,14 +99,14 @@ struct FakeLinter {
     keys.key = "Left keys";
     keys.value = "[k#1]";
     join.fields.push_back(keys);
-    join.rows = 1234567;
-    join.duration_ms = 65'000;
-    join.extra.edit().peak_memory_bytes = 2.0 * 1024 * 1024 * 1024;
+    join.edit_runtime().rows = 1234567;
+    join.edit_runtime().duration_ms = 65'000;
+    join.edit_runtime().extra.edit().peak_memory_bytes = 2.0 * 1024 * 1024 * 1024;
     Metric size;
     size.label = "data size";
     size.unit = MetricUnit::Bytes;
     size.value = 3.0 * 1024 * 1024 * 1024;
-    plan.ops[2].metrics.push_back(size);
+    plan.ops[2].edit_runtime().metrics.push_back(size);
     plan.ops[4].children = {3};
     plan.ops[3].children = {0, 2};
     plan.ops[2].children = {1};

@@ -31,13 +31,13 @@ TEST_CASE("event log: our skewed join log gives one execution with metrics and s
   CHECK(p.is_final_plan == std::optional<bool>(true));  // the last AQE update wins over the start event
   const Operator* smj = find_name(p, "SortMergeJoin");
   REQUIRE(smj);
-  REQUIRE(smj->rows);
+  REQUIRE(smj->rows());
   // 47 even tasks of 8M rows + the three hot tasks (300M + 180M + 128,571,428).
-  CHECK(*smj->rows == doctest::Approx(47.0 * 8'000'000 + 300'000'000 + 180'000'000 + 128'571'428));
-  CHECK(smj->extra->spark_stages == std::vector<int>{2});
+  CHECK(*smj->rows() == doctest::Approx(47.0 * 8'000'000 + 300'000'000 + 180'000'000 + 128'571'428));
+  CHECK(smj->extra()->spark_stages == std::vector<int>{2});
   const Operator* scan = find_name(p, "Scan parquet spark_catalog.default.events");
   REQUIRE(scan);
-  CHECK(scan->rows == std::optional<double>(40.0 * 10'000'000));
+  CHECK(scan->rows() == std::optional<double>(40.0 * 10'000'000));
   const Operator* sort = find_name(p, "Sort");
   REQUIRE(sort);
   const Metric* spill = sort->metric("Spill size");
@@ -120,7 +120,7 @@ TEST_CASE("event log: Spark's own test logs" * doctest::test_suite("shared")) {
     // The last AQE update is the final plan, and the final stages got their metrics.
     CHECK(p.is_final_plan == std::optional<bool>(true));
     bool any_rows = false;
-    for (const auto& op : p.ops) any_rows = any_rows || op.rows.has_value();
+    for (const auto& op : p.ops) any_rows = any_rows || op.rows().has_value();
     CHECK(any_rows);
     CHECK_FALSE(p.stages.empty());
   }

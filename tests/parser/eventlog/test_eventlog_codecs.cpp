@@ -100,7 +100,7 @@ std::string summary(const ParseResult& r) {
     for (const auto& st : p.stages)
       s << " [" << st.id << " max=" << st.task_ms_max.value_or(-1) << " med=" << st.task_ms_median.value_or(-1) << "]";
     for (const auto& op : p.ops)
-      if (op.rows) s << " " << op.name << "=" << *op.rows;
+      if (op.rows()) s << " " << op.name << "=" << *op.rows();
     s << "\n";
   }
   for (const auto& m : r.messages) s << "message: " << m.message << "\n";

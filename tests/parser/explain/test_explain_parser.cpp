@@ -120,10 +120,10 @@ TEST_CASE("formatted AQE: Final and Initial sections form one DAG, shared nodes 
   const Operator& stage = op_by_id(p, "8");
   CHECK(stage.kind == OpKind::QueryStage);
   CHECK(stage.section == Section::AqeFinal);
-  CHECK(stage.stats->size_bytes == doctest::Approx(8.0 * 1152921504606846976.0));
+  CHECK(stage.stats()->size_bytes == doctest::Approx(8.0 * 1152921504606846976.0));
   const Operator& sqs = op_by_id(p, "5");
-  CHECK(sqs.stats->row_count == doctest::Approx(10));
-  CHECK(sqs.stats->size_bytes == doctest::Approx(240));
+  CHECK(sqs.stats()->row_count == doctest::Approx(10));
+  CHECK(sqs.stats()->size_bytes == doctest::Approx(240));
   // HashAggregate (3) is shared: one operator with two consumers (Exchange 4 and Exchange 9).
   const Operator& agg = op_by_id(p, "3");
   CHECK(agg.codegen);
@@ -238,6 +238,8 @@ Join condition: None
   REQUIRE_FALSE(r.has_errors());
   const Plan& p = r.plans[0];
   REQUIRE(p.ops.size() == 5);
+  // Explain text gives no runtime parts: no operator holds an OpRuntime block.
+  for (const Operator& o : p.ops) CHECK_FALSE(o.has_runtime());
   const Operator& bnlj = op_by_id(p, "5");
   CHECK(bnlj.join->strategy == JoinStrategy::BroadcastNestedLoop);
   CHECK(bnlj.join->type == JoinType::LeftAnti);
@@ -498,14 +500,14 @@ Join Inner, (a#1 = b#2), leftHint=(strategy=shuffle_hash), rightHint=(strategy=b
   const Operator& analyzed = p.ops[p.logical_roots[1]];
   CHECK(analyzed.section == Section::AnalyzedLogical);
   CHECK(analyzed.logical);
-  REQUIRE(analyzed.hints->size() == 1);
-  CHECK(analyzed.hints->at(0).strategy == "broadcast");
-  CHECK(analyzed.hints->at(0).side == BuildSide::Right);
+  REQUIRE(analyzed.hints()->size() == 1);
+  CHECK(analyzed.hints()->at(0).strategy == "broadcast");
+  CHECK(analyzed.hints()->at(0).side == BuildSide::Right);
   const Operator& optimized = p.ops[p.logical_roots[2]];
-  REQUIRE(optimized.hints->size() == 2);
-  CHECK(optimized.hints->at(0).strategy == "shuffle_hash");
-  CHECK(optimized.hints->at(0).side == BuildSide::Left);
-  CHECK(optimized.hints->at(1).side == BuildSide::Right);
+  REQUIRE(optimized.hints()->size() == 2);
+  CHECK(optimized.hints()->at(0).strategy == "shuffle_hash");
+  CHECK(optimized.hints()->at(0).side == BuildSide::Left);
+  CHECK(optimized.hints()->at(1).side == BuildSide::Right);
   CHECK(optimized.join->type == JoinType::Inner);
   CHECK(p.ops[optimized.children[0]].table() == "spark_catalog.default.t1");
   const Operator& bhj = p.ops[p.roots[0]];
@@ -540,8 +542,12 @@ Arguments: [x#1]
   CHECK(cost.format == InputFormat::ExplainCost);
   REQUIRE(cost.logical_roots.size() == 1);
   const Operator& f = cost.ops[cost.logical_roots[0]];
-  CHECK(f.stats->size_bytes == doctest::Approx(1.5 * 1024 * 1024));
-  CHECK(f.stats->row_count == doctest::Approx(2.0e4));
+  CHECK(f.stats()->size_bytes == doctest::Approx(1.5 * 1024 * 1024));
+  CHECK(f.stats()->row_count == doctest::Approx(2.0e4));
+  CHECK(f.has_runtime());  // its Statistics
+  CHECK(f.metrics().empty());
+  CHECK_FALSE(f.rows());
+  CHECK_FALSE(r.plans[1].ops[0].has_runtime());
   CHECK(f.name == "Filter");
   CHECK(r.plans[1].format == InputFormat::ExplainFormatted);
   CHECK(r.plans[1].ops.size() == 1);

@@ -152,18 +152,18 @@ TEST_CASE("history server: metrics attach to the operators of the final plan, th
   const Plan& p = hsr.plans[0];
   const Operator* smj = final_op(p, "SortMergeJoin");
   REQUIRE(smj);
-  REQUIRE(smj->rows);
-  CHECK(*smj->rows == *final_op(ev.plans[0], "SortMergeJoin")->rows);  // counts are exact
+  REQUIRE(smj->rows());
+  CHECK(*smj->rows() == *final_op(ev.plans[0], "SortMergeJoin")->rows());  // counts are exact
   const Operator* events = final_op(p, "Scan parquet spark_catalog.default.events");
   REQUIRE(events);
-  CHECK(events->rows == std::optional<double>(400'000'000.0));
+  CHECK(events->rows() == std::optional<double>(400'000'000.0));
   // Each operator got the event log's metrics (sizes and times rounded as displayed).
   std::size_t hs_metrics = 0, ev_metrics = 0;
-  for (const auto& op : p.ops) hs_metrics += op.metrics.size();
-  for (const auto& op : ev.plans[0].ops) ev_metrics += op.metrics.size();
+  for (const auto& op : p.ops) hs_metrics += op.metrics().size();
+  for (const auto& op : ev.plans[0].ops) ev_metrics += op.metrics().size();
   CHECK(hs_metrics == ev_metrics);
   // The codegen stage's task-time spread stands in for the stage's task times.
-  REQUIRE(std::find(smj->extra->spark_stages.begin(), smj->extra->spark_stages.end(), 2) != smj->extra->spark_stages.end());
+  REQUIRE(std::find(smj->extra()->spark_stages.begin(), smj->extra()->spark_stages.end(), 2) != smj->extra()->spark_stages.end());
   const StageInfo* st = nullptr;
   for (const auto& s : p.stages)
     if (s.id == "2") st = &s;
@@ -210,7 +210,7 @@ TEST_CASE("history server: broken answers say what was wrong") {
   CHECK_FALSE(r.has_errors());
   const Operator* range = final_op(r.plans[0], "Range");
   REQUIRE(range);
-  CHECK(range->rows == std::optional<double>(1000.0));
+  CHECK(range->rows() == std::optional<double>(1000.0));
 }
 
 // ---- The December 2026 reliability probe: C1, H3, W1, S4 ----
@@ -321,8 +321,8 @@ TEST_CASE("history server: an answer whose keys a tool sorted (jq -S, sort_keys)
       for (std::size_t i = 0; i < a.parse.plans.size(); ++i) {
         REQUIRE(a.parse.plans[i].ops.size() == b.parse.plans[i].ops.size());
         std::size_t ma = 0, mb = 0;
-        for (const auto& op : a.parse.plans[i].ops) ma += op.metrics.size();
-        for (const auto& op : b.parse.plans[i].ops) mb += op.metrics.size();
+        for (const auto& op : a.parse.plans[i].ops) ma += op.metrics().size();
+        for (const auto& op : b.parse.plans[i].ops) mb += op.metrics().size();
         CHECK(ma == mb);
       }
       REQUIRE(a.diagnostics.size() == b.diagnostics.size());
@@ -346,7 +346,7 @@ TEST_CASE("history server: node objects pasted without their execution (fragment
     REQUIRE(p.ops.size() == 2);
     CHECK(p.ops[0].name == "BroadcastHashJoin");
     CHECK(p.ops[0].kind == OpKind::Join);
-    CHECK(p.ops[0].rows == 2.0);
+    CHECK(p.ops[0].rows() == 2.0);
     CHECK(p.ops[0].codegen_stage == 3);
     CHECK(p.ops[1].name == "HashAggregate");
     CHECK(p.ops[1].metric(Metric::SpillSize) != nullptr);

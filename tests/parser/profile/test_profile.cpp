@@ -139,7 +139,7 @@ TEST_CASE("corpus/profile v1.2: Photon broadcast join, executor broadcast, sides
   CHECK(join.join->strategy == JoinStrategy::BroadcastHash);
   CHECK(join.join->build == BuildSide::Right);
   CHECK(join.join->type == JoinType::Inner);
-  CHECK(join.rows == 249118004);
+  CHECK(join.rows() == 249118004);
   // The edges list the build side first; CHILD_TAG Left puts the orders scan first anyway.
   REQUIRE(join.children.size() == 2);
   CHECK(p.ops[join.children[0]].id == "521");
@@ -148,7 +148,7 @@ TEST_CASE("corpus/profile v1.2: Photon broadcast join, executor broadcast, sides
   const Operator& scan = op_id(p, "521");
   CHECK(scan.table() == "main.sales.orders");
   CHECK(scan.scan_format() == "parquet");
-  CHECK(scan.extra->child_side == "Left");
+  CHECK(scan.extra()->child_side == "Left");
   CHECK(scan.metric_value("Files pruned") == 1184);
   CHECK_FALSE(scan.metric_value("Peak reader threads utilized").has_value());
   CHECK(scan.metric_value("Cumulative time") == 2875);
@@ -173,7 +173,7 @@ TEST_CASE("corpus/profile v1.2: Photon broadcast join, executor broadcast, sides
   CHECK(sink.metric_value("AQEShuffleRead - Number of skewed partition splits") == 48);
   CHECK(sink.metric("AQEShuffleRead - Partition data size")->unit == MetricUnit::Bytes);
   CHECK(p.ops[sink.children.at(0)].id == "524");
-  CHECK(p.ops[*sink.extra->stage_parent].id == "537");
+  CHECK(p.ops[*sink.extra()->stage_parent].id == "537");
   CHECK(op_id(p, "540").codegen);
   CHECK_FALSE(op_id(p, "538").codegen);
 
@@ -262,20 +262,20 @@ TEST_CASE("corpus/profile snake_case keys and tag spellings") {
   CHECK(p.roots == std::vector<std::size_t>{0});
   const Operator& sink = op_id(p, "21");
   CHECK(sink.name == "PhotonShuffleExchangeSink");
-  CHECK(sink.extra->tag == "UNKNOWN.PhotonShuffleExchangeSink");
+  CHECK(sink.extra()->tag == "UNKNOWN.PhotonShuffleExchangeSink");
   CHECK(sink.kind == OpKind::Exchange);
   CHECK(sink.metric_value("Sink - Num bytes written") == 21504);
   CHECK(sink.metric("Sink - Num bytes written")->unit == MetricUnit::Bytes);
-  CHECK(sink.extra->spark_stages == std::vector<int>{52, 51});
-  CHECK(sink.extra.in_store());  // every node's extras: in the input's store, no heap block each
+  CHECK(sink.extra()->spark_stages == std::vector<int>{52, 51});
+  CHECK(sink.extra().in_store());  // every node's extras: in the input's store, no heap block each
   const Operator& agg = op_id(p, "22");
-  CHECK(agg.extra->tag == "PHOTON_GROUPING_AGG_EXEC");
+  CHECK(agg.extra()->tag == "PHOTON_GROUPING_AGG_EXEC");
   CHECK(agg.name == "PhotonGroupingAgg");
-  CHECK(agg.rows == 672);
-  CHECK(agg.duration_ms == 2900);
-  CHECK(op_id(p, "20").extra->peak_memory_bytes == 67108864);
+  CHECK(agg.rows() == 672);
+  CHECK(agg.duration_ms() == 2900);
+  CHECK(op_id(p, "20").extra()->peak_memory_bytes == 67108864);
   CHECK(op_id(p, "20").metric_value("Cumulative time") == 310);
-  CHECK(p.ops[*agg.extra->stage_parent].id == "24");
+  CHECK(p.ops[*agg.extra()->stage_parent].id == "24");
   CHECK(op_id(p, "25").kind == OpKind::CodegenStage);
   REQUIRE(p.stages.size() == 2);
   CHECK(p.stages[0].num_tasks == 16);
@@ -301,7 +301,7 @@ TEST_CASE("corpus/profile metrics without a value, empty metadata lists, photonE
   CHECK(proj.metric("Cumulative time")->unit == MetricUnit::Millis);
   CHECK_FALSE(proj.metric_value("Cumulative time").has_value());
   const Operator& scan = op_id(p, "11");
-  CHECK_FALSE(scan.rows.has_value());
+  CHECK_FALSE(scan.rows().has_value());
   REQUIRE(scan.field("FILTERS") != nullptr);
   CHECK(scan.field("FILTERS")->is_list);
   CHECK(scan.field("FILTERS")->exprs.empty());
@@ -380,14 +380,14 @@ TEST_CASE("profile reader: bad and odd inputs never crash") {
   ParseResult st = parse("{\"graphs\": [{\"nodes\": [{\"id\": \"1\", \"stageLinks\": [1e300, -1, 3.5, \"7\", 12]}],"
                          " \"stageData\": [{\"stageId\": \"1e300\"}, {\"stageId\": \"12\"}]}]}");
   REQUIRE(st.plans.size() == 1);
-  CHECK(st.plans[0].ops[0].extra->spark_stages == std::vector<int>{7, 12});
+  CHECK(st.plans[0].ops[0].extra()->spark_stages == std::vector<int>{7, 12});
   REQUIRE(st.plans[0].stages.size() == 2);
   CHECK(st.plans[0].stages[0].operators.empty());
   CHECK(st.plans[0].stages[1].operators == std::vector<std::size_t>{0});
   // A chain of subgraphParent that loops is cut.
   ParseResult loop = parse(
       "{\"graphs\": [{\"nodes\": [{\"id\": \"1\", \"subgraphParent\": \"2\"}, {\"id\": \"2\", \"subgraphParent\": \"1\"}]}]}");
-  CHECK(std::any_of(loop.plans[0].ops.begin(), loop.plans[0].ops.end(), [](const Operator& o) { return !o.extra->stage_parent; }));
+  CHECK(std::any_of(loop.plans[0].ops.begin(), loop.plans[0].ops.end(), [](const Operator& o) { return !o.extra()->stage_parent; }));
 }
 
 TEST_CASE("profile reader: nodes are read while the JSON is parsed, with the DOM reader's results") {
@@ -402,7 +402,7 @@ TEST_CASE("profile reader: nodes are read while the JSON is parsed, with the DOM
   REQUIRE(twice.plans[0].ops.size() == 2);
   CHECK(twice.plans[0].ops[0].id == "1");
   CHECK(twice.plans[0].ops[1].id == "2");
-  CHECK(twice.plans[0].ops[1].extra->stage_parent == std::optional<std::size_t>(0));
+  CHECK(twice.plans[0].ops[1].extra()->stage_parent == std::optional<std::size_t>(0));
   CHECK(twice.plans[0].ops[0].children == std::vector<std::size_t>{1});
   CHECK(has_message(twice, MessageSeverity::Warning, "graph 0: nodes[1] is not an object; ignored"));
 

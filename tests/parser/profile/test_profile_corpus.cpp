@@ -89,7 +89,7 @@ TEST_CASE("profile-01: mixed Photon/JVM, JVM broadcast joins, DPP pruning, query
   CHECK(join.kind == OpKind::Join);
   CHECK(join.name == "BroadcastHashJoin");
   CHECK(join.label == "Left Semi Join");
-  CHECK(join.extra->tag == "BROADCAST_HASH_JOIN_EXEC");
+  CHECK(join.extra()->tag == "BROADCAST_HASH_JOIN_EXEC");
   CHECK(join.engine == Engine::Spark);
   CHECK(join.join->strategy == JoinStrategy::BroadcastHash);
   CHECK(join.join->type == JoinType::LeftSemi);
@@ -99,16 +99,16 @@ TEST_CASE("profile-01: mixed Photon/JVM, JVM broadcast joins, DPP pruning, query
   CHECK(join.left_keys()[0].text == "cs.cs_sold_date_sk");
   REQUIRE(join.right_keys().size() == 1);
   CHECK(join.right_keys()[0].text == "d.d_date_sk");
-  CHECK(join.rows == 556);
+  CHECK(join.rows() == 556);
   // Left (CHILD_TAG Left, the Project) before the build side (the Shuffle, CHILD_TAG Child).
   REQUIRE(join.children.size() == 2);
   CHECK(p.ops[join.children[0]].id == "34653");
-  CHECK(p.ops[join.children[0]].extra->child_side == "Left");
+  CHECK(p.ops[join.children[0]].extra()->child_side == "Left");
   CHECK(p.ops[join.children[1]].id == "1");
   CHECK(join.metric_value("Time to read broadcast") == 424);
   CHECK(join.metric("Time to read broadcast")->unit == MetricUnit::Millis);
-  CHECK(join.extra->stage_parent.has_value());
-  CHECK(p.ops[*join.extra->stage_parent].id == "34657");
+  CHECK(join.extra()->stage_parent.has_value());
+  CHECK(p.ops[*join.extra()->stage_parent].id == "34657");
   CHECK(join.codegen);
 
   // Photon scan below a Columnar To Row feeding a JVM aggregate of 1.14 B rows.
@@ -117,9 +117,9 @@ TEST_CASE("profile-01: mixed Photon/JVM, JVM broadcast joins, DPP pruning, query
   CHECK(scan.engine == Engine::Photon);
   CHECK(scan.table() == "tpcds.tpcds_sf1000_delta_lc.detail_itagaki");
   CHECK(scan.scan_format() == "parquet");
-  CHECK(scan.rows == 1138673400);
-  CHECK(scan.duration_ms == 255767);
-  CHECK(scan.extra->peak_memory_bytes == 105130076160.0);
+  CHECK(scan.rows() == 1138673400);
+  CHECK(scan.duration_ms() == 255767);
+  CHECK(scan.extra()->peak_memory_bytes == 105130076160.0);
   CHECK(scan.metric_value("Files read") == 1811);
   CHECK(scan.metric_value("Files pruned") == 467);
   CHECK(scan.metric_value("Size of files pruned") == 25855926746.0);
@@ -153,7 +153,7 @@ TEST_CASE("profile-01: mixed Photon/JVM, JVM broadcast joins, DPP pruning, query
   CHECK(op_id(p, "34698").kind == OpKind::TopK);
   CHECK(op_id(p, "34584").kind == OpKind::ReusedExchange);
   CHECK(op_id(p, "34690").kind == OpKind::Exchange);
-  CHECK(op_id(p, "34690").extra->spark_stages == std::vector<int>{372, 368});
+  CHECK(op_id(p, "34690").extra()->spark_stages == std::vector<int>{372, 368});
   CHECK(op_id(p, "34657").kind == OpKind::CodegenStage);
   CHECK(op_id(p, "34628").name == "PhotonResultStage");
   CHECK(op_id(p, "34628").engine == Engine::Photon);
@@ -261,9 +261,9 @@ TEST_CASE("profile-06: AQE skew counters on the Photon shuffle sink, stages" * d
   CHECK(sink.metric_value("Sink - Num bytes written") == 5664552698.0);
   CHECK(sink.metric_value("Source - Num bytes read") == 5664552698.0);
   CHECK(sink.metric_value("Sink - Cumulative time") == doctest::Approx(112158.68919));
-  CHECK(sink.rows == 1439976202.0);
-  REQUIRE(sink.extra->stage_parent.has_value());
-  const Operator& map_stage = p.ops[*sink.extra->stage_parent];
+  CHECK(sink.rows() == 1439976202.0);
+  REQUIRE(sink.extra()->stage_parent.has_value());
+  const Operator& map_stage = p.ops[*sink.extra()->stage_parent];
   CHECK(map_stage.id == "21778");
   CHECK(map_stage.name == "PhotonShuffleMapStage");
   CHECK(map_stage.metric_value("Stage duration") == 173481);
