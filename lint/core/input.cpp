@@ -11,6 +11,7 @@
 #include <memory>
 #include <sys/stat.h>
 
+#include "lint/core/read_append.hpp"
 #include "parser/common/regular_file.hpp"
 #include "model/format.hpp"
 
@@ -129,22 +130,6 @@ bool read_rest(std::istream& in, std::string& data, double max_bytes, const std:
   return true;
 }
 
-namespace {
-// Reads into data[have, data.size()) until it is full or the file ends; the bytes read, or -1 on an
-// error.
-long long read_into(int fd, std::string& data, std::size_t have) {
-  std::size_t start = have;
-  while (have < data.size()) {
-    ssize_t n = ::read(fd, data.data() + have, data.size() - have);
-    if (n < 0 && errno == EINTR) continue;
-    if (n < 0) return -1;
-    if (n == 0) break;
-    have += static_cast<std::size_t>(n);
-  }
-  return static_cast<long long>(have - start);
-}
-}  // namespace
-
 std::optional<std::string> read_file_once(const std::string& path, std::uint64_t size, double max_bytes,
                                           std::size_t head_bytes,
                                           const std::function<bool(std::string_view head)>& claimed,
@@ -182,16 +167,8 @@ std::optional<std::string> read_fd_once(int fd, const std::string& path, std::ui
   // the size its stat gave (as below: what it holds beyond that is not read, a shorter file ends
   // at its end), then asked as the head.
   if (size > 0 && size < head_bytes && static_cast<double>(size) <= max_bytes) {
-    std::string data(static_cast<std::size_t>(size), '\0');
-    std::size_t have = 0;
-    while (have < data.size()) {
-      ssize_t n = ::read(fd, data.data() + have, data.size() - have);
-      if (n < 0 && errno == EINTR) continue;
-      if (n < 0) return error = read_error(), std::nullopt;
-      if (n == 0) break;
-      have += static_cast<std::size_t>(n);
-    }
-    data.resize(have);
+    std::string data;
+    if (read_append(fd, data, static_cast<std::size_t>(size)) < 0) return error = read_error(), std::nullopt;
     if (claimed(data)) return std::nullopt;
     return data;
   }
@@ -223,11 +200,9 @@ std::optional<std::string> read_fd_once(int fd, const std::string& path, std::ui
   if (data.size() == head_bytes) {
     std::size_t have = data.size();
     if (size > have) {
-      data.resize(static_cast<std::size_t>(size));
-      got = read_into(fd, data, have);
+      got = read_append(fd, data, static_cast<std::size_t>(size) - have);
       if (got < 0) return error = read_error(), std::nullopt;
       have += static_cast<std::size_t>(got);
-      data.resize(have);
     }
     if (have >= size) {  // then to the end (usually one read that finds it)
       char buf[1 << 16];

@@ -565,7 +565,32 @@ class Fast {
       e.begin = static_cast<std::uint32_t>(s);
       return true;
     }
-    return primary(e, h) && operand_ends();
+    if (!primary(e, h)) return false;
+    // attr_suffix: `(avg(x) * 1.2)#34`, `max(val)#x`, `ctr_state#15#35` (postfix's star<> reads
+    // a `#id` right after any primary; action<attr_suffix> makes the node an Attribute, named by
+    // its text up to the last `#`, with no arguments). Only after a call, a cast, parentheses, a
+    // CASE or an attribute: a number there is declined (its digits, `.` and `-` are name
+    // characters, and attr_start makes the whole an attribute first).
+    while (p_ < n_ && b_[p_] == '#' && suffix_may_follow(e)) {
+      const std::size_t hash = p_;
+      if (!hash_id()) return false;
+      const std::uint32_t begin = e.begin;
+      e = Expr{};
+      e.kind = ExprKind::Attribute;
+      e.name = sv(std::string_view(b_ + begin, hash - begin));
+      e.expr_id = sv(std::string_view(b_ + hash + 1, p_ - hash - 1));
+      e.begin = begin;
+      e.end = static_cast<std::uint32_t>(p_);
+      h = 1;
+    }
+    return operand_ends();
+  }
+  // What primary read, by what it starts with: `(` (parentheses), or a call, cast, CASE or
+  // attribute (a name and `#id`).
+  bool suffix_may_follow(const Expr& e) const {
+    if (b_[e.begin] == '(') return true;
+    return e.kind == ExprKind::Function || e.kind == ExprKind::Cast || e.kind == ExprKind::Case ||
+           (e.kind == ExprKind::Attribute && ident_first(b_[e.begin]));
   }
   // A number at s followed by `-` or `/` (name characters): attr_start may reach a `#` through
   // them (`1 - ss_item_sk#1` is an attribute, as `2024-01-01 - x#1` is), and the attribute rule
@@ -630,6 +655,55 @@ class Fast {
     p_ = end;
     return true;
   }
+  // list_item: sor<seq<expression, at<ws, one<',', ')', ']'>>>, raw_literal>. The raw text of an
+  // item at s whose expression the fast reader did not read, in two cases where the grammar's
+  // expression is sure to fail or to end before a word: (1) a keyword other than NOT and CASE
+  // (which start a not_expr and a case_expr), not before a `(` (a function_call), where every
+  // alternative of primary fails; (2) a bare word (word() read it) followed by blanks and a word
+  // that none of the rules after a primary reads (postfix: `#` `[` `.` right after it, or
+  // windowspecdefinition; `div`; the predicate tails' IS, IN, INSET, NOT, LIKE, ILIKE, RLIKE,
+  // REGEXP, BETWEEN; AND, OR; AS (alias_tail, whose must<> would fail the text); ASC, DESC,
+  // NULLS), so at<ws, one<',', ')', ']'>> fails after it. raw_literal: the text up to a `,` `)` or
+  // `]` (a bracket opened in it, a tab or a line break: declined), its trailing blanks dropped; a
+  // Literal with the type guess_literal_type gives (action<raw_value>).
+  bool raw_item(std::size_t s, Expr& e) {
+    if (s >= n_ || !ident_first(b_[s])) return false;
+    std::size_t w = s;
+    while (w < n_ && ident_other(b_[w])) ++w;
+    const std::string_view word(b_ + s, w - s);
+    if (gx::reserved::is_keyword(word.data(), word.size())) {
+      if (iequals_lower(word, "not") || iequals_lower(word, "case") || (w < n_ && b_[w] == '(') || hash_reachable(s))
+        return false;
+    } else {
+      if (!bare_word_at(s)) return false;
+      std::size_t q = w;
+      while (q < n_ && b_[q] == ' ') ++q;
+      if (q == w || q >= n_ || !ident_first(b_[q])) return false;
+      std::size_t r = q;
+      while (r < n_ && ident_other(b_[r])) ++r;
+      const std::string_view next(b_ + q, r - q);
+      for (std::string_view k : {"div", "is", "in", "inset", "not", "like", "ilike", "rlike", "regexp", "between", "and", "or",
+                                 "as", "asc", "desc", "nulls", "then", "else", "when", "end", "windowspecdefinition"})
+        if (iequals_lower(next, k)) return false;
+    }
+    std::size_t r = s;
+    while (r < n_ && b_[r] != ',' && b_[r] != ')' && b_[r] != ']') {
+      const char x = b_[r];
+      if (x == '(' || x == '[' || x == '\t' || x == '\r' || x == '\n') return false;
+      ++r;
+    }
+    if (r >= n_) return false;
+    std::size_t end = r;
+    while (end > s && b_[end - 1] == ' ') --end;
+    e = Expr{};
+    e.kind = ExprKind::Literal;
+    e.name = sv(std::string_view(b_ + s, end - s));
+    e.type = sv(guess_literal_type(e.name));
+    e.begin = static_cast<std::uint32_t>(s);
+    e.end = static_cast<std::uint32_t>(end);
+    p_ = end;
+    return true;
+  }
   bool bare_word_at(std::size_t s) const { return s < n_ && ident_first(b_[s]) && last_bare_word_ == s; }
   // A number read at s (`= 4 yr Degree     )`, TPC-DS's education status): primary's alternatives
   // before `literal` fail on it (attribute only if a `#` is reachable through name characters and
@@ -671,7 +745,9 @@ class Fast {
     if (c == '(') return paren(e, h);
     if (digit(c)) {
       const std::size_t s = p_;
-      return number(e, h, true) && !number_runs_on(s);
+      if (number(e, h, true)) return !number_runs_on(s);
+      p_ = s;
+      return digit_word(e, h, s);
     }
     if (!ident_first(c)) return false;
     const std::size_t s = p_;
@@ -699,6 +775,30 @@ class Fast {
     // would try first: declined).
     if (w == "CASE" && p_ < n_ && b_[p_] == ' ' && !hash_reachable(s)) return case_expr(e, h, s);
     return word(e, h, s, w);
+  }
+
+  // bare_word (`2001Q1`): [A-Za-z0-9_$] bytes from a digit, where `number` fails (not_at<ident_other>
+  // after the digits: the first other byte is a letter that starts no exponent or suffix, so the
+  // grammar's number neither matches nor raises its must<digits>) and every alternative of primary
+  // before bare_word needs another first byte (attribute a `#` that attr_start reaches: declined).
+  // A Literal typed as action<bare_word> types it; followed by a blank, a closer or the end.
+  bool digit_word(Expr& e, std::uint32_t& h, std::size_t s) {
+    std::size_t q = s;
+    while (q < n_ && digit(b_[q])) ++q;
+    if (q >= n_ || !ident_other(b_[q]) || digit(b_[q])) return false;
+    const char x = b_[q];
+    if (x == 'e' || x == 'E' || x == 'L' || x == 'S' || x == 'Y' || x == 'D' || x == 'F' || x == 'B' || x == '$' || x == '_')
+      return false;
+    while (q < n_ && ident_other(b_[q])) ++q;
+    p_ = q;
+    if (!operand_ends() || hash_reachable(s)) return false;
+    e.kind = ExprKind::Literal;
+    e.name = sv(std::string_view(b_ + s, q - s));
+    e.type = sv(guess_literal_type(e.name));
+    e.begin = static_cast<std::uint32_t>(s);
+    e.end = static_cast<std::uint32_t>(q);
+    h = 1;
+    return true;
   }
 
   // case_expr: nesting<kw_case, ws, opt<not_at<kw_when>, case_operand, ws>, plus<case_when>,
@@ -969,7 +1069,15 @@ class Fast {
       } else {
         Expr item;
         std::uint32_t ih = 0;
-        if (!expression(item, ih)) return false;
+        const std::size_t s = p_, depth = depth_;
+        if (!expression(item, ih)) {
+          // list_item's second alternative, raw_literal (`IN (Williamson County,Bronx County)`,
+          // `IN (IN,OH,NJ)`), where the grammar's expression cannot be what the item is.
+          p_ = s;
+          depth_ = depth;
+          if (!raw_item(s, item)) return false;
+          ih = 1;
+        }
         args.push_back(std::move(item));
         h = std::max(h, ih);
       }

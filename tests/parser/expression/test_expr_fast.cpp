@@ -111,7 +111,7 @@ class Gen {
  public:
   explicit Gen(unsigned seed) : rng_(seed) {}
   std::string expr(int depth) {
-    switch (depth <= 0 ? pick(4) : pick(15)) {
+    switch (depth <= 0 ? pick(4) : pick(16)) {
       case 0:
         return attr();
       case 1:
@@ -128,7 +128,13 @@ class Gen {
                        "x - y", "GA DESC", "p and q", "a windowspecdefinition(x)", "a.b", "a#1 AS b#2",
                        "4 yr Degree     ", "2 yr Degree", "4 x#1", "4 yr#3", "4 days", "4 div 2", "4 DIV x", "12.5 abc",
                        "4. yr", "2024-01-01 yr", "2024-01 yr", "4 AND", "4 asc", "4  yr  ", "4 yr(x)", "4 - yr", "007 b c",
-                       "4e5 yr", "4L yr", "2001Q1", "4 yr, x"});
+                       "4e5 yr", "4L yr", "2001Q1", "4 yr, x",
+                       // raw list items and digit words: keywords, a word before another word
+                       "IN", "OH", "IN x", "AND", "and", "NOT", "NOT x", "CASE", "DISTINCT", "AS", "ASC", "NULLS", "IN(x)", "IN x#1",
+                       "Williamson County", "Dona Ana County", "a IS", "a in", "a INx", "a DIV", "a divx", "a Like", "a nulls",
+                       "a asc", "a windowspecdefinition", "a THEN", "a end", "a b(c)", "a b[c]", "a b#1", "a\tb", "a b.c",
+                       "true x", "null y", "a  b  ", "a b+c#1", "2001Q1 x", "2001e", "2001e5", "2001B", "2001BD", "12Lx", "1_a",
+                       "1$", "2001Q1#3", "2001Q1.x", "2001Q1-3", "007abc", "2024-01x"});
       case 3:
         return word() + "(" + list(depth - 1) + ")";
       case 4:
@@ -158,6 +164,10 @@ class Gen {
         if (pick(2) == 0) s += one_of({" ELSE ", " else ", " ELSE"}) + expr(depth - 1);
         return s + one_of({" END", " END", " end", "END", " END ", " ENDx", ""});
       }
+      case 14:  // a `#id` after a call, parentheses, a cast, a CASE, an attribute, a number (attr_suffix)
+        return one_of({"(" + expr(depth - 1) + ")", word() + "(" + list(depth - 1) + ")", attr(), number(), "cast(a#1 as int)",
+                       "CASE WHEN a#1 THEN 1 END", "Subquery scalar-subquery#5, [id=#6]", "(" + expr(depth - 1) + ")#2"}) +
+               one_of({"#1", "#12L", "#x", "#xL", "#", "#1a", "#1-T5ms", "#3#4", " #5", "#6 ", "#7.a", "#8[0]"});
       default:
         return expr(depth - 1) + one_of({" IN ", " IN  ", " in ", " NOT IN "}) +
                one_of({"dynamicpruning#5", "subquery#2", "exists#1", "listquery#3", "ScalarSubquery#4", "scalar-subquery#5",
@@ -201,6 +211,7 @@ class Gen {
  private:
   unsigned pick(unsigned n) { return std::uniform_int_distribution<unsigned>(0, n - 1)(rng_); }
   std::string one_of(std::initializer_list<const char*> xs) { return *(xs.begin() + pick(static_cast<unsigned>(xs.size()))); }
+  std::string one_of(std::initializer_list<std::string> xs) { return *(xs.begin() + pick(static_cast<unsigned>(xs.size()))); }
   std::string sp() { return one_of({"", "", "", " ", "  "}); }
   std::string sp1() { return one_of({" ", " ", " ", " ", "", "  ", "\t"}); }
   std::string attr() {
@@ -300,6 +311,19 @@ TEST_CASE("fast expression reader: what it reads, and what it leaves to the gram
   // The searched CASE.
   CHECK(fast("CASE WHEN (mean#47 = 0.0) THEN false ELSE ((stdev#46 / mean#47) > 1.0) END"));
   CHECK(fast("(CASE WHEN (a#1 > 0) THEN (b#2 / a#1) END > CASE WHEN (c#3 > 0.00) THEN 1 WHEN d#4 THEN 2 ELSE null END)"));
+  // A `#id` after a call, parentheses or an attribute (an Attribute named by the text before it).
+  CHECK(fast("isnotnull(max(val)#x)"));
+  CHECK(fast("(cast(ctr_total_return#16 as decimal(24,7)) > (avg(ctr_total_return) * 1.2)#34)"));
+  CHECK(fast("(d_month_seq + 3)#51"));
+  CHECK(fast("ctr_store_sk#12#30"));
+  CHECK_FALSE(fast("5#3"));
+  // Raw list items (list_item's raw_literal) and words that start with digits (bare_word).
+  CHECK(fast("(s_county#9 IN (Williamson County,Franklin Parish,Bronx County) AND isnotnull(s_store_sk#8))"));
+  CHECK(fast("(ca_state#28 IN (IN,OH,NJ) OR ca_state#28 IN (WI,CT,KY))"));
+  CHECK(fast("d_quarter_name#93 IN (2001Q1,2001Q2,2001Q3)"));
+  CHECK_FALSE(fast("a#1 IN (x IS NULL y)"));
+  CHECK_FALSE(fast("a#1 IN (NOT)"));
+  CHECK_FALSE(fast("max(val)#x-T5ms"));
   CHECK_FALSE(fast("CASE a#1 WHEN 1 THEN 2 END"));
   CHECK_FALSE(fast("CASE WHEN a#1 THEN 1 end"));
   CHECK_FALSE(fast("CASE WHEN a#1 THEN 1"));
