@@ -636,13 +636,21 @@ class Fast {
     const std::string_view next(b_ + q, w - q);
     for (std::string_view k : {"div", "and", "or", "then", "else", "when", "end", "as", "asc", "desc", "windowspecdefinition"})
       if (iequals_lower(next, k)) return false;
-    // raw_value: up to a `,` `)` `]` (no bracket opened inside: declined), trailing blanks dropped.
+    if (!raw_value(s, false, e)) return false;
+    h = 1;
+    return true;
+  }
+  // raw_value: the unquoted text from s up to a `,` `)` or `]` (a bracket opened in it, a tab or a
+  // line break: declined; `closed`: the end of the input before one too), its trailing blanks
+  // dropped, as a Literal with the type guess_literal_type gives (action<raw_value>); p_ at its end.
+  bool raw_value(std::size_t s, bool closed, Expr& e) {
     std::size_t r = s;
     while (r < n_ && b_[r] != ',' && b_[r] != ')' && b_[r] != ']') {
       const char x = b_[r];
       if (x == '(' || x == '[' || x == '\t' || x == '\r' || x == '\n') return false;
       ++r;
     }
+    if (closed && r >= n_) return false;
     std::size_t end = r;
     while (end > s && b_[end - 1] == ' ') --end;
     e = Expr{};
@@ -651,7 +659,6 @@ class Fast {
     e.type = sv(guess_literal_type(e.name));
     e.begin = static_cast<std::uint32_t>(s);
     e.end = static_cast<std::uint32_t>(end);
-    h = 1;
     p_ = end;
     return true;
   }
@@ -686,23 +693,7 @@ class Fast {
                                  "as", "asc", "desc", "nulls", "then", "else", "when", "end", "windowspecdefinition"})
         if (iequals_lower(next, k)) return false;
     }
-    std::size_t r = s;
-    while (r < n_ && b_[r] != ',' && b_[r] != ')' && b_[r] != ']') {
-      const char x = b_[r];
-      if (x == '(' || x == '[' || x == '\t' || x == '\r' || x == '\n') return false;
-      ++r;
-    }
-    if (r >= n_) return false;
-    std::size_t end = r;
-    while (end > s && b_[end - 1] == ' ') --end;
-    e = Expr{};
-    e.kind = ExprKind::Literal;
-    e.name = sv(std::string_view(b_ + s, end - s));
-    e.type = sv(guess_literal_type(e.name));
-    e.begin = static_cast<std::uint32_t>(s);
-    e.end = static_cast<std::uint32_t>(end);
-    p_ = end;
-    return true;
+    return raw_value(s, true, e);
   }
   bool bare_word_at(std::size_t s) const { return s < n_ && ident_first(b_[s]) && last_bare_word_ == s; }
   // A number read at s (`= 4 yr Degree     )`, TPC-DS's education status): primary's alternatives
