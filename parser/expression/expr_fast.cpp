@@ -640,6 +640,15 @@ class Fast {
     h = 1;
     return true;
   }
+  // A Literal of the text [s, end), with the type guess_literal_type gives (action<raw_value>,
+  // action<number>).
+  void set_literal(Expr& e, std::size_t s, std::size_t end) {
+    e.kind = ExprKind::Literal;
+    e.name = sv(std::string_view(b_ + s, end - s));
+    e.type = sv(guess_literal_type(e.name));
+    e.begin = static_cast<std::uint32_t>(s);
+    e.end = static_cast<std::uint32_t>(end);
+  }
   // raw_value: the unquoted text from s up to a `,` `)` or `]` (a bracket opened in it, a tab or a
   // line break: declined; `closed`: the end of the input before one too), its trailing blanks
   // dropped, as a Literal with the type guess_literal_type gives (action<raw_value>); p_ at its end.
@@ -654,11 +663,7 @@ class Fast {
     std::size_t end = r;
     while (end > s && b_[end - 1] == ' ') --end;
     e = Expr{};
-    e.kind = ExprKind::Literal;
-    e.name = sv(std::string_view(b_ + s, end - s));
-    e.type = sv(guess_literal_type(e.name));
-    e.begin = static_cast<std::uint32_t>(s);
-    e.end = static_cast<std::uint32_t>(end);
+    set_literal(e, s, end);
     p_ = end;
     return true;
   }
@@ -783,11 +788,7 @@ class Fast {
     while (q < n_ && ident_other(b_[q])) ++q;
     p_ = q;
     if (!operand_ends() || hash_reachable(s)) return false;
-    e.kind = ExprKind::Literal;
-    e.name = sv(std::string_view(b_ + s, q - s));
-    e.type = sv(guess_literal_type(e.name));
-    e.begin = static_cast<std::uint32_t>(s);
-    e.end = static_cast<std::uint32_t>(q);
+    set_literal(e, s, q);
     h = 1;
     return true;
   }
@@ -958,11 +959,7 @@ class Fast {
       while (p_ < n_ && digit(b_[p_])) ++p_;
     }
     if (!operand_ends()) return false;  // an exponent, a suffix (L, BD, ...), a date, a name: declined
-    e.kind = ExprKind::Literal;
-    e.name = sv(std::string_view(b_ + s, p_ - s));
-    e.type = sv(guess_literal_type(e.name));
-    e.begin = static_cast<std::uint32_t>(s);
-    e.end = static_cast<std::uint32_t>(p_);
+    set_literal(e, s, p_);
     h = 1;
     return true;
   }
