@@ -17,6 +17,9 @@
 
 namespace planlint::test {
 
+inline constexpr double kMiB = 1024.0 * 1024.0;
+inline constexpr double kGiB = 1024.0 * kMiB;
+
 inline std::filesystem::path source_dir() { return PLANLINT_SOURCE_DIR; }
 inline std::filesystem::path corpus_dir() { return source_dir() / "corpus"; }
 

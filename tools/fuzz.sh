@@ -35,7 +35,7 @@ if [ ${#targets[@]} -eq 0 ]; then
 fi
 
 echo "fuzz: building ${targets[*]} (clang, ASan+UBSan, libFuzzer)"
-CXX=clang++ cmake -S . -B build-fuzz -G Ninja -DPLANLINT_FUZZ=ON -DPLANLINT_SANITIZE=ON \
+CXX=clang++ cmake -S . -B build-fuzz -G Ninja -DPLANLINT_FUZZ=ON -DPLANLINT_SANITIZE=ON -DPLANLINT_UNITY=ON \
   -DCMAKE_BUILD_TYPE=RelWithDebInfo -DCMAKE_CXX_FLAGS=-fsanitize=fuzzer-no-link >/dev/null
 cmake --build build-fuzz -j "$jobs" --target "${targets[@]}"
 

@@ -43,6 +43,11 @@ extern "C" void remove_temp_and_die(int sig) {
   ::raise(sig);  // delivered when the handler returns (the signal is blocked in it)
 }
 
+}  // namespace
+
+// Named, not unnamed: OutputFile::Temp (its class is declared in the header) holds one.
+namespace output_file_detail {
+
 // Installs the handlers for the life of one temporary file; one at a time in the process.
 class TempGuard {
  public:
@@ -80,6 +85,12 @@ class TempGuard {
   struct sigaction old_[kNumSignals] {};
   bool installed_[kNumSignals] {};
 };
+
+}  // namespace output_file_detail
+
+namespace {
+
+using output_file_detail::TempGuard;
 
 bool write_all(int fd, std::string_view content, int& err) {
   std::size_t done = 0;

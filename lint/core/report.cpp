@@ -3,6 +3,8 @@
 #include <cstdio>
 #include <nlohmann/json.hpp>
 
+#include "lint/core/sanitize.hpp"
+
 namespace planlint {
 
 Totals count_totals(const std::vector<FileReport>& files) {
@@ -106,6 +108,10 @@ std::string plan_label_text(const PlanLabel& label) {
   std::string text = "execution " + std::to_string(*label.execution);
   if (!label.description.empty()) text += " (" + label.description + ")";
   return text;
+}
+
+std::string rule_label(const Diagnostic& d) {
+  return d.code.empty() ? visible(d.rule) : visible(d.code) + " " + visible(d.rule);
 }
 
 std::string labelled_message(const Diagnostic& d) {

@@ -46,6 +46,9 @@ std::string plan_label_text(const PlanLabel& label);
 // as fingerprints and baselines read it: "execution 3 (save at etl.py:41): <message>" when the
 // finding has a plan label, else the message.
 std::string labelled_message(const Diagnostic& d);
+// "PL002 shuffle-join-could-broadcast": the code next to the name, as ruff prints codes (a finding
+// without a code, the name alone); printable (sanitize.hpp's `visible`). Text output and `show`.
+std::string rule_label(const Diagnostic& d);
 // The label as JSON: {"id": 3, "description": "save at etl.py:41"}.
 nlohmann::ordered_json plan_label_json(const PlanLabel& label);
 // One finding as the `json` format writes it: rule, code, severity, message (without the plan

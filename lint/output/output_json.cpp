@@ -26,7 +26,8 @@ namespace planlint {
 
 using ordered_json = nlohmann::ordered_json;
 
-namespace {
+// Not in an unnamed namespace: JsonReportStream::State (declared in the header) holds one.
+namespace json_out {
 
 // The report written as it is read, file by file, byte for byte what dumping one DOM of it with
 // nlohmann (indent 2, UTF-8 kept, invalid UTF-8 replaced) wrote: no tree of every finding is built
@@ -150,6 +151,12 @@ class JsonWriter {
   std::string& out_;
   std::vector<std::pair<char, bool>> open_;  // bracket, has members
 };
+
+}  // namespace json_out
+
+namespace {
+
+using json_out::JsonWriter;
 
 void write_evidence(JsonWriter& w, const Evidence& e) {
   w.open('{');

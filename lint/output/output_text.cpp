@@ -111,12 +111,6 @@ void write_notes(std::ostream& out, const Diagnostic& d, std::size_t gutter, con
   if (!d.fix.empty()) out << g << " " << st.wrap("34", "=") << " " << st.wrap("32", "fix:") << " " << visible(d.fix) << "\n";
 }
 
-// "PL002 shuffle-join-could-broadcast": the code next to the name, as ruff prints codes (a finding
-// without a code, the name alone).
-std::string rule_label(const Diagnostic& d) {
-  return d.code.empty() ? visible(d.rule) : visible(d.code) + " " + visible(d.rule);
-}
-
 bool same_operator(const Diagnostic& a, const Diagnostic& b) {
   if (a.plan_index != b.plan_index) return false;
   if (a.op && b.op) return *a.op == *b.op;

@@ -1,6 +1,7 @@
 #include "lint/visual/show.hpp"
 
 #include "lint/core/executions.hpp"
+#include "lint/core/report.hpp"
 #include "lint/core/sanitize.hpp"
 #include "lint/core/text_width.hpp"
 
@@ -31,11 +32,6 @@ std::string compact(double v) {
   else
     std::snprintf(buf, sizeof buf, "%.0f", v);
   return buf;
-}
-
-// "PL007 native-engine-fallback": the code next to the name, as in check's text output.
-std::string rule_label(const Diagnostic& d) {
-  return d.code.empty() ? visible(d.rule) : visible(d.code) + " " + visible(d.rule);
 }
 
 // Cut to `width` display columns (wide characters take two), marking the cut with "…".

@@ -7,8 +7,10 @@
 #include "lint/engine/summary.hpp"
 #include "parser/common/facts_fill.hpp"
 #include "rules/rule.hpp"
+#include "tests/rules/rule_test_helpers.hpp"
 
 using namespace planlint;
+using planlint::test::evidence;
 
 namespace {
 
@@ -78,12 +80,6 @@ std::vector<Diagnostic> run(const Plan& plan, std::string_view rule_name,
     CHECK(!d.evidence.empty());
   }
   return out;
-}
-
-const Evidence* evidence(const Diagnostic& d, std::string_view name) {
-  for (const auto& e : d.evidence)
-    if (e.name == name) return &e;
-  return nullptr;
 }
 
 // A profile-like query with the given phase times.

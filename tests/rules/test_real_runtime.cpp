@@ -46,7 +46,7 @@ struct RuntimeLabel {
   std::string miss_why;
 };
 
-std::vector<std::string> strings(const toml::node* v) {
+std::vector<std::string> toml_strings(const toml::node* v) {
   std::vector<std::string> out;
   if (const auto* a = v ? v->as_array() : nullptr)
     for (const auto& e : *a)
@@ -78,13 +78,13 @@ std::vector<RuntimeLabel> load_runtime_labels() {
       l.unreadable = (*p)["unreadable"].value_or(false);
       // A rule-label correction written after first contact (with `rule_correction_why`) replaces
       // the blind list; the blind list stays in the file.
-      l.must_fire = strings(p->get(p->contains("must_fire_corrected") ? "must_fire_corrected" : "must_fire"));
-      l.must_not_fire = strings(p->get(p->contains("must_not_fire_corrected") ? "must_not_fire_corrected" : "must_not_fire"));
+      l.must_fire = toml_strings(p->get(p->contains("must_fire_corrected") ? "must_fire_corrected" : "must_fire"));
+      l.must_not_fire = toml_strings(p->get(p->contains("must_not_fire_corrected") ? "must_not_fire_corrected" : "must_not_fire"));
       if (p->contains("must_fire_corrected") || p->contains("must_not_fire_corrected"))
         CHECK_FALSE((*p)["rule_correction_why"].value_or(std::string()).empty());
       if (p->contains("executions_corrected") || p->contains("physical_corrected") || p->contains("depth_corrected"))
         CHECK_FALSE((*p)["correction_why"].value_or(std::string()).empty());
-      l.known_miss = strings(p->get("known_miss"));
+      l.known_miss = toml_strings(p->get("known_miss"));
       l.miss_why = (*p)["miss_why"].value_or(std::string());
       out.push_back(std::move(l));
     }

@@ -16,8 +16,6 @@ using namespace planlint::test;
 
 namespace {
 
-constexpr double kMiB = 1024.0 * 1024.0;
-constexpr double kGiB = 1024.0 * kMiB;
 
 // Scan -> PhotonShuffleExchangeSink (with an older profile's partition counters, no skew ratio) on
 // both sides of a PhotonShuffledHashJoin; returns the join.
@@ -96,7 +94,7 @@ bool has_evidence(const Diagnostic& d, const std::string& name) {
   return false;
 }
 
-std::string evidence(const Diagnostic& d, const std::string& name) {
+std::string evidence_text(const Diagnostic& d, const std::string& name) {
   for (const auto& e : d.evidence)
     if (e.name == name) return e.value;
   return "";
@@ -119,7 +117,7 @@ TEST_CASE("skew-not-handled: an older profile's partition counters (most partiti
     CHECK(ds[0].operator_name == "PhotonShuffledHashJoin");
     CHECK(ds[0].message.find("its left input is concentrated in a few partitions: 505 of the 512 partitions of "
                              "PhotonShuffleExchangeSink (2) are empty and the other 7 hold") != std::string::npos);
-    CHECK(evidence(ds[0], "empty partitions") == "505");
+    CHECK(evidence_text(ds[0], "empty partitions") == "505");
     CHECK(has_evidence(ds[0], "average non-empty partition"));
     CHECK(ds[0].fix.find("spark.sql.adaptive.skewJoin.enabled") != std::string::npos);
   }
@@ -213,7 +211,7 @@ TEST_CASE("event log: the tasks' shuffle reads become the stage's shuffle-read f
     LintResult lr = lint_text(text, "s.eventlog", only_rule("skew-not-handled"));
     REQUIRE(lr.diagnostics.size() == 1);
     CHECK(lr.diagnostics[0].message.find("has stragglers") != std::string::npos);
-    CHECK(evidence(lr.diagnostics[0], "largest task shuffle read").rfind("3.0 GiB", 0) == 0);
+    CHECK(evidence_text(lr.diagnostics[0], "largest task shuffle read").rfind("3.0 GiB", 0) == 0);
   }
   SUBCASE("near miss: uneven reads in a stage whose tasks all ran 1.5 s") {
     const std::string even = with_shuffle_reads(read_file(corpus_dir() / "eventlog/even-join.eventlog"), 2, 1,
@@ -233,11 +231,11 @@ TEST_CASE("native-engine-fallback: Comet") {
     const Diagnostic& d = lr.diagnostics[0];
     CHECK(d.operator_name == "Project");
     CHECK(d.message == "Project runs on vanilla Spark (JVM), not in Comet: it reads Comet output through CometColumnarToRow");
-    CHECK(evidence(d, "plan engine") == "Comet");
-    CHECK(evidence(d, "operator engine") == "JVM");
-    CHECK(evidence(d, "transition") == "CometColumnarToRow");
-    CHECK(evidence(d, "native operators below") == "CometNativeScan parquet");
-    CHECK(evidence(d, "fallback reason").rfind("from_unixtime(eventTime#5L, yyyy-MM-dd HH:mm:ss, Some(GMT)) is not fully "
+    CHECK(evidence_text(d, "plan engine") == "Comet");
+    CHECK(evidence_text(d, "operator engine") == "JVM");
+    CHECK(evidence_text(d, "transition") == "CometColumnarToRow");
+    CHECK(evidence_text(d, "native operators below") == "CometNativeScan parquet");
+    CHECK(evidence_text(d, "fallback reason").rfind("from_unixtime(eventTime#5L, yyyy-MM-dd HH:mm:ss, Some(GMT)) is not fully "
                                                "compatible with Spark", 0) == 0);
     CHECK(d.fix.find("spark.comet.expression.FromUnixTime.allowIncompatible=true") != std::string::npos);
   }
@@ -283,8 +281,8 @@ TEST_CASE("native-engine-fallback: a Gluten leaf scan that is not offloaded") {
     CHECK(d.message ==
           "Scan hive spark_catalog.default.tbl runs on vanilla Spark (JVM), not in Gluten/Velox: its rows are "
           "converted into Gluten/Velox batches by RowToVeloxColumnar for ProjectExecTransformer");
-    CHECK(evidence(d, "transition") == "RowToVeloxColumnar");
-    CHECK(evidence(d, "native operator above") == "ProjectExecTransformer");
+    CHECK(evidence_text(d, "transition") == "RowToVeloxColumnar");
+    CHECK(evidence_text(d, "native operator above") == "ProjectExecTransformer");
     CHECK(d.fix.find("Parquet or ORC") != std::string::npos);
   }
   SUBCASE("the JVM operators above a JVM leaf belong to the same finding") {
@@ -340,7 +338,7 @@ TEST_CASE("photon-fallback: RAPIDS GPU plans and Comet beyond its scans") {
     REQUIRE(ds.size() == 1);
     CHECK(ds[0].message.find("not in the GPU (RAPIDS): it reads the GPU (RAPIDS) output through GpuColumnarToRow") !=
           std::string::npos);
-    CHECK(evidence(ds[0], "plan engine") == "the GPU (RAPIDS)");
+    CHECK(evidence_text(ds[0], "plan engine") == "the GPU (RAPIDS)");
     CHECK(ds[0].fix.find("NOT_ON_GPU") != std::string::npos);
   }
   SUBCASE("a CPU operator under GpuRowToColumnar is reported as a leaf fallback") {
@@ -362,7 +360,7 @@ TEST_CASE("photon-fallback: RAPIDS GPU plans and Comet beyond its scans") {
     ds = fallback("real/069-comet-hudi-doc-cut-smj.txt");
     REQUIRE(ds.size() == 1);
     CHECK(ds[0].operator_name.rfind("FileScan HudiFileGroup", 0) == 0);
-    CHECK(evidence(ds[0], "transition") == "CometSparkColumnarToColumnar");
+    CHECK(evidence_text(ds[0], "transition") == "CometSparkColumnarToColumnar");
   }
   SUBCASE("near misses: all-GPU and all-Comet plans") {
     for (const char* f : {"real/063-rapids-cn-doc-bhj-inline-caption.txt", "real/064-rapids-cn-doc-shj-inline-caption.txt",
@@ -551,14 +549,14 @@ TEST_CASE("skew-not-handled: a failed stage says so in its evidence") {
     return ds[0];
   };
   SUBCASE("stragglers by time in a stage that failed") {
-    CHECK(evidence(finding(StageStatus::Failed, 120000, 10000, 0, 0), "stage status")
+    CHECK(evidence_text(finding(StageStatus::Failed, 120000, 10000, 0, 0), "stage status")
               .rfind("stage 7 failed: its task times and reads count only the tasks that succeeded", 0) == 0);
   }
   SUBCASE("a stage that did not complete") {
-    CHECK(evidence(finding(StageStatus::Active, 120000, 10000, 0, 0), "stage status").rfind("stage 7 did not complete", 0) == 0);
+    CHECK(evidence_text(finding(StageStatus::Active, 120000, 10000, 0, 0), "stage status").rfind("stage 7 did not complete", 0) == 0);
   }
   SUBCASE("uneven shuffle reads in a stage that failed") {
-    CHECK(evidence(finding(StageStatus::Failed, 8000, 4000, 2 * kGiB, 10 * kMiB), "stage status").rfind("stage 7 failed", 0) == 0);
+    CHECK(evidence_text(finding(StageStatus::Failed, 8000, 4000, 2 * kGiB, 10 * kMiB), "stage status").rfind("stage 7 failed", 0) == 0);
   }
   SUBCASE("near miss: a completed stage has no status evidence") {
     CHECK_FALSE(has_evidence(finding(StageStatus::Complete, 120000, 10000, 0, 0), "stage status"));

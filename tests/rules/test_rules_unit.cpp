@@ -3,14 +3,13 @@
 
 #include "rules/plan_util.hpp"
 #include "tests/rules_builder.hpp"
+#include "tests/support.hpp"
 
 using namespace planlint;
 using namespace planlint::test;
 
 namespace {
 
-constexpr double kMiB = 1024.0 * 1024.0;
-constexpr double kGiB = 1024.0 * kMiB;
 
 // Scan parquet db.t -> ColumnarToRow -> Filter(cond); returns the filter index.
 std::size_t scan_filter(PlanBuilder& b, std::vector<Expr> pushed, Expr cond, bool partitioned = false) {

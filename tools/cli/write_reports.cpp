@@ -26,7 +26,8 @@ bool use_color(const std::string& mode, bool to_stdout) {
   return to_stdout && ::isatty(STDOUT_FILENO);
 }
 
-namespace {
+// Named, not unnamed: StreamedJsonReport::State (its class is declared in the header) holds a FileOut.
+namespace write_reports_detail {
 // -o FILE written as it is made: an OutputFile (atomic for a regular file) behind a BlockBuf.
 // OutputFile keeps its first write error for commit().
 class FileBuf : public BlockBuf {
@@ -65,6 +66,10 @@ struct FileOut {
     return false;
   }
 };
+}  // namespace write_reports_detail
+
+namespace {
+using write_reports_detail::FileOut;
 }  // namespace
 
 bool write_reports(const std::vector<FileReport>& reports, const ReportTarget& target) {

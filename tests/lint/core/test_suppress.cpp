@@ -7,7 +7,7 @@ using namespace planlint;
 using planlint::test::sample_finding;
 
 namespace {
-std::vector<std::string> rules_of(const std::vector<Diagnostic>& v) {
+std::vector<std::string> rule_names(const std::vector<Diagnostic>& v) {
   std::vector<std::string> out;
   for (const auto& d : v) out.push_back(d.rule);
   return out;
@@ -61,7 +61,7 @@ TEST_CASE("suppress: used directives remove findings; unused ones are reported")
   Config config;
   std::size_t removed = apply_suppressions(sups, diags, config);
   CHECK(removed == 2);
-  REQUIRE(rules_of(diags) == std::vector<std::string>{"skew-not-handled", "unused-suppression", "unused-suppression"});
+  REQUIRE(rule_names(diags) == std::vector<std::string>{"skew-not-handled", "unused-suppression", "unused-suppression"});
   CHECK(diags[0].operator_id == "9");
   CHECK(diags[1].message == "unused suppression: `parse-error` reported nothing on operator 77");
   CHECK(diags[1].range.line == 3);

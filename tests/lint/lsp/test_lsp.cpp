@@ -26,7 +26,7 @@ using planlint::lsp::Linter;
 namespace {
 
 // Line numbers (1-based) of the operators in kPlan.
-const std::string kPlan =
+const std::string kLspPlan =
     "== Physical Plan ==\n"                          // 1
     "AdaptiveSparkPlan (5)\n"                        // 2
     "+- BroadcastHashJoin Inner BuildRight (4)\n"    // 3
@@ -255,7 +255,7 @@ TEST_CASE("lsp: initialized registers config-file watching when the client allow
 TEST_CASE("lsp: didOpen publishes diagnostics on the operator's text") {
   Client c;
   c.initialize();
-  json d = diagnostics_of(c.open(kUri, kPlan, 7));
+  json d = diagnostics_of(c.open(kUri, kLspPlan, 7));
   REQUIRE(d.is_object());
   CHECK(d["version"] == 7);
   REQUIRE(d["diagnostics"].size() == 2);
@@ -286,7 +286,7 @@ TEST_CASE("lsp: didOpen publishes diagnostics on the operator's text") {
 TEST_CASE("lsp: didChange re-lints with the new version; didClose clears the diagnostics") {
   Client c;
   c.initialize();
-  c.open(kUri, kPlan);
+  c.open(kUri, kLspPlan);
   c.notify("textDocument/didChange", {{"textDocument", {{"uri", kUri}, {"version", 2}}},
                                       {"contentChanges", json::array({{{"text", "nothing here\n"}}})}});
   json d = diagnostics_of(c.take());
@@ -296,7 +296,7 @@ TEST_CASE("lsp: didChange re-lints with the new version; didClose clears the dia
   // An incremental change (range given) is applied too: restore the plan by replacing line 0.
   c.notify("textDocument/didChange",
            {{"textDocument", {{"uri", kUri}, {"version", 3}}},
-            {"contentChanges", json::array({{{"range", {{"start", pos(0, 0)}, {"end", pos(1, 0)}}}, {"text", kPlan}}})}});
+            {"contentChanges", json::array({{{"range", {{"start", pos(0, 0)}, {"end", pos(1, 0)}}}, {"text", kLspPlan}}})}});
   d = diagnostics_of(c.take());
   CHECK(d["version"] == 3);
   CHECK(d["diagnostics"].size() == 2);
@@ -310,7 +310,7 @@ TEST_CASE("lsp: didChange re-lints with the new version; didClose clears the dia
 TEST_CASE("lsp: hover shows kind, engine, details, metrics and the findings on the operator") {
   Client c;
   c.initialize();
-  c.open(kUri, kPlan);
+  c.open(kUri, kLspPlan);
   json h = c.request("textDocument/hover", doc_pos(2, 10))["result"];
   REQUIRE(h.is_object());
   std::string md = h["contents"]["value"];
@@ -357,7 +357,7 @@ TEST_CASE("lsp: hover includes the full rule documentation when the rule is regi
   Client c;
   c.linter->rule = doc.name;
   c.initialize();
-  c.open(kUri, kPlan);
+  c.open(kUri, kLspPlan);
   std::string ex = c.request("textDocument/hover", doc_pos(4, 8))["result"]["contents"]["value"];
   CHECK(ex.find("### " + doc.name) != std::string::npos);
   if (!doc.what.empty()) CHECK(ex.find(doc.what) != std::string::npos);
@@ -387,7 +387,7 @@ TEST_CASE("lsp: rule documentation links go to the page on this machine, or nowh
     Client c;
     c.linter->rule = doc.name;
     c.initialize();
-    json d = diagnostics_of(c.open(kUri, kPlan));
+    json d = diagnostics_of(c.open(kUri, kLspPlan));
     REQUIRE(d["diagnostics"].size() >= 1);
     CHECK(d["diagnostics"][0]["code"] == doc.name);
     CHECK_FALSE(d["diagnostics"][0].contains("codeDescription"));
@@ -400,7 +400,7 @@ TEST_CASE("lsp: rule documentation links go to the page on this machine, or nowh
     Client c;
     c.linter->rule = doc.name;
     c.initialize();
-    json d = diagnostics_of(c.open(kUri, kPlan));
+    json d = diagnostics_of(c.open(kUri, kLspPlan));
     REQUIRE(d["diagnostics"].size() >= 1);
     CHECK(d["diagnostics"][0]["codeDescription"]["href"] == lsp::rule_doc_url(doc.name));
     CHECK(lsp::uri_to_path(lsp::rule_doc_url(doc.name)) == planlint::test::source_dir().string() + "/docs/rules/" + doc.name + ".md");
@@ -412,7 +412,7 @@ TEST_CASE("lsp: rule documentation links go to the page on this machine, or nowh
 TEST_CASE("lsp: documentSymbol returns the operator tree") {
   Client c;
   c.initialize();
-  c.open(kUri, kPlan);
+  c.open(kUri, kLspPlan);
   json syms = c.request("textDocument/documentSymbol", {{"textDocument", {{"uri", kUri}}}})["result"];
   REQUIRE(syms.size() == 1);
   const json& root = syms[0];
@@ -475,7 +475,7 @@ TEST_CASE("lsp: a very deep plan gives a bounded symbol tree") {
 TEST_CASE("lsp: codeAction offers the suppression directive and the suggested fix") {
   Client c;
   c.initialize();
-  c.open(kUri, kPlan);
+  c.open(kUri, kLspPlan);
   json params = {{"textDocument", {{"uri", kUri}}},
                  {"range", {{"start", pos(4, 8)}, {"end", pos(4, 8)}}},
                  {"context", {{"diagnostics", json::array()}}}};
@@ -512,7 +512,7 @@ TEST_CASE("lsp: codeAction offers the suppression directive and the suggested fi
   // Applying the edit suppresses the finding (the CLI's directive handling).
   c.notify("textDocument/didChange",
            {{"textDocument", {{"uri", kUri}, {"version", 2}}},
-            {"contentChanges", json::array({{{"text", "# planlint: disable=test-broadcast operator=3\n" + kPlan}}})}});
+            {"contentChanges", json::array({{{"text", "# planlint: disable=test-broadcast operator=3\n" + kLspPlan}}})}});
   json d = diagnostics_of(c.take());
   REQUIRE(d["diagnostics"].size() == 1);
   CHECK(d["diagnostics"][0]["code"] == "parse-error");
@@ -524,7 +524,7 @@ TEST_CASE("lsp: codeAction offers the suppression directive and the suggested fi
 TEST_CASE("lsp: an unused directive can be removed with a code action") {
   Client c;
   c.initialize();
-  json d = diagnostics_of(c.open(kUri, "# planlint: disable=no-such-rule\n" + kPlan));
+  json d = diagnostics_of(c.open(kUri, "# planlint: disable=no-such-rule\n" + kLspPlan));
   json unused;
   for (const auto& x : d["diagnostics"])
     if (x["code"] == "unused-suppression") unused = x;
@@ -541,7 +541,7 @@ TEST_CASE("lsp: an unused directive can be removed with a code action") {
 TEST_CASE("lsp: no suppression directive is offered for JSON inputs (they have no comments)") {
   Client c;
   c.initialize();
-  c.open(kUri, "{\n" + kPlan);
+  c.open(kUri, "{\n" + kLspPlan);
   json params = {{"textDocument", {{"uri", kUri}}}, {"range", {{"start", pos(5, 8)}, {"end", pos(5, 8)}}}};
   json actions = c.request("textDocument/codeAction", params)["result"];
   REQUIRE(actions.size() == 1);
@@ -584,7 +584,7 @@ TEST_CASE("lsp: bad input gets JSON-RPC errors and the server keeps serving") {
   c.notify("textDocument/didOpen", {{"textDocument", {{"uri", 5}}}});
   CHECK(c.take().size() == 1);
   // Still serving.
-  CHECK(diagnostics_of(c.open(kUri, kPlan))["diagnostics"].size() == 2);
+  CHECK(diagnostics_of(c.open(kUri, kLspPlan))["diagnostics"].size() == 2);
   CHECK(c.request("textDocument/hover", doc_pos(2, 5))["result"].is_object());
 }
 
@@ -592,7 +592,7 @@ TEST_CASE("lsp: invalid UTF-8 in a document never produces invalid JSON") {
   Client c;
   c.linter->rule = "bad\xFF\xFE-rule";
   c.initialize();
-  json d = diagnostics_of(c.open(kUri, kPlan));
+  json d = diagnostics_of(c.open(kUri, kLspPlan));
   REQUIRE(d.is_object());
   CHECK(d["diagnostics"][0]["code"] == "bad\xEF\xBF\xBD\xEF\xBF\xBD-rule");
   // Invalid UTF-8 inside a message is a JSON parse error.
@@ -605,7 +605,7 @@ TEST_CASE("lsp: invalid UTF-8 in a document never produces invalid JSON") {
 TEST_CASE("lsp: a document over the size limit is kept but not linted") {
   Client c(1000);
   c.initialize();
-  std::string big = kPlan + std::string(2000, 'x');
+  std::string big = kLspPlan + std::string(2000, 'x');
   json d = diagnostics_of(c.open(kUri, big));
   CHECK(c.linter->calls == 0);
   REQUIRE(d["diagnostics"].size() == 1);
@@ -615,7 +615,7 @@ TEST_CASE("lsp: a document over the size limit is kept but not linted") {
         "document is 2.2 KiB; planlint lints documents up to 1000 B in the editor (use the CLI)");
   CHECK(c.request("textDocument/hover", doc_pos(2, 5))["result"].is_null());
   c.notify("textDocument/didChange", {{"textDocument", {{"uri", kUri}, {"version", 2}}},
-                                      {"contentChanges", json::array({{{"text", kPlan}}})}});
+                                      {"contentChanges", json::array({{{"text", kLspPlan}}})}});
   CHECK(diagnostics_of(c.take())["diagnostics"].size() == 2);
 }
 
@@ -664,7 +664,7 @@ TEST_CASE("lsp: run() over a framed stream coalesces buffered edits into one lin
     input += frame({{"jsonrpc", "2.0"},
                     {"method", "textDocument/didChange"},
                     {"params", {{"textDocument", {{"uri", kUri}, {"version", v}}},
-                                {"contentChanges", json::array({{{"text", v == 4 ? kPlan : "y"}}})}}}});
+                                {"contentChanges", json::array({{{"text", v == 4 ? kLspPlan : "y"}}})}}}});
   input += "Content-Length: nope\r\n\r\n";  // a malformed frame in the middle
   input += frame({{"jsonrpc", "2.0"}, {"id", 2}, {"method", "textDocument/hover"}, {"params", doc_pos(2, 5)}});
   input += frame({{"jsonrpc", "2.0"}, {"id", 3}, {"method", "shutdown"}});
@@ -699,7 +699,7 @@ TEST_CASE("lsp: config from the document's folder, editor overrides, reload on c
   c.config_to_return.project.file = "/work/plans/.planlint.toml";
   c.initialize({{"select", {"shuffle-join-could-broadcast"}},
                 {"thresholds", {{"exploding-join", {{"explode-min-rows", 2}}}, {"broadcast-threshold", 1e9}}}});
-  c.open(kUri, kPlan);
+  c.open(kUri, kLspPlan);
   CHECK(c.config_loads == 1);
   CHECK(c.config_dir == "/work/plans");
   const Config& cfg = c.linter->last_config;
@@ -709,7 +709,7 @@ TEST_CASE("lsp: config from the document's folder, editor overrides, reload on c
   CHECK(cfg.thresholds.at("exploding-join").at("explode-min-rows") == 2);
   CHECK(cfg.global_thresholds.at("broadcast-threshold") == 1e9);
   // A second document in the same folder reuses the cached config.
-  c.open("file:///work/plans/q2.txt", kPlan);
+  c.open("file:///work/plans/q2.txt", kLspPlan);
   CHECK(c.config_loads == 1);
   // The config file changed: read again, and every open document is re-linted.
   c.config_to_return.project.config.ignore = {"small-files"};
@@ -758,7 +758,7 @@ TEST_CASE("lsp: unknown rules and options in editor settings are shown to the us
   CHECK(shown[2].find("unknown rule `nope`") != std::string::npos);
   CHECK(shown[3].find("`broadcast-threshold`: `lots` is not a number of bytes") != std::string::npos);
   CHECK(shown[4].find("unknown option `no-such-option` for rule `disk-spill`") != std::string::npos);
-  c.open(kUri, kPlan);
+  c.open(kUri, kLspPlan);
   // The valid entries still apply; "1k" reads as in .planlint.toml (1024 bytes).
   CHECK(c.linter->last_config.select == std::set<std::string>{"disk-spill"});
   CHECK(c.linter->last_config.global_thresholds.at("min-bytes") == 1024);
@@ -769,12 +769,12 @@ TEST_CASE("lsp: a config error is shown once, and linting goes on with defaults"
   c.config_to_return.project.file = "/work/plans/.planlint.toml";
   c.config_to_return.error = "/work/plans/.planlint.toml:3:1: error: unknown rule 'nope'";
   c.initialize();
-  auto msgs = c.open(kUri, kPlan);
+  auto msgs = c.open(kUri, kLspPlan);
   REQUIRE(msgs.size() == 2);
   CHECK(msgs[0]["method"] == "window/showMessage");
   CHECK(msgs[0]["params"]["message"] == "planlint: /work/plans/.planlint.toml:3:1: error: unknown rule 'nope'");
   CHECK(msgs[1]["method"] == "textDocument/publishDiagnostics");
-  msgs = c.open("file:///work/plans/q3.txt", kPlan);
+  msgs = c.open("file:///work/plans/q3.txt", kLspPlan);
   REQUIRE(msgs.size() == 1);
 }
 
@@ -851,7 +851,7 @@ TEST_CASE("lsp: a deeply nested textDocument.version is refused before anything 
   CHECK(m[0]["error"]["code"] == -32700);
   CHECK(std::string(m[0]["error"]["message"]).find("deeper than 512") != std::string::npos);
   // didChange with an array nested 1,000,000 deep.
-  CHECK(diagnostics_of(c.open(kUri, kPlan))["diagnostics"].size() == 2);
+  CHECK(diagnostics_of(c.open(kUri, kLspPlan))["diagnostics"].size() == 2);
   std::string arr = std::string(1000000, '[') + std::string(1000000, ']');
   c.raw(R"({"jsonrpc":"2.0","method":"textDocument/didChange","params":{"textDocument":{"uri":")" + kUri +
         R"(","version":)" + arr + R"(},"contentChanges":[{"text":"y"}]}})");
@@ -860,7 +860,7 @@ TEST_CASE("lsp: a deeply nested textDocument.version is refused before anything 
   CHECK(m[0]["error"]["code"] == -32700);
   // A version that is not an integer is not kept (and the document is still served).
   c.notify("textDocument/didChange", {{"textDocument", {{"uri", kUri}, {"version", {{"a", {1, 2}}}}}},
-                                      {"contentChanges", json::array({{{"text", kPlan}}})}});
+                                      {"contentChanges", json::array({{{"text", kLspPlan}}})}});
   json d = diagnostics_of(c.take());
   CHECK(d["diagnostics"].size() == 2);
   CHECK(!d.contains("version"));
@@ -887,7 +887,7 @@ TEST_CASE("lsp: framing resynchronises on the next Content-Length after a bad fr
   input += frame({{"jsonrpc", "2.0"}, {"method", "initialized"}, {"params", json::object()}});
   input += frame({{"jsonrpc", "2.0"},
                   {"method", "textDocument/didOpen"},
-                  {"params", {{"textDocument", {{"uri", kUri}, {"version", 1}, {"text", kPlan}}}}}});
+                  {"params", {{"textDocument", {{"uri", kUri}, {"version", 1}, {"text", kLspPlan}}}}}});
   // 1. A body without any header, then a good request.
   input += R"({"jsonrpc":"2.0","id":50,"method":"shutdown"})";
   input += hover(2);
@@ -929,7 +929,7 @@ TEST_CASE("lsp: framing keeps a body that merely mentions Content-Length") {
 TEST_CASE("lsp: a didChange range that is present but invalid is logged and ignored, never a full text (issue 32 W2)") {
   Client c;
   c.initialize();
-  REQUIRE(diagnostics_of(c.open(kUri, kPlan))["diagnostics"].size() == 2);
+  REQUIRE(diagnostics_of(c.open(kUri, kLspPlan))["diagnostics"].size() == 2);
   auto symbols = [&] { return c.request("textDocument/documentSymbol", {{"textDocument", {{"uri", kUri}}}})["result"].size(); };
   REQUIRE(symbols() == 1);
   const json bad_ranges[] = {

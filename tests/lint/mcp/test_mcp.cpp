@@ -23,7 +23,7 @@ namespace {
 
 const char* const kExample = "corpus/examples/orders-by-region.explain.txt";
 
-std::string read_file(const char* path) {
+std::string read_text(const char* path) {
   std::ifstream in(path, std::ios::binary);
   std::ostringstream s;
   s << in.rdbuf();
@@ -154,7 +154,7 @@ TEST_CASE("mcp: arguments are checked against the inputSchema (-32602), semantic
 
 TEST_CASE("mcp: lint_plan gives the findings with evidence and fix, settings as the CLI's") {
   Session s;
-  std::string plan = read_file(kExample);
+  std::string plan = read_text(kExample);
   REQUIRE_FALSE(plan.empty());
   auto r = s.call("lint_plan", {{"plan", plan}, {"no_config", true}});
   REQUIRE(r.contains("result"));
@@ -192,7 +192,7 @@ TEST_CASE("mcp: an input over --max-input-size is refused as a tool error, a lon
   ServerOptions o;
   o.max_input_bytes = 1000;
   Session s(o);
-  std::string plan = read_file(kExample);
+  std::string plan = read_text(kExample);
   REQUIRE(plan.size() > 1000);
   auto text = s.call("lint_plan", {{"plan", plan}});
   CHECK(text["result"]["isError"] == true);
@@ -248,7 +248,7 @@ TEST_CASE("mcp: explain_rule, show_plan, diff_plans and lint_history_server answ
   CHECK(plans[0]["top_operators"].size() <= 3);
   CHECK(show["result"]["structuredContent"]["tree"].get<std::string>().find("SortMergeJoin") != std::string::npos);
 
-  std::string plan = read_file(kExample);
+  std::string plan = read_text(kExample);
   auto same = s.call("diff_plans", {{"old_plan", plan}, {"new_path", kExample}});
   CHECK(same["result"]["isError"] == false);
   CHECK(same["result"]["structuredContent"]["findings"].empty());
@@ -264,7 +264,7 @@ TEST_CASE("mcp: findings of an execution name it in `execution` and `plan`, the 
   for (bool streamed : {true, false}) {
     // A path streams the event log; the text keeps its plans.
     json args = streamed ? json{{"path", "corpus/eventlog/multi-exec.eventlog"}}
-                         : json{{"plan", read_file("corpus/eventlog/multi-exec.eventlog")}};
+                         : json{{"plan", read_text("corpus/eventlog/multi-exec.eventlog")}};
     auto r = s.call("lint_plan", args);
     REQUIRE(r["result"]["isError"] == false);
     const json& found = r["result"]["structuredContent"]["findings"];
@@ -278,7 +278,7 @@ TEST_CASE("mcp: findings of an execution name it in `execution` and `plan`, the 
           std::string::npos);
   }
   // Several explain plans: `plan` names the plan, no execution.
-  auto two = s.call("lint_plan", {{"plan", read_file(kExample) + "\n" + read_file(kExample)}});
+  auto two = s.call("lint_plan", {{"plan", read_text(kExample) + "\n" + read_text(kExample)}});
   for (const auto& f : two["result"]["structuredContent"]["findings"]) {
     CHECK_FALSE(f.contains("execution"));
     CHECK(f["plan"].get<std::string>().rfind("plan ", 0) == 0);
@@ -286,7 +286,7 @@ TEST_CASE("mcp: findings of an execution name it in `execution` and `plan`, the 
 }
 
 TEST_CASE("mcp: docs/agents.md names every tool and its host snippets are valid and start `planlint mcp`") {
-  std::string doc = read_file("docs/agents.md");
+  std::string doc = read_text("docs/agents.md");
   REQUIRE_FALSE(doc.empty());
   std::ostringstream out, log;
   Server server(out, log);
@@ -312,7 +312,7 @@ TEST_CASE("mcp: docs/agents.md names every tool and its host snippets are valid 
 
 TEST_CASE("mcp: thousands of damaged messages each get one answer or none, and the session goes on") {
   Session s;
-  std::string plan = read_file("corpus/check/orders-join.explain.txt");
+  std::string plan = read_text("corpus/check/orders-join.explain.txt");
   REQUIRE_FALSE(plan.empty());
   const std::vector<std::string> seeds = {
       json(request(1, "tools/call", {{"name", "lint_plan"}, {"arguments", {{"plan", plan}, {"select", {"PL002"}}}}})).dump(),

@@ -12,7 +12,7 @@ using namespace planlint;
 
 namespace {
 
-ParseResult parse(const std::string& text) { return parse_explain_text(text, "cg.txt"); }
+ParseResult parse_cg(const std::string& text) { return parse_explain_text(text, "cg.txt"); }
 
 // As Spark 4.3 prints it (corpus/live/4.3.0/skew_aqe_off/final-codegen.txt, generated code cut).
 const char* kThreeStages = R"(Found 3 WholeStageCodegen subtrees.
@@ -60,7 +60,7 @@ bool has_note(const ParseResult& r, const std::string& part) {
 }  // namespace
 
 TEST_CASE("codegen: sections printed inside a higher stage are read once, as part of it") {
-  ParseResult r = parse(kThreeStages);
+  ParseResult r = parse_cg(kThreeStages);
   REQUIRE(r.plans.size() == 1);
   const Plan& p = r.plans.front();
   CHECK(p.name == "plan 1");
@@ -84,7 +84,7 @@ TEST_CASE("codegen: a section whose tree differs from every copy inside another 
   const auto at = text.find(from);
   REQUIRE(at != std::string::npos);
   text.replace(at, from.size(), "+- Exchange hashpartitioning(k#9L, 8), ENSURE_REQUIREMENTS, [plan_id=777]\n   +- *(1)");
-  ParseResult r = parse(text);
+  ParseResult r = parse_cg(text);
   REQUIRE(r.plans.size() == 2);
   CHECK(r.plans[0].name == "plan 1");
   CHECK(r.plans[1].name == "plan 2");
@@ -103,14 +103,14 @@ TEST_CASE("codegen: one section, or sections that share nothing, are read as the
 Generated code:
 /* 001 */ public Object generate(Object[] references) {
 )";
-  ParseResult r = parse(one);
+  ParseResult r = parse_cg(one);
   REQUIRE(r.plans.size() == 1);
   CHECK(r.plans[0].ops.size() == 3);
   CHECK_FALSE(has_note(r, "Subtree"));
 }
 
 TEST_CASE("codegen: 'Found 0 WholeStageCodegen subtrees' says why, not only that nothing was read") {
-  ParseResult r = parse("Found 0 WholeStageCodegen subtrees.\n\n");
+  ParseResult r = parse_cg("Found 0 WholeStageCodegen subtrees.\n\n");
   CHECK(r.plans.empty());
   REQUIRE(r.has_errors());
   bool said = false;

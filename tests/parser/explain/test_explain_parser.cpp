@@ -18,7 +18,7 @@ using namespace planlint;
 
 namespace {
 
-ParseResult parse(const std::string& text) { return parse_explain_text(text, "t.txt"); }
+ParseResult parse_plan(const std::string& text) { return parse_explain_text(text, "t.txt"); }
 
 const Operator& op_by_id(const Plan& p, const char* id) {
   const Operator* o = p.find_id(id);
@@ -103,7 +103,7 @@ Arguments: isFinalPlan=true
 }  // namespace
 
 TEST_CASE("formatted AQE: Final and Initial sections form one DAG, shared nodes merged by id") {
-  auto r = parse(kAqe);
+  auto r = parse_plan(kAqe);
   REQUIRE_FALSE(r.has_errors());
   REQUIRE(r.plans.size() == 1);
   const Plan& p = r.plans[0];
@@ -146,7 +146,7 @@ TEST_CASE("formatted AQE: Final and Initial sections form one DAG, shared nodes 
 }
 
 TEST_CASE("formatted: reuse links, forward references, unknown ids") {
-  auto r = parse(R"(== Physical Plan ==
+  auto r = parse_plan(R"(== Physical Plan ==
 SortMergeJoin Inner (3)
 :- ReusedExchange (1)
 +- ReusedExchange (2)
@@ -200,7 +200,7 @@ Arguments: RoundRobinPartitioning(4), ENSURE_REQUIREMENTS, [plan_id=9]
 }
 
 TEST_CASE("formatted: join labels, list counts, truncation, multi-line values, masked locations") {
-  auto r = parse(R"(== Physical Plan ==
+  auto r = parse_plan(R"(== Physical Plan ==
 BroadcastNestedLoopJoin LeftAnti BuildRight (5)
 :- ShuffledHashJoin(skew=true) Inner BuildLeft (3)
 :  :- Scan JDBCRelation(sales.orders) [numPartitions=4] (1)
@@ -274,7 +274,7 @@ Join condition: None
 TEST_CASE("formatted: an expression that does not parse after a value's line break: the message covers the field's lines") {
   // The field keeps only where it starts (Field::loc); the message takes the whole range from
   // the reader (finish_field's field_at), as it did when the field kept it.
-  auto r = parse(R"(== Physical Plan ==
+  auto r = parse_plan(R"(== Physical Plan ==
 * Filter (2)
 +- * ColumnarToRow (1)
 
@@ -306,7 +306,7 @@ Condition : (a#1 = 1) AND
 
 TEST_CASE("formatted: a DSv2 scan's description line (Iceberg) is a field of its own, not part of Output") {
   // What Spark 3.5.9 with iceberg-spark-runtime-3.5_2.12:1.10.0 printed (corpus/live/3.5.9/iceberg_nonsargable_filter).
-  auto r = parse(R"(== Physical Plan ==
+  auto r = parse_plan(R"(== Physical Plan ==
 * Filter (2)
 +- BatchScan lake.db.events (1)
 
@@ -340,7 +340,7 @@ Condition : (isnotnull(name#19) AND (upper(name#19) = N42))
   REQUIRE(filters.exprs.size() == 1);
   CHECK(filters.exprs[0].root.has_value());
   // A value that goes on after its first line is still one value (a literal with a newline).
-  auto r2 = parse(R"(== Physical Plan ==
+  auto r2 = parse_plan(R"(== Physical Plan ==
 Project (1)
 
 
@@ -353,7 +353,7 @@ y) AS b#2]
 }
 
 TEST_CASE("default mode: one-line arguments become the same fields as formatted mode") {
-  auto r = parse(R"(== Physical Plan ==
+  auto r = parse_plan(R"(== Physical Plan ==
 *(2) SortMergeJoin(skew=true) [k#2L], [k#7L], LeftOuter, (v#3 > 1)
 :- *(1) Filter (isnotnull(k#2L) AND (k#2L > Subquery scalar-subquery#9, [id=#41]))
 :  :  +- Subquery scalar-subquery#9, [id=#41]
@@ -398,7 +398,7 @@ TEST_CASE("default mode: one-line arguments become the same fields as formatted 
 TEST_CASE("default mode: a `attr#id: boolean` filter condition is the attribute") {
   // Spark (2.x to 4.x) prints a bare-attribute argument by its simpleString, type included
   // (corpus/real/106, corpus/live/*/filter_python_udf: a filter on a Python UDF's result).
-  auto r = parse(R"(== Physical Plan ==
+  auto r = parse_plan(R"(== Physical Plan ==
 *(2) Filter pythonUDF0#81: boolean
 +- BatchEvalPython [<lambda>(number#72L)], [number#72L, pythonUDF0#81]
    +- *(1) FileScan parquet [number#72L] Batched: true, Format: Parquet, Location: InMemoryFileIndex[hdfs://h/df.parquet], PartitionFilters: [], PushedFilters: [], ReadSchema: struct<number:bigint>
@@ -412,14 +412,14 @@ TEST_CASE("default mode: a `attr#id: boolean` filter condition is the attribute"
   CHECK(cond->exprs[0].root);
   // Anything but a bare attribute with `: boolean` is left as printed for the expression reader.
   for (std::string_view other : {"(a#1 > 0): boolean", "pythonUDF0#81: int", "f(x#1): boolean", "x#1L: boolean"}) {
-    auto o = parse("== Physical Plan ==\nFilter " + std::string(other) + "\n+- LocalTableScan [a#1]\n");
+    auto o = parse_plan("== Physical Plan ==\nFilter " + std::string(other) + "\n+- LocalTableScan [a#1]\n");
     REQUIRE_FALSE(o.plans.empty());
     const Field* c = o.plans[0].ops.at(0).field("Condition");
     REQUIRE(c);
     CHECK(c->value == other);
   }
   // A join's condition (an Option of one attribute) is printed the same way.
-  auto j = parse(R"(== Physical Plan ==
+  auto j = parse_plan(R"(== Physical Plan ==
 BroadcastNestedLoopJoin BuildRight, Inner, flag#7: boolean
 :- LocalTableScan [a#1, flag#7]
 +- LocalTableScan [b#2]
@@ -435,7 +435,7 @@ BroadcastNestedLoopJoin BuildRight, Inner, flag#7: boolean
 TEST_CASE("default mode: a relation's bracketed options belong to the scan's name, the next bracket is the output") {
   // Spark 3.5 / 4.x print a JDBC scan in one line as name, options, output, metadata (live corpus
   // jdbc_derby, gap G5); the formatted mode names it "Scan JDBCRelation(EVENTS) [numPartitions=1]".
-  auto r = parse(R"(== Physical Plan ==
+  auto r = parse_plan(R"(== Physical Plan ==
 *(1) Filter (upper(name#18) = N42)
 +- *(1) Scan JDBCRelation(EVENTS) [numPartitions=1] [name#18,x#19] PushedFilters: [*IsNotNull(x), *EqualTo(x,42)], ReadSchema: struct<name:string,x:int>
 )");
@@ -453,7 +453,7 @@ TEST_CASE("default mode: a relation's bracketed options belong to the scan's nam
   CHECK(scan.field("ReadSchema")->value == "struct<name:string,x:int>");
 
   // A bracket that holds attributes stays the output.
-  auto rdd = parse(R"(== Physical Plan ==
+  auto rdd = parse_plan(R"(== Physical Plan ==
 *(1) Scan ExistingRDD[a#1L,b#2]
 )");
   REQUIRE_FALSE(rdd.has_errors());
@@ -463,7 +463,7 @@ TEST_CASE("default mode: a relation's bracketed options belong to the scan's nam
 }
 
 TEST_CASE("extended mode: four trees in one plan, hints on the join side") {
-  auto r = parse(R"(== Parsed Logical Plan ==
+  auto r = parse_plan(R"(== Parsed Logical Plan ==
 'Join Inner, ('a = 'b)
 :- 'UnresolvedRelation [t1], [], false
 +- 'UnresolvedHint broadcast, ['t2]
@@ -517,7 +517,7 @@ Join Inner, (a#1 = b#2), leftHint=(strategy=shuffle_hash), rightHint=(strategy=b
 }
 
 TEST_CASE("cost mode and several plans in one input") {
-  auto r = parse(R"(== Optimized Logical Plan ==
+  auto r = parse_plan(R"(== Optimized Logical Plan ==
 Filter (isnotnull(a#1) AND (a#1 > 5)), Statistics(sizeInBytes=1.5 MiB, rowCount=2.0E+4)
 +- Relation default.t[a#1] parquet, Statistics(sizeInBytes=3.0 MiB)
 
@@ -556,7 +556,7 @@ Arguments: [x#1]
 
 TEST_CASE("paste damage: locations point at the ORIGINAL text") {
   // stripMargin margins and a common indent; tabs inside the indent.
-  auto r = parse("  \"\"\"|== Physical Plan ==\n"
+  auto r = parse_plan("  \"\"\"|== Physical Plan ==\n"
                  "     |* Project (2)\n"
                  "     |+- Scan parquet t (1)\n"
                  "     |\n"
@@ -578,7 +578,7 @@ TEST_CASE("paste damage: locations point at the ORIGINAL text") {
   CHECK(scan.field("Output")->loc.column == 7);
   CHECK(op_by_id(p, "2").field("Input")->value == "[a#1]");
 
-  auto t = parse("\t== Physical Plan ==\r\n\t* Project (2)\r\n\t+- Scan parquet t (1)\r\n");
+  auto t = parse_plan("\t== Physical Plan ==\r\n\t* Project (2)\r\n\t+- Scan parquet t (1)\r\n");
   REQUIRE_FALSE(t.has_errors());
   REQUIRE(t.plans.size() == 1);
   const Operator& s2 = op_by_id(t.plans[0], "1");
@@ -587,13 +587,13 @@ TEST_CASE("paste damage: locations point at the ORIGINAL text") {
 }
 
 TEST_CASE("not a plan: a clear error") {
-  auto r = parse("hello world\nthis is not a plan\n");
+  auto r = parse_plan("hello world\nthis is not a plan\n");
   CHECK(r.has_errors());
   CHECK(r.plans.empty());
   REQUIRE_FALSE(r.messages.empty());
   CHECK(r.messages[0].message.rfind("expected '== Physical Plan ==' or an explain plan tree; no operators were read", 0) == 0);
   CHECK(r.messages[0].message.find("hint: ") != std::string::npos);
-  auto e = parse("");
+  auto e = parse_plan("");
   CHECK(e.has_errors());
 }
 
@@ -649,7 +649,7 @@ TEST_CASE("explain reader: the placed-edge set answers as a std::set would, thro
 }
 
 TEST_CASE("a file index that lists fewer paths than it counts cuts the Location field only") {
-  auto r = parse(R"(== Physical Plan ==
+  auto r = parse_plan(R"(== Physical Plan ==
 *(1) Filter (isnotnull(k#2L) AND (s#3 = (3 paths)[a, b]))
 +- FileScan parquet db.t[k#2L,s#3] Batched: true, DataFilters: [isnotnull(k#2L)], Format: Parquet, Location: InMemoryFileIndex(3 paths)[file:/a, file:/b], PartitionFilters: [], PushedFilters: [IsNotNull(k)], ReadSchema: struct<k:bigint,s:string>
 )");
@@ -706,11 +706,11 @@ TEST_CASE("scan_cut_marks: Spark's abbreviations, and whether a value could hold
 }
 
 TEST_CASE("a plan in code comments is read; when its prefix cannot be stripped, the hint names it") {
-  ParseResult ok = parse("results.explain();\n    // == Physical Plan ==\n    // *(1) Project [a#1]\n    // +- *(1) Filter (a#1 > 1)\n    results.show();\n");
+  ParseResult ok = parse_plan("results.explain();\n    // == Physical Plan ==\n    // *(1) Project [a#1]\n    // +- *(1) Filter (a#1 > 1)\n    results.show();\n");
   REQUIRE(ok.plans.size() == 1);
   CHECK(ok.plans[0].ops.size() == 2);
   // Gutter columns typed by hand (each line different): nothing is read, and the hint says why.
-  ParseResult bad = parse("df.explain()  //> == Physical Plan ==\n  //| *(1) Project [a#1]\n    //| +- *(1) Scan x\n");
+  ParseResult bad = parse_plan("df.explain()  //> == Physical Plan ==\n  //| *(1) Project [a#1]\n    //| +- *(1) Scan x\n");
   bool named = false, newlines = false;
   for (const auto& m : bad.messages) {
     named = named || m.message.find("comment prefix '//>") != std::string::npos;

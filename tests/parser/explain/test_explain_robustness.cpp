@@ -12,7 +12,7 @@ using namespace planlint;
 
 namespace {
 
-ParseResult parse(const std::string& text) { return parse_explain_text(text, "r.txt"); }
+ParseResult parse_damaged(const std::string& text) { return parse_explain_text(text, "r.txt"); }
 
 const char* kSmall = R"(== Physical Plan ==
 AdaptiveSparkPlan (6)
@@ -75,7 +75,7 @@ void sound(const ParseResult& r) {
 }  // namespace
 
 TEST_CASE("robustness: the small plan parses fully") {
-  auto r = parse(kSmall);
+  auto r = parse_damaged(kSmall);
   REQUIRE_FALSE(r.has_errors());
   REQUIRE(r.plans.size() == 1);
   CHECK(r.plans[0].ops.size() == 8);
@@ -88,7 +88,7 @@ TEST_CASE("robustness: the small plan parses fully") {
 
 TEST_CASE("robustness: every prefix of a plan (truncated input)") {
   std::string text = kSmall;
-  for (std::size_t n = 0; n <= text.size(); ++n) sound(parse(text.substr(0, n)));
+  for (std::size_t n = 0; n <= text.size(); ++n) sound(parse_damaged(text.substr(0, n)));
 }
 
 TEST_CASE("robustness: NUL bytes, control bytes and invalid UTF-8 everywhere") {
@@ -96,24 +96,24 @@ TEST_CASE("robustness: NUL bytes, control bytes and invalid UTF-8 everywhere") {
   for (std::size_t step : {7u, 13u, 31u}) {
     std::string t = text;
     for (std::size_t i = 0; i < t.size(); i += step) t[i] = '\0';
-    sound(parse(t));
+    sound(parse_damaged(t));
     std::string u = text;
     for (std::size_t i = 3; i < u.size(); i += step) u[i] = static_cast<char>(0xC3 + i % 40);
-    sound(parse(u));
+    sound(parse_damaged(u));
   }
-  sound(parse(std::string(10000, '\0')));
-  sound(parse("== Physical Plan ==\n\0\0\0 (1)\n"));
+  sound(parse_damaged(std::string(10000, '\0')));
+  sound(parse_damaged("== Physical Plan ==\n\0\0\0 (1)\n"));
 }
 
 TEST_CASE("robustness: 100,000 nested parentheses in labels, conditions and default-mode arguments") {
   std::string deep(100000, '(');
   std::string close(100000, ')');
-  sound(parse("== Physical Plan ==\n* Filter " + deep + " (1)\n\n\n(1) Filter\nCondition : " + deep + "a#1" + close + "\n"));
-  sound(parse("== Physical Plan ==\n*(1) Filter " + deep + "a#1 > 5" + close + "\n+- LocalTableScan [a#1]\n"));
-  sound(parse("== Physical Plan ==\nHashAggregate(keys=" + deep + ", functions=[])\n+- Project [" + deep + "]\n"));
-  sound(parse("== Optimized Logical Plan ==\nFilter " + deep + ", Statistics(sizeInBytes=" + deep + ")\n"));
-  sound(parse("== Physical Plan ==\n* Project (1)\n\n\n(" + deep + "\nOutput [1]: [" + std::string(100000, '[') + "]\n"));
-  auto r = parse("== Physical Plan ==\nScan parquet t (1)\n\n\n(1) Scan parquet t\nPushedFilters: [" + deep + "]\n");
+  sound(parse_damaged("== Physical Plan ==\n* Filter " + deep + " (1)\n\n\n(1) Filter\nCondition : " + deep + "a#1" + close + "\n"));
+  sound(parse_damaged("== Physical Plan ==\n*(1) Filter " + deep + "a#1 > 5" + close + "\n+- LocalTableScan [a#1]\n"));
+  sound(parse_damaged("== Physical Plan ==\nHashAggregate(keys=" + deep + ", functions=[])\n+- Project [" + deep + "]\n"));
+  sound(parse_damaged("== Optimized Logical Plan ==\nFilter " + deep + ", Statistics(sizeInBytes=" + deep + ")\n"));
+  sound(parse_damaged("== Physical Plan ==\n* Project (1)\n\n\n(" + deep + "\nOutput [1]: [" + std::string(100000, '[') + "]\n"));
+  auto r = parse_damaged("== Physical Plan ==\nScan parquet t (1)\n\n\n(1) Scan parquet t\nPushedFilters: [" + deep + "]\n");
   REQUIRE(r.plans.size() == 1);
   REQUIRE(r.plans[0].ops.size() == 1);
   const Field* f = r.plans[0].ops[0].field("PushedFilters");
@@ -124,7 +124,7 @@ TEST_CASE("robustness: 100,000 nested parentheses in labels, conditions and defa
 TEST_CASE("robustness: a 5,000-deep outline with one-column steps and a 2,000-deep formatted tree") {
   std::string text = "== Physical Plan ==\n";
   for (int d = 0; d < 5000; ++d) text += std::string(static_cast<std::size_t>(d), ' ') + "+- Project (" + std::to_string(5000 - d) + ")\n";
-  auto r = parse(text);
+  auto r = parse_damaged(text);
   REQUIRE(r.plans.size() == 1);
   CHECK(r.plans[0].ops.size() == 5000);
   CHECK(r.plans[0].roots.size() == 1);
@@ -134,7 +134,7 @@ TEST_CASE("robustness: a 5,000-deep outline with one-column steps and a 2,000-de
   for (int d = 0; d < 2000; ++d)
     f += (d == 0 ? std::string() : std::string(static_cast<std::size_t>(3 * (d - 1)), ' ') + "+- ") + "* Filter (" +
          std::to_string(2000 - d) + ")\n";
-  auto r2 = parse(f);
+  auto r2 = parse_damaged(f);
   REQUIRE(r2.plans.size() == 1);
   const Plan& p = r2.plans[0];
   CHECK(p.ops.size() == 2000);
@@ -173,6 +173,6 @@ TEST_CASE("robustness: garbage lines inside every region never stop the plan") {
   for (std::size_t pos = text.find('\n'); pos != std::string::npos; pos = text.find('\n', pos + junk.size() + 1)) {
     std::string t = text;
     t.insert(pos + 1, junk);
-    sound(parse(t));
+    sound(parse_damaged(t));
   }
 }

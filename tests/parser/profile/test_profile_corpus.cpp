@@ -37,7 +37,7 @@ std::size_t photon_count(const Plan& p) {
   return static_cast<std::size_t>(
       std::count_if(p.ops.begin(), p.ops.end(), [](const Operator& o) { return o.engine == Engine::Photon; }));
 }
-const Operator& op_id(const Plan& p, std::string_view id) {
+const Operator& corpus_op(const Plan& p, std::string_view id) {
   const Operator* o = p.find_id(id);
   REQUIRE_MESSAGE(o != nullptr, "no operator with id " << id);
   return *o;
@@ -85,7 +85,7 @@ TEST_CASE("profile-01: mixed Photon/JVM, JVM broadcast joins, DPP pruning, query
   CHECK(p.ops[p.roots[0]].id == "28341");
   CHECK(p.ops[p.roots[0]].kind == OpKind::AdaptivePlan);
 
-  const Operator& join = op_id(p, "34655");
+  const Operator& join = corpus_op(p, "34655");
   CHECK(join.kind == OpKind::Join);
   CHECK(join.name == "BroadcastHashJoin");
   CHECK(join.label == "Left Semi Join");
@@ -112,7 +112,7 @@ TEST_CASE("profile-01: mixed Photon/JVM, JVM broadcast joins, DPP pruning, query
   CHECK(join.codegen);
 
   // Photon scan below a Columnar To Row feeding a JVM aggregate of 1.14 B rows.
-  const Operator& scan = op_id(p, "34618");
+  const Operator& scan = corpus_op(p, "34618");
   CHECK(scan.kind == OpKind::Scan);
   CHECK(scan.engine == Engine::Photon);
   CHECK(scan.table() == "tpcds.tpcds_sf1000_delta_lc.detail_itagaki");
@@ -139,24 +139,24 @@ TEST_CASE("profile-01: mixed Photon/JVM, JVM broadcast joins, DPP pruning, query
   REQUIRE(scan.children.size() == 2);
   CHECK(p.ops[scan.children[0]].kind == OpKind::Subquery);
 
-  const Operator& c2r = op_id(p, "34647");
+  const Operator& c2r = corpus_op(p, "34647");
   CHECK(c2r.kind == OpKind::Transition);
   CHECK(c2r.engine == Engine::Spark);
-  const Operator& agg = op_id(p, "34648");
+  const Operator& agg = corpus_op(p, "34648");
   CHECK(agg.kind == OpKind::Aggregate);
   CHECK(agg.engine == Engine::Spark);
   CHECK(agg.metric_value("Time in aggregation build") == 1122554);
   CHECK(agg.metric_value("Spill size") == 0);
 
-  CHECK(op_id(p, "3").kind == OpKind::QueryStage);
-  CHECK(op_id(p, "3").name == "ShuffleQueryStage");
-  CHECK(op_id(p, "34698").kind == OpKind::TopK);
-  CHECK(op_id(p, "34584").kind == OpKind::ReusedExchange);
-  CHECK(op_id(p, "34690").kind == OpKind::Exchange);
-  CHECK(op_id(p, "34690").extra()->spark_stages == std::vector<int>{372, 368});
-  CHECK(op_id(p, "34657").kind == OpKind::CodegenStage);
-  CHECK(op_id(p, "34628").name == "PhotonResultStage");
-  CHECK(op_id(p, "34628").engine == Engine::Photon);
+  CHECK(corpus_op(p, "3").kind == OpKind::QueryStage);
+  CHECK(corpus_op(p, "3").name == "ShuffleQueryStage");
+  CHECK(corpus_op(p, "34698").kind == OpKind::TopK);
+  CHECK(corpus_op(p, "34584").kind == OpKind::ReusedExchange);
+  CHECK(corpus_op(p, "34690").kind == OpKind::Exchange);
+  CHECK(corpus_op(p, "34690").extra()->spark_stages == std::vector<int>{372, 368});
+  CHECK(corpus_op(p, "34657").kind == OpKind::CodegenStage);
+  CHECK(corpus_op(p, "34628").name == "PhotonResultStage");
+  CHECK(corpus_op(p, "34628").engine == Engine::Photon);
 
   CHECK(p.stages.size() == 13);
   const QueryInfo& q = p.query;
@@ -180,7 +180,7 @@ TEST_CASE("profile-02 and profile-03: Photon joins and shuffles" * doctest::test
     LOAD_PROFILE(r, "profile-02-itagaki-skewtest.json");
     check_shape(r, *r_text, 21, 15, 17);
     const Plan& p = r.plans.front();
-    const Operator& j = op_id(p, "6432");
+    const Operator& j = corpus_op(p, "6432");
     CHECK(j.name == "PhotonShuffledHashJoin");
     CHECK(j.engine == Engine::Photon);
     CHECK(j.join->strategy == JoinStrategy::ShuffledHash);
@@ -195,7 +195,7 @@ TEST_CASE("profile-02 and profile-03: Photon joins and shuffles" * doctest::test
     LOAD_PROFILE(r, "profile-03-itagaki-query3.json");
     check_shape(r, *r_text, 36, 28, 24);
     const Plan& p = r.plans.front();
-    const Operator& j = op_id(p, "44780");
+    const Operator& j = corpus_op(p, "44780");
     CHECK(j.name == "PhotonBroadcastHashJoin");
     CHECK(j.join->strategy == JoinStrategy::BroadcastHash);
     REQUIRE(j.right_keys().size() == 1);
@@ -232,16 +232,16 @@ TEST_CASE("profile-05: REPLACE TABLE with two graphs (main first) and heavy spil
   const Plan& p = r.plans[0];
   CHECK(p.query.statement_type == "REPLACE");
   CHECK(p.query.metric_value("spillToDiskBytes") == 718910310107.0);
-  const Operator& agg = op_id(p, "6134");
+  const Operator& agg = corpus_op(p, "6134");
   CHECK(agg.name == "PhotonGroupingAgg");
   CHECK(agg.kind == OpKind::Aggregate);
   CHECK(agg.metric_value("Num bytes spilled to disk due to memory pressure") == 446081360034.0);
   CHECK(agg.metric_value("Num spills to disk due to memory pressure") == 1182);
-  CHECK_FALSE(op_id(p, "6105").metric("Max spill recursion depth")->value.has_value());
-  CHECK(op_id(p, "6138").kind == OpKind::Write);
-  CHECK(op_id(p, "6137").kind == OpKind::CodegenStage);
+  CHECK_FALSE(corpus_op(p, "6105").metric("Max spill recursion depth")->value.has_value());
+  CHECK(corpus_op(p, "6138").kind == OpKind::Write);
+  CHECK(corpus_op(p, "6137").kind == OpKind::CodegenStage);
   // The scan on the left of the broadcast join comes first.
-  const Operator& j = op_id(p, "6101");
+  const Operator& j = corpus_op(p, "6101");
   REQUIRE(j.children.size() == 2);
   CHECK(p.ops[j.children[0]].id == "6099");
   CHECK(p.ops[j.children[1]].id == "6096");
@@ -251,7 +251,7 @@ TEST_CASE("profile-06: AQE skew counters on the Photon shuffle sink, stages" * d
   LOAD_PROFILE(r, "profile-06-itagaki-aqe-skew-v1.1.json");
   check_shape(r, *r_text, 17, 11, 13);
   const Plan& p = r.plans.front();
-  const Operator& sink = op_id(p, "21768");
+  const Operator& sink = corpus_op(p, "21768");
   CHECK(sink.name == "PhotonShuffleExchangeSink");
   CHECK(sink.kind == OpKind::Exchange);
   CHECK(sink.engine == Engine::Photon);
@@ -268,8 +268,8 @@ TEST_CASE("profile-06: AQE skew counters on the Photon shuffle sink, stages" * d
   CHECK(map_stage.name == "PhotonShuffleMapStage");
   CHECK(map_stage.metric_value("Stage duration") == 173481);
   CHECK(map_stage.metric_value("Marked for OOM fallback") == 0);
-  CHECK(op_id(p, "21780").name == "PhotonTopK");
-  CHECK(op_id(p, "21780").kind == OpKind::TopK);
+  CHECK(corpus_op(p, "21780").name == "PhotonTopK");
+  CHECK(corpus_op(p, "21780").kind == OpKind::TopK);
 
   REQUIRE(p.stages.size() == 6);
   const StageInfo& s168 = p.stages[2];

@@ -14,7 +14,7 @@ namespace fs = std::filesystem;
 
 namespace {
 
-bool is_golden(const fs::path& p) {
+bool golden_profile(const fs::path& p) {
   const std::string name = p.filename().string();
   return name.size() > 11 && name.compare(name.size() - 11, 11, ".parse.json") == 0;
 }
@@ -24,7 +24,7 @@ bool is_golden(const fs::path& p) {
 TEST_CASE("corpus/profile: parse goldens through the planlint executable") {
   std::vector<fs::path> files;
   for (const auto& e : fs::directory_iterator(planlint::test::corpus_dir() / "profile"))
-    if (e.path().extension() == ".json" && !is_golden(e.path())) files.push_back(e.path());
+    if (e.path().extension() == ".json" && !golden_profile(e.path())) files.push_back(e.path());
   std::sort(files.begin(), files.end());
   REQUIRE(files.size() >= 8);
   for (const auto& f : files) {

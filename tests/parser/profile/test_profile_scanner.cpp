@@ -20,7 +20,7 @@ using namespace planlint;
 
 namespace {
 
-std::string dumped(const ParseResult& r) { return dump_json(parse_result_json(r)); }
+std::string scanner_dump(const ParseResult& r) { return dump_json(parse_result_json(r)); }
 
 struct Compared {
   bool same = false;
@@ -32,7 +32,7 @@ Compared compare(const std::string& text, const std::string& name = "profile.jso
   bool scanned = false;
   ParseResult fast = parse_query_profile(text, name, ProfileJsonParser::Scanner, &scanned);
   ParseResult reference = parse_query_profile(text, name, ProfileJsonParser::Nlohmann);
-  return {dumped(fast) == dumped(reference), scanned};
+  return {scanner_dump(fast) == scanner_dump(reference), scanned};
 }
 
 #define CHECK_SAME(text)                              \
@@ -50,7 +50,7 @@ Compared compare(const std::string& text, const std::string& name = "profile.jso
     CHECK_MESSAGE(c_.scanned, "not scanned: " << t_); \
   } while (0)
 
-bool is_golden(const std::filesystem::path& p) {
+bool scanner_golden(const std::filesystem::path& p) {
   const std::string n = p.filename().string();
   for (const char* suffix : {".parse.json", ".check.json", ".expected.json", ".sarif.json", ".golden.json"})
     if (n.size() > std::string_view(suffix).size() && n.ends_with(suffix)) return true;
@@ -66,7 +66,7 @@ std::vector<std::filesystem::path> profile_files() {
   for (const auto& dir : dirs) {
     if (!std::filesystem::exists(dir)) continue;
     for (const auto& e : std::filesystem::recursive_directory_iterator(dir)) {
-      if (!e.is_regular_file() || e.path().extension() != ".json" || is_golden(e.path())) continue;
+      if (!e.is_regular_file() || e.path().extension() != ".json" || scanner_golden(e.path())) continue;
       if (e.file_size() > 20'000'000) continue;
       std::string text = test::read_file(e.path());
       if (text.find("\"graph") == std::string::npos && text.find("\"query\"") == std::string::npos) continue;
