@@ -109,7 +109,9 @@ TEST_CASE("time invariants: operator times and finding numbers add up on every r
         CHECK(*self <= bound * 1.01 + 1000);
         if (ids.size() == 1) held[ids.front()] += *self;
       }
-      for (const auto& [id, ms] : held) {
+      for (const auto& stage : held) {  // not a structured binding: INFO's lambda captures it (clang 14)
+        const auto id = stage.first;
+        const auto ms = stage.second;
         INFO(path.string() << " plan " << pi << ": stage " << id << ": operators " << ms << " ms, tasks " << stage_ms[id] << " ms");
         CHECK(ms <= stage_ms[id] * 1.01 + 1000);
       }

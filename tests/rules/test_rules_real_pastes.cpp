@@ -18,10 +18,11 @@ namespace {
 // `text` with each `from` (which must be there) replaced once by its `to`: a near miss made from a
 // real paste.
 std::string replaced(std::string text, std::initializer_list<std::pair<std::string, std::string>> edits) {
-  for (const auto& [from, to] : edits) {
+  for (const auto& edit : edits) {  // not a structured binding: doctest's message lambda captures it (clang 14)
+    const std::string& from = edit.first;
     const auto at = text.find(from);
     REQUIRE_MESSAGE(at != std::string::npos, from);
-    text.replace(at, from.size(), to);
+    text.replace(at, from.size(), edit.second);
   }
   return text;
 }
