@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# Build the libFuzzer targets (tools/fuzz/fuzz_*.cpp) with clang + ASan + UBSan and run each for a
+# Build the libFuzzer targets (tools/fuzz/fuzz_*.cpp) with clang + ASan + UBSan (in build-asan/,
+# tools/asan-build.sh) and run each for a
 # bounded time, seeded from corpus/ files of the matching kind and from tests/fuzz_regressions/.
 # Exit 1 on any crash, sanitizer report, leak, timeout (one input over FUZZ_TIMEOUT seconds) or
 # out-of-memory (over 2 GB), printing the reproducer's path, its first KB and how to replay it.
@@ -9,10 +10,11 @@
 #   FUZZ_SECONDS=30    seconds per target (CI: 15)
 #   FUZZ_TIMEOUT=10    seconds one input may take before it counts as a hang
 #   FUZZ_SLOW=2        seconds above which an input is reported as slow
-#   FUZZ_WORK=DIR      where the growing corpora and crash files go (default build-fuzz/fuzz-work)
+#   FUZZ_WORK=DIR      where the growing corpora and crash files go (default build-asan/fuzz-work)
 #   FUZZ_JOBS=N        build parallelism (default: nproc)
+#   FUZZ_PARALLEL=N    targets fuzzed at the same time (default: nproc)
 #
-# A crash file is an input: replay it with `build-fuzz/fuzz/<target> <file>`, then copy it to
+# A crash file is an input: replay it with `build-asan/fuzz/<target> <file>`, then copy it to
 # tests/fuzz_regressions/<kind>/ (kind = target name without `fuzz_`) so that planlint_tests
 # replays it from then on.
 set -euo pipefail
@@ -21,23 +23,22 @@ root=$(pwd)
 seconds=${FUZZ_SECONDS:-30}
 timeout=${FUZZ_TIMEOUT:-10}
 slow=${FUZZ_SLOW:-2}
-work=${FUZZ_WORK:-$root/build-fuzz/fuzz-work}
+work=${FUZZ_WORK:-$root/build-asan/fuzz-work}
 jobs=${FUZZ_JOBS:-$(nproc)}
 
-if ! command -v clang++ >/dev/null 2>&1 || ! ls /usr/lib/llvm-*/lib/clang/*/lib/linux/libclang_rt.fuzzer-x86_64.a >/dev/null 2>&1; then
-  tools/setup-deps.sh --build-only clang libclang-rt-14-dev
-fi
 tools/setup-deps.sh --build-only
+. tools/asan-build.sh
 
 targets=("$@")
 if [ ${#targets[@]} -eq 0 ]; then
   for f in tools/fuzz/fuzz_*.cpp; do targets+=("$(basename "$f" .cpp)"); done
 fi
 
-echo "fuzz: building ${targets[*]} (clang, ASan+UBSan, libFuzzer)"
-CXX=clang++ cmake -S . -B build-fuzz -G Ninja -DPLANLINT_FUZZ=ON -DPLANLINT_SANITIZE=ON -DPLANLINT_UNITY=ON \
-  -DCMAKE_BUILD_TYPE=RelWithDebInfo -DCMAKE_CXX_FLAGS=-fsanitize=fuzzer-no-link >/dev/null
-cmake --build build-fuzz -j "$jobs" --target "${targets[@]}"
+# The ASan+UBSan build of tools/test.sh --sanitize (tools/asan-build.sh: clang, -O1, assertions
+# on): after that stage only the targets' own files are left to compile.
+echo "fuzz: building ${targets[*]} in $asan_build/ (clang, ASan+UBSan, libFuzzer)"
+asan_configure
+cmake --build "$asan_build" -j "$jobs" --target "${targets[@]}"
 
 # Seeds: files of the kind each target reads. Everything is copied into a scratch directory, so
 # nothing under corpus/ or tests/ is ever written.
@@ -141,10 +142,13 @@ make_seeds() {  # kind dir
 }
 
 mkdir -p "$work"
-failed=()
-for t in "${targets[@]}"; do
+# Targets run FUZZ_PARALLEL at a time (default: nproc; each libFuzzer process uses one core), each
+# writing its own seeds, corpus, artifacts and report; the reports are printed in target order.
+parallel=${FUZZ_PARALLEL:-$(nproc)}
+fuzz_one() {  # target; prints its report, returns 1 when it failed
+  local t=$1 kind bin seeds corpus artifacts log max_len dict rc crashes slow_units stats u c
   kind=${t#fuzz_}
-  bin=build-fuzz/fuzz/$t
+  bin=$asan_build/fuzz/$t
   seeds=$work/seeds-$kind
   corpus=$work/corpus-$kind
   artifacts=$work/artifacts-$kind
@@ -176,7 +180,6 @@ for t in "${targets[@]}"; do
     echo "fuzz: warning: $t: an input took over ${slow}s (not a failure under the ${timeout}s timeout): $u"
   done
   if [ $rc -ne 0 ] || [ -n "$crashes" ]; then
-    failed+=("$t")
     echo "fuzz: $t FAILED (exit $rc); last lines of $log:"
     grep -v '^#[0-9]' "$log" | tail -n 40
     [ -n "$crashes" ] || echo "fuzz: no reproducer file was written; see $log"
@@ -187,10 +190,23 @@ for t in "${targets[@]}"; do
       head -c 1024 "$c" | base64
       echo "-----"
     done
+    return 1
   else
     stats=$(grep -E 'stat::number_of_executed_units|cov: ' "$log" | tail -n 2 | tr '\n' ' ')
     echo "fuzz: $t clean ($stats)"
   fi
+}
+echo "fuzz: running ${#targets[@]} targets, $parallel at a time"
+for t in "${targets[@]}"; do
+  while [ "$(jobs -rp | wc -l)" -ge "$parallel" ]; do wait -n || true; done
+  rm -f "$work/$t.failed"
+  { fuzz_one "$t" || touch "$work/$t.failed"; } >"$work/$t.report" 2>&1 &
+done
+wait
+failed=()
+for t in "${targets[@]}"; do
+  cat "$work/$t.report"
+  [ ! -e "$work/$t.failed" ] || failed+=("$t")
 done
 
 if [ ${#failed[@]} -gt 0 ]; then
