@@ -1,8 +1,7 @@
 // libFuzzer target: the expression grammar (grammar/expression.hpp) in all three dialects, plus
 // the expr_util helpers over every tree it builds.
-// Build and run: tools/fuzz.sh fuzz_expression, or
-//   CXX=clang++ cmake -S . -B build-fuzz -G Ninja -DPLANLINT_FUZZ=ON && ninja -C build-fuzz fuzz_expression
-//   build-fuzz/fuzz/fuzz_expression -max_total_time=60
+// Build and run: tools/fuzz.sh fuzz_expression (clang, ASan+UBSan, in build-asan/), or by hand
+//   build-asan/fuzz/fuzz_expression -max_total_time=60
 #include <cstdint>
 #include <cstdio>
 #include <cstdlib>
