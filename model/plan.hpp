@@ -298,6 +298,9 @@ struct Field {
   [[nodiscard]] bool empty_value() const { return value.empty() || value == "[]"; }
   // No entry at all: no items, no parsed expression and an empty printed value.
   [[nodiscard]] bool empty_list() const { return item_spans.empty() && exprs.empty() && empty_value(); }
+  // Owns nothing but its texts and lists (ReleasesOnlyListParts: a plan's fields are let go with
+  // its store, without a walk over each one): a member that owns anything else breaks that.
+  using releases_only_list_parts = void;
 };
 
 enum class MetricUnit : std::uint8_t { Count, Bytes, Millis };

@@ -327,6 +327,75 @@ TEST_CASE("compact vector: blocks come from the store while a BlockScope is open
   CHECK(in_store.capacity() == 230);
 }
 
+namespace {
+// An element that says it owns nothing but lists, and counts its destructions.
+struct ListOnlyProbe {
+  static inline int destroyed = 0;
+  CompactVector<std::uint32_t> inner;
+  ListOnlyProbe() = default;
+  ListOnlyProbe(ListOnlyProbe&&) noexcept = default;
+  ~ListOnlyProbe() { ++destroyed; }
+  using releases_only_list_parts = void;
+};
+}  // namespace
+
+TEST_CASE("compact vector: heap parts are counted; lists of list-only elements skip the walk only while none lives") {
+  using detail::heap_list_parts;
+  const std::size_t base = heap_list_parts.load();
+  const std::string long_bytes(70000, 'x');  // a text too long for the packed word
+  {
+    CompactVector<std::size_t> heap{1, 2, 3};
+    CHECK(heap_list_parts.load() == base + 1);
+    PackedText long_text(Text::stable(long_bytes));  // a heap view of its own
+    CHECK(heap_list_parts.load() == base + 2);
+    PackedText copy = long_text;
+    CHECK(heap_list_parts.load() == base + 3);
+    copy = Text("short");
+    CHECK(heap_list_parts.load() == base + 2);
+  }
+  CHECK(heap_list_parts.load() == base);
+
+  TextStore store;
+  // A store list whose element holds a heap block (grown after the scope closed): the walk runs
+  // and frees it.
+  ListOnlyProbe::destroyed = 0;
+  {
+    CompactVector<ListOnlyProbe> probes;
+    {
+      const BlockScope blocks(store);
+      probes.emplace_back();
+      probes.emplace_back();
+      probes[0].inner.push_back(1);  // in the store
+    }
+    for (std::uint32_t i = 0; i < 40; ++i) probes[1].inner.push_back(i);  // a heap block now
+    CHECK(heap_list_parts.load() == base + 1);
+  }
+  CHECK(ListOnlyProbe::destroyed == 2);
+  CHECK(heap_list_parts.load() == base);
+
+  // Everything in the store: the elements are not visited when no heap part lives anywhere.
+  ListOnlyProbe::destroyed = 0;
+  {
+    const BlockScope blocks(store);
+    CompactVector<ListOnlyProbe> probes;
+    probes.emplace_back().inner.push_back(5);
+  }
+  CHECK(ListOnlyProbe::destroyed == (base == 0 ? 0 : 1));
+
+  // The model's fields: a field list in the store with an expression grown on the heap later.
+  {
+    CompactVector<Field> fields;
+    {
+      const BlockScope blocks(store);
+      fields.emplace_back().exprs.emplace_back().root.emplace();
+    }
+    for (int i = 0; i < 5; ++i) fields[0].exprs[0].root->args.emplace_back();  // heap
+    fields[0].key = Text::stable(long_bytes);                                      // heap view
+    CHECK(heap_list_parts.load() == base + 2);
+  }
+  CHECK(heap_list_parts.load() == base);
+}
+
 TEST_CASE("plan: operators whose lists live in the plan's store are destroyed before it") {
   // Under ASan a store freed before its operators is a use after free; here the order is checked
   // by building such a plan, copying, moving and assigning it.
