@@ -166,6 +166,21 @@ class ItemSpans {
   void clear() noexcept { words_.clear(); }
   // Room for `n` narrow items.
   void reserve(std::size_t n) { words_.reserve(n); }
+  // The items, each a part of `value`, in place of those held: when the value is shorter than
+  // 65,535 bytes every part fits a narrow word (its begin and size are below that), written
+  // without a test each (a plan's lists hold half a million items); otherwise item by item.
+  void assign(std::string_view value, const std::vector<std::string_view>& parts) {
+    words_.clear();
+    if (value.size() < 0xFFFFu) {
+      std::uint32_t* w = words_.append_for_overwrite(parts.size());
+      for (const std::string_view p : parts)
+        *w++ = static_cast<std::uint32_t>(p.data() - value.data()) | (static_cast<std::uint32_t>(p.size()) << 16);
+      return;
+    }
+    reserve(parts.size());
+    for (const std::string_view p : parts)
+      push_back({static_cast<std::uint32_t>(p.data() - value.data()), static_cast<std::uint32_t>(p.size())});
+  }
   void push_back(TextSpan s) {
     if (!wide() && fits(s)) {
       words_.push_back(s.begin | (s.size << 16));

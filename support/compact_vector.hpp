@@ -152,6 +152,18 @@ class CompactVector : public ContiguousAccess<CompactVector<T>, T> {
   }
   void push_back(const T& v) { emplace_back(v); }
   void push_back(T&& v) { emplace_back(std::move(v)); }
+  // `n` more elements, left for the caller to write (a trivial T, such as an index): one capacity
+  // test for a list filled from a known count instead of one an element. Room is reserved as
+  // reserve(size() + n) does; the pointer is to the first new element.
+  T* append_for_overwrite(size_type n)
+    requires(std::is_trivially_default_constructible_v<T> && std::is_trivially_destructible_v<T>)
+  {
+    const size_type old = size();
+    if (n == 0) return data() + old;
+    reserve(old + n);
+    head()->size = static_cast<std::uint32_t>(old + n);
+    return elements() + old;
+  }
   void pop_back() noexcept {
     std::destroy_at(&back());
     --head()->size;

@@ -672,6 +672,42 @@ TEST_CASE("ItemSpans: one word an item, wide once an item does not fit 16 bits")
   CHECK(s[0].size == 70000);
 }
 
+TEST_CASE("ItemSpans::assign: the parts of a value, the same as pushed one by one") {
+  // Values of 65,534 bytes (every part narrow, written in one go) and 65,535 and more (item by
+  // item: a part may not fit), with parts at the start, the middle and the very end.
+  for (const std::size_t size : {std::size_t{0}, std::size_t{10}, std::size_t{0xFFFE}, std::size_t{0xFFFF}, std::size_t{70000}}) {
+    const std::string value(size, 'v');
+    const std::string_view v = value;
+    std::vector<std::string_view> parts;
+    if (size > 0) {
+      parts.push_back(v.substr(0, 1));
+      parts.push_back(v.substr(size / 2, size - size / 2));  // to the end
+      parts.push_back(v.substr(size - 1, 1));                // the last byte
+      parts.push_back(v.substr(size, 0));                    // empty, at the end
+      parts.push_back(v.substr(0, size));                    // the whole value
+    }
+    ItemSpans one_by_one;
+    for (const std::string_view p : parts)
+      one_by_one.push_back({static_cast<std::uint32_t>(p.data() - v.data()), static_cast<std::uint32_t>(p.size())});
+    ItemSpans assigned;
+    assigned.push_back({5, 5});  // replaced
+    assigned.assign(v, parts);
+    CAPTURE(size);
+    REQUIRE(assigned.size() == parts.size());
+    CHECK(assigned.wide() == one_by_one.wide());
+    CHECK(assigned.wide() == (size >= 0xFFFF));
+    for (std::size_t i = 0; i < parts.size(); ++i) {
+      CHECK(assigned[i].begin == one_by_one[i].begin);
+      CHECK(assigned[i].size == one_by_one[i].size);
+      CHECK(v.substr(assigned[i].begin, assigned[i].size).data() == parts[i].data());
+    }
+  }
+  ItemSpans none;
+  none.assign("", {});
+  CHECK(none.empty());
+  CHECK_FALSE(none.wide());
+}
+
 TEST_CASE("FieldItems: narrow and wide lists read the same items") {
   for (const std::size_t pad : {std::size_t{0}, std::size_t{70000}}) {
     Field f;
