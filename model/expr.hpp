@@ -43,6 +43,8 @@ struct Expr {
   std::uint32_t begin = 0;   // byte offsets into ParsedExpr::text
   std::uint32_t end = 0;
   ExprKind kind = ExprKind::Raw;
+  // Owns nothing but its list of arguments (support/compact_vector.hpp ReleasesOnlyListParts): keep it so.
+  using releases_only_list_parts = void;
 };
 static_assert(sizeof(Expr) <= 48, "Expr grew: a plan holds one per node of every parsed expression");
 
@@ -100,6 +102,8 @@ struct ParsedExpr {
   PackedView error;          // why the text did not parse (a literal or kept in the plan's store)
   std::uint32_t error_offset = 0;
   bool truncated = false;    // contained Spark's "..." / "... N more fields" abbreviation
+  // Owns nothing but its tree's lists (ReleasesOnlyListParts): keep it so.
+  using releases_only_list_parts = void;
 };
 // 72 bytes (80 while `root` was a std::optional: its flag and padding took 8 bytes).
 static_assert(sizeof(ParsedExpr) <= 72, "ParsedExpr grew: a plan holds one per parsed condition, filter and key");

@@ -166,6 +166,21 @@ class ItemSpans {
   void clear() noexcept { words_.clear(); }
   // Room for `n` narrow items.
   void reserve(std::size_t n) { words_.reserve(n); }
+  // The items, each a part of `value`, in place of those held: when the value is shorter than
+  // 65,535 bytes every part fits a narrow word (its begin and size are below that), written
+  // without a test each (a plan's lists hold half a million items); otherwise item by item.
+  void assign(std::string_view value, const std::vector<std::string_view>& parts) {
+    words_.clear();
+    if (value.size() < 0xFFFFu) {
+      std::uint32_t* w = words_.append_for_overwrite(parts.size());
+      for (const std::string_view p : parts)
+        *w++ = static_cast<std::uint32_t>(p.data() - value.data()) | (static_cast<std::uint32_t>(p.size()) << 16);
+      return;
+    }
+    reserve(parts.size());
+    for (const std::string_view p : parts)
+      push_back({static_cast<std::uint32_t>(p.data() - value.data()), static_cast<std::uint32_t>(p.size())});
+  }
   void push_back(TextSpan s) {
     if (!wide() && fits(s)) {
       words_.push_back(s.begin | (s.size << 16));
@@ -298,6 +313,9 @@ struct Field {
   [[nodiscard]] bool empty_value() const { return value.empty() || value == "[]"; }
   // No entry at all: no items, no parsed expression and an empty printed value.
   [[nodiscard]] bool empty_list() const { return item_spans.empty() && exprs.empty() && empty_value(); }
+  // Owns nothing but its texts and lists (ReleasesOnlyListParts: a plan's fields are let go with
+  // its store, without a walk over each one): a member that owns anything else breaks that.
+  using releases_only_list_parts = void;
 };
 
 enum class MetricUnit : std::uint8_t { Count, Bytes, Millis };

@@ -8,6 +8,7 @@
 #pragma once
 
 #include <algorithm>
+#include <atomic>
 #include <cstddef>
 #include <cstdint>
 #include <initializer_list>
@@ -35,7 +36,24 @@ struct BlockSource {
 };
 namespace detail {
 constinit inline thread_local const BlockSource* block_source = nullptr;
+// How many heap parts of the model's lists are alive in the process: CompactVector blocks taken
+// from the heap, and PackedText's out-of-line views of long texts. While it is zero, every list
+// block is in some store and no text holds a heap view, so a list whose elements own nothing else
+// (ReleasesOnlyListParts) is let go without visiting them (see CompactVector::release). One
+// process-wide count, not one a thread: a block may be freed on another thread than the one that
+// made it. Relaxed is enough: a block a thread holds was counted before it could reach that thread,
+// so the count it reads is not below one while it does.
+constinit inline std::atomic<std::size_t> heap_list_parts{0};
 }  // namespace detail
+
+// An element type whose destruction gives back nothing but CompactVector blocks and PackedText
+// views (its members and theirs are CompactVectors of such types, PackedTexts and trivially
+// destructible values): it says so with `using releases_only_list_parts = void;`. A vector of them
+// is released without destroying each element while detail::heap_list_parts is zero (the
+// elements' blocks are then all in stores, which free them at once). A member that owns anything
+// else (a std::string, a std::vector, an OutOfLine, a SharedPart) must not be added to such a type.
+template <class T>
+concept ReleasesOnlyListParts = requires { typename T::releases_only_list_parts; };
 
 template <class T>
 class CompactVector : public ContiguousAccess<CompactVector<T>, T> {
@@ -134,6 +152,18 @@ class CompactVector : public ContiguousAccess<CompactVector<T>, T> {
   }
   void push_back(const T& v) { emplace_back(v); }
   void push_back(T&& v) { emplace_back(std::move(v)); }
+  // `n` more elements, left for the caller to write (a trivial T, such as an index): one capacity
+  // test for a list filled from a known count instead of one an element. Room is reserved as
+  // reserve(size() + n) does; the pointer is to the first new element.
+  T* append_for_overwrite(size_type n)
+    requires(std::is_trivially_default_constructible_v<T> && std::is_trivially_destructible_v<T>)
+  {
+    const size_type old = size();
+    if (n == 0) return data() + old;
+    reserve(old + n);
+    head()->size = static_cast<std::uint32_t>(old + n);
+    return elements() + old;
+  }
   void pop_back() noexcept {
     std::destroy_at(&back());
     --head()->size;
@@ -246,12 +276,16 @@ class CompactVector : public ContiguousAccess<CompactVector<T>, T> {
       cap |= kArenaBlock;
     } else {
       p = static_cast<std::byte*>(::operator new(bytes));
+      detail::heap_list_parts.fetch_add(1, std::memory_order_relaxed);
     }
     ::new (static_cast<void*>(p)) Header{0, cap};
     return {p};
   }
   static void free_block(std::byte* p) noexcept {
-    if ((std::launder(reinterpret_cast<Header*>(p))->capacity & kArenaBlock) == 0) ::operator delete(p);
+    if ((std::launder(reinterpret_cast<Header*>(p))->capacity & kArenaBlock) == 0) {
+      ::operator delete(p);
+      detail::heap_list_parts.fetch_sub(1, std::memory_order_relaxed);
+    }
   }
   // Moves the elements into `to` (which has room) and frees this block; `p_` is left dangling
   // until adopt().
@@ -283,6 +317,14 @@ class CompactVector : public ContiguousAccess<CompactVector<T>, T> {
   }
   void release() noexcept {
     if (!p_) return;
+    if constexpr (ReleasesOnlyListParts<T>) {
+      // No heap part alive: this block and every one its elements hold are in stores, which free
+      // them (a plan's operators, torn down, skip the walk over their fields and expressions).
+      if (detail::heap_list_parts.load(std::memory_order_relaxed) == 0) {
+        p_ = nullptr;
+        return;
+      }
+    }
     std::destroy(begin(), end());
     free_block(p_);
     p_ = nullptr;

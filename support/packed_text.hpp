@@ -107,7 +107,10 @@ class PackedText : public PackedWord<PackedText> {
   PackedText& operator=(const char (&literal)[N]) {
     return *this = Text(literal);
   }
-  ~PackedText() { release(); }
+  ~PackedText() {
+    if (is_long()) [[unlikely]]
+      drop_long();
+  }
 
  private:
   void set(std::string_view v) {
@@ -119,11 +122,19 @@ class PackedText : public PackedWord<PackedText> {
       delete own;
       std::abort();
     }
+    detail::heap_list_parts.fetch_add(1, std::memory_order_relaxed);  // see ReleasesOnlyListParts
     b_ = word(o, kLong);
   }
   void release() noexcept {
-    if (is_long()) delete reinterpret_cast<const std::string_view*>(static_cast<std::uintptr_t>(b_ & kAddressMask));
+    if (is_long()) [[unlikely]]
+      drop_long();
     b_ = 0;
+  }
+  // The test inline (every operator and field destroyed asks it), the rare long text's view freed
+  // out of line.
+  [[gnu::noinline]] void drop_long() noexcept {
+    delete reinterpret_cast<const std::string_view*>(static_cast<std::uintptr_t>(b_ & kAddressMask));
+    detail::heap_list_parts.fetch_sub(1, std::memory_order_relaxed);
   }
 };
 static_assert(sizeof(PackedText) == 8);

@@ -507,12 +507,7 @@ void finish_field(TextStore& st, Field& f, std::vector<ParseMessage>& msgs, cons
   f.truncated = cut.truncated;
   if (list) {
     f.is_list = true;
-    f.item_spans.clear();
-    if (!parts.empty()) {
-      f.item_spans.reserve(parts.size());
-      for (auto it : parts)  // views into f.value (v)
-        f.item_spans.push_back({static_cast<std::uint32_t>(it.data() - v.data()), static_cast<std::uint32_t>(it.size())});
-    }
+    f.item_spans.assign(v, parts);  // the parts are views into f.value (v)
     if (f.count && *f.count != f.item_spans.size()) f.count_mismatch = true;
   } else if (f.count) {
     // `Key [N]: text` whose value is not a bracketed list.

@@ -327,6 +327,75 @@ TEST_CASE("compact vector: blocks come from the store while a BlockScope is open
   CHECK(in_store.capacity() == 230);
 }
 
+namespace {
+// An element that says it owns nothing but lists, and counts its destructions.
+struct ListOnlyProbe {
+  static inline int destroyed = 0;
+  CompactVector<std::uint32_t> inner;
+  ListOnlyProbe() = default;
+  ListOnlyProbe(ListOnlyProbe&&) noexcept = default;
+  ~ListOnlyProbe() { ++destroyed; }
+  using releases_only_list_parts = void;
+};
+}  // namespace
+
+TEST_CASE("compact vector: heap parts are counted; lists of list-only elements skip the walk only while none lives") {
+  using detail::heap_list_parts;
+  const std::size_t base = heap_list_parts.load();
+  const std::string long_bytes(70000, 'x');  // a text too long for the packed word
+  {
+    CompactVector<std::size_t> heap{1, 2, 3};
+    CHECK(heap_list_parts.load() == base + 1);
+    PackedText long_text(Text::stable(long_bytes));  // a heap view of its own
+    CHECK(heap_list_parts.load() == base + 2);
+    PackedText copy = long_text;
+    CHECK(heap_list_parts.load() == base + 3);
+    copy = Text("short");
+    CHECK(heap_list_parts.load() == base + 2);
+  }
+  CHECK(heap_list_parts.load() == base);
+
+  TextStore store;
+  // A store list whose element holds a heap block (grown after the scope closed): the walk runs
+  // and frees it.
+  ListOnlyProbe::destroyed = 0;
+  {
+    CompactVector<ListOnlyProbe> probes;
+    {
+      const BlockScope blocks(store);
+      probes.emplace_back();
+      probes.emplace_back();
+      probes[0].inner.push_back(1);  // in the store
+    }
+    for (std::uint32_t i = 0; i < 40; ++i) probes[1].inner.push_back(i);  // a heap block now
+    CHECK(heap_list_parts.load() == base + 1);
+  }
+  CHECK(ListOnlyProbe::destroyed == 2);
+  CHECK(heap_list_parts.load() == base);
+
+  // Everything in the store: the elements are not visited when no heap part lives anywhere.
+  ListOnlyProbe::destroyed = 0;
+  {
+    const BlockScope blocks(store);
+    CompactVector<ListOnlyProbe> probes;
+    probes.emplace_back().inner.push_back(5);
+  }
+  CHECK(ListOnlyProbe::destroyed == (base == 0 ? 0 : 1));
+
+  // The model's fields: a field list in the store with an expression grown on the heap later.
+  {
+    CompactVector<Field> fields;
+    {
+      const BlockScope blocks(store);
+      fields.emplace_back().exprs.emplace_back().root.emplace();
+    }
+    for (int i = 0; i < 5; ++i) fields[0].exprs[0].root->args.emplace_back();  // heap
+    fields[0].key = Text::stable(long_bytes);                                      // heap view
+    CHECK(heap_list_parts.load() == base + 2);
+  }
+  CHECK(heap_list_parts.load() == base);
+}
+
 TEST_CASE("plan: operators whose lists live in the plan's store are destroyed before it") {
   // Under ASan a store freed before its operators is a use after free; here the order is checked
   // by building such a plan, copying, moving and assigning it.
@@ -601,6 +670,42 @@ TEST_CASE("ItemSpans: one word an item, wide once an item does not fit 16 bits")
   CHECK(s.wide());
   CHECK(s.size() == 1);
   CHECK(s[0].size == 70000);
+}
+
+TEST_CASE("ItemSpans::assign: the parts of a value, the same as pushed one by one") {
+  // Values of 65,534 bytes (every part narrow, written in one go) and 65,535 and more (item by
+  // item: a part may not fit), with parts at the start, the middle and the very end.
+  for (const std::size_t size : {std::size_t{0}, std::size_t{10}, std::size_t{0xFFFE}, std::size_t{0xFFFF}, std::size_t{70000}}) {
+    const std::string value(size, 'v');
+    const std::string_view v = value;
+    std::vector<std::string_view> parts;
+    if (size > 0) {
+      parts.push_back(v.substr(0, 1));
+      parts.push_back(v.substr(size / 2, size - size / 2));  // to the end
+      parts.push_back(v.substr(size - 1, 1));                // the last byte
+      parts.push_back(v.substr(size, 0));                    // empty, at the end
+      parts.push_back(v.substr(0, size));                    // the whole value
+    }
+    ItemSpans one_by_one;
+    for (const std::string_view p : parts)
+      one_by_one.push_back({static_cast<std::uint32_t>(p.data() - v.data()), static_cast<std::uint32_t>(p.size())});
+    ItemSpans assigned;
+    assigned.push_back({5, 5});  // replaced
+    assigned.assign(v, parts);
+    CAPTURE(size);
+    REQUIRE(assigned.size() == parts.size());
+    CHECK(assigned.wide() == one_by_one.wide());
+    CHECK(assigned.wide() == (size >= 0xFFFF));
+    for (std::size_t i = 0; i < parts.size(); ++i) {
+      CHECK(assigned[i].begin == one_by_one[i].begin);
+      CHECK(assigned[i].size == one_by_one[i].size);
+      CHECK(v.substr(assigned[i].begin, assigned[i].size).data() == parts[i].data());
+    }
+  }
+  ItemSpans none;
+  none.assign("", {});
+  CHECK(none.empty());
+  CHECK_FALSE(none.wide());
 }
 
 TEST_CASE("FieldItems: narrow and wide lists read the same items") {

@@ -649,6 +649,18 @@ TEST_CASE("expr_util: literals and v1 filter mapping") {
   CHECK(catalyst_filter_parts(*planlint::test::parse_kept("StartsWith(a#1, x)").root)->op == "StringStartsWith");
   CHECK_FALSE(catalyst_filter_parts(*planlint::test::parse_kept("(year(a#1) = 2020)").root));
   CHECK_FALSE(catalyst_filter_parts(*planlint::test::parse_kept("(a#1 = b#2)").root));
+  // The function names in any case, and only those words (names one byte off are not them).
+  CHECK(catalyst_filter_parts(*planlint::test::parse_kept("ISNOTNULL(a#1)").root)->op == "IsNotNull");
+  CHECK(catalyst_filter_parts(*planlint::test::parse_kept("IsNull(a#1)").root)->op == "IsNull");
+  CHECK(catalyst_filter_parts(*planlint::test::parse_kept("endsWith(a#1, x)").root)->op == "StringEndsWith");
+  CHECK(catalyst_filter_parts(*planlint::test::parse_kept("CONTAINS(a#1, x)").root)->op == "StringContains");
+  for (const char* other : {"isnotnul(a#1)", "isnotnulll(a#1)", "isnotnull_(a#1)", "isnotnu1l(a#1)", "is_notnull(a#1)",
+                            "isnul(a#1)", "startswit(a#1, x)", "startswith1(a#1, x)", "containz(a#1, x)"}) {
+    CAPTURE(other);
+    const auto pe = planlint::test::parse_kept(other);
+    REQUIRE(pe.root);
+    CHECK_FALSE(catalyst_filter_parts(*pe.root));
+  }
 
   auto cond = planlint::test::parse_kept("((isnotnull(d_year#6) AND (d_year#6 = 2000)) AND (year(d_date#7) = 2020))");
   auto list = planlint::test::parse_kept("[IsNotNull(d_year), EqualTo(d_year,2000)]", ExprDialect::PushedFilter);
