@@ -8,18 +8,16 @@
 #    CLI and the tests link the sanitizer runtime's no-op callbacks for it.
 #  - Debug at -O1 with line tables: assertions on, as ASan advises -O1 (-O0 ran the suite three
 #    times slower); the libraries in unity batches (PLANLINT_UNITY, see CMakeLists.txt).
-# Usage: . tools/asan-build.sh; asan_configure   (from the source root)
+# Usage: . tools/asan-build.sh; tools/setup-deps.sh --build-only "${asan_packages[@]}"; asan_configure
+#        (from the source root)
 asan_build=build-asan
 asan_flags=(-DCMAKE_CXX_COMPILER=clang++ -DPLANLINT_SANITIZE=ON -DPLANLINT_UNITY=ON -DPLANLINT_FUZZ=ON
             -DCMAKE_BUILD_TYPE=Debug "-DCMAKE_CXX_FLAGS_DEBUG=-O1 -g1" -DCMAKE_CXX_FLAGS=-fsanitize=fuzzer-no-link)
 
-asan_deps() {  # clang and its libFuzzer / sanitizer runtimes (Debian's clang 14)
-  if ! command -v clang++ >/dev/null 2>&1 || ! ls /usr/lib/llvm-*/lib/clang/*/lib/linux/libclang_rt.fuzzer-x86_64.a >/dev/null 2>&1; then
-    tools/setup-deps.sh --build-only clang libclang-rt-14-dev
-  fi
-}
+# The Debian packages it needs beyond the build's own (tools/setup-deps.sh installs them when
+# missing): clang and its libFuzzer and sanitizer runtimes.
+asan_packages=(clang libclang-rt-14-dev)
 
 asan_configure() {
-  asan_deps
   cmake -S . -B "$asan_build" -G Ninja "${asan_flags[@]}" >/dev/null
 }

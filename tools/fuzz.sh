@@ -26,8 +26,8 @@ slow=${FUZZ_SLOW:-2}
 work=${FUZZ_WORK:-$root/build-asan/fuzz-work}
 jobs=${FUZZ_JOBS:-$(nproc)}
 
-tools/setup-deps.sh --build-only
 . tools/asan-build.sh
+tools/setup-deps.sh --build-only "${asan_packages[@]}"
 
 targets=("$@")
 if [ ${#targets[@]} -eq 0 ]; then
@@ -163,7 +163,6 @@ fuzz_one() {  # target; prints its report, returns 1 when it failed
   dict=()
   [ -f "tools/fuzz/$t.dict" ] && dict=(-dict="tools/fuzz/$t.dict")
   echo "fuzz: $t for ${seconds}s ($(ls "$seeds" | wc -l) seeds${dict:+, dictionary tools/fuzz/$t.dict})"
-  set +e
   # -entropic=0: libFuzzer 14's entropic scheduler spends most of the time in
   # UpdateFeatureFrequency with these targets (5x fewer runs in the same time).
   ASAN_OPTIONS=${ASAN_OPTIONS:-detect_leaks=1:allocator_may_return_null=1} \
@@ -171,8 +170,7 @@ fuzz_one() {  # target; prints its report, returns 1 when it failed
     "$bin" -max_total_time="$seconds" -timeout="$timeout" -report_slow_units="$slow" -rss_limit_mb=2048 \
       -max_len="$max_len" -entropic=0 "${dict[@]}" -print_final_stats=1 -artifact_prefix="$artifacts/" \
       "$corpus" "$seeds" >"$log" 2>&1
-  rc=$?
-  set -e
+  rc=$?   # fuzz_one runs on the left of ||: a failing command does not stop it
   # crash-, leak-, timeout-, oom-: failures. slow-unit-: a warning (the timeout decides).
   crashes=$(find "$artifacts" -type f ! -name 'slow-unit-*' | sort)
   slow_units=$(find "$artifacts" -type f -name 'slow-unit-*' | sort)

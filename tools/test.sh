@@ -16,6 +16,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 build=build
 flags=()
+packages=()   # Debian packages beyond tools/setup-deps.sh's lists
 ctest_args=()
 targets=()
 case "${1:-}" in
@@ -23,6 +24,7 @@ case "${1:-}" in
     . tools/asan-build.sh
     build=$asan_build
     flags=("${asan_flags[@]}")
+    packages=("${asan_packages[@]}")
     ctest_args=(-LE "live|python") ;;
   --tsan)
     build=build-tsan
@@ -36,8 +38,7 @@ case "${1:-}" in
   "") ;;
   *) echo "usage: tools/test.sh [--sanitize | --tsan]" >&2; exit 2 ;;
 esac
-tools/setup-deps.sh --apt-only   # the Debian packages for the build and the tests
-[ "$build" != build-asan ] || asan_deps   # clang
+tools/setup-deps.sh --apt-only "${packages[@]}"   # the Debian packages for the build and the tests
 # The npm tools and the PySpark venvs (mostly downloads) are set up while the build compiles, and
 # waited for before any test runs.
 tools/setup-deps.sh --tools-only & tools_pid=$!
