@@ -192,12 +192,18 @@ class TextStore {
   void retain(std::shared_ptr<const TextStore> other) { retained_.push_back(std::move(other)); }
   // The input the plan was read from, when its owner shares it: a text that lies inside it is
   // kept as a view into it, not copied, and the store keeps it alive.
-  void view_input(std::shared_ptr<const std::string> input) { input_ = std::move(input); }
+  void view_input(std::shared_ptr<const std::string> input) {
+    input_ = std::move(input);
+    viewed_ = input_ ? std::string_view(*input_) : std::string_view();
+  }
+  // While `false`: texts inside the input are copied like any other, not viewed (bytes of the
+  // input a reader gives back to the system once read). The input is still kept.
+  void set_views_input(bool views) { viewed_ = views && input_ ? std::string_view(*input_) : std::string_view(); }
 
  private:
   [[nodiscard]] bool holds(std::string_view s) const {
     // The shared input first: nearly every text a reader keeps is a view into it.
-    return (input_ && lies_within(s, *input_)) || (block_ && lies_within(s, {block_, static_cast<std::size_t>(at_ - block_)})) ||
+    return lies_within(s, viewed_) || (block_ && lies_within(s, {block_, static_cast<std::size_t>(at_ - block_)})) ||
            (large_ && lies_within(s, {large_, large_size_}));
   }
   char* allocate(std::size_t n) {
@@ -231,6 +237,7 @@ class TextStore {
   std::vector<std::unique_ptr<char[]>> blocks_;
   std::vector<std::shared_ptr<const TextStore>> retained_;
   std::shared_ptr<const std::string> input_;  // the shared input, viewed not copied
+  std::string_view viewed_;                   // its bytes while texts in it are viewed, else empty
   char* block_ = nullptr;  // the block being filled: [block_, at_) is kept text
   char* at_ = nullptr;
   const char* large_ = nullptr;  // the last text that got a block of its own

@@ -14,6 +14,7 @@
 #include <vector>
 
 #include "lint/core/config.hpp"
+#include "lint/core/suppress.hpp"
 #include "parser/registry/parse.hpp"
 #include "rules/rule.hpp"
 
@@ -32,13 +33,19 @@ struct LintRequest {
   bool listed_regular = false;           // a folder walk listed `path` as a regular file: opened, then fstat'ed
   // False: the caller needs nothing of the input's bytes once linted (Linted::input may stay null):
   // with LintOptions::lint_each_plan, a regular file of at least kPiecesMinBytes whose reader reads
-  // files in pieces (Reader::parse_file: a Query Profile) is never held whole.
+  // files in pieces (Reader::parse_file: a Query Profile) is never held whole, and of an input read
+  // whole into the engine's buffer, a reader may give back the pages it has read and copied what it
+  // keeps of (at least kGiveBackMinBytes at once: a large formatted plan's outline;
+  // parser/common/input_pages.hpp). Linted::input then holds the input with those bytes gone.
   bool keep_input = true;
 };
 
 // The smallest file read in pieces (LintRequest::keep_input): below it, reading it whole costs no
 // more memory worth saving than the piece itself.
 inline constexpr std::uint64_t kPiecesMinBytes = std::uint64_t{1} << 20;
+// The smallest part of an input a reader gives back (LintRequest::keep_input): below it, the copies
+// of what the plans keep of it cost more than the pages save.
+inline constexpr std::size_t kGiveBackMinBytes = std::size_t{1} << 20;
 
 // `planlint check --why RULE`: run one rule over every plan with its explanations on. `notes`
 // gets, per plan, the candidates the rule let go and why; the findings are returned.
@@ -101,6 +108,9 @@ LintResult lint_text(std::shared_ptr<const std::string> input, const std::string
 // applies the directives in `text` and puts `lint.diagnostics` in reading order. Returns how many
 // findings the directives removed.
 std::size_t finish_diagnostics(LintResult& lint, std::string_view text, const Config& config);
+// The same with the directives already found (find_suppressions: before a reader gave back bytes
+// of the input, LintRequest::keep_input).
+std::size_t finish_diagnostics(LintResult& lint, const std::vector<Suppression>& found, const Config& config);
 
 // Why `text` is not a plan at all, or "" when it is (or may be) one: an empty input, binary data,
 // JSON that is no Query Profile / event log (the reader's kNotAPlan message). Front ends report

@@ -19,6 +19,7 @@
 #include "model/read_check.hpp"
 #include "parser/common/regular_file.hpp"
 #include "parser/registry/reader.hpp"
+#include "parser/common/input_pages.hpp"
 
 namespace planlint {
 
@@ -57,6 +58,10 @@ void label_diagnostics(std::vector<Diagnostic>& diags, const ParseResult& parse)
 }  // namespace
 
 std::size_t finish_diagnostics(LintResult& lint, std::string_view text, const Config& config) {
+  return finish_diagnostics(lint, find_suppressions(text), config);
+}
+
+std::size_t finish_diagnostics(LintResult& lint, const std::vector<Suppression>& found, const Config& config) {
   std::vector<Diagnostic>& diags = lint.diagnostics;
   // Asked of the configuration only when the input has parse errors (most have none).
   if (std::vector<Diagnostic> errors = parse_error_diagnostics(lint.parse);
@@ -70,7 +75,7 @@ std::size_t finish_diagnostics(LintResult& lint, std::string_view text, const Co
   // front end that runs them (`diff`, `check --against`), never reported as unused here. (Most
   // inputs hold no directive: then nothing more is built.)
   std::size_t suppressed = 0;
-  if (std::vector<Suppression> found = find_suppressions(text); !found.empty()) {
+  if (!found.empty()) {
     Config directives = config;
     for (const RuleDoc* d : all_rule_docs())
       if (d->family == RuleFamily::Diff) directives.ignore.insert(d->name);
@@ -193,6 +198,15 @@ class InputLinter {
     whole(std::string_view(*input));
     read_.input.reset();
   }
+  // The engine's own buffer, of which nothing is read once it is linted (LintRequest::keep_input
+  // false, each plan linted and dropped): the reader may give back the pages of bytes it has read
+  // and copied what it keeps of (parser/common/input_pages.hpp). The directives are found before the
+  // parse, since finish() would look for them in the whole input after it.
+  void whole_giving_back(const std::shared_ptr<std::string>& input) {
+    directives_.emplace(find_suppressions(*input));
+    const InputPages pages(input->data(), input->size(), kGiveBackMinBytes);
+    whole(std::shared_ptr<const std::string>(input));
+  }
 
   // A reader that reads the input itself (Reader::read / Reader::stream). Keeping the plans, the
   // rules run once at the end; streaming, each plan is linted as it arrives and dropped. Either
@@ -291,7 +305,9 @@ class InputLinter {
 
  private:
   void finish(std::string_view text) {
-    if (options_.finish) out_.suppressed = finish_diagnostics(out_.result, text, config_);
+    if (!options_.finish) return;
+    out_.suppressed = directives_ ? finish_diagnostics(out_.result, *directives_, config_)
+                                  : finish_diagnostics(out_.result, text, config_);
   }
 
   Linted& out_;
@@ -299,6 +315,7 @@ class InputLinter {
   const LintOptions& options_;
   ReadOptions read_;
   std::size_t plans_read_ = 0;
+  std::optional<std::vector<Suppression>> directives_;  // found before the parse (whole_giving_back)
 };
 
 }  // namespace
@@ -335,6 +352,13 @@ Linted lint_input(const LintRequest& request, const Config& config, const LintOp
   const auto lint_read = [&](std::optional<std::string> text) {
     if (!text) {
       out.error = error;
+      return;
+    }
+    // Nothing of it is read once linted: a reader may give back what it has read of it.
+    if (!request.keep_input && !options.keep_plans && options.lint_each_plan && text->size() >= kGiveBackMinBytes) {
+      auto input = std::make_shared<std::string>(std::move(*text));
+      out.input = input;
+      linter.whole_giving_back(input);
       return;
     }
     out.input = std::make_shared<const std::string>(std::move(*text));

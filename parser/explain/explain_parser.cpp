@@ -17,6 +17,7 @@
 #include "parser/explain/explain.hpp"
 #include "parser/explain/explain_state.hpp"
 #include "parser/common/facts_fill.hpp"
+#include "parser/common/input_pages.hpp"
 
 namespace planlint {
 
@@ -66,6 +67,7 @@ class ExplainTextReader {
       do physical_line(i++);
       while (i < count && !starts_with_eq(n.text(i)));
     }
+    if (outline_.releasing) end_outline(count);
     finish_plan(s_);  // the last plan is handed over once the line table is gone (parse_explain_text)
     summarize(s_);
     fold_codegen_subtrees(s_.r, codegen_plans_);
@@ -86,6 +88,53 @@ class ExplainTextReader {
   std::vector<std::size_t> codegen_plans_;    // plans read from `== Subtree k / n ==` sections
   const std::function<void(Plan&&)>* each_plan_;  // set: finished plans are handed over, not kept
   const ExplainFillHints& hints_;
+  // A large formatted outline being read with its texts copied, to be given back once read
+  // (parser/common/input_pages.hpp): its first line and the unread lines when it started.
+  struct OutlineRelease {
+    bool releasing = false;
+    std::size_t first = 0;
+    std::size_t bad = 0;
+  } outline_;
+
+  // The outline starting at line i (a formatted plan's first tree line): when the owner of the
+  // input lets a reader give bytes back (an InputPages scope) and the outline is large, its
+  // operators copy what they keep of it (ids, labels) instead of viewing the input, and
+  // end_outline gives its pages back once it is read. Lines rewritten by a repair may lie
+  // elsewhere: then nothing is given back.
+  void begin_outline(std::size_t i) {
+    const InputPages* pages = InputPages::current();
+    const Normalized& n = s_.n;
+    if (pages == nullptr || !input_ || !n.repairs.empty() || outline_.releasing) return;
+    // Its extent: up to the blank line (or header) that ends it (a pass over the line table's
+    // sizes, only under a scope).
+    std::size_t last = i;
+    for (std::size_t j = i + 1; j < n.line_count(); ++j) {
+      const std::string_view t = n.text(j);
+      if (t.empty() || starts_with_eq(t)) break;
+      last = j;
+    }
+    const std::string_view first_line = n.text(i), last_line = n.text(last);
+    const std::string_view extent(first_line.data(),
+                                  static_cast<std::size_t>(last_line.data() + last_line.size() - first_line.data()));
+    if (last_line.data() < first_line.data() || !pages->may_release(extent)) return;
+    outline_ = {true, i, s_.bad.size()};
+    s_.input_text = {};
+    s_.plan().text_store().set_views_input(false);
+  }
+  // The outline begun at outline_.first ended before line `end` (its first line not in it): texts
+  // are viewed again, and the outline's bytes given back unless a line of it was not understood
+  // (the unread lines' hint reads them again at the end: finish.cpp).
+  void end_outline(std::size_t end) {
+    outline_.releasing = false;
+    s_.input_text = shared_text(input_);
+    s_.plan().text_store().set_views_input(true);
+    const InputPages* pages = InputPages::current();
+    const Normalized& n = s_.n;
+    if (pages == nullptr || s_.bad.size() != outline_.bad || end <= outline_.first || end > n.line_count()) return;
+    const std::string_view first_line = n.text(outline_.first), last_line = n.text(end - 1);
+    if (last_line.data() < first_line.data()) return;
+    pages->release({first_line.data(), static_cast<std::size_t>(last_line.data() + last_line.size() - first_line.data())});
+  }
 
   // A finished plan (finish_plan) to each_plan_, its facts filled: no line of the text reaches a
   // plan once the next one has started (new_plan).
@@ -106,6 +155,7 @@ class ExplainTextReader {
   }
 
   void new_plan(std::size_t i) {
+    if (outline_.releasing) end_outline(i);
     finish_plan(s_);
     hand_over();
     s_.reset();
@@ -170,9 +220,12 @@ class ExplainTextReader {
     const std::string_view t = s_.n.text(i);
     if (!t.empty()) s_.last_text_line = i;
     physical(i);
+    // The outline ends with line i when its mode does (a blank line, a detail block's header).
+    if (outline_.releasing && s_.mode != PhysMode::Outline) end_outline(i);
   }
 
   void header(std::size_t i, std::string_view title) {
+    if (outline_.releasing) end_outline(i);
     // A section of a custom optimizer (`== Materialized Logical Plan ==`) between the logical
     // sections is kept as a trailer and does not end the plan.
     bool custom_logical = s_.region == Region::Trailer && s_.trailer &&
@@ -265,6 +318,7 @@ class ExplainTextReader {
     TreeLine tl;
     if (match_formatted_tree_line(t, tl, nullptr)) {
       start_outline(PhysKind::Formatted);
+      begin_outline(i);
       formatted_node(s_, i, tl);
       return;
     }

@@ -8,6 +8,7 @@
 
 #include "lint/engine/engine.hpp"
 #include "parser/registry/parse.hpp"
+#include "tests/rules/rule_test_helpers.hpp"
 #include "tests/rules_builder.hpp"
 #include "tests/support.hpp"
 
@@ -98,12 +99,6 @@ std::string evidence_text(const Diagnostic& d, const std::string& name) {
   for (const auto& e : d.evidence)
     if (e.name == name) return e.value;
   return "";
-}
-
-Config only_rule(const std::string& rule) {
-  Config c;
-  c.select = {rule};
-  return c;
 }
 
 }  // namespace

@@ -168,3 +168,60 @@ TEST_CASE("keep_input false: a large Query Profile is read in pieces, with the f
   CHECK(pieces.error.empty());
   CHECK(pieces.result.parse.handed_over_ops == 2000);
 }
+
+TEST_CASE("keep_input false: a large formatted plan's outline is given back, with the findings of the whole read") {
+  // LintRequest::keep_input false: the engine owns the input's buffer and reads nothing of it once
+  // linted, so the explain reader gives back the pages of a large outline (kGiveBackMinBytes) once
+  // read (parser/common/input_pages.hpp). What is seen is what keeping the input shows: the findings,
+  // the directives (found before the parse), the messages.
+  const test::Scratch scratch("planlint-test-give-back");
+  const std::string big = gen::formatted_plan(12000);
+  const std::size_t first = big.find('\n') + 1, outline_end = big.find("\n\n");
+  REQUIRE(outline_end - first >= kGiveBackMinBytes + 65536);
+  LintRequest probe;
+  probe.path = (scratch.dir / "probe.txt").string();
+  test::write_file(probe.path, big);
+  const Linted plain = lint_input(probe, Config{}, lint_options(LintMode::Check));
+  REQUIRE_FALSE(plain.result.diagnostics.empty());
+  const std::string rule = plain.result.diagnostics.front().rule;
+  std::string damaged = big;
+  damaged.insert(outline_end / 2 + big.substr(outline_end / 2).find('\n') + 1, "@@ not a tree line @@\n");
+  const std::vector<std::pair<std::string, std::string>> inputs{
+      {"big.txt", big},
+      {"directive.txt", "-- planlint: disable=" + rule + "\n" + big},
+      {"unused-directive.txt", "# planlint: disable=no-such-rule\n" + big},
+      {"two.txt", big + "\n" + big},
+      {"damaged.txt", damaged},
+      {"small.txt", gen::formatted_plan(200)}};
+  for (const auto& input : inputs) {
+    const std::string& name = input.first;
+    const std::string& text = input.second;
+    CAPTURE(name);
+    const fs::path p = scratch.dir / name;
+    test::write_file(p, text);
+    for (bool listed : {false, true}) {
+      LintRequest request;
+      request.path = p.string();
+      request.listed_regular = listed;
+      const Linted kept = lint_input(request, Config{}, lint_options(LintMode::Check));
+      request.keep_input = false;
+      const Linted given = lint_input(request, Config{}, lint_options(LintMode::Check));
+      CHECK(seen(given) == seen(kept));
+      REQUIRE(kept.input != nullptr);
+      REQUIRE(given.input != nullptr);
+      CHECK(*kept.input == text);
+      // The pages given back read as zeros: the whole pages of each outline of a large input.
+      std::size_t zeros = 0;
+      for (char c : *given.input) zeros += c == '\0';
+      if (name == "small.txt" || name == "damaged.txt") CHECK(zeros == 0);
+      else CHECK(zeros >= (name == "two.txt" ? 2 : 1) * (outline_end - first - 2 * 65536));
+    }
+  }
+  const Linted directive = [&] {
+    LintRequest request;
+    request.path = (scratch.dir / "directive.txt").string();
+    request.keep_input = false;
+    return lint_input(request, Config{}, lint_options(LintMode::Check));
+  }();
+  CHECK(directive.suppressed > 0);
+}
