@@ -127,8 +127,8 @@ TEST_CASE("parse_explain_text with each_plan: the plans handed over one at a tim
   CHECK(kept.messages.size() == 2);
 }
 
-TEST_CASE("keep_input false: a large Query Profile is read in pieces, with the findings of the whole read") {
-  // LintRequest::keep_input false (`planlint check` with an output format that shows no source
+TEST_CASE("KeepInput::Nothing: a large Query Profile is read in pieces, with the findings of the whole read") {
+  // LintRequest::keep Nothing (`planlint check` with an output format that shows no source
   // lines): a profile of kPiecesMinBytes or more is never held whole (Linted::input stays null);
   // what is seen is what reading it whole shows. A damaged one, or one without operators, is read
   // whole after all, with the same result.
@@ -152,7 +152,7 @@ TEST_CASE("keep_input false: a large Query Profile is read in pieces, with the f
       request.path = p.string();
       request.listed_regular = listed;
       const Linted kept = lint_input(request, Config{}, lint_options(LintMode::Check));
-      request.keep_input = false;
+      request.keep = KeepInput::Nothing;
       const Linted pieces = lint_input(request, Config{}, lint_options(LintMode::Check));
       CHECK(seen(pieces) == seen(kept));
       CHECK(kept.input != nullptr);
@@ -163,7 +163,7 @@ TEST_CASE("keep_input false: a large Query Profile is read in pieces, with the f
   // Every operator was read and linted.
   LintRequest request;
   request.path = (scratch.dir / "big.json").string();
-  request.keep_input = false;
+  request.keep = KeepInput::Nothing;
   const Linted pieces = lint_input(request, Config{}, lint_options(LintMode::Check));
   CHECK(pieces.error.empty());
   CHECK(pieces.result.parse.handed_over_ops == 2000);
