@@ -15,6 +15,8 @@
 
 namespace planlint {
 
+class SourceFile;  // lint/core/source_file.hpp
+
 // What `planlint check` learned about one input.
 struct FileReport {
   std::string path;                     // as shown to the user ("-" for stdin)
@@ -22,6 +24,9 @@ struct FileReport {
   InputTraits traits;                   // what the reader says about the input (its display name, ...)
   std::shared_ptr<const std::string> input;  // the input, for the plan line under a finding (may be null)
   [[nodiscard]] std::string_view text() const { return shared_text(input); }
+  // Without `input`: the file to fetch those lines from when they are shown (a large file read in
+  // pieces for the text output; may be null).
+  std::shared_ptr<SourceFile> source;
   std::vector<Diagnostic> diagnostics;  // rule findings and `parse-error`s, in reading order
   // The readers' warnings and notes ("more than 1000 SQL executions ...", "metrics of N of M graph
   // nodes could not be matched"): not findings (they do not fail a run), but shown with them.

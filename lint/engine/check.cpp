@@ -32,12 +32,12 @@ std::vector<ParseMessage> reader_notes(const ParseResult& parse) {
 }  // namespace
 
 FileReport check_input(const std::string& path, const Config& config, const std::string& display,
-                       bool listed_regular, bool keep_input) {
+                       bool listed_regular, KeepInput keep) {
   LintRequest request;
   request.path = path;
   request.display = display;
   request.listed_regular = listed_regular;
-  request.keep_input = keep_input;
+  request.keep = keep;
   // Event logs are streamed: findings only.
   Linted linted = lint_input(request, config, lint_options(LintMode::Check));
   FileReport report;
@@ -50,6 +50,7 @@ FileReport check_input(const std::string& path, const Config& config, const std:
   report.diagnostics = std::move(linted.result.diagnostics);
   report.messages = reader_notes(linted.result.parse);
   report.input = std::move(linted.input);
+  report.source = std::move(linted.source);
   if (read_nothing(linted.result.parse)) {
     // Not "No findings": say that nothing was read, and why (the parse error carries the hint).
     report.error = report.path + ": no plan operators were read";

@@ -21,11 +21,12 @@ namespace planlint {
 // report with `error` set.
 // `listed_regular`: a folder walk listed `path` as a regular file, so it is opened without a `stat`
 // by name first (its `fstat` says what it is; anything else takes the usual way).
-// `keep_input` false: the caller drops FileReport::input (output formats that show no source
-// lines): then it may stay null, and a large Query Profile is read in pieces, never whole
-// (LintRequest::keep_input).
+// `keep` Nothing: the caller drops FileReport::input (output formats that show no source lines):
+// then it may stay null, and a large Query Profile is read in pieces, never whole; Lines (the text
+// output): the same, FileReport::source saying where the lines findings show are fetched from
+// (LintRequest::keep).
 FileReport check_input(const std::string& path, const Config& config, const std::string& display = "",
-                       bool listed_regular = false, bool keep_input = true);
+                       bool listed_regular = false, KeepInput keep = KeepInput::Whole);
 
 // The same for bytes already in hand (a fetched History Server answer, an NDJSON record, Python's
 // check_text): `path` names the input in the report.

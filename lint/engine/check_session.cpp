@@ -141,7 +141,7 @@ void reduce_emitted(FileReport& r) {
 
 // The reports of every input, `jobs` at a time (stdin, read once, on this thread only); with
 // `emit`, each handed over in input order as soon as it and those before it are made, then reduced.
-std::vector<FileReport> check_all(const CheckPlan& plan, unsigned jobs, bool keep_inputs,
+std::vector<FileReport> check_all(const CheckPlan& plan, unsigned jobs, KeepInput keep_inputs,
                                   const std::function<void(const FileReport&)>& emit) {
   const auto& inputs = plan.inputs;
   std::vector<FileReport> reports(inputs.size());
@@ -169,7 +169,7 @@ std::vector<FileReport> check_all(const CheckPlan& plan, unsigned jobs, bool kee
       try {
         reports[i] = check_input(inputs[i], plan.configs[i], plan.displays[i],
                                  i < plan.listed_regular.size() && plan.listed_regular[i], keep_inputs);
-        if (!keep_inputs) reports[i].input.reset();
+        if (keep_inputs == KeepInput::Nothing) reports[i].input.reset();
       } catch (const std::bad_alloc&) {  // this file is reported, the others still are checked
         reports[i] = out_of_memory(plan.displays[i]);
       } catch (const std::length_error&) {
@@ -298,7 +298,7 @@ CheckRun run(const CheckPlan& plan, const CheckRequest& request, const std::func
   CheckRun out;
   // --against and the baselines read every report whole after the run: nothing is handed over early.
   const bool emits = emit && hands_reports_over(request);
-  out.reports = check_all(plan, request.jobs, request.keep_inputs || request.against.has_value(),
+  out.reports = check_all(plan, request.jobs, request.against.has_value() ? KeepInput::Whole : request.keep_inputs,
                           emits ? emit : std::function<void(const FileReport&)>());
   if (request.against) {
     std::string error;

@@ -65,10 +65,12 @@ struct CheckRequest {
   unsigned jobs = 0;                          // 0: one per core
   std::optional<Comparison> against;          // --against REF
   bool quiet = false;                         // -q: no notes (what a folder walk found, baseline written)
-  // Whether the reports keep their inputs (FileReport::input): the text output shows the plan line
-  // under a finding, --against compares the text. Else each input is released as soon as its
+  // What the reports keep of their inputs: Whole (FileReport::input) for --against, which compares
+  // the texts (with --against the inputs are kept whole whatever this says); Lines for the text
+  // output, which shows the plan line under a finding (a large file read in pieces keeps only where
+  // to fetch them: FileReport::source); Nothing otherwise: each input is released as soon as its
   // report is made, not at the end of the run.
-  bool keep_inputs = true;
+  KeepInput keep_inputs = KeepInput::Whole;
 };
 
 // The inputs of a run and the configuration of each, resolved before any is read.

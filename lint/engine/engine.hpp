@@ -14,6 +14,7 @@
 #include <vector>
 
 #include "lint/core/config.hpp"
+#include "lint/core/source_file.hpp"
 #include "lint/core/suppress.hpp"
 #include "parser/registry/parse.hpp"
 #include "rules/rule.hpp"
@@ -25,25 +26,34 @@ struct LintResult {
   std::vector<Diagnostic> diagnostics;   // in reading order (plan, line, column)
 };
 
+// What the caller needs of an input's bytes once it is linted (LintRequest::keep).
+enum class KeepInput {
+  Whole,    // its bytes (Linted::input): `check --against`, editors, `show`
+  Lines,    // the lines its findings show (the text output): a file read in pieces keeps only its
+            // name and identity (Linted::source), and the lines are fetched from it when shown
+  Nothing,  // nothing (json, sarif, ...): Linted::input may stay null
+};
+
 // One input to lint.
 struct LintRequest {
   std::string path;                      // a file, a rolling event-log directory, or "-" (standard input)
   std::string display;                   // how results name the input (default: `path`)
   std::optional<std::string_view> text;  // its bytes when the caller has them (an editor buffer); else `path` is read
   bool listed_regular = false;           // a folder walk listed `path` as a regular file: opened, then fstat'ed
-  // False: the caller needs nothing of the input's bytes once linted (Linted::input may stay null):
-  // with LintOptions::lint_each_plan, a regular file of at least kPiecesMinBytes whose reader reads
-  // files in pieces (Reader::parse_file: a Query Profile) is never held whole, and of an input read
-  // whole into the engine's buffer, a reader may give back the pages it has read and copied what it
-  // keeps of (at least kGiveBackMinBytes at once: a large formatted plan's outline;
-  // parser/common/input_pages.hpp). Linted::input then holds the input with those bytes gone.
-  bool keep_input = true;
+  // Lines or Nothing: the caller needs at most the lines findings show once linted (Linted::input
+  // may stay null): with LintOptions::lint_each_plan, a regular file of at least kPiecesMinBytes
+  // whose reader reads files in pieces (Reader::parse_file: a Query Profile) is never held whole.
+  // Nothing: of an input read whole into the engine's buffer, a reader may also give back the
+  // pages it has read and copied what it keeps of (at least kGiveBackMinBytes at once: a large
+  // formatted plan's outline; parser/common/input_pages.hpp); Linted::input then holds the input
+  // with those bytes gone.
+  KeepInput keep = KeepInput::Whole;
 };
 
-// The smallest file read in pieces (LintRequest::keep_input): below it, reading it whole costs no
+// The smallest file read in pieces (LintRequest::keep): below it, reading it whole costs no
 // more memory worth saving than the piece itself.
 inline constexpr std::uint64_t kPiecesMinBytes = std::uint64_t{1} << 20;
-// The smallest part of an input a reader gives back (LintRequest::keep_input): below it, the copies
+// The smallest part of an input a reader gives back (KeepInput::Nothing): below it, the copies
 // of what the plans keep of it cost more than the pages save.
 inline constexpr std::size_t kGiveBackMinBytes = std::size_t{1} << 20;
 
@@ -90,6 +100,9 @@ struct Linted {
   // of `result` view its bytes instead of copying them.
   std::shared_ptr<const std::string> input;
   [[nodiscard]] std::string_view text() const { return shared_text(input); }
+  // A file read in pieces with KeepInput::Lines: where its lines are fetched from when shown (null
+  // when the file changed while it was read).
+  std::shared_ptr<SourceFile> source;
   LintResult result;         // result.parse.format: what the reader found
   std::size_t suppressed = 0;  // findings removed by directives
   std::string error;         // non-empty: the input could not be read (nothing else is set)
@@ -109,7 +122,7 @@ LintResult lint_text(std::shared_ptr<const std::string> input, const std::string
 // findings the directives removed.
 std::size_t finish_diagnostics(LintResult& lint, std::string_view text, const Config& config);
 // The same with the directives already found (find_suppressions: before a reader gave back bytes
-// of the input, LintRequest::keep_input).
+// of the input, KeepInput::Nothing).
 std::size_t finish_diagnostics(LintResult& lint, const std::vector<Suppression>& found, const Config& config);
 
 // Why `text` is not a plan at all, or "" when it is (or may be) one: an empty input, binary data,

@@ -198,10 +198,10 @@ class InputLinter {
     whole(std::string_view(*input));
     read_.input.reset();
   }
-  // The engine's own buffer, of which nothing is read once it is linted (LintRequest::keep_input
-  // false, each plan linted and dropped): the reader may give back the pages of bytes it has read
-  // and copied what it keeps of (parser/common/input_pages.hpp). The directives are found before the
-  // parse, since finish() would look for them in the whole input after it.
+  // The engine's own buffer, of which nothing is read once it is linted (KeepInput::Nothing, each
+  // plan linted and dropped): the reader may give back the pages of bytes it has read and copied
+  // what it keeps of (parser/common/input_pages.hpp). The directives are found before the parse,
+  // since finish() would look for them in the whole input after it.
   void whole_giving_back(const std::shared_ptr<std::string>& input) {
     directives_.emplace(find_suppressions(*input));
     const InputPages pages(input->data(), input->size(), kGiveBackMinBytes);
@@ -261,17 +261,25 @@ class InputLinter {
   }
 
   // A large regular file whose reader reads it in pieces (Reader::parse_file), for a caller that
-  // keeps nothing of the input (LintRequest::keep_input false): linted as whole() lints the file's
-  // bytes with lint_each_plan. False when the reader leaves the file to be read whole (nothing is
-  // set then).
-  bool pieces(const Reader& reader, const std::string& path) {
+  // keeps at most the lines findings show (LintRequest::keep Lines or Nothing): linted as whole()
+  // lints the file's bytes with lint_each_plan. False when the reader leaves the file to be read
+  // whole (nothing is set then). With `lines`, Linted::source names the file and its identity as it
+  // was read (stat'ed before and after the read: a file that changed meanwhile gets none, so no
+  // line of it is shown).
+  bool pieces(const Reader& reader, const std::string& path, bool lines) {
     std::optional<ParseResult> parse;
+    std::optional<FileIdentity> before, after;
     if (const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC); fd >= 0) {
       struct stat st {};
-      if (::fstat(fd, &st) == 0 && S_ISREG(st.st_mode)) parse = reader.parse_file(fd, out_.path, config_.max_input_bytes);
+      if (::fstat(fd, &st) == 0 && S_ISREG(st.st_mode)) {
+        before = identity_of(st);
+        parse = reader.parse_file(fd, out_.path, config_.max_input_bytes);
+        if (lines && parse) after = identity_of(fd);
+      }
       ::close(fd);
     }
     if (!parse) return false;
+    if (lines && before && after && *before == *after) out_.source = std::make_shared<SourceFile>(path, *before);
     out_.result.parse = std::move(*parse);
     EachPlan(config_, out_.result.diagnostics).lint_kept(out_.result.parse);
     // The directives: none in bytes a reader read in pieces (Reader::parse_file: JSON, none of whose
@@ -296,6 +304,7 @@ class InputLinter {
         out_.error = out_.path + (std::isdigit(static_cast<unsigned char>(why[0])) ? ":" : ": ") + why;
     }
     if (!out_.error.empty()) {
+      out_.source.reset();
       out_.result = LintResult{};
       out_.result.parse.format = format;
       out_.result.parse.traits = traits;
@@ -355,7 +364,7 @@ Linted lint_input(const LintRequest& request, const Config& config, const LintOp
       return;
     }
     // Nothing of it is read once linted: a reader may give back what it has read of it.
-    if (!request.keep_input && !options.keep_plans && options.lint_each_plan && text->size() >= kGiveBackMinBytes) {
+    if (request.keep == KeepInput::Nothing && !options.keep_plans && options.lint_each_plan && text->size() >= kGiveBackMinBytes) {
       auto input = std::make_shared<std::string>(std::move(*text));
       out.input = input;
       linter.whole_giving_back(input);
@@ -371,7 +380,7 @@ Linted lint_input(const LintRequest& request, const Config& config, const LintOp
     // (opened again; read whole after all when the reader leaves it, as it does a damaged one).
     const Reader* claimed = nullptr;
     const Reader* in_pieces = nullptr;
-    const bool may_read_in_pieces = !request.keep_input && !options.keep_plans && options.lint_each_plan &&
+    const bool may_read_in_pieces = request.keep != KeepInput::Whole && !options.keep_plans && options.lint_each_plan &&
                                     size >= kPiecesMinBytes && static_cast<double>(size) <= config.max_input_bytes;
     const auto claims = [&](std::string_view head) {
       if ((claimed = reader_claiming_file(request.path, head)) != nullptr) return true;
@@ -387,7 +396,7 @@ Linted lint_input(const LintRequest& request, const Config& config, const LintOp
       return out;
     }
     if (in_pieces) {
-      if (linter.pieces(*in_pieces, request.path)) return out;
+      if (linter.pieces(*in_pieces, request.path, request.keep == KeepInput::Lines)) return out;
       text = read_file_once(request.path, size, config.max_input_bytes, kDetectBytes,
                             [](std::string_view) { return false; }, error);
     }

@@ -1,6 +1,9 @@
 // `text` (the default) and `concise`: for people in a terminal and for editors' problem matchers.
 #include <algorithm>
 #include <map>
+#include <optional>
+#include <string>
+#include <string_view>
 #include <ostream>
 #include <tuple>
 #include <vector>
@@ -9,6 +12,7 @@
 #include <sstream>
 
 #include "lint/core/sanitize.hpp"
+#include "lint/core/source_file.hpp"
 #include "lint/core/text_width.hpp"
 
 namespace planlint {
@@ -30,11 +34,54 @@ struct Style {
   }
 };
 
-// Lines of one input, indexed once (a big event log may have many findings).
+// Lines of one input, indexed once (a big event log may have many findings): of its text when the
+// report holds it, else of the file it names (FileReport::source: a large file read in pieces,
+// whose lines are fetched when shown).
 class Lines {
  public:
-  explicit Lines(std::string_view text) : text_(text) {}
-  // The n-th line (1-based) without its line break; empty when out of range.
+  explicit Lines(const FileReport& f) : text_(f.text()), file_(f.input ? nullptr : f.source.get()) {}
+  Lines(const Lines&) = delete;
+  Lines& operator=(const Lines&) = delete;
+  ~Lines() {
+    if (file_) file_->close();
+  }
+
+  // Makes line n (1-based) the current one: false when it is empty or out of range, or (a file)
+  // when it cannot be read as it was.
+  bool select(std::uint32_t n) {
+    if (file_) {
+      const std::optional<SourceFile::Line> l = file_->line(n);
+      if (!l) return false;
+      file_line_ = *l;
+      size_ = l->size;
+      return size_ > 0;
+    }
+    line_ = at(n);
+    size_ = line_.size();
+    return size_ > 0;
+  }
+  // The current line's size in bytes (without its line break).
+  [[nodiscard]] std::size_t size() const { return size_; }
+  // Whether `s` occurs in the current line; nullopt when the file cannot be read as it was.
+  std::optional<bool> contains(std::string_view s) {
+    if (file_) return file_->contains(file_line_, s);
+    return line_.find(s) != std::string_view::npos;
+  }
+  // The current line's bytes [from, to) (to <= size()); false when the file cannot be read as it was.
+  bool window(std::size_t from, std::size_t to, std::string_view& out) {
+    if (file_) {
+      std::optional<std::string> got = file_->bytes(file_line_, from, to);
+      if (!got) return false;
+      held_ = std::move(*got);
+      out = held_;
+      return true;
+    }
+    out = line_.substr(from, to - from);
+    return true;
+  }
+
+ private:
+  // The n-th line (1-based) of the text without its line break; empty when out of range.
   std::string_view at(std::uint32_t n) {
     if (starts_.empty()) {
       starts_.push_back(0);
@@ -49,9 +96,13 @@ class Lines {
     return line;
   }
 
- private:
   std::string_view text_;
   std::vector<std::size_t> starts_;
+  SourceFile* file_;
+  std::string_view line_;          // the current line (of the text)
+  SourceFile::Line file_line_;     // the current line (of the file)
+  std::size_t size_ = 0;
+  std::string held_;               // the last window read from the file
 };
 
 std::string location(const FileReport& f, const Diagnostic& d) {
@@ -61,31 +112,42 @@ std::string location(const FileReport& f, const Diagnostic& d) {
 }
 
 // The plan line of a finding and a caret under the operator name. Long lines (minified JSON)
-// are cut to a window around the column.
+// are cut to a window around the column. Everything shown is read before anything is written: a
+// line that cannot be read as it was (a file read in pieces that changed since) shows nothing.
 void write_source(std::ostream& out, Lines& lines, const Diagnostic& d, const Style& st) {
   if (!d.range.known()) return;
-  std::string_view line = lines.at(d.range.line);
-  if (line.empty()) return;
-  if (!d.operator_name.empty() && line.find(d.operator_name) == std::string_view::npos) {
-    // JSON inputs (profiles, event logs): the line is the node's `{`; name the operator instead.
-    std::string gutter(std::to_string(d.range.line).size(), ' ');
-    out << gutter << " " << st.wrap("34", "=") << " operator: " << visible(d.operator_name)
-        << (d.operator_id.empty() ? "" : " (" + visible(d.operator_id) + ")") << "\n";
-    return;
+  if (!lines.select(d.range.line)) return;
+  const std::size_t size = lines.size();
+  if (!d.operator_name.empty()) {
+    const std::optional<bool> named = lines.contains(d.operator_name);
+    if (!named) return;
+    if (!*named) {
+      // JSON inputs (profiles, event logs): the line is the node's `{`; name the operator instead.
+      std::string gutter(std::to_string(d.range.line).size(), ' ');
+      out << gutter << " " << st.wrap("34", "=") << " operator: " << visible(d.operator_name)
+          << (d.operator_id.empty() ? "" : " (" + visible(d.operator_id) + ")") << "\n";
+      return;
+    }
   }
   std::size_t col = d.range.column ? d.range.column - 1 : 0;
-  if (col > line.size()) col = line.size();
+  if (col > size) col = size;
+  constexpr std::size_t kMax = 160;
+  std::size_t start = col > kMax / 2 ? col - kMax / 4 : 0;
+  std::size_t end = std::min(size, start + kMax);
+  // The bytes read: the window shown, and the operator's name at the column (or one byte) past it.
+  const std::size_t last = std::min(size, std::max(end, col + std::max<std::size_t>(1, d.operator_name.size())));
+  std::string_view shown_bytes;
+  if (!lines.window(start, last, shown_bytes)) return;
+  // The line's bytes [from, from + n), as line.substr(from, n) (within the window read).
+  const auto sub = [&](std::size_t from, std::size_t n) { return shown_bytes.substr(from - start, n); };
   std::size_t width = 1;
   if (d.range.end_line == d.range.line && d.range.end_column > d.range.column)
     width = d.range.end_column - d.range.column;
-  else if (!d.operator_name.empty() && line.substr(col, d.operator_name.size()) == d.operator_name)
+  else if (!d.operator_name.empty() && sub(col, d.operator_name.size()) == d.operator_name)
     width = d.operator_name.size();
-  constexpr std::size_t kMax = 160;
-  std::size_t start = col > kMax / 2 ? col - kMax / 4 : 0;
-  std::size_t end = std::min(line.size(), start + kMax);
   // Shown visibly (escape sequences as \x1b): the caret is placed under the same characters.
-  std::string before = (start ? "..." : "") + visible(line.substr(start, col - start));
-  std::string shown = before + visible(line.substr(col, end - col)) + (end < line.size() ? "..." : "");
+  std::string before = (start ? "..." : "") + visible(sub(start, col - start));
+  std::string shown = before + visible(sub(col, end - col)) + (end < size ? "..." : "");
   width = std::max<std::size_t>(1, std::min(width, end > col ? end - col : 1));
   std::string num = std::to_string(d.range.line);
   std::string gutter(num.size(), ' ');
@@ -97,7 +159,7 @@ void write_source(std::ostream& out, Lines& lines, const Diagnostic& d, const St
       if (i < before.size()) pad += '\t';
       from = i + 1;
     }
-  std::size_t carets = std::max<std::size_t>(1, display_width(visible(line.substr(col, width))));
+  std::size_t carets = std::max<std::size_t>(1, display_width(visible(sub(col, width))));
   out << st.wrap("34", gutter + " |") << "\n";
   out << st.wrap("34", num + " |") << " " << shown << "\n";
   out << st.wrap("34", gutter + " |") << " " << pad << st.caret(d.severity, std::string(carets, '^')) << "\n";
@@ -146,7 +208,7 @@ void write_text_lines(std::ostream& out, const std::vector<FileReport>& files, c
     write_statistics(out, files);
   } else {
     for (const auto& f : files) {
-      Lines lines(f.text());
+      Lines lines(f);
       const Diagnostic* prev = nullptr;
       for (const auto& d : f.diagnostics) {
         bool grouped = prev && same_operator(*prev, d);

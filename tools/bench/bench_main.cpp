@@ -335,7 +335,7 @@ int cmd_memory_child(const std::string& path, bool check) {
   if (check) {
     // As `planlint check` reads a file whose input it keeps no longer than the lint (`--format json`):
     // a large Query Profile in pieces.
-    planlint::FileReport report = planlint::check_input(path, planlint::Config{}, "", false, /*keep_input=*/false);
+    planlint::FileReport report = planlint::check_input(path, planlint::Config{}, "", false, planlint::KeepInput::Nothing);
     long peak = maxrss_kb();
     if (!report.error.empty()) {
       std::fprintf(stderr, "%s\n", report.error.c_str());

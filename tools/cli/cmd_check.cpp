@@ -56,7 +56,9 @@ CheckRequest request_of(const CheckOptions& opt, Settings cli, double max_input)
   r.jobs = opt.jobs;
   r.quiet = opt.quiet;
   // Only the text output (and --against) reads the inputs again once they are checked.
-  r.keep_inputs = opt.format == "text" || opt.format == "full" || !opt.against.empty();
+  r.keep_inputs = !opt.against.empty()                             ? KeepInput::Whole
+                  : opt.format == "text" || opt.format == "full" ? KeepInput::Lines
+                                                                 : KeepInput::Nothing;
   if (!opt.against.empty()) r.against = against_git(opt.against);
   return r;
 }

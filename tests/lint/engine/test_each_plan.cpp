@@ -127,8 +127,8 @@ TEST_CASE("parse_explain_text with each_plan: the plans handed over one at a tim
   CHECK(kept.messages.size() == 2);
 }
 
-TEST_CASE("keep_input false: a large Query Profile is read in pieces, with the findings of the whole read") {
-  // LintRequest::keep_input false (`planlint check` with an output format that shows no source
+TEST_CASE("KeepInput::Nothing: a large Query Profile is read in pieces, with the findings of the whole read") {
+  // LintRequest::keep Nothing (`planlint check` with an output format that shows no source
   // lines): a profile of kPiecesMinBytes or more is never held whole (Linted::input stays null);
   // what is seen is what reading it whole shows. A damaged one, or one without operators, is read
   // whole after all, with the same result.
@@ -152,7 +152,7 @@ TEST_CASE("keep_input false: a large Query Profile is read in pieces, with the f
       request.path = p.string();
       request.listed_regular = listed;
       const Linted kept = lint_input(request, Config{}, lint_options(LintMode::Check));
-      request.keep_input = false;
+      request.keep = KeepInput::Nothing;
       const Linted pieces = lint_input(request, Config{}, lint_options(LintMode::Check));
       CHECK(seen(pieces) == seen(kept));
       CHECK(kept.input != nullptr);
@@ -163,14 +163,14 @@ TEST_CASE("keep_input false: a large Query Profile is read in pieces, with the f
   // Every operator was read and linted.
   LintRequest request;
   request.path = (scratch.dir / "big.json").string();
-  request.keep_input = false;
+  request.keep = KeepInput::Nothing;
   const Linted pieces = lint_input(request, Config{}, lint_options(LintMode::Check));
   CHECK(pieces.error.empty());
   CHECK(pieces.result.parse.handed_over_ops == 2000);
 }
 
-TEST_CASE("keep_input false: a large formatted plan's outline is given back, with the findings of the whole read") {
-  // LintRequest::keep_input false: the engine owns the input's buffer and reads nothing of it once
+TEST_CASE("KeepInput::Nothing: a large formatted plan's outline is given back, with the findings of the whole read") {
+  // KeepInput::Nothing: the engine owns the input's buffer and reads nothing of it once
   // linted, so the explain reader gives back the pages of a large outline (kGiveBackMinBytes) once
   // read (parser/common/input_pages.hpp). What is seen is what keeping the input shows: the findings,
   // the directives (found before the parse), the messages.
@@ -204,7 +204,7 @@ TEST_CASE("keep_input false: a large formatted plan's outline is given back, wit
       request.path = p.string();
       request.listed_regular = listed;
       const Linted kept = lint_input(request, Config{}, lint_options(LintMode::Check));
-      request.keep_input = false;
+      request.keep = KeepInput::Nothing;
       const Linted given = lint_input(request, Config{}, lint_options(LintMode::Check));
       CHECK(seen(given) == seen(kept));
       REQUIRE(kept.input != nullptr);
@@ -220,7 +220,7 @@ TEST_CASE("keep_input false: a large formatted plan's outline is given back, wit
   const Linted directive = [&] {
     LintRequest request;
     request.path = (scratch.dir / "directive.txt").string();
-    request.keep_input = false;
+    request.keep = KeepInput::Nothing;
     return lint_input(request, Config{}, lint_options(LintMode::Check));
   }();
   CHECK(directive.suppressed > 0);
