@@ -121,6 +121,14 @@ std::string not_a_plan(std::string_view text, const ParseResult& parse) {
 
 namespace {
 
+// The identity of the regular file `path` names (lint/core/source_file.hpp); nullopt when it names
+// none.
+std::optional<FileIdentity> path_identity(const std::string& path) {
+  struct stat st {};
+  if (::stat(path.c_str(), &st) != 0 || !S_ISREG(st.st_mode)) return std::nullopt;
+  return identity_of(st);
+}
+
 // LintOptions::lint_each_plan: each plan's findings as the plans come (RuleRunner), each naming its
 // execution when the reader's plans are ones.
 class EachPlan {
@@ -358,16 +366,19 @@ Linted lint_input(const LintRequest& request, const Config& config, const LintOp
     }
   };
   // A whole input read into memory (or the error that stopped the read), kept for the report.
-  const auto lint_read = [&](std::optional<std::string> text) {
+  // `lines_in_file`: the lines its findings show are fetched from the file (Linted::source).
+  const auto lint_read = [&](std::optional<std::string> text, bool lines_in_file = false) {
     if (!text) {
       out.error = error;
       return;
     }
     // Nothing of it is read once linted: a reader may give back what it has read of it.
-    if (request.keep == KeepInput::Nothing && !options.keep_plans && options.lint_each_plan && text->size() >= kGiveBackMinBytes) {
+    if ((request.keep == KeepInput::Nothing || lines_in_file) && !options.keep_plans && options.lint_each_plan &&
+        text->size() >= kGiveBackMinBytes) {
       auto input = std::make_shared<std::string>(std::move(*text));
       out.input = input;
       linter.whole_giving_back(input);
+      if (lines_in_file) out.input.reset();  // bytes of it are gone: the lines come from the file
       return;
     }
     out.input = std::make_shared<const std::string>(std::move(*text));
@@ -388,6 +399,14 @@ Linted lint_input(const LintRequest& request, const Config& config, const LintOp
         if (const Reader& r = reader_for(head); r.parse_file) in_pieces = &r;
       return in_pieces != nullptr;
     };
+    // KeepInput::Lines: the lines a large file's findings show are fetched from the file when they
+    // are printed (Linted::source), as those of a file read in pieces are, when the file read is
+    // still the one its path names (identity before and after the read): its bytes need not be
+    // kept, and the reader may give back what it has read (lint_read).
+    const bool lines_from_file = request.keep == KeepInput::Lines && !options.keep_plans && options.lint_each_plan &&
+                                 size >= kGiveBackMinBytes;
+    std::optional<FileIdentity> before;
+    if (lines_from_file) before = listed_fd >= 0 ? identity_of(listed_fd) : path_identity(request.path);
     auto text = listed_fd >= 0
                     ? read_fd_once(listed_fd, request.path, size, config.max_input_bytes, kDetectBytes, claims, error)
                     : read_file_once(request.path, size, config.max_input_bytes, kDetectBytes, claims, error);
@@ -399,6 +418,13 @@ Linted lint_input(const LintRequest& request, const Config& config, const LintOp
       if (linter.pieces(*in_pieces, request.path, request.keep == KeepInput::Lines)) return out;
       text = read_file_once(request.path, size, config.max_input_bytes, kDetectBytes,
                             [](std::string_view) { return false; }, error);
+    }
+    if (lines_from_file && text && !in_pieces) {
+      if (const auto after = path_identity(request.path); before && after && *before == *after) {
+        out.source = std::make_shared<SourceFile>(request.path, *before);
+        lint_read(std::move(text), true);
+        return out;
+      }
     }
     lint_read(std::move(text));
     return out;

@@ -143,3 +143,60 @@ TEST_CASE("text output of a profile read in pieces that changed before the print
   fs::remove(p);
   CHECK(text_of({lines}) == no_lines);
 }
+
+TEST_CASE("text output of a large explain plan: its lines fetched from the file, its outline given back") {
+  // KeepInput::Lines on explain text of kGiveBackMinBytes or more: read whole, linted with its
+  // outline given back (parser/common/input_pages.hpp), not kept: the lines its findings show come
+  // from the file (FileReport::source), byte for byte those of the input kept whole.
+  const test::Scratch scratch("planlint-test-text-explain");
+  const std::string big = gen::formatted_plan(12000);
+  REQUIRE(big.size() >= kGiveBackMinBytes);
+  std::string crlf;
+  for (char c : gen::formatted_plan(9000, 3)) crlf += c == '\n' ? std::string("\r\n") : std::string(1, c);
+  const std::vector<std::pair<std::string, std::string>> inputs{
+      {"big.txt", big}, {"moved.txt", std::string(3000, '\n') + big}, {"crlf.txt", crlf},
+      {"two.txt", big + "\n" + gen::formatted_plan(8000, 5)}};
+  std::vector<FileReport> all_whole, all_lines;
+  for (const auto& input : inputs) {
+    const std::string name = input.first;
+    CAPTURE(name);
+    const fs::path p = scratch.dir / name;
+    test::write_file(p, input.second);
+    for (bool listed : {false, true}) {
+      const FileReport whole = check_input(p.string(), Config{}, "", listed, KeepInput::Whole);
+      const FileReport lines = check_input(p.string(), Config{}, "", listed, KeepInput::Lines);
+      REQUIRE(whole.input != nullptr);
+      CHECK(lines.input == nullptr);
+      REQUIRE(lines.source != nullptr);
+      const std::string expected = text_of({whole});
+      CHECK(expected.find(" | ") != std::string::npos);  // lines are shown
+      CHECK(text_of({lines}) == expected);
+      all_whole.push_back(whole);
+      all_lines.push_back(lines);
+    }
+  }
+  CHECK(text_of(all_lines) == text_of(all_whole));
+  // A small plan is kept whole, as before.
+  const fs::path small = scratch.dir / "small.txt";
+  test::write_file(small, gen::formatted_plan(200));
+  const FileReport lines = check_input(small.string(), Config{}, "", false, KeepInput::Lines);
+  CHECK(lines.input != nullptr);
+  // Changed after the check: its findings without its lines, never the new text.
+  const fs::path p = scratch.dir / "big.txt";
+  const FileReport before = check_input(p.string(), Config{}, "", false, KeepInput::Lines);
+  FileReport without = check_input(p.string(), Config{}, "", false, KeepInput::Whole);
+  without.input.reset();
+  const std::string no_lines = text_of({without});
+  REQUIRE(text_of({before}) != no_lines);
+  std::string changed = big;
+  for (std::size_t at = changed.find("Project"); at != std::string::npos; at = changed.find("Project", at + 7))
+    changed.replace(at, 7, "PROJECT");
+  test::write_file(p, changed);
+  struct stat st {};
+  REQUIRE(::stat(p.c_str(), &st) == 0);
+  const struct timespec times[2] = {{st.st_mtim.tv_sec + 5, 0}, {st.st_mtim.tv_sec + 5, 0}};
+  REQUIRE(::utimensat(AT_FDCWD, p.c_str(), times, 0) == 0);
+  const std::string after = text_of({before});
+  CHECK(after == no_lines);
+  CHECK(after.find("PROJECT") == std::string::npos);
+}
