@@ -162,6 +162,8 @@ std::optional<std::string_view> plain_key(std::string_view name) {
 
 }  // namespace
 
+std::optional<std::string_view> column_key_view(std::string_view name) { return plain_key(name); }
+
 std::string column_key(std::string_view name) {
   if (auto key = plain_key(name)) return std::string(*key);
   name = column_name(name);
