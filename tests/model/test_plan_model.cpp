@@ -130,6 +130,18 @@ TEST_CASE("model: column sets are sorted unique keys; a key printed as is stays 
   // The same key as column_key(string_view) gives, for every form.
   for (std::string_view n : {"t.Id#1", " a.b.C ", "`Q`.`x`#3", "\"Weird\".y", "plain", ""})
     CHECK(column_key(store, Text::stable(store.keep(n))).view() == column_key(n));
+  // Blanks (' ', '\t' to '\r') at either end are dropped, other bytes below ' ' and high bytes kept:
+  // the test of both ends' bytes before the trimming loops must not take one for the other.
+  CHECK(column_key("\vab\r") == "ab");
+  CHECK(column_key(" ab\f") == "ab");
+  CHECK(column_key("ab ") == "ab");
+  CHECK(column_key(" ab") == "ab");
+  CHECK(column_key("\x1f" "ab\x01") == "\x1f" "ab\x01");
+  CHECK(column_key("\x08" "ab\x0e") == "\x08" "ab\x0e");
+  CHECK(column_key("\xE9" "ab\xFF") == "\xE9" "ab\xFF");
+  CHECK(column_key(store, Text::stable(store.keep("\x1f" "ab#1"))).view() == "\x1f" "ab");
+  CHECK(column_key(store, Text::stable(store.keep("\tab#1 "))).view() == "ab");
+  CHECK(column_key(" ").empty());
   ColumnSet empty;
   empty.finish();
   CHECK(empty.empty());
