@@ -150,8 +150,9 @@ TEST_CASE("model: column sets are sorted unique keys; a key printed as is stays 
 
 TEST_CASE("model: column_key on random names of every length around 16 bytes is the last dotted segment, lower-cased") {
   // The plain reading (no quote or upper-case letter: a view) looks at names of 16 bytes or more
-  // sixteen bytes at a time: both readings against the rule written out byte by byte, with '#',
-  // dots, quotes, upper-case letters, blanks and high bytes at every place.
+  // sixteen bytes at a time, and names of 4 to 15 bytes as one block padded with 'a's: both
+  // readings against the rule written out byte by byte, with '#', dots, quotes, upper-case
+  // letters, blanks and high bytes at every place.
   auto reference = [](std::string_view n) {
     auto blank = [](char c) { return c == ' ' || (c >= '\t' && c <= '\r'); };
     while (!n.empty() && blank(n.front())) n.remove_prefix(1);
