@@ -34,15 +34,32 @@ namespace planlint {
 std::vector<const Expr*> split_conjuncts(const Expr& e);
 // An AND (Binary AND / and, Function And) or a top-level list: what split_conjuncts flattens.
 bool is_conjunction(const Expr& e);
-// fn(const Expr&) for each conjunct, as split_conjuncts lists them; a single predicate (most
-// pushed filters) builds no list.
+namespace detail {
+// The conjuncts under the conjunction `e`, in split_conjuncts' order (its work list pops the
+// arguments of a conjunction left to right, each conjunction's own before the next argument: a
+// walk in pre-order). Recursion to a depth of 16 conjunctions, then split_conjuncts for what is
+// below (its work list, not the stack, bears a deep AND chain of a hostile input).
+template <class Fn>
+void for_each_conjunct_below(const Expr& e, Fn& fn, unsigned depth) {
+  for (const Expr& a : e.args) {
+    if (!is_conjunction(a)) fn(a);
+    else if (depth < 16) for_each_conjunct_below(a, fn, depth + 1);
+    else
+      for (const Expr* c : split_conjuncts(a)) fn(*c);
+  }
+}
+}  // namespace detail
+
+// fn(const Expr&) for each conjunct, as split_conjuncts lists them, without building the list
+// (two rules walk every Filter's condition: a vector and a work list each time cost more than the
+// walk).
 template <class Fn>
 void for_each_conjunct(const Expr& e, Fn&& fn) {
   if (!is_conjunction(e)) {
     fn(e);
     return;
   }
-  for (const Expr* c : split_conjuncts(e)) fn(*c);
+  detail::for_each_conjunct_below(e, fn, 0);
 }
 
 // Every Attribute node in `e`, in source order (duplicates kept).

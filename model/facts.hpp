@@ -219,6 +219,10 @@ void append_without_ids(std::string& out, std::string_view text);
 
 // Column name without qualifier, lower-case ("T2.ID" -> "id", "d_year#2" -> "d_year").
 std::string column_key(std::string_view name);
+// column_key(name) without a copy where none is needed: the key as a view into `name` when it is a
+// part of the name as printed (no quote, nothing to lower-case: nearly every name), nullopt when
+// column_key(name) has to build it.
+std::optional<std::string_view> column_key_view(std::string_view name);
 // The same, kept: a view into `name` when the key is a part of it as printed (no quotes, already
 // lower-case), else a copy in `store`.
 Text column_key(TextStore& store, Text name);

@@ -466,10 +466,13 @@ bool is_constant(const Expr& e) {
 
 std::optional<SimplePredicate> simple_predicate(const Expr& e) {
   // The key of the attribute's column: column_key of column_name (backquotes dropped first; the
-  // usual name has none, and then column_key reads it as it is).
+  // usual name has none, and then column_key reads it as it is). A name that is its own key (no
+  // quote, nothing to lower-case) is viewed, not copied; column_key_view declines every name with a
+  // backquote, so the look for one is made only for the few it declines.
   auto key = [](const Expr& attribute) {
     std::string_view n = attribute.name;
-    return n.find('`') == std::string_view::npos ? column_key(n) : column_key(column_name(attribute));
+    if (auto v = column_key_view(n)) return ColumnKey::viewing(*v);
+    return ColumnKey::owning(n.find('`') == std::string_view::npos ? column_key(n) : column_key(column_name(attribute)));
   };
   if (auto cf = catalyst_filter(e)) return SimplePredicate{cf->op, key(*cf->attribute)};
   // A v1 pushed filter (pushed_filter_parts): Name(attribute, ...).

@@ -10,6 +10,7 @@
 #include <string>
 #include <string_view>
 #include <unordered_map>
+#include <utility>
 #include <vector>
 
 #include "model/column_set.hpp"
@@ -123,13 +124,44 @@ std::string lower(std::string_view s);
 // predicates or lists in a message; evidence keeps the full text.
 std::string abbreviate(std::string_view text, std::size_t max = 120);
 
+// A column key (model/facts.hpp column_key: lower-case, without qualifier) that is a view into the
+// attribute's name when the name holds its key as printed (no quote, nothing to lower-case: nearly
+// always), else a string of its own. simple_predicate runs for every conjunct of every filter and
+// pushed-filter list, and a std::string per call cost as much as finding the key. The view lives
+// as long as the expression it was read from (the plan); copies and moves keep view() right.
+class ColumnKey {
+ public:
+  ColumnKey() = default;
+  // The key is `part` of a name that outlives this key.
+  static ColumnKey viewing(std::string_view part) {
+    ColumnKey k;
+    k.part_ = part;
+    return k;
+  }
+  static ColumnKey owning(std::string key) {
+    ColumnKey k;
+    k.own_ = std::move(key);
+    k.owned_ = true;
+    return k;
+  }
+  [[nodiscard]] std::string_view view() const noexcept { return owned_ ? std::string_view(own_) : part_; }
+  operator std::string_view() const noexcept { return view(); }  // NOLINT: reads like a view (ColumnSet::count)
+  friend bool operator==(const ColumnKey& a, std::string_view b) noexcept { return a.view() == b; }
+
+ private:
+  std::string_view part_;
+  std::string own_;
+  bool owned_ = false;
+};
+
 // A predicate in the form data sources accept: one bare column compared with constants.
 struct SimplePredicate {
   FilterOp op = FilterOp::Other;  // v1 filter: EqualTo, GreaterThan, In, IsNotNull, StringStartsWith, ...
-  std::string column;    // lower-case column name without qualifier
+  ColumnKey column;               // lower-case column name without qualifier; a view into `e` mostly
 };
 // Recognises Catalyst (`(a#1 = 5)`, `isnotnull(a#1)`, `a#1 IN (1,2)`), v1 pushed filters
-// (`EqualTo(a,5)`) and SQL (`(t.a IS NOT NULL)`) forms.
+// (`EqualTo(a,5)`) and SQL (`(t.a IS NOT NULL)`) forms. The column may view into `e`: keep `e`
+// (its plan) while the predicate is used.
 std::optional<SimplePredicate> simple_predicate(const Expr& e);
 
 // column_key: model/facts.hpp.

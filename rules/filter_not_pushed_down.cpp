@@ -1,6 +1,7 @@
 // filter-not-pushed-down (PL001): a simple predicate on a scan column that the scan did not get.
 #include <algorithm>
 #include <memory>
+#include <string_view>
 
 #include "model/plan_walk.hpp"
 #include "rules/rule.hpp"
@@ -63,8 +64,10 @@ RuleDoc make_doc() {
 }
 
 struct PushedSet {
-  std::vector<std::pair<FilterOp, std::string>> preds;  // (v1 filter, column); a few, searched in order
-  [[nodiscard]] bool has(FilterOp op, const std::string& column) const {
+  // (v1 filter, column); a few, searched in order. The keys view into the scan's expressions
+  // mostly (simple_predicate): the plan outlives the set.
+  std::vector<std::pair<FilterOp, ColumnKey>> preds;
+  [[nodiscard]] bool has(FilterOp op, std::string_view column) const {
     return std::any_of(preds.begin(), preds.end(), [&](const auto& p) { return p.first == op && p.second == column; });
   }
   bool trusted = true;

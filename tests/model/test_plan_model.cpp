@@ -3,8 +3,10 @@
 #include <string>
 #include <doctest/doctest.h>
 
+#include "model/plan_walk.hpp"
 #include "parser/registry/detect.hpp"
 #include "rules/rule.hpp"
+#include "tests/kept_text.hpp"
 
 using namespace planlint;
 
@@ -128,6 +130,18 @@ TEST_CASE("model: column sets are sorted unique keys; a key printed as is stays 
   // The same key as column_key(string_view) gives, for every form.
   for (std::string_view n : {"t.Id#1", " a.b.C ", "`Q`.`x`#3", "\"Weird\".y", "plain", ""})
     CHECK(column_key(store, Text::stable(store.keep(n))).view() == column_key(n));
+  // Blanks (' ', '\t' to '\r') at either end are dropped, other bytes below ' ' and high bytes kept:
+  // the test of both ends' bytes before the trimming loops must not take one for the other.
+  CHECK(column_key("\vab\r") == "ab");
+  CHECK(column_key(" ab\f") == "ab");
+  CHECK(column_key("ab ") == "ab");
+  CHECK(column_key(" ab") == "ab");
+  CHECK(column_key("\x1f" "ab\x01") == "\x1f" "ab\x01");
+  CHECK(column_key("\x08" "ab\x0e") == "\x08" "ab\x0e");
+  CHECK(column_key("\xE9" "ab\xFF") == "\xE9" "ab\xFF");
+  CHECK(column_key(store, Text::stable(store.keep("\x1f" "ab#1"))).view() == "\x1f" "ab");
+  CHECK(column_key(store, Text::stable(store.keep("\tab#1 "))).view() == "ab");
+  CHECK(column_key(" ").empty());
   ColumnSet empty;
   empty.finish();
   CHECK(empty.empty());
@@ -136,8 +150,9 @@ TEST_CASE("model: column sets are sorted unique keys; a key printed as is stays 
 
 TEST_CASE("model: column_key on random names of every length around 16 bytes is the last dotted segment, lower-cased") {
   // The plain reading (no quote or upper-case letter: a view) looks at names of 16 bytes or more
-  // sixteen bytes at a time: both readings against the rule written out byte by byte, with '#',
-  // dots, quotes, upper-case letters, blanks and high bytes at every place.
+  // sixteen bytes at a time, and names of 4 to 15 bytes as one block padded with 'a's: both
+  // readings against the rule written out byte by byte, with '#', dots, quotes, upper-case
+  // letters, blanks and high bytes at every place.
   auto reference = [](std::string_view n) {
     auto blank = [](char c) { return c == ' ' || (c >= '\t' && c <= '\r'); };
     while (!n.empty() && blank(n.front())) n.remove_prefix(1);
@@ -180,6 +195,64 @@ TEST_CASE("model: column_key on random names of every length around 16 bytes is 
     views += !want.empty() && key.view().data() >= b && key.view().data() + key.size() <= b + kept.size();
   }
   CHECK(views > 5000);  // most names take the plain reading
+}
+
+TEST_CASE("model: simple_predicate's column is the attribute's column_key, a view into its name when that is the key") {
+  // The key as simple_predicate built it when it was a std::string: column_key of the name, or of
+  // column_name where the name has a backquote.
+  auto reference = [](const Expr& a) {
+    const std::string_view n = a.name;
+    return n.find('`') == std::string_view::npos ? column_key(n) : column_key(column_name(a));
+  };
+  // A Catalyst filter and a v1 pushed filter on one attribute, renamed to `name` (names with a
+  // blank before a '#', quotes or upper-case letters do not come out of the reader as such, yet
+  // the key must be the same as before for any name).
+  ParsedExpr catalyst = planlint::test::parse_kept("isnotnull(x#1)");
+  ParsedExpr pushed = planlint::test::parse_kept("EqualTo(x,5)", ExprDialect::PushedFilter);
+  REQUIRE(catalyst.root);
+  REQUIRE(pushed.root);
+  auto check = [&](std::string_view name) {
+    INFO("name [" << name << "]");
+    const Text kept = planlint::test::kept(name);
+    for (ParsedExpr* pe : {&catalyst, &pushed}) {
+      Expr& a = pe->root->args.front();
+      REQUIRE(a.kind == ExprKind::Attribute);
+      a.name = kept;
+      const std::string want = reference(a);
+      auto sp = simple_predicate(*pe->root);
+      REQUIRE(sp);
+      CHECK(sp->column.view() == want);
+      CHECK(sp->column == want);
+      // A copy and a move say the same (an owned key is no view into the object it was moved from).
+      std::vector<ColumnKey> keys;
+      for (int i = 0; i < 20; ++i) keys.push_back(sp->column);
+      const ColumnKey moved = std::move(sp->column);
+      CHECK(moved.view() == want);
+      CHECK(keys.front().view() == want);
+      CHECK(keys.back().view() == want);
+      // A name without quote and upper-case letter holds its key: a view into it, no copy.
+      const bool plain = name.find_first_of("`\"ABCDEFGHIJKLMNOPQRSTUVWXYZ") == std::string_view::npos;
+      const char* b = kept.view().data();
+      if (plain && !want.empty()) CHECK((moved.view().data() >= b && moved.view().data() + want.size() <= b + kept.size()));
+    }
+  };
+  for (std::string_view n : {"amount", "d_year", "t.amount", "T.Amount", "Amount", "`Q`.`x`", "`a b`", "\"Weird\".y",
+                             " x ", "a.b.c", "ctr_store_sk#12", "Ab #3", "ab #3", "`a` #1", "a#1`", "A#1", "a.B#2",
+                             "a_very_long_column_name_over_sixteen", "A_VERY_LONG_COLUMN_NAME_OVER_SIXTEEN",
+                             "schema.table.a_very_long_column_name#77", "`Sch`.`Long_Column_Name_Quoted` #5", "", "."})
+    check(n);
+  // Random names of every length around 16 bytes (the plain reading's blocks), rare bytes at any place.
+  std::mt19937 rng(91);
+  const std::string common = "abcxyz_019";
+  const std::string rare = std::string(".#`\" AZ\t");
+  for (int round = 0; round < 3000; ++round) {
+    std::string n;
+    for (int i = 0; i < round % 40; ++i) {
+      const std::string& from = std::uniform_int_distribution<int>(0, 8)(rng) == 0 ? rare : common;
+      n += from[std::uniform_int_distribution<std::size_t>(0, from.size() - 1)(rng)];
+    }
+    check(n);
+  }
 }
 
 TEST_CASE("model: without_ids drops expression and plan ids, keeps subquery ids; the appending form agrees") {

@@ -8,8 +8,10 @@
 #include <tao/pegtl.hpp>
 #include <tao/pegtl/contrib/analyze.hpp>
 
+#include <algorithm>
 #include <chrono>
 #include <filesystem>
+#include <random>
 #include <string>
 #include <vector>
 
@@ -587,6 +589,62 @@ TEST_CASE("expr_util: conjuncts, attributes, names") {
   auto o = planlint::test::parse_kept("((a#1 = 5) OR (b#2 = 6))");
   REQUIRE(o.root);
   CHECK(split_conjuncts(*o.root).size() == 1);
+}
+
+TEST_CASE("expr_util: for_each_conjunct visits what split_conjuncts lists, in its order, at any depth") {
+  // Random trees of conjunctions (Binary AND / and, Function And, lists) over leaves (an OR, an
+  // attribute), nested past the walk's recursion limit (16): the same nodes in the same order.
+  std::mt19937 rng(37);
+  auto pick = [&](int n) { return std::uniform_int_distribution<int>(0, n - 1)(rng); };
+  auto leaf = [&](Expr& x) {
+    if (pick(2) == 0) {
+      x.kind = ExprKind::Binary;
+      x.name = "OR";
+      x.args.emplace_back().kind = ExprKind::Attribute;
+      x.args.emplace_back().kind = ExprKind::Attribute;
+    } else {
+      x.kind = ExprKind::Attribute;
+      x.name = "a";
+    }
+  };
+  auto conjunction = [&](Expr& x) {
+    const int k = pick(4);
+    x.kind = k == 3 ? ExprKind::List : k == 2 ? ExprKind::Function : ExprKind::Binary;
+    if (k == 0) x.name = "AND";
+    if (k == 1) x.name = "and";
+    if (k == 2) x.name = "And";
+  };
+  // A tree of `depth` levels of conjunctions at most, each with one to three arguments.
+  auto build = [&](auto& self, Expr& x, int depth) -> void {
+    if (depth == 0 || pick(5) == 0) {
+      leaf(x);
+      return;
+    }
+    conjunction(x);
+    const int n = 1 + pick(3);
+    for (int i = 0; i < n; ++i) self(self, x.args.emplace_back(), pick(4) == 0 ? depth - 1 : std::max(0, depth - 1 - pick(3)));
+  };
+  for (int round = 0; round < 400; ++round) {
+    Expr root;
+    const int depth = round < 200 ? round % 12 : 14 + round % 30;
+    build(build, root, depth);
+    // A left-deep chain of ANDs past the limit too (`((a AND b) AND c) AND ...`, as Spark prints).
+    if (round % 50 == 0) {
+      for (int i = 0; i < 40; ++i) {
+        Expr up;
+        up.kind = ExprKind::Binary;
+        up.name = "AND";
+        up.args.push_back(std::move(root));
+        leaf(up.args.emplace_back());
+        root = std::move(up);
+      }
+    }
+    const std::vector<const Expr*> want = split_conjuncts(root);
+    std::vector<const Expr*> got;
+    for_each_conjunct(root, [&got](const Expr& c) { got.push_back(&c); });
+    CAPTURE(round);
+    REQUIRE(got == want);
+  }
 }
 
 TEST_CASE("expr_util: to_string round-trips Catalyst text") {
