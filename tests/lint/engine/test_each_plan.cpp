@@ -9,6 +9,7 @@
 #include <memory>
 #include <optional>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include <nlohmann/json.hpp>
@@ -45,6 +46,28 @@ std::string seen(const Linted& l) {
     j["messages"].push_back(std::move(f));
   }
   return j.dump(1);
+}
+
+// Each input (name, text) written to a file in `dir` and linted as `check` lints it, listed by a
+// folder walk and not, keeping its input whole (`kept`) and keeping `keep` of it (`other`).
+using NamedInputs = std::vector<std::pair<std::string, std::string>>;
+void lint_kept_and(const fs::path& dir, const NamedInputs& inputs, KeepInput keep,
+                   const std::function<void(const std::string& name, const std::string& text, const Linted& kept,
+                                            const Linted& other)>& check) {
+  for (const auto& input : inputs) {
+    const std::string& name = input.first;
+    CAPTURE(name);
+    const fs::path p = dir / name;
+    test::write_file(p, input.second);
+    for (bool listed : {false, true}) {
+      LintRequest request;
+      request.path = p.string();
+      request.listed_regular = listed;
+      const Linted kept = lint_input(request, Config{}, lint_options(LintMode::Check));
+      request.keep = keep;
+      check(name, input.second, kept, lint_input(request, Config{}, lint_options(LintMode::Check)));
+    }
+  }
 }
 
 Linted lint_path(const fs::path& p, bool each_plan) {
@@ -138,28 +161,15 @@ TEST_CASE("KeepInput::Nothing: a large Query Profile is read in pieces, with the
   big.replace(big.find("select 1"), 8, "select 1 -- planlint: disable=photon-fallback");
   REQUIRE(big.size() >= kPiecesMinBytes);
   std::string no_ops = R"J({"query": {"id": "q", "queryText": ")J" + std::string(kPiecesMinBytes, 'x') + R"J("}, "graphs": []})J";
-  const std::vector<std::pair<std::string, std::string>> inputs{
-      {"big.json", big}, {"cut.json", big.substr(0, big.size() - 100)}, {"none.json", no_ops},
-      {"small.json", gen::profile_json(20)}};
-  for (const auto& input : inputs) {
-    const std::string& name = input.first;
-    const std::string& text = input.second;
-    CAPTURE(name);
-    const fs::path p = scratch.dir / name;
-    test::write_file(p, text);
-    for (bool listed : {false, true}) {
-      LintRequest request;
-      request.path = p.string();
-      request.listed_regular = listed;
-      const Linted kept = lint_input(request, Config{}, lint_options(LintMode::Check));
-      request.keep = KeepInput::Nothing;
-      const Linted pieces = lint_input(request, Config{}, lint_options(LintMode::Check));
-      CHECK(seen(pieces) == seen(kept));
-      CHECK(kept.input != nullptr);
-      // Read in pieces exactly when it is large and its reader vouched for it.
-      CHECK((pieces.input == nullptr) == (name == "big.json"));
-    }
-  }
+  const NamedInputs inputs{{"big.json", big}, {"cut.json", big.substr(0, big.size() - 100)}, {"none.json", no_ops},
+                           {"small.json", gen::profile_json(20)}};
+  lint_kept_and(scratch.dir, inputs, KeepInput::Nothing,
+                [](const std::string& name, const std::string&, const Linted& kept, const Linted& pieces) {
+                  CHECK(seen(pieces) == seen(kept));
+                  CHECK(kept.input != nullptr);
+                  // Read in pieces exactly when it is large and its reader vouched for it.
+                  CHECK((pieces.input == nullptr) == (name == "big.json"));
+                });
   // Every operator was read and linted.
   LintRequest request;
   request.path = (scratch.dir / "big.json").string();
@@ -186,37 +196,25 @@ TEST_CASE("KeepInput::Nothing: a large formatted plan's outline is given back, w
   const std::string rule = plain.result.diagnostics.front().rule;
   std::string damaged = big;
   damaged.insert(outline_end / 2 + big.substr(outline_end / 2).find('\n') + 1, "@@ not a tree line @@\n");
-  const std::vector<std::pair<std::string, std::string>> inputs{
-      {"big.txt", big},
-      {"directive.txt", "-- planlint: disable=" + rule + "\n" + big},
-      {"unused-directive.txt", "# planlint: disable=no-such-rule\n" + big},
-      {"two.txt", big + "\n" + big},
-      {"damaged.txt", damaged},
-      {"small.txt", gen::formatted_plan(200)}};
-  for (const auto& input : inputs) {
-    const std::string& name = input.first;
-    const std::string& text = input.second;
-    CAPTURE(name);
-    const fs::path p = scratch.dir / name;
-    test::write_file(p, text);
-    for (bool listed : {false, true}) {
-      LintRequest request;
-      request.path = p.string();
-      request.listed_regular = listed;
-      const Linted kept = lint_input(request, Config{}, lint_options(LintMode::Check));
-      request.keep = KeepInput::Nothing;
-      const Linted given = lint_input(request, Config{}, lint_options(LintMode::Check));
-      CHECK(seen(given) == seen(kept));
-      REQUIRE(kept.input != nullptr);
-      REQUIRE(given.input != nullptr);
-      CHECK(*kept.input == text);
-      // The pages given back read as zeros: the whole pages of each outline of a large input.
-      std::size_t zeros = 0;
-      for (char c : *given.input) zeros += c == '\0';
-      if (name == "small.txt" || name == "damaged.txt") CHECK(zeros == 0);
-      else CHECK(zeros >= (name == "two.txt" ? 2 : 1) * (outline_end - first - 2 * 65536));
-    }
-  }
+  const NamedInputs inputs{{"big.txt", big},
+                           {"directive.txt", "-- planlint: disable=" + rule + "\n" + big},
+                           {"unused-directive.txt", "# planlint: disable=no-such-rule\n" + big},
+                           {"two.txt", big + "\n" + big},
+                           {"damaged.txt", damaged},
+                           {"small.txt", gen::formatted_plan(200)}};
+  const std::size_t outline = outline_end - first;
+  lint_kept_and(scratch.dir, inputs, KeepInput::Nothing,
+                [outline](const std::string& name, const std::string& text, const Linted& kept, const Linted& given) {
+                  CHECK(seen(given) == seen(kept));
+                  REQUIRE(kept.input != nullptr);
+                  REQUIRE(given.input != nullptr);
+                  CHECK(*kept.input == text);
+                  // The pages given back read as zeros: the whole pages of each outline of a large input.
+                  std::size_t zeros = 0;
+                  for (char c : *given.input) zeros += c == '\0';
+                  if (name == "small.txt" || name == "damaged.txt") CHECK(zeros == 0);
+                  else CHECK(zeros >= (name == "two.txt" ? 2 : 1) * (outline - 2 * 65536));
+                });
   const Linted directive = [&] {
     LintRequest request;
     request.path = (scratch.dir / "directive.txt").string();

@@ -60,6 +60,16 @@ std::vector<std::pair<std::string, std::string>> padded_profiles() {
   return out;
 }
 
+// `text` written over the file at `p`, its modification time 5 s later than before (a change a
+// coarse clock would miss still shows).
+void rewrite_later(const fs::path& p, const std::string& text) {
+  test::write_file(p, text);
+  struct stat st {};
+  REQUIRE(::stat(p.c_str(), &st) == 0);
+  const struct timespec times[2] = {{st.st_mtim.tv_sec + 5, 0}, {st.st_mtim.tv_sec + 5, 0}};
+  REQUIRE(::utimensat(AT_FDCWD, p.c_str(), times, 0) == 0);
+}
+
 }  // namespace
 
 TEST_CASE("text output of a large profile read in pieces: the lines shown are those of the whole read") {
@@ -131,11 +141,7 @@ TEST_CASE("text output of a profile read in pieces that changed before the print
   // finding is printed as if the input were not kept, never with the new line.
   std::string changed = text;
   changed.replace(changed.find("SELECT order_id"), 6, "select");
-  test::write_file(p, changed);
-  struct stat st {};
-  REQUIRE(::stat(p.c_str(), &st) == 0);
-  const struct timespec times[2] = {{st.st_mtim.tv_sec + 5, 0}, {st.st_mtim.tv_sec + 5, 0}};
-  REQUIRE(::utimensat(AT_FDCWD, p.c_str(), times, 0) == 0);
+  rewrite_later(p, changed);
   const std::string after = text_of({lines});
   CHECK(after == no_lines);
   CHECK(after.find("select order_id") == std::string::npos);
@@ -191,11 +197,7 @@ TEST_CASE("text output of a large explain plan: its lines fetched from the file,
   std::string changed = big;
   for (std::size_t at = changed.find("Project"); at != std::string::npos; at = changed.find("Project", at + 7))
     changed.replace(at, 7, "PROJECT");
-  test::write_file(p, changed);
-  struct stat st {};
-  REQUIRE(::stat(p.c_str(), &st) == 0);
-  const struct timespec times[2] = {{st.st_mtim.tv_sec + 5, 0}, {st.st_mtim.tv_sec + 5, 0}};
-  REQUIRE(::utimensat(AT_FDCWD, p.c_str(), times, 0) == 0);
+  rewrite_later(p, changed);
   const std::string after = text_of({before});
   CHECK(after == no_lines);
   CHECK(after.find("PROJECT") == std::string::npos);
