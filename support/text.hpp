@@ -194,7 +194,7 @@ class TextStore {
   // kept as a view into it, not copied, and the store keeps it alive.
   void view_input(std::shared_ptr<const std::string> input) {
     input_ = std::move(input);
-    viewed_ = input_ ? std::string_view(*input_) : std::string_view();
+    set_views_input(true);
   }
   // While `false`: texts inside the input are copied like any other, not viewed (bytes of the
   // input a reader gives back to the system once read). The input is still kept.

@@ -24,8 +24,8 @@ struct FileReport {
   InputTraits traits;                   // what the reader says about the input (its display name, ...)
   std::shared_ptr<const std::string> input;  // the input, for the plan line under a finding (may be null)
   [[nodiscard]] std::string_view text() const { return shared_text(input); }
-  // Without `input`: the file to fetch those lines from when they are shown (a large file read in
-  // pieces for the text output; may be null).
+  // Without `input`: the file to fetch those lines from when they are shown (a large file the text
+  // output did not keep: read in pieces, or read whole and given back; may be null).
   std::shared_ptr<SourceFile> source;
   std::vector<Diagnostic> diagnostics;  // rule findings and `parse-error`s, in reading order
   // The readers' warnings and notes ("more than 1000 SQL executions ...", "metrics of N of M graph

@@ -1,7 +1,8 @@
-// The lines of an input that was read in pieces and not kept (a large Query Profile under
-// `planlint check --format text`): the text output fetches the few lines its findings show from the
-// file itself when it prints them, as long as the file is still the one that was read. Memory: the
-// places of the lines asked for and one piece of the file at a time, never the file.
+// The lines of an input that was not kept (under `planlint check --format text`, a large Query
+// Profile read in pieces, or a large explain file read whole whose outline was given back): the
+// text output fetches the few lines its findings show from the file itself when it prints them,
+// as long as the file is still the one that was read. Memory: the places of the lines asked for
+// and one piece of the file at a time, never the file.
 #pragma once
 
 #include <sys/stat.h>

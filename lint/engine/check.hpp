@@ -22,9 +22,9 @@ namespace planlint {
 // `listed_regular`: a folder walk listed `path` as a regular file, so it is opened without a `stat`
 // by name first (its `fstat` says what it is; anything else takes the usual way).
 // `keep` Nothing: the caller drops FileReport::input (output formats that show no source lines):
-// then it may stay null, and a large Query Profile is read in pieces, never whole; Lines (the text
-// output): the same, FileReport::source saying where the lines findings show are fetched from
-// (LintRequest::keep).
+// then it may stay null, a large Query Profile is read in pieces, never whole, and a large plan's
+// outline is given back once read; Lines (the text output): the same for a large regular file,
+// FileReport::source saying where the lines findings show are fetched from (LintRequest::keep).
 FileReport check_input(const std::string& path, const Config& config, const std::string& display = "",
                        bool listed_regular = false, KeepInput keep = KeepInput::Whole);
 

@@ -67,8 +67,8 @@ struct CheckRequest {
   bool quiet = false;                         // -q: no notes (what a folder walk found, baseline written)
   // What the reports keep of their inputs: Whole (FileReport::input) for --against, which compares
   // the texts (with --against the inputs are kept whole whatever this says); Lines for the text
-  // output, which shows the plan line under a finding (a large file read in pieces keeps only where
-  // to fetch them: FileReport::source); Nothing otherwise: each input is released as soon as its
+  // output, which shows the plan line under a finding (a large regular file keeps only where to
+  // fetch them: FileReport::source); Nothing otherwise: each input is released as soon as its
   // report is made, not at the end of the run.
   KeepInput keep_inputs = KeepInput::Whole;
 };

@@ -29,8 +29,9 @@ struct LintResult {
 // What the caller needs of an input's bytes once it is linted (LintRequest::keep).
 enum class KeepInput {
   Whole,    // its bytes (Linted::input): `check --against`, editors, `show`
-  Lines,    // the lines its findings show (the text output): a file read in pieces keeps only its
-            // name and identity (Linted::source), and the lines are fetched from it when shown
+  Lines,    // the lines its findings show (the text output): a large regular file (read in pieces,
+            // or read whole and unchanged while read) keeps only its name and identity
+            // (Linted::source), and the lines are fetched from it when shown
   Nothing,  // nothing (json, sarif, ...): Linted::input may stay null
 };
 
@@ -43,17 +44,18 @@ struct LintRequest {
   // Lines or Nothing: the caller needs at most the lines findings show once linted (Linted::input
   // may stay null): with LintOptions::lint_each_plan, a regular file of at least kPiecesMinBytes
   // whose reader reads files in pieces (Reader::parse_file: a Query Profile) is never held whole.
-  // Nothing: of an input read whole into the engine's buffer, a reader may also give back the
-  // pages it has read and copied what it keeps of (at least kGiveBackMinBytes at once: a large
-  // formatted plan's outline; parser/common/input_pages.hpp); Linted::input then holds the input
-  // with those bytes gone.
+  // Of an input read whole into the engine's buffer, a reader may also give back the pages it has
+  // read and copied what it keeps of (at least kGiveBackMinBytes at once: a large formatted plan's
+  // outline; parser/common/input_pages.hpp): with Nothing, Linted::input then holds the input with
+  // those bytes gone; with Lines (a regular file of kGiveBackMinBytes or more, unchanged while it
+  // was read), Linted::input is null and Linted::source names the file.
   KeepInput keep = KeepInput::Whole;
 };
 
 // The smallest file read in pieces (LintRequest::keep): below it, reading it whole costs no
 // more memory worth saving than the piece itself.
 inline constexpr std::uint64_t kPiecesMinBytes = std::uint64_t{1} << 20;
-// The smallest part of an input a reader gives back (KeepInput::Nothing): below it, the copies
+// The smallest part of an input a reader gives back (KeepInput Lines or Nothing): below it, the copies
 // of what the plans keep of it cost more than the pages save.
 inline constexpr std::size_t kGiveBackMinBytes = std::size_t{1} << 20;
 
@@ -100,8 +102,8 @@ struct Linted {
   // of `result` view its bytes instead of copying them.
   std::shared_ptr<const std::string> input;
   [[nodiscard]] std::string_view text() const { return shared_text(input); }
-  // A file read in pieces with KeepInput::Lines: where its lines are fetched from when shown (null
-  // when the file changed while it was read).
+  // KeepInput::Lines, a large regular file not kept (read in pieces, or read whole and given back):
+  // where its lines are fetched from when shown (null when the file changed while it was read).
   std::shared_ptr<SourceFile> source;
   LintResult result;         // result.parse.format: what the reader found
   std::size_t suppressed = 0;  // findings removed by directives
@@ -122,7 +124,7 @@ LintResult lint_text(std::shared_ptr<const std::string> input, const std::string
 // findings the directives removed.
 std::size_t finish_diagnostics(LintResult& lint, std::string_view text, const Config& config);
 // The same with the directives already found (find_suppressions: before a reader gave back bytes
-// of the input, KeepInput::Nothing).
+// of the input, LintRequest::keep).
 std::size_t finish_diagnostics(LintResult& lint, const std::vector<Suppression>& found, const Config& config);
 
 // Why `text` is not a plan at all, or "" when it is (or may be) one: an empty input, binary data,

@@ -365,16 +365,19 @@ Linted lint_input(const LintRequest& request, const Config& config, const LintOp
       out.result.parse.traits = r.traits;
     }
   };
+  // Each plan linted and dropped as the reader hands it over: nothing but the input's bytes (and
+  // the findings) outlives the parse.
+  const bool plan_by_plan = !options.keep_plans && options.lint_each_plan;
   // A whole input read into memory (or the error that stopped the read), kept for the report.
-  // `lines_in_file`: the lines its findings show are fetched from the file (Linted::source).
+  // `lines_in_file`: the lines its findings show are fetched from the file (Linted::source; only
+  // for a file of kGiveBackMinBytes or more linted plan by plan).
   const auto lint_read = [&](std::optional<std::string> text, bool lines_in_file = false) {
     if (!text) {
       out.error = error;
       return;
     }
     // Nothing of it is read once linted: a reader may give back what it has read of it.
-    if ((request.keep == KeepInput::Nothing || lines_in_file) && !options.keep_plans && options.lint_each_plan &&
-        text->size() >= kGiveBackMinBytes) {
+    if (lines_in_file || (request.keep == KeepInput::Nothing && plan_by_plan && text->size() >= kGiveBackMinBytes)) {
       auto input = std::make_shared<std::string>(std::move(*text));
       out.input = input;
       linter.whole_giving_back(input);
@@ -391,8 +394,8 @@ Linted lint_input(const LintRequest& request, const Config& config, const LintOp
     // (opened again; read whole after all when the reader leaves it, as it does a damaged one).
     const Reader* claimed = nullptr;
     const Reader* in_pieces = nullptr;
-    const bool may_read_in_pieces = request.keep != KeepInput::Whole && !options.keep_plans && options.lint_each_plan &&
-                                    size >= kPiecesMinBytes && static_cast<double>(size) <= config.max_input_bytes;
+    const bool may_read_in_pieces = request.keep != KeepInput::Whole && plan_by_plan && size >= kPiecesMinBytes &&
+                                    static_cast<double>(size) <= config.max_input_bytes;
     const auto claims = [&](std::string_view head) {
       if ((claimed = reader_claiming_file(request.path, head)) != nullptr) return true;
       if (may_read_in_pieces)
@@ -403,8 +406,7 @@ Linted lint_input(const LintRequest& request, const Config& config, const LintOp
     // are printed (Linted::source), as those of a file read in pieces are, when the file read is
     // still the one its path names (identity before and after the read): its bytes need not be
     // kept, and the reader may give back what it has read (lint_read).
-    const bool lines_from_file = request.keep == KeepInput::Lines && !options.keep_plans && options.lint_each_plan &&
-                                 size >= kGiveBackMinBytes;
+    const bool lines_from_file = request.keep == KeepInput::Lines && plan_by_plan && size >= kGiveBackMinBytes;
     std::optional<FileIdentity> before;
     if (lines_from_file) before = listed_fd >= 0 ? identity_of(listed_fd) : path_identity(request.path);
     auto text = listed_fd >= 0

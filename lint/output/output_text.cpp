@@ -35,8 +35,8 @@ struct Style {
 };
 
 // Lines of one input, indexed once (a big event log may have many findings): of its text when the
-// report holds it, else of the file it names (FileReport::source: a large file read in pieces,
-// whose lines are fetched when shown).
+// report holds it, else of the file it names (FileReport::source: a large file not kept, whose
+// lines are fetched when shown).
 class Lines {
  public:
   explicit Lines(const FileReport& f) : text_(f.text()), file_(f.input ? nullptr : f.source.get()) {}

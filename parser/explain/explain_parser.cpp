@@ -104,7 +104,7 @@ class ExplainTextReader {
   void begin_outline(std::size_t i) {
     const InputPages* pages = InputPages::current();
     const Normalized& n = s_.n;
-    if (pages == nullptr || !input_ || !n.repairs.empty() || outline_.releasing) return;
+    if (pages == nullptr || !input_ || !n.repairs.empty()) return;
     // Its extent: up to the blank line (or header) that ends it (a pass over the line table's
     // sizes, only under a scope).
     std::size_t last = i;
@@ -113,10 +113,7 @@ class ExplainTextReader {
       if (t.empty() || starts_with_eq(t)) break;
       last = j;
     }
-    const std::string_view first_line = n.text(i), last_line = n.text(last);
-    const std::string_view extent(first_line.data(),
-                                  static_cast<std::size_t>(last_line.data() + last_line.size() - first_line.data()));
-    if (last_line.data() < first_line.data() || !pages->may_release(extent)) return;
+    if (!pages->may_release(lines_span(i, last))) return;
     outline_ = {true, i, s_.bad.size()};
     s_.input_text = {};
     s_.plan().text_store().set_views_input(false);
@@ -129,11 +126,15 @@ class ExplainTextReader {
     s_.input_text = shared_text(input_);
     s_.plan().text_store().set_views_input(true);
     const InputPages* pages = InputPages::current();
-    const Normalized& n = s_.n;
-    if (pages == nullptr || s_.bad.size() != outline_.bad || end <= outline_.first || end > n.line_count()) return;
-    const std::string_view first_line = n.text(outline_.first), last_line = n.text(end - 1);
-    if (last_line.data() < first_line.data()) return;
-    pages->release({first_line.data(), static_cast<std::size_t>(last_line.data() + last_line.size() - first_line.data())});
+    if (pages == nullptr || s_.bad.size() != outline_.bad || end <= outline_.first) return;
+    pages->release(lines_span(outline_.first, end - 1));
+  }
+  // The bytes from line `first`'s start to line `last`'s end (views of the input, in order when no
+  // repair rewrote them); empty if they are not in order.
+  [[nodiscard]] std::string_view lines_span(std::size_t first, std::size_t last) const {
+    const std::string_view a = s_.n.text(first), b = s_.n.text(last);
+    if (b.data() < a.data()) return {};
+    return {a.data(), static_cast<std::size_t>(b.data() + b.size() - a.data())};
   }
 
   // A finished plan (finish_plan) to each_plan_, its facts filled: no line of the text reaches a
