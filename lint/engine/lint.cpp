@@ -473,8 +473,9 @@ Linted lint_input(const LintRequest& request, const Config& config, const LintOp
     out.error = error;
     return out;
   }
-  out.input = std::make_shared<const std::string>(std::move(text));
-  linter.whole(out.input);
+  // The engine's own buffer, as a file's is: with nothing of it kept, the reader may give back what
+  // it has read (lint_read). Its lines cannot be fetched again, so KeepInput::Lines keeps it whole.
+  lint_read(std::move(text));
   return out;
 }
 

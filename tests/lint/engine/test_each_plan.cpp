@@ -2,6 +2,9 @@
 // each plan is dropped once its findings are made, and the findings, messages and errors are those
 // of linting the plans kept (issue 37 item 3: memory bounded by the plan, not the file).
 #include <doctest/doctest.h>
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include <filesystem>
 #include <algorithm>
@@ -9,6 +12,7 @@
 #include <memory>
 #include <optional>
 #include <string>
+#include <thread>
 #include <utility>
 #include <vector>
 
@@ -222,4 +226,46 @@ TEST_CASE("KeepInput::Nothing: a large formatted plan's outline is given back, w
     return lint_input(request, Config{}, lint_options(LintMode::Check));
   }();
   CHECK(directive.suppressed > 0);
+}
+
+TEST_CASE("KeepInput::Nothing: a large plan read from a FIFO is given back too; KeepInput::Lines keeps it") {
+  // Standard input, a pipe or a FIFO is read once into the engine's own buffer, as a file is: with
+  // nothing of it kept, the explain reader gives back a large outline's pages once read. Its lines
+  // cannot be fetched again, so KeepInput::Lines keeps the input whole.
+  const test::Scratch scratch("planlint-test-give-back-fifo");
+  const std::string big = gen::formatted_plan(12000) + "\n-- planlint: disable=no-such-rule\n";
+  const fs::path file = scratch.dir / "big.txt";
+  test::write_file(file, big);
+  LintRequest from_file;
+  from_file.path = file.string();
+  const Linted kept = lint_input(from_file, Config{}, lint_options(LintMode::Check));
+  REQUIRE(kept.input != nullptr);
+  const fs::path fifo = scratch.dir / "plan.fifo";
+  REQUIRE(::mkfifo(fifo.c_str(), 0600) == 0);
+  for (KeepInput keep : {KeepInput::Nothing, KeepInput::Lines, KeepInput::Whole}) {
+    CAPTURE(static_cast<int>(keep));
+    std::thread writer([&] {
+      const int fd = ::open(fifo.c_str(), O_WRONLY | O_CLOEXEC);  // waits for the reader below
+      if (fd < 0) return;
+      for (std::size_t off = 0; off < big.size();) {
+        const ssize_t n = ::write(fd, big.data() + off, big.size() - off);
+        if (n <= 0) break;
+        off += static_cast<std::size_t>(n);
+      }
+      ::close(fd);
+    });
+    LintRequest request;
+    request.path = fifo.string();
+    request.keep = keep;
+    const Linted given = lint_input(request, Config{}, lint_options(LintMode::Check));
+    writer.join();
+    CHECK(given.error.empty());
+    CHECK(seen(given) == seen(kept));  // the same findings, messages and unused directive
+    REQUIRE(given.input != nullptr);
+    REQUIRE(given.input->size() == big.size());
+    std::size_t zeros = 0;
+    for (char c : *given.input) zeros += c == '\0';
+    if (keep == KeepInput::Nothing) CHECK(zeros > kGiveBackMinBytes);
+    else CHECK(*given.input == big);
+  }
 }
