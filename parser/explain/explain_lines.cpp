@@ -7,6 +7,10 @@
 #if defined(__SSE2__)
 #include <emmintrin.h>
 #endif
+#if defined(__x86_64__) && defined(__SSE2__) && (defined(__GNUC__) || defined(__clang__))
+#include <immintrin.h>
+#define PLANLINT_LEAD_AVX2 1
+#endif
 
 #include "grammar/explain.hpp"
 #include "support/strings.hpp"
@@ -241,6 +245,55 @@ struct stats_action<g::stat_masked> {
 
 namespace {
 
+#if defined(PLANLINT_LEAD_AVX2)
+// Where g::lead ends on a line of 32 bytes or more, 32 bytes at a time (AVX2). The lead is blanks,
+// connectors `+- ` / `:- ` and guides `:` before a blank; it ends at the first byte that starts
+// none of them. A byte is part of a lead whose bytes before it all are when it is a blank, a '+'
+// followed by "- ", a ':' followed by ' ' or "- ", or a '-' after a '+' or ':' and before a blank
+// (a '-' is only ever a connector's middle, '+' and ':' only a part's first byte, so these tests
+// find the parts where the grammar's left-to-right reading does). A block of 32 bytes decides its
+// bytes up to the 30th (the tests look two bytes ahead); the next block starts one byte before the
+// first byte not decided yet (a '-' looks one byte back), and the last block ends at the line's
+// end, where a test that would look past it fails, as the grammar's does.
+[[gnu::target("avx2")]] std::size_t lead_end32(const char* p, std::size_t n) {
+  const __m256i blank = _mm256_set1_epi8(' '), colon = _mm256_set1_epi8(':');
+  const __m256i plus = _mm256_set1_epi8('+'), dash = _mm256_set1_epi8('-');
+  std::size_t b = 0;
+  unsigned from = ~0u;  // the bits of the block not decided by the one before it
+  for (;;) {
+    const bool last = b + 32 >= n;
+    const __m256i x = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(p + b));
+    const auto sp = static_cast<unsigned>(_mm256_movemask_epi8(_mm256_cmpeq_epi8(x, blank)));
+    const auto co = static_cast<unsigned>(_mm256_movemask_epi8(_mm256_cmpeq_epi8(x, colon)));
+    const auto pl = static_cast<unsigned>(_mm256_movemask_epi8(_mm256_cmpeq_epi8(x, plus)));
+    const auto da = static_cast<unsigned>(_mm256_movemask_epi8(_mm256_cmpeq_epi8(x, dash)));
+    const unsigned rest = (da >> 1) & (sp >> 2);  // "- " follows
+    const unsigned part = sp | (pl & rest) | (co & ((sp >> 1) | rest)) | (da & ((pl | co) << 1) & (sp >> 1));
+    const unsigned decided = last ? from : from & 0x3FFFFFFFu;
+    if (const unsigned stop = ~part & decided) return b + static_cast<unsigned>(__builtin_ctz(stop));
+    if (last) return n;
+    const std::size_t undecided = b + 30;
+    b = undecided - 1 + 32 <= n ? undecided - 1 : n - 32;
+    from = ~0u << (undecided - b);
+  }
+}
+
+bool detect_lead_avx2() {
+  __builtin_cpu_init();
+  return __builtin_cpu_supports("avx2") != 0;
+}
+#endif
+
+// Where g::lead ends on `line` (the column of the node text).
+std::size_t lead_end(std::string_view line) {
+#if defined(PLANLINT_LEAD_AVX2)
+  if (line.size() >= 32 && lead_wide) return lead_end32(line.data(), line.size());
+#endif
+  Input in = make_input(line);
+  (void)g::lead::match(in);
+  return static_cast<std::size_t>(in.current() - line.data());
+}
+
 // The common outline line `<lead>[* ]<label> (<digits>)` read without the grammar (which parsed
 // node_tail twice per line: once to find the label's end, once for the id). Exactly what
 // formatted_tree_line_try reads, or false when the line has another shape (another marker, an id
@@ -253,9 +306,7 @@ bool match_common_tree_line(std::string_view line, TreeLine& out) {
   while (d > 0 && is_digit(line[d - 1])) --d;
   if (d == n - 1 || d < 2 || line[d - 1] != '(' || line[d - 2] != ' ') return false;
   const std::size_t tail = d - 2;  // the ` (` of the id
-  Input in = make_input(line);
-  (void)g::lead::match(in);
-  const auto column = static_cast<std::size_t>(in.current() - line.data());
+  const std::size_t column = lead_end(line);
   std::size_t label = column;
   bool codegen = false;
   if (column < n) {
@@ -540,6 +591,12 @@ bool match_field_line(std::string_view line, FieldLine& out) {
   }
   return false;
 }
+
+#if defined(PLANLINT_LEAD_AVX2)
+bool lead_wide = detect_lead_avx2();
+#else
+bool lead_wide = false;
+#endif
 
 bool parse_stats_body(std::string_view body, StatsValues& out) {
   out = StatsValues{};
