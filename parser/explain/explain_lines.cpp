@@ -255,11 +255,13 @@ namespace {
 // bytes up to the 30th (the tests look two bytes ahead); the next block starts one byte before the
 // first byte not decided yet (a '-' looks one byte back), and the last block ends at the line's
 // end, where a test that would look past it fails, as the grammar's does.
-[[gnu::target("avx2")]] std::size_t lead_end32(const char* p, std::size_t n) {
+// `*has_dash`: whether the lead holds a '-' (a connector: the grammar's lead action searches for one).
+[[gnu::target("avx2")]] std::size_t lead_end32(const char* p, std::size_t n, bool* has_dash) {
   const __m256i blank = _mm256_set1_epi8(' '), colon = _mm256_set1_epi8(':');
   const __m256i plus = _mm256_set1_epi8('+'), dash = _mm256_set1_epi8('-');
   std::size_t b = 0;
   unsigned from = ~0u;  // the bits of the block not decided by the one before it
+  unsigned dashes = 0;  // the lead's dashes seen (bits of their blocks, or'ed)
   for (;;) {
     const bool last = b + 32 >= n;
     const __m256i x = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(p + b));
@@ -270,8 +272,15 @@ namespace {
     const unsigned rest = (da >> 1) & (sp >> 2);  // "- " follows
     const unsigned part = sp | (pl & rest) | (co & ((sp >> 1) | rest)) | (da & ((pl | co) << 1) & (sp >> 1));
     const unsigned decided = last ? from : from & 0x3FFFFFFFu;
-    if (const unsigned stop = ~part & decided) return b + static_cast<unsigned>(__builtin_ctz(stop));
-    if (last) return n;
+    if (const unsigned stop = ~part & decided) {
+      *has_dash = (dashes | (da & decided & (stop - 1) & ~stop)) != 0;  // the dashes before the stop
+      return b + static_cast<unsigned>(__builtin_ctz(stop));
+    }
+    dashes |= da & decided;
+    if (last) {
+      *has_dash = dashes != 0;
+      return n;
+    }
     const std::size_t undecided = b + 30;
     b = undecided - 1 + 32 <= n ? undecided - 1 : n - 32;
     from = ~0u << (undecided - b);
@@ -284,21 +293,24 @@ bool detect_lead_avx2() {
 }
 #endif
 
-// Where g::lead ends on `line` (the column of the node text).
-std::size_t lead_end(std::string_view line) {
+// Where g::lead ends on `line` (the column of the node text); `*dash`: whether the lead holds a '-'.
+std::size_t lead_end(std::string_view line, bool* dash) {
 #if defined(PLANLINT_LEAD_AVX2)
-  if (line.size() >= 32 && lead_wide) return lead_end32(line.data(), line.size());
+  if (line.size() >= 32 && lead_wide) return lead_end32(line.data(), line.size(), dash);
 #endif
   Input in = make_input(line);
   (void)g::lead::match(in);
-  return static_cast<std::size_t>(in.current() - line.data());
+  const auto end = static_cast<std::size_t>(in.current() - line.data());
+  *dash = line.substr(0, end).find('-') != std::string_view::npos;  // as the lead action
+  return end;
 }
 
 // The common outline line `<lead>[* ]<label> (<digits>)` read without the grammar (which parsed
 // node_tail twice per line: once to find the label's end, once for the id). Exactly what
 // formatted_tree_line_try reads, or false when the line has another shape (another marker, an id
 // `unknown`, a suffix after the id) or may have: any earlier ` (` that could start a node_tail
-// (followed by a digit or 'u'). The grammar reads those.
+// (followed by a digit or 'u'). The grammar reads those. It sets every member of `out` when it
+// returns true, and none when it returns false.
 bool match_common_tree_line(std::string_view line, TreeLine& out) {
   const std::size_t n = line.size();
   if (n < 4 || line[n - 1] != ')') return false;
@@ -306,7 +318,8 @@ bool match_common_tree_line(std::string_view line, TreeLine& out) {
   while (d > 0 && is_digit(line[d - 1])) --d;
   if (d == n - 1 || d < 2 || line[d - 1] != '(' || line[d - 2] != ' ') return false;
   const std::size_t tail = d - 2;  // the ` (` of the id
-  const std::size_t column = lead_end(line);
+  bool dash = false;
+  const std::size_t column = lead_end(line, &dash);
   std::size_t label = column;
   bool codegen = false;
   if (column < n) {
@@ -331,10 +344,14 @@ bool match_common_tree_line(std::string_view line, TreeLine& out) {
   }
   out.column = static_cast<std::uint32_t>(column);
   out.label_column = static_cast<std::uint32_t>(label);
-  out.connector = line.substr(0, column).find('-') != std::string_view::npos;  // as the lead action
+  out.connector = dash;  // as the lead action
   out.codegen = codegen;
+  out.codegen_stage.reset();
   out.label = line.substr(label, tail - label);
   out.id = line.substr(d, n - 1 - d);
+  out.stats = {};
+  out.has_stats = false;
+  out.columnar = {};
   return true;
 }
 
@@ -348,8 +365,7 @@ bool match_formatted_tree_line_by_grammar(std::string_view line, TreeLine& out) 
 }
 
 bool match_formatted_tree_line(std::string_view line, TreeLine& out, LineError* err) {
-  out = TreeLine{};
-  if (match_common_tree_line(line, out)) return true;
+  if (match_common_tree_line(line, out)) return true;  // (it sets every member)
   out = TreeLine{};
   TreeState st{line.data(), &out};
   {
