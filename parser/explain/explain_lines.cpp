@@ -528,7 +528,9 @@ bool match_field_line(std::string_view line, FieldLine& out) {
   const std::size_t n = line.size();
   const char* const p = line.data();
   if (n == 0 || p[0] < 'A' || p[0] > 'Z') return false;
-  out = FieldLine{};
+  // Every member but the count is set where it returns true (`take`), so only the count starts
+  // over (a line's fields are read into the caller's FieldLine, just made).
+  out.count.reset();
   // field_key: an upper-case letter, then letters, digits, `_`, and single blanks before a letter
   // or digit (g::field_key::match, the same loop).
   std::size_t i = 1;
