@@ -7,6 +7,10 @@
 #if defined(__SSE2__)
 #include <emmintrin.h>
 #endif
+#if defined(__x86_64__) && defined(__SSE2__) && (defined(__GNUC__) || defined(__clang__))
+#include <immintrin.h>
+#define PLANLINT_LEAD_AVX2 1
+#endif
 
 #include "grammar/explain.hpp"
 #include "support/strings.hpp"
@@ -241,11 +245,72 @@ struct stats_action<g::stat_masked> {
 
 namespace {
 
+#if defined(PLANLINT_LEAD_AVX2)
+// Where g::lead ends on a line of 32 bytes or more, 32 bytes at a time (AVX2). The lead is blanks,
+// connectors `+- ` / `:- ` and guides `:` before a blank; it ends at the first byte that starts
+// none of them. A byte is part of a lead whose bytes before it all are when it is a blank, a '+'
+// followed by "- ", a ':' followed by ' ' or "- ", or a '-' after a '+' or ':' and before a blank
+// (a '-' is only ever a connector's middle, '+' and ':' only a part's first byte, so these tests
+// find the parts where the grammar's left-to-right reading does). A block of 32 bytes decides its
+// bytes up to the 30th (the tests look two bytes ahead); the next block starts one byte before the
+// first byte not decided yet (a '-' looks one byte back), and the last block ends at the line's
+// end, where a test that would look past it fails, as the grammar's does.
+// `*has_dash`: whether the lead holds a '-' (a connector: the grammar's lead action searches for one).
+[[gnu::target("avx2")]] std::size_t lead_end32(const char* p, std::size_t n, bool* has_dash) {
+  const __m256i blank = _mm256_set1_epi8(' '), colon = _mm256_set1_epi8(':');
+  const __m256i plus = _mm256_set1_epi8('+'), dash = _mm256_set1_epi8('-');
+  std::size_t b = 0;
+  unsigned from = ~0u;  // the bits of the block not decided by the one before it
+  unsigned dashes = 0;  // the lead's dashes seen (bits of their blocks, or'ed)
+  for (;;) {
+    const bool last = b + 32 >= n;
+    const __m256i x = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(p + b));
+    const auto sp = static_cast<unsigned>(_mm256_movemask_epi8(_mm256_cmpeq_epi8(x, blank)));
+    const auto co = static_cast<unsigned>(_mm256_movemask_epi8(_mm256_cmpeq_epi8(x, colon)));
+    const auto pl = static_cast<unsigned>(_mm256_movemask_epi8(_mm256_cmpeq_epi8(x, plus)));
+    const auto da = static_cast<unsigned>(_mm256_movemask_epi8(_mm256_cmpeq_epi8(x, dash)));
+    const unsigned rest = (da >> 1) & (sp >> 2);  // "- " follows
+    const unsigned part = sp | (pl & rest) | (co & ((sp >> 1) | rest)) | (da & ((pl | co) << 1) & (sp >> 1));
+    const unsigned decided = last ? from : from & 0x3FFFFFFFu;
+    if (const unsigned stop = ~part & decided) {
+      *has_dash = (dashes | (da & decided & (stop - 1) & ~stop)) != 0;  // the dashes before the stop
+      return b + static_cast<unsigned>(__builtin_ctz(stop));
+    }
+    dashes |= da & decided;
+    if (last) {
+      *has_dash = dashes != 0;
+      return n;
+    }
+    const std::size_t undecided = b + 30;
+    b = undecided - 1 + 32 <= n ? undecided - 1 : n - 32;
+    from = ~0u << (undecided - b);
+  }
+}
+
+bool detect_lead_avx2() {
+  __builtin_cpu_init();
+  return __builtin_cpu_supports("avx2") != 0;
+}
+#endif
+
+// Where g::lead ends on `line` (the column of the node text); `*dash`: whether the lead holds a '-'.
+std::size_t lead_end(std::string_view line, bool* dash) {
+#if defined(PLANLINT_LEAD_AVX2)
+  if (line.size() >= 32 && lead_wide) return lead_end32(line.data(), line.size(), dash);
+#endif
+  Input in = make_input(line);
+  (void)g::lead::match(in);
+  const auto end = static_cast<std::size_t>(in.current() - line.data());
+  *dash = line.substr(0, end).find('-') != std::string_view::npos;  // as the lead action
+  return end;
+}
+
 // The common outline line `<lead>[* ]<label> (<digits>)` read without the grammar (which parsed
 // node_tail twice per line: once to find the label's end, once for the id). Exactly what
 // formatted_tree_line_try reads, or false when the line has another shape (another marker, an id
 // `unknown`, a suffix after the id) or may have: any earlier ` (` that could start a node_tail
-// (followed by a digit or 'u'). The grammar reads those.
+// (followed by a digit or 'u'). The grammar reads those. It sets every member of `out` when it
+// returns true, and none when it returns false.
 bool match_common_tree_line(std::string_view line, TreeLine& out) {
   const std::size_t n = line.size();
   if (n < 4 || line[n - 1] != ')') return false;
@@ -253,9 +318,8 @@ bool match_common_tree_line(std::string_view line, TreeLine& out) {
   while (d > 0 && is_digit(line[d - 1])) --d;
   if (d == n - 1 || d < 2 || line[d - 1] != '(' || line[d - 2] != ' ') return false;
   const std::size_t tail = d - 2;  // the ` (` of the id
-  Input in = make_input(line);
-  (void)g::lead::match(in);
-  const auto column = static_cast<std::size_t>(in.current() - line.data());
+  bool dash = false;
+  const std::size_t column = lead_end(line, &dash);
   std::size_t label = column;
   bool codegen = false;
   if (column < n) {
@@ -280,10 +344,14 @@ bool match_common_tree_line(std::string_view line, TreeLine& out) {
   }
   out.column = static_cast<std::uint32_t>(column);
   out.label_column = static_cast<std::uint32_t>(label);
-  out.connector = line.substr(0, column).find('-') != std::string_view::npos;  // as the lead action
+  out.connector = dash;  // as the lead action
   out.codegen = codegen;
+  out.codegen_stage.reset();
   out.label = line.substr(label, tail - label);
   out.id = line.substr(d, n - 1 - d);
+  out.stats = {};
+  out.has_stats = false;
+  out.columnar = {};
   return true;
 }
 
@@ -297,8 +365,7 @@ bool match_formatted_tree_line_by_grammar(std::string_view line, TreeLine& out) 
 }
 
 bool match_formatted_tree_line(std::string_view line, TreeLine& out, LineError* err) {
-  out = TreeLine{};
-  if (match_common_tree_line(line, out)) return true;
+  if (match_common_tree_line(line, out)) return true;  // (it sets every member)
   out = TreeLine{};
   TreeState st{line.data(), &out};
   {
@@ -461,7 +528,9 @@ bool match_field_line(std::string_view line, FieldLine& out) {
   const std::size_t n = line.size();
   const char* const p = line.data();
   if (n == 0 || p[0] < 'A' || p[0] > 'Z') return false;
-  out = FieldLine{};
+  // Every member but the count is set where it returns true (`take`), so only the count starts
+  // over (a line's fields are read into the caller's FieldLine, just made).
+  out.count.reset();
   // field_key: an upper-case letter, then letters, digits, `_`, and single blanks before a letter
   // or digit (g::field_key::match, the same loop).
   std::size_t i = 1;
@@ -540,6 +609,12 @@ bool match_field_line(std::string_view line, FieldLine& out) {
   }
   return false;
 }
+
+#if defined(PLANLINT_LEAD_AVX2)
+bool lead_wide = detect_lead_avx2();
+#else
+bool lead_wide = false;
+#endif
 
 bool parse_stats_body(std::string_view body, StatsValues& out) {
   out = StatsValues{};

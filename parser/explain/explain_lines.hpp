@@ -28,6 +28,11 @@ struct TreeLine {
   std::string_view columnar;       // formatted 4.0+: "(columnarIn=..., columnarOut=...)"
 };
 
+// Whether match_formatted_tree_line finds the end of a line's lead 32 bytes at a time (AVX2) on a
+// line of 32 bytes or more: set at start when the processor has AVX2 (x86-64 builds); tests turn
+// it off and on to compare both readings.
+extern bool lead_wide;
+
 // Formatted outline line `<lead>[* ]<label> (<id>)[, Statistics(...)]`. With `report`, a line that
 // is not one fills `err` with the grammar's message (must<>), otherwise it just returns false.
 bool match_formatted_tree_line(std::string_view line, TreeLine& out, LineError* err);

@@ -33,6 +33,9 @@ void split_top_level(std::string_view s, std::string_view sep, std::vector<std::
 // value with a newline is no list).
 inline constexpr unsigned kSeenDot = 1, kSeenNewline = 2;
 void split_top_level(std::string_view s, std::string_view sep, std::vector<std::string_view>& out, unsigned* seen);
+// Whether split_top_level reads a text of 32 bytes or more 32 bytes at a time (AVX2): set at start
+// when the processor has AVX2 (x86-64 builds); tests turn it off and on to compare both readings.
+extern bool split_wide;
 // The reading of any separator, one byte look at a time where a separator may end: what
 // split_top_level does for a separator other than ", ", "," and " " (those have a reading of
 // their own; tests compare the two).

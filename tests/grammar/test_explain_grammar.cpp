@@ -159,6 +159,38 @@ TEST_CASE("field lines") {
   CHECK_FALSE(match_field_line("  [L]: Relation", f));
 }
 
+TEST_CASE("field lines: a FieldLine read into again holds only the new line's pieces") {
+  // match_field_line starts only the count over and sets the other members where it matches: a
+  // FieldLine that held a counted line, then a plain one, a bare key and a masked one, must hold
+  // each line's own pieces (no count left from an earlier line).
+  FieldLine f;
+  REQUIRE(match_field_line("Output [2]: [a#1, b#2]", f));
+  CHECK(f.count == 2u);
+  REQUIRE(match_field_line("Arguments: x", f));
+  CHECK(f.key == "Arguments");
+  CHECK(f.value == "x");
+  CHECK(f.value_column == 11);
+  CHECK_FALSE(f.count.has_value());
+  REQUIRE(match_field_line("Input [3]: [a#1, b#2, c#3]", f));
+  REQUIRE(match_field_line("Batched:", f));
+  CHECK(f.key == "Batched");
+  CHECK(f.value.empty());
+  CHECK(f.value_column == 8);
+  CHECK_FALSE(f.count.has_value());
+  REQUIRE(match_field_line("Left keys [1]: [k#1]", f));
+  REQUIRE(match_field_line("Condition : (a#1 > 1)", f));
+  CHECK(f.key == "Condition");
+  CHECK(f.value == "(a#1 > 1)");
+  CHECK(f.value_column == 12);
+  CHECK_FALSE(f.count.has_value());
+  // A counted line without its ':' matches nothing, but its count was read (as the grammar's
+  // action does): the next line that matches starts it over.
+  CHECK_FALSE(match_field_line("Output [7] [a#1]", f));
+  REQUIRE(match_field_line("Location [not included in comparison]/{warehouse_dir}/t]", f));
+  CHECK(f.key == "Location");
+  CHECK_FALSE(f.count.has_value());
+}
+
 TEST_CASE("statistics body: units and scientific notation") {
   StatsValues v;
   REQUIRE(parse_stats_body("sizeInBytes=240.0 B, rowCount=10", v));

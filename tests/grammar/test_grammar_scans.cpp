@@ -146,6 +146,70 @@ TEST_CASE("outline lines: the hand-read common shape gives what the grammar give
   INFO(tried << " texts");
 }
 
+namespace {
+
+// Both readers of an outline line on `s`: the same answer and the same pieces.
+bool same_outline_reading(std::string_view s) {
+  planlint::explain::TreeLine a, b;
+  const bool ma = planlint::explain::match_formatted_tree_line(s, a, nullptr);
+  const bool mb = planlint::explain::match_formatted_tree_line_by_grammar(s, b);
+  return ma == mb && (!ma || (a.column == b.column && a.label_column == b.label_column && a.connector == b.connector &&
+                              a.codegen == b.codegen && a.codegen_stage == b.codegen_stage && a.label == b.label &&
+                              a.label.data() == b.label.data() && a.id == b.id && a.stats == b.stats &&
+                              a.has_stats == b.has_stats && a.columnar == b.columnar));
+}
+
+// Sets explain::lead_wide for the scope, and back.
+class LeadWideAs {
+ public:
+  explicit LeadWideAs(bool wide) : was_(planlint::explain::lead_wide) { planlint::explain::lead_wide = wide; }
+  ~LeadWideAs() { planlint::explain::lead_wide = was_; }
+  LeadWideAs(const LeadWideAs&) = delete;
+  LeadWideAs& operator=(const LeadWideAs&) = delete;
+
+ private:
+  bool was_;
+};
+
+}  // namespace
+
+TEST_CASE("outline lines: the lead read 32 bytes at a time ends where the grammar's does") {
+  // match_formatted_tree_line finds the end of a line's lead 32 bytes at a time (AVX2, lead_wide)
+  // on a line of 32 bytes or more. Random leads of blanks, connectors, guides and their broken
+  // forms ("+-x", ":-", "-", "+ ", ":" at the end), of every length around the blocks (the first
+  // decides 30 bytes, the next starts one byte back, the last ends at the line's end), before a
+  // label and an id, and lines that are all lead up to the id: the same reading as the grammar's,
+  // with and without lead_wide.
+  const bool has_wide = planlint::explain::lead_wide;
+  std::mt19937 rng(47);
+  const std::vector<std::string> parts{" ", "   ", "      ", "+- ", ":- ", ": ", ":  ", "+-", ":-", "-", "+", ":",
+                                       "+ ", "- ", "--", "+-x", "*", "x", "(", "\t"};
+  const std::vector<std::string> labels{"Project", "* Filter", "*(2) Sort", "^ Scan", "!Exchange", "", " ", "-", ":", "+- "};
+  std::size_t lines = 0, wide_lines = 0;
+  for (int round = 0; round < 30000; ++round) {
+    std::string s;
+    const std::size_t want = static_cast<std::size_t>(std::uniform_int_distribution<int>(0, 120)(rng));
+    // Mostly well-formed parts, so that long leads are common.
+    while (s.size() < want) {
+      const bool broken = std::uniform_int_distribution<int>(0, 30)(rng) == 0;
+      s += broken ? parts[std::uniform_int_distribution<std::size_t>(7, parts.size() - 1)(rng)]
+                  : parts[std::uniform_int_distribution<std::size_t>(0, 6)(rng)];
+    }
+    s += labels[std::uniform_int_distribution<std::size_t>(0, labels.size() - 1)(rng)];
+    s += " (" + std::to_string(round % 100) + ")";
+    for (const bool wide : {false, true}) {
+      if (wide && !has_wide) continue;
+      const LeadWideAs reading(wide);
+      INFO("line [" << s << "] wide " << wide);
+      REQUIRE(same_outline_reading(s));
+      ++lines;
+      wide_lines += wide && s.size() >= 32 ? 1 : 0;
+    }
+  }
+  CHECK(lines >= 30000);
+  if (has_wide) CHECK(wide_lines > 10000);
+}
+
 TEST_CASE("block headers: the hand-read common shapes give what the grammar gives") {
   // match_block_header reads `(<digits>) <name>[ [codegen id : <digits>]]` by hand and leaves every
   // other line to the grammar: on every line of the corpus and every suffix of it, the answer and

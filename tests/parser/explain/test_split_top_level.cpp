@@ -1,6 +1,7 @@
-// split_top_level (parser/explain/explain_ops.cpp) reads sixteen bytes at a time: it must split
-// exactly where a plain byte-by-byte reading does, on hand-made lists and on random texts of the
-// bytes that matter (brackets, separators, `[id=#`), at every length around the 16-byte blocks.
+// split_top_level (parser/explain/explain_ops.cpp) reads sixteen bytes at a time, or 32 (AVX2,
+// `split_wide`) for a text of 32 bytes or more: it must split exactly where a plain byte-by-byte
+// reading does, on hand-made lists and on random texts of the bytes that matter (brackets,
+// separators, `[id=#`), at every length around the 16- and 32-byte blocks, both ways.
 #include <doctest/doctest.h>
 
 #include <filesystem>
@@ -42,6 +43,24 @@ std::vector<std::string_view> reference(std::string_view s, std::string_view sep
   return out;
 }
 
+// Sets split_wide for the scope (the reading a test asks for), and back.
+class SplitWideAs {
+ public:
+  explicit SplitWideAs(bool wide) : was_(planlint::explain::split_wide) { planlint::explain::split_wide = wide; }
+  ~SplitWideAs() { planlint::explain::split_wide = was_; }
+  SplitWideAs(const SplitWideAs&) = delete;
+  SplitWideAs& operator=(const SplitWideAs&) = delete;
+
+ private:
+  bool was_;
+};
+
+// Both readings where the processor has both (AVX2), else the 16-byte one twice.
+std::vector<bool> split_widths() {
+  static const bool has_wide = planlint::explain::split_wide;
+  return has_wide ? std::vector<bool>{false, true} : std::vector<bool>{false};
+}
+
 }  // namespace
 
 TEST_CASE("split_top_level: hand-made lists") {
@@ -61,19 +80,60 @@ TEST_CASE("split_top_level: the same splits as a byte-by-byte reading, on random
   std::mt19937 rng(37);
   const std::string bytes = "ab#1(([{)]}, , ,  [id=#x";
   std::size_t items = 0;
-  for (int round = 0; round < 20000; ++round) {
-    const std::size_t len = static_cast<std::size_t>(round % 70);
-    std::string s;
-    for (std::size_t i = 0; i < len; ++i) s += bytes[std::uniform_int_distribution<std::size_t>(0, bytes.size() - 1)(rng)];
-    for (std::string_view sep : {", ", ",", " "}) {
-      const auto want = reference(s, sep);
-      const auto got = split_top_level(s, sep);
-      items += got.size();
-      INFO("text [" << s << "] sep [" << sep << "]");
-      REQUIRE(got == want);
+  for (const bool wide : split_widths()) {
+    const SplitWideAs reading(wide);
+    for (int round = 0; round < 20000; ++round) {
+      const std::size_t len = static_cast<std::size_t>(round % 110);
+      std::string s;
+      for (std::size_t i = 0; i < len; ++i) s += bytes[std::uniform_int_distribution<std::size_t>(0, bytes.size() - 1)(rng)];
+      for (std::string_view sep : {", ", ",", " "}) {
+        const auto want = reference(s, sep);
+        const auto got = split_top_level(s, sep);
+        items += got.size();
+        INFO("text [" << s << "] sep [" << sep << "] wide " << wide);
+        REQUIRE(got == want);
+      }
     }
   }
   CHECK(items > 100000);
+}
+
+TEST_CASE("split_top_level: the 32-byte reading splits as the 16-byte one, brackets and separators at every place") {
+  // Texts of 32 to 100 bytes (the 32-byte reading's lengths) with a bracket or a separator at
+  // each place around the block bounds (31 / 32 / 33, 63 / 64, the last byte): both readings give
+  // the same items and see the same dots and newlines.
+  if (split_widths().size() < 2) return;  // no AVX2 here: the 16-byte reading is the only one
+  const std::string marks[] = {"(", ")", "[", "]", "{", "}", ", ", ",", " ", ", [id=#", ".", "\n", "\xFB", "\xFD"};
+  std::size_t compared = 0;
+  for (std::size_t len = 32; len <= 100; ++len) {
+    for (std::size_t at = 0; at < len; ++at) {
+      for (const std::string& m : marks) {
+        std::string s(len, 'a');
+        for (std::size_t k = 0; k < m.size() && at + k < len; ++k) s[at + k] = m[k];
+        if (len > 40) s.replace(3, 2, ", ");  // an item ends early too
+        for (std::string_view sep : {", ", ",", " "}) {
+          std::vector<std::string_view> narrow, wide;
+          unsigned seen_narrow = 91, seen_wide = 92;
+          {
+            const SplitWideAs reading(false);
+            split_top_level(s, sep, narrow);
+            if (sep == ", ") split_top_level(s, sep, narrow, &seen_narrow);
+          }
+          {
+            const SplitWideAs reading(true);
+            split_top_level(s, sep, wide);
+            if (sep == ", ") split_top_level(s, sep, wide, &seen_wide);
+          }
+          INFO("text [" << s << "] sep [" << sep << "]");
+          REQUIRE(wide == narrow);
+          REQUIRE(wide == reference(s, sep));
+          if (sep == ", ") REQUIRE(seen_wide == seen_narrow);
+          ++compared;
+        }
+      }
+    }
+  }
+  CHECK(compared > 100000);
 }
 
 TEST_CASE("split_top_level: what it says it saw (dots, newlines) is in the text, on random texts") {
@@ -84,8 +144,9 @@ TEST_CASE("split_top_level: what it says it saw (dots, newlines) is in the text,
   std::mt19937 rng(41);
   const std::string bytes = "ab#1(([{)]}, , ,  [id=#x...\n\r";
   std::size_t dots = 0, newlines = 0;
-  for (int round = 0; round < 20000; ++round) {
-    const std::size_t len = static_cast<std::size_t>(round % 70);
+  for (int round = 0; round < 40000; ++round) {
+    const std::size_t len = static_cast<std::size_t>(round % 110);
+    const SplitWideAs reading(split_widths().back() && round % 2 == 1);
     std::string s;
     for (std::size_t i = 0; i < len; ++i) {
       // Mostly plain bytes, so that texts without a dot or a newline are common too.
@@ -114,7 +175,7 @@ namespace {
 
 // split_top_level's own readings of ", ", "," and " " against the general one, items and what it
 // saw: the same answer for `s`.
-void check_fixed_against_general(std::string_view s) {
+void check_fixed_against_general_now(std::string_view s) {
   std::vector<std::string_view> fixed, general;
   for (std::string_view sep : {", ", ",", " "}) {
     split_top_level(s, sep, fixed);
@@ -130,6 +191,14 @@ void check_fixed_against_general(std::string_view s) {
   REQUIRE(seen_fixed == seen_general);
 }
 
+// The same with each reading split_top_level has here (16 bytes at a time, and 32 with AVX2).
+void check_fixed_against_general(std::string_view s) {
+  for (const bool wide : split_widths()) {
+    const SplitWideAs reading(wide);
+    check_fixed_against_general_now(s);
+  }
+}
+
 }  // namespace
 
 TEST_CASE("split_top_level: the readings of \", \", \",\" and \" \" split as the general one, on random texts") {
@@ -139,7 +208,7 @@ TEST_CASE("split_top_level: the readings of \", \", \",\" and \" \" split as the
   std::mt19937 rng(43);
   const std::string bytes = std::string("ab#1(([{)]}, , ,  [id=#x...\n;:{}") + '\xFB' + '\xFD' + '\x7B' + '\x5D' + '\x1B';
   for (int round = 0; round < 20000; ++round) {
-    const std::size_t len = static_cast<std::size_t>(round % 70);
+    const std::size_t len = static_cast<std::size_t>(round % 110);
     std::string s;
     for (std::size_t i = 0; i < len; ++i) s += bytes[std::uniform_int_distribution<std::size_t>(0, bytes.size() - 1)(rng)];
     check_fixed_against_general(s);
