@@ -177,20 +177,23 @@ class Fast {
 
   // pf_value's first alternative, seq<at<subquery_start>, subquery_expr>, on a subquery_ref
   // without a tag (`EqualTo(d_week_seq,ScalarSubquery#100)`): a subquery name, then hash_id, then
-  // `)` or a `,` that no `[` follows (the tag subquery_ref would read). The node is the one
-  // action<subquery_expr> makes (Subquery, named by the word before the `#`).
+  // blanks and `)`, or a `,` that no `[` follows (the tag subquery_ref would read). The node is
+  // the one action<subquery_expr> makes (Subquery, named by the word before the `#`).
   bool pf_subquery(Expr& v) {
     const std::size_t s = p_;
     while (p_ < n_ && ((b_[p_] >= 'a' && b_[p_] <= 'z') || (b_[p_] >= 'A' && b_[p_] <= 'Z') || b_[p_] == '-')) ++p_;
     const std::string_view name(b_ + s, p_ - s);
     if (!(subquery_name(name) || name == "scalar-subquery") || p_ >= n_ || b_[p_] != '#') return false;
     const std::size_t hash = p_;
-    if (!hash_id() || p_ >= n_) return false;
-    if (b_[p_] == ',') {
+    if (!hash_id()) return false;
+    const std::size_t after = after_blanks();
+    if (after >= n_) return false;
+    if (b_[after] == ',') {
+      if (after != p_) return false;  // `subquery#3 ,`: left to the grammar
       std::size_t q = p_ + 1;
       while (q < n_ && b_[q] == ' ') ++q;
       if (q >= n_ || b_[q] == '[') return false;
-    } else if (b_[p_] != ')') {
+    } else if (b_[after] != ')') {
       return false;
     }
     v.kind = ExprKind::Subquery;
@@ -424,25 +427,41 @@ class Fast {
     h += 1;
   }
 
-  // or_expr: seq<and_expr, star<at<ws, op_or>, or_tail>>; or_tail: seq<ws, op_or, ws, must<and_expr>>.
-  bool or_expr(Expr& e, std::uint32_t& h) { return left_assoc<Tok::Or, &Fast::and_expr>(e, h); }
-  bool and_expr(Expr& e, std::uint32_t& h) { return left_assoc<Tok::And, &Fast::not_expr>(e, h); }
-
-  // One operand, then `op operand` as long as the next token is `op`, folded to the left as the
-  // grammar's star<> does (or_expr over and_expr, and_expr over not_expr).
-  template <Tok op_tok, bool (Fast::*operand)(Expr&, std::uint32_t&)>
-  bool left_assoc(Expr& e, std::uint32_t& h) {
-    if (!(this->*operand)(e, h)) return false;
+  // or_expr: seq<and_expr, star<at<ws, op_or>, or_tail>>; or_tail: seq<ws, op_or, ws, must<and_expr>>;
+  // and_expr: seq<not_expr, star<at<ws, op_and>, and_tail>>. One not_expr, then (most operands
+  // have neither) the AND tails folded into it and the OR tails, each right operand a not_expr
+  // with its own AND tails: the tree star<> and reduce_binary build, folded to the left, without
+  // a call per level for every operand.
+  bool or_expr(Expr& e, std::uint32_t& h) {
+    if (!not_expr(e, h)) return false;
+    std::size_t at = 0, len = 0;
+    const Tok t = peek(at, len);
+    return (t != Tok::And && t != Tok::Or) || or_tails(e, h);
+  }
+  bool or_tails(Expr& e, std::uint32_t& h) {
+    if (!and_tails(e, h)) return false;
     for (;;) {
       std::size_t at = 0, len = 0;
-      if (peek(at, len) != op_tok) return true;
-      const std::string_view op(b_ + at, len);
+      if (peek(at, len) != Tok::Or) return true;
       p_ = at + len;
       blanks();
       Expr rhs;
       std::uint32_t rh = 0;
-      if (!(this->*operand)(rhs, rh)) return false;
-      binary(e, h, op, std::move(rhs), rh);
+      if (!not_expr(rhs, rh) || !and_tails(rhs, rh)) return false;
+      binary(e, h, std::string_view(b_ + at, len), std::move(rhs), rh);
+      if (h > kMaxFastHeight) return false;
+    }
+  }
+  bool and_tails(Expr& e, std::uint32_t& h) {
+    for (;;) {
+      std::size_t at = 0, len = 0;
+      if (peek(at, len) != Tok::And) return true;
+      p_ = at + len;
+      blanks();
+      Expr rhs;
+      std::uint32_t rh = 0;
+      if (!not_expr(rhs, rh)) return false;
+      binary(e, h, std::string_view(b_ + at, len), std::move(rhs), rh);
       if (h > kMaxFastHeight) return false;
     }
   }
@@ -450,7 +469,8 @@ class Fast {
   // not_expr: sor<seq<at<kw_not>, not_rec>, predicate>; not_rec: nesting<op_not, ws, not_expr>.
   // `NOT` in another case (`not`, `Not`), which kw_not also reads, is declined.
   bool not_expr(Expr& e, std::uint32_t& h) {
-    if (p_ + 3 <= n_ && iequals_lower(std::string_view(b_ + p_, 3), "not") && (p_ + 3 == n_ || !ident_other(b_[p_ + 3]))) {
+    if (p_ + 3 <= n_ && (b_[p_] | 0x20) == 'n' && iequals_lower(std::string_view(b_ + p_, 3), "not") &&
+        (p_ + 3 == n_ || !ident_other(b_[p_ + 3]))) {
       if (!word_at(p_, "NOT") || ++depth_ > kMaxDepth) return false;
       const std::uint32_t begin = static_cast<std::uint32_t>(p_);
       p_ += 3;
