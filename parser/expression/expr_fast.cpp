@@ -11,6 +11,7 @@
 
 #include "grammar/expression.hpp"
 #include "parser/expression/expr_leaf_actions.hpp"
+#include "support/byte_scan.hpp"
 
 namespace planlint::expr_parse {
 
@@ -36,6 +37,47 @@ constexpr std::array<std::uint8_t, 256> kIdent = [] {
 inline bool ident_first(char c) { return kIdent[static_cast<unsigned char>(c)] == 1; }
 inline bool ident_other(char c) { return kIdent[static_cast<unsigned char>(c)] != 0; }  // [A-Za-z0-9_$]
 inline bool digit(char c) { return c >= '0' && c <= '9'; }
+
+// The end of the run of [A-Za-z0-9_$] bytes from b[q] (b[n] is not read): 16 bytes a look where
+// SSE2 is there and 16 are left (names run to a dozen bytes and more: a byte-wise loop costs
+// three or four instructions a byte), then byte by byte.
+inline std::size_t ident_run_end(const char* b, std::size_t q, std::size_t n) {
+#if defined(__SSE2__)
+  using namespace byte_scan_detail;
+  while (n - q >= 16) {
+    const v16 x = load16(b + q);
+    const v16 lower = x | splat(0x20);  // A-Z to a-z; no other byte lands in a-z
+    const v16 ident = reinterpret_cast<v16>(lower >= splat('a')) & reinterpret_cast<v16>(lower <= splat('z'));
+    const v16 dig = reinterpret_cast<v16>(x >= splat('0')) & reinterpret_cast<v16>(x <= splat('9'));
+    const unsigned m = ~movemask(ident | dig | eq(x, splat('_')) | eq(x, splat('$'))) & 0xFFFFu;
+    if (m != 0) return q + static_cast<std::size_t>(__builtin_ctz(m));
+    q += 16;
+  }
+#endif
+  while (q < n && ident_other(b[q])) ++q;
+  return q;
+}
+
+// From b[q]: the first byte that may end or stop a pushed filter's value (pf_raw_value: `,` a
+// bracket `#` a backquote a tab or a line break), 16 bytes a look where SSE2 is there and 16 are
+// left (TPC-DS values are padded with blanks to their column's width); else q itself (the caller
+// reads on byte by byte).
+inline std::size_t value_run_end(const char* b, std::size_t q, std::size_t n) {
+#if defined(__SSE2__)
+  using namespace byte_scan_detail;
+  while (n - q >= 16) {
+    const v16 x = load16(b + q);
+    const v16 paren = x & splat(static_cast<char>(0xFE));  // ( ) to (
+    const v16 bracket = x & splat(static_cast<char>(0xDF));  // [ ] { } to [ ]
+    const v16 stop = eq(x, splat(',')) | eq(paren, splat('(')) | eq(bracket, splat('[')) | eq(bracket, splat(']')) |
+                     eq(x, splat('#')) | eq(x, splat('`')) | eq(x, splat('\t')) | eq(x, splat('\r')) | eq(x, splat('\n'));
+    const unsigned m = movemask(stop);
+    if (m != 0) return q + static_cast<std::size_t>(__builtin_ctz(m));
+    q += 16;
+  }
+#endif
+  return q;
+}
 
 // ASCII case-insensitive: `s` equals the lower-case `lower`.
 inline bool iequals_lower(std::string_view s, std::string_view lower) {
@@ -100,11 +142,20 @@ class Fast {
   // its trailing blanks dropped, as a Literal in `v`. Another bracket, `#`, a backquote or a line
   // break in it is declined, and so are an empty value (an error the grammar reports) and a text
   // that ends before its closer.
-  bool pf_raw_value(char close, Expr& v) {
+  // `hash_ok`: a `#` may be in the value (not in the first argument of a filter, which the
+  // action reads as a column name).
+  bool pf_raw_value(char close, bool hash_ok, Expr& v) {
     const std::size_t a0 = p_;
+    bool hash = false;
+    p_ = value_run_end(b_, p_, n_);
     while (p_ < n_) {
       const char c = b_[p_];
       if (c == ',' || c == close) break;
+      if (c == '#' && hash_ok) {
+        hash = true;
+        ++p_;
+        continue;
+      }
       if (c == '(' || c == ')' || c == '[' || c == ']' || c == '{' || c == '}' || c == '#' || c == '`' || c == '\t' ||
           c == '\r' || c == '\n')
         return false;
@@ -113,6 +164,9 @@ class Fast {
     std::size_t end = p_;
     while (end > a0 && b_[end - 1] == ' ') --end;
     if (end == a0 || p_ == n_) return false;
+    // A `#` (`exportiunivamalg #6`, TPC-DS's i_brand) only where pf_value's subquery_expr fails
+    // at the first bytes: the value starts with no word it reads first.
+    if (hash && starts_subquery_name(std::string_view(b_ + a0, end - a0))) return false;
     v.kind = ExprKind::Literal;
     v.name = sv(std::string_view(b_ + a0, end - a0));
     v.type = sv(guess_literal_type(v.name));
@@ -121,7 +175,36 @@ class Fast {
     return true;
   }
 
-  // At the '[': the values are raw_value text without brackets, `#` or backquotes.
+  // pf_value's first alternative, seq<at<subquery_start>, subquery_expr>, on a subquery_ref
+  // without a tag (`EqualTo(d_week_seq,ScalarSubquery#100)`): a subquery name, then hash_id, then
+  // blanks and `)`, or a `,` that no `[` follows (the tag subquery_ref would read). The node is
+  // the one action<subquery_expr> makes (Subquery, named by the word before the `#`).
+  bool pf_subquery(Expr& v) {
+    const std::size_t s = p_;
+    while (p_ < n_ && ((b_[p_] >= 'a' && b_[p_] <= 'z') || (b_[p_] >= 'A' && b_[p_] <= 'Z') || b_[p_] == '-')) ++p_;
+    const std::string_view name(b_ + s, p_ - s);
+    if (!(subquery_name(name) || name == "scalar-subquery") || p_ >= n_ || b_[p_] != '#') return false;
+    const std::size_t hash = p_;
+    if (!hash_id()) return false;
+    const std::size_t after = after_blanks();
+    if (after >= n_) return false;
+    if (b_[after] == ',') {
+      if (after != p_) return false;  // `subquery#3 ,`: left to the grammar
+      std::size_t q = p_ + 1;
+      while (q < n_ && b_[q] == ' ') ++q;
+      if (q >= n_ || b_[q] == '[') return false;
+    } else if (b_[after] != ')') {
+      return false;
+    }
+    v.kind = ExprKind::Subquery;
+    v.name = sv(name);
+    v.expr_id = sv(std::string_view(b_ + hash + 1, p_ - hash - 1));
+    v.begin = static_cast<std::uint32_t>(s);
+    v.end = static_cast<std::uint32_t>(p_);
+    return true;
+  }
+
+  // At the '[': the values are raw_value text without brackets or backquotes.
   bool pf_value_list(Expr& e) {
     if (++depth_ > kMaxDepth) return false;
     const std::size_t s = p_;
@@ -132,7 +215,7 @@ class Fast {
     e.begin = static_cast<std::uint32_t>(s);
     if (p_ < n_ && b_[p_] != ']') {
       for (;;) {
-        if (!pf_raw_value(']', e.args.emplace_back())) return false;
+        if (!pf_raw_value(']', true, e.args.emplace_back())) return false;
         if (b_[p_] == ']') break;
         ++p_;  // list_sep
         blanks();
@@ -152,7 +235,7 @@ class Fast {
   bool pf_filter(Expr& e) {
     if (++depth_ > kMaxDepth) return false;
     const std::size_t s = p_;
-    while (p_ < n_ && ident_other(b_[p_])) ++p_;  // pf_name: word
+    p_ = ident_run_end(b_, p_, n_);  // pf_name: word
     const std::string_view name(b_ + s, p_ - s);
     if (p_ == n_ || b_[p_] != '(') return false;
     ++p_;
@@ -167,7 +250,7 @@ class Fast {
         if (p_ >= n_) return false;  // `Name(` cut at its end: declined (the grammar reports it)
         const std::size_t a0 = p_;
         std::size_t w = p_;
-        while (w < n_ && ident_other(b_[w])) ++w;
+        w = ident_run_end(b_, w, n_);
         if (w < n_ && b_[w] == '(' && pf_known_name(std::string_view(b_ + a0, w - a0))) {
           Expr& a = e.args.emplace_back();
           if (!pf_filter(a)) return false;
@@ -179,7 +262,13 @@ class Fast {
           Expr& a = e.args.emplace_back();
           if (!pf_value_list(a)) return false;
         } else {
-          if (!pf_raw_value(')', e.args.emplace_back())) return false;
+          // pf_value: a subquery reference where raw_value text declines one (at a `#`).
+          const bool hash_ok = !e.args.empty();
+          Expr& a = e.args.emplace_back();
+          if (!pf_raw_value(')', hash_ok, a)) {
+            p_ = a0;
+            if (!pf_subquery(a)) return false;
+          }
         }
         blanks();
         if (p_ >= n_) return false;
@@ -338,25 +427,41 @@ class Fast {
     h += 1;
   }
 
-  // or_expr: seq<and_expr, star<at<ws, op_or>, or_tail>>; or_tail: seq<ws, op_or, ws, must<and_expr>>.
-  bool or_expr(Expr& e, std::uint32_t& h) { return left_assoc<Tok::Or, &Fast::and_expr>(e, h); }
-  bool and_expr(Expr& e, std::uint32_t& h) { return left_assoc<Tok::And, &Fast::not_expr>(e, h); }
-
-  // One operand, then `op operand` as long as the next token is `op`, folded to the left as the
-  // grammar's star<> does (or_expr over and_expr, and_expr over not_expr).
-  template <Tok op_tok, bool (Fast::*operand)(Expr&, std::uint32_t&)>
-  bool left_assoc(Expr& e, std::uint32_t& h) {
-    if (!(this->*operand)(e, h)) return false;
+  // or_expr: seq<and_expr, star<at<ws, op_or>, or_tail>>; or_tail: seq<ws, op_or, ws, must<and_expr>>;
+  // and_expr: seq<not_expr, star<at<ws, op_and>, and_tail>>. One not_expr, then (most operands
+  // have neither) the AND tails folded into it and the OR tails, each right operand a not_expr
+  // with its own AND tails: the tree star<> and reduce_binary build, folded to the left, without
+  // a call per level for every operand.
+  bool or_expr(Expr& e, std::uint32_t& h) {
+    if (!not_expr(e, h)) return false;
+    std::size_t at = 0, len = 0;
+    const Tok t = peek(at, len);
+    return (t != Tok::And && t != Tok::Or) || or_tails(e, h);
+  }
+  bool or_tails(Expr& e, std::uint32_t& h) {
+    if (!and_tails(e, h)) return false;
     for (;;) {
       std::size_t at = 0, len = 0;
-      if (peek(at, len) != op_tok) return true;
-      const std::string_view op(b_ + at, len);
+      if (peek(at, len) != Tok::Or) return true;
       p_ = at + len;
       blanks();
       Expr rhs;
       std::uint32_t rh = 0;
-      if (!(this->*operand)(rhs, rh)) return false;
-      binary(e, h, op, std::move(rhs), rh);
+      if (!not_expr(rhs, rh) || !and_tails(rhs, rh)) return false;
+      binary(e, h, std::string_view(b_ + at, len), std::move(rhs), rh);
+      if (h > kMaxFastHeight) return false;
+    }
+  }
+  bool and_tails(Expr& e, std::uint32_t& h) {
+    for (;;) {
+      std::size_t at = 0, len = 0;
+      if (peek(at, len) != Tok::And) return true;
+      p_ = at + len;
+      blanks();
+      Expr rhs;
+      std::uint32_t rh = 0;
+      if (!not_expr(rhs, rh)) return false;
+      binary(e, h, std::string_view(b_ + at, len), std::move(rhs), rh);
       if (h > kMaxFastHeight) return false;
     }
   }
@@ -364,7 +469,8 @@ class Fast {
   // not_expr: sor<seq<at<kw_not>, not_rec>, predicate>; not_rec: nesting<op_not, ws, not_expr>.
   // `NOT` in another case (`not`, `Not`), which kw_not also reads, is declined.
   bool not_expr(Expr& e, std::uint32_t& h) {
-    if (p_ + 3 <= n_ && iequals_lower(std::string_view(b_ + p_, 3), "not") && (p_ + 3 == n_ || !ident_other(b_[p_ + 3]))) {
+    if (p_ + 3 <= n_ && (b_[p_] | 0x20) == 'n' && iequals_lower(std::string_view(b_ + p_, 3), "not") &&
+        (p_ + 3 == n_ || !ident_other(b_[p_ + 3]))) {
       if (!word_at(p_, "NOT") || ++depth_ > kMaxDepth) return false;
       const std::uint32_t begin = static_cast<std::uint32_t>(p_);
       p_ += 3;
@@ -400,10 +506,17 @@ class Fast {
   }
   // After an operand (a blank, a closer or the end follows it): whether an operator may come next
   // (a blank, then another blank or `*` `/` `+` `-`); false for most operands, without a peek.
+  // (Or, after a bare word, the operator right after it: `self-help`, `N/A`.)
   bool may_be_arithmetic() const {
-    if (p_ + 1 >= n_ || b_[p_] != ' ') return false;
+    if (p_ + 1 >= n_) return false;
+    if (b_[p_] != ' ') return arith_byte(b_[p_]);
     const char c = b_[p_ + 1];
     return c == ' ' || c == '*' || c == '/' || c == '+' || c == '-';
+  }
+  static bool arith_byte(char c) { return c == '*' || c == '/' || c == '+' || c == '-'; }
+  // A bare word (word() read it: a Literal at its place) right before `*` `/` `+` `-`.
+  bool bare_word_before_operator(const Expr& e) const {
+    return p_ < n_ && arith_byte(b_[p_]) && e.kind == ExprKind::Literal && e.end == p_ && last_bare_word_ == e.begin;
   }
   // At an operator of `kind` (Tok::Add, Tok::Mul): the tails, as long as one follows, each right
   // operand read by `read_rhs` (the next tighter level).
@@ -530,7 +643,7 @@ class Fast {
         // in_subquery_tail: seq<ws, op_in, plus<blank_char>, sor<subquery_expr, attribute>>
         // (in_list_tail needs '(' and inset_tail `INSET`). Only a subquery is taken.
         const std::size_t s = p_;
-        while (p_ < n_ && ident_other(b_[p_])) ++p_;
+        p_ = ident_run_end(b_, p_, n_);
         const std::string_view w(b_ + s, p_ - s);
         if (!subquery_name(w) || p_ >= n_ || b_[p_] != '#') return false;
         const std::size_t hash = p_;
@@ -583,7 +696,7 @@ class Fast {
       e.end = static_cast<std::uint32_t>(p_);
       h = 1;
     }
-    return operand_ends();
+    return operand_ends() || bare_word_before_operator(e);
   }
   // What primary read, by what it starts with: `(` (parentheses), or a call, cast, CASE or
   // attribute (a name and `#id`).
@@ -619,6 +732,14 @@ class Fast {
   // (`= Advanced Degree   )`, `= 4 yr Degree   )`).
   bool comparand(Expr& e, std::uint32_t& h) {
     const std::size_t s = p_;
+    if (s < n_ && (b_[s] == '>' || b_[s] == '<' || b_[s] == '=')) {
+      // `= >10000         )` (TPC-DS's hd_buy_potential): unary needs `-` `~` `+` and every
+      // alternative of primary another first byte (attr_start a name byte, a blank or the `#`), so
+      // additive fails where it starts and raw_value reads the text.
+      if (!raw_value(s, false, e)) return false;
+      h = 1;
+      return true;
+    }
     bool ops = false;
     if (!additive(e, h, ops)) return false;
     if (at_operand_end()) return true;
@@ -632,7 +753,7 @@ class Fast {
         c == '\r' || c == '\n')
       return false;
     std::size_t w = q;
-    while (w < n_ && ident_other(b_[w])) ++w;
+    w = ident_run_end(b_, w, n_);
     const std::string_view next(b_ + q, w - q);
     for (std::string_view k : {"div", "and", "or", "then", "else", "when", "end", "as", "asc", "desc", "windowspecdefinition"})
       if (iequals_lower(next, k)) return false;
@@ -653,7 +774,7 @@ class Fast {
   // line break: declined; `closed`: the end of the input before one too), its trailing blanks
   // dropped, as a Literal with the type guess_literal_type gives (action<raw_value>); p_ at its end.
   bool raw_value(std::size_t s, bool closed, Expr& e) {
-    std::size_t r = s;
+    std::size_t r = value_run_end(b_, s, n_);  // no byte before r stops the loop below
     while (r < n_ && b_[r] != ',' && b_[r] != ')' && b_[r] != ']') {
       const char x = b_[r];
       if (x == '(' || x == '[' || x == '\t' || x == '\r' || x == '\n') return false;
@@ -681,18 +802,20 @@ class Fast {
   bool raw_item(std::size_t s, Expr& e) {
     if (s >= n_ || !ident_first(b_[s])) return false;
     std::size_t w = s;
-    while (w < n_ && ident_other(b_[w])) ++w;
+    w = ident_run_end(b_, w, n_);
     const std::string_view word(b_ + s, w - s);
     if (gx::reserved::is_keyword(word.data(), word.size())) {
       if (iequals_lower(word, "not") || iequals_lower(word, "case") || (w < n_ && b_[w] == '(') || hash_reachable(s))
         return false;
     } else {
-      if (!bare_word_at(s)) return false;
+      if (!bare_word_at(s) && !bare_word_before_hash(s, w, word)) return false;
       std::size_t q = w;
       while (q < n_ && b_[q] == ' ') ++q;
-      if (q == w || q >= n_ || !ident_first(b_[q])) return false;
+      if (q == w || q >= n_) return false;
+      if (b_[q] == '#') return raw_value(s, true, e);  // only after bare_word_before_hash (word() read no `#`)
+      if (!ident_first(b_[q])) return false;
       std::size_t r = q;
-      while (r < n_ && ident_other(b_[r])) ++r;
+      r = ident_run_end(b_, r, n_);
       const std::string_view next(b_ + q, r - q);
       for (std::string_view k : {"div", "is", "in", "inset", "not", "like", "ilike", "rlike", "regexp", "between", "and", "or",
                                  "as", "asc", "desc", "nulls", "then", "else", "when", "end", "windowspecdefinition"})
@@ -701,6 +824,30 @@ class Fast {
     return raw_value(s, true, e);
   }
   bool bare_word_at(std::size_t s) const { return s < n_ && ident_first(b_[s]) && last_bare_word_ == s; }
+  // An item `scholaramalgamalg #7      ` or `edu packscholar #9   ` (TPC-DS's i_brand): the word
+  // `word` at s (ending at w, a blank after it, no keyword) is what the grammar's primary reads as
+  // a bare_name, although word() declined it for the `#` that attr_start reaches: the words and
+  // blanks from s end at a `#` after a blank, so attr_name ends before a blank and hash_id fails
+  // there (attribute fails), and every alternative between attribute and bare_name fails on a
+  // word that is not case / cast / try_cast / interval / input / true / false / null nor starts
+  // a subquery reference (Subquery, ReusedSubquery or a subquery_name: declined).
+  bool bare_word_before_hash(std::size_t s, std::size_t w, std::string_view word) const {
+    if (w >= n_ || b_[w] != ' ') return false;
+    for (std::string_view k : {"true", "false", "null", "case", "cast", "try_cast", "interval", "input"})
+      if (iequals_lower(word, k)) return false;
+    if (starts_subquery_name(word)) return false;
+    std::size_t q = s;
+    while (q < n_ && (ident_other(b_[q]) || b_[q] == ' ')) ++q;
+    return q < n_ && b_[q] == '#' && b_[q - 1] == ' ';
+  }
+  // Whether `v` starts with a word subquery_expr can read first (kw_subquery, reused_mark, or a
+  // subquery_name, which is matched as a prefix).
+  static bool starts_subquery_name(std::string_view v) {
+    for (std::string_view k : {"Subquery", "ReusedSubquery", "scalar-subquery", "subquery", "ScalarSubquery", "dynamicpruning",
+                               "listquery", "exists"})
+      if (v.starts_with(k)) return true;
+    return false;
+  }
   // A number read at s (`= 4 yr Degree     )`, TPC-DS's education status): primary's alternatives
   // before `literal` fail on it (attribute only if a `#` is reachable through name characters and
   // blanks, as in `4 yr Degree#3`: declined), date_literal and month_literal need four digits and
@@ -747,7 +894,7 @@ class Fast {
     }
     if (!ident_first(c)) return false;
     const std::size_t s = p_;
-    while (p_ < n_ && ident_other(b_[p_])) ++p_;
+    p_ = ident_run_end(b_, p_, n_);
     const std::string_view w(b_ + s, p_ - s);
     if (p_ < n_ && b_[p_] == '#') {
       // A word and `#id`: subquery_ref when the word is a subquery name, else attribute
@@ -785,7 +932,7 @@ class Fast {
     const char x = b_[q];
     if (x == 'e' || x == 'E' || x == 'L' || x == 'S' || x == 'Y' || x == 'D' || x == 'F' || x == 'B' || x == '$' || x == '_')
       return false;
-    while (q < n_ && ident_other(b_[q])) ++q;
+    q = ident_run_end(b_, q, n_);
     p_ = q;
     if (!operand_ends() || hash_reachable(s)) return false;
     set_literal(e, s, q);
@@ -842,8 +989,13 @@ class Fast {
   // `null` (null_literal), else a bare_name, which Catalyst reads as a string literal. Declined:
   // keywords, words an earlier alternative reads (case, cast, interval, `Subquery ...`), other
   // spellings of true / false / null, and a `#` that attr_start reaches.
+  // A word right before `*` `/` `+` `-` (`self-help`, `N/A`: the grammar's bare_name, then
+  // mul_tail or add_tail without blanks) is read too, but for a run of one datetime pattern
+  // letter (`M/d`, `yyyy-MM`: datetime_pattern, a literal, comes before bare_name).
   bool word(Expr& e, std::uint32_t& h, std::size_t s, std::string_view w) {
-    if (!operand_ends() || gx::reserved::is_keyword(w.data(), w.size()) || hash_reachable(s)) return false;
+    if (!(operand_ends() || (arith_byte(b_[p_]) && !pattern_run(w))) || gx::reserved::is_keyword(w.data(), w.size()) ||
+        hash_reachable(s))
+      return false;
     e.kind = ExprKind::Literal;
     e.name = sv(w);
     e.begin = static_cast<std::uint32_t>(s);
@@ -862,6 +1014,15 @@ class Fast {
     if (w == "Subquery" || w == "ReusedSubquery") return false;
     e.type = "string";
     last_bare_word_ = s;
+    return true;
+  }
+
+  // The word is one letter of pattern_run repeated (`yyyy`, `M`, `dd`).
+  static bool pattern_run(std::string_view w) {
+    const char c = w[0];
+    if (c != 'y' && c != 'M' && c != 'd' && c != 'H' && c != 'm' && c != 's' && c != 'S') return false;
+    for (char x : w)
+      if (x != c) return false;
     return true;
   }
 
