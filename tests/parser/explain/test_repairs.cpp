@@ -362,7 +362,7 @@ TEST_CASE("explain repairs: a tree quoted from its second line is read with its 
   }
 }
 
-TEST_CASE("explain repairs: the split's quick lines (empty, `Input [`, `Output [`) and its marked lines, counted or not") {
+TEST_CASE("explain repairs: the split's quick lines (empty, Input and Output lines) and its marked lines, counted or not") {
   // Lines starting with `I` or `O` are kept as plain lines unless they are prompts or log lines.
   const std::string io =
       "== Physical Plan ==\nIn [3]: df.explain()\nInput [1]: [a#1]\nOut[4]: x\nOutput [1]: [a#1]\n"
