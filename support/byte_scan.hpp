@@ -111,29 +111,37 @@ class LineCursor {
   // when it holds more.
   std::size_t next(unsigned& marks) {
     while (nl_ == 0) {  // the line runs on to the end of this block
-      add(marks_);
-      marks_ = 0;
+      if (marks_ != 0) {
+        add(marks_);
+        marks_ = 0;
+      }
       if (n_ - base_ <= 64) return finish(marks, n_);
       base_ += 64;
       load();
     }
-    const std::uint64_t low = nl_ & (~nl_ + 1);  // the next newline's bit
-    nl_ ^= low;
-    const std::uint64_t m = marks_ & (low - 1);  // the marks before it (those of earlier lines are gone)
-    marks_ ^= m;
-    add(m);
-    return finish(marks, base_ + static_cast<std::size_t>(__builtin_ctzll(low)));
+    const std::uint64_t nl = nl_;
+    nl_ = nl & (nl - 1);  // the next newline's bit cleared
+    // Most blocks hold no mark (a quarter of the golden plans' blocks hold one): no count then.
+    if (marks_ != 0) {
+      const std::uint64_t m = marks_ & ((nl ^ nl_) - 1);  // the marks before it (those of earlier lines are gone)
+      marks_ ^= m;
+      add(m);
+    }
+    return finish(marks, base_ + static_cast<std::size_t>(__builtin_ctzll(nl)));
   }
 
  private:
   const char* d_;
   std::size_t n_, base_ = 0;
   std::uint64_t nl_ = 0, marks_ = 0;  // of d_[base_, base_ + 64): newlines and marks not passed yet
-  unsigned count_ = 0;                // marks of the current line so far (up to 2 a block)
+  unsigned count_ = 0;                // marks of the current line so far, counted up to 2
 
-  void add(std::uint64_t m) { count_ += static_cast<unsigned>(m != 0) + static_cast<unsigned>((m & (m - 1)) != 0); }
+  void add(std::uint64_t m) {
+    count_ += static_cast<unsigned>(m != 0) + static_cast<unsigned>((m & (m - 1)) != 0);
+    if (count_ > 2) count_ = 2;
+  }
   std::size_t finish(unsigned& marks, std::size_t end) {
-    marks = count_ < 2 ? count_ : 2;
+    marks = count_;
     count_ = 0;
     return end;
   }
@@ -145,8 +153,12 @@ class LineCursor {
     const v16 x0 = load16(p), x1 = load16(p + 16), x2 = load16(p + 32), x3 = load16(p + 48);
     nl_ = std::uint64_t{movemask(eq(x0, nlv))} | std::uint64_t{movemask(eq(x1, nlv))} << 16 |
           std::uint64_t{movemask(eq(x2, nlv))} << 32 | std::uint64_t{movemask(eq(x3, nlv))} << 48;
-    marks_ = std::uint64_t{movemask(eq(x0 | bit, eqv))} | std::uint64_t{movemask(eq(x1 | bit, eqv))} << 16 |
-             std::uint64_t{movemask(eq(x2 | bit, eqv))} << 32 | std::uint64_t{movemask(eq(x3 | bit, eqv))} << 48;
+    const v16 m0 = eq(x0 | bit, eqv), m1 = eq(x1 | bit, eqv), m2 = eq(x2 | bit, eqv), m3 = eq(x3 | bit, eqv);
+    // One test for the whole block first: most blocks hold no mark.
+    marks_ = movemask(m0 | m1 | m2 | m3) == 0
+                 ? 0
+                 : std::uint64_t{movemask(m0)} | std::uint64_t{movemask(m1)} << 16 |
+                       std::uint64_t{movemask(m2)} << 32 | std::uint64_t{movemask(m3)} << 48;
 #else
     nl_ = marks_ = 0;
     for (unsigned k = 0; k < 64; ++k) {
@@ -201,6 +213,51 @@ inline std::size_t find_by_key(std::string_view s, std::string_view needle, std:
     if (std::memcmp(d + i - key, needle.data(), needle.size()) == 0) return i - key;
     ++i;
   }
+  return std::string_view::npos;
+}
+
+// The first occurrence of `needle` in `s` at or after `from` (npos: none), the same answer as
+// s.find(needle, from), found through its two bytes at `k` and `k + 1`: where SSE2 is there, 128
+// places a turn are compared with that pair (two loads and two compares per 16 bytes), and only a
+// place that holds the pair is compared whole. For a needle none of whose bytes is rare in plan
+// text but one of whose pairs is (the `nl` of `planlint:`): find and memchr stop at every one of
+// its first (or key) byte, a call and a compare each.
+inline std::size_t find_by_pair(std::string_view s, std::string_view needle, std::size_t k, std::size_t from = 0) {
+  if (k + 1 >= needle.size()) return s.find(needle, from);
+  if (from > s.size() || s.size() - from < needle.size()) return std::string_view::npos;
+  const char* const d = s.data();
+  const char a = needle[k], b = needle[k + 1];
+  std::size_t i = from + k;                                 // where the pair of a match at `from` would be
+  const std::size_t last = s.size() - needle.size() + k;  // ... of the last possible match (last + 1 < s.size())
+  const auto whole = [&](std::size_t at) { return std::memcmp(d + at - k, needle.data(), needle.size()) == 0; };
+#if defined(__SSE2__)
+  {
+    using namespace byte_scan_detail;
+    const v16 va = splat(a), vb = splat(b);
+    // Lane j of pair16(p): -1 where p[j] == a and p[j + 1] == b (the bytes [p, p + 17) are read).
+    const auto pair16 = [&](const char* p) { return eq(load16(p), va) & eq(load16(p + 1), vb); };
+    // 128 places [i, i + 128) a turn, all <= last (two loads, two compares and an `and` per 16
+    // bytes, one test a turn); a turn that holds the pair is looked at again 16 places at a time.
+    for (; i + 128 <= last + 1; i += 128) {
+      const char* p = d + i;
+      const v16 h = ((pair16(p) | pair16(p + 16)) | (pair16(p + 32) | pair16(p + 48))) |
+                    ((pair16(p + 64) | pair16(p + 80)) | (pair16(p + 96) | pair16(p + 112)));
+      if (movemask(h) == 0) continue;  // most turns
+      for (std::size_t b16 = 0; b16 < 128; b16 += 16)
+        for (unsigned m = movemask(pair16(p + b16)); m != 0; m &= m - 1) {
+          const std::size_t at = i + b16 + static_cast<std::size_t>(__builtin_ctz(m));
+          if (whole(at)) return at - k;
+        }
+    }
+    for (; i + 16 <= last + 1; i += 16)
+      for (unsigned m = movemask(pair16(d + i)); m != 0; m &= m - 1) {
+        const std::size_t at = i + static_cast<std::size_t>(__builtin_ctz(m));
+        if (whole(at)) return at - k;
+      }
+  }
+#endif
+  for (; i <= last; ++i)
+    if (d[i] == a && d[i + 1] == b && whole(i)) return i - k;
   return std::string_view::npos;
 }
 

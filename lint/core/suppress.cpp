@@ -5,6 +5,7 @@
 #include "lint/core/builtin_rules.hpp"
 #include "lint/core/config.hpp"
 #include "rules/catalog.hpp"
+#include "support/byte_scan.hpp"
 
 namespace planlint {
 
@@ -108,12 +109,15 @@ bool is_directive_line(std::string_view line) { return parse_directive(line, nul
 
 std::vector<Suppression> find_suppressions(std::string_view text) {
   // Only the lines that mention `planlint:` are looked at: the scan jumps from one mention to the
-  // next and counts the newlines in between, so a plan without directives costs one search.
+  // next and counts the newlines in between, so a plan without directives costs one search. The
+  // search goes through the mark's `nl` (byte_scan.hpp's find_by_pair): plan text holds its `p`
+  // every 80 bytes or so (89,757 stops of find's memchr on the golden plans), `nl` almost never.
   std::vector<Suppression> out;
   constexpr std::string_view kMark = "planlint:";
+  constexpr std::size_t kPair = 3;  // kMark's `nl`
   std::size_t counted = 0;  // newlines before `counted` are in line_no
   std::uint32_t line_no = 1;
-  for (std::size_t hit = text.find(kMark); hit != std::string_view::npos;) {
+  for (std::size_t hit = find_by_pair(text, kMark, kPair); hit != std::string_view::npos;) {
     std::size_t start = text.rfind('\n', hit);
     start = start == std::string_view::npos ? 0 : start + 1;
     std::size_t nl = text.find('\n', hit);
@@ -136,7 +140,7 @@ std::vector<Suppression> find_suppressions(std::string_view text) {
       }
     }
     if (nl == std::string_view::npos) break;
-    hit = text.find(kMark, nl + 1);
+    hit = find_by_pair(text, kMark, kPair, nl + 1);
   }
   return out;
 }

@@ -170,12 +170,17 @@ class ExplainTextReader {
     // them, so the vector of operators is allocated once (a doubling copies every operator and
     // holds both copies at the peak).
     std::size_t end = i + 1, tree_lines = 0;
-    for (; end < n.line_count(); ++end) {
+    // A header starts with '=', a tree line with a guide byte or '+': most lines start with a
+    // letter or '(' (detail lines, operators at column 0) and are passed by one look at that byte.
+    constexpr std::uint64_t kLead = std::uint64_t{1} << '=' | std::uint64_t{1} << ' ' | std::uint64_t{1} << ':' |
+                                    std::uint64_t{1} << '+';
+    for (const std::size_t count = n.line_count(); end < count; ++end) {
       const std::string_view t = n.text(end);
+      if (t.empty()) continue;
+      if (const auto c = static_cast<unsigned char>(t[0]); !(c < 64 ? (kLead >> c) & 1 : c == '|')) continue;
       if (t.size() > 3 && t[0] == '=' && t[1] == '=' && t[2] == ' ') break;
-      // Only a line that starts with a guide byte has guides to skip (most lines start with a
-      // letter or '(': detail lines).
-      const std::size_t k = !t.empty() && (t[0] == ' ' || t[0] == ':' || t[0] == '|') ? skip_guide_bytes(t) : 0;
+      // Only a line that starts with a guide byte has guides to skip.
+      const std::size_t k = t[0] == ' ' || t[0] == ':' || t[0] == '|' ? skip_guide_bytes(t) : 0;
       if (k < t.size() && ((t[k] == '-' && k > 0 && t[k - 1] == ':') ||
                            (t[k] == '+' && k + 1 < t.size() && t[k + 1] == '-')))
         ++tree_lines;

@@ -43,3 +43,48 @@ TEST_CASE("byte_scan: find_by_key agrees with find on random texts of few letter
     REQUIRE(find_by_key(text, needle, key, from) == std::string_view(text).find(needle, from));
   }
 }
+
+TEST_CASE("byte_scan: find_by_pair agrees with find, across its 16-byte compares and 64-byte turns") {
+  // Texts of few letters up to 300 bytes (so matches and half matches fall on every side of the
+  // 16-byte and 64-byte edges), every pair of the needle, random start offsets.
+  std::mt19937 rng(3737);
+  const std::string_view alphabet = "pln:ai";
+  std::size_t found = 0;
+  for (int round = 0; round < 4000; ++round) {
+    std::string text(rng() % 300, ' '), needle(1 + rng() % 5, ' ');
+    for (char& c : text) c = alphabet[rng() % alphabet.size()];
+    for (char& c : needle) c = alphabet[rng() % alphabet.size()];
+    const std::size_t k = rng() % (needle.size() + 1);  // k + 1 >= size: find's own answer
+    const std::size_t from = rng() % (text.size() + 2);
+    const std::size_t want = std::string_view(text).find(needle, from);
+    found += want != std::string_view::npos;
+    CAPTURE(text);
+    CAPTURE(needle);
+    CAPTURE(k);
+    CAPTURE(from);
+    REQUIRE(find_by_pair(text, needle, k, from) == want);
+  }
+  CHECK(found > 1000);
+}
+
+TEST_CASE("byte_scan: find_by_pair finds `planlint:` at every offset, the only one among near misses") {
+  const std::string_view mark = "planlint:";
+  for (std::size_t size = mark.size(); size < 200; ++size)
+    for (std::size_t at = 0; at + mark.size() <= size; ++at) {
+      // Near misses everywhere else: `nl` pairs without the word around them, and `planlint` cut short.
+      std::string text(size, 'x');
+      for (std::size_t p = 0; p + 1 < size; p += 7) text.replace(p, 2, "nl");
+      if (size > 30) text.replace(size - 12, 8, "planlint");
+      text.replace(at, mark.size(), mark);
+      const std::size_t want = std::string_view(text).find(mark);
+      CAPTURE(size);
+      CAPTURE(at);
+      REQUIRE(find_by_pair(text, mark, 3) == want);
+      REQUIRE(find_by_pair(text, mark, 3, want + 1) == std::string_view(text).find(mark, want + 1));
+    }
+  CHECK(find_by_pair(std::string(1000, 'n') + "l", mark, 3) == std::string_view::npos);
+  CHECK(find_by_pair("planlint", mark, 3) == std::string_view::npos);  // too short for the whole word
+  CHECK(find_by_pair("planlint:", mark, 3) == 0);
+  CHECK(find_by_pair("planlint:", mark, 3, 1) == std::string_view::npos);
+  CHECK(find_by_pair("planlint:", mark, 3, 10) == std::string_view::npos);  // from past the end
+}

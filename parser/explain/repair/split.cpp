@@ -24,6 +24,23 @@ constexpr std::array<bool, 256> kPlainLead = [] {
   for (char c : std::string_view("EoIOsTWDr")) t[static_cast<unsigned char>(c)] = false;
   return t;
 }();
+
+// The last bytes of a line that may_be_elision can accept: `.`, `)`, `]` and the last byte of `…`.
+constexpr std::array<bool, 256> kElisionEnd = [] {
+  std::array<bool, 256> t{};
+  for (char c : std::string_view(".)]\xA6")) t[static_cast<unsigned char>(c)] = true;
+  return t;
+}();
+
+// A line starting with `I` or `O` that is_noise would not drop: no `In [` / `INFO ` (`I`) or
+// `Out[` (`O`), its only noise lines that start so. Such a line is as plain as those of kPlainLead
+// (a formatted plan's `Input [3]: ...` and `Output [3]: ...`: a fifth of the golden plans' lines);
+// one that starts `IN` is left to is_noise. `t` is not empty.
+inline bool plain_io_line(std::string_view t) {
+  if (t.size() < 4) return true;
+  if (t[0] == 'I') return t[1] != 'N' && !(t[1] == 'n' && t[2] == ' ' && t[3] == '[');
+  return !(t[1] == 'u' && t[2] == 't' && t[3] == '[');
+}
 }  // namespace
 
 RepairState split_lines(std::string_view input) {
@@ -34,10 +51,15 @@ RepairState split_lines(std::string_view input) {
   auto& lines = out.lines;
 
   // Lines are views into `input`; only the few rewritten lines (tabs) are stored in `out.owned`.
-  // One entry per input line at most: count them (memchr speed) so the table is allocated once
-  // and no larger than needed.
-  const std::size_t newlines = count_newlines(input);
-  lines.reserve(newlines + 1);
+  // One entry per input line at most. A large input's lines are counted first (16 bytes at a time)
+  // so the table is allocated once and no larger than needed (a doubling holds both copies at the
+  // peak). A small one (under kCountFrom: every golden plan) takes a guess of a line per 32 bytes
+  // (theirs average 51) and grows if it must: the count cost 2.08 M instructions on the golden
+  // plans, the copy of a small table far less, and its size does not matter.
+  constexpr std::size_t kCountFrom = 256 * 1024;
+  const bool counted = input.size() >= kCountFrom;
+  const std::size_t newlines = counted ? count_newlines(input) : 0;
+  lines.reserve(counted ? newlines + 1 : input.size() / 32 + 16);
   std::size_t pos = 0;
   std::uint32_t lineno = 0;
   bool any_noise = false, any_fence = false, any_crlf = false;
@@ -56,44 +78,57 @@ RepairState split_lines(std::string_view input) {
   // split), while they are few.
   unsigned marks = 0;
   std::vector<std::uint32_t>& marked = s.marked;
-  const std::size_t max_marked = newlines / 8 + 64;
+  // (uncounted: checked once all lines are seen, below)
+  const std::size_t max_marked = counted ? newlines / 8 + 64 : SIZE_MAX;
+  const bool offsets_fit = input.size() <= UINT32_MAX;  // every line's offset and length (most inputs)
   auto keep = [&](std::string_view t) __attribute__((always_inline)) {
-    NormLine& l = lines.emplace_back();
-    l.line = lineno;
-    if (t.empty()) return;
+    if (t.empty()) {
+      lines.emplace_back().line = lineno;
+      return;
+    }
     if (marks >= 2 && s.marked_valid) {
       if (marked.size() < max_marked) {
-        marked.push_back(static_cast<std::uint32_t>(lines.size() - 1));
+        marked.push_back(static_cast<std::uint32_t>(lines.size()));  // (the line added below)
       } else {
         s.marked_valid = false;
         std::vector<std::uint32_t>().swap(marked);
       }
     }
     const auto off = static_cast<std::size_t>(t.data() - input.data());
-    if (off <= UINT32_MAX && t.size() <= UINT32_MAX) {
-      l.off = static_cast<std::uint32_t>(off);
-      l.len = static_cast<std::uint32_t>(t.size());
+    if (offsets_fit || (off <= UINT32_MAX && t.size() <= UINT32_MAX)) {
+      lines.push_back({static_cast<std::uint32_t>(off), static_cast<std::uint32_t>(t.size()), lineno, 0});
     } else {
+      NormLine& l = lines.emplace_back();
+      l.line = lineno;
       out.set_text(l, t);
     }
   };
   LineCursor line_ends(input);  // the line ends in order, and each line's marks
-  while (pos <= input.size()) {
+  for (;;) {  // (each turn ends at the last line's break or sets pos to at most input.size())
     const std::size_t nl = line_ends.next(marks);
-    std::string_view raw = input.substr(pos, nl - pos);
+    const std::string_view raw(input.data() + pos, nl - pos);
     ++lineno;
     std::string_view t = raw;
     if (!raw.empty() && static_cast<unsigned char>(raw.back()) <= ' ') {  // most lines end in text
       if (raw.back() == '\r') any_crlf = true;
       t = rtrim_blank_cr(raw);
     }
-    if (!in_error && !t.empty() && kPlainLead[static_cast<unsigned char>(t[0])]) {
+    if (t.empty() && !in_error) {  // an empty line: kept, nothing to count
+      lines.emplace_back().line = lineno;
+      if (nl == input.size()) break;
+      pos = nl + 1;
+      continue;
+    }
+    if (!in_error &&  // (so `t` is not empty)
+        (kPlainLead[static_cast<unsigned char>(t[0])] || ((t[0] == 'I' || t[0] == 'O') && plain_io_line(t)))) {
       // A plain line (see kPlainLead): kept as it is.
       ++nonempty;
       if (input_tab && !any_tab && t.find('\t') != std::string_view::npos) any_tab = true;
       // `t` ends in no blank: its last bytes say whether it may be an elision (inline, where a
-      // call of is_elision_line per line cost 2.5 M instructions on the golden plans).
-      if (!s.elision && may_be_elision(t) && is_elision_line(t)) s.elision = true;
+      // call of is_elision_line per line cost 2.5 M instructions on the golden plans; the table
+      // first: most lines end in none of `.`, `)`, `]` and the last byte of `…`).
+      if (kElisionEnd[static_cast<unsigned char>(t.back())] && !s.elision && may_be_elision(t) && is_elision_line(t))
+        s.elision = true;
       keep(t);
       if (nl == input.size()) break;
       pos = nl + 1;
@@ -142,7 +177,8 @@ RepairState split_lines(std::string_view input) {
         if (c == '|' || ((c == '"' || c == 's') && (t.substr(f).starts_with("\"\"\"|") || t.substr(f).starts_with("s\"\"\"|"))))
           ++margin;
         if (input_tab && !any_tab && t.find('\t') != std::string_view::npos) any_tab = true;
-        if (!s.elision && may_be_elision(t) && is_elision_line(t)) s.elision = true;  // (as above)
+        if (kElisionEnd[static_cast<unsigned char>(t.back())] && !s.elision && may_be_elision(t) && is_elision_line(t))
+          s.elision = true;  // (as above)
       }
     }
     keep(t);
@@ -154,7 +190,8 @@ RepairState split_lines(std::string_view input) {
   if (any_crlf) out.repairs.emplace_back("converted CRLF line ends");
   if (any_fence) out.repairs.emplace_back("removed markdown fences");
   if (any_noise) out.repairs.emplace_back("removed log or prompt lines");
-  if (lines.size() > UINT32_MAX) {  // (indices of 32 bits)
+  // Too many marked lines (lineno - 1: the input's newlines), or lines for 32-bit indices.
+  if ((s.marked_valid && marked.size() > (lineno - 1) / 8 + 64) || lines.size() > UINT32_MAX) {
     s.marked_valid = false;
     std::vector<std::uint32_t>().swap(marked);
   }

@@ -174,16 +174,19 @@ void tree_shape_walk(const Normalized& out, bool& flat, bool& join) {
   std::uint32_t g1 = 0;
   int root_wait = -1;
   bool tree = false;
-  for (std::size_t j = 0; j < out.lines.size(); ++j) {
-    const std::string_view t = out.text(j);
+  // The first bytes of a line with guides, a marker or a title (one bit test a line).
+  constexpr std::uint64_t kShaped = std::uint64_t{1} << ' ' | std::uint64_t{1} << ':' | std::uint64_t{1} << '+' |
+                                    std::uint64_t{1} << '=' | std::uint64_t{1} << '\t';
+  for (const NormLine& l : out.lines) {
+    const std::string_view t = out.text(l);
     if (t.empty()) {
       tree = false;
       open2 = open1;
       open1 = member1 = plus1 = false;
       continue;
     }
-    const char c = t[0];
-    if (c != ' ' && c != ':' && c != '+' && c != '=' && c != '\t') {
+    const auto c = static_cast<unsigned char>(t[0]);
+    if (c >= 64 || ((kShaped >> c) & 1) == 0) {
       // Most lines (formatted details, operator lines at column 0): no guides, no marker, no title.
       const bool detail = c == '(' && t.size() > 1 && is_digit(t[1]);
       if (kJoin && !join && tree && !detail) {

@@ -160,3 +160,34 @@ TEST_CASE("suppress: line numbers hold when directives are far apart (the scan j
   CHECK(find_suppressions(std::string(100000, 'x')).empty());
   CHECK(find_suppressions("").empty());
 }
+
+TEST_CASE("suppress: a directive is found on its own line wherever it falls in the 16- and 64-byte compares") {
+  // Plan lines full of near misses (`p`, `planlint` without the colon, `nl` pairs); one directive
+  // moved a byte at a time across the search's 64-byte turns, then the same directive as the
+  // first bytes of the input and as its last line without a newline.
+  const std::string filler = "+- Project [planlint#1, onlyNl#2] spark_catalog.nl.p\n";
+  for (std::size_t pad = 0; pad < 70; ++pad) {
+    std::string text = filler + filler + std::string(pad, ' ') + "# planlint: disable=exploding-join\n" + filler;
+    auto s = find_suppressions(text);
+    CAPTURE(pad);
+    REQUIRE(s.size() == 1);
+    CHECK(s[0].understood);
+    CHECK(s[0].loc.line == 3);
+    CHECK(s[0].rules.at(0).loc.column == 21 + pad);
+  }
+  for (std::size_t lines = 0; lines < 5; ++lines) {
+    std::string body;
+    for (std::size_t i = 0; i < lines; ++i) body += filler;
+    auto first = find_suppressions("// planlint: disable=a\n" + body);
+    REQUIRE(first.size() == 1);
+    CHECK(first[0].loc.line == 1);
+    auto last = find_suppressions(body + "-- planlint: disable=b");
+    CAPTURE(lines);
+    REQUIRE(last.size() == 1);
+    CHECK(last[0].loc.line == lines + 1);
+    CHECK(last[0].rules.at(0).rule == "b");
+  }
+  CHECK(find_suppressions("#planlint:").size() == 1);         // the shortest: at the very end, no rule
+  CHECK(find_suppressions("# planlint").empty());             // cut short at the end
+  CHECK(find_suppressions(filler + filler + filler).empty());  // near misses only
+}

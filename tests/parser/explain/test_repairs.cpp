@@ -361,3 +361,42 @@ TEST_CASE("explain repairs: a tree quoted from its second line is read with its 
           }) == o.repairs.end());
   }
 }
+
+TEST_CASE("explain repairs: the split's quick lines (empty, Input and Output lines) and its marked lines, counted or not") {
+  // Lines starting with `I` or `O` are kept as plain lines unless they are prompts or log lines.
+  const std::string io =
+      "== Physical Plan ==\nIn [3]: df.explain()\nInput [1]: [a#1]\nOut[4]: x\nOutput [1]: [a#1]\n"
+      "INFO Foo: bar\nIN\nI\nO\nOu\nInp\n\nError in query: x\nInput [2]: [b#2]\n\n== Physical Plan ==\nOutput [2]: [c#3]";
+  repair::RepairState s = repair::split_lines(io);
+  std::vector<std::string> kept;
+  for (std::size_t i = 0; i < s.out.lines.size(); ++i) kept.emplace_back(s.out.text(i));
+  CHECK(kept == std::vector<std::string>{"== Physical Plan ==", "", "Input [1]: [a#1]", "", "Output [1]: [a#1]", "", "IN",
+                                         "I", "O", "Ou", "Inp", "", "", "", "", "== Physical Plan ==",
+                                         "Output [2]: [c#3]"});
+  CHECK(s.nonempty == 10);
+  CHECK(s.out.lines[16].line == 17);
+  CHECK(s.out.repairs == std::vector<std::string>{"removed log or prompt lines"});
+
+  // RepairState::marked: the lines with two `-` / `=` or more, kept while there are at most
+  // newlines / 8 + 64 of them; the same whether the split counted the lines first (a large input)
+  // or not.
+  for (const std::size_t filler : {std::size_t{0}, std::size_t{300000}}) {
+    for (const std::size_t many : {std::size_t{70}, std::size_t{200}}) {
+      std::string text(filler, 'x');  // one long first line: a large input, few lines
+      std::vector<std::uint32_t> want;
+      std::size_t lines = 1;
+      for (std::size_t i = 0; i < 800; ++i) {
+        text += i % 4 == 0 && want.size() < many ? "\n+- a = b" : "\nFilter c";
+        if (text.ends_with("b")) want.push_back(static_cast<std::uint32_t>(lines));
+        ++lines;
+      }
+      const repair::RepairState m = repair::split_lines(text);
+      const bool valid = want.size() <= (lines - 1) / 8 + 64;
+      CAPTURE(filler);
+      CAPTURE(many);
+      CHECK(m.marked_valid == valid);
+      CHECK(m.marked == (valid ? want : std::vector<std::uint32_t>{}));
+      CHECK(m.out.lines.size() == lines);
+    }
+  }
+}
