@@ -257,13 +257,18 @@ const Operator* append_chain_signature(const Plan& plan, const Operator& scan, s
 // the column lists when the chain filters and both lists can be compared (one read's columns a
 // subset of the other's still reads and filters the same files twice), else the whole signature.
 // `top` receives the top of the chain. (Whether the lists can be compared is asked last: it is the
-// dearer question, and a chain that does not filter never needs it.)
+// dearer question, and a chain that does not filter never needs it.) `columns`: the scan's answer
+// to has_scan_columns once asked (1 or 0), -1 before: the key is built twice for a scan of a group.
 void group_key(std::string& key, const Plan& plan, const Operator& scan, std::string_view head,
-               const Operator** top) {
+               const Operator** top, std::int8_t& columns) {
   key.assign(head);
   bool filtered = false;
   const Operator* t = append_chain_signature(plan, scan, key, nullptr, true, &filtered);  // both chains end at one top
-  if (filtered && key.find("\x01untrusted") == std::string::npos && has_scan_columns(scan)) {
+  auto comparable = [&] {
+    if (columns < 0) columns = has_scan_columns(scan) ? 1 : 0;
+    return columns == 1;
+  };
+  if (filtered && key.find("\x01untrusted") == std::string::npos && comparable()) {
     key.insert(0, "loose|");
     if (top) *top = t;
     return;
@@ -493,6 +498,7 @@ class DuplicateWork final : public DocumentedRule<make_doc> {
       signature_head(head, *scans[i]);
       keyed.emplace_back(signature_key(head), static_cast<std::uint32_t>(i));
     }
+    std::vector<std::int8_t> columns(scans.size(), -1);  // has_scan_columns of each scan, once asked
     std::sort(keyed.begin(), keyed.end());
     std::vector<bool> shared(scans.size(), false);
     const auto shared_heads = runs_of_two(keyed);
@@ -504,7 +510,7 @@ class DuplicateWork final : public DocumentedRule<make_doc> {
       const Operator& op = *scans[i];
       const Operator* top = nullptr;
       signature_head(head, op);
-      group_key(sig, plan, op, head, &top);
+      group_key(sig, plan, op, head, &top, columns[i]);
       if (feeds_bloom_filter(plan, *top)) continue;  // a bloom-filter subquery re-reads the creation side on purpose
       keyed.emplace_back(signature_key(sig), static_cast<std::uint32_t>(i));
     }
@@ -520,7 +526,7 @@ class DuplicateWork final : public DocumentedRule<make_doc> {
       for (std::size_t k = b; k < e; ++k) {
         const Operator& scan = *scans[keyed[k].second];
         signature_head(head, scan);
-        group_key(sig, plan, scan, head, nullptr);
+        group_key(sig, plan, scan, head, nullptr, columns[keyed[k].second]);
         auto it = by_key.find(sig);
         if (it == by_key.end()) it = by_key.emplace(sig, std::vector<std::uint32_t>{}).first;
         it->second.push_back(keyed[k].second);

@@ -235,8 +235,8 @@ class NonSargablePredicate final : public DocumentedRule<make_doc> {
   static std::optional<Finding> inspect(const ParsedExpr& pe, const Expr& c, const Operator& scan,
                                         const ColumnSet* data, const ColumnSet& parts,
                                         const ColumnSet& outputs) {
-    if (is_runtime_filter(c)) return std::nullopt;
-    // NOT (f(col) = x): the same wrapped column under a negation.
+    // NOT (f(col) = x): the same wrapped column under a negation (a runtime filter under it is
+    // found by the call on the negated conjunct).
     if (c.kind == ExprKind::Unary && iequals(c.name, "NOT") && c.args.size() == 1) {
       auto f = inspect(pe, c.args[0], scan, data, parts, outputs);
       if (f) f->predicate = expr_text(pe, c);
@@ -276,6 +276,10 @@ class NonSargablePredicate final : public DocumentedRule<make_doc> {
     if (attrs.empty()) return std::nullopt;
     for (const Expr* a : attrs)
       if (a->name != attrs[0]->name || a->expr_id != attrs[0]->expr_id) return std::nullopt;  // one column only
+    // A runtime filter (dynamic pruning, a bloom filter's might_contain) is no user's predicate.
+    // Asked only of a conjunct of the shape above: the walk of the whole conjunct is not made for
+    // the many (isnotnull(a), a = 5) that the shape rules out.
+    if (is_runtime_filter(c)) return std::nullopt;
     std::string col = column_key(attrs[0]->name);
     if (data && !data->count(col)) return std::nullopt;  // partition / metadata column
     if (parts.count(col)) return std::nullopt;

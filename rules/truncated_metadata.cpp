@@ -66,10 +66,10 @@ class TruncatedMetadata final : public DocumentedRule<make_doc> {
       std::vector<std::string> keys;
       bool more_fields = false;
       for (const auto& f : op->fields) {
-        // Cut first (usually false, and cheap), then whether a rule needs the field.
-        bool cut = f.truncated;
-        for (const auto& e : f.exprs) cut = cut || e.truncated;
-        if (!cut || !needed(f.role)) continue;
+        // Whether a rule needs the field first (one test of the role: most fields, Output and
+        // Input, are not needed, and their lists of expressions are then not walked), then cut.
+        if (!needed(f.role)) continue;
+        if (!f.truncated && std::none_of(f.exprs.begin(), f.exprs.end(), [](const auto& e) { return e.truncated; })) continue;
         if (std::find(keys.begin(), keys.end(), f.key) == keys.end()) keys.push_back(f.key.str());
         if (f.more_fields) more_fields = true;
       }

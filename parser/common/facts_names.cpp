@@ -36,12 +36,14 @@ constexpr NameBytes kNameBytes{};
 bool bare_attribute(std::string_view s) {
   while (!s.empty() && s.front() == ' ') s.remove_prefix(1);
   while (!s.empty() && s.back() == ' ') s.remove_suffix(1);
-  auto h = s.rfind('#');
-  if (h == std::string_view::npos || h == 0) return false;
+  // The name bytes from the front: the first other byte must be the '#' of the id ('#' is not a
+  // name byte, and the id after it holds none, so it is also the last '#'). One pass, no search
+  // from the back.
+  std::size_t h = 0;
+  while (h < s.size() && kNameBytes.of[static_cast<unsigned char>(s[h])]) ++h;
+  if (h == 0 || h == s.size() || s[h] != '#') return false;
   // ASCII classes inline (std::isalnum / isdigit in the C locale).
   auto digit = [](char c) { return c >= '0' && c <= '9'; };
-  for (char c : s.substr(0, h))
-    if (!kNameBytes.of[static_cast<unsigned char>(c)]) return false;
   std::string_view id = s.substr(h + 1);
   if (!id.empty() && id.back() == 'L') id.remove_suffix(1);
   if (id.empty()) return false;

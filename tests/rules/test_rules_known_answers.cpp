@@ -3,6 +3,7 @@
 #include <doctest/doctest.h>
 
 #include <string>
+#include <vector>
 
 #include "lint/engine/engine.hpp"
 #include "tests/rules/rule_test_helpers.hpp"
@@ -75,6 +76,31 @@ TEST_CASE("duplicate-work: two reads of one filtered table, the columns of one w
                                 "dup.txt", only_rule("duplicate-work"));
     REQUIRE(same.diagnostics.size() == 1);
     CHECK(same.diagnostics[0].message.find("the same scan and filter") != std::string::npos);
+  }
+}
+
+TEST_CASE("duplicate-work: the copies among several reads that share a head, whatever their place") {
+  // Four scans with one head (FileScan parquet): two reads of /data/a with one filter (the first
+  // and the third), a read of /data/b, and a read of /data/a with another filter. One finding,
+  // of two copies; moving the copies around does not change it.
+  auto scan = [](const std::string& cols, const std::string& where, const std::string& filter, const std::string& pushed) {
+    return "FileScan parquet [" + cols + "] Batched: true, DataFilters: [" + filter +
+           "], Format: Parquet, Location: InMemoryFileIndex(1 paths)[file:/data/" + where +
+           "], PartitionFilters: [], PushedFilters: [" + pushed + "], ReadSchema: struct<code:string,x:bigint>\n";
+  };
+  const std::string a1 = "Filter (x#1L > 100)\n:  +- " + scan("code#0,x#1L", "a", "(x#1L > 100)", "GreaterThan(x,100)");
+  const std::string b = scan("code#2,x#3L", "b", "", "");
+  const std::string a2 = "Filter (x#5L > 100)\n:  +- " + scan("code#4,x#5L", "a", "(x#5L > 100)", "GreaterThan(x,100)");
+  const std::string a3 = "Filter (x#7L > 200)\n   +- " + scan("code#6,x#7L", "a", "(x#7L > 200)", "GreaterThan(x,200)");
+  for (const auto& order : {std::vector<std::string>{a1, b, a2}, std::vector<std::string>{b, a1, a2},
+                            std::vector<std::string>{a1, a2, b}}) {
+    const std::string plan = "== Physical Plan ==\nUnion\n:- " + order[0] + ":- " + order[1] + ":- " + order[2] + "+- " + a3;
+    CAPTURE(plan);
+    LintResult lr = lint_text(plan, "heads.txt", only_rule("duplicate-work"));
+    REQUIRE(lr.diagnostics.size() == 1);
+    CHECK(lr.diagnostics[0].message.find("the same scan and filter") != std::string::npos);
+    CHECK(lr.diagnostics[0].message.find("is computed 2 times") != std::string::npos);
+    CHECK(evidence(lr.diagnostics[0], "copies")->number == doctest::Approx(2));
   }
 }
 

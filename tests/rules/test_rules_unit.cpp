@@ -91,6 +91,57 @@ TEST_CASE("filter-not-pushed-down: near misses") {
   }
 }
 
+TEST_CASE("filter-not-pushed-down: the pushed list and the scan's columns each clear a predicate, whichever is asked first") {
+  SUBCASE("pushed, on a column the scan does not read: not reported") {
+    PlanBuilder b;
+    scan_filter(b, {fn("EqualTo", {attr("z"), lit("5")})}, bin("=", attr("z", "9"), lit("5")));
+    CHECK(only(lint(b), "filter-not-pushed-down").empty());
+  }
+  SUBCASE("not pushed, on a column the scan does not read: not reported") {
+    PlanBuilder b;
+    scan_filter(b, {fn("IsNotNull", {attr("a")})}, bin("=", attr("z", "9"), lit("5")));
+    CHECK(only(lint(b), "filter-not-pushed-down").empty());
+  }
+  SUBCASE("pushed, on a partition column: not reported") {
+    PlanBuilder b;
+    scan_filter(b, {fn("EqualTo", {attr("p"), lit("7")})}, bin("=", attr("p", "4"), lit("7")), true);
+    CHECK(only(lint(b), "filter-not-pushed-down").empty());
+  }
+  SUBCASE("an equality pushed as EqualNullSafe: not reported; another operator on the column: reported") {
+    PlanBuilder b;
+    scan_filter(b, {fn("EqualNullSafe", {attr("a"), lit("5")})}, bin("=", attr("a", "1"), lit("5")));
+    CHECK(only(lint(b), "filter-not-pushed-down").empty());
+    PlanBuilder c;
+    scan_filter(c, {fn("GreaterThan", {attr("a"), lit("5")})}, bin("=", attr("a", "1"), lit("5")));
+    const auto ds = only(lint(c), "filter-not-pushed-down");
+    REQUIRE(ds.size() == 1);
+    CHECK(ds[0].evidence.at(0).value == "a#1 = 5");
+  }
+}
+
+TEST_CASE("truncated-metadata: only a cut field that a rule needs, cut as a whole or in one expression") {
+  SUBCASE("a cut Output list: no finding") {
+    PlanBuilder b;
+    scan_filter(b, {fn("IsNotNull", {attr("a")})}, bin("=", attr("a", "1"), lit("5")));
+    b.op(0).fields[0].truncated = true;  // Output
+    CHECK(only(lint(b), "truncated-metadata").empty());
+  }
+  SUBCASE("one cut expression of the Filter's condition: reported") {
+    PlanBuilder b;
+    std::size_t f = scan_filter(b, {fn("IsNotNull", {attr("a")})}, bin("=", attr("a", "1"), lit("5")));
+    Field* cond = nullptr;
+    for (Field& x : b.op(f).fields)
+      if (std::string_view(x.key) == "Condition") cond = &x;
+    REQUIRE(cond != nullptr);
+    REQUIRE(!cond->exprs.empty());
+    CHECK_FALSE(static_cast<bool>(cond->truncated));
+    cond->exprs[0].truncated = true;
+    auto t = only(lint(b), "truncated-metadata");
+    REQUIRE(t.size() == 1);
+    CHECK(t[0].operator_id == "3");
+  }
+}
+
 TEST_CASE("filter-not-pushed-down: a DSv2 BatchScan that prints no pushed list, in every format that stores the plan text") {
   // Live corpus pushdown_disabled_v2 (gap G7): parquet through DSv2 with filterPushdown=false. The
   // formatted mode drops the empty PushedFilters; the event log and the History Server answer hold
@@ -473,6 +524,25 @@ TEST_CASE("non-sargable-predicate") {
     CHECK(ds[0].evidence[0].name == "wrapped expression");
     CHECK(ds[0].evidence[0].value == "substr(s#2, 1, 5)");
     CHECK(ds[0].evidence[1].value == "substr(s#2, 1, 5) IN (85669, 86197)");
+  }
+  SUBCASE("a runtime filter in the wrapped call or under a negation: not reported; the negated wrapped column: reported") {
+    PlanBuilder b;
+    scan_filter(b, {}, bin(">=", fn("year", {fn("might_contain", {lit("x"), attr("ts", "3")})}), lit("2024")));
+    CHECK(only(lint(b), "non-sargable-predicate").empty());
+    PlanBuilder c;
+    scan_filter(c, {}, bin(">=", fn("year", {fn("dynamicpruningexpression", {attr("ts", "3")})}), lit("2024")));
+    CHECK(only(lint(c), "non-sargable-predicate").empty());
+    Expr negated;
+    negated.kind = ExprKind::Unary;
+    negated.name = "NOT";
+    negated.args.push_back(bin(">=", fn("year", {fn("might_contain", {lit("x"), attr("ts", "3")})}), lit("2024")));
+    PlanBuilder d;
+    scan_filter(d, {}, negated);
+    CHECK(only(lint(d), "non-sargable-predicate").empty());
+    negated.args[0] = bin(">=", fn("year", {attr("ts", "3")}), lit("2024"));
+    PlanBuilder e;
+    scan_filter(e, {}, negated);
+    CHECK(only(lint(e), "non-sargable-predicate").size() == 1);
   }
   SUBCASE("partition column") {
     PlanBuilder b;

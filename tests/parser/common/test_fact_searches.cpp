@@ -175,3 +175,80 @@ HashAggregate(keys=[], functions=[count(1)])
   CHECK(join.facts->join_has_condition);
   CHECK(join.facts.in_store());
 }
+
+namespace {
+
+// The role fill_explain_facts gave the field of `op` with `key` (None when it gave none).
+FieldRole role_of_key(const Operator& op, std::string_view key) {
+  for (const Field& f : op.fields)
+    if (std::string_view(f.key) == key) return f.role;
+  FAIL("no field " << key);
+  return FieldRole::None;
+}
+
+}  // namespace
+
+TEST_CASE("explain facts: a detail key names its role only when every byte matches") {
+  // Keys of 4 to 19 bytes (each of the word compares: under 8, 8 to 16, over 16), and keys of
+  // the same lengths one byte off at the start, the middle or the end.
+  const ParseResult r = parse_explain_text(R"(== Physical Plan ==
+Scan parquet t (1)
+
+(1) Scan parquet t
+Output [1]: [a#1]
+Keys: [a#1]
+Input [1]: [a#1]
+Location: InMemoryFileIndex [file:/t]
+ReadSchema: struct<a:int>
+PushedFilters: [IsNotNull(a)]
+PartitionFilters: []
+RequiredDataFilters: [isnotnull(a#1)]
+OptionalDataFilters: [isnotnull(a#1)]
+ClusteringColumns: [a#1]
+Kexs: [a#1]
+Outpux: x
+Inpux: x
+ReadSchemX: x
+PushedFiltexs: x
+XartitionFilters: x
+RequiredDataFilterz: x
+OptionalDatxFilters: x
+)",
+                                           "t.txt");
+  REQUIRE(r.plans.size() == 1);
+  const Operator& scan = *r.plans[0].find_id("1");
+  CHECK(role_of_key(scan, "Output") == FieldRole::Output);
+  CHECK(role_of_key(scan, "Keys") == FieldRole::GroupingKeys);
+  CHECK(role_of_key(scan, "Input") == FieldRole::Input);
+  CHECK(role_of_key(scan, "Location") == FieldRole::Location);
+  CHECK(role_of_key(scan, "ReadSchema") == FieldRole::ReadSchema);
+  CHECK(role_of_key(scan, "PushedFilters") == FieldRole::PushedFilters);
+  CHECK(role_of_key(scan, "PartitionFilters") == FieldRole::PartitionFilters);
+  CHECK(role_of_key(scan, "RequiredDataFilters") == FieldRole::RequiredDataFilters);
+  CHECK(role_of_key(scan, "OptionalDataFilters") == FieldRole::OptionalDataFilters);
+  CHECK(role_of_key(scan, "ClusteringColumns") == FieldRole::Clustering);
+  for (std::string_view off : {"Kexs", "Outpux", "Inpux", "ReadSchemX", "PushedFiltexs", "XartitionFilters",
+                               "RequiredDataFilterz", "OptionalDatxFilters"}) {
+    CAPTURE(off);
+    CHECK(role_of_key(scan, off) == FieldRole::None);
+  }
+}
+
+TEST_CASE("explain facts: a Project passes its columns when every item is a bare attribute") {
+  auto passes = [](std::string_view list) {
+    const ParseResult r = parse_explain_text("== Physical Plan ==\nProject " + std::string(list) +
+                                                 "\n+- LocalTableScan [a#1, b#2]\n",
+                                             "t.txt");
+    const Operator& p = only_op(r, "Project");
+    return p.facts.present() && p.facts->passes_columns;
+  };
+  CHECK(passes("[a#1, b#2]"));
+  CHECK(passes("[a#1L, t.b#2, `c`#0x3]"));
+  CHECK_FALSE(passes("[a#1, b#2#3]"));    // a second '#': the name part holds one
+  CHECK_FALSE(passes("[a#1, #2]"));       // no name
+  CHECK_FALSE(passes("[a#1, b#]"));       // no id
+  CHECK_FALSE(passes("[a#1, b#2z]"));     // not an id
+  CHECK_FALSE(passes("[a#1, b]"));        // no '#'
+  CHECK_FALSE(passes("[a#1, (b#2 + 1) AS c#3]"));
+  CHECK_FALSE(passes("[a#1, b-c#2]"));    // a byte no name holds
+}
