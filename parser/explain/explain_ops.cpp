@@ -143,18 +143,22 @@ template <class Block>
 // so no byte right after a separator is looked at (the general Splitter skips those), and a
 // bracket byte is never a separator byte: each 16-byte block needs four bracket comparisons
 // (`x & 0xDF` folds '{' onto '[' and '}' onto ']'; no other byte folds onto either).
-template <char kSep0, char kSep1, bool kSeen>
-void split_fixed(std::string_view s, std::vector<std::string_view>& out, unsigned* seen) {
+// The items of a list as split_fixed and split_fixed32 find them: given each block's separator and
+// bracket bytes (bit k: byte base + k), in order, the items end at the separators at depth 0.
+template <char kSep0, char kSep1>
+struct ListItems {
   static_assert(kSep0 == ',' || kSep0 == ' ');
   static_assert(kSep1 == 0 || kSep1 == ' ');
-  constexpr std::size_t kSepSize = kSep1 == 0 ? 1 : 2;
-  const std::size_t n = s.size();
-  const char* const d = s.data();
+  static constexpr std::size_t kSepSize = kSep1 == 0 ? 1 : 2;
+  const char* d;
+  std::size_t n;
+  std::vector<std::string_view>& out;
   int depth = 0;
   std::size_t start = 0;
+
   // A separator byte at `at`, at depth 0: an item ends there unless the separator is incomplete or
   // "[id=#" follows it ("Subquery scalar-subquery#2, [id=#3]" is one expression).
-  auto separator = [&](std::size_t at) __attribute__((always_inline)) {
+  [[gnu::always_inline]] void separator(std::size_t at) {
     if constexpr (kSep1 != 0) {
       if (at + 1 >= n || d[at + 1] != kSep1) return;
     }
@@ -164,7 +168,31 @@ void split_fixed(std::string_view s, std::vector<std::string_view>& out, unsigne
       return;
     out.push_back(std::string_view(d + start, at - start));
     start = next;
-  };
+  }
+  [[gnu::always_inline]] void handle(std::size_t base, unsigned seps, unsigned opens, unsigned closes) {
+    if ((opens | closes) == 0) {
+      // No bracket in these bytes (most of a list): only the separators, and only at depth 0.
+      if (depth != 0) return;
+      for (unsigned m = seps; m != 0; m &= m - 1) separator(base + static_cast<unsigned>(__builtin_ctz(m)));
+      return;
+    }
+    for (unsigned all = seps | opens | closes; all != 0; all &= all - 1) {
+      const unsigned b = static_cast<unsigned>(__builtin_ctz(all));
+      const unsigned bit = 1u << b;
+      if (opens & bit) ++depth;
+      else if (closes & bit) depth = depth > 0 ? depth - 1 : 0;
+      else if (depth == 0) separator(base + b);
+    }
+  }
+  // The last item, from the last separator to the end.
+  void finish() { out.push_back(std::string_view(d + start, n - start)); }
+};
+
+template <char kSep0, char kSep1, bool kSeen>
+void split_fixed(std::string_view s, std::vector<std::string_view>& out, unsigned* seen) {
+  const std::size_t n = s.size();
+  const char* const d = s.data();
+  ListItems<kSep0, kSep1> items{d, n, out};
 #if defined(__SSE2__)
   const __m128i open_paren = _mm_set1_epi8('('), close_paren = _mm_set1_epi8(')');
   const __m128i open_bracket = _mm_set1_epi8('['), close_bracket = _mm_set1_epi8(']');
@@ -189,22 +217,8 @@ void split_fixed(std::string_view s, std::vector<std::string_view>& out, unsigne
         static_cast<unsigned>(_mm_movemask_epi8(_mm_or_si128(_mm_cmpeq_epi8(x, open_paren), _mm_cmpeq_epi8(y, open_bracket)))),
         static_cast<unsigned>(_mm_movemask_epi8(_mm_or_si128(_mm_cmpeq_epi8(x, close_paren), _mm_cmpeq_epi8(y, close_bracket))))};
   };
-  // The separators and brackets of the bytes from `base` on (bit k: byte base + k), in order.
-  auto handle = [&](std::size_t base, unsigned seps, unsigned opens, unsigned closes) __attribute__((always_inline)) {
-    if ((opens | closes) == 0) {
-      // No bracket in these bytes (most of a list): only the separators, and only at depth 0.
-      if (depth != 0) return;
-      for (unsigned m = seps; m != 0; m &= m - 1) separator(base + static_cast<unsigned>(__builtin_ctz(m)));
-      return;
-    }
-    for (unsigned all = seps | opens | closes; all != 0; all &= all - 1) {
-      const unsigned b = static_cast<unsigned>(__builtin_ctz(all));
-      const unsigned bit = 1u << b;
-      if (opens & bit) ++depth;
-      else if (closes & bit) depth = depth > 0 ? depth - 1 : 0;
-      else if (depth == 0) separator(base + b);
-    }
-  };
+  auto handle = [&](std::size_t base, unsigned seps, unsigned opens, unsigned closes)
+                    __attribute__((always_inline)) { items.handle(base, seps, opens, closes); };
   // 32 bytes a turn (two 16-byte blocks, one test and one walk of their masks), then a block of
   // 16, then the rest: a last block that overlaps the one before it (only its new bytes' bits
   // kept), or for a text shorter than 16 bytes a copy padded with zero bytes (no separator or
@@ -237,16 +251,16 @@ void split_fixed(std::string_view s, std::vector<std::string_view>& out, unsigne
   for (std::size_t i = 0; i < n; ++i) {
     const char c = d[i];
     if (c == kSep0) {
-      if (depth == 0) separator(i);
+      if (items.depth == 0) items.separator(i);
     } else if (c == '(' || c == '[' || c == '{') {
-      ++depth;
+      ++items.depth;
     } else if (c == ')' || c == ']' || c == '}') {
-      depth = depth > 0 ? depth - 1 : 0;
+      items.depth = items.depth > 0 ? items.depth - 1 : 0;
     }
   }
   if constexpr (kSeen) *seen = seen_in(s);
 #endif
-  out.push_back(std::string_view(d + start, n - start));
+  items.finish();
 }
 
 #if defined(PLANLINT_SPLIT_AVX2)
@@ -258,39 +272,9 @@ void split_fixed(std::string_view s, std::vector<std::string_view>& out, unsigne
 // not take the function's target, and the compilers refuse to inline an AVX2 intrinsic into it.
 template <char kSep0, char kSep1, bool kSeen>
 [[gnu::target("avx2")]] void split_fixed32(std::string_view s, std::vector<std::string_view>& out, unsigned* seen) {
-  static_assert(kSep0 == ',' || kSep0 == ' ');
-  static_assert(kSep1 == 0 || kSep1 == ' ');
-  constexpr std::size_t kSepSize = kSep1 == 0 ? 1 : 2;
   const std::size_t n = s.size();
   const char* const d = s.data();
-  int depth = 0;
-  std::size_t start = 0;
-  // As split_fixed's (plain code: inlined here under this function's target).
-  auto separator = [&](std::size_t at) __attribute__((always_inline)) {
-    if constexpr (kSep1 != 0) {
-      if (at + 1 >= n || d[at + 1] != kSep1) return;
-    }
-    const std::size_t next = at + kSepSize;
-    if (next + 5 <= n && d[next] == '[' && d[next + 1] == 'i' && d[next + 2] == 'd' && d[next + 3] == '=' &&
-        d[next + 4] == '#')
-      return;
-    out.push_back(std::string_view(d + start, at - start));
-    start = next;
-  };
-  auto handle = [&](std::size_t base, unsigned seps, unsigned opens, unsigned closes) __attribute__((always_inline)) {
-    if ((opens | closes) == 0) {
-      if (depth != 0) return;
-      for (unsigned m = seps; m != 0; m &= m - 1) separator(base + static_cast<unsigned>(__builtin_ctz(m)));
-      return;
-    }
-    for (unsigned all = seps | opens | closes; all != 0; all &= all - 1) {
-      const unsigned b = static_cast<unsigned>(__builtin_ctz(all));
-      const unsigned bit = 1u << b;
-      if (opens & bit) ++depth;
-      else if (closes & bit) depth = depth > 0 ? depth - 1 : 0;
-      else if (depth == 0) separator(base + b);
-    }
-  };
+  ListItems<kSep0, kSep1> items{d, n, out};  // (plain code: inlined here under this function's target)
   // The bytes compared, 32 of each, loaded from a table (one load each; gcc builds a repeated byte
   // in three instructions) through a pointer it cannot see through (an empty asm), and kept in
   // registers: gcc otherwise builds some of them again in every turn of the loop.
@@ -327,7 +311,7 @@ template <char kSep0, char kSep1, bool kSeen>
         _mm256_movemask_epi8(_mm256_or_si256(_mm256_cmpeq_epi8(x, open_paren), _mm256_cmpeq_epi8(y, open_bracket))));
     const auto closes = static_cast<unsigned>(
         _mm256_movemask_epi8(_mm256_or_si256(_mm256_cmpeq_epi8(x, close_paren), _mm256_cmpeq_epi8(y, close_bracket))));
-    handle(at, seps & valid, opens & valid, closes & valid);
+    items.handle(at, seps & valid, opens & valid, closes & valid);
     const std::size_t next = at + 32;
     if (next >= n) break;
     if (next + 32 > n) {
@@ -339,7 +323,7 @@ template <char kSep0, char kSep1, bool kSeen>
   }
   if constexpr (kSeen)
     *seen = (_mm256_movemask_epi8(dots) != 0 ? kSeenDot : 0u) | (_mm256_movemask_epi8(newlines) != 0 ? kSeenNewline : 0u);
-  out.push_back(std::string_view(d + start, n - start));
+  items.finish();
 }
 
 bool detect_avx2() {
