@@ -123,6 +123,21 @@ struct Scratch {
   Scratch& operator=(const Scratch&) = delete;
 };
 
+// `var` set to `value` for the scope, and back to what it was at the end (a process-wide switch a
+// test turns, such as explain::split_wide or explain::lead_wide).
+template <class T>
+class SetForScope {
+ public:
+  SetForScope(T& var, T value) : var_(var), was_(var) { var_ = value; }
+  ~SetForScope() { var_ = was_; }
+  SetForScope(const SetForScope&) = delete;
+  SetForScope& operator=(const SetForScope&) = delete;
+
+ private:
+  T& var_;
+  T was_;
+};
+
 // `p` in single quotes, for a shell command line (the test paths hold no quote).
 inline std::string q(const std::filesystem::path& p) { return "'" + p.string() + "'"; }
 

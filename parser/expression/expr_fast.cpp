@@ -436,31 +436,23 @@ class Fast {
     if (!not_expr(e, h)) return false;
     std::size_t at = 0, len = 0;
     const Tok t = peek(at, len);
-    return (t != Tok::And && t != Tok::Or) || or_tails(e, h);
+    return (t != Tok::And && t != Tok::Or) || (tails<Tok::And>(e, h) && tails<Tok::Or>(e, h));
   }
-  bool or_tails(Expr& e, std::uint32_t& h) {
-    if (!and_tails(e, h)) return false;
+  // The `kOp` tails folded into `e`: each right operand a not_expr, with its own AND tails after
+  // an OR.
+  template <Tok kOp>
+  bool tails(Expr& e, std::uint32_t& h) {
     for (;;) {
       std::size_t at = 0, len = 0;
-      if (peek(at, len) != Tok::Or) return true;
-      p_ = at + len;
-      blanks();
-      Expr rhs;
-      std::uint32_t rh = 0;
-      if (!not_expr(rhs, rh) || !and_tails(rhs, rh)) return false;
-      binary(e, h, std::string_view(b_ + at, len), std::move(rhs), rh);
-      if (h > kMaxFastHeight) return false;
-    }
-  }
-  bool and_tails(Expr& e, std::uint32_t& h) {
-    for (;;) {
-      std::size_t at = 0, len = 0;
-      if (peek(at, len) != Tok::And) return true;
+      if (peek(at, len) != kOp) return true;
       p_ = at + len;
       blanks();
       Expr rhs;
       std::uint32_t rh = 0;
       if (!not_expr(rhs, rh)) return false;
+      if constexpr (kOp == Tok::Or) {
+        if (!tails<Tok::And>(rhs, rh)) return false;
+      }
       binary(e, h, std::string_view(b_ + at, len), std::move(rhs), rh);
       if (h > kMaxFastHeight) return false;
     }

@@ -159,18 +159,6 @@ bool same_outline_reading(std::string_view s) {
                               a.has_stats == b.has_stats && a.columnar == b.columnar));
 }
 
-// Sets explain::lead_wide for the scope, and back.
-class LeadWideAs {
- public:
-  explicit LeadWideAs(bool wide) : was_(planlint::explain::lead_wide) { planlint::explain::lead_wide = wide; }
-  ~LeadWideAs() { planlint::explain::lead_wide = was_; }
-  LeadWideAs(const LeadWideAs&) = delete;
-  LeadWideAs& operator=(const LeadWideAs&) = delete;
-
- private:
-  bool was_;
-};
-
 }  // namespace
 
 TEST_CASE("outline lines: the lead read 32 bytes at a time ends where the grammar's does") {
@@ -199,7 +187,7 @@ TEST_CASE("outline lines: the lead read 32 bytes at a time ends where the gramma
     s += " (" + std::to_string(round % 100) + ")";
     for (const bool wide : {false, true}) {
       if (wide && !has_wide) continue;
-      const LeadWideAs reading(wide);
+      const planlint::test::SetForScope<bool> reading(planlint::explain::lead_wide, wide);
       INFO("line [" << s << "] wide " << wide);
       REQUIRE(same_outline_reading(s));
       ++lines;

@@ -43,17 +43,6 @@ std::vector<std::string_view> reference(std::string_view s, std::string_view sep
   return out;
 }
 
-// Sets split_wide for the scope (the reading a test asks for), and back.
-class SplitWideAs {
- public:
-  explicit SplitWideAs(bool wide) : was_(planlint::explain::split_wide) { planlint::explain::split_wide = wide; }
-  ~SplitWideAs() { planlint::explain::split_wide = was_; }
-  SplitWideAs(const SplitWideAs&) = delete;
-  SplitWideAs& operator=(const SplitWideAs&) = delete;
-
- private:
-  bool was_;
-};
 
 // Both readings where the processor has both (AVX2), else the 16-byte one twice.
 std::vector<bool> split_widths() {
@@ -81,7 +70,7 @@ TEST_CASE("split_top_level: the same splits as a byte-by-byte reading, on random
   const std::string bytes = "ab#1(([{)]}, , ,  [id=#x";
   std::size_t items = 0;
   for (const bool wide : split_widths()) {
-    const SplitWideAs reading(wide);
+    const planlint::test::SetForScope<bool> reading(planlint::explain::split_wide, wide);
     for (int round = 0; round < 20000; ++round) {
       const std::size_t len = static_cast<std::size_t>(round % 110);
       std::string s;
@@ -115,12 +104,12 @@ TEST_CASE("split_top_level: the 32-byte reading splits as the 16-byte one, brack
           std::vector<std::string_view> narrow, wide;
           unsigned seen_narrow = 91, seen_wide = 92;
           {
-            const SplitWideAs reading(false);
+            const planlint::test::SetForScope<bool> reading(planlint::explain::split_wide, false);
             split_top_level(s, sep, narrow);
             if (sep == ", ") split_top_level(s, sep, narrow, &seen_narrow);
           }
           {
-            const SplitWideAs reading(true);
+            const planlint::test::SetForScope<bool> reading(planlint::explain::split_wide, true);
             split_top_level(s, sep, wide);
             if (sep == ", ") split_top_level(s, sep, wide, &seen_wide);
           }
@@ -146,7 +135,7 @@ TEST_CASE("split_top_level: what it says it saw (dots, newlines) is in the text,
   std::size_t dots = 0, newlines = 0;
   for (int round = 0; round < 40000; ++round) {
     const std::size_t len = static_cast<std::size_t>(round % 110);
-    const SplitWideAs reading(split_widths().back() && round % 2 == 1);
+    const planlint::test::SetForScope<bool> reading(planlint::explain::split_wide, split_widths().back() && round % 2 == 1);
     std::string s;
     for (std::size_t i = 0; i < len; ++i) {
       // Mostly plain bytes, so that texts without a dot or a newline are common too.
@@ -194,7 +183,7 @@ void check_fixed_against_general_now(std::string_view s) {
 // The same with each reading split_top_level has here (16 bytes at a time, and 32 with AVX2).
 void check_fixed_against_general(std::string_view s) {
   for (const bool wide : split_widths()) {
-    const SplitWideAs reading(wide);
+    const planlint::test::SetForScope<bool> reading(planlint::explain::split_wide, wide);
     check_fixed_against_general_now(s);
   }
 }
