@@ -1,6 +1,6 @@
 #include "lint/core/config_file.hpp"
 
-#include <toml++/toml.h>
+#include "lint/core/toml.hpp"
 
 #include <algorithm>
 #include <cctype>

@@ -9,7 +9,7 @@
 // "read" (nothing is read; the tree labels wait for it), "physical", "logical", "depth", "plans",
 // "errors", "partial", "locations", "must_fire:RULE", "must_not_fire:RULE"; `miss_why` says why.
 #include <doctest/doctest.h>
-#include <toml++/toml.h>
+#include "lint/core/toml.hpp"
 
 #include <algorithm>
 #include <filesystem>

@@ -13,7 +13,7 @@
 // corrections"); `must_fire_corrected` / `must_not_fire_corrected` are rule-label corrections, each
 // with its `rule_correction_why`. The blind values stay in the file.
 #include <doctest/doctest.h>
-#include <toml++/toml.h>
+#include "lint/core/toml.hpp"
 
 #include <algorithm>
 #include <filesystem>

@@ -84,6 +84,23 @@ TEST_CASE("config: errors name the file, line, column and key") {
         "proj/.planlint.toml:1:25: error: invalid TOML: parsing array: encountered end-of-file");
 }
 
+TEST_CASE("config: code points U+00A1..U+0499 where toml++ asks \"whitespace?\" are read or refused, never undefined") {
+  // toml++ 3.3's whitespace lookup reached __builtin_unreachable() on these code points
+  // (lint/core/toml.hpp; tests/fuzz_regressions/config/non-ascii-whitespace-lookup). The
+  // sanitizer suite fails here on the unrepaired header.
+  CHECK(config_error("\xca\xbf.") ==
+        "proj/.planlint.toml:1:1: error: invalid TOML: parsing root table: expected keys, tables, whitespace or comments, "
+        "saw '\xca\xbf'");
+  // Valid TOML holding them: a quoted key (its text is recorded through the same lookup) and a
+  // multi-line string whose line-ending backslash is followed by one.
+  CHECK(config_error("[per-file-ignores]\n\"caf\xc3\xa9/*\" = [\"parse-error\"]\n") == "");
+  CHECK(config_error("include = [\"\"\"plans/\\\n\xc2\xa7.plan\"\"\"]\n") == "");
+  ConfigError err;
+  auto pc = parse_config_text("include = [\"\"\"plans/\\\n  \xc2\xa7.plan\"\"\"]\n", "p/.planlint.toml", false, err);
+  REQUIRE(pc);
+  CHECK(pc->include == std::vector<std::string>{"plans/\xc2\xa7.plan"});
+}
+
 TEST_CASE("config: discovery walks up from the file's folder, nearest wins") {
   fs::path root = fs::temp_directory_path() / "planlint_test_config";
   fs::remove_all(root);
