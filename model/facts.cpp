@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cctype>
 #include <cstring>
+#include <vector>
 
 #include "model/expr_util.hpp"
 #include "model/plan.hpp"
@@ -251,6 +252,22 @@ std::optional<ColumnSet> schema_columns(TextStore& store, Text v, std::size_t co
   return out;
 }
 
+// fn(a) for each Attribute node of `e`, in collect_attributes' order (pre-order, left to right),
+// through a work list kept per thread: no two vectors a call (every partition filter of every
+// scan asks). `fn` must not call each_attribute.
+template <class Fn>
+void each_attribute(const Expr& e, Fn&& fn) {
+  thread_local std::vector<const Expr*> todo;
+  todo.clear();
+  todo.push_back(&e);
+  while (!todo.empty()) {
+    const Expr* x = todo.back();
+    todo.pop_back();
+    if (x->kind == ExprKind::Attribute) fn(*x);
+    for (auto it = x->args.rbegin(); it != x->args.rend(); ++it) todo.push_back(&*it);
+  }
+}
+
 }  // namespace
 
 void derive_common_facts(Plan& plan) {
@@ -310,8 +327,9 @@ void derive_common_facts(Plan& plan) {
           case FieldRole::PartitionFilters:
             for (const ParsedExpr& pe : f.exprs)
               if (pe.root)
-                for (const Expr* a : collect_attributes(*pe.root))
-                  sc.partition_columns.add(column_key(plan.text_store(), a->name));
+                each_attribute(*pe.root, [&](const Expr& a) {
+                  sc.partition_columns.add(column_key(plan.text_store(), a.name));
+                });
             break;
           case FieldRole::Location:
             if (untrusted(f) || f.value.find("...") != std::string::npos) sc.location_truncated = true;

@@ -2,11 +2,15 @@
 // text, event-log plans, Query Profiles): Python UDF evaluators, streaming operators, Coalesce,
 // result stages, logical joins, pass-through projections, bloom-filter aggregates, Photon reasons.
 #include <algorithm>
+#include <array>
+#include <cstdint>
+#include <cstring>
 #include <cctype>
 #include <string>
 #include <string_view>
 
 #include "parser/common/facts_fill.hpp"
+#include "support/byte_scan.hpp"
 #include "support/text_search.hpp"
 #include "model/plan_walk.hpp"
 
@@ -33,14 +37,35 @@ struct NameBytes {
 };
 constexpr NameBytes kNameBytes{};
 
+// The end of the run of name bytes from b[0] (b[n] is not read): 16 bytes a look where SSE2 is
+// there and 16 are left (items such as `ss_sold_date_sk#1` run to a dozen bytes and more: a
+// byte-wise loop costs three or four instructions a byte), then byte by byte.
+inline std::size_t name_run_end(const char* b, std::size_t n) {
+  std::size_t q = 0;
+#if defined(__SSE2__)
+  using namespace byte_scan_detail;
+  while (n - q >= 16) {
+    const v16 x = load16(b + q);
+    const v16 lower = x | splat(0x20);  // A-Z to a-z; no other byte lands in a-z
+    const v16 letter = reinterpret_cast<v16>(lower >= splat('a')) & reinterpret_cast<v16>(lower <= splat('z'));
+    const v16 dig = reinterpret_cast<v16>(x >= splat('0')) & reinterpret_cast<v16>(x <= splat('9'));
+    const unsigned m =
+        ~movemask(letter | dig | eq(x, splat('_')) | eq(x, splat('.')) | eq(x, splat('`'))) & 0xFFFFu;
+    if (m != 0) return q + static_cast<std::size_t>(__builtin_ctz(m));
+    q += 16;
+  }
+#endif
+  while (q < n && kNameBytes.of[static_cast<unsigned char>(b[q])]) ++q;
+  return q;
+}
+
 bool bare_attribute(std::string_view s) {
   while (!s.empty() && s.front() == ' ') s.remove_prefix(1);
   while (!s.empty() && s.back() == ' ') s.remove_suffix(1);
   // The name bytes from the front: the first other byte must be the '#' of the id ('#' is not a
   // name byte, and the id after it holds none, so it is also the last '#'). One pass, no search
   // from the back.
-  std::size_t h = 0;
-  while (h < s.size() && kNameBytes.of[static_cast<unsigned char>(s[h])]) ++h;
+  std::size_t h = name_run_end(s.data(), s.size());
   if (h == 0 || h == s.size() || s[h] != '#') return false;
   // ASCII classes inline (std::isalnum / isdigit in the C locale).
   auto digit = [](char c) { return c >= '0' && c <= '9'; };
@@ -77,39 +102,112 @@ bool passes_columns(const Operator& op) {
   return true;
 }
 
-}  // namespace
+// What an operator's name alone says: the answers of the name tests of fill_operator_name_facts.
+struct NameFacts {
+  bool row_to_columnar = false;  // a transition into a native engine's columnar batches
+  bool streaming = false;        // a stateful streaming operator's name
+  bool coalesce = false;         // the base name is Coalesce
+  bool result_stage = false;     // the name holds ResultQueryStage
+  UdfKind python = UdfKind::Pandas;  // the UDF kind a PythonEval operator of this base name has
+};
 
-void fill_operator_name_facts(Operator& op) {
+NameFacts name_facts_uncached(std::string_view name) {
+  NameFacts nf;
   // The bytes of the name, in one pass: a word whose bytes are not all there is not searched for.
-  const std::string_view name = op.name;
   ByteSet bytes;
   for (char c : name) bytes.add(c);
-  // The base name (up to the first ' ' or '['), cut only for the tests that read it.
-  auto base_of = [name] {
-    std::size_t e = 0;
-    while (e < name.size() && name[e] != ' ' && name[e] != '[') ++e;
-    return name.substr(0, e);
-  };
+  // The base name (up to the first ' ' or '[').
+  std::size_t e = 0;
+  while (e < name.size() && name[e] != ' ' && name[e] != '[') ++e;
+  const std::string_view base = name.substr(0, e);
 
   // "sparktocolumnar" holds "columnar": most names are ruled out by that one test. ColumnarToRow
   // (one above every Spark scan) holds it but none of the other words. Comet's
   // CometSparkColumnarToColumnar turns a JVM scan's Spark batches into Arrow ones for Comet.
   static constexpr ByteSet kColumnar("columnar");
   if (bytes.may_contain_folded(kColumnar)) {
-    const std::string_view base = base_of();
     if (base != "ColumnarToRow" && contains_lower(base, "columnar") &&
         (contains_lower(base, "rowto") || contains_lower(base, "sparktocolumnar") ||
          contains_lower(base, "columnartocolumnar")))
-      op.facts.edit().row_to_columnar = true;
+      nf.row_to_columnar = true;
     // Comet's JVM columnar shuffle takes Spark rows and writes Arrow batches for Comet above it.
-    if (base == "CometColumnarExchange") op.facts.edit().row_to_columnar = true;
+    if (base == "CometColumnarExchange") nf.row_to_columnar = true;
   }
+  if (base == "BatchEvalPython" || base == "BatchEvalPythonUDTF") nf.python = UdfKind::PythonRow;
+  else if (base == "ArrowEvalPython" || base == "ArrowEvalPythonUDTF" || base == "ColumnarArrowEvalPython")
+    nf.python = UdfKind::PythonArrow;
+  // Every streaming name holds "State", "Stream", "MicroBatch" or "Watermark": most names are
+  // ruled out by four short searches instead of eight.
+  static constexpr ByteSet kStat("Stat"), kStream("Stream"), kMicroBatch("MicroBatch"), kWatermark("Watermark");
+  if ((bytes.may_contain(kStat) && contains(name, "Stat")) || (bytes.may_contain(kStream) && contains(name, "Stream")) ||
+      (bytes.may_contain(kMicroBatch) && contains(name, "MicroBatch")) ||
+      (bytes.may_contain(kWatermark) && contains(name, "Watermark")))
+    for (std::string_view w : {"StateStore", "StreamingSymmetricHashJoin", "MicroBatch", "StreamingDeduplicate",
+                               "EventTimeWatermark", "FlatMapGroupsWithState", "TransformWithState",
+                               "StreamingGlobalLimit"})
+      if (contains(name, w)) nf.streaming = true;
+  nf.coalesce = base == "Coalesce";
+  nf.result_stage = contains(name, "ResultQueryStage");
+  return nf;
+}
+
+// Whether the n bytes at a and b are equal (n at most 48): word loads, the last one overlapping,
+// no call to memcmp.
+inline bool same_name_bytes(const char* a, const char* b, std::size_t n) {
+  auto load8 = [](const char* p) {
+    std::uint64_t w;
+    std::memcpy(&w, p, 8);
+    return w;
+  };
+  auto load4 = [](const char* p) {
+    std::uint32_t w;
+    std::memcpy(&w, p, 4);
+    return w;
+  };
+  if (n >= 8) {
+    for (std::size_t i = 0; i + 8 < n; i += 8)
+      if (load8(a + i) != load8(b + i)) return false;
+    return load8(a + n - 8) == load8(b + n - 8);
+  }
+  if (n >= 4) return load4(a) == load4(b) && load4(a + n - 4) == load4(b + n - 4);  // Project, Filter, Sort
+  for (std::size_t i = 0; i < n; ++i)
+    if (a[i] != b[i]) return false;
+  return true;
+}
+
+// The answer depends on the name's bytes only, and a plan repeats a few dozen names (the byte
+// set of the name and the base cut cost ~130 instructions an operator): the last answer for
+// each of 256 slots (by a hash of the length and three bytes) is kept per thread, with a copy of
+// its name, as classify_operator keeps its answers.
+NameFacts name_facts(std::string_view name) {
+  struct Slot {
+    std::uint8_t size = 0xFF;  // 0xFF: empty (names of more than kMaxName bytes are not kept)
+    char name[55];
+    NameFacts nf;
+  };
+  constexpr std::size_t kMaxName = sizeof(Slot::name);
+  constexpr std::size_t kSlots = 256;
+  const std::size_t n = name.size();
+  if (n == 0 || n > kMaxName) return name_facts_uncached(name);
+  const std::size_t hash = n * 131u + static_cast<unsigned char>(name[0]) * 31u +
+                           static_cast<unsigned char>(name[n / 2]) * 7u + static_cast<unsigned char>(name[n - 1]);
+  thread_local std::array<Slot, kSlots> cache;
+  Slot& slot = cache[hash & (kSlots - 1)];
+  if (slot.size == n && same_name_bytes(slot.name, name.data(), n)) return slot.nf;
+  const NameFacts nf = name_facts_uncached(name);
+  slot.size = static_cast<std::uint8_t>(n);
+  std::memcpy(slot.name, name.data(), n);
+  slot.nf = nf;
+  return nf;
+}
+
+}  // namespace
+
+void fill_operator_name_facts(Operator& op) {
+  const NameFacts nf = name_facts(op.name);
+  if (nf.row_to_columnar) op.facts.edit().row_to_columnar = true;
   if (op.kind == OpKind::PythonEval) {
-    const std::string_view base = base_of();
-    if (base == "BatchEvalPython" || base == "BatchEvalPythonUDTF") op.facts.edit().udf.edit().kind = UdfKind::PythonRow;
-    else if (base == "ArrowEvalPython" || base == "ArrowEvalPythonUDTF" || base == "ColumnarArrowEvalPython")
-      op.facts.edit().udf.edit().kind = UdfKind::PythonArrow;
-    else op.facts.edit().udf.edit().kind = UdfKind::Pandas;
+    op.facts.edit().udf.edit().kind = nf.python;
     std::string src;
     if (const Field* f = op.field(FieldRole::Arguments)) src = f->value;
     if (src.empty()) src = op.arguments;
@@ -127,17 +225,8 @@ void fill_operator_name_facts(Operator& op) {
       }
     }
   }
-  // Every streaming name holds "State", "Stream", "MicroBatch" or "Watermark": most names are
-  // ruled out by four short searches instead of eight.
-  static constexpr ByteSet kStat("Stat"), kStream("Stream"), kMicroBatch("MicroBatch"), kWatermark("Watermark");
-  if ((bytes.may_contain(kStat) && contains(name, "Stat")) || (bytes.may_contain(kStream) && contains(name, "Stream")) ||
-      (bytes.may_contain(kMicroBatch) && contains(name, "MicroBatch")) ||
-      (bytes.may_contain(kWatermark) && contains(name, "Watermark")))
-    for (std::string_view w : {"StateStore", "StreamingSymmetricHashJoin", "MicroBatch", "StreamingDeduplicate",
-                               "EventTimeWatermark", "FlatMapGroupsWithState", "TransformWithState",
-                               "StreamingGlobalLimit"})
-      if (contains(op.name, w)) op.facts.edit().streaming = true;
-  if (name.starts_with("Coalesce") && base_of() == "Coalesce") {
+  if (nf.streaming) op.facts.edit().streaming = true;
+  if (nf.coalesce) {
     bool one = op.arguments == "1" || contains(op.label, "Coalesce 1");
     if (const Field* f = op.field(FieldRole::Arguments); f && f->value == "1") one = true;
     op.facts.edit().partitioning.kind = PartitioningKind::Coalesce;
@@ -146,7 +235,7 @@ void fill_operator_name_facts(Operator& op) {
       op.facts.edit().partitioning.single = true;
     }
   }
-  if (op.kind == OpKind::QueryStage && contains(op.name, "ResultQueryStage")) op.facts.edit().result_stage = true;
+  if (op.kind == OpKind::QueryStage && nf.result_stage) op.facts.edit().result_stage = true;
   if ((op.logical || op.kind == OpKind::Logical) && op.name == "Join") op.facts.edit().logical_join = true;
   if (op.kind == OpKind::Aggregate && op.name == "PhotonAgg") op.facts.edit().global_aggregate = true;
   if (op.kind == OpKind::Aggregate) {

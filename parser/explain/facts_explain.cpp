@@ -13,6 +13,7 @@
 #include "parser/common/facts_fill.hpp"
 #include "parser/explain/explain_ops.hpp"
 #include "parser/expression/expression.hpp"
+#include "support/byte_scan.hpp"
 #include "support/text_search.hpp"
 #include "model/expr_util.hpp"
 
@@ -118,16 +119,36 @@ bool op_text_contains(const Operator& op, std::string_view w, std::size_t k = 0)
   return false;
 }
 
+// The first '(' or ')' of t from q on, t.size() when none: 16 bytes a look where SSE2 is there
+// and 16 are left (the partitioning expressions run to a hundred bytes), then byte by byte.
+inline std::size_t next_paren(std::string_view t, std::size_t q) {
+#if defined(__SSE2__)
+  using namespace byte_scan_detail;
+  while (t.size() - q >= 16) {
+    const v16 x = load16(t.data() + q);
+    const unsigned m = movemask(eq(x & splat(static_cast<char>(0xFE)), splat('(')));  // ( ) to (
+    if (m != 0) return q + static_cast<std::size_t>(__builtin_ctz(m));
+    q += 16;
+  }
+#endif
+  while (q < t.size() && t[q] != '(' && t[q] != ')') ++q;
+  return q;
+}
+
 std::optional<std::uint32_t> number_after(std::string_view t, std::string_view marker) {
   auto p = t.find(marker);
   if (p == std::string_view::npos) return std::nullopt;
   p += marker.size();
-  // hashpartitioning(a#1, b#2, 200): the number is the last argument before ')'.
+  // hashpartitioning(a#1, b#2, 200): the number is the last argument before ')'. The parentheses
+  // found 16 bytes a look (next_paren), each counted as the byte loop counted it.
   int depth = 1;
   std::size_t close = p;
-  for (; close < t.size() && depth > 0; ++close) {
+  while (close < t.size() && depth > 0) {
+    close = next_paren(t, close);
+    if (close == t.size()) break;
     if (t[close] == '(') ++depth;
-    else if (t[close] == ')') --depth;
+    else --depth;
+    ++close;
   }
   std::string_view inner = t.substr(p, close - p - 1);
   auto comma = inner.rfind(',');

@@ -252,3 +252,134 @@ TEST_CASE("explain facts: a Project passes its columns when every item is a bare
   CHECK_FALSE(passes("[a#1, (b#2 + 1) AS c#3]"));
   CHECK_FALSE(passes("[a#1, b-c#2]"));    // a byte no name holds
 }
+
+TEST_CASE("explain facts: long items are classed 16 bytes at a time as the byte loop classes them") {
+  auto passes_long = [](std::string_view list) {
+    const ParseResult r = parse_explain_text("== Physical Plan ==\nProject " + std::string(list) +
+                                                 "\n+- LocalTableScan [a#1, b#2]\n",
+                                             "t.txt");
+    const Operator& p = only_op(r, "Project");
+    return p.facts.present() && p.facts->passes_columns;
+  };
+  // Names of 15 to 40 bytes: the '#' before, at and after the end of the first 16-byte block.
+  CHECK(passes_long("[abcdefghijklmno#1, b#2]"));
+  CHECK(passes_long("[abcdefghijklmnop#1, b#2]"));
+  CHECK(passes_long("[abcdefghijklmnopq#1L, b#2]"));
+  CHECK(passes_long("[ss_sold_date_sk_and_more_text_AZ09#12, `t`.`c_Z9_xy`.long_name#0x3]"));
+  CHECK(passes_long("[ABCDEFGHIJKLMNOPQRSTUVWXYZ_abcdefghijklmnopqrstuvwxyz_0123456789#7]"));
+  // One byte that is no name byte, in the first block, at its last place, in the second block:
+  // bytes next to the classes ('@' '[' '/' ':' '{' and one above 0x7F).
+  for (std::string_view off : {"[abcd@fghijklmnopqrs#1]", "[abcdefghijklmno[qrs#1]", "[abcdefghijklmnopqrs/uv#1]",
+                               "[abcdefghijklmnopqrs:uv#1]", "[abcdefghijklmnopqrs{uv#1]", "[abcdefghijklmnopqrs\xc3\xa9uv#1]",
+                               "[abcdefghijklmnopqrstuvwxyz0123-#1]", "[abcdefghijklmnopqrstuv wxyz#1]"}) {
+    CAPTURE(off);
+    CHECK_FALSE(passes_long(off));
+  }
+}
+
+TEST_CASE("explain facts: the name facts kept per name are each name's own") {
+  // `StateStoreRestore` and `Sxxxxxxxrxxxxxxxe` share the length, the first, the middle and the last
+  // byte (one slot of the per-thread answers): each operator gets the answer of its own name, in
+  // turn, and a name too long to be kept is answered too.
+  const std::string long_name = "StateStoreSave" + std::string(60, 'x');
+  const ParseResult r = parse_explain_text("== Physical Plan ==\n"
+                                           "StateStoreRestore [a#1]\n"
+                                           "+- Sxxxxxxxrxxxxxxxe [a#1]\n"
+                                           "   +- StateStoreRestore [a#1]\n"
+                                           "      +- RowToColumnar\n"
+                                           "         +- Sxxxxxxxrxxxxxxxe [a#1]\n"
+                                           "            +- " + long_name + " [a#1]\n"
+                                           "               +- Coalesce 1\n"
+                                           "                  +- LocalTableScan [a#1]\n",
+                                           "t.txt");
+  REQUIRE(r.plans.size() == 1);
+  int restores = 0, others = 0;
+  for (const Operator& op : r.plans[0].ops) {
+    const bool streaming = op.facts.present() && op.facts->streaming;
+    const bool rtc = op.facts.present() && op.facts->row_to_columnar;
+    const std::string name(std::string_view(op.name));
+    CAPTURE(name);
+    if (name == "StateStoreRestore") {
+      ++restores;
+      CHECK(streaming);
+    } else if (name == "Sxxxxxxxrxxxxxxxe") {
+      ++others;
+      CHECK_FALSE(streaming);
+      CHECK_FALSE(rtc);
+    } else if (name == long_name) {
+      CHECK(streaming);
+    } else if (name == "RowToColumnar") {
+      CHECK(rtc);
+      CHECK_FALSE(streaming);
+    } else if (name == "Coalesce") {
+      CHECK(op.facts->partitioning.kind == PartitioningKind::Coalesce);
+      CHECK(op.facts->partitioning.single);
+    }
+  }
+  CHECK(restores == 2);
+  CHECK(others == 2);
+
+  // Eight bytes (the word compares' shortest full load): `Coalesce` and `Cxxxexxe` share a slot.
+  const ParseResult c = parse_explain_text("== Physical Plan ==\nCoalesce 1\n+- Cxxxexxe 1\n   +- Coalesce 1\n"
+                                           "      +- LocalTableScan [a#1]\n",
+                                           "t.txt");
+  REQUIRE(c.plans.size() == 1);
+  int coalesces = 0;
+  for (const Operator& op : c.plans[0].ops) {
+    const std::string name(std::string_view(op.name));
+    CAPTURE(name);
+    const bool coalesce = op.facts.present() && op.facts->partitioning.kind == PartitioningKind::Coalesce;
+    if (name == "Coalesce") {
+      ++coalesces;
+      CHECK(coalesce);
+    } else {
+      CHECK_FALSE(coalesce);
+    }
+  }
+  CHECK(coalesces == 2);
+}
+
+TEST_CASE("common facts: a scan's partition columns are every attribute of its partition filters") {
+  const ParseResult r = parse_explain_text(R"(== Physical Plan ==
+Scan parquet t (1)
+
+(1) Scan parquet t
+Output [2]: [a#1, d#2]
+PartitionFilters: [isnotnull(d#2), (d#2 = 5), ((e#3 + f#4) > coalesce(g#5, 1))]
+ReadSchema: struct<a:int>
+)",
+                                           "t.txt");
+  REQUIRE(r.plans.size() == 1);
+  const Operator& scan = *r.plans[0].find_id("1");
+  REQUIRE(scan.scan);
+  const ColumnSet& pc = scan.scan->partition_columns;
+  CHECK(pc.size() == 4);
+  for (std::string_view c : {"d", "e", "f", "g"}) {
+    CAPTURE(c);
+    CHECK(pc.contains(c));
+  }
+  CHECK_FALSE(pc.contains("a"));
+}
+
+TEST_CASE("explain facts: an exchange's partition count after nested parentheses anywhere in a 16-byte block") {
+  // Names of 1 to 40 bytes move the inner parentheses across the 16-byte blocks next_paren reads.
+  for (std::size_t len = 1; len <= 40; ++len) {
+    const std::string col(len, 'c');
+    const std::string args = "hashpartitioning(coalesce(" + col + "#1, 0), substring(" + col + "#2, (1 + 2), 3), 7" +
+                             std::to_string(len) + "), ENSURE_REQUIREMENTS, [plan_id=5]";
+    const ParseResult r = parse_explain_text("== Physical Plan ==\nExchange " + args + "\n+- LocalTableScan [" + col + "#1]\n",
+                                             "t.txt");
+    CAPTURE(args);
+    const Operator& ex = only_op(r, "Exchange");
+    REQUIRE(ex.facts.present());
+    CHECK(ex.facts->partitioning.kind == PartitioningKind::Hash);
+    CHECK(ex.facts->partitioning.partitions == static_cast<std::uint32_t>(7 * (len < 10 ? 10 : 100) + len));
+  }
+  // rangepartitioning with a sort order's parentheses, and a count the closing one is cut from.
+  const ParseResult range = parse_explain_text(
+      "== Physical Plan ==\nExchange rangepartitioning(ss_sold_date_sk_long_name#1 ASC NULLS FIRST, (abs(x#2) + 1) DESC, 64)\n"
+      "+- LocalTableScan [x#2]\n",
+      "t.txt");
+  CHECK(only_op(range, "Exchange").facts->partitioning.kind == PartitioningKind::Range);
+  CHECK(only_op(range, "Exchange").facts->partitioning.partitions == 64u);
+}
