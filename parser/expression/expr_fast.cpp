@@ -92,8 +92,20 @@ inline bool iequals_lower(std::string_view s, std::string_view lower) {
 
 // The names subquery_ref reads before a `#id` (the first alternative, `Subquery ...` /
 // `ReusedSubquery ...`, needs a blank after the word, which the words read here never have).
+// By length first: every attribute name asks, and few are 6, 8, 9 or 14 bytes long.
 inline bool subquery_name(std::string_view w) {
-  return w == "subquery" || w == "ScalarSubquery" || w == "dynamicpruning" || w == "listquery" || w == "exists";
+  switch (w.size()) {
+    case 6:
+      return w == "exists";
+    case 8:
+      return w == "subquery";
+    case 9:
+      return w == "listquery";
+    case 14:
+      return w == "ScalarSubquery" || w == "dynamicpruning";
+    default:
+      return false;
+  }
 }
 
 // What the next token after blanks is, for the levels of the operator chain.
@@ -246,6 +258,10 @@ class Fast {
     if (p_ < n_ && b_[p_] == ')') {
       ++p_;
     } else {
+      // Room for two arguments at once (the first block would hold one, and the second argument
+      // would move it to a block of three): every filter but IsNull, IsNotNull and Not has two
+      // (more are declined below, but for And / Or, which Spark prints with two).
+      if (!(name == "IsNotNull" || name == "IsNull" || name == "Not")) e.args.reserve(2);
       for (;;) {
         if (p_ >= n_) return false;  // `Name(` cut at its end: declined (the grammar reports it)
         const std::size_t a0 = p_;
@@ -460,19 +476,24 @@ class Fast {
 
   // not_expr: sor<seq<at<kw_not>, not_rec>, predicate>; not_rec: nesting<op_not, ws, not_expr>.
   // `NOT` in another case (`not`, `Not`), which kw_not also reads, is declined.
-  bool not_expr(Expr& e, std::uint32_t& h) {
+  // The first byte is looked at where not_expr is called (or_expr, tails: every operand of every
+  // argument, item and comparison), without a call of its own; the NOT branch, rare, is one.
+  __attribute__((always_inline)) bool not_expr(Expr& e, std::uint32_t& h) {
     if (p_ + 3 <= n_ && (b_[p_] | 0x20) == 'n' && iequals_lower(std::string_view(b_ + p_, 3), "not") &&
-        (p_ + 3 == n_ || !ident_other(b_[p_ + 3]))) {
-      if (!word_at(p_, "NOT") || ++depth_ > kMaxDepth) return false;
-      const std::uint32_t begin = static_cast<std::uint32_t>(p_);
-      p_ += 3;
-      blanks();
-      if (!not_expr(e, h)) return false;
-      --depth_;
-      unary(e, h, "NOT", begin, e.end);
-      return true;
-    }
+        (p_ + 3 == n_ || !ident_other(b_[p_ + 3])))
+      return not_rec(e, h);
     return predicate(e, h);
+  }
+  // not_rec: at a `not` in any case, a whole word.
+  __attribute__((noinline)) bool not_rec(Expr& e, std::uint32_t& h) {
+    if (!word_at(p_, "NOT") || ++depth_ > kMaxDepth) return false;
+    const std::uint32_t begin = static_cast<std::uint32_t>(p_);
+    p_ += 3;
+    blanks();
+    if (!not_expr(e, h)) return false;
+    --depth_;
+    unary(e, h, "NOT", begin, e.end);
+    return true;
   }
 
   // additive: seq<multiplicative, star<at<add_start>, add_tail>>; add_tail: seq<ws, op_additive, ws,
@@ -537,7 +558,8 @@ class Fast {
   // predicate: seq<additive, star<at<predicate_start>, predicate_tail>>. The bytes that start a
   // predicate tail (= < > ! I N ...) are no operator of additive's.
   // One tail at most, then the text must go on with AND, OR, a closer or the end.
-  bool predicate(Expr& e, std::uint32_t& h) {
+  // Inline where not_expr is (one call less for every operand).
+  __attribute__((always_inline)) bool predicate(Expr& e, std::uint32_t& h) {
     bool ops = false;
     if (!additive(e, h, ops)) return false;
     std::size_t at = 0, len = 0;
@@ -1249,6 +1271,26 @@ class Fast {
   mutable Tok memo_tok_ = Tok::Other;
 };
 
+// Whether the n bytes at b hold "..." (Spark's mark of a cut text): the '.' found 16 bytes a look
+// where SSE2 is there and 16 are left (most texts hold none, or a few in names and numbers), then
+// byte by byte; no call to memchr a text.
+inline bool holds_cut_mark(const char* b, std::size_t n) {
+  std::size_t q = 0;
+#if defined(__SSE2__)
+  using namespace byte_scan_detail;
+  while (n - q >= 16) {
+    for (unsigned m = movemask(eq(load16(b + q), splat('.'))); m != 0; m &= m - 1) {
+      const std::size_t i = q + static_cast<std::size_t>(__builtin_ctz(m));
+      if (i + 2 < n && b[i + 1] == '.' && b[i + 2] == '.') return true;
+    }
+    q += 16;
+  }
+#endif
+  for (; q + 2 < n; ++q)
+    if (b[q] == '.' && b[q + 1] == '.' && b[q + 2] == '.') return true;
+  return false;
+}
+
 }  // namespace
 
 bool fast_parse(TextStore& store, Text text, ExprDialect dialect, ParsedExpr& out) {
@@ -1266,7 +1308,7 @@ bool fast_parse(TextStore& store, Text text, ExprDialect dialect, ParsedExpr& ou
   out.text = PackedView::short_part(text.data(), text.size());
   out.error = PackedView{};
   out.error_offset = 0;
-  out.truncated = text.find("...") != std::string_view::npos;
+  out.truncated = holds_cut_mark(text.data(), text.size());
   return true;
 }
 

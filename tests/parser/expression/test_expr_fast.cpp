@@ -410,3 +410,81 @@ TEST_CASE("fast expression reader: raw comparands, `word #7` items and values, b
   CHECK_FALSE(fast("EqualTo(a #1,5)", pf));
   CHECK_FALSE(fast("EqualTo(a,ScalarSubquery#5, [id=#6])", pf));
 }
+
+TEST_CASE("fast expression reader: a pushed filter's argument list is one block of its size") {
+  // Two arguments (every filter but IsNull, IsNotNull and Not): one block of two, not a block of
+  // one moved to a block of three when the second is read; one argument: a block of one. The
+  // trees are the grammar's either way (the cases above).
+  TextStore store;
+  auto read_pf = [&](std::string_view s) {
+    ParsedExpr out;
+    REQUIRE(expr_parse::fast_parse(store, store.keep(s), ExprDialect::PushedFilter, out));
+    REQUIRE(out.root);
+    return out;
+  };
+  const ParsedExpr eq = read_pf("EqualTo(a,5)");
+  CHECK(eq.root->args.size() == 2);
+  CHECK(eq.root->args.capacity() == 2);
+  const ParsedExpr in = read_pf("In(d_year, [1999,2000,2001])");
+  CHECK(in.root->args.capacity() == 2);
+  CHECK(in.root->args[1].args.size() == 3);
+  const ParsedExpr both = read_pf("And(GreaterThan(a,1),Or(IsNull(b),Not(EqualTo(c,x))))");
+  CHECK(both.root->args.capacity() == 2);
+  CHECK(both.root->args[0].args.capacity() == 2);
+  CHECK(both.root->args[1].args.capacity() == 2);
+  CHECK(both.root->args[1].args[0].args.capacity() == 1);  // IsNull(b)
+  CHECK(both.root->args[1].args[1].args.capacity() == 1);  // Not(...)
+  CHECK(both.root->args[1].args[1].args[0].args.capacity() == 2);
+  const ParsedExpr one = read_pf("IsNotNull(ss_sold_date_sk)");
+  CHECK(one.root->args.size() == 1);
+  CHECK(one.root->args.capacity() == 1);
+}
+
+TEST_CASE("fast expression reader: the cut mark `...` is found wherever it lies") {
+  // A text the fast reader takes (a pushed filter over one long raw value), with `...` at every
+  // place from the first byte of the value to its end, and texts with dots that make no cut mark.
+  TextStore store;
+  auto truncated = [&](const std::string& s) {
+    ParsedExpr out;
+    const bool read = expr_parse::fast_parse(store, store.keep(s), ExprDialect::PushedFilter, out);
+    CAPTURE(s);
+    REQUIRE(read);
+    const ParsedExpr grammar = expr_parse::parse_with_grammar(store, store.keep(s), ExprDialect::PushedFilter);
+    CHECK(out.truncated == grammar.truncated);
+    return out.truncated;
+  };
+  for (std::size_t at = 0; at <= 40; ++at) {
+    std::string arg(40, 'a');
+    arg.replace(at, 3, "...");
+    arg.resize(40);
+    const bool whole = arg.find("...") != std::string::npos;
+    CHECK(truncated("EqualTo(c," + arg + ")") == whole);
+  }
+  CHECK_FALSE(truncated("EqualTo(c,a.b.c.d.e.f.g.h.i.j.k.l.m.n)"));
+  CHECK_FALSE(truncated("EqualTo(c,aaaaaaaaaaaaaa..b)"));
+  CHECK(truncated("EqualTo(c,aaaaaaaaaaaaa...b)"));
+  CHECK(truncated("EqualTo(c,aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa...)"));
+  CHECK(truncated("EqualTo(c,...)"));
+}
+
+TEST_CASE("fast expression reader: a word before `#id` is a subquery only when it is a subquery name") {
+  TextStore store;
+  auto kind_of_rhs = [&](std::string_view name) {
+    const std::string s = "(a#1 = " + std::string(name) + "#7)";
+    ParsedExpr out;
+    REQUIRE(expr_parse::fast_parse(store, store.keep(s), ExprDialect::Catalyst, out));
+    REQUIRE(out.root);
+    REQUIRE(out.root->args.size() == 2);
+    return out.root->args[1].kind;
+  };
+  for (std::string_view sub : {"exists", "subquery", "listquery", "ScalarSubquery", "dynamicpruning"}) {
+    CAPTURE(sub);
+    CHECK(kind_of_rhs(sub) == ExprKind::Subquery);
+  }
+  // One byte off, one byte more or less, another case: attributes.
+  for (std::string_view attr : {"existz", "exist", "existss", "Subquery_", "subquerx", "listquerx", "ScalarSubquerY",
+                                "dynamicpruninG", "dynamicpruning_", "scalarsubquery", "x"}) {
+    CAPTURE(attr);
+    CHECK(kind_of_rhs(attr) == ExprKind::Attribute);
+  }
+}
