@@ -19,9 +19,10 @@ namespace {
 std::string squash(std::string_view s) {
   std::string out;
   out.reserve(s.size());
+  // ASCII lower case inline: std::tolower in the "C" locale (the only one the program runs in)
+  // changes A-Z alone, through a call per byte.
   for (char c : s)
-    if (c != ' ' && c != '_' && c != '.' && c != '-')
-      out += static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+    if (c != ' ' && c != '_' && c != '.' && c != '-') out += (c >= 'A' && c <= 'Z') ? static_cast<char>(c - 'A' + 'a') : c;
   return out;
 }
 

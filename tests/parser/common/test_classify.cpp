@@ -165,3 +165,19 @@ TEST_CASE("classify_operator: the per-thread cache answers what the classificati
   }
   CHECK(differ == 0);
 }
+
+TEST_CASE("parse_join_type and canonical_operator_name: upper case and separators folded, other bytes kept") {
+  CHECK(parse_join_type("LEFT_OUTER") == JoinType::LeftOuter);
+  CHECK(parse_join_type("left-anti") == JoinType::LeftAnti);
+  CHECK(parse_join_type("Left.Semi") == JoinType::LeftSemi);
+  CHECK(parse_join_type("INNER") == JoinType::Inner);
+  CHECK(parse_join_type("FULL OUTER") == JoinType::FullOuter);
+  CHECK(parse_join_type("LeftSingle") == JoinType::LeftSingle);
+  CHECK(parse_join_type("L\xc3\x89FT") == JoinType::Unknown);  // a byte above 0x7F is no letter to fold
+  CHECK(parse_join_type("Inner@") == JoinType::Unknown);        // '@' is the byte below 'A'
+  CHECK(parse_join_type("[nner") == JoinType::Unknown);         // '[' is the byte above 'Z'
+  CHECK(canonical_operator_name("TOPK") == "TopK");
+  CHECK(canonical_operator_name("shuffle_query_stage") == "ShuffleQueryStage");
+  CHECK(canonical_operator_name("BROADCAST-HASH.JOIN") == "BroadcastHashJoin");
+  CHECK(canonical_operator_name("T\xc3\x93PK").empty());
+}
