@@ -173,7 +173,7 @@ TEST_CASE("parse_join_type and canonical_operator_name: upper case and separator
   CHECK(parse_join_type("INNER") == JoinType::Inner);
   CHECK(parse_join_type("FULL OUTER") == JoinType::FullOuter);
   CHECK(parse_join_type("LeftSingle") == JoinType::LeftSingle);
-  CHECK(parse_join_type("L\xc3\x89FT") == JoinType::Unknown);  // a byte above 0x7F is no letter to fold
+  CHECK(parse_join_type("L\xc3\x89" "FT") == JoinType::Unknown);  // a byte above 0x7F is no letter to fold
   CHECK(parse_join_type("Inner@") == JoinType::Unknown);        // '@' is the byte below 'A'
   CHECK(parse_join_type("[nner") == JoinType::Unknown);         // '[' is the byte above 'Z'
   CHECK(canonical_operator_name("TOPK") == "TopK");
