@@ -778,6 +778,43 @@ TEST_CASE("ItemSpans::assign_narrow: the caller's words in place of the items he
   CHECK(fresh[0].size == 0xFFFF);
 }
 
+TEST_CASE("TextStore::allocate_block: aligned, apart, a new block when full, the heap (nullptr) for a large list") {
+  // Blocks of many sizes and alignments, as CompactVectors ask for them: each aligned as asked,
+  // none overlapping another, every one writable (a request the current block's rest cannot hold
+  // while that rest is not small goes to the heap: nullptr); a request larger than a quarter of
+  // the largest block goes to the heap; a new block is started when the current one is full.
+  TextStore store;
+  struct Taken {
+    std::uintptr_t at;
+    std::size_t size;
+  };
+  std::vector<Taken> taken;
+  std::uint32_t x = 12345;
+  for (int k = 0; k < 20000; ++k) {
+    x = x * 1103515245u + 12345u;
+    const std::size_t align = std::size_t{1} << ((x >> 8) % 5);  // 1 to 16
+    const std::size_t n = 1 + (x >> 16) % 300;
+    auto* p = static_cast<unsigned char*>(store.allocate_block(n, align));
+    // nullptr (the heap) only while a small block's rest is still large: rare once blocks grow.
+    if (p == nullptr) continue;
+    CHECK(reinterpret_cast<std::uintptr_t>(p) % align == 0);
+    std::memset(p, k & 0xFF, n);
+    taken.push_back({reinterpret_cast<std::uintptr_t>(p), n});
+  }
+  CHECK(taken.size() > 19000);
+  std::sort(taken.begin(), taken.end(), [](const Taken& a, const Taken& b) { return a.at < b.at; });
+  for (std::size_t k = 1; k < taken.size(); ++k) REQUIRE(taken[k - 1].at + taken[k - 1].size <= taken[k].at);
+  CHECK(store.allocate_block(64 * 1024 / 4 + 1) == nullptr);  // a large list: the heap
+  TextStore fresh;  // the first request starts the first block, up to the largest from a store
+  CHECK(fresh.allocate_block(64 * 1024 / 4 + 1) == nullptr);
+  void* first = fresh.allocate_block(64 * 1024 / 4);
+  REQUIRE(first != nullptr);
+  std::memset(first, 1, 64 * 1024 / 4);
+  void* next = fresh.allocate_block(8, 8);  // the block is full: a new one
+  REQUIRE(next != nullptr);
+  CHECK((static_cast<char*>(next) >= static_cast<char*>(first) + 64 * 1024 / 4 || static_cast<char*>(next) + 8 <= first));
+}
+
 TEST_CASE("FieldItems: narrow and wide lists read the same items") {
   for (const std::size_t pad : {std::size_t{0}, std::size_t{70000}}) {
     Field f;
