@@ -170,17 +170,21 @@ class ItemSpans {
   // 65,535 bytes every part fits a narrow word (its begin and size are below that), written
   // without a test each (a plan's lists hold half a million items); otherwise item by item.
   void assign(std::string_view value, const std::vector<std::string_view>& parts) {
-    words_.clear();
     if (value.size() < 0xFFFFu) {
-      std::uint32_t* w = words_.append_for_overwrite(parts.size());
+      std::uint32_t* w = assign_narrow(parts.size());
       for (const std::string_view p : parts)
         *w++ = static_cast<std::uint32_t>(p.data() - value.data()) | (static_cast<std::uint32_t>(p.size()) << 16);
       return;
     }
+    words_.clear();
     reserve(parts.size());
     for (const std::string_view p : parts)
       push_back({static_cast<std::uint32_t>(p.data() - value.data()), static_cast<std::uint32_t>(p.size())});
   }
+  // Room for `n` narrow items in place of those held, left for the caller to write: each word
+  // begin | size << 16, a part of a value shorter than 65,535 bytes (as assign writes them). A
+  // reader that splits a list straight into words copies them here: one block of exactly `n`.
+  std::uint32_t* assign_narrow(std::size_t n) { return words_.assign_for_overwrite(n); }
   void push_back(TextSpan s) {
     if (!wide() && fits(s)) {
       words_.push_back(s.begin | (s.size << 16));

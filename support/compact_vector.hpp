@@ -164,6 +164,20 @@ class CompactVector : public ContiguousAccess<CompactVector<T>, T> {
     head()->size = static_cast<std::uint32_t>(old + n);
     return elements() + old;
   }
+  // `n` elements in place of those held, left for the caller to write (a trivial T): what clear()
+  // and append_for_overwrite(n) do, but an empty vector takes one block of exactly `n` at once
+  // (no reserve, no move of nothing: a list filled once from a known count).
+  T* assign_for_overwrite(size_type n)
+    requires(std::is_trivially_default_constructible_v<T> && std::is_trivially_destructible_v<T>)
+  {
+    if (p_ == nullptr && n != 0) {
+      if (n > max_size()) throw std::length_error("CompactVector: more than 2^31 - 1 elements");
+      adopt(allocate(n).p, n);
+      return elements();
+    }
+    if (p_) head()->size = 0;
+    return append_for_overwrite(n);
+  }
   void pop_back() noexcept {
     std::destroy_at(&back());
     --head()->size;

@@ -4,6 +4,7 @@
 #include <cctype>
 #include <cstdint>
 #include <cstring>
+#include <memory>
 #if defined(__SSE2__)
 #include <emmintrin.h>
 #endif
@@ -143,16 +144,34 @@ template <class Block>
 // so no byte right after a separator is looked at (the general Splitter skips those), and a
 // bracket byte is never a separator byte: each 16-byte block needs four bracket comparisons
 // (`x & 0xDF` folds '{' onto '[' and '}' onto ']'; no other byte folds onto either).
+// Where split_fixed and split_fixed32 put the items they find, bytes [b, e) of the text:
+// - ViewItems: views, pushed onto a vector (split_top_level's answer);
+// - WordItems: words `base + b | (e - b) << 16`, written one after another from `w` (finish_field's
+//   list values, shorter than 65,535 bytes: the words ItemSpans keeps, with no view made first).
+//   The caller gives room for every item (at most size / 2 + 1 for ", ").
+struct ViewItems {
+  std::vector<std::string_view>* out;
+  const char* d;
+  [[gnu::always_inline]] void item(std::size_t b, std::size_t e) { out->push_back(std::string_view(d + b, e - b)); }
+};
+struct WordItems {
+  std::uint32_t* w;
+  std::uint32_t base;
+  [[gnu::always_inline]] void item(std::size_t b, std::size_t e) {
+    *w++ = (base + static_cast<std::uint32_t>(b)) | (static_cast<std::uint32_t>(e - b) << 16);
+  }
+};
+
 // The items of a list as split_fixed and split_fixed32 find them: given each block's separator and
 // bracket bytes (bit k: byte base + k), in order, the items end at the separators at depth 0.
-template <char kSep0, char kSep1>
+template <char kSep0, char kSep1, class Out>
 struct ListItems {
   static_assert(kSep0 == ',' || kSep0 == ' ');
   static_assert(kSep1 == 0 || kSep1 == ' ');
   static constexpr std::size_t kSepSize = kSep1 == 0 ? 1 : 2;
   const char* d;
   std::size_t n;
-  std::vector<std::string_view>& out;
+  Out out;
   int depth = 0;
   std::size_t start = 0;
 
@@ -166,7 +185,7 @@ struct ListItems {
     if (next + 5 <= n && d[next] == '[' && d[next + 1] == 'i' && d[next + 2] == 'd' && d[next + 3] == '=' &&
         d[next + 4] == '#')
       return;
-    out.push_back(std::string_view(d + start, at - start));
+    out.item(start, at);
     start = next;
   }
   [[gnu::always_inline]] void handle(std::size_t base, unsigned seps, unsigned opens, unsigned closes) {
@@ -185,14 +204,14 @@ struct ListItems {
     }
   }
   // The last item, from the last separator to the end.
-  void finish() { out.push_back(std::string_view(d + start, n - start)); }
+  void finish() { out.item(start, n); }
 };
 
-template <char kSep0, char kSep1, bool kSeen>
-void split_fixed(std::string_view s, std::vector<std::string_view>& out, unsigned* seen) {
+template <char kSep0, char kSep1, bool kSeen, class Out>
+Out split_fixed(std::string_view s, Out out, unsigned* seen) {
   const std::size_t n = s.size();
   const char* const d = s.data();
-  ListItems<kSep0, kSep1> items{d, n, out};
+  ListItems<kSep0, kSep1, Out> items{d, n, out};
 #if defined(__SSE2__)
   const __m128i open_paren = _mm_set1_epi8('('), close_paren = _mm_set1_epi8(')');
   const __m128i open_bracket = _mm_set1_epi8('['), close_bracket = _mm_set1_epi8(']');
@@ -261,6 +280,7 @@ void split_fixed(std::string_view s, std::vector<std::string_view>& out, unsigne
   if constexpr (kSeen) *seen = seen_in(s);
 #endif
   items.finish();
+  return items.out;
 }
 
 #if defined(PLANLINT_SPLIT_AVX2)
@@ -270,11 +290,11 @@ void split_fixed(std::string_view s, std::vector<std::string_view>& out, unsigne
 // overwrite), and for the rest one last block of 32 that overlaps the one before it (only its new
 // bytes' bits kept). The intrinsics are in this function's own body, not in lambdas: a lambda does
 // not take the function's target, and the compilers refuse to inline an AVX2 intrinsic into it.
-template <char kSep0, char kSep1, bool kSeen>
-[[gnu::target("avx2")]] void split_fixed32(std::string_view s, std::vector<std::string_view>& out, unsigned* seen) {
+template <char kSep0, char kSep1, bool kSeen, class Out>
+[[gnu::target("avx2")]] Out split_fixed32(std::string_view s, Out out, unsigned* seen) {
   const std::size_t n = s.size();
   const char* const d = s.data();
-  ListItems<kSep0, kSep1> items{d, n, out};  // (plain code: inlined here under this function's target)
+  ListItems<kSep0, kSep1, Out> items{d, n, out};  // (plain code: inlined here under this function's target)
   // The bytes compared, 32 of each, loaded from a table (one load each; gcc builds a repeated byte
   // in three instructions) through a pointer it cannot see through (an empty asm), and kept in
   // registers: gcc otherwise builds some of them again in every turn of the loop.
@@ -324,6 +344,7 @@ template <char kSep0, char kSep1, bool kSeen>
   if constexpr (kSeen)
     *seen = (_mm256_movemask_epi8(dots) != 0 ? kSeenDot : 0u) | (_mm256_movemask_epi8(newlines) != 0 ? kSeenNewline : 0u);
   items.finish();
+  return items.out;
 }
 
 bool detect_avx2() {
@@ -354,25 +375,25 @@ void split_top_level(std::string_view s, std::string_view sep, std::vector<std::
   if (sep.size() == 2 && sep[0] == ',' && sep[1] == ' ') {
 #if defined(PLANLINT_SPLIT_AVX2)
     if (wide) {
-      if (seen) split_fixed32<',', ' ', true>(s, out, seen);
-      else split_fixed32<',', ' ', false>(s, out, nullptr);
+      if (seen) split_fixed32<',', ' ', true>(s, ViewItems{&out, s.data()}, seen);
+      else split_fixed32<',', ' ', false>(s, ViewItems{&out, s.data()}, nullptr);
       return;
     }
 #endif
-    if (seen) split_fixed<',', ' ', true>(s, out, seen);
-    else split_fixed<',', ' ', false>(s, out, nullptr);
+    if (seen) split_fixed<',', ' ', true>(s, ViewItems{&out, s.data()}, seen);
+    else split_fixed<',', ' ', false>(s, ViewItems{&out, s.data()}, nullptr);
     return;
   }
   if (!seen && sep.size() == 1 && (sep[0] == ',' || sep[0] == ' ')) {
 #if defined(PLANLINT_SPLIT_AVX2)
     if (wide) {
-      if (sep[0] == ',') split_fixed32<',', 0, false>(s, out, nullptr);
-      else split_fixed32<' ', 0, false>(s, out, nullptr);
+      if (sep[0] == ',') split_fixed32<',', 0, false>(s, ViewItems{&out, s.data()}, nullptr);
+      else split_fixed32<' ', 0, false>(s, ViewItems{&out, s.data()}, nullptr);
       return;
     }
 #endif
-    if (sep[0] == ',') split_fixed<',', 0, false>(s, out, nullptr);
-    else split_fixed<' ', 0, false>(s, out, nullptr);
+    if (sep[0] == ',') split_fixed<',', 0, false>(s, ViewItems{&out, s.data()}, nullptr);
+    else split_fixed<' ', 0, false>(s, ViewItems{&out, s.data()}, nullptr);
     return;
   }
   split_top_level_general(s, sep, out, seen);
@@ -387,11 +408,31 @@ void split_list(std::string_view s, std::vector<std::string_view>& out, unsigned
   out.clear();
 #if defined(PLANLINT_SPLIT_AVX2)
   if (s.size() >= 32 && split_wide) {
-    split_fixed32<',', ' ', true>(s, out, seen);
+    split_fixed32<',', ' ', true>(s, ViewItems{&out, s.data()}, seen);
     return;
   }
 #endif
-  split_fixed<',', ' ', true>(s, out, seen);
+  split_fixed<',', ' ', true>(s, ViewItems{&out, s.data()}, seen);
+}
+
+// The same split as words (WordItems, bytes counted from `base` before `s`: the value's '['), into
+// `w`, which has room for s.size() / 2 + 1 items; the end of the words written.
+std::uint32_t* split_list_words(std::string_view s, std::uint32_t base, std::uint32_t* w, unsigned* seen) {
+#if defined(PLANLINT_SPLIT_AVX2)
+  if (s.size() >= 32 && split_wide) return split_fixed32<',', ' ', true>(s, WordItems{w, base}, seen).w;
+#endif
+  return split_fixed<',', ' ', true>(s, WordItems{w, base}, seen).w;
+}
+
+// Room for `n` words, kept from one list value to the next (the thread's own).
+std::uint32_t* list_words(std::size_t n) {
+  thread_local std::unique_ptr<std::uint32_t[]> words;
+  thread_local std::size_t room = 0;
+  if (n > room) [[unlikely]] {
+    room = std::max<std::size_t>(n, 2 * room);
+    words = std::make_unique_for_overwrite<std::uint32_t[]>(room);
+  }
+  return words.get();
 }
 
 }  // namespace
@@ -616,18 +657,33 @@ void finish_field(TextStore& st, Field& f, std::vector<ParseMessage>& msgs, cons
   const std::string_view key = f.key;  // read once: the model's texts are packed (PackedText)
   // Spark prints a file index, `InMemoryFileIndex(3 paths)[...]`, only as a scan's Location.
   const bool file_index = key == "Location";
-  thread_local std::vector<std::string_view> parts;
-  parts.clear();
+  std::vector<std::string_view>* parts = nullptr;  // the items of a value of 65,535 bytes or more
   bool list = false;
   bool dots = true;  // whether the value may hold a '.' (then "..." is looked for)
+  // A value shorter than 65,535 bytes is split straight into ItemSpans' words: one word an item,
+  // copied into the field's spans once their count is known (no view made and converted).
+  const bool narrow = v.size() < 0xFFFFu;
+  const std::uint32_t* words = nullptr;
+  std::size_t items = 0;
   if (v.size() >= 2 && v.front() == '[' && v.back() == ']') {
     // A list when it holds no newline: the split of its items also says whether it holds a
     // newline or a dot (one pass where a search for each and the split made three).
-    const std::string_view inner = v.substr(1, v.size() - 2);
+    const std::string_view inner(v.data() + 1, v.size() - 2);
     unsigned seen = 0;
-    if (!inner.empty()) split_list(inner, parts, &seen);
+    if (!inner.empty()) {
+      if (narrow) {
+        std::uint32_t* w = list_words(inner.size() / 2 + 1);
+        items = static_cast<std::size_t>(split_list_words(inner, 1, w, &seen) - w);
+        words = w;
+      } else {
+        thread_local std::vector<std::string_view> long_parts;
+        parts = &long_parts;
+        split_list(inner, *parts, &seen);
+        items = parts->size();
+      }
+    }
     list = (seen & kSeenNewline) == 0;
-    if (!list) parts.clear();
+    if (!list) items = 0;
     dots = (seen & kSeenDot) != 0;
   }
   // scan_cut_marks' answer: without a dot there is no "..." (and `v` ends with ']'), and only a
@@ -636,19 +692,25 @@ void finish_field(TextStore& st, Field& f, std::vector<ParseMessage>& msgs, cons
   f.truncated = cut.truncated;
   if (list) {
     f.is_list = true;
-    f.item_spans.assign(v, parts);  // the parts are views into f.value (v)
-    if (f.count && *f.count != f.item_spans.size()) f.count_mismatch = true;
+    if (!parts) std::copy_n(words, items, f.item_spans.assign_narrow(items));
+    else f.item_spans.assign(v, *parts);  // the parts are views into f.value (v)
+    if (f.count && *f.count != items) f.count_mismatch = true;
   } else if (f.count) {
     // `Key [N]: text` whose value is not a bracketed list.
     f.count_mismatch = *f.count != 0;
   }
   if (const ExprKey* k = expr_key(key)) {
     if (f.is_list) {
-      // `parts` are views into v (the field's kept value); parsing does not touch either.
-      f.exprs.reserve(f.exprs.size() + parts.size());  // one block, not one per growth step
+      // The items are parts of v (the field's kept value); parsing does not touch either.
+      f.exprs.reserve(f.exprs.size() + items);  // one block, not one per growth step
       const bool maybe_cut = cut.marks;  // (a truncated value has marks too)
-      for (std::string_view it : parts)
-        parse_into(st, f, it, static_cast<std::size_t>(it.data() - v.data()), k->dialect, msgs, field_at, value_at, maybe_cut);
+      for (std::size_t j = 0; j < items; ++j) {
+        const TextSpan at = !parts ? ItemSpans::unpack(words[j])
+                                   : TextSpan{static_cast<std::uint32_t>((*parts)[j].data() - v.data()),
+                                              static_cast<std::uint32_t>((*parts)[j].size())};
+        parse_into(st, f, std::string_view(v.data() + at.begin, at.size), at.begin, k->dialect, msgs, field_at, value_at,
+                   maybe_cut);
+      }
     } else if (!v.empty() && v != "None") {
       parse_into(st, f, v, 0, k->dialect, msgs, field_at, value_at, true);
     }

@@ -3,7 +3,9 @@
 // std types they replace.
 #include <doctest/doctest.h>
 
+#include <algorithm>
 #include <cmath>
+#include <cstring>
 #include <cstdint>
 #include <limits>
 #include <optional>
@@ -706,6 +708,110 @@ TEST_CASE("ItemSpans::assign: the parts of a value, the same as pushed one by on
   none.assign("", {});
   CHECK(none.empty());
   CHECK_FALSE(none.wide());
+}
+
+TEST_CASE("CompactVector::assign_for_overwrite: exactly n elements in place of those held, one block when empty") {
+  // In the store (a BlockScope open) and on the heap: an empty vector takes one block of exactly
+  // `n`, a vector that holds elements keeps its block when it has room (as clear() and
+  // append_for_overwrite(n) do) and grows to exactly `n` otherwise.
+  for (const bool in_store : {false, true}) {
+    TextStore store;
+    std::optional<BlockScope> scope;
+    if (in_store) scope.emplace(store);
+    const std::size_t heap_before = detail::heap_list_parts.load();
+    CompactVector<std::uint32_t> v;
+    std::uint32_t* w = v.assign_for_overwrite(3);
+    REQUIRE(v.size() == 3);
+    CHECK(v.capacity() == 3);
+    CHECK(w == v.data());
+    CHECK(detail::heap_list_parts.load() == heap_before + (in_store ? 0 : 1));
+    w[0] = 7;
+    w[1] = 8;
+    w[2] = 9;
+    CHECK(v == CompactVector<std::uint32_t>{7, 8, 9});
+    const std::uint32_t* block = v.data();
+    w = v.assign_for_overwrite(2);  // room: the same block, two elements
+    CHECK(w == block);
+    REQUIRE(v.size() == 2);
+    CHECK(v.capacity() == 3);
+    w[0] = 1;
+    w[1] = 2;
+    CHECK(v == CompactVector<std::uint32_t>{1, 2});
+    w = v.assign_for_overwrite(5);  // no room: a block of exactly 5
+    REQUIRE(v.size() == 5);
+    CHECK(v.capacity() == 5);
+    for (std::uint32_t k = 0; k < 5; ++k) w[k] = 10 + k;
+    CHECK(v == CompactVector<std::uint32_t>{10, 11, 12, 13, 14});
+    v.assign_for_overwrite(0);  // none: the block stays, empty
+    CHECK(v.empty());
+    CHECK(v.capacity() == 5);
+    CompactVector<std::uint32_t> none;
+    none.assign_for_overwrite(0);  // none into an empty vector: still no block
+    CHECK(none.empty());
+    CHECK(none.capacity() == 0);
+    CHECK(none.data() == nullptr);
+  }
+}
+
+TEST_CASE("ItemSpans::assign_narrow: the caller's words in place of the items held, narrow or wide") {
+  TextStore store;
+  const BlockScope blocks(store);
+  ItemSpans s;
+  s.push_back({0, 70000});  // wide before
+  REQUIRE(s.wide());
+  std::uint32_t* w = s.assign_narrow(2);
+  w[0] = 1 | (3u << 16);
+  w[1] = 6 | (0u << 16);
+  REQUIRE(s.size() == 2);
+  CHECK_FALSE(s.wide());
+  CHECK(s[0].begin == 1);
+  CHECK(s[0].size == 3);
+  CHECK(s[1].begin == 6);
+  CHECK(s[1].size == 0);
+  CHECK(s.end_word() - s.first_word() == 2);
+  s.assign_narrow(0);
+  CHECK(s.empty());
+  ItemSpans fresh;
+  fresh.assign_narrow(1)[0] = 0xFFFE | (0xFFFFu << 16);  // the largest narrow item
+  REQUIRE(fresh.size() == 1);
+  CHECK(fresh[0].begin == 0xFFFE);
+  CHECK(fresh[0].size == 0xFFFF);
+}
+
+TEST_CASE("TextStore::allocate_block: aligned, apart, a new block when full, the heap (nullptr) for a large list") {
+  // Blocks of many sizes and alignments, as CompactVectors ask for them: each aligned as asked,
+  // none overlapping another, every one writable (a request the current block's rest cannot hold
+  // while that rest is not small goes to the heap: nullptr); a request larger than a quarter of
+  // the largest block goes to the heap; a new block is started when the current one is full.
+  TextStore store;
+  struct Taken {
+    std::uintptr_t at;
+    std::size_t size;
+  };
+  std::vector<Taken> taken;
+  std::uint32_t x = 12345;
+  for (int k = 0; k < 20000; ++k) {
+    x = x * 1103515245u + 12345u;
+    const std::size_t align = std::size_t{1} << ((x >> 8) % 5);  // 1 to 16
+    const std::size_t n = 1 + (x >> 16) % 300;
+    auto* p = static_cast<unsigned char*>(store.allocate_block(n, align));
+    // nullptr (the heap) only while a small block's rest is still large: rare once blocks grow.
+    if (p == nullptr) continue;
+    CHECK(reinterpret_cast<std::uintptr_t>(p) % align == 0);
+    std::memset(p, k & 0xFF, n);
+    taken.push_back({reinterpret_cast<std::uintptr_t>(p), n});
+  }
+  CHECK(taken.size() > 19000);
+  std::sort(taken.begin(), taken.end(), [](const Taken& a, const Taken& b) { return a.at < b.at; });
+  for (std::size_t k = 1; k < taken.size(); ++k) REQUIRE(taken[k - 1].at + taken[k - 1].size <= taken[k].at);
+  TextStore fresh;  // the first request starts the first block, up to the largest from a store
+  CHECK(fresh.allocate_block(64 * 1024 / 4 + 1) == nullptr);
+  void* first = fresh.allocate_block(64 * 1024 / 4);
+  REQUIRE(first != nullptr);
+  std::memset(first, 1, 64 * 1024 / 4);
+  void* next = fresh.allocate_block(8, 8);  // the block is full: a new one
+  REQUIRE(next != nullptr);
+  CHECK((static_cast<char*>(next) >= static_cast<char*>(first) + 64 * 1024 / 4 || static_cast<char*>(next) + 8 <= first));
 }
 
 TEST_CASE("FieldItems: narrow and wide lists read the same items") {

@@ -5,12 +5,15 @@
 #include <doctest/doctest.h>
 
 #include <filesystem>
+#include <optional>
 #include <random>
 #include <string>
 #include <string_view>
 #include <vector>
 
 #include "parser/explain/explain_ops.hpp"
+#include "model/plan.hpp"
+#include "support/text.hpp"
 #include "tests/support.hpp"
 
 using planlint::explain::split_top_level;
@@ -241,4 +244,110 @@ TEST_CASE("split_top_level: the readings of \", \", \",\" and \" \" split as the
   }
   CHECK(lines > 1000);
   CHECK(lists > 100);
+}
+
+namespace {
+
+// finish_field on a field `key: value` of its own store: the items it kept (views into the
+// field's value) and, for a key with expressions, the texts it parsed.
+struct FinishedList {
+  bool is_list = false;
+  bool wide = false;
+  bool count_mismatch = false;
+  std::vector<std::string_view> items, parsed;
+  std::string_view value;
+};
+FinishedList finish_list_field(planlint::TextStore& store, planlint::Field& f, std::string_view key, const std::string& value,
+                               std::optional<std::size_t> count) {
+  f.key = store.keep(key);
+  f.value = store.keep(value);
+  f.set_count(count);
+  std::vector<planlint::ParseMessage> msgs;
+  planlint::explain::finish_field(store, f, msgs, planlint::SourceRange{}, planlint::SourceRange{});
+  FinishedList r;
+  r.is_list = f.is_list;
+  r.wide = f.item_spans.wide();
+  r.count_mismatch = f.count_mismatch;
+  r.value = f.value;
+  for (std::string_view it : f.items()) r.items.push_back(it);
+  for (const auto& e : f.exprs) r.parsed.push_back(std::string_view(e.text));
+  return r;
+}
+
+// The same views: equal texts at the same places.
+bool same_views(const std::vector<std::string_view>& a, const std::vector<std::string_view>& b) {
+  if (a.size() != b.size()) return false;
+  for (std::size_t k = 0; k < a.size(); ++k)
+    if (a[k].data() != b[k].data() || a[k].size() != b[k].size()) return false;
+  return true;
+}
+
+}  // namespace
+
+TEST_CASE("finish_field: a list value's items are the split's, written straight into the field's spans") {
+  // finish_field splits a value shorter than 65,535 bytes straight into ItemSpans' words (places
+  // counted from the value's '['), longer ones through views: the items must be split_top_level's
+  // of the inside, at the same places of the field's value, with either reading, for a key without
+  // expressions (Output) and one with (Keys: one parsed text an item, each that item); a value
+  // with a newline is no list; the printed count is compared with the items.
+  std::mt19937 rng(3737);
+  const std::string bytes = "ab#1(([{)]}, , ,  [id=#x.";
+  std::size_t lists = 0, items = 0, parsed = 0;
+  for (const bool wide : split_widths()) {
+    const planlint::test::SetForScope<bool> reading(planlint::explain::split_wide, wide);
+    for (int round = 0; round < 6000; ++round) {
+      const std::size_t len = static_cast<std::size_t>(round % 110);
+      std::string inner;
+      for (std::size_t i = 0; i < len; ++i) inner += bytes[std::uniform_int_distribution<std::size_t>(0, bytes.size() - 1)(rng)];
+      if (round % 13 == 5 && len > 0) inner[std::uniform_int_distribution<std::size_t>(0, len - 1)(rng)] = '\n';
+      const std::string value = "[" + inner + "]";
+      for (std::string_view key : {"Output", "Keys"}) {
+        planlint::TextStore store;
+        planlint::Field f;
+        const std::size_t want_count = reference(inner, ", ").size();
+        const std::optional<std::size_t> count =
+            round % 3 == 0 ? std::optional<std::size_t>() : std::optional<std::size_t>(want_count + (round % 3 == 2 ? 1 : 0));
+        const FinishedList got = finish_list_field(store, f, key, value, count);
+        INFO("value [" << value << "] key " << key << " wide " << wide);
+        const bool list = inner.find('\n') == std::string::npos;
+        REQUIRE(got.is_list == list);
+        if (!list) {
+          CHECK(got.items.empty());
+          continue;
+        }
+        const std::vector<std::string_view> want = reference(got.value.substr(1, got.value.size() - 2), ", ");
+        REQUIRE(same_views(got.items, want));
+        CHECK_FALSE(got.wide);
+        CHECK(got.count_mismatch == (count && *count != want.size()));
+        if (key == "Keys") {
+          REQUIRE(same_views(got.parsed, want));
+          parsed += got.parsed.size();
+        } else {
+          CHECK(got.parsed.empty());
+        }
+        ++lists;
+        items += want.size();
+      }
+    }
+  }
+  CHECK(lists > 10000);
+  CHECK(items > 20000);
+  CHECK(parsed > 10000);
+  // Values around 65,535 bytes: narrow words below it, views (and wide spans once an item begins
+  // past 16 bits) from it on.
+  for (const std::size_t size : {std::size_t{0xFFFE}, std::size_t{0xFFFF}, std::size_t{70000}}) {
+    std::string value = "[";
+    while (value.size() + 1 < size) value += value.size() % 7 == 0 ? "f(a, b), " : "x#1, ";
+    value.resize(size - 1, 'y');
+    value += ']';
+    planlint::TextStore store;
+    planlint::Field f;
+    const FinishedList got = finish_list_field(store, f, "Output", value, std::nullopt);
+    INFO("size " << size);
+    REQUIRE(got.is_list);
+    const std::vector<std::string_view> want = reference(got.value.substr(1, got.value.size() - 2), ", ");
+    CHECK(want.size() > 5000);
+    REQUIRE(same_views(got.items, want));
+    CHECK(got.wide == (size == 70000));
+  }
 }
