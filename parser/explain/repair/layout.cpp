@@ -82,6 +82,7 @@ bool may_expand_tabs(const RepairState& s) { return s.any_tab; }
 bool expand_tabs(RepairState& s) {
   if (!s.any_tab) return false;
   s.marked_valid = false;  // lines rewritten (RepairState::marked is kept only for lines as split)
+  s.relaid = true;
   Normalized& out = s.out;
   auto& lines = out.lines;
   std::string buf;  // one buffer for every line
@@ -122,6 +123,7 @@ bool find_cut(RepairState& s) {
       out.cut_line = i;
       out.cut_text = std::string(t.substr(c));
       out.set_text(lines[i], rtrim_blank_cr(t.substr(0, c)));
+      s.relaid = true;
     }
     break;
   }
@@ -163,6 +165,7 @@ bool read_cut_root(RepairState& s) {
     if (leading_spaces(out.text(end)) < shift) return false;
   if (end == first + 1 || !is_tree_marker_line(out.text(first + 1))) return false;
   for (std::size_t i = first; i < end; ++i) strip_shift(out, lines[i], shift);
+  s.relaid = true;
   return true;
 }
 
@@ -217,6 +220,7 @@ bool remove_common_indent(RepairState& s) {
   }
   s.marked_valid = false;  // no later pass looks at it
   std::vector<std::uint32_t>().swap(s.marked);
+  if (any_indent) s.relaid = true;
   return any_indent;
 }
 

@@ -226,4 +226,76 @@ inline int title_root_wait(std::string_view t) {
   return plan ? (title.find("Analyzed") != std::string_view::npos ? 1 : 0) : -1;
 }
 
+// The questions of may_rebuild_flattened_trees and may_join_continuations, asked of the lines one at
+// a time in order (tree_shape.cpp walks the line table with it; split_lines feeds it each line it
+// keeps, so that a table no pass changed since needs no walk): sets `flat` when
+// rebuild_flattened_trees would find a flattened pair, `join` when join_continuations would find a
+// continuation (both stay set). For lines that no split marked `collapsed`:
+// - a tree is flattened when a `+-` line is followed by a marker line at the same column, both
+//   inside a block. A marker line (its text after the marker no title) is inside a block exactly
+//   when the line before it is neither empty nor a title: that line is either inside the block or
+//   is its root.
+// - a continuation is a line that join_continuations would join (the same walk, without joining).
+struct ShapeWalk {
+  bool flat = false, join = false;
+  // State bits. Of line j - 2: neither empty nor a title (kOpen2). Of line j - 1: the same
+  // (kOpen1); a marker line whose text after the marker is no title (kMember1); that, with a `+-`
+  // marker (kPlus1); an operator line (kTree: join_continuations' `tree`). One word, so that a
+  // line's update is a few operations on it (the split feeds every line).
+  static constexpr std::uint32_t kOpen1 = 1, kOpen2 = 2, kMember1 = 4, kPlus1 = 8, kTree = 16;
+  std::uint32_t st = 0;
+  int root_wait = -1;  // non-empty lines still to see before the section's root (0: the next one)
+  std::uint32_t g1 = 0;  // skip_guides of line j - 1
+
+  // The first bytes of a line with guides, a marker or a title (one bit test a line).
+  static constexpr std::uint64_t kShaped = std::uint64_t{1} << ' ' | std::uint64_t{1} << ':' |
+                                           std::uint64_t{1} << '+' | std::uint64_t{1} << '=' |
+                                           std::uint64_t{1} << '\t';
+  static bool shaped_lead(unsigned char c) { return c < 64 && ((kShaped >> c) & 1) != 0; }
+
+  void empty_line() { st = (st & kOpen1) << 1; }
+  // A non-empty line whose first byte `c` is no shaped_lead (most lines: formatted details,
+  // operator lines at column 0): no guides, no marker, no title.
+  void plain_line(unsigned char c, std::string_view t) {
+    if ((st & kTree) != 0 && !(c == '(' && t.size() > 1 && is_digit(t[1]))) join = true;  // (not a detail)
+    st = (st & kOpen1) << 1 | kOpen1 | (root_wait == 0 ? kTree : 0);
+    if (root_wait >= 0) --root_wait;
+  }
+  // A non-empty line that starts with a shaped_lead byte.
+  void shaped_line(std::string_view t) {
+    constexpr std::uint32_t kMemberMask = Shape::kEmpty | Shape::kMarker | Shape::kBodyTitle;
+    const Shape sh = shape_of(t);
+    const bool member = (sh.flags & kMemberMask) == Shape::kMarker;
+    // rebuild_flattened_trees: lines j - 1 and j are a flattened pair.
+    constexpr std::uint32_t kPair = kOpen2 | kMember1 | kPlus1;
+    if (member && (st & kPair) == kPair && g1 == sh.g) flat = true;
+    // join_continuations
+    std::uint32_t next = (st & kOpen1) << 1;
+    if ((sh.flags & Shape::kTitle) != 0) {
+      root_wait = title_root_wait(t);
+    } else {
+      const std::size_t g = sh.g;
+      const bool marker = (sh.flags & Shape::kMarker) != 0;
+      const bool detail = g + 1 < t.size() && t[g] == '(' && is_digit(t[g + 1]);
+      if ((st & kTree) != 0 && !marker && !detail) join = true;
+      const bool is_root = root_wait == 0;
+      if (root_wait >= 0) --root_wait;
+      if ((marker || is_root) && (sh.flags & Shape::kBodyTitle) == 0) next |= kTree;
+      next |= kOpen1;
+      if (member) next |= t[g] == '+' ? kMember1 | kPlus1 : kMember1;
+    }
+    st = next;
+    g1 = sh.g;
+  }
+  void line(std::string_view t) {
+    if (t.empty()) {
+      empty_line();
+    } else if (const auto c = static_cast<unsigned char>(t[0]); !shaped_lead(c)) {
+      plain_line(c, t);
+    } else {
+      shaped_line(t);
+    }
+  }
+};
+
 }  // namespace planlint::repair

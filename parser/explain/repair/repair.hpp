@@ -36,6 +36,9 @@ struct RepairState {
   // (too many, or too many lines for 32-bit indices).
   std::vector<std::uint32_t> marked;
   bool marked_valid = true;
+  // may_rebuild_flattened_trees' and may_join_continuations' answers for the split's lines (a
+  // ShapeWalk fed by the split): they hold while the lines are as split and `relaid` is false.
+  bool split_flat = false, split_join = false;
   // Set by passes that later passes look at.
   bool magic = false;      // strip_notebook_magic rewrote lines
   bool stripped = false;   // strip_comment_prefix or strip_annotations rewrote lines
@@ -45,6 +48,8 @@ struct RepairState {
   bool lit = false;        // literal_newlines split a line
   bool collapsed = false;  // collapsed_lines split a line (the tree passes rebuild its tree)
   bool flattened = false;  // flattened_trees rebuilt a tree
+  bool relaid = false;     // tree_numbers, undouble_spacing, expand_tabs, find_cut, read_cut_root or
+                           // common_indent changed lines (lines_as_split does not look at these)
   // may_rebuild_flattened_trees answers may_join_continuations's question in the same walk: the
   // answer, for the line table at join_lines of join_count lines (nullptr: none kept).
   mutable bool join_work = false;

@@ -32,6 +32,29 @@ constexpr std::array<bool, 256> kElisionEnd = [] {
   return t;
 }();
 
+// The first byte after a line's leading blanks that none of the checks of the slow path below looks
+// at (but for the blanks, as kPlainLead): not a fence, a continuation prompt, a comment or quote
+// token, a margin, `+` (a table border: see quick_tree_line) or `*` (a comment token before a blank).
+// Tree lines of the default format start so (`   :- Project`, `   +- Scan`).
+constexpr std::array<bool, 256> kIndentedPlain = [] {
+  std::array<bool, 256> t{};
+  for (int c = 0x21; c < 0x7F; ++c) t[static_cast<std::size_t>(c)] = true;
+  for (int c = 0x80; c < 0x100; ++c) t[static_cast<std::size_t>(c)] = true;
+  for (char c : std::string_view("`~>#%/-*|\"s+")) t[static_cast<unsigned char>(c)] = false;
+  return t;
+}();
+
+// A line of a tree (`t`, not empty, ending in no blank) that is as plain as those of kPlainLead:
+// leading blanks (f: how many, at least one blank first) then a kIndentedPlain byte, or at any
+// indent (f == 0: at column 0) a `+` that is no table border (the line does not end in `+`) or a
+// `*` before no blank (`*(1) Project`: no comment token).
+inline bool quick_tree_line(std::string_view t, std::size_t f) {
+  const char c = t[f];
+  if (c == '+') return t.back() != '+';
+  if (c == '*') return f + 1 < t.size() && !is_blank(t[f + 1]);
+  return f > 0 && kIndentedPlain[static_cast<unsigned char>(c)];
+}
+
 // A line starting with `I` or `O` that is_noise would not drop: no `In [` / `INFO ` (`I`) or
 // `Out[` (`O`), its only noise lines that start so. Such a line is as plain as those of kPlainLead
 // (a formatted plan's `Input [3]: ...` and `Output [3]: ...`: a fifth of the golden plans' lines);
@@ -81,11 +104,16 @@ RepairState split_lines(std::string_view input) {
   // (uncounted: checked once all lines are seen, below)
   const std::size_t max_marked = counted ? newlines / 8 + 64 : SIZE_MAX;
   const bool offsets_fit = input.size() <= UINT32_MAX;  // every line's offset and length (most inputs)
+  // The tree-shape questions of may_rebuild_flattened_trees and may_join_continuations, asked of
+  // each kept line here (its first byte is at hand) instead of in a walk over the table later.
+  ShapeWalk walk;
   auto keep = [&](std::string_view t) __attribute__((always_inline)) {
     if (t.empty()) {
+      walk.empty_line();
       lines.emplace_back().line = lineno;
       return;
     }
+    walk.line(t);
     if (marks >= 2 && s.marked_valid) {
       if (marked.size() < max_marked) {
         marked.push_back(static_cast<std::uint32_t>(lines.size()));  // (the line added below)
@@ -114,6 +142,7 @@ RepairState split_lines(std::string_view input) {
       t = rtrim_blank_cr(raw);
     }
     if (t.empty() && !in_error) {  // an empty line: kept, nothing to count
+      walk.empty_line();
       lines.emplace_back().line = lineno;
       if (nl == input.size()) break;
       pos = nl + 1;
@@ -129,6 +158,17 @@ RepairState split_lines(std::string_view input) {
       // first: most lines end in none of `.`, `)`, `]` and the last byte of `…`).
       if (kElisionEnd[static_cast<unsigned char>(t.back())] && !s.elision && may_be_elision(t) && is_elision_line(t))
         s.elision = true;
+      keep(t);
+      if (nl == input.size()) break;
+      pos = nl + 1;
+      continue;
+    }
+    if (!in_error && quick_tree_line(t, t[0] == ' ' ? leading_run(t, ' ', '\t') : 0)) {
+      // A tree line (see quick_tree_line): kept as it is, as the slow path below would.
+      ++nonempty;
+      if (input_tab && !any_tab && t.find('\t') != std::string_view::npos) any_tab = true;
+      if (kElisionEnd[static_cast<unsigned char>(t.back())] && !s.elision && may_be_elision(t) && is_elision_line(t))
+        s.elision = true;  // (as above)
       keep(t);
       if (nl == input.size()) break;
       pos = nl + 1;
@@ -187,6 +227,8 @@ RepairState split_lines(std::string_view input) {
   }
   // A trailing newline gives one empty last line: drop it.
   if (!lines.empty() && lines.back().len == 0 && !input.empty() && input.back() == '\n') lines.pop_back();
+  s.split_flat = walk.flat;
+  s.split_join = walk.join;
   if (any_crlf) out.repairs.emplace_back("converted CRLF line ends");
   if (any_fence) out.repairs.emplace_back("removed markdown fences");
   if (any_noise) out.repairs.emplace_back("removed log or prompt lines");

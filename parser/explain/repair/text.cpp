@@ -296,12 +296,13 @@ bool split_collapsed_lines(RepairState& s) {
 
 // A numbered tree starts at a `0...0 ` line: with the split's lines, one the split saw start with `0`.
 bool may_strip_tree_numbers(const RepairState& s) { return s.zero_start || !lines_as_split(s); }
-bool strip_tree_numbers(RepairState& s) { return strip_numbers(s.out); }
+bool strip_tree_numbers(RepairState& s) { return s.relaid = strip_numbers(s.out) || s.relaid; }
 
 bool may_undouble_spacing(const RepairState&) { return true; }
 bool undouble_spacing(RepairState& s) {
   if (!drop_blank_every_other(s.out)) return false;
   s.marked_valid = false;  // the lines moved
+  s.relaid = true;
   return true;
 }
 

@@ -155,82 +155,18 @@ bool join_wrapped_lines(Normalized& out, const std::vector<Shape>& shapes) {
 
 
 // Whether rebuild_flattened_trees (kFlat) or join_continuations (kJoin) would change anything, in
-// one pass that keeps no shapes (most inputs need neither). For lines that no split marked `collapsed`:
-// - a tree is flattened when a `+-` line is followed by a marker line at the same column, both
-//   inside a block. A marker line (its text after the marker no title) is inside a block exactly
-//   when the line before it is neither empty nor a title: that line is either inside the block or
-//   is its root.
-// - a continuation is a line that join_continuations would join (the same walk, without joining).
-// kFlat: look for a flattened pair (rebuild_flattened_trees); kJoin: for a continuation
-// (join_continuations). Sets `flat` / `join` when found; returns once every question asked is
-// answered, or at the end.
+// one pass that keeps no shapes (most inputs need neither): ShapeWalk (lines.hpp) over the line
+// table. Sets `flat` / `join` when found; returns once every question asked is answered, or at the
+// end.
 template <bool kFlat, bool kJoin>
 void tree_shape_walk(const Normalized& out, bool& flat, bool& join) {
-  flat = join = false;
-  constexpr std::uint32_t kMemberMask = Shape::kEmpty | Shape::kMarker | Shape::kBodyTitle;
-  // Of line j - 2: neither empty nor a title. Of line j - 1: the same; a marker line whose text
-  // after the marker is no title; that, with a `+-` marker; its skip_guides.
-  bool open2 = false, open1 = false, member1 = false, plus1 = false;
-  std::uint32_t g1 = 0;
-  int root_wait = -1;
-  bool tree = false;
-  // The first bytes of a line with guides, a marker or a title (one bit test a line).
-  constexpr std::uint64_t kShaped = std::uint64_t{1} << ' ' | std::uint64_t{1} << ':' | std::uint64_t{1} << '+' |
-                                    std::uint64_t{1} << '=' | std::uint64_t{1} << '\t';
+  ShapeWalk w;
   for (const NormLine& l : out.lines) {
-    const std::string_view t = out.text(l);
-    if (t.empty()) {
-      tree = false;
-      open2 = open1;
-      open1 = member1 = plus1 = false;
-      continue;
-    }
-    const auto c = static_cast<unsigned char>(t[0]);
-    if (c >= 64 || ((kShaped >> c) & 1) == 0) {
-      // Most lines (formatted details, operator lines at column 0): no guides, no marker, no title.
-      const bool detail = c == '(' && t.size() > 1 && is_digit(t[1]);
-      if (kJoin && !join && tree && !detail) {
-        join = true;
-        if (!kFlat || flat) return;
-      }
-      tree = root_wait == 0;
-      if (root_wait >= 0) --root_wait;
-      open2 = open1;
-      open1 = true;
-      member1 = plus1 = false;
-      continue;
-    }
-    const Shape sh = shape_of(t);
-    const bool member = (sh.flags & kMemberMask) == Shape::kMarker;
-    // rebuild_flattened_trees: lines j - 1 and j are a flattened pair.
-    if (kFlat && !flat && member && member1 && plus1 && open2 && g1 == sh.g) {
-      flat = true;
-      if (!kJoin || join) return;
-    }
-    // join_continuations
-    if ((sh.flags & Shape::kEmpty) != 0) {
-      tree = false;
-    } else if ((sh.flags & Shape::kTitle) != 0) {
-      root_wait = title_root_wait(t);
-      tree = false;
-    } else {
-      const std::size_t g = sh.g;
-      const bool marker = (sh.flags & Shape::kMarker) != 0;
-      const bool detail = g + 1 < t.size() && t[g] == '(' && is_digit(t[g + 1]);
-      if (kJoin && !join && tree && !marker && !detail) {
-        join = true;
-        if (!kFlat || flat) return;
-      }
-      const bool is_root = root_wait == 0;
-      if (root_wait >= 0) --root_wait;
-      tree = (marker || is_root) && (sh.flags & Shape::kBodyTitle) == 0;
-    }
-    open2 = open1;
-    open1 = (sh.flags & (Shape::kEmpty | Shape::kTitle)) == 0;
-    member1 = member;
-    plus1 = member && t[sh.g] == '+';
-    g1 = sh.g;
+    w.line(out.text(l));
+    if ((!kFlat || w.flat) && (!kJoin || w.join)) break;
   }
+  flat = kFlat && w.flat;
+  join = kJoin && w.join;
 }
 
 template <bool kFlat, bool kJoin>
@@ -249,7 +185,12 @@ bool tree_shape_work(const Normalized& out) {
 bool may_rebuild_flattened_trees(const RepairState& s) {
   if (s.collapsed) return true;
   bool flat = false, join = false;
-  tree_shape_walk<true, true>(s.out, flat, join);
+  if (!s.relaid && lines_as_split(s)) {  // the split asked its lines (most inputs): no walk
+    flat = s.split_flat;
+    join = s.split_join;
+  } else {
+    tree_shape_walk<true, true>(s.out, flat, join);
+  }
   s.join_work = join;
   s.join_lines = s.out.lines.data();
   s.join_count = s.out.lines.size();

@@ -14,6 +14,7 @@
 #include <vector>
 
 #include "parser/explain/normalize.hpp"
+#include "parser/explain/repair/lines.hpp"
 #include "parser/explain/repair/repair.hpp"
 #include "support/byte_scan.hpp"
 #include "tests/support.hpp"
@@ -65,8 +66,30 @@ Snapshot snapshot(const planlint::Normalized& n) {
 }
 
 struct Tally {
-  std::size_t inputs = 0, skipped = 0, ran = 0, wrong = 0, compact = 0;
+  std::size_t inputs = 0, skipped = 0, ran = 0, wrong = 0, compact = 0, split_shapes = 0;
 };
+
+// may_rebuild_flattened_trees' answer (and the one it keeps for may_join_continuations) from a walk
+// over the line table, which `relaid` forces (the split's answers hold only while it is false).
+struct ShapeAnswer {
+  bool flat = false, join = false;
+  bool operator==(const ShapeAnswer&) const = default;
+};
+ShapeAnswer walked_shape_answer(repair::RepairState& s) {
+  const bool relaid = s.relaid;
+  s.relaid = true;
+  ShapeAnswer a;
+  a.flat = repair::may_rebuild_flattened_trees(s);
+  a.join = s.join_work;
+  s.relaid = relaid;
+  return a;
+}
+ShapeAnswer given_shape_answer(repair::RepairState& s) {
+  ShapeAnswer a;
+  a.flat = repair::may_rebuild_flattened_trees(s);
+  a.join = s.join_work;
+  return a;
+}
 
 // Runs the passes over `text` as normalize() does, and every skipped pass as a check.
 void check_input(std::string_view text, const std::string& name, Tally& tally) {
@@ -75,6 +98,15 @@ void check_input(std::string_view text, const std::string& name, Tally& tally) {
   std::vector<std::string> repairs = s.out.repairs;
   bool changed = false;  // a pass changed something (what normalize() asks before compact())
   for (const repair::Repair& r : repair::kRepairs) {
+    // The tree-shape checks: where the split's answers are taken (no pass changed a line), they
+    // are the walk's over the lines as they are now.
+    if (r.may_apply == &repair::may_rebuild_flattened_trees && !s.collapsed) {
+      if (!s.relaid && repair::lines_as_split(s)) ++tally.split_shapes;
+      const ShapeAnswer walked = walked_shape_answer(s);
+      const ShapeAnswer given = given_shape_answer(s);
+      CHECK_MESSAGE(walked.flat == given.flat, name);
+      CHECK_MESSAGE(walked.join == given.join, name);
+    }
     if (r.may_apply(s)) {
       ++tally.ran;
       if (r.run(s)) {
@@ -197,6 +229,8 @@ TEST_CASE("explain repairs: may_apply false means run changes nothing, on every 
   CHECK(tally.wrong == 0);
   MESSAGE(tally.compact << " inputs with a compact line table");
   CHECK(tally.compact > 100);
+  MESSAGE(tally.split_shapes << " inputs with the split's tree-shape answers");
+  CHECK(tally.split_shapes > 300);
 }
 
 TEST_CASE("byte scanners: the 16-byte paths count and find what a byte loop does") {
@@ -399,4 +433,184 @@ TEST_CASE("explain repairs: the split's quick lines (empty, Input and Output lin
       CHECK(m.out.lines.size() == lines);
     }
   }
+}
+
+TEST_CASE("explain repairs: the split's tree-shape answers are the walk's, on random tree texts") {
+  // Lines made of tree prefixes, markers, titles, details, noise and prompt lines the split drops,
+  // fences, CR and trailing blanks: the split feeds its ShapeWalk every kept line (an emptied one as
+  // empty), and its answers must be what the walk over its line table finds.
+  const std::vector<std::string_view> leads = {"", "", "", " ", "   ", ":  ", ":  :  ", ":", "\t", "  :- ", "+- "};
+  const std::vector<std::string_view> bodies = {
+      "+- Project [a#1]", ":- Scan x", "+- == Physical Plan ==", "== Physical Plan ==", "== Analyzed Logical Plan ==",
+      "== Parsed ==", "(1) Scan parquet", "(x) y", "Project [a#1]", "*(1) Sort [a#1]", "Input [2]: a#1, b#2",
+      "In [3]: df.explain()", "INFO Foo: bar", "Error in query: x", "```", "+----+", "=", "+", ":", "(", "(1",
+      "Subtree 1 Plan ==", "",  "+- ", "== A == x"};
+  const std::vector<std::string_view> tails = {"", "", "", " ", "\r", "  "};
+  std::uint64_t seed = 0x9E3779B97F4A7C15ULL;
+  const auto next = [&seed](std::size_t n) {
+    seed ^= seed << 13;
+    seed ^= seed >> 7;
+    seed ^= seed << 17;
+    return static_cast<std::size_t>(seed % n);
+  };
+  std::size_t flats = 0, joins = 0, both = 0;
+  for (int round = 0; round < 6000; ++round) {
+    std::string text;
+    const std::size_t n = 1 + next(14);
+    for (std::size_t k = 0; k < n; ++k) {
+      text += leads[next(leads.size())];
+      text += bodies[next(bodies.size())];
+      text += tails[next(tails.size())];
+      if (k + 1 < n || next(2) == 0) text += '\n';
+    }
+    repair::RepairState s = repair::split_lines(text);
+    if (s.collapsed) continue;  // (never: no pass ran)
+    const ShapeAnswer walked = walked_shape_answer(s);
+    const ShapeAnswer split{s.split_flat, s.split_join};
+    const ShapeAnswer given = given_shape_answer(s);
+    CAPTURE(text);
+    REQUIRE(split == walked);
+    REQUIRE(given == walked);
+    flats += walked.flat;
+    joins += walked.join;
+    both += walked.flat && walked.join;
+  }
+  MESSAGE(flats << " texts with a flattened pair, " << joins << " with a continuation, " << both << " with both");
+  CHECK(flats > 150);
+  CHECK(joins > 1000);
+  CHECK(both > 100);
+}
+
+namespace {
+// What split_lines keeps and counts, line by line with every check (none of its quick paths): the
+// kept lines' text and where they start in the input, and the RepairState fields the passes read.
+struct SplitRef {
+  std::vector<std::string> text;
+  std::vector<std::size_t> offset, borders;
+  std::size_t nonempty = 0, margin = 0;
+  bool magic_start = false, comment_start = false, comment_vote = false, any_tab = false, elision = false,
+       zero_start = false;
+  bool operator==(const SplitRef&) const = default;
+};
+
+SplitRef split_by_every_check(std::string_view in) {
+  using namespace planlint;
+  if (in.starts_with("\xEF\xBB\xBF")) in.remove_prefix(3);
+  SplitRef r;
+  bool in_error = false;
+  for (std::size_t pos = 0;;) {
+    std::size_t nl = in.find('\n', pos);
+    if (nl == std::string_view::npos) nl = in.size();
+    std::string_view t = rtrim_blank_cr(in.substr(pos, nl - pos));
+    if (t.starts_with("Error in query") || t.starts_with("org.apache.spark.sql.AnalysisException"))
+      in_error = true;
+    else if (in_error && (t.starts_with("== ") || repair::is_noise(t)))
+      in_error = false;
+    if (in_error) t = {};
+    const std::size_t f = leading_run(t, ' ', '\t');
+    if (f < t.size()) {
+      const char c = t[f];
+      if (repair::is_fence(t)) {
+        t = {};
+      } else if (repair::is_table_border(t)) {
+        t = {};
+        r.borders.push_back(r.text.size());
+      } else if ((f == 0 && repair::is_noise(t)) || repair::is_continuation_prompt(t)) {
+        t = {};
+      } else {
+        ++r.nonempty;
+        if (f == 0 && (c == '#' || c == '-' || c == '/')) r.magic_start = true;
+        if (f == 0 && c == '0') r.zero_start = true;
+        const char d = f + 1 < t.size() ? t[f + 1] : ' ';
+        if (!r.comment_vote && (c == '#' || c == '%' || ((c == '/' || c == '-') && d == c) ||
+                                (c == '*' && is_blank(d)) || (c == '>' && d != '>'))) {
+          r.comment_start = true;
+          r.comment_vote = repair::comment_line_votes(t);
+        }
+        const std::string_view body = t.substr(f);
+        if (c == '|' || body.starts_with("\"\"\"|") || body.starts_with("s\"\"\"|")) ++r.margin;
+        if (t.find('\t') != std::string_view::npos) r.any_tab = true;
+        if (repair::is_elision_line(t)) r.elision = true;
+      }
+    }
+    r.text.emplace_back(t);
+    r.offset.push_back(t.empty() ? 0 : static_cast<std::size_t>(t.data() - in.data()));
+    if (nl == in.size()) break;
+    pos = nl + 1;
+  }
+  if (!in.empty() && in.back() == '\n' && r.text.back().empty()) {
+    r.text.pop_back();
+    r.offset.pop_back();
+  }
+  return r;
+}
+
+SplitRef split_as_split(std::string_view in) {
+  const repair::RepairState s = repair::split_lines(in);
+  SplitRef r;
+  for (std::size_t i = 0; i < s.out.lines.size(); ++i) {
+    const std::string_view t = s.out.text(i);
+    r.text.emplace_back(t);
+    r.offset.push_back(t.empty() ? 0 : static_cast<std::size_t>(t.data() - s.out.input.data()));
+  }
+  r.borders = s.borders;
+  r.nonempty = s.nonempty;
+  r.margin = s.margin;
+  r.magic_start = s.magic_start;
+  r.comment_start = s.comment_start;
+  r.comment_vote = s.comment_vote;
+  r.any_tab = s.any_tab;
+  r.elision = s.elision;
+  r.zero_start = s.zero_start;
+  return r;
+}
+}  // namespace
+
+TEST_CASE("explain repairs: the split's quick lines keep and count what every check would, on random texts") {
+  // Lines of every kind the split's quick paths (plain first bytes, `Input` / `Output`, blanks then
+  // a plain byte, `+` and `*` tree lines) must tell from the lines its slow path drops or counts:
+  // fences, table borders, prompts and log lines, comment and quote tokens, margins, tabs, elisions,
+  // an error block.
+  const std::vector<std::string_view> leads = {"", "", "", " ", "  ", "   ", "\t", " \t ", "    ", ":  "};
+  const std::vector<std::string_view> bodies = {
+      "+- Scan x", "+----+", "+", "+-+", "+- a +", "*(1) Project [a#1]", "* Sort (3)", "*", "* ", "*\t+- x", "```",
+      "~~~x", "> q", "> +- Scan x", ">> x", "# c", "# +- Scan", "% x", "// c", "// +- Scan x", "/x", "-- c", "-x",
+      "| a", "|", "\"\"\"|x", "s\"\"\"|x", "\"x", "scala> x", "sx", "0 a", "00 x", "7", "Error in query: x",
+      "org.apache.spark.sql.AnalysisException: y", "== Physical Plan ==", "In [3]: x", "Input [1]: a", "INFO Foo: bar",
+      "IN", "Out[2]: x", "Output [1]: a", "25/11/30 10:00:00 INFO x", "...", "(...)", "[...]", "+- ...", ":- x", "x\ty",
+      "\xE2\x80\xA6", "Time taken: 1", "$ ls", "res6: String = x", "WARN X: y", "DEBUG a: b", "ERROR c: d", "Project",
+      "(1) Scan", "=", ":", "<x>", "\x01x", "\xC3\xA9t\xC3\xA9", "E", "o", "r", "T", "W", "D"};
+  const std::vector<std::string_view> tails = {"", "", "", " ", "\r", "\t", " \r"};
+  std::uint64_t seed = 0xD1B54A32D192ED03ULL;
+  const auto next = [&seed](std::size_t n) {
+    seed ^= seed << 13;
+    seed ^= seed >> 7;
+    seed ^= seed << 17;
+    return static_cast<std::size_t>(seed % n);
+  };
+  std::size_t votes = 0, borders = 0, margins = 0, elisions = 0;
+  for (int round = 0; round < 8000; ++round) {
+    std::string text = round % 50 == 0 ? "\xEF\xBB\xBF" : "";
+    const std::size_t n = 1 + next(16);
+    for (std::size_t k = 0; k < n; ++k) {
+      text += leads[next(leads.size())];
+      text += bodies[next(bodies.size())];
+      text += tails[next(tails.size())];
+      if (k + 1 < n || next(2) == 0) text += '\n';
+    }
+    const SplitRef want = split_by_every_check(text);
+    const SplitRef got = split_as_split(text);
+    CAPTURE(text);
+    REQUIRE(got == want);
+    votes += want.comment_vote;
+    borders += !want.borders.empty();
+    margins += want.margin > 0;
+    elisions += want.elision;
+  }
+  MESSAGE(votes << " texts with a comment vote, " << borders << " with a border, " << margins << " with margins, "
+                << elisions << " with an elision");
+  CHECK(votes > 300);
+  CHECK(borders > 300);
+  CHECK(margins > 300);
+  CHECK(elisions > 300);
 }
