@@ -338,4 +338,31 @@ inline std::size_t skip_blanks_and_lone_colons(std::string_view s) {
   return i;
 }
 
+// Whether the n bytes at a and b are equal, for short texts (names, detail keys): word loads, the
+// last one overlapping the one before, no call to memcmp (whose call and length dispatch cost more
+// than the compare for the dozen bytes of an operator name or a field key). Reads [a, a + n) and
+// [b, b + n) only.
+inline bool same_short_bytes(const char* a, const char* b, std::size_t n) {
+  auto load8 = [](const char* p) {
+    std::uint64_t w;
+    std::memcpy(&w, p, 8);
+    return w;
+  };
+  auto load4 = [](const char* p) {
+    std::uint32_t w;
+    std::memcpy(&w, p, 4);
+    return w;
+  };
+  if (n >= 8) {  // the first and last words first (all of 8..16 bytes), then the words between
+    if (load8(a) != load8(b) || load8(a + n - 8) != load8(b + n - 8)) return false;
+    for (std::size_t i = 8; i + 8 < n; i += 8)
+      if (load8(a + i) != load8(b + i)) return false;
+    return true;
+  }
+  if (n >= 4) return load4(a) == load4(b) && load4(a + n - 4) == load4(b + n - 4);  // Project, Filter, Sort
+  for (std::size_t i = 0; i < n; ++i)
+    if (a[i] != b[i]) return false;
+  return true;
+}
+
 }  // namespace planlint

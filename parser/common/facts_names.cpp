@@ -151,29 +151,6 @@ NameFacts name_facts_uncached(std::string_view name) {
   return nf;
 }
 
-// Whether the n bytes at a and b are equal (n at most 48): word loads, the last one overlapping,
-// no call to memcmp.
-inline bool same_name_bytes(const char* a, const char* b, std::size_t n) {
-  auto load8 = [](const char* p) {
-    std::uint64_t w;
-    std::memcpy(&w, p, 8);
-    return w;
-  };
-  auto load4 = [](const char* p) {
-    std::uint32_t w;
-    std::memcpy(&w, p, 4);
-    return w;
-  };
-  if (n >= 8) {
-    for (std::size_t i = 0; i + 8 < n; i += 8)
-      if (load8(a + i) != load8(b + i)) return false;
-    return load8(a + n - 8) == load8(b + n - 8);
-  }
-  if (n >= 4) return load4(a) == load4(b) && load4(a + n - 4) == load4(b + n - 4);  // Project, Filter, Sort
-  for (std::size_t i = 0; i < n; ++i)
-    if (a[i] != b[i]) return false;
-  return true;
-}
 
 // The answer depends on the name's bytes only, and a plan repeats a few dozen names (the byte
 // set of the name and the base cut cost ~130 instructions an operator): the last answer for
@@ -193,7 +170,7 @@ NameFacts name_facts(std::string_view name) {
                            static_cast<unsigned char>(name[n / 2]) * 7u + static_cast<unsigned char>(name[n - 1]);
   thread_local std::array<Slot, kSlots> cache;
   Slot& slot = cache[hash & (kSlots - 1)];
-  if (slot.size == n && same_name_bytes(slot.name, name.data(), n)) return slot.nf;
+  if (slot.size == n && same_short_bytes(slot.name, name.data(), n)) return slot.nf;
   const NameFacts nf = name_facts_uncached(name);
   slot.size = static_cast<std::uint8_t>(n);
   std::memcpy(slot.name, name.data(), n);

@@ -43,28 +43,6 @@ constexpr std::pair<std::string_view, FieldRole> kExplainFieldRoles[] = {
     {"ClusteringColumns", FieldRole::Clustering},
 };
 
-// Whether the n bytes at a and b (n at most 24) are equal: overlapping word loads, no call to
-// memcmp (every field of every operator compares its key with a name of the same length).
-inline bool same_short(const char* a, const char* b, std::size_t n) {
-  auto load8 = [](const char* p) {
-    std::uint64_t w;
-    std::memcpy(&w, p, 8);
-    return w;
-  };
-  auto load4 = [](const char* p) {
-    std::uint32_t w;
-    std::memcpy(&w, p, 4);
-    return w;
-  };
-  if (n >= 8) {
-    if (load8(a) != load8(b) || load8(a + n - 8) != load8(b + n - 8)) return false;
-    return n <= 16 || load8(a + 8) == load8(b + 8);
-  }
-  if (n >= 4) return load4(a) == load4(b) && load4(a + n - 4) == load4(b + n - 4);
-  for (std::size_t i = 0; i < n; ++i)
-    if (a[i] != b[i]) return false;
-  return true;
-}
 
 // The role of a detail key: kExplainFieldRoles looked up among the keys of the same length (every
 // field of every operator asks).
@@ -86,7 +64,7 @@ const FieldRole* explain_field_role(std::string_view key) {
   if (key.size() > kMaxLen) return nullptr;
   for (std::uint8_t i : kByLength.idx[key.size()]) {
     if (i == 0) break;
-    if (same_short(kExplainFieldRoles[i - 1].first.data(), key.data(), key.size())) return &kExplainFieldRoles[i - 1].second;
+    if (same_short_bytes(kExplainFieldRoles[i - 1].first.data(), key.data(), key.size())) return &kExplainFieldRoles[i - 1].second;
   }
   return nullptr;
 }

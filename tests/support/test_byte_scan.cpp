@@ -3,6 +3,8 @@
 // only where the pass would change nothing).
 #include <doctest/doctest.h>
 
+#include <cstring>
+#include <memory>
 #include <random>
 #include <string>
 #include <string_view>
@@ -87,4 +89,23 @@ TEST_CASE("byte_scan: find_by_pair finds `planlint:` at every offset, the only o
   CHECK(find_by_pair("planlint:", mark, 3) == 0);
   CHECK(find_by_pair("planlint:", mark, 3, 1) == std::string_view::npos);
   CHECK(find_by_pair("planlint:", mark, 3, 10) == std::string_view::npos);  // from past the end
+}
+
+TEST_CASE("byte_scan: same_short_bytes agrees with memcmp for every length to 56 and every differing byte") {
+  // The operator-name cache (facts_names.cpp) and the detail-key lookup (facts_explain.cpp) compare
+  // with it; its loads overlap, so a difference at any place must be seen, and no byte past n read.
+  for (std::size_t n = 0; n <= 56; ++n) {
+    std::string a(n, 'x'), b(n, 'x');
+    for (std::size_t i = 0; i < n; ++i) a[i] = b[i] = static_cast<char>('a' + (i * 7) % 26);
+    // Exactly n bytes on the heap for each: ASan reports a read past them.
+    auto pa = std::make_unique<char[]>(n), pb = std::make_unique<char[]>(n);
+    if (n) std::memcpy(pa.get(), a.data(), n);
+    if (n) std::memcpy(pb.get(), b.data(), n);
+    CHECK(planlint::same_short_bytes(pa.get(), pb.get(), n));
+    for (std::size_t i = 0; i < n; ++i) {
+      pb[i] ^= 0x20;
+      CHECK_MESSAGE(!planlint::same_short_bytes(pa.get(), pb.get(), n), "n=" << n << " differing at " << i);
+      pb[i] ^= 0x20;
+    }
+  }
 }

@@ -131,6 +131,16 @@ RepairState split_lines(std::string_view input) {
       out.set_text(l, t);
     }
   };
+  // A kept line with text: counted, and asked whether it holds a tab or may be an elision. `t`
+  // ends in no blank: its last bytes say whether it may be an elision (inline, where a call of
+  // is_elision_line per line cost 2.5 M instructions on the golden plans; the table first: most
+  // lines end in none of `.`, `)`, `]` and the last byte of `…`).
+  auto count_text = [&](std::string_view t) __attribute__((always_inline)) {
+    ++nonempty;
+    if (input_tab && !any_tab && t.find('\t') != std::string_view::npos) any_tab = true;
+    if (kElisionEnd[static_cast<unsigned char>(t.back())] && !s.elision && may_be_elision(t) && is_elision_line(t))
+      s.elision = true;
+  };
   LineCursor line_ends(input);  // the line ends in order, and each line's marks
   for (;;) {  // (each turn ends at the last line's break or sets pos to at most input.size())
     const std::size_t nl = line_ends.next(marks);
@@ -151,13 +161,7 @@ RepairState split_lines(std::string_view input) {
     if (!in_error &&  // (so `t` is not empty)
         (kPlainLead[static_cast<unsigned char>(t[0])] || ((t[0] == 'I' || t[0] == 'O') && plain_io_line(t)))) {
       // A plain line (see kPlainLead): kept as it is.
-      ++nonempty;
-      if (input_tab && !any_tab && t.find('\t') != std::string_view::npos) any_tab = true;
-      // `t` ends in no blank: its last bytes say whether it may be an elision (inline, where a
-      // call of is_elision_line per line cost 2.5 M instructions on the golden plans; the table
-      // first: most lines end in none of `.`, `)`, `]` and the last byte of `…`).
-      if (kElisionEnd[static_cast<unsigned char>(t.back())] && !s.elision && may_be_elision(t) && is_elision_line(t))
-        s.elision = true;
+      count_text(t);
       keep(t);
       if (nl == input.size()) break;
       pos = nl + 1;
@@ -165,10 +169,7 @@ RepairState split_lines(std::string_view input) {
     }
     if (!in_error && quick_tree_line(t, t[0] == ' ' ? leading_run(t, ' ', '\t') : 0)) {
       // A tree line (see quick_tree_line): kept as it is, as the slow path below would.
-      ++nonempty;
-      if (input_tab && !any_tab && t.find('\t') != std::string_view::npos) any_tab = true;
-      if (kElisionEnd[static_cast<unsigned char>(t.back())] && !s.elision && may_be_elision(t) && is_elision_line(t))
-        s.elision = true;  // (as above)
+      count_text(t);
       keep(t);
       if (nl == input.size()) break;
       pos = nl + 1;
@@ -201,7 +202,7 @@ RepairState split_lines(std::string_view input) {
         t = none;
         any_noise = true;
       } else {
-        ++nonempty;
+        count_text(t);
         if (f == 0 && (c == '#' || c == '-' || c == '/')) magic_start = true;
         if (f == 0 && c == '0') s.zero_start = true;
         if (!s.comment_vote) {  // `#`, `%`, `//`, `--`, `* ` / `*`, `>` (not `>>`): a comment or quote prefix
@@ -216,9 +217,6 @@ RepairState split_lines(std::string_view input) {
         }
         if (c == '|' || ((c == '"' || c == 's') && (t.substr(f).starts_with("\"\"\"|") || t.substr(f).starts_with("s\"\"\"|"))))
           ++margin;
-        if (input_tab && !any_tab && t.find('\t') != std::string_view::npos) any_tab = true;
-        if (kElisionEnd[static_cast<unsigned char>(t.back())] && !s.elision && may_be_elision(t) && is_elision_line(t))
-          s.elision = true;  // (as above)
       }
     }
     keep(t);
