@@ -11,6 +11,8 @@
 #  3. A planlint that sleeps forever, a queue of one and 20 more quick queries (Spark 4.x): every
 #     query completes with the right result, in bounded time; the hanging planlint is killed at
 #     the time budget, and the dropped executions are counted in the application-end line.
+#     3b. A planlint still within its budget at application end is killed, with its child, before
+#     the driver exits, and counted as left unchecked.
 #  4. A planlint that exits 3 (Spark 3.5): the queries complete, the failure is logged, no NDJSON.
 #  5. The jar resolved as a Maven artifact (`--packages io.planlint:planlint-spark:0.1.0` from a
 #     Maven-layout repository, the way a platform team publishes it), Spark 4.x: the same finding.
@@ -33,8 +35,9 @@ mkdir -p "$tmp/bin"
 ln -s "$bin" "$tmp/bin/planlint"   # "planlint" found on the driver's PATH, as on a cluster
 nap=$((700000 + $$))   # a child that only this test starts: the budget must kill it with planlint
 printf '#!/bin/sh\nsleep %s\n' "$nap" > "$tmp/hang.sh"
+printf '#!/bin/sh\nsleep %s\n' "$((nap + 1))" > "$tmp/hangend.sh"
 printf '#!/bin/sh\necho "planlint: broken on purpose" >&2\nexit 3\n' > "$tmp/exit3.sh"
-chmod +x "$tmp/hang.sh" "$tmp/exit3.sh"
+chmod +x "$tmp/hang.sh" "$tmp/hangend.sh" "$tmp/exit3.sh"
 fails=0
 fail() { echo "FAIL: $*"; fails=$((fails + 1)); }
 
@@ -104,6 +107,19 @@ has hang 'planlint took longer than spark.planlint.timeout (2000 ms) and was kil
 has hang 'WARN PlanlintListener: planlint: local-[0-9]*: checked 0 SQL executions .* 0 findings; dropped [1-9][0-9]* (queue full), .* [1-9][0-9]* over the time budget'
 [ ! -s "$tmp/hang.ndjson" ] || fail "hang: NDJSON written although planlint never answered"
 pgrep -f "sleep $nap" >/dev/null && fail "hang: the hanging planlint's child was left running"
+
+# 3b. application end while a planlint is within its budget (60 s) and still running: it is killed
+#     with its child before the driver exits (not left to the daemon thread, which the JVM's exit
+#     would cut short), and the execution counts as left unchecked
+t0=$SECONDS
+run hangend "$PLANLINT_VENV" 0 --conf "spark.planlint.binary=$tmp/hangend.sh" --conf spark.planlint.timeout=60s \
+  --conf spark.planlint.drainTimeout=1s --conf "spark.planlint.output=$tmp/hangend.ndjson"
+[ $((SECONDS - t0)) -le 50 ] || fail "hangend: the run took $((SECONDS - t0)) s"
+# All the executions of run 1's scenario (the same, on the same Spark) are left unchecked: the
+# queued ones and the one whose planlint was killed.
+n_exec=$(grep -o 'checked [0-9]* SQL executions' "$tmp/new.log" | head -1 | tr -dc 0-9)
+has hangend "WARN PlanlintListener: planlint: local-[0-9]*: checked 0 SQL executions .* 0 findings; dropped 0 (queue full), ${n_exec:-X} left unchecked at application end, 0 over the time budget, 0 planlint failures"
+pgrep -f "sleep $((nap + 1))" >/dev/null && fail "hangend: the planlint running at application end was left running"
 
 # 4. a planlint that exits 3 (Spark 3.5)
 run exit3 "$PLANLINT_VENV_OLD" 0 --conf "spark.planlint.binary=$tmp/exit3.sh" --conf "spark.planlint.output=$tmp/exit3.ndjson"

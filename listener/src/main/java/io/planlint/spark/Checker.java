@@ -9,12 +9,15 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.Paths;
 import java.nio.file.StandardOpenOption;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.concurrent.ArrayBlockingQueue;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.Supplier;
+import java.util.stream.Collectors;
 import org.apache.spark.sql.execution.ui.SQLAppStatusStore;
 
 /**
@@ -51,6 +54,8 @@ final class Checker implements Runnable {
   volatile boolean busy;
   volatile Thread thread;
   private volatile boolean stopped;
+  /** The planlint now running, if any: stop() kills it itself rather than leave it to this thread. */
+  private volatile Process running;
   private boolean storeBroken;
   private SQLAppStatusStore store;
   private Path outputFile;
@@ -62,10 +67,25 @@ final class Checker implements Runnable {
     this.appId = appId;
   }
 
+  /**
+   * Stops the thread, and kills the planlint it is running (with its children) before returning:
+   * application end is followed by the JVM's exit, which would otherwise leave a planlint still
+   * within its time budget running after the driver, as an orphan.
+   */
   void stop() {
     stopped = true;
     Thread t = thread;
     if (t != null) t.interrupt();
+    Process p = running;
+    if (p != null) kill(p);
+    // The thread returns at once now (its planlint is dead); waiting for it makes the counters final.
+    if (t != null && t != Thread.currentThread()) {
+      try {
+        t.join(2000);
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+      }
+    }
   }
 
   @Override
@@ -82,6 +102,7 @@ final class Checker implements Runnable {
       try {
         check(task);
       } catch (InterruptedException e) {
+        counters.abandoned.incrementAndGet();   // stopped at application end while being checked
         return;
       } catch (Throwable t) {
         counters.failed.incrementAndGet();
@@ -129,6 +150,9 @@ final class Checker implements Runnable {
     Json.quote(record, input);
     record.append("}\n");
 
+    // Stopped while waiting for the metrics: counted as left unchecked, not as a failure of the
+    // file writes below (an interrupted thread's NIO write throws ClosedByInterruptException).
+    if (stopped) throw new InterruptedException("stopped");
     Path dir = null;
     try {
       dir = Files.createTempDirectory("planlint-listener-");
@@ -147,9 +171,13 @@ final class Checker implements Runnable {
         warn(warnedFailure, "planlint: cannot run " + cmd.get(0) + " (set spark.planlint.binary or put planlint on the driver's PATH): " + e.getMessage());
         return;
       }
-      long left = deadline - System.nanoTime();
+      // `running` is set before `stopped` is read, and stop() sets `stopped` before it reads
+      // `running` (both volatile): whichever comes second sees the other, so the process is killed.
+      running = p;
       boolean finished;
       try {
+        if (stopped) throw new InterruptedException("stopped");
+        long left = deadline - System.nanoTime();
         finished = left > 0 && p.waitFor(left, TimeUnit.NANOSECONDS);
       } catch (InterruptedException e) {
         kill(p);
@@ -173,6 +201,7 @@ final class Checker implements Runnable {
       counters.failed.incrementAndGet();
       warn(warnedFailure, "planlint: execution " + task.executionId + ": " + e);
     } finally {
+      running = null;
       deleteTree(dir);
     }
   }
@@ -250,9 +279,24 @@ final class Checker implements Runnable {
     }
   }
 
-  private static void kill(Process p) {
+  /**
+   * Kills {@code p} and its descendants. The descendants are killed first, in rounds until a round
+   * finds no new one, so that a child forked while the first round was collected (a wrapper script
+   * just started, say) is not left behind: once {@code p} is dead its children belong to init and
+   * can no longer be found from it. Safe to call twice at once (stop() and the checker thread).
+   */
+  static void kill(Process p) {
     try {
-      p.toHandle().descendants().forEach(ProcessHandle::destroyForcibly);
+      Set<Long> killed = new HashSet<>();
+      for (int round = 0; round < 8; round++) {
+        List<ProcessHandle> found = p.toHandle().descendants().collect(Collectors.toList());
+        boolean fresh = false;
+        for (ProcessHandle h : found) {
+          if (killed.add(h.pid())) fresh = true;
+          h.destroyForcibly();
+        }
+        if (!fresh) break;
+      }
       p.destroyForcibly();
       p.waitFor(1, TimeUnit.SECONDS);
     } catch (InterruptedException e) {

@@ -50,6 +50,8 @@ public class PlanlintListener extends SparkListener {
     final AtomicLong timedOut = new AtomicLong();
     final AtomicLong failed = new AtomicLong();
     final AtomicLong skipped = new AtomicLong();
+    /** Executions being checked when application end stopped the checker (their planlint killed). */
+    final AtomicLong abandoned = new AtomicLong();
   }
 
   public PlanlintListener(SparkConf conf) {
@@ -140,9 +142,11 @@ public class PlanlintListener extends SparkListener {
           Thread.sleep(20);
         }
       }
-      long notChecked = queue.size();
-      queue.clear();
+      // Stop first (this kills a planlint still running and waits for the thread), then count: the
+      // queue no longer moves, and the execution being checked, if any, is in `abandoned`.
       if (c != null) c.stop();
+      long notChecked = queue.size() + counters.abandoned.get();
+      queue.clear();
       String summary = "planlint: " + appId + ": checked " + counters.checked.get() + " SQL executions ("
           + counters.textOnly.get() + " from the plan text only), " + counters.findings.get() + " findings; dropped "
           + counters.dropped.get() + " (queue full), " + notChecked + " left unchecked at application end, "
