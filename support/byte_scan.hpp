@@ -338,6 +338,42 @@ inline std::size_t skip_blanks_and_lone_colons(std::string_view s) {
   return i;
 }
 
+// The bytes of a word: ASCII letters, ASCII digits and the bytes `Extra` (one load per byte
+// instead of five range tests).
+template <char... Extra>
+struct WordBytes {
+  bool of[256] = {};
+  constexpr WordBytes() {
+    for (int c = 0; c < 256; ++c)
+      of[c] = (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') ||
+              ((c == static_cast<unsigned char>(Extra)) || ...);
+  }
+};
+template <char... Extra>
+inline constexpr WordBytes<Extra...> kWordBytes{};
+
+// The end of the run of word bytes (WordBytes<Extra...>) from b[q]; b[n] is not read. 16 bytes a
+// look where SSE2 is there and 16 are left (names such as `ss_sold_date_sk` run to a dozen bytes
+// and more: a byte-wise loop costs three or four instructions a byte), then byte by byte.
+template <char... Extra>
+inline std::size_t word_run_end(const char* b, std::size_t q, std::size_t n) {
+#if defined(__SSE2__)
+  using namespace byte_scan_detail;
+  while (n - q >= 16) {
+    const v16 x = load16(b + q);
+    const v16 lower = x | splat(0x20);  // A-Z to a-z; no other byte lands in a-z
+    v16 word = reinterpret_cast<v16>(lower >= splat('a')) & reinterpret_cast<v16>(lower <= splat('z'));
+    word |= reinterpret_cast<v16>(x >= splat('0')) & reinterpret_cast<v16>(x <= splat('9'));
+    ((word |= eq(x, splat(Extra))), ...);
+    const unsigned m = ~movemask(word) & 0xFFFFu;
+    if (m != 0) return q + static_cast<std::size_t>(__builtin_ctz(m));
+    q += 16;
+  }
+#endif
+  while (q < n && kWordBytes<Extra...>.of[static_cast<unsigned char>(b[q])]) ++q;
+  return q;
+}
+
 // Whether the n bytes at a and b are equal, for short texts (names, detail keys): word loads, the
 // last one overlapping the one before, no call to memcmp (whose call and length dispatch cost more
 // than the compare for the dozen bytes of an operator name or a field key). Reads [a, a + n) and

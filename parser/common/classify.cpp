@@ -8,6 +8,8 @@
 #include <string_view>
 #include <utility>
 
+#include "support/name_cache.hpp"
+
 namespace planlint {
 
 namespace {
@@ -137,19 +139,13 @@ constexpr std::array kEntries = {
 
 // kEntries by name: open addressing over a hash of the length and three bytes (names differ
 // there; a collision only costs a comparison). Built once; the first entry of a name wins.
-std::size_t name_hash(std::string_view n) {
-  const std::size_t len = n.size();
-  return len * 131u + static_cast<unsigned char>(n[0]) * 31u + static_cast<unsigned char>(n[len / 2]) * 7u +
-         static_cast<unsigned char>(n[len - 1]);
-}
-
 const Entry* find_entry(std::string_view base) {
   constexpr std::size_t kSlots = 512;  // a power of two, over 4x the entries
   static_assert(kEntries.size() * 4 < kSlots);
   static const std::array<const Entry*, kSlots> kTable = [] {
     std::array<const Entry*, kSlots> t{};
     for (const Entry& e : kEntries) {
-      std::size_t i = name_hash(e.name) & (kSlots - 1);
+      std::size_t i = short_name_hash(e.name) & (kSlots - 1);
       bool seen = false;
       while (t[i] != nullptr && !(seen = t[i]->name == e.name)) i = (i + 1) & (kSlots - 1);
       if (!seen) t[i] = &e;
@@ -157,7 +153,7 @@ const Entry* find_entry(std::string_view base) {
     return t;
   }();
   if (base.empty()) return nullptr;
-  for (std::size_t i = name_hash(base) & (kSlots - 1); kTable[i] != nullptr; i = (i + 1) & (kSlots - 1))
+  for (std::size_t i = short_name_hash(base) & (kSlots - 1); kTable[i] != nullptr; i = (i + 1) & (kSlots - 1))
     if (kTable[i]->name == base) return kTable[i];
   return nullptr;
 }
@@ -292,26 +288,10 @@ Classification classify_uncached(std::string_view name) {
 
 }  // namespace
 
-// The answer depends on the name's bytes only, and a plan repeats a few dozen names (each
-// operator's label is classified, ~200 instructions of prefix and suffix tests): the last answer
-// for each of 256 slots (by name_hash) is kept per thread, with a copy of its name.
+// Per thread, by name (support/name_cache.hpp): each operator's label is classified, ~200
+// instructions of prefix and suffix tests.
 Classification classify_operator(std::string_view name) {
-  struct Slot {
-    std::uint8_t size = 0xFF;  // 0xFF: empty (names of more than kMaxName bytes are not kept)
-    char name[47];
-    Classification c;
-  };
-  constexpr std::size_t kMaxName = sizeof(Slot::name);
-  constexpr std::size_t kSlots = 256;
-  if (name.empty() || name.size() > kMaxName) return classify_uncached(name);
-  thread_local std::array<Slot, kSlots> cache;
-  Slot& slot = cache[name_hash(name) & (kSlots - 1)];
-  if (slot.size == name.size() && std::memcmp(slot.name, name.data(), name.size()) == 0) return slot.c;
-  const Classification c = classify_uncached(name);
-  slot.size = static_cast<std::uint8_t>(name.size());
-  std::memcpy(slot.name, name.data(), name.size());
-  slot.c = c;
-  return c;
+  return cached_by_name<Classification, 47, classify_uncached>(name);
 }
 
 Classification classify_operator_uncached(std::string_view name) { return classify_uncached(name); }

@@ -11,6 +11,7 @@
 
 #include "parser/common/facts_fill.hpp"
 #include "support/byte_scan.hpp"
+#include "support/name_cache.hpp"
 #include "support/text_search.hpp"
 #include "model/plan_walk.hpp"
 
@@ -26,46 +27,14 @@ bool contains_lower(std::string_view s, std::string_view lower) {
   return false;
 }
 
-// The bytes of an attribute's name: ASCII letters, digits, '_', '.' and '`' (one load per byte
-// instead of five range tests).
-struct NameBytes {
-  bool of[256] = {};
-  constexpr NameBytes() {
-    for (int c = 0; c < 256; ++c)
-      of[c] = (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '_' || c == '.' || c == '`';
-  }
-};
-constexpr NameBytes kNameBytes{};
-
-// The end of the run of name bytes from b[0] (b[n] is not read): 16 bytes a look where SSE2 is
-// there and 16 are left (items such as `ss_sold_date_sk#1` run to a dozen bytes and more: a
-// byte-wise loop costs three or four instructions a byte), then byte by byte.
-inline std::size_t name_run_end(const char* b, std::size_t n) {
-  std::size_t q = 0;
-#if defined(__SSE2__)
-  using namespace byte_scan_detail;
-  while (n - q >= 16) {
-    const v16 x = load16(b + q);
-    const v16 lower = x | splat(0x20);  // A-Z to a-z; no other byte lands in a-z
-    const v16 letter = reinterpret_cast<v16>(lower >= splat('a')) & reinterpret_cast<v16>(lower <= splat('z'));
-    const v16 dig = reinterpret_cast<v16>(x >= splat('0')) & reinterpret_cast<v16>(x <= splat('9'));
-    const unsigned m =
-        ~movemask(letter | dig | eq(x, splat('_')) | eq(x, splat('.')) | eq(x, splat('`'))) & 0xFFFFu;
-    if (m != 0) return q + static_cast<std::size_t>(__builtin_ctz(m));
-    q += 16;
-  }
-#endif
-  while (q < n && kNameBytes.of[static_cast<unsigned char>(b[q])]) ++q;
-  return q;
-}
-
 bool bare_attribute(std::string_view s) {
   while (!s.empty() && s.front() == ' ') s.remove_prefix(1);
   while (!s.empty() && s.back() == ' ') s.remove_suffix(1);
   // The name bytes from the front: the first other byte must be the '#' of the id ('#' is not a
   // name byte, and the id after it holds none, so it is also the last '#'). One pass, no search
   // from the back.
-  std::size_t h = name_run_end(s.data(), s.size());
+  // The bytes of an attribute's name: ASCII letters, digits, '_', '.' and '`'.
+  std::size_t h = word_run_end<'_', '.', '`'>(s.data(), 0, s.size());
   if (h == 0 || h == s.size() || s[h] != '#') return false;
   // ASCII classes inline (std::isalnum / isdigit in the C locale).
   auto digit = [](char c) { return c >= '0' && c <= '9'; };
@@ -152,31 +121,9 @@ NameFacts name_facts_uncached(std::string_view name) {
 }
 
 
-// The answer depends on the name's bytes only, and a plan repeats a few dozen names (the byte
-// set of the name and the base cut cost ~130 instructions an operator): the last answer for
-// each of 256 slots (by a hash of the length and three bytes) is kept per thread, with a copy of
-// its name, as classify_operator keeps its answers.
-NameFacts name_facts(std::string_view name) {
-  struct Slot {
-    std::uint8_t size = 0xFF;  // 0xFF: empty (names of more than kMaxName bytes are not kept)
-    char name[55];
-    NameFacts nf;
-  };
-  constexpr std::size_t kMaxName = sizeof(Slot::name);
-  constexpr std::size_t kSlots = 256;
-  const std::size_t n = name.size();
-  if (n == 0 || n > kMaxName) return name_facts_uncached(name);
-  const std::size_t hash = n * 131u + static_cast<unsigned char>(name[0]) * 31u +
-                           static_cast<unsigned char>(name[n / 2]) * 7u + static_cast<unsigned char>(name[n - 1]);
-  thread_local std::array<Slot, kSlots> cache;
-  Slot& slot = cache[hash & (kSlots - 1)];
-  if (slot.size == n && same_short_bytes(slot.name, name.data(), n)) return slot.nf;
-  const NameFacts nf = name_facts_uncached(name);
-  slot.size = static_cast<std::uint8_t>(n);
-  std::memcpy(slot.name, name.data(), n);
-  slot.nf = nf;
-  return nf;
-}
+// Per thread, by name (support/name_cache.hpp): the byte set of the name and the base cut cost
+// ~130 instructions an operator.
+NameFacts name_facts(std::string_view name) { return cached_by_name<NameFacts, 55, name_facts_uncached>(name); }
 
 }  // namespace
 

@@ -38,25 +38,8 @@ inline bool ident_first(char c) { return kIdent[static_cast<unsigned char>(c)] =
 inline bool ident_other(char c) { return kIdent[static_cast<unsigned char>(c)] != 0; }  // [A-Za-z0-9_$]
 inline bool digit(char c) { return c >= '0' && c <= '9'; }
 
-// The end of the run of [A-Za-z0-9_$] bytes from b[q] (b[n] is not read): 16 bytes a look where
-// SSE2 is there and 16 are left (names run to a dozen bytes and more: a byte-wise loop costs
-// three or four instructions a byte), then byte by byte.
-inline std::size_t ident_run_end(const char* b, std::size_t q, std::size_t n) {
-#if defined(__SSE2__)
-  using namespace byte_scan_detail;
-  while (n - q >= 16) {
-    const v16 x = load16(b + q);
-    const v16 lower = x | splat(0x20);  // A-Z to a-z; no other byte lands in a-z
-    const v16 ident = reinterpret_cast<v16>(lower >= splat('a')) & reinterpret_cast<v16>(lower <= splat('z'));
-    const v16 dig = reinterpret_cast<v16>(x >= splat('0')) & reinterpret_cast<v16>(x <= splat('9'));
-    const unsigned m = ~movemask(ident | dig | eq(x, splat('_')) | eq(x, splat('$'))) & 0xFFFFu;
-    if (m != 0) return q + static_cast<std::size_t>(__builtin_ctz(m));
-    q += 16;
-  }
-#endif
-  while (q < n && ident_other(b[q])) ++q;
-  return q;
-}
+// The end of the run of [A-Za-z0-9_$] bytes from b[q] (b[n] is not read).
+inline std::size_t ident_run_end(const char* b, std::size_t q, std::size_t n) { return word_run_end<'_', '$'>(b, q, n); }
 
 // From b[q]: the first byte that may end or stop a pushed filter's value (pf_raw_value: `,` a
 // bracket `#` a backquote a tab or a line break), 16 bytes a look where SSE2 is there and 16 are

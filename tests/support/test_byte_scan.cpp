@@ -8,8 +8,10 @@
 #include <random>
 #include <string>
 #include <string_view>
+#include <thread>
 
 #include "support/byte_scan.hpp"
+#include "support/name_cache.hpp"
 
 using namespace planlint;
 
@@ -108,4 +110,103 @@ TEST_CASE("byte_scan: same_short_bytes agrees with memcmp for every length to 56
       pb[i] ^= 0x20;
     }
   }
+}
+
+TEST_CASE("byte_scan: word_run_end ends where a byte-by-byte test ends, for every byte and length") {
+  // bare_attribute (facts_names.cpp, extra bytes _ . `) and the expression reader's names
+  // (expr_fast.cpp, _ $) use it: its 16-byte compares and its byte-wise tail must agree.
+  auto word = [](unsigned char c, std::string_view extra) {
+    return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') ||
+           extra.find(static_cast<char>(c)) != std::string_view::npos;
+  };
+  auto reference = [&](const char* b, std::size_t q, std::size_t n, std::string_view extra) {
+    while (q < n && word(static_cast<unsigned char>(b[q]), extra)) ++q;
+    return q;
+  };
+  // Every byte value as the one stop, at every place of runs of every length to 40 (across one,
+  // two and three 16-byte looks and the tail), from several starts; the buffer exactly n bytes.
+  for (std::size_t n = 0; n <= 40; ++n) {
+    auto buf = std::make_unique<char[]>(n + 1);  // never empty; only [0, n) is passed
+    for (std::size_t i = 0; i < n; ++i) buf[i] = "aZ9_.`$m"[i % 8];
+    for (std::size_t q : {std::size_t{0}, std::size_t{1}, std::size_t{5}}) {
+      if (q > n) continue;
+      CHECK(word_run_end<'_', '.', '`'>(buf.get(), q, n) == reference(buf.get(), q, n, "_.`"));
+      CHECK(word_run_end<'_', '$'>(buf.get(), q, n) == reference(buf.get(), q, n, "_$"));
+      for (std::size_t at = q; at < n; ++at) {
+        const char keep = buf[at];
+        for (int c = 0; c < 256; ++c) {
+          buf[at] = static_cast<char>(c);
+          const std::size_t a = word_run_end<'_', '.', '`'>(buf.get(), q, n);
+          const std::size_t b = word_run_end<'_', '$'>(buf.get(), q, n);
+          if (a != reference(buf.get(), q, n, "_.`") || b != reference(buf.get(), q, n, "_$")) {
+            FAIL_CHECK("n=" << n << " q=" << q << " byte " << c << " at " << at);
+          }
+        }
+        buf[at] = keep;
+      }
+    }
+  }
+  // The runs stop where they differ: `.` and '`' end an identifier, `$` ends an attribute name.
+  const std::string_view s = "ab.c$d`e#";
+  CHECK(word_run_end<'_', '.', '`'>(s.data(), 0, s.size()) == 4);
+  CHECK(word_run_end<'_', '$'>(s.data(), 0, s.size()) == 2);
+  CHECK(word_run_end<'_', '$'>(s.data(), 3, s.size()) == 6);
+}
+
+namespace {
+int g_computed = 0;  // calls of the uncached function below
+struct Echo {
+  std::size_t size = 0;
+  char first = 0, last = 0;
+};
+Echo echo_uncached(std::string_view n) {
+  ++g_computed;
+  return {n.size(), n.empty() ? '\0' : n.front(), n.empty() ? '\0' : n.back()};
+}
+Echo echo(std::string_view n) { return cached_by_name<Echo, 8, echo_uncached>(n); }
+}  // namespace
+
+TEST_CASE("name_cache: a repeated name is answered from the cache, colliding names each get their own answer") {
+  // classify_operator and name_facts keep their answers here: an answer given for the wrong name
+  // would misclassify an operator, a cache that never hits would cost ~200 instructions each.
+  g_computed = 0;
+  auto check = [](std::string_view n, int computed_after) {
+    const Echo e = echo(n);
+    CHECK(e.size == n.size());
+    if (!n.empty()) CHECK((e.first == n.front() && e.last == n.back()));
+    CHECK_MESSAGE(g_computed == computed_after, n);
+  };
+  check("Project", 1);
+  check("Project", 1);  // cached
+  check("Filter", 2);
+  check("Project", 2);
+  // "aXbYc" and "aZbWc" share a slot (same length, first, middle and last bytes): the second
+  // replaces the first, and neither is ever given the other's answer.
+  check("aXbYc", 3);
+  check("aZbWc", 4);
+  check("aZbWc", 4);
+  const std::string first = "aXbYc";
+  const Echo e = echo(first);
+  CHECK(g_computed == 5);
+  CHECK(e.first == 'a');
+  // The same bytes from another buffer hit; a name differing only inside (not hashed) does not.
+  const std::string copy = "Filter";
+  check(copy, 5);
+  check("Filtor", 6);
+  // Longer than the slot's 8 bytes, or empty: worked out every time.
+  check("BroadcastHashJoin", 7);
+  check("BroadcastHashJoin", 8);
+  check("", 9);
+  check("", 10);
+  // Per thread: another thread works the name out once for itself.
+  int other = 0;
+  std::thread t([&] {
+    const int before = g_computed;
+    echo("Project");
+    echo("Project");
+    other = g_computed - before;
+  });
+  t.join();
+  CHECK(other == 1);
+  check("Project", 11);  // this thread's own answer is still there
 }
