@@ -2,8 +2,6 @@
 
 #include <array>
 #include <cctype>
-#include <cstdint>
-#include <cstring>
 #include <string>
 #include <string_view>
 #include <utility>

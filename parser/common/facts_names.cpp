@@ -2,9 +2,6 @@
 // text, event-log plans, Query Profiles): Python UDF evaluators, streaming operators, Coalesce,
 // result stages, logical joins, pass-through projections, bloom-filter aggregates, Photon reasons.
 #include <algorithm>
-#include <array>
-#include <cstdint>
-#include <cstring>
 #include <cctype>
 #include <string>
 #include <string_view>
@@ -119,7 +116,6 @@ NameFacts name_facts_uncached(std::string_view name) {
   nf.result_stage = contains(name, "ResultQueryStage");
   return nf;
 }
-
 
 // Per thread, by name (support/name_cache.hpp): the byte set of the name and the base cut cost
 // ~130 instructions an operator.

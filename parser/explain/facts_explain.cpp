@@ -3,7 +3,6 @@
 #include <algorithm>
 #include <array>
 #include <cstdint>
-#include <cstring>
 #include <cctype>
 #include <iterator>
 #include <string>
@@ -42,7 +41,6 @@ constexpr std::pair<std::string_view, FieldRole> kExplainFieldRoles[] = {
     {"Partitioning", FieldRole::Partitioning},
     {"ClusteringColumns", FieldRole::Clustering},
 };
-
 
 // The role of a detail key: kExplainFieldRoles looked up among the keys of the same length (every
 // field of every operator asks).
