@@ -285,7 +285,7 @@ final class Checker implements Runnable {
    * just started, say) is not left behind: once {@code p} is dead its children belong to init and
    * can no longer be found from it. Safe to call twice at once (stop() and the checker thread).
    */
-  static void kill(Process p) {
+  private static void kill(Process p) {
     try {
       Set<Long> killed = new HashSet<>();
       for (int round = 0; round < 8; round++) {
