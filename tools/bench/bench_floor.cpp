@@ -21,14 +21,16 @@
 //        in-process, the thread's CPU time: the floor, `parse_input` (the reader) and `lint_text`
 //        (reader + rules) over the Spark golden plans and N small generated plans, MB per CPU-second,
 //        ns per byte and the ratio to the floor.
-//   planlint_bench floor --child PATH...
+//   planlint_bench floor --child PATH... [--child-jobs N]
 //        a whole process that reads every file (a folder: its files, recursively) with one
-//        open / fstat / read / close each and tokenizes it: the process floor that
-//        `planlint_bench process` runs beside `planlint check` and `wc -l`.
+//        open / fstat / read / close each and tokenizes it, N workers taking the files in turn
+//        (default 1): the process floor that `planlint_bench process` runs beside `planlint check`
+//        and `wc -l`.
 #include <CLI/CLI.hpp>
 
 #include <algorithm>
 #include <array>
+#include <atomic>
 #include <cstdint>
 #include <cstdio>
 #include <cstdlib>
@@ -37,6 +39,7 @@
 #include <memory>
 #include <string>
 #include <string_view>
+#include <thread>
 #include <vector>
 
 #include <fcntl.h>
@@ -230,41 +233,61 @@ void report(const char* name, const Texts& texts, double seconds) {
   std::fflush(stdout);
 }
 
-// The process floor: read each file once and tokenize it.
-int child(const std::vector<std::string>& paths) {
-  Floor fl;
-  std::string buf;
-  std::size_t files = 0;
-  auto one = [&](const std::string& path) {
-    const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
-    if (fd < 0) return;
-    struct stat st {};
-    if (::fstat(fd, &st) == 0 && S_ISREG(st.st_mode)) {
-      buf.resize(static_cast<std::size_t>(st.st_size));
-      std::size_t got = 0;
-      while (got < buf.size()) {
-        const ssize_t r = ::read(fd, buf.data() + got, buf.size() - got);
-        if (r <= 0) break;
-        got += static_cast<std::size_t>(r);
-      }
-      buf.resize(got);
-      fl.run(buf);
-      ++files;
-    }
-    ::close(fd);
-  };
+// The process floor: read each file once and tokenize it, with `jobs` workers taking the files in
+// turn (as `planlint check` does: an index shared by the workers, each with its own buffer and
+// token vector), so that the floor can be compared with planlint at the same number of workers.
+int child(const std::vector<std::string>& paths, unsigned jobs) {
+  std::vector<std::string> files;
   for (const auto& p : paths) {
     std::error_code ec;
     if (fs::is_directory(p, ec)) {
       for (const auto& e : fs::recursive_directory_iterator(p, ec))
-        if (e.is_regular_file(ec)) one(e.path().string());
+        if (e.is_regular_file(ec)) files.push_back(e.path().string());
     } else {
-      one(p);
+      files.push_back(p);
     }
   }
-  std::printf("%zu files, %zu lines, %zu tokens, check %llx\n", files, fl.lines, fl.tokens,
-              static_cast<unsigned long long>(fl.check));
-  return files > 0 ? 0 : 1;
+  struct Worker {
+    Floor fl;
+    std::string buf;
+    std::size_t files = 0;
+  };
+  auto one = [](Worker& w, const std::string& path) {
+    const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
+    if (fd < 0) return;
+    struct stat st {};
+    if (::fstat(fd, &st) == 0 && S_ISREG(st.st_mode)) {
+      w.buf.resize(static_cast<std::size_t>(st.st_size));
+      std::size_t got = 0;
+      while (got < w.buf.size()) {
+        const ssize_t r = ::read(fd, w.buf.data() + got, w.buf.size() - got);
+        if (r <= 0) break;
+        got += static_cast<std::size_t>(r);
+      }
+      w.buf.resize(got);
+      w.fl.run(w.buf);
+      ++w.files;
+    }
+    ::close(fd);
+  };
+  jobs = static_cast<unsigned>(std::clamp<std::size_t>(jobs, 1, std::max<std::size_t>(1, files.size())));
+  std::vector<Worker> workers(jobs);
+  std::atomic<std::size_t> next{0};
+  auto work = [&](Worker& w) {
+    for (std::size_t i = next++; i < files.size(); i = next++) one(w, files[i]);
+  };
+  if (jobs == 1) {
+    work(workers[0]);
+  } else {
+    std::vector<std::thread> pool;
+    for (Worker& w : workers) pool.emplace_back(work, std::ref(w));
+    for (auto& t : pool) t.join();
+  }
+  std::size_t done = 0, lines = 0, tokens = 0;
+  std::uint64_t check = 0;
+  for (const Worker& w : workers) done += w.files, lines += w.fl.lines, tokens += w.fl.tokens, check += w.fl.check;
+  std::printf("%zu files, %zu lines, %zu tokens, check %llx\n", done, lines, tokens, static_cast<unsigned long long>(check));
+  return done > 0 ? 0 : 1;
 }
 
 }  // namespace
@@ -275,12 +298,14 @@ int bench_floor(int argc, char** argv) {
   double seconds = 2.0;
   std::size_t small_files = 10000;
   std::vector<std::string> child_paths;
+  unsigned child_jobs = 1;
   app.add_option("--shared", shared, "the ../shared directory (holds corpus/spark)");
   app.add_option("--seconds", seconds, "CPU seconds per figure (5 blocks, median)")->capture_default_str();
   app.add_option("--small-files", small_files, "how many small generated plans")->capture_default_str();
   app.add_option("--child", child_paths, "(internal) the process floor: read and tokenize these files / folders");
+  app.add_option("--child-jobs", child_jobs, "(internal) workers of the process floor")->capture_default_str();
   CLI11_PARSE(app, argc, argv);
-  if (!child_paths.empty()) return child(child_paths);
+  if (!child_paths.empty()) return child(child_paths, child_jobs);
   std::error_code ec;
   if (shared.empty()) {
     if (const char* env = std::getenv("PLANLINT_SHARED_DIR")) shared = env;

@@ -9,8 +9,9 @@
 //   one 100 MB     one file of ~40-operator plans, 100 MB
 //   event log      a generated Spark event log of 1,000 MB (tools/bench/bench_eventlog.cpp)
 //
-// Each figure: `planlint check --no-config --format json -o /dev/null INPUTS` and `wc -l INPUTS`
-// run alternately (paired) --runs times in fresh processes; the medians of wall time, CPU time (user
+// Each figure: `planlint check --no-config --format json -o /dev/null INPUTS`, `wc -l INPUTS` and
+// the floor run alternately (paired) --runs times in fresh processes (with several files, also
+// planlint with `-j1` and the floor with planlint's number of workers); the medians of wall time, CPU time (user
 // + sys of the child, from wait4) and peak RSS. MB is 10^6 bytes, MiB 2^20 bytes. On a loaded
 // machine use the CPU figures: wall time also counts waiting for a core.
 #include <CLI/CLI.hpp>
@@ -22,6 +23,7 @@
 #include <fstream>
 #include <optional>
 #include <string>
+#include <thread>
 #include <vector>
 
 #include <fcntl.h>
@@ -86,46 +88,70 @@ struct Summary {
   int status = -1;
 };
 
-void print(const char* what, const Summary& s, double bytes, std::size_t files) {
+void print(const std::string& what, const Summary& s, double bytes, std::size_t files) {
   double mb = bytes / kMB;
   std::printf("    %-9s wall %8.3f s (%7.1f MB/s)  CPU %8.3f s (%7.1f MB per CPU-second)  peak RSS %7.1f MiB  exit %d",
-              what, s.wall, s.wall > 0 ? mb / s.wall : 0.0, s.cpu, s.cpu > 0 ? mb / s.cpu : 0.0, s.peak_mib, s.status);
+              what.c_str(), s.wall, s.wall > 0 ? mb / s.wall : 0.0, s.cpu, s.cpu > 0 ? mb / s.cpu : 0.0, s.peak_mib, s.status);
   if (files > 1) std::printf("  %.1f us CPU per file", s.cpu * 1e6 / static_cast<double>(files));
   std::printf("\n");
 }
 
 // planlint and wc -l over the same inputs, alternately, `runs` times (after one warm-up pair that
-// fills the page cache).
+// fills the page cache), beside the one-pass tokenizer floor.
 // `check_inputs` may name a folder where `wc_inputs` lists its files.
+// With more than one file, planlint runs with its default workers (one a core) and with `-j1`, and
+// the floor with one worker and with as many as planlint: the ratio (planlint as users run
+// it against the one-worker floor), the ratio at the same number of workers, and the ratio on one
+// core, so that what the second worker costs is told from what the reader costs.
 void measure(const std::string& name, const std::string& planlint, const std::vector<std::string>& check_inputs,
              const std::vector<std::string>& wc_inputs, double bytes, std::size_t files, int runs) {
+  const unsigned workers = std::max(1u, std::thread::hardware_concurrency());
+  const bool several = files > 1 && workers > 1;
   std::vector<std::string> check{planlint, "check", "--no-config", "--format", "json", "-o", "/dev/null"};
+  std::vector<std::string> check1{planlint, "check", "-j1", "--no-config", "--format", "json", "-o", "/dev/null"};
   std::vector<std::string> wc{"wc", "-l"};
   std::error_code ec;
-  std::vector<std::string> floor{fs::read_symlink("/proc/self/exe", ec).string(), "floor", "--child"};
+  const std::string self = fs::read_symlink("/proc/self/exe", ec).string();
+  std::vector<std::string> floor{self, "floor", "--child-jobs", "1", "--child"};
+  std::vector<std::string> floorn{self, "floor", "--child-jobs", std::to_string(workers), "--child"};
   check.insert(check.end(), check_inputs.begin(), check_inputs.end());
+  check1.insert(check1.end(), check_inputs.begin(), check_inputs.end());
   wc.insert(wc.end(), wc_inputs.begin(), wc_inputs.end());
   floor.insert(floor.end(), check_inputs.begin(), check_inputs.end());
+  floorn.insert(floorn.end(), check_inputs.begin(), check_inputs.end());
   std::printf("  %s: %.2f MB in %zu file(s), %d paired runs, medians\n", name.c_str(), bytes / kMB, files, runs);
   std::fflush(stdout);
-  spawn_run(wc), spawn_run(check), spawn_run(floor);
-  std::vector<double> pw, pc, pm, ww, wcpu, wm, fw, fc, fm;
-  int pstatus = -1, wstatus = -1, fstatus = -1;
-  for (int i = 0; i < runs; ++i) {
-    Run p = spawn_run(check);
-    Run w = spawn_run(wc);
-    Run f = spawn_run(floor);
-    pw.push_back(p.wall), pc.push_back(p.cpu), pm.push_back(p.peak_mib), pstatus = p.status;
-    ww.push_back(w.wall), wcpu.push_back(w.cpu), wm.push_back(w.peak_mib), wstatus = w.status;
-    fw.push_back(f.wall), fc.push_back(f.cpu), fm.push_back(f.peak_mib), fstatus = f.status;
-  }
-  Summary ps{median(pw), median(pc), median(pm), pstatus}, ws{median(ww), median(wcpu), median(wm), wstatus},
-      fs_{median(fw), median(fc), median(fm), fstatus};
+  struct Series {
+    explicit Series(const std::vector<std::string>* a) : args(a) {}
+    const std::vector<std::string>* args;
+    std::vector<double> wall, cpu, peak;
+    int status = -1;
+    Summary summary() const { return {median(wall), median(cpu), median(peak), status}; }
+  };
+  std::vector<Series> series{Series(&check), Series(&wc), Series(&floor)};
+  if (several) series.emplace_back(&check1), series.emplace_back(&floorn);
+  for (const Series& s : series) spawn_run(*s.args);
+  for (int i = 0; i < runs; ++i)
+    for (Series& s : series) {
+      const Run r = spawn_run(*s.args);
+      s.wall.push_back(r.wall), s.cpu.push_back(r.cpu), s.peak.push_back(r.peak_mib), s.status = r.status;
+    }
+  const Summary ps = series[0].summary(), ws = series[1].summary(), fs_ = series[2].summary();
   print("planlint", ps, bytes, files);
+  if (several) print("  -j1", series[3].summary(), bytes, files);
   print("wc -l", ws, bytes, files);
   print("floor", fs_, bytes, files);
+  if (several) print("  x" + std::to_string(workers), series[4].summary(), bytes, files);
   if (ws.cpu > 0) std::printf("    planlint / wc -l CPU: %.1fx\n", ps.cpu / ws.cpu);
   if (fs_.cpu > 0) std::printf("    planlint / one-pass tokenizer floor CPU: %.2fx (target <= 2.5x)\n", ps.cpu / fs_.cpu);
+  if (several && fs_.cpu > 0) {
+    const Summary p1 = series[3].summary(), fn = series[4].summary();
+    std::printf("    at the same workers: planlint / floor x%u CPU %.2fx; planlint -j1 / floor CPU %.2fx\n", workers,
+                fn.cpu > 0 ? ps.cpu / fn.cpu : 0.0, p1.cpu / fs_.cpu);
+    if (p1.cpu > 0 && fs_.cpu > 0)
+      std::printf("    what %u workers cost in CPU beside one: planlint %+.1f %%, floor %+.1f %%\n", workers,
+                  100.0 * (ps.cpu / p1.cpu - 1.0), 100.0 * (fn.cpu / fs_.cpu - 1.0));
+  }
   std::fflush(stdout);
 }
 
