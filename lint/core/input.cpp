@@ -143,7 +143,8 @@ std::optional<std::string> read_file_once(const std::string& path, std::uint64_t
 }
 
 int open_if_regular(const std::string& path, std::uint64_t& size) {
-  int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
+  // O_NONBLOCK changes nothing for a regular file's reads; a FIFO (no writer yet) is not waited for.
+  int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC | O_NONBLOCK);
   if (fd < 0) return -1;
   struct stat st {};
   if (::fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)) {

@@ -42,6 +42,7 @@ std::optional<std::string> read_fd_once(int fd, const std::string& path, std::ui
                                         std::string& error);
 // Opens `path` for reading and `fstat`s the descriptor: the descriptor when it is a regular file
 // (`size` its size), else -1 (nothing left open; the caller takes the usual way, which says why).
+// Opened non-blocking: a FIFO put where a regular file was listed does not wait for a writer here.
 int open_if_regular(const std::string& path, std::uint64_t& size);
 
 // Appends what is left of `in` to `data`, up to `max_bytes` in all; false with `error` set when

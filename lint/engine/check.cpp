@@ -178,8 +178,10 @@ std::vector<std::string> collect_inputs(const std::vector<std::string>& args, co
     }
     // A rolling event-log directory (eventlog_v2_<appId>/) is one input, not a folder of plans.
     // (A folder holding Databricks' rolled hours is one too: the walk finds out as it lists it.)
+    // A regular file named on the command line was just stat'ed: it is opened without a second
+    // `stat` by name, as a walked one is (`planlint check $(git ls-files '*.txt')`).
     if (!fs::is_directory(st) || has_rolling_event_log_name(arg)) {
-      if (!excluded(exclude, arg)) add(arg);
+      if (!excluded(exclude, arg)) add(arg, fs::is_regular_file(st));
       continue;
     }
     // The walk, one folder at a time: a folder that cannot be read (permissions) is reported by

@@ -19,8 +19,9 @@ namespace planlint {
 // every finishing step, event logs streamed, as a report for the output formats. `display` is the
 // path shown (defaults to `path`; used for stdin with --stdin-filename). An unreadable input gives a
 // report with `error` set.
-// `listed_regular`: a folder walk listed `path` as a regular file, so it is opened without a `stat`
-// by name first (its `fstat` says what it is; anything else takes the usual way).
+// `listed_regular`: `path` was a regular file when the inputs were collected (a folder walk, or the
+// stat of an argument), so it is opened without a `stat` by name first (its `fstat` says what it
+// is; anything else, such as a FIFO put in its place since, takes the usual way).
 // `keep` Nothing: the caller drops FileReport::input (output formats that show no source lines):
 // then it may stay null, a large Query Profile is read in pieces, never whole, and a large plan's
 // outline is given back once read; Lines (the text output): the same for a large regular file,
@@ -60,7 +61,7 @@ const std::vector<std::string>& default_include();
 // event log's (Spark's log names have no extension). Order: arguments in order, each folder sorted; duplicates dropped.
 // Missing paths are appended to `errors`. `walked`, when given, is set to whether some argument was
 // a folder that was walked (not a rolling event log). `listed_regular`, when given, gets one flag
-// per input: a folder walk listed it as a regular file.
+// per input: it was a regular file when collected (a folder walk's entry, or an argument's stat).
 std::vector<std::string> collect_inputs(const std::vector<std::string>& args, const GlobSet& include,
                                         const std::vector<GlobSet>& exclude, std::vector<std::string>& errors,
                                         bool* walked = nullptr, std::vector<bool>* listed_regular = nullptr);

@@ -77,7 +77,7 @@ struct CheckRequest {
 struct CheckPlan {
   std::vector<std::string> args;      // the paths asked for ("-" when none)
   std::vector<std::string> inputs;    // after folder walks
-  std::vector<bool> listed_regular;   // per input: a folder walk listed it as a regular file
+  std::vector<bool> listed_regular;   // per input: collected as a regular file (walk or argument)
   std::vector<std::string> displays;  // the name of each input as shown (--stdin-filename)
   std::vector<Config> configs;        // one per input
   GlobSet include;                    // what folder walks picked up

@@ -40,7 +40,7 @@ struct LintRequest {
   std::string path;                      // a file, a rolling event-log directory, or "-" (standard input)
   std::string display;                   // how results name the input (default: `path`)
   std::optional<std::string_view> text;  // its bytes when the caller has them (an editor buffer); else `path` is read
-  bool listed_regular = false;           // a folder walk listed `path` as a regular file: opened, then fstat'ed
+  bool listed_regular = false;           // `path` was collected as a regular file: opened, then fstat'ed
   // Lines or Nothing: the caller needs at most the lines findings show once linted (Linted::input
   // may stay null): with LintOptions::lint_each_plan, a regular file of at least kPiecesMinBytes
   // whose reader reads files in pieces (Reader::parse_file: a Query Profile) is never held whole.

@@ -1,5 +1,7 @@
 #include <doctest/doctest.h>
 
+#include <sys/stat.h>
+
 #include "lint/engine/check.hpp"
 #include "lint/core/config_file.hpp"
 #include "lint/core/glob.hpp"
@@ -192,8 +194,12 @@ TEST_CASE("inputs: folders walked in sorted order, hidden and excluded entries s
   CHECK(rel == std::vector<std::string>{"a.plan", "b.txt", "sub/c.json"});
   // Each was listed by the walk as a regular file (b.txt, named again, is checked once).
   CHECK(listed == std::vector<bool>{true, true, true});
-  // A file named as an argument is not: it is stat'ed by name as before.
+  // A regular file named as an argument is too (its stat said so); a missing one is no input.
   collect_inputs({(root / "b.txt").string()}, GlobSet{default_include(), {}}, {}, errors, nullptr, &listed);
+  CHECK(listed == std::vector<bool>{true});
+  // A FIFO named as an argument is an input, not a regular one: read the usual way (a stream).
+  REQUIRE(::mkfifo((root / "p.fifo").c_str(), 0600) == 0);
+  collect_inputs({(root / "p.fifo").string()}, GlobSet{default_include(), {}}, {}, errors, nullptr, &listed);
   CHECK(listed == std::vector<bool>{false});
   REQUIRE(errors.size() == 1);
   CHECK(errors[0].find("missing.txt: No such file or directory") != std::string::npos);

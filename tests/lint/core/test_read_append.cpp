@@ -1,12 +1,17 @@
 // read_append (lint/core/read_append.hpp): a file's bytes appended to a string without zero-fill,
-// and read_fd_once, which reads every regular file `check` is given through it.
+// read_fd_once, which reads every regular file `check` is given through it, and open_if_regular,
+// which opens the files collected as regular.
 #include <doctest/doctest.h>
 
 #include <fcntl.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
+#include <chrono>
+#include <cstdint>
 #include <fstream>
 #include <string>
+#include <thread>
 
 #include "lint/core/input.hpp"
 #include "lint/core/read_append.hpp"
@@ -67,4 +72,36 @@ TEST_CASE("read_fd_once: small and large files read whole, a file shorter than i
     REQUIRE(got);
     CHECK(*got == bytes);
   }
+}
+
+TEST_CASE("open_if_regular: a regular file is opened with its size, and a FIFO in its place is not waited for") {
+  test::Scratch dir("planlint_open_if_regular");
+  write(dir.dir / "plan.txt", "0123456789");
+  std::uint64_t size = 0;
+  const int fd = open_if_regular((dir.dir / "plan.txt").string(), size);
+  REQUIRE(fd >= 0);
+  CHECK(size == 10);
+  std::string data;
+  CHECK(read_append(fd, data, 100) == 10);  // opened non-blocking: a regular file reads as before
+  CHECK(data == "0123456789");
+  ::close(fd);
+  size = 0;
+  CHECK(open_if_regular((dir.dir / "missing.txt").string(), size) == -1);
+  CHECK(open_if_regular(dir.dir.string(), size) == -1);  // a folder
+  // A FIFO with no writer: a blocking open would wait until one came. A helper opens the write end
+  // after 3 s (which frees a reader still waiting then), so the test ends either way; the open must
+  // have given up long before.
+  const std::string fifo = (dir.dir / "plan.fifo").string();
+  REQUIRE(::mkfifo(fifo.c_str(), 0600) == 0);
+  std::thread helper([&] {
+    std::this_thread::sleep_for(std::chrono::seconds(3));
+    const int w = ::open(fifo.c_str(), O_WRONLY | O_NONBLOCK | O_CLOEXEC);  // ENXIO when no reader waits
+    if (w >= 0) ::close(w);
+  });
+  const auto t0 = std::chrono::steady_clock::now();
+  const int ffd = open_if_regular(fifo, size);
+  const double waited = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+  helper.join();
+  CHECK(ffd == -1);
+  CHECK(waited < 2.0);
 }
