@@ -173,10 +173,17 @@ std::optional<std::string> read_fd_once(int fd, const std::string& path, std::ui
     if (claimed(data)) return std::nullopt;
     return data;
   }
-  // The head into a buffer of its own (most plans are no larger: one read, one copy, nothing
-  // zero-filled first).
   std::string data;
-  {
+  // A file below kReadWholeBelow (most plans larger than the head): read up to the size its stat
+  // gave straight into the buffer the plans view, in one read, then its first bytes asked as the
+  // head; what follows is read as below (a file that grew). A larger one may be one a reader
+  // reads in pieces (no more of it is read before its head is asked).
+  const bool whole = size >= head_bytes && size < kReadWholeBelow && static_cast<double>(size) <= max_bytes;
+  if (whole) {
+    if (read_append(fd, data, static_cast<std::size_t>(size)) < 0) return error = read_error(), std::nullopt;
+    if (claimed(std::string_view(data).substr(0, head_bytes))) return std::nullopt;
+  } else {
+    // The head into a buffer of its own (one read, one copy, nothing zero-filled first).
     std::unique_ptr<char[]> head(new char[head_bytes]);
     std::size_t have = 0;
     while (have < head_bytes) {
@@ -198,9 +205,9 @@ std::optional<std::string> read_fd_once(int fd, const std::string& path, std::ui
   // reads 0), as read_input does.
   if (size > 0 && static_cast<double>(size) > max_bytes) return error = too_large_message(path, max_bytes), std::nullopt;
   if (static_cast<double>(data.size()) > max_bytes) return error = too_large_message(path, max_bytes), std::nullopt;
-  if (data.size() == head_bytes) {
+  if (whole ? data.size() == size : data.size() == head_bytes) {
     std::size_t have = data.size();
-    if (size > have) {
+    if (!whole && size > have) {
       got = read_append(fd, data, static_cast<std::size_t>(size) - have);
       if (got < 0) return error = read_error(), std::nullopt;
       have += static_cast<std::size_t>(got);

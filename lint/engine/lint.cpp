@@ -23,6 +23,10 @@
 
 namespace planlint {
 
+// A file a reader may read in pieces is read no further than its head before the head is asked
+// (read_fd_once reads smaller files whole first).
+static_assert(kPiecesMinBytes >= kReadWholeBelow);
+
 PlanLabel plan_label(const Plan& plan, const InputTraits& traits) {
   PlanLabel label;
   if (!traits.executions) return label;

@@ -57,7 +57,8 @@ TEST_CASE("read_fd_once: small and large files read whole, a file shorter than i
   test::Scratch dir("planlint_read_fd_once");
   const auto never = [](std::string_view) { return false; };
   for (std::size_t n : {std::size_t{1}, std::size_t{100}, std::size_t{4095}, std::size_t{4096}, std::size_t{4097},
-                        std::size_t{200000}}) {
+                        std::size_t{200000}, std::size_t{kReadWholeBelow - 1}, std::size_t{kReadWholeBelow},
+                        std::size_t{kReadWholeBelow + 4097}}) {
     std::string bytes;
     for (std::size_t i = 0; i < n; ++i) bytes += static_cast<char>('0' + i % 10);
     write(dir.dir / "p", bytes);
@@ -71,6 +72,23 @@ TEST_CASE("read_fd_once: small and large files read whole, a file shorter than i
     got = read_file_once(path, n + 10, 1e9, 4096, never, error);
     REQUIRE(got);
     CHECK(*got == bytes);
+    if (n > 4096) {
+      // The stat said less than there is (a file that grew since) and at least the head: all of it.
+      got = read_file_once(path, n - 1, 1e9, 4096, never, error);
+      REQUIRE(got);
+      CHECK(*got == bytes);
+    }
+    // The head asked is the first 4096 bytes (or the whole of a smaller file), read whole or not;
+    // a claimed file is not returned.
+    std::string head;
+    const auto claim = [&](std::string_view h) {
+      head = h;
+      return true;
+    };
+    error.clear();
+    CHECK_FALSE(read_file_once(path, n, 1e9, 4096, claim, error));
+    CHECK(error.empty());
+    CHECK(head == bytes.substr(0, 4096));
   }
 }
 
