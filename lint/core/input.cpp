@@ -164,26 +164,37 @@ std::optional<std::string> read_fd_once(int fd, const std::string& path, std::ui
     ~Closer() { ::close(fd); }
   } closer{fd};
   const auto read_error = [&] { return path + ": read error"; };
-  // A file smaller than the head (most plans): read straight into the buffer the plans view, up to
-  // the size its stat gave (as below: what it holds beyond that is not read, a shorter file ends
-  // at its end), then asked as the head.
-  if (size > 0 && size < head_bytes && static_cast<double>(size) <= max_bytes) {
+  // What follows the bytes `data` holds, to the end (usually one read that finds it): a file that
+  // grew since its stat, or a procfs file whose size reads 0, as read_input does. False with
+  // `error` set.
+  const auto read_to_end = [&](std::string& data) {
+    char buf[1 << 16];
+    while (true) {
+      ssize_t n = ::read(fd, buf, sizeof buf);
+      if (n < 0 && errno == EINTR) continue;
+      if (n < 0) return error = read_error(), false;
+      if (n == 0) return true;
+      if (static_cast<double>(data.size()) + static_cast<double>(n) > max_bytes)
+        return error = too_large_message(path, max_bytes), false;
+      data.append(buf, static_cast<std::size_t>(n));
+    }
+  };
+  // A file below kReadWholeBelow (every plan but the largest): read up to the size its stat gave
+  // straight into the buffer the plans view, in one read, then its first bytes (up to
+  // `head_bytes`) asked as the head. A file smaller than the head ends there (no read of 0 bytes
+  // to find its end; a shorter file ends at its end); a larger one is read on to its end. A file
+  // of kReadWholeBelow or more may be one a reader reads in pieces: no more of it is read before
+  // its head is asked.
+  if (size > 0 && size < kReadWholeBelow && static_cast<double>(size) <= max_bytes) {
     std::string data;
     if (read_append(fd, data, static_cast<std::size_t>(size)) < 0) return error = read_error(), std::nullopt;
-    if (claimed(data)) return std::nullopt;
+    if (claimed(std::string_view(data).substr(0, head_bytes))) return std::nullopt;
+    if (size >= head_bytes && data.size() == size && !read_to_end(data)) return std::nullopt;
     return data;
   }
+  // The head into a buffer of its own (one read, one copy, nothing zero-filled first).
   std::string data;
-  // A file below kReadWholeBelow (most plans larger than the head): read up to the size its stat
-  // gave straight into the buffer the plans view, in one read, then its first bytes asked as the
-  // head; what follows is read as below (a file that grew). A larger one may be one a reader
-  // reads in pieces (no more of it is read before its head is asked).
-  const bool whole = size >= head_bytes && size < kReadWholeBelow && static_cast<double>(size) <= max_bytes;
-  if (whole) {
-    if (read_append(fd, data, static_cast<std::size_t>(size)) < 0) return error = read_error(), std::nullopt;
-    if (claimed(std::string_view(data).substr(0, head_bytes))) return std::nullopt;
-  } else {
-    // The head into a buffer of its own (one read, one copy, nothing zero-filled first).
+  {
     std::unique_ptr<char[]> head(new char[head_bytes]);
     std::size_t have = 0;
     while (have < head_bytes) {
@@ -200,30 +211,17 @@ std::optional<std::string> read_fd_once(int fd, const std::string& path, std::ui
     if (have == head_bytes && size > have && static_cast<double>(size) <= max_bytes) data.reserve(static_cast<std::size_t>(size));
     data.assign(head.get(), have);
   }
-  long long got = 0;
-  // The size from the stat, then whatever follows (a file that grew, or a procfs file whose size
-  // reads 0), as read_input does.
+  // The size from the stat, then whatever follows.
   if (size > 0 && static_cast<double>(size) > max_bytes) return error = too_large_message(path, max_bytes), std::nullopt;
   if (static_cast<double>(data.size()) > max_bytes) return error = too_large_message(path, max_bytes), std::nullopt;
-  if (whole ? data.size() == size : data.size() == head_bytes) {
+  if (data.size() == head_bytes) {
     std::size_t have = data.size();
-    if (!whole && size > have) {
-      got = read_append(fd, data, static_cast<std::size_t>(size) - have);
+    if (size > have) {
+      const long long got = read_append(fd, data, static_cast<std::size_t>(size) - have);
       if (got < 0) return error = read_error(), std::nullopt;
       have += static_cast<std::size_t>(got);
     }
-    if (have >= size) {  // then to the end (usually one read that finds it)
-      char buf[1 << 16];
-      while (true) {
-        ssize_t n = ::read(fd, buf, sizeof buf);
-        if (n < 0 && errno == EINTR) continue;
-        if (n < 0) return error = read_error(), std::nullopt;
-        if (n == 0) break;
-        if (static_cast<double>(data.size()) + static_cast<double>(n) > max_bytes)
-          return error = too_large_message(path, max_bytes), std::nullopt;
-        data.append(buf, static_cast<std::size_t>(n));
-      }
-    }
+    if (have >= size && !read_to_end(data)) return std::nullopt;
   }
   return data;
 }

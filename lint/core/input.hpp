@@ -35,8 +35,8 @@ std::optional<std::string> read_file_once(const std::string& path, std::uint64_t
                                           const std::function<bool(std::string_view head)>& claimed,
                                           std::string& error);
 // The same for a regular file already open as `fd` (closed before returning; `path` names it in
-// errors and `size` is its fstat's). A file of at least `head_bytes` and below kReadWholeBelow is
-// read whole before its head is asked (one read, no copy of the head); a larger one head first.
+// errors and `size` is its fstat's). A file below kReadWholeBelow is read whole before its head is
+// asked (one read, no copy of the head); a larger one head first.
 inline constexpr std::uint64_t kReadWholeBelow = std::uint64_t{1} << 20;
 std::optional<std::string> read_fd_once(int fd, const std::string& path, std::uint64_t size, double max_bytes,
                                         std::size_t head_bytes,

@@ -29,13 +29,20 @@ inline std::string utf8_violation(std::string_view s) {
   return "";
 }
 
-// Text for a terminal or a CI log: no control character but newline and tab, no line that starts
-// (after blanks) with `::`, valid UTF-8.
-inline std::string terminal_violation(std::string_view s) {
+// No control character but newline and tab (both whitespace to a terminal and to a CI log), "" or
+// the first one found.
+inline std::string control_byte_violation(std::string_view s) {
   for (std::size_t i = 0; i < s.size(); ++i) {
     auto c = static_cast<unsigned char>(s[i]);
     if ((c < 0x20 && c != '\n' && c != '\t') || c == 0x7F) return "raw control byte " + std::to_string(c) + " at " + std::to_string(i);
   }
+  return "";
+}
+
+// Text for a terminal or a CI log: no control character but newline and tab, no line that starts
+// (after blanks) with `::`, valid UTF-8.
+inline std::string terminal_violation(std::string_view s) {
+  if (auto c = control_byte_violation(s); !c.empty()) return c;
   std::size_t start = 0;
   while (start < s.size()) {
     std::size_t nl = s.find('\n', start);
@@ -110,9 +117,7 @@ inline std::string check_all_outputs(std::string_view text, const std::string& p
           // A tab is whitespace to the runner and in the log, as in terminal text (`visible` keeps
           // it; GitHub's escapeData escapes only %, CR and LF): a tab echoed from a Query Profile
           // string is not a control byte to report (found by fuzz_output in CI).
-          for (char c : s)
-            if ((static_cast<unsigned char>(c) < 0x20 && c != '\n' && c != '\t') || c == 0x7F)
-              why = "github: raw control byte";
+          if (auto c = control_byte_violation(s); !c.empty()) why = "github: " + c;
           break;
         case OutputFormat::Junit: why = xml_violation(s); break;
       }

@@ -10,6 +10,7 @@
 #include <chrono>
 #include <cstdint>
 #include <fstream>
+#include <future>
 #include <string>
 #include <thread>
 
@@ -107,18 +108,20 @@ TEST_CASE("open_if_regular: a regular file is opened with its size, and a FIFO i
   CHECK(open_if_regular((dir.dir / "missing.txt").string(), size) == -1);
   CHECK(open_if_regular(dir.dir.string(), size) == -1);  // a folder
   // A FIFO with no writer: a blocking open would wait until one came. A helper opens the write end
-  // after 3 s (which frees a reader still waiting then), so the test ends either way; the open must
-  // have given up long before.
+  // once the open returned, or after 3 s (which frees a reader still waiting then), so the test
+  // ends either way; the open must have given up long before.
   const std::string fifo = (dir.dir / "plan.fifo").string();
   REQUIRE(::mkfifo(fifo.c_str(), 0600) == 0);
-  std::thread helper([&] {
-    std::this_thread::sleep_for(std::chrono::seconds(3));
+  std::promise<void> returned;
+  std::thread helper([&fifo, done = returned.get_future()] {
+    done.wait_for(std::chrono::seconds(3));
     const int w = ::open(fifo.c_str(), O_WRONLY | O_NONBLOCK | O_CLOEXEC);  // ENXIO when no reader waits
     if (w >= 0) ::close(w);
   });
   const auto t0 = std::chrono::steady_clock::now();
   const int ffd = open_if_regular(fifo, size);
   const double waited = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+  returned.set_value();
   helper.join();
   CHECK(ffd == -1);
   CHECK(waited < 2.0);
