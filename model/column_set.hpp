@@ -1,13 +1,16 @@
 // A set of column keys (lower-case, unqualified: model/facts.hpp column_key) as sorted,
 // unique Texts. The keys are views into the input or the plan's TextStore, so a scan's column sets
 // cost 16 bytes a column instead of a tree node and a string each.
+// The list is a CompactVector: built while a BlockScope is open (derive_common_facts), its block
+// is in the plan's store, as the keys it lists often are; a std::vector took a heap block a set
+// (three a scan), a second one from finish's shrink_to_fit, and a free each at teardown.
 #pragma once
 
 #include <algorithm>
 #include <cstddef>
 #include <string_view>
-#include <vector>
 
+#include "support/compact_vector.hpp"
 #include "support/text.hpp"
 
 namespace planlint {
@@ -35,7 +38,7 @@ class ColumnSet {
   [[nodiscard]] auto end() const { return keys_.end(); }
 
  private:
-  std::vector<Text> keys_;
+  CompactVector<Text> keys_;
 };
 
 }  // namespace planlint

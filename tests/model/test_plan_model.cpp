@@ -37,6 +37,26 @@ TEST_CASE("Plan::link fills parents and drops duplicate and self edges") {
   CHECK(p.ops[2].parents == std::vector<std::size_t>{0, 1});
   CHECK_FALSE(p.ops[2].parents.is_inline());
   CHECK(p.ops[1].parents.is_inline());
+  // A lone child (no marks: nothing to de-duplicate) that is the operator itself or past the plan
+  // is dropped; the parents of an earlier link are not kept.
+  p.ops[0].children = {0};
+  p.ops[1].children = {3};
+  p.ops[2].children = {1};
+  p.link();
+  CHECK(p.ops[0].children.empty());
+  CHECK(p.ops[1].children.empty());
+  CHECK(p.ops[2].children == std::vector<std::size_t>{1});
+  CHECK(p.ops[0].parents.empty());
+  CHECK(p.ops[1].parents == std::vector<std::size_t>{2});
+  CHECK(p.ops[2].parents.empty());
+  // Lone children and lists mixed: each child's parents in the order of the operators.
+  p.ops[0].children = {2};
+  p.ops[1].children = {2, 0, 2};
+  p.ops[2].children = {};
+  p.link();
+  CHECK(p.ops[1].children == std::vector<std::size_t>{2, 0});
+  CHECK(p.ops[2].parents == std::vector<std::size_t>{0, 1});
+  CHECK(p.ops[0].parents == std::vector<std::size_t>{1});
 }
 
 TEST_CASE("model: Plan::relocate_all puts every location of the plan at one place") {

@@ -104,6 +104,36 @@ TEST_CASE("duplicate-work: the copies among several reads that share a head, wha
   }
 }
 
+TEST_CASE("duplicate-work: copies found whether their keys were kept from the first pass or built again") {
+  // The rule keeps the first pass's group keys up to 256 KiB and builds the others again: scans
+  // whose locations run to 100,000 bytes fill it with two or three keys, so a later scan's key is
+  // built again and compared with a kept one (or with another built again). The answer is the one
+  // of short keys.
+  const std::string long_a = std::string(100'000, 'a'), long_b = std::string(100'000, 'b');
+  auto scan = [](const std::string& cols, const std::string& where, const std::string& filter, const std::string& pushed) {
+    return "FileScan parquet [" + cols + "] Batched: true, DataFilters: [" + filter +
+           "], Format: Parquet, Location: InMemoryFileIndex(1 paths)[file:/data/" + where +
+           "], PartitionFilters: [], PushedFilters: [" + pushed + "], ReadSchema: struct<code:string,x:bigint>\n";
+  };
+  const std::string a1 = "Filter (x#1L > 100)\n:  +- " + scan("code#0,x#1L", long_a, "(x#1L > 100)", "GreaterThan(x,100)");
+  const std::string b = scan("code#2,x#3L", long_b, "", "");
+  const std::string a2 = "Filter (x#5L > 100)\n:  +- " + scan("code#4,x#5L", long_a, "(x#5L > 100)", "GreaterThan(x,100)");
+  const std::string a3 = "Filter (x#7L > 200)\n   +- " + scan("code#6,x#7L", long_a, "(x#7L > 200)", "GreaterThan(x,200)");
+  for (const auto& order : {std::vector<std::string>{a1, b, a2}, std::vector<std::string>{b, a1, a2},
+                            std::vector<std::string>{a1, a2, b}}) {
+    const std::string plan = "== Physical Plan ==\nUnion\n:- " + order[0] + ":- " + order[1] + ":- " + order[2] + "+- " + a3;
+    LintResult lr = lint_text(plan, "long.txt", only_rule("duplicate-work"));
+    REQUIRE(lr.diagnostics.size() == 1);
+    CHECK(lr.diagnostics[0].message.find("the same scan and filter") != std::string::npos);
+    CHECK(lr.diagnostics[0].message.find("is computed 2 times") != std::string::npos);
+    CHECK(evidence(lr.diagnostics[0], "copies")->number == doctest::Approx(2));
+  }
+  // Two pairs of copies, the second pair's keys both built again: two findings.
+  const std::string b2 = scan("code#8,x#9L", long_b, "", "");
+  const std::string plan = "== Physical Plan ==\nUnion\n:- " + a1 + ":- " + b + ":- " + a2 + "+- " + b2;
+  CHECK(lint_text(plan, "long.txt", only_rule("duplicate-work")).diagnostics.size() == 2);
+}
+
 TEST_CASE("duplicate-work: near miss, RDD scans with nested columns have no table identity") {
   const std::string plan =
       "== Physical Plan ==\n"
