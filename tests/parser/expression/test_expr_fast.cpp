@@ -465,6 +465,33 @@ TEST_CASE("fast expression reader: the cut mark `...` is found wherever it lies"
   CHECK(truncated("EqualTo(c,aaaaaaaaaaaaa...b)"));
   CHECK(truncated("EqualTo(c,aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa...)"));
   CHECK(truncated("EqualTo(c,...)"));
+
+  // Texts of every length from 8 to 40 bytes (`a = >` and a raw comparand), `...` at every place
+  // of the value, and the same lengths with dots that make no mark: texts under 16 bytes are
+  // looked at through two word loads that overlap, longer ones through a last 16-byte look that
+  // ends at the text's end.
+  auto truncated_cat = [&](const std::string& s) {
+    ParsedExpr out;
+    const bool read = expr_parse::fast_parse(store, store.keep(s), ExprDialect::Catalyst, out);
+    CAPTURE(s);
+    REQUIRE(read);
+    const ParsedExpr grammar = expr_parse::parse_with_grammar(store, store.keep(s), ExprDialect::Catalyst);
+    CHECK(out.truncated == grammar.truncated);
+    return out.truncated;
+  };
+  for (std::size_t size = 3; size <= 35; ++size) {
+    for (std::size_t at = 0; at + 3 <= size; ++at) {
+      std::string value(size, 'b');
+      value.replace(at, 3, "...");
+      CHECK(truncated_cat("a = >" + value));
+      value[at + (at % 3)] = 'c';  // two dots at most
+      CHECK_FALSE(truncated_cat("a = >" + value));
+      std::string dotted(size, 'b');  // dots apart, and a pair
+      for (std::size_t i = at % 2; i < size; i += 2) dotted[i] = '.';
+      if (at + 1 < size) dotted[at] = dotted[at + 1] = '.';
+      CHECK(truncated_cat("a = >" + dotted) == (dotted.find("...") != std::string::npos));
+    }
+  }
 }
 
 TEST_CASE("fast expression reader: a word before `#id` is a subquery only when it is a subquery name") {
