@@ -12,6 +12,7 @@
 #include <unordered_set>
 #include <vector>
 
+#include "grammar/expression.hpp"
 #include "parser/expression/expr_fast.hpp"
 #include "parser/expression/expression.hpp"
 #include "parser/registry/parse.hpp"
@@ -513,5 +514,52 @@ TEST_CASE("fast expression reader: a word before `#id` is a subquery only when i
                                 "dynamicpruninG", "dynamicpruning_", "scalarsubquery", "x"}) {
     CAPTURE(attr);
     CHECK(kind_of_rhs(attr) == ExprKind::Attribute);
+  }
+}
+
+TEST_CASE("fast expression reader: reserved_word answers as the grammar's is_keyword") {
+  // Every reserved word in every spelling of its case, each with one byte changed to its
+  // neighbours and to the bytes that bit 5 maps near the letters (@ [ ` { and bytes above 0x7F),
+  // one byte more and one less; every word of up to three bytes over letters, digits and `_ $`.
+  auto same = [](const std::string& w) {
+    const bool fast = expr_parse::reserved_word(w.data(), w.size());
+    const bool grammar = grammar::expr::reserved::is_keyword(w.data(), w.size());
+    if (fast != grammar) {
+      INFO("word [" << w << "]");
+      CHECK(fast == grammar);
+    }
+    return fast;
+  };
+  std::size_t keywords = 0;
+  for (std::string_view k : {"AS", "OR", "IN", "IS", "AND", "NOT", "END", "ASC", "DIV", "LIKE", "CASE", "WHEN", "THEN", "ELSE",
+                             "DESC", "ILIKE", "RLIKE", "NULLS", "INSET", "REGEXP", "ESCAPE", "BETWEEN", "DISTINCT"}) {
+    for (unsigned mask = 0; mask < (1u << k.size()); ++mask) {
+      std::string w(k);
+      for (std::size_t i = 0; i < w.size(); ++i)
+        if (mask & (1u << i)) w[i] = static_cast<char>(w[i] - 'A' + 'a');
+      keywords += same(w);
+      for (std::size_t i = 0; i < w.size(); ++i) {
+        for (char c : {static_cast<char>(w[i] + 1), static_cast<char>(w[i] - 1), '@', '[', '`', '{', '_', '$', '0',
+                       static_cast<char>(w[i] | 0x80), static_cast<char>(w[i] ^ 0x20 ^ 0x80)}) {
+          std::string v = w;
+          v[i] = c;
+          same(v);
+        }
+      }
+      same(w + "S");
+      same(w + "_");
+      same(w.substr(1));
+      same(w.substr(0, w.size() - 1));
+    }
+  }
+  CHECK(keywords == 4 * 4 + 5 * 8 + 6 * 16 + 4 * 32 + 2 * 64 + 128 + 256);  // each spelling of each word
+  const std::string bytes = "ABCDEILNORSTWabdeinorstw09_$@[`{";
+  std::vector<std::string> level = {""};
+  for (int size = 1; size <= 3; ++size) {
+    std::vector<std::string> next;
+    for (const std::string& w : level)
+      for (char c : bytes) next.push_back(w + c);
+    for (const std::string& w : next) same(w);
+    level = std::move(next);
   }
 }
