@@ -563,3 +563,50 @@ TEST_CASE("fast expression reader: reserved_word answers as the grammar's is_key
     level = std::move(next);
   }
 }
+
+TEST_CASE("fast expression reader: the v1 filter names and the word lists, against the grammar") {
+  // Each v1 filter name nested in And(...) (pf_known_name: the fast reader reads it), and one
+  // byte off, one more, one less and another case (no name: the fast reader declines at the '(',
+  // or reads what the grammar reads). Then the words of each list in other spellings, as a bare
+  // word, a comparand's next word and a raw list item's next word.
+  TextStore store;
+  auto check = [&](const std::string& s, ExprDialect d, bool must_read) {
+    const Text text = store.keep(s);
+    ParsedExpr fast;
+    const bool read = expr_parse::fast_parse(store, text, d, fast);
+    INFO("text [" << s << "]");
+    if (must_read) CHECK(read);
+    if (read) CHECK(dump(fast) == dump(expr_parse::parse_with_grammar(store, text, d)));
+  };
+  for (std::string name : {"And", "Or", "Not", "EqualTo", "EqualNullSafe", "GreaterThan", "GreaterThanOrEqual", "LessThan",
+                           "LessThanOrEqual", "In", "IsNull", "IsNotNull", "StringStartsWith", "StringEndsWith",
+                           "StringContains", "AlwaysTrue", "AlwaysFalse"}) {
+    check("And(" + name + "(a,1),IsNotNull(b))", ExprDialect::PushedFilter, true);
+    std::string off = name;
+    off.back() = static_cast<char>(off.back() + 1);
+    std::string lower = name;
+    lower[0] = static_cast<char>(lower[0] - 'A' + 'a');
+    for (const std::string& near : {off, name + "s", name.substr(0, name.size() - 1), lower}) {
+      const std::string s = "And(" + near + "(a,1),IsNotNull(b))";
+      ParsedExpr out;
+      CHECK_FALSE(expr_parse::fast_parse(store, store.keep(s), ExprDialect::PushedFilter, out));
+      check(s, ExprDialect::PushedFilter, false);
+    }
+  }
+  for (std::string w : {"true", "false", "null", "case", "cast", "try_cast", "interval", "input", "div", "and", "or", "then",
+                        "else", "when", "end", "as", "asc", "desc", "windowspecdefinition", "is", "in", "inset", "not", "like",
+                        "ilike", "rlike", "regexp", "between", "nulls", "truex", "nul", "Input", "INTERVAL", "Desc", "x"}) {
+    std::string upper = w;
+    for (char& c : upper) c = static_cast<char>(c >= 'a' && c <= 'z' ? c - 'a' + 'A' : c);
+    for (const std::string& v : {w, upper}) {
+      check("(a#1 = " + v + ")", ExprDialect::Catalyst, false);
+      check("(a#1 = Books " + v + "  )", ExprDialect::Catalyst, false);
+      check("a#1 IN (Bronx " + v + ",b)", ExprDialect::Catalyst, false);
+      check("a#1 IN (" + v + " #7,b)", ExprDialect::Catalyst, false);
+    }
+  }
+  // Words that are read: a bare word after `=`, a raw comparand, a raw item.
+  check("(a#1 = truex)", ExprDialect::Catalyst, true);
+  check("(a#1 = Books x  )", ExprDialect::Catalyst, true);
+  check("a#1 IN (Bronx County,b)", ExprDialect::Catalyst, true);
+}
