@@ -65,6 +65,13 @@ inline std::size_t value_run_end(const char* b, std::size_t q, std::size_t n) {
   return q;
 }
 
+// The bytes value_run_end stops at: `,` ( ) [ ] { } `#` a backquote a tab or a line break.
+constexpr std::array<bool, 256> kValueStop = [] {
+  std::array<bool, 256> t{};
+  for (char c : {',', '(', ')', '[', ']', '{', '}', '#', '`', '\t', '\r', '\n'}) t[static_cast<unsigned char>(c)] = true;
+  return t;
+}();
+
 // ASCII case-insensitive: `s` equals the lower-case `lower`.
 inline bool iequals_lower(std::string_view s, std::string_view lower) {
   if (s.size() != lower.size()) return false;
@@ -239,20 +246,20 @@ class Fast {
   bool pf_raw_value(char close, bool hash_ok, Expr& v) {
     const std::size_t a0 = p_;
     bool hash = false;
-    p_ = value_run_end(b_, p_, n_);
-    while (p_ < n_) {
-      const char c = b_[p_];
+    // The bytes after the 16-byte looks one table look each, in a local (a store to p_ before
+    // every byte read otherwise: the read may alias it). p_ is left anywhere on a decline.
+    std::size_t q = value_run_end(b_, p_, n_);
+    for (; q < n_; ++q) {
+      if (!kValueStop[static_cast<unsigned char>(b_[q])]) continue;
+      const char c = b_[q];
       if (c == ',' || c == close) break;
       if (c == '#' && hash_ok) {
         hash = true;
-        ++p_;
         continue;
       }
-      if (c == '(' || c == ')' || c == '[' || c == ']' || c == '{' || c == '}' || c == '#' || c == '`' || c == '\t' ||
-          c == '\r' || c == '\n')
-        return false;
-      ++p_;
+      return false;  // another bracket or closer, `#`, a backquote, a tab or a line break
     }
+    p_ = q;
     std::size_t end = p_;
     while (end > a0 && b_[end - 1] == ' ') --end;
     if (end == a0 || p_ == n_) return false;
@@ -390,8 +397,11 @@ class Fast {
     return true;
   }
 
+  // In a local: p_ would be stored before every byte read (the read may alias it).
   void blanks() {
-    while (p_ < n_ && b_[p_] == ' ') ++p_;
+    std::size_t q = p_;
+    while (q < n_ && b_[q] == ' ') ++q;
+    p_ = q;
   }
   std::size_t after_blanks() const {
     std::size_t q = p_;
@@ -952,16 +962,23 @@ class Fast {
   // hash_id: seq<'#', expr_id>; expr_id: seq<sor<digits, 'x'>, opt<'L'>, not_at<ident_other>,
   // opt<watermark>>. At the '#'; the watermark (`-T10ms`) is declined by the caller's next byte.
   bool hash_id() {
-    ++p_;
-    if (p_ < n_ && digit(b_[p_])) {
-      while (p_ < n_ && digit(b_[p_])) ++p_;
-    } else if (p_ < n_ && b_[p_] == 'x') {
-      ++p_;
+    std::size_t q = p_ + 1;
+    if (q < n_ && digit(b_[q])) {
+      q = digits_end(q + 1);
+    } else if (q < n_ && b_[q] == 'x') {
+      ++q;
     } else {
+      p_ = q;
       return false;
     }
-    if (p_ < n_ && b_[p_] == 'L') ++p_;
-    return p_ == n_ || !ident_other(b_[p_]);
+    if (q < n_ && b_[q] == 'L') ++q;
+    p_ = q;
+    return q == n_ || !ident_other(b_[q]);
+  }
+  // The end of the run of digits from q (a local, not p_, that every byte read would make stored).
+  std::size_t digits_end(std::size_t q) const {
+    while (q < n_ && digit(b_[q])) ++q;
+    return q;
   }
   // After a subquery reference: not `,` (subquery_ref's opt<',', ws, plan_tag>), not `-` (a watermark).
   bool subquery_ends() const {
@@ -1191,7 +1208,7 @@ class Fast {
   // With `dates`, also date_literal's date part alone (`2024-01-01`; a time after it is declined).
   bool number(Expr& e, std::uint32_t& h, bool dates) {
     const std::size_t s = p_;
-    while (p_ < n_ && digit(b_[p_])) ++p_;
+    p_ = digits_end(p_);
     if (dates && p_ - s == 4 && p_ + 6 <= n_ && b_[p_] == '-' && digit(b_[p_ + 1]) && digit(b_[p_ + 2]) && b_[p_ + 3] == '-' &&
         digit(b_[p_ + 4]) && digit(b_[p_ + 5])) {
       p_ += 6;
@@ -1205,10 +1222,7 @@ class Fast {
       h = 1;
       return true;
     }
-    if (p_ < n_ && b_[p_] == '.') {
-      ++p_;
-      while (p_ < n_ && digit(b_[p_])) ++p_;
-    }
+    if (p_ < n_ && b_[p_] == '.') p_ = digits_end(p_ + 1);
     if (!operand_ends()) return false;  // an exponent, a suffix (L, BD, ...), a date, a name: declined
     set_literal(e, s, p_);
     h = 1;
