@@ -504,20 +504,26 @@ class Fast {
     return peek(at, len) == Tok::End;
   }
 
-  // A Binary node over `e` (the left operand, where it lies) and `rhs`: reduce_binary's node.
-  static void binary(Expr& e, std::uint32_t& h, std::string_view op, Expr&& rhs, std::uint32_t rh) {
+  // A Binary node `op` over `e` (the left operand, where it lies) and a right operand:
+  // reduce_binary's node. binary_rhs makes the node where `e` is, `e` its first argument, and
+  // gives its second, empty, for the caller to read the right operand into (in its place: not
+  // built aside, moved and destroyed); binary_end then ends the node where that operand ends.
+  // The node is only complete after binary_end; a decline in between drops the tree.
+  static Expr& binary_rhs(Expr& e, std::string_view op) {
     CompactVector<Expr> args;
     args.reserve(2);
     const std::uint32_t begin = e.begin;
-    const std::uint32_t end = rhs.end;
     args.push_back(std::move(e));
-    args.push_back(std::move(rhs));
+    Expr& rhs = args.emplace_back();
     e = Expr{};
     e.kind = ExprKind::Binary;
     e.name = sv(op);
     e.begin = begin;
-    e.end = end;
-    e.args.swap(args);
+    e.args.swap(args);  // the block, and `rhs` in it, stay where they are
+    return rhs;
+  }
+  static void binary_end(Expr& e, std::uint32_t& h, std::uint32_t rh) {
+    e.end = e.args[1].end;
     h = std::max(h, rh) + 1;
   }
   // wrap_unary: a Unary node `name` over `e`.
@@ -553,13 +559,13 @@ class Fast {
       if (peek(at, len) != kOp) return true;
       p_ = at + len;
       blanks();
-      Expr rhs;
+      Expr& rhs = binary_rhs(e, std::string_view(b_ + at, len));
       std::uint32_t rh = 0;
       if (!not_expr(rhs, rh)) return false;
       if constexpr (kOp == Tok::Or) {
         if (!tails<Tok::And>(rhs, rh)) return false;
       }
-      binary(e, h, std::string_view(b_ + at, len), std::move(rhs), rh);
+      binary_end(e, h, rh);
       if (h > kMaxFastHeight) return false;
     }
   }
@@ -629,10 +635,10 @@ class Fast {
     while (peek(at, len) == kind) {
       p_ = at + len;
       blanks();
-      Expr rhs;
+      Expr& rhs = binary_rhs(e, std::string_view(b_ + at, len));
       std::uint32_t rh = 0;
       if (!read_rhs(rhs, rh)) return false;
-      binary(e, h, std::string_view(b_ + at, len), std::move(rhs), rh);
+      binary_end(e, h, rh);
       ops = true;
       if (h > kMaxFastHeight) return false;
     }
@@ -666,10 +672,10 @@ class Fast {
         const std::string_view op(b_ + at, len);
         p_ = at + len;
         blanks();
-        Expr rhs;
+        Expr& rhs = binary_rhs(e, op);
         std::uint32_t rh = 0;
         if (!comparand(rhs, rh)) return false;
-        binary(e, h, op, std::move(rhs), rh);
+        binary_end(e, h, rh);
         return true;
       }
       case Tok::Inset: {
@@ -1320,7 +1326,8 @@ class Fast {
         lit.begin = lit.end = static_cast<std::uint32_t>(p_);
         h = std::max<std::uint32_t>(h, 1);
       } else {
-        Expr item;
+        // Read in its place in the list (nothing below touches `args`; a decline drops the tree).
+        Expr& item = args.emplace_back();
         std::uint32_t ih = 0;
         const std::size_t s = p_, depth = depth_;
         if (!expression(item, ih)) {
@@ -1331,7 +1338,6 @@ class Fast {
           if (!raw_item(s, item)) return false;
           ih = 1;
         }
-        args.push_back(std::move(item));
         h = std::max(h, ih);
       }
       blanks();

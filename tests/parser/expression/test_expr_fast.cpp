@@ -641,3 +641,27 @@ TEST_CASE("fast expression reader: a pushed filter's raw value with each stop by
   MESSAGE("raw values: " << read << " of " << compared << " read by the fast reader");
   CHECK(read > compared / 4);
 }
+
+TEST_CASE("fast expression reader: list items and right operands read where they stay") {
+  // Items are read into their list's block and right operands into their node's: long lists
+  // (the block grows while items are read), items and comparands that fall back to raw text
+  // after a part was read, nested calls and operators in both, against the grammar.
+  TextStore store;
+  auto same_as_grammar = [&](const std::string& s) {
+    const Text text = store.keep(s);
+    ParsedExpr fast;
+    INFO("text [" << s << "]");
+    REQUIRE(expr_parse::fast_parse(store, text, ExprDialect::Catalyst, fast));
+    CHECK(dump(fast) == dump(expr_parse::parse_with_grammar(store, text, ExprDialect::Catalyst)));
+  };
+  std::string list = "a#1 IN (";
+  for (int i = 0; i < 40; ++i) {
+    if (i) list += i % 3 ? "," : ", ";
+    list += i % 5 == 0 ? "f(x#" + std::to_string(i) + ", (y#2 + 1))" : i % 5 == 1 ? "Bronx County" : std::to_string(i);
+    same_as_grammar(list + ")");
+  }
+  same_as_grammar("coalesce((a#1 * 2), b#2, (c#3 = Books x  ), d#4)");
+  same_as_grammar("((a#1 = Advanced Degree   ) AND ((b#2 + c#3) > (d#4 * 2)) OR NOT (e#5 = 4 yr Degree  ))");
+  same_as_grammar("(((a#1 = 1) AND (b#2 = 2)) AND ((c#3 = 3) OR (d#4 = N/A)) OR (e#5 IN (IN,OH) AND f#6 IS NULL))");
+  same_as_grammar("f(a#1 - -5 * b#2 / c#3 + d#4, g(h(i#1), ), (j#2 = >100  ))");
+}
