@@ -28,10 +28,12 @@ ParsedExpr parse_with_grammar(TextStore& store, Text text, ExprDialect dialect) 
 
 }  // namespace expr_parse
 
+// One object returned on both paths (named return value optimisation): with `return out;` on one
+// and the grammar's result on the other, the fast path's tree was copied out on every call.
 ParsedExpr parse_expression(TextStore& store, Text text, ExprDialect dialect) {
   ParsedExpr out;
-  if (expr_parse::fast_parse(store, text, dialect, out)) return out;
-  return expr_parse::parse_with_grammar(store, text, dialect);
+  if (!expr_parse::fast_parse(store, text, dialect, out)) out = expr_parse::parse_with_grammar(store, text, dialect);
+  return out;
 }
 
 }  // namespace planlint

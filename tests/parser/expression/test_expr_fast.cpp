@@ -12,6 +12,7 @@
 #include <unordered_set>
 #include <vector>
 
+#include "grammar/expression.hpp"
 #include "parser/expression/expr_fast.hpp"
 #include "parser/expression/expression.hpp"
 #include "parser/registry/parse.hpp"
@@ -465,6 +466,33 @@ TEST_CASE("fast expression reader: the cut mark `...` is found wherever it lies"
   CHECK(truncated("EqualTo(c,aaaaaaaaaaaaa...b)"));
   CHECK(truncated("EqualTo(c,aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa...)"));
   CHECK(truncated("EqualTo(c,...)"));
+
+  // Texts of every length from 8 to 40 bytes (`a = >` and a raw comparand), `...` at every place
+  // of the value, and the same lengths with dots that make no mark: texts under 16 bytes are
+  // looked at through two word loads that overlap, longer ones through a last 16-byte look that
+  // ends at the text's end.
+  auto truncated_cat = [&](const std::string& s) {
+    ParsedExpr out;
+    const bool read = expr_parse::fast_parse(store, store.keep(s), ExprDialect::Catalyst, out);
+    CAPTURE(s);
+    REQUIRE(read);
+    const ParsedExpr grammar = expr_parse::parse_with_grammar(store, store.keep(s), ExprDialect::Catalyst);
+    CHECK(out.truncated == grammar.truncated);
+    return out.truncated;
+  };
+  for (std::size_t size = 3; size <= 35; ++size) {
+    for (std::size_t at = 0; at + 3 <= size; ++at) {
+      std::string value(size, 'b');
+      value.replace(at, 3, "...");
+      CHECK(truncated_cat("a = >" + value));
+      value[at + (at % 3)] = 'c';  // two dots at most
+      CHECK_FALSE(truncated_cat("a = >" + value));
+      std::string dotted(size, 'b');  // dots apart, and a pair
+      for (std::size_t i = at % 2; i < size; i += 2) dotted[i] = '.';
+      if (at + 1 < size) dotted[at] = dotted[at + 1] = '.';
+      CHECK(truncated_cat("a = >" + dotted) == (dotted.find("...") != std::string::npos));
+    }
+  }
 }
 
 TEST_CASE("fast expression reader: a word before `#id` is a subquery only when it is a subquery name") {
@@ -486,5 +514,171 @@ TEST_CASE("fast expression reader: a word before `#id` is a subquery only when i
                                 "dynamicpruninG", "dynamicpruning_", "scalarsubquery", "x"}) {
     CAPTURE(attr);
     CHECK(kind_of_rhs(attr) == ExprKind::Attribute);
+  }
+}
+
+TEST_CASE("fast expression reader: reserved_word answers as the grammar's is_keyword") {
+  // Every reserved word in every spelling of its case, each with one byte changed to its
+  // neighbours and to the bytes that bit 5 maps near the letters (@ [ ` { and bytes above 0x7F),
+  // one byte more and one less; every word of up to three bytes over letters, digits and `_ $`.
+  auto same = [](const std::string& w) {
+    const bool fast = expr_parse::reserved_word(w.data(), w.size());
+    const bool grammar = grammar::expr::reserved::is_keyword(w.data(), w.size());
+    if (fast != grammar) {
+      INFO("word [" << w << "]");
+      CHECK(fast == grammar);
+    }
+    return fast;
+  };
+  std::size_t keywords = 0;
+  for (std::string_view k : {"AS", "OR", "IN", "IS", "AND", "NOT", "END", "ASC", "DIV", "LIKE", "CASE", "WHEN", "THEN", "ELSE",
+                             "DESC", "ILIKE", "RLIKE", "NULLS", "INSET", "REGEXP", "ESCAPE", "BETWEEN", "DISTINCT"}) {
+    for (unsigned mask = 0; mask < (1u << k.size()); ++mask) {
+      std::string w(k);
+      for (std::size_t i = 0; i < w.size(); ++i)
+        if (mask & (1u << i)) w[i] = static_cast<char>(w[i] - 'A' + 'a');
+      keywords += same(w);
+      for (std::size_t i = 0; i < w.size(); ++i) {
+        for (char c : {static_cast<char>(w[i] + 1), static_cast<char>(w[i] - 1), '@', '[', '`', '{', '_', '$', '0',
+                       static_cast<char>(w[i] | 0x80), static_cast<char>(w[i] ^ 0x20 ^ 0x80)}) {
+          std::string v = w;
+          v[i] = c;
+          same(v);
+        }
+      }
+      same(w + "S");
+      same(w + "_");
+      same(w.substr(1));
+      same(w.substr(0, w.size() - 1));
+    }
+  }
+  CHECK(keywords == 4 * 4 + 5 * 8 + 6 * 16 + 4 * 32 + 2 * 64 + 128 + 256);  // each spelling of each word
+  const std::string bytes = "ABCDEILNORSTWabdeinorstw09_$@[`{";
+  std::vector<std::string> level = {""};
+  for (int size = 1; size <= 3; ++size) {
+    std::vector<std::string> next;
+    for (const std::string& w : level)
+      for (char c : bytes) next.push_back(w + c);
+    for (const std::string& w : next) same(w);
+    level = std::move(next);
+  }
+}
+
+TEST_CASE("fast expression reader: the v1 filter names and the word lists, against the grammar") {
+  // Each v1 filter name nested in And(...) (pf_known_name: the fast reader reads it), and one
+  // byte off, one more, one less and another case (no name: the fast reader declines at the '(',
+  // or reads what the grammar reads). Then the words of each list in other spellings, as a bare
+  // word, a comparand's next word and a raw list item's next word.
+  TextStore store;
+  auto check = [&](const std::string& s, ExprDialect d, bool must_read) {
+    const Text text = store.keep(s);
+    ParsedExpr fast;
+    const bool read = expr_parse::fast_parse(store, text, d, fast);
+    INFO("text [" << s << "]");
+    if (must_read) CHECK(read);
+    if (read) CHECK(dump(fast) == dump(expr_parse::parse_with_grammar(store, text, d)));
+  };
+  for (std::string name : {"And", "Or", "Not", "EqualTo", "EqualNullSafe", "GreaterThan", "GreaterThanOrEqual", "LessThan",
+                           "LessThanOrEqual", "In", "IsNull", "IsNotNull", "StringStartsWith", "StringEndsWith",
+                           "StringContains", "AlwaysTrue", "AlwaysFalse"}) {
+    check("And(" + name + "(a,1),IsNotNull(b))", ExprDialect::PushedFilter, true);
+    std::string off = name;
+    off.back() = static_cast<char>(off.back() + 1);
+    std::string lower = name;
+    lower[0] = static_cast<char>(lower[0] - 'A' + 'a');
+    for (const std::string& near : {off, name + "s", name.substr(0, name.size() - 1), lower}) {
+      const std::string s = "And(" + near + "(a,1),IsNotNull(b))";
+      ParsedExpr out;
+      CHECK_FALSE(expr_parse::fast_parse(store, store.keep(s), ExprDialect::PushedFilter, out));
+      check(s, ExprDialect::PushedFilter, false);
+    }
+  }
+  for (std::string w : {"true", "false", "null", "case", "cast", "try_cast", "interval", "input", "div", "and", "or", "then",
+                        "else", "when", "end", "as", "asc", "desc", "windowspecdefinition", "is", "in", "inset", "not", "like",
+                        "ilike", "rlike", "regexp", "between", "nulls", "truex", "nul", "Input", "INTERVAL", "Desc", "x"}) {
+    std::string upper = w;
+    for (char& c : upper) c = static_cast<char>(c >= 'a' && c <= 'z' ? c - 'a' + 'A' : c);
+    for (const std::string& v : {w, upper}) {
+      check("(a#1 = " + v + ")", ExprDialect::Catalyst, false);
+      check("(a#1 = Books " + v + "  )", ExprDialect::Catalyst, false);
+      check("a#1 IN (Bronx " + v + ",b)", ExprDialect::Catalyst, false);
+      check("a#1 IN (" + v + " #7,b)", ExprDialect::Catalyst, false);
+    }
+  }
+  // Words that are read: a bare word after `=`, a raw comparand, a raw item.
+  check("(a#1 = truex)", ExprDialect::Catalyst, true);
+  check("(a#1 = Books x  )", ExprDialect::Catalyst, true);
+  check("a#1 IN (Bronx County,b)", ExprDialect::Catalyst, true);
+}
+
+TEST_CASE("fast expression reader: a pushed filter's raw value with each stop byte at every place") {
+  // Values of 1 to 40 bytes (the 16-byte looks, then byte by byte), in a filter and in a value
+  // list, as first and second argument, with each byte the value scan stops at (and a few it does
+  // not) at every place: the fast reader reads what the grammar reads, or declines.
+  TextStore store;
+  std::size_t read = 0, compared = 0;
+  for (std::size_t size = 1; size <= 40; ++size) {
+    for (std::size_t at = 0; at < size; ++at) {
+      for (char c : {',', '(', ')', '[', ']', '{', '}', '#', '`', '\t', '\r', '\n', ' ', '.', '-', '\'', '"'}) {
+        std::string value(size, 'v');
+        value[at] = c;
+        for (const std::string& s : {"EqualTo(c," + value + ")", "EqualTo(" + value + ",1)", "In(c, [" + value + ",x])",
+                                     "And(EqualTo(c," + value + "),IsNotNull(d))"}) {
+          const Text text = store.keep(s);
+          ParsedExpr fast;
+          ++compared;
+          if (!expr_parse::fast_parse(store, text, ExprDialect::PushedFilter, fast)) continue;
+          ++read;
+          const std::string a = dump(fast), b = dump(expr_parse::parse_with_grammar(store, text, ExprDialect::PushedFilter));
+          if (a != b) {
+            INFO("text [" << s << "]");
+            CHECK(a == b);
+          }
+        }
+      }
+    }
+  }
+  MESSAGE("raw values: " << read << " of " << compared << " read by the fast reader");
+  CHECK(read > compared / 4);
+}
+
+TEST_CASE("fast expression reader: list items and right operands read where they stay") {
+  // Items are read into their list's block and right operands into their node's: long lists
+  // (the block grows while items are read), items and comparands that fall back to raw text
+  // after a part was read, nested calls and operators in both, against the grammar.
+  TextStore store;
+  auto same_as_grammar = [&](const std::string& s) {
+    const Text text = store.keep(s);
+    ParsedExpr fast;
+    INFO("text [" << s << "]");
+    REQUIRE(expr_parse::fast_parse(store, text, ExprDialect::Catalyst, fast));
+    CHECK(dump(fast) == dump(expr_parse::parse_with_grammar(store, text, ExprDialect::Catalyst)));
+  };
+  std::string list = "a#1 IN (";
+  for (int i = 0; i < 40; ++i) {
+    if (i) list += i % 3 ? "," : ", ";
+    list += i % 5 == 0 ? "f(x#" + std::to_string(i) + ", (y#2 + 1))" : i % 5 == 1 ? "Bronx County" : std::to_string(i);
+    same_as_grammar(list + ")");
+  }
+  same_as_grammar("coalesce((a#1 * 2), b#2, (c#3 = Books x  ), d#4)");
+  same_as_grammar("((a#1 = Advanced Degree   ) AND ((b#2 + c#3) > (d#4 * 2)) OR NOT (e#5 = 4 yr Degree  ))");
+  same_as_grammar("(((a#1 = 1) AND (b#2 = 2)) AND ((c#3 = 3) OR (d#4 = N/A)) OR (e#5 IN (IN,OH) AND f#6 IS NULL))");
+  same_as_grammar("f(a#1 - -5 * b#2 / c#3 + d#4, g(h(i#1), ), (j#2 = >100  ))");
+}
+
+TEST_CASE("parse_expression: the fast reader's result where it reads the text, else the grammar's") {
+  // One object returned on both paths: a text the fast reader takes, one it declines that the
+  // grammar reads, and one that does not parse (the grammar's error), each as the reader that
+  // reads it gives it.
+  TextStore store;
+  for (std::string_view s : {"(isnotnull(a#1) AND (a#1 >= 10))", "(a#1 and b#2)", "(a#1 = ", "a#1.field", ""}) {
+    for (ExprDialect d : {ExprDialect::Catalyst, ExprDialect::PushedFilter, ExprDialect::Sql}) {
+      const Text text = store.keep(s);
+      ParsedExpr fast;
+      const bool read = expr_parse::fast_parse(store, text, d, fast);
+      const std::string want = read ? dump(fast) : dump(expr_parse::parse_with_grammar(store, text, d));
+      INFO("text [" << s << "], dialect " << static_cast<int>(d));
+      CHECK(dump(parse_expression(store, text, d)) == want);
+    }
   }
 }
