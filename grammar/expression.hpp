@@ -17,7 +17,11 @@
 #pragma once
 
 #include <array>
+#include <bit>
+#include <cstdint>
+#include <cstring>
 #include <string>
+#include <string_view>
 
 #include <tao/pegtl.hpp>
 #include <tao/pegtl/contrib/analyze_traits.hpp>
@@ -128,28 +132,55 @@ struct reserved {
   static bool word_char(char c) {
     return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '_' || c == '$';
   }
-  // Whether the n bytes at p (a whole word of word_char bytes) are one of the keywords.
+  // Whether the n bytes at p are one of the keywords (any bytes: a word of word_char bytes, or the
+  // words the fast reader (parser/expression/expr_fast.cpp) asks about: every `name#id`, bare word
+  // and call name). The word is upper-cased into one 64-bit key (two overlapping 4-byte loads) and
+  // compared with the keys of its length: an upper-cased copy and a memcmp call for each keyword of
+  // the length cost ~1 M instructions more on the golden plans.
   static bool is_keyword(const char* p, std::size_t n) {
     if (n < 2 || n > 8) return false;
-    char up[8];
-    for (std::size_t i = 0; i < n; ++i) up[i] = (p[i] >= 'a' && p[i] <= 'z') ? static_cast<char>(p[i] - 'a' + 'A') : p[i];
-    for (const char* const* w = kByLength[n]; *w != nullptr; ++w)
-      if (std::char_traits<char>::compare(*w, up, n) == 0) return true;
+    std::uint64_t key = 0;
+    if (std::endian::native == std::endian::little && n >= 4) {
+      std::uint32_t lo, hi;
+      std::memcpy(&lo, p, 4);
+      std::memcpy(&hi, p + n - 4, 4);
+      key = lo | static_cast<std::uint64_t>(hi) << (8 * (n - 4));  // the bytes both hold are the same
+    } else {
+      for (std::size_t i = 0; i < n; ++i) key |= std::uint64_t{static_cast<unsigned char>(p[i])} << (8 * i);
+    }
+    // Upper case: bit 5 off in every byte. Only a-z and A-Z land on A-Z so, and the keys hold
+    // nothing but A-Z: bytes that are no letter never match.
+    key &= 0xDFDFDFDFDFDFDFDFull >> (8 * (8 - n));
+    for (const std::uint64_t k : kKeys.of[n])
+      if (k == key) return true;
     return false;
   }
 
+  // The keywords, by length 2 to 8: AND OR NOT IN IS LIKE ILIKE RLIKE REGEXP BETWEEN CASE WHEN THEN
+  // ELSE END AS ASC DESC NULLS ESCAPE DIV DISTINCT INSET.
+  static constexpr std::string_view kWords[] = {"AS",    "OR",    "IN",    "IS",     "AND",    "NOT",     "END",     "ASC",
+                                                "DIV",   "LIKE",  "CASE",  "WHEN",   "THEN",   "ELSE",    "DESC",    "ILIKE",
+                                                "RLIKE", "NULLS", "INSET", "REGEXP", "ESCAPE", "BETWEEN", "DISTINCT"};
+
  private:
-  // By length, 2 to 8: AND OR NOT IN IS LIKE ILIKE RLIKE REGEXP BETWEEN CASE WHEN THEN ELSE END
-  // AS ASC DESC NULLS ESCAPE DIV DISTINCT INSET.
-  static constexpr const char* kWords2[] = {"AS", "OR", "IN", "IS", nullptr};
-  static constexpr const char* kWords3[] = {"AND", "NOT", "END", "ASC", "DIV", nullptr};
-  static constexpr const char* kWords4[] = {"LIKE", "CASE", "WHEN", "THEN", "ELSE", "DESC", nullptr};
-  static constexpr const char* kWords5[] = {"ILIKE", "RLIKE", "NULLS", "INSET", nullptr};
-  static constexpr const char* kWords6[] = {"REGEXP", "ESCAPE", nullptr};
-  static constexpr const char* kWords7[] = {"BETWEEN", nullptr};
-  static constexpr const char* kWords8[] = {"DISTINCT", nullptr};
-  static constexpr const char* const* kByLength[] = {nullptr, nullptr, kWords2, kWords3, kWords4,
-                                                     kWords5, kWords6, kWords7, kWords8};
+  // The words as keys (byte i of the word in byte i of the key), by length, at most six of a
+  // length (LIKE CASE WHEN THEN ELSE DESC). A slot left over holds all ones: an upper-cased key
+  // has bit 5 off in every byte, so none equals it.
+  struct Keys {
+    std::uint64_t of[9][6];
+  };
+  static constexpr Keys kKeys = [] {
+    Keys t{};
+    for (auto& row : t.of)
+      for (auto& k : row) k = ~std::uint64_t{0};
+    std::size_t used[9] = {};
+    for (std::string_view w : kWords) {
+      std::uint64_t v = 0;
+      for (std::size_t i = 0; i < w.size(); ++i) v |= std::uint64_t{static_cast<unsigned char>(w[i])} << (8 * i);
+      t.of[w.size()][used[w.size()]++] = v;  // (a seventh word of a length would not compile)
+    }
+    return t;
+  }();
 };
 
 // One or more characters of a plain name (see name_word below): letters, digits, `_ $ . - : / @`.

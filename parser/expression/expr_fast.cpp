@@ -122,53 +122,6 @@ inline bool subquery_name(std::string_view w) {
   }
 }
 
-}  // namespace
-
-// The grammar's reserved words (grammar/expression.hpp, reserved::kWords2 .. kWords8), the word
-// upper-cased into one 64-bit key (two overlapping loads) and compared with the keys of its
-// length: gx::reserved::is_keyword upper-cases into a buffer and calls memcmp for each word of the
-// length, ~1 M instructions on the golden plans for the fast reader's words (every `name#id`).
-// tests/parser/expression/test_expr_fast.cpp holds the two to the same answers.
-bool reserved_word(const char* p, std::size_t n) {
-  if (n < 2 || n > 8) return false;
-  std::uint64_t key = 0;
-  if (std::endian::native == std::endian::little && n >= 4) {
-    std::uint32_t lo, hi;
-    std::memcpy(&lo, p, 4);
-    std::memcpy(&hi, p + n - 4, 4);
-    key = lo | static_cast<std::uint64_t>(hi) << (8 * (n - 4));  // the bytes both hold are the same
-  } else {
-    for (std::size_t i = 0; i < n; ++i) key |= static_cast<std::uint64_t>(static_cast<unsigned char>(p[i])) << (8 * i);
-  }
-  // Upper case: bit 5 off in every byte. Only the ASCII letters land on A-Z so (a-z on their
-  // upper case), and the keys hold nothing but A-Z: the answer is is_keyword's for any byte.
-  key &= 0xDFDFDFDFDFDFDFDFull >> (8 * (8 - n));
-  auto k = [](std::string_view w) consteval {
-    std::uint64_t v = 0;
-    for (std::size_t i = 0; i < w.size(); ++i) v |= static_cast<std::uint64_t>(static_cast<unsigned char>(w[i])) << (8 * i);
-    return v;
-  };
-  switch (n) {
-    case 2:
-      return key == k("AS") || key == k("OR") || key == k("IN") || key == k("IS");
-    case 3:
-      return key == k("AND") || key == k("NOT") || key == k("END") || key == k("ASC") || key == k("DIV");
-    case 4:
-      return key == k("LIKE") || key == k("CASE") || key == k("WHEN") || key == k("THEN") || key == k("ELSE") ||
-             key == k("DESC");
-    case 5:
-      return key == k("ILIKE") || key == k("RLIKE") || key == k("NULLS") || key == k("INSET");
-    case 6:
-      return key == k("REGEXP") || key == k("ESCAPE");
-    case 7:
-      return key == k("BETWEEN");
-    default:
-      return key == k("DISTINCT");
-  }
-}
-
-namespace {
-
 // What the next token after blanks is, for the levels of the operator chain.
 // Mul: `*` `/`; Add: `+`, `-` not before `>` (the arithmetic operators read; see additive);
 // CaseWord: THEN, ELSE, WHEN, END (upper case), which end an operand as `)` does (operand_end).
@@ -913,7 +866,7 @@ class Fast {
     std::size_t w = s;
     w = ident_run_end(b_, w, n_);
     const std::string_view word(b_ + s, w - s);
-    if (reserved_word(word.data(), word.size())) {
+    if (gx::reserved::is_keyword(word.data(), word.size())) {
       if (iequals_lower(word, "not") || iequals_lower(word, "case") || (w < n_ && b_[w] == '(') || hash_reachable(s))
         return false;
     } else {
@@ -1013,7 +966,7 @@ class Fast {
     if (p_ < n_ && b_[p_] == '#') {
       // A word and `#id`: subquery_ref when the word is a subquery name, else attribute
       // (attr_start holds; attr_name is the one name_word, which is no keyword).
-      if (reserved_word(w.data(), w.size())) return false;
+      if (gx::reserved::is_keyword(w.data(), w.size())) return false;
       const std::size_t hash = p_;
       if (!hash_id()) return false;
       const bool sub = subquery_name(w);
@@ -1107,7 +1060,7 @@ class Fast {
   // mul_tail or add_tail without blanks) is read too, but for a run of one datetime pattern
   // letter (`M/d`, `yyyy-MM`: datetime_pattern, a literal, comes before bare_name).
   bool word(Expr& e, std::uint32_t& h, std::size_t s, std::string_view w) {
-    if (!(operand_ends() || (arith_byte(b_[p_]) && !pattern_run(w))) || reserved_word(w.data(), w.size()) ||
+    if (!(operand_ends() || (arith_byte(b_[p_]) && !pattern_run(w))) || gx::reserved::is_keyword(w.data(), w.size()) ||
         hash_reachable(s))
       return false;
     e.kind = ExprKind::Literal;
@@ -1240,7 +1193,7 @@ class Fast {
   // cast_expr), interval, true / false / null (literals), and keywords.
   bool call(Expr& e, std::uint32_t& h, std::size_t s, std::string_view w) {
     if (w == "cast" || w == "try_cast") return cast(e, h, s, w);
-    if (reserved_word(w.data(), w.size()) || iequals_lower(w, "case") || iequals_lower(w, "cast") ||
+    if (gx::reserved::is_keyword(w.data(), w.size()) || iequals_lower(w, "case") || iequals_lower(w, "cast") ||
         iequals_lower(w, "try_cast") || iequals_lower(w, "interval") || iequals_lower(w, "true") ||
         iequals_lower(w, "false") || iequals_lower(w, "null"))
       return false;

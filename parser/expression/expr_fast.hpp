@@ -23,10 +23,6 @@ namespace planlint::expr_parse {
 // Argument lists are allocated as the grammar's are (in `store` while its BlockScope is open).
 bool fast_parse(TextStore& store, Text text, ExprDialect dialect, ParsedExpr& out);
 
-// Whether the n bytes at p (a whole word of [A-Za-z0-9_$] bytes) are a reserved word: what
-// grammar::expr::reserved::is_keyword answers, without its buffer and memcmp calls.
-bool reserved_word(const char* p, std::size_t n);
-
 // The grammar alone (what parse_expression does when fast_parse declines; expression.cpp).
 ParsedExpr parse_with_grammar(TextStore& store, Text text, ExprDialect dialect);
 
