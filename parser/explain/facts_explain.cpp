@@ -249,8 +249,13 @@ void fill_iceberg_filters(TextStore& st, Operator& op, const std::string_view* p
   }
 }
 
+// The operators fill_scan reads: one in nine of the golden plans' operators (2,758 of 24,002).
+// The caller tests this inline: the call, its frame and the test cost about 30 instructions for
+// each of the others (0.7 M on the golden plans).
+constexpr bool scan_kind(OpKind k) { return k == OpKind::Scan || k == OpKind::InMemoryScan || k == OpKind::LocalData; }
+
+// A scan's facts (scan_kind(op.kind)).
 void fill_scan(TextStore& st, Operator& op) {
-  if (op.kind != OpKind::Scan && op.kind != OpKind::InMemoryScan && op.kind != OpKind::LocalData) return;
   if (!op.scan) op.scan = SharedPart<ScanFacts>::make();
   ScanFacts& sc = *op.scan;
   std::string fmt;
@@ -454,7 +459,7 @@ void fill_explain_facts(Plan& plan, const ExplainFillHints& hints) {
       fill_operator_name_facts(op);
       fill_partitioning(op, hints);
       fill_shuffle_read(op);
-      fill_scan(plan.text_store(), op);
+      if (scan_kind(op.kind)) fill_scan(plan.text_store(), op);
       if (op.name.starts_with("Comet")) {
         plan.facts.engine.comet = true;
         op.facts.edit().comet = true;
