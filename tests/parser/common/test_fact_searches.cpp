@@ -383,3 +383,33 @@ TEST_CASE("explain facts: an exchange's partition count after nested parentheses
   CHECK(only_op(range, "Exchange").facts->partitioning.kind == PartitioningKind::Range);
   CHECK(only_op(range, "Exchange").facts->partitioning.partitions == 64u);
 }
+
+TEST_CASE("explain facts: && / || make a Spark 2 plan only when no marker is found, in any operator") {
+  // The version fill_explain_facts inferred: major.minor, "" when none.
+  auto version = [](const std::string& text) {
+    const ParseResult r = parse_explain_text(text, "t.txt");
+    REQUIRE(r.plans.size() == 1);
+    const EngineFacts& e = r.plans[0].facts.engine;
+    return e.spark_major ? std::to_string(*e.spark_major) + "." + std::to_string(e.spark_minor.value_or(0)) : std::string();
+  };
+  const std::string filter_and = "*(1) Filter ((a#1 > 1) && (b#2 < 3))\n";
+  // No marker: && or || in the first, the last or a logical operator only.
+  CHECK(version("== Physical Plan ==\n" + filter_and + "+- LocalTableScan [a#1, b#2]\n") == "2.0");
+  CHECK(version("== Physical Plan ==\n*(1) Project [a#1]\n+- *(1) Filter ((a#1 > 1) || (b#2 < 3))\n"
+                "   +- LocalTableScan [a#1, b#2]\n") == "2.0");
+  CHECK(version("== Parsed Logical Plan ==\n'Filter (('a > 1) && ('b < 3))\n+- 'UnresolvedRelation [t]\n\n"
+                "== Physical Plan ==\n*(1) Filter isnotnull(a#1)\n+- LocalTableScan [a#1, b#2]\n") == "2.0");
+  // Neither, nor a bare exchange: no version.
+  CHECK(version("== Physical Plan ==\n*(1) Filter ((a#1 > 1) AND (b#2 < 3))\n+- LocalTableScan [a#1, b#2]\n") == "");
+  // A marker after the && operator, or before it: the marker's version.
+  CHECK(version("== Physical Plan ==\n" + filter_and +
+                "+- Exchange hashpartitioning(a#1, 200), ENSURE_REQUIREMENTS, [id=#7]\n"
+                "   +- LocalTableScan [a#1, b#2]\n") == "3.1");
+  CHECK(version("== Physical Plan ==\nAdaptiveSparkPlan isFinalPlan=false\n+- " + filter_and +
+                "   +- LocalTableScan [a#1, b#2]\n") == "3.0");
+  // Formatted: 3.0 at least, whatever the conditions say.
+  CHECK(version("== Physical Plan ==\nFilter (2)\n+- Scan parquet t (1)\n\n(1) Scan parquet t\nOutput [1]: [a#1]\n\n"
+                "(2) Filter\nInput [1]: [a#1]\nCondition : ((a#1 > 1) && (a#1 < 3))\n") == "3.0");
+  // A bare exchange (no plan id, no shuffle origin) in default mode: Spark 2, with && or without.
+  CHECK(version("== Physical Plan ==\nExchange hashpartitioning(a#1, 200)\n+- LocalTableScan [a#1]\n") == "2.0");
+}
