@@ -413,3 +413,53 @@ TEST_CASE("explain facts: && / || make a Spark 2 plan only when no marker is fou
   // A bare exchange (no plan id, no shuffle origin) in default mode: Spark 2, with && or without.
   CHECK(version("== Physical Plan ==\nExchange hashpartitioning(a#1, 200)\n+- LocalTableScan [a#1]\n") == "2.0");
 }
+
+TEST_CASE("explain facts: an exchange's partitioning, its count read where the kind's word was found") {
+  // The partitioning fill_explain_facts gave the Exchange of `args`.
+  auto of = [](const std::string& args) {
+    const ParseResult r = parse_explain_text("== Physical Plan ==\nExchange " + args + "\n+- LocalTableScan [a#1]\n", "t.txt");
+    const Operator& ex = only_op(r, "Exchange");
+    REQUIRE(ex.facts.present());
+    return ex.facts->partitioning;
+  };
+  Partitioning p = of("SinglePartition, ENSURE_REQUIREMENTS, [plan_id=1]");
+  CHECK(p.kind == PartitioningKind::Single);
+  CHECK(p.partitions == 1u);
+  CHECK(p.single);
+  CHECK(p.origin == ShuffleOrigin::EnsureRequirements);
+  // SinglePartition wins over a partitioning word after it, and still makes the exchange single.
+  p = of("SinglePartition, hashpartitioning(a#1, 5)");
+  CHECK(p.kind == PartitioningKind::Single);
+  CHECK(p.partitions == 1u);
+  CHECK(p.single);
+  p = of("RoundRobinPartitioning(1), REPARTITION_BY_NUM, [plan_id=1]");
+  CHECK(p.kind == PartitioningKind::RoundRobin);
+  CHECK(p.partitions == 1u);
+  CHECK(p.single);
+  CHECK(p.origin == ShuffleOrigin::RepartitionByNum);
+  p = of("RoundRobinPartitioning(8), REPARTITION_BY_COL");
+  CHECK(p.kind == PartitioningKind::RoundRobin);
+  CHECK(p.partitions == 8u);
+  CHECK_FALSE(p.single);
+  CHECK(p.origin == ShuffleOrigin::RepartitionByCol);
+  // The first hashpartitioning( counts, a rangepartitioning( inside it does not.
+  p = of("hashpartitioning(rangepartitioning(a#1, 3), 7), REBALANCE_PARTITIONS_BY_COL");
+  CHECK(p.kind == PartitioningKind::Hash);
+  CHECK(p.partitions == 7u);
+  CHECK_FALSE(p.single);
+  CHECK(p.origin == ShuffleOrigin::Rebalance);
+  p = of("rangepartitioning(a#1 ASC NULLS FIRST, 9), ENSURE_REQUIREMENTS, RoundRobinPartitioning(4)");
+  CHECK(p.kind == PartitioningKind::Range);
+  CHECK(p.partitions == 9u);
+  p = of("hashpartitioning(a#1, x)");
+  CHECK(p.kind == PartitioningKind::Hash);
+  CHECK_FALSE(p.partitions.has_value());
+  // Not an exchange, and no EXECUTOR_BROADCAST in the input: no partitioning; a broadcast
+  // exchange has its kind.
+  const ParseResult r = parse_explain_text("== Physical Plan ==\n*(1) Project [a#1]\n+- BroadcastExchange "
+                                           "HashedRelationBroadcastMode(List(a#1),false)\n   +- LocalTableScan [a#1]\n",
+                                           "t.txt");
+  const Operator& project = only_op(r, "Project");
+  CHECK((!project.facts.present() || project.facts->partitioning.kind == PartitioningKind::Unknown));
+  CHECK(only_op(r, "BroadcastExchange").facts->partitioning.kind == PartitioningKind::Broadcast);
+}
