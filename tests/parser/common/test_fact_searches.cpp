@@ -383,3 +383,83 @@ TEST_CASE("explain facts: an exchange's partition count after nested parentheses
   CHECK(only_op(range, "Exchange").facts->partitioning.kind == PartitioningKind::Range);
   CHECK(only_op(range, "Exchange").facts->partitioning.partitions == 64u);
 }
+
+TEST_CASE("explain facts: && / || make a Spark 2 plan only when no marker is found, in any operator") {
+  // The version fill_explain_facts inferred: major.minor, "" when none.
+  auto version = [](const std::string& text) {
+    const ParseResult r = parse_explain_text(text, "t.txt");
+    REQUIRE(r.plans.size() == 1);
+    const EngineFacts& e = r.plans[0].facts.engine;
+    return e.spark_major ? std::to_string(*e.spark_major) + "." + std::to_string(e.spark_minor.value_or(0)) : std::string();
+  };
+  const std::string filter_and = "*(1) Filter ((a#1 > 1) && (b#2 < 3))\n";
+  // No marker: && or || in the first, the last or a logical operator only.
+  CHECK(version("== Physical Plan ==\n" + filter_and + "+- LocalTableScan [a#1, b#2]\n") == "2.0");
+  CHECK(version("== Physical Plan ==\n*(1) Project [a#1]\n+- *(1) Filter ((a#1 > 1) || (b#2 < 3))\n"
+                "   +- LocalTableScan [a#1, b#2]\n") == "2.0");
+  CHECK(version("== Parsed Logical Plan ==\n'Filter (('a > 1) && ('b < 3))\n+- 'UnresolvedRelation [t]\n\n"
+                "== Physical Plan ==\n*(1) Filter isnotnull(a#1)\n+- LocalTableScan [a#1, b#2]\n") == "2.0");
+  // Neither, nor a bare exchange: no version.
+  CHECK(version("== Physical Plan ==\n*(1) Filter ((a#1 > 1) AND (b#2 < 3))\n+- LocalTableScan [a#1, b#2]\n") == "");
+  // A marker after the && operator, or before it: the marker's version.
+  CHECK(version("== Physical Plan ==\n" + filter_and +
+                "+- Exchange hashpartitioning(a#1, 200), ENSURE_REQUIREMENTS, [id=#7]\n"
+                "   +- LocalTableScan [a#1, b#2]\n") == "3.1");
+  CHECK(version("== Physical Plan ==\nAdaptiveSparkPlan isFinalPlan=false\n+- " + filter_and +
+                "   +- LocalTableScan [a#1, b#2]\n") == "3.0");
+  // Formatted: 3.0 at least, whatever the conditions say.
+  CHECK(version("== Physical Plan ==\nFilter (2)\n+- Scan parquet t (1)\n\n(1) Scan parquet t\nOutput [1]: [a#1]\n\n"
+                "(2) Filter\nInput [1]: [a#1]\nCondition : ((a#1 > 1) && (a#1 < 3))\n") == "3.0");
+  // A bare exchange (no plan id, no shuffle origin) in default mode: Spark 2, with && or without.
+  CHECK(version("== Physical Plan ==\nExchange hashpartitioning(a#1, 200)\n+- LocalTableScan [a#1]\n") == "2.0");
+}
+
+TEST_CASE("explain facts: an exchange's partitioning, its count read where the kind's word was found") {
+  // The partitioning fill_explain_facts gave the Exchange of `args`.
+  auto of = [](const std::string& args) {
+    const ParseResult r = parse_explain_text("== Physical Plan ==\nExchange " + args + "\n+- LocalTableScan [a#1]\n", "t.txt");
+    const Operator& ex = only_op(r, "Exchange");
+    REQUIRE(ex.facts.present());
+    return ex.facts->partitioning;
+  };
+  Partitioning p = of("SinglePartition, ENSURE_REQUIREMENTS, [plan_id=1]");
+  CHECK(p.kind == PartitioningKind::Single);
+  CHECK(p.partitions == 1u);
+  CHECK(p.single);
+  CHECK(p.origin == ShuffleOrigin::EnsureRequirements);
+  // SinglePartition wins over a partitioning word after it, and still makes the exchange single.
+  p = of("SinglePartition, hashpartitioning(a#1, 5)");
+  CHECK(p.kind == PartitioningKind::Single);
+  CHECK(p.partitions == 1u);
+  CHECK(p.single);
+  p = of("RoundRobinPartitioning(1), REPARTITION_BY_NUM, [plan_id=1]");
+  CHECK(p.kind == PartitioningKind::RoundRobin);
+  CHECK(p.partitions == 1u);
+  CHECK(p.single);
+  CHECK(p.origin == ShuffleOrigin::RepartitionByNum);
+  p = of("RoundRobinPartitioning(8), REPARTITION_BY_COL");
+  CHECK(p.kind == PartitioningKind::RoundRobin);
+  CHECK(p.partitions == 8u);
+  CHECK_FALSE(p.single);
+  CHECK(p.origin == ShuffleOrigin::RepartitionByCol);
+  // The first hashpartitioning( counts, a rangepartitioning( inside it does not.
+  p = of("hashpartitioning(rangepartitioning(a#1, 3), 7), REBALANCE_PARTITIONS_BY_COL");
+  CHECK(p.kind == PartitioningKind::Hash);
+  CHECK(p.partitions == 7u);
+  CHECK_FALSE(p.single);
+  CHECK(p.origin == ShuffleOrigin::Rebalance);
+  p = of("rangepartitioning(a#1 ASC NULLS FIRST, 9), ENSURE_REQUIREMENTS, RoundRobinPartitioning(4)");
+  CHECK(p.kind == PartitioningKind::Range);
+  CHECK(p.partitions == 9u);
+  p = of("hashpartitioning(a#1, x)");
+  CHECK(p.kind == PartitioningKind::Hash);
+  CHECK_FALSE(p.partitions.has_value());
+  // Not an exchange, and no EXECUTOR_BROADCAST in the input: no partitioning; a broadcast
+  // exchange has its kind.
+  const ParseResult r = parse_explain_text("== Physical Plan ==\n*(1) Project [a#1]\n+- BroadcastExchange "
+                                           "HashedRelationBroadcastMode(List(a#1),false)\n   +- LocalTableScan [a#1]\n",
+                                           "t.txt");
+  const Operator& project = only_op(r, "Project");
+  CHECK((!project.facts.present() || project.facts->partitioning.kind == PartitioningKind::Unknown));
+  CHECK(only_op(r, "BroadcastExchange").facts->partitioning.kind == PartitioningKind::Broadcast);
+}
