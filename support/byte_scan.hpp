@@ -99,13 +99,19 @@ inline std::size_t count_newlines(std::string_view s) {
 }
 
 // The lines of `s` in order, and of each how many of its bytes are `-` or `=` (counted up to two):
-// one 64-bit mask of newlines and one of `-` / `=` per 64 bytes (16-byte compares where SSE2 is
-// there, the same loads for both), then one bit per line. A split into lines that calls
-// find_newline per line restarts a 16-byte loop at every line (plan lines are short: most of its
-// blocks hold one line), and a later look for `-` / `=` in each line costs a search per line.
+// one 64-bit mask of newlines and one of `-` / `=` per 64 bytes (the same loads for both), then one
+// bit per line. A split into lines that calls find_newline per line restarts a 16-byte loop at
+// every line (plan lines are short: most of its blocks hold one line), and a later look for `-` /
+// `=` in each line costs a search per line. The masks are made for up to kBatch blocks at a time
+// (fill): 32-byte compares where the processor has AVX2 (`wide`), else 16-byte ones (SSE2), else
+// byte by byte.
 class LineCursor {
  public:
-  explicit LineCursor(std::string_view s) : d_(s.data()), n_(s.size()) { load(); }
+  explicit LineCursor(std::string_view s) : d_(s.data()), n_(s.size()) {
+    fill();
+    nl_ = nls_[0];
+    marks_ = mks_[0];
+  }
   // The end of the next line (its newline; s.size() for the last line, and at every call after
   // it); `marks`: how many bytes `-` or `=` the line [the end before + 1, that end) holds, or 2
   // when it holds more.
@@ -117,7 +123,9 @@ class LineCursor {
       }
       if (n_ - base_ <= 64) return finish(marks, n_);
       base_ += 64;
-      load();
+      if (++at_ == filled_) fill();
+      nl_ = nls_[at_];
+      marks_ = mks_[at_];
     }
     const std::uint64_t nl = nl_;
     nl_ = nl & (nl - 1);  // the next newline's bit cleared
@@ -130,11 +138,28 @@ class LineCursor {
     return finish(marks, base_ + static_cast<std::size_t>(__builtin_ctzll(nl)));
   }
 
+  // The processor reads 32 bytes at a time (AVX2): fill uses masks32 (tests set it to compare the
+  // two; always false where masks32 is not built).
+#if defined(__x86_64__) && defined(__SSE2__) && (defined(__GNUC__) || defined(__clang__))
+  static inline bool wide = [] {
+    __builtin_cpu_init();
+    return __builtin_cpu_supports("avx2") != 0;
+  }();
+#else
+  static inline bool wide = false;
+#endif
+
  private:
+  // Blocks of 64 bytes a fill: a call of masks32 per fill (not inlined: its target differs) and
+  // the loop's set-up. The golden plans' split_lines took 24.37 M instructions with 8, 24.10 M with
+  // 16, 23.96 M with 32 (26.60 M with a block's masks made as it was reached, 16 bytes at a time).
+  static constexpr unsigned kBatch = 32;
   const char* d_;
-  std::size_t n_, base_ = 0;
+  std::size_t n_, base_ = 0;          // base_: the offset of block at_
   std::uint64_t nl_ = 0, marks_ = 0;  // of d_[base_, base_ + 64): newlines and marks not passed yet
   unsigned count_ = 0;                // marks of the current line so far, counted up to 2
+  unsigned at_ = 0, filled_ = 0;      // the block of nls_ / mks_ at base_, and how many there are
+  std::uint64_t nls_[kBatch], mks_[kBatch];  // from base_ - 64 * at_: each block's newlines and marks
 
   void add(std::uint64_t m) {
     count_ += static_cast<unsigned>(m != 0) + static_cast<unsigned>((m & (m - 1)) != 0);
@@ -145,37 +170,69 @@ class LineCursor {
     count_ = 0;
     return end;
   }
-  void masks(const char* p) {
-#if defined(__SSE2__)
-    using namespace byte_scan_detail;
-    // `-` is 0x2D and `=` 0x3D: with bit 0x10 set both are `=`, and no other byte is.
-    const v16 nlv = splat('\n'), eqv = splat('='), bit = splat(0x10);
-    const v16 x0 = load16(p), x1 = load16(p + 16), x2 = load16(p + 32), x3 = load16(p + 48);
-    nl_ = std::uint64_t{movemask(eq(x0, nlv))} | std::uint64_t{movemask(eq(x1, nlv))} << 16 |
-          std::uint64_t{movemask(eq(x2, nlv))} << 32 | std::uint64_t{movemask(eq(x3, nlv))} << 48;
-    const v16 m0 = eq(x0 | bit, eqv), m1 = eq(x1 | bit, eqv), m2 = eq(x2 | bit, eqv), m3 = eq(x3 | bit, eqv);
-    // One test for the whole block first: most blocks hold no mark.
-    marks_ = movemask(m0 | m1 | m2 | m3) == 0
-                 ? 0
-                 : std::uint64_t{movemask(m0)} | std::uint64_t{movemask(m1)} << 16 |
-                       std::uint64_t{movemask(m2)} << 32 | std::uint64_t{movemask(m3)} << 48;
-#else
-    nl_ = marks_ = 0;
-    for (unsigned k = 0; k < 64; ++k) {
-      nl_ |= std::uint64_t{p[k] == '\n'} << k;
-      marks_ |= std::uint64_t{p[k] == '-' || p[k] == '='} << k;
+  // The masks of the blocks from base_: the whole ones (up to kBatch), else the last, short one
+  // (its bytes in a zeroed buffer: a zero is neither).
+  void fill() {
+    at_ = 0;
+    const std::size_t left = n_ - base_;
+    if (left >= 64) {
+      filled_ = left / 64 < kBatch ? static_cast<unsigned>(left / 64) : kBatch;
+      masks(d_ + base_, filled_);
+    } else {
+      char buf[64] = {};
+      if (left > 0) std::memcpy(buf, d_ + base_, left);
+      filled_ = 1;
+      masks(buf, 1);
+    }
+  }
+  void masks(const char* p, unsigned blocks) {
+#if defined(__x86_64__) && defined(__SSE2__) && (defined(__GNUC__) || defined(__clang__))
+    if (wide) {
+      masks32(p, blocks, nls_, mks_);
+      return;
     }
 #endif
-  }
-  void load() {
-    if (n_ - base_ >= 64) {
-      masks(d_ + base_);
-    } else {  // the last, short block: its bytes in a zeroed buffer (a zero is neither)
-      char buf[64] = {};
-      if (n_ > base_) std::memcpy(buf, d_ + base_, n_ - base_);
-      masks(buf);
+    for (unsigned b = 0; b < blocks; ++b, p += 64) {
+#if defined(__SSE2__)
+      using namespace byte_scan_detail;
+      // `-` is 0x2D and `=` 0x3D: with bit 0x10 set both are `=`, and no other byte is.
+      const v16 nlv = splat('\n'), eqv = splat('='), bit = splat(0x10);
+      const v16 x0 = load16(p), x1 = load16(p + 16), x2 = load16(p + 32), x3 = load16(p + 48);
+      nls_[b] = std::uint64_t{movemask(eq(x0, nlv))} | std::uint64_t{movemask(eq(x1, nlv))} << 16 |
+                std::uint64_t{movemask(eq(x2, nlv))} << 32 | std::uint64_t{movemask(eq(x3, nlv))} << 48;
+      mks_[b] = std::uint64_t{movemask(eq(x0 | bit, eqv))} | std::uint64_t{movemask(eq(x1 | bit, eqv))} << 16 |
+                std::uint64_t{movemask(eq(x2 | bit, eqv))} << 32 | std::uint64_t{movemask(eq(x3 | bit, eqv))} << 48;
+#else
+      std::uint64_t n = 0, m = 0;
+      for (unsigned k = 0; k < 64; ++k) {
+        n |= std::uint64_t{p[k] == '\n'} << k;
+        m |= std::uint64_t{p[k] == '-' || p[k] == '='} << k;
+      }
+      nls_[b] = n;
+      mks_[b] = m;
+#endif
     }
   }
+#if defined(__x86_64__) && defined(__SSE2__) && (defined(__GNUC__) || defined(__clang__))
+  // masks with two 32-byte compares of each kind per block (AVX2). Out of line (the target
+  // differs), once per fill. Its vectors are declared in its own body: a function without the
+  // target must not take or return them.
+  [[gnu::target("avx2")]] static void masks32(const char* p, unsigned blocks, std::uint64_t* nls, std::uint64_t* mks) {
+    using v32 = char __attribute__((vector_size(32)));
+    const v32 nlv = v32{} + '\n', eqv = v32{} + '=', bit = v32{} + 0x10;
+    for (unsigned b = 0; b < blocks; ++b, p += 64) {
+      v32 x0, x1;
+      std::memcpy(&x0, p, 32);
+      std::memcpy(&x1, p + 32, 32);
+      const auto n0 = static_cast<unsigned>(__builtin_ia32_pmovmskb256(reinterpret_cast<v32>(x0 == nlv)));
+      const auto n1 = static_cast<unsigned>(__builtin_ia32_pmovmskb256(reinterpret_cast<v32>(x1 == nlv)));
+      const auto m0 = static_cast<unsigned>(__builtin_ia32_pmovmskb256(reinterpret_cast<v32>((x0 | bit) == eqv)));
+      const auto m1 = static_cast<unsigned>(__builtin_ia32_pmovmskb256(reinterpret_cast<v32>((x1 | bit) == eqv)));
+      nls[b] = std::uint64_t{n0} | std::uint64_t{n1} << 32;
+      mks[b] = std::uint64_t{m0} | std::uint64_t{m1} << 32;
+    }
+  }
+#endif
 };
 
 // The first byte `c` at or after an offset of `s`, for offsets that mostly grow (lines in order):
