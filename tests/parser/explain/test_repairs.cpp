@@ -9,8 +9,10 @@
 #include <algorithm>
 #include <cstdint>
 #include <filesystem>
+#include <memory>
 #include <string>
 #include <string_view>
+#include <utility>
 #include <vector>
 
 #include "parser/explain/normalize.hpp"
@@ -293,6 +295,84 @@ TEST_CASE("byte scanners: the 16-byte paths count and find what a byte loop does
   CHECK(marks == 0);
   CHECK(dc.next(marks) == dashes.size());
   CHECK(marks == 2);
+}
+
+namespace {
+// What LineCursor gives for `v`: each line's end and its marks (`-` / `=` bytes, up to two), as a
+// byte loop finds them, then v.size() (and 2 for the marks of a line with more).
+std::vector<std::pair<std::size_t, unsigned>> line_cursor_reference(std::string_view v) {
+  std::vector<std::pair<std::size_t, unsigned>> out;
+  unsigned marks = 0;
+  for (std::size_t i = 0; i < v.size(); ++i) {
+    if (v[i] == '\n') {
+      out.emplace_back(i, marks);
+      marks = 0;
+    } else if ((v[i] == '-' || v[i] == '=') && marks < 2) {
+      ++marks;
+    }
+  }
+  out.emplace_back(v.size(), marks);
+  return out;
+}
+
+// Whether LineCursor gives the reference's answers for the `n` bytes at `p` (a buffer of exactly
+// n bytes: the sanitizer builds catch a read past it), and v.size() at two calls more.
+bool line_cursor_matches(const char* p, std::size_t n) {
+  const std::string_view v(p, n);
+  planlint::LineCursor cursor(v);
+  unsigned marks = 0;
+  for (const auto& [end, m] : line_cursor_reference(v))
+    if (cursor.next(marks) != end || marks != m) return false;
+  return cursor.next(marks) == n && marks == 0 && cursor.next(marks) == n;
+}
+}  // namespace
+
+TEST_CASE("byte scanners: LineCursor's 32-byte (AVX2) and 16-byte masks give a byte loop's lines and marks") {
+  // Both readings where the processor has AVX2, else the 16-byte one (twice).
+  const std::vector<bool> widths = planlint::LineCursor::wide ? std::vector<bool>{false, true} : std::vector<bool>{false};
+  // Bytes that are a newline, a mark, or one bit off one (0x10 folds `-` onto `=`; 0x80 the sign).
+  const std::string alphabet = std::string("\n-=a \x1D\x0D\x3C\x2C\x1A\x8A\xAD\xBD\x0B\x00", 16);
+  std::uint64_t rng = 0x9E3779B97F4A7C15ULL;
+  auto next_rand = [&] {
+    rng ^= rng << 13;
+    rng ^= rng >> 7;
+    rng ^= rng << 17;
+    return rng;
+  };
+  std::size_t tried = 0, differ = 0;
+  for (const bool wide : widths) {
+    const planlint::test::SetForScope<bool> reading(planlint::LineCursor::wide, wide);
+    // Every length to 200 (the 16-, 32- and 64-byte blocks and their ends) and around the ends of a
+    // fill's blocks (2,048 bytes): one newline, `-` or `=` at every place of a plain text, and
+    // texts of random bytes with many of them.
+    std::vector<std::size_t> lengths;
+    for (std::size_t n = 0; n <= 200; ++n) lengths.push_back(n);
+    for (std::size_t n : {1983, 2047, 2048, 2049, 2111, 2112, 2113, 4095, 4096, 4097, 4160})
+      lengths.push_back(n);
+    for (const std::size_t n : lengths) {
+      std::unique_ptr<char[]> buf(new char[n == 0 ? 1 : n]);  // (exactly n bytes are read)
+      const std::size_t step = n <= 200 ? 1 : 7;
+      for (const char c : {'\n', '-', '='})
+        for (std::size_t at = 0; at < n; at += step) {
+          std::fill(buf.get(), buf.get() + n, 'x');
+          buf[at] = c;
+          ++tried;
+          if (!line_cursor_matches(buf.get(), n)) ++differ;
+        }
+      for (int round = 0; round < 40; ++round) {
+        const std::uint64_t dense = next_rand() % 4;  // 1 in 2, 4, 8 or 16 bytes from the alphabet
+        for (std::size_t i = 0; i < n; ++i) {
+          const std::uint64_t r = next_rand();
+          buf[i] = (r >> 8) % (std::uint64_t{2} << dense) == 0 ? alphabet[r % alphabet.size()] : 'y';
+        }
+        ++tried;
+        if (!line_cursor_matches(buf.get(), n)) ++differ;
+      }
+    }
+  }
+  MESSAGE(tried << " texts, " << widths.size() << " readings");
+  CHECK(tried > 100000);
+  CHECK(differ == 0);
 }
 
 TEST_CASE("explain repairs: a comment prefix on the plan lines is stripped, locations kept") {
