@@ -422,38 +422,38 @@ TEST_CASE("explain facts: an exchange's partitioning, its count read where the k
     REQUIRE(ex.facts.present());
     return ex.facts->partitioning;
   };
-  Partitioning p = of("SinglePartition, ENSURE_REQUIREMENTS, [plan_id=1]");
-  CHECK(p.kind == PartitioningKind::Single);
-  CHECK(p.partitions == 1u);
-  CHECK(p.single);
-  CHECK(p.origin == ShuffleOrigin::EnsureRequirements);
-  // SinglePartition wins over a partitioning word after it, and still makes the exchange single.
-  p = of("SinglePartition, hashpartitioning(a#1, 5)");
-  CHECK(p.kind == PartitioningKind::Single);
-  CHECK(p.partitions == 1u);
-  CHECK(p.single);
-  p = of("RoundRobinPartitioning(1), REPARTITION_BY_NUM, [plan_id=1]");
-  CHECK(p.kind == PartitioningKind::RoundRobin);
-  CHECK(p.partitions == 1u);
-  CHECK(p.single);
-  CHECK(p.origin == ShuffleOrigin::RepartitionByNum);
-  p = of("RoundRobinPartitioning(8), REPARTITION_BY_COL");
-  CHECK(p.kind == PartitioningKind::RoundRobin);
-  CHECK(p.partitions == 8u);
-  CHECK_FALSE(p.single);
-  CHECK(p.origin == ShuffleOrigin::RepartitionByCol);
-  // The first hashpartitioning( counts, a rangepartitioning( inside it does not.
-  p = of("hashpartitioning(rangepartitioning(a#1, 3), 7), REBALANCE_PARTITIONS_BY_COL");
-  CHECK(p.kind == PartitioningKind::Hash);
-  CHECK(p.partitions == 7u);
-  CHECK_FALSE(p.single);
-  CHECK(p.origin == ShuffleOrigin::Rebalance);
-  p = of("rangepartitioning(a#1 ASC NULLS FIRST, 9), ENSURE_REQUIREMENTS, RoundRobinPartitioning(4)");
-  CHECK(p.kind == PartitioningKind::Range);
-  CHECK(p.partitions == 9u);
-  p = of("hashpartitioning(a#1, x)");
-  CHECK(p.kind == PartitioningKind::Hash);
-  CHECK_FALSE(p.partitions.has_value());
+  // Each: the arguments, the kind, the count (0: none), whether single, the origin (Unknown: not
+  // checked). SinglePartition wins over a partitioning word after it and still makes the exchange
+  // single; the first hashpartitioning( counts, a rangepartitioning( inside it does not; a count
+  // that is no number is none.
+  struct Case {
+    const char* args;
+    PartitioningKind kind;
+    std::uint32_t partitions;
+    bool single;
+    ShuffleOrigin origin;
+  };
+  using K = PartitioningKind;
+  using O = ShuffleOrigin;
+  const Case cases[] = {
+      {"SinglePartition, ENSURE_REQUIREMENTS, [plan_id=1]", K::Single, 1, true, O::EnsureRequirements},
+      {"SinglePartition, hashpartitioning(a#1, 5)", K::Single, 1, true, O::Unknown},
+      {"RoundRobinPartitioning(1), REPARTITION_BY_NUM, [plan_id=1]", K::RoundRobin, 1, true, O::RepartitionByNum},
+      {"RoundRobinPartitioning(8), REPARTITION_BY_COL", K::RoundRobin, 8, false, O::RepartitionByCol},
+      {"hashpartitioning(rangepartitioning(a#1, 3), 7), REBALANCE_PARTITIONS_BY_COL", K::Hash, 7, false, O::Rebalance},
+      {"rangepartitioning(a#1 ASC NULLS FIRST, 9), ENSURE_REQUIREMENTS, RoundRobinPartitioning(4)", K::Range, 9, false,
+       O::EnsureRequirements},
+      {"hashpartitioning(a#1, x)", K::Hash, 0, false, O::Unknown},
+  };
+  for (const Case& c : cases) {
+    CAPTURE(c.args);
+    const Partitioning p = of(c.args);
+    CHECK(p.kind == c.kind);
+    if (c.partitions == 0) CHECK_FALSE(p.partitions.has_value());
+    else CHECK(p.partitions == c.partitions);
+    CHECK(p.single == c.single);
+    if (c.origin != O::Unknown) CHECK(p.origin == c.origin);
+  }
   // Not an exchange, and no EXECUTOR_BROADCAST in the input: no partitioning; a broadcast
   // exchange has its kind.
   const ParseResult r = parse_explain_text("== Physical Plan ==\n*(1) Project [a#1]\n+- BroadcastExchange "
