@@ -22,9 +22,7 @@ class OperatorIds {
       if (*n < by_number_.size() && by_number_[*n] != 0) return by_number_[*n] - 1;
       return std::nullopt;
     }
-    auto it = other_.find(id);
-    if (it == other_.end()) return std::nullopt;
-    return it->second;
+    return find_other(id);
   }
   // Records `id` -> `op`; false (and no change) when `id` is already taken. `id` must outlive this
   // index (a view kept in the plan).
@@ -48,6 +46,13 @@ class OperatorIds {
   // 400 MB); the routing depends on the id alone, so find() and add() always agree.
   static constexpr std::size_t kMaxNumber = 1u << 20;
   static constexpr std::size_t kMaxOps = 0xFFFFFFFEu;
+  // The map's look-up, out of line: inlined, its registers were saved and restored on every
+  // find() of a plain number too (~20 instructions of ~67 a call, for every detail block).
+  [[gnu::noinline]] [[nodiscard]] std::optional<std::size_t> find_other(std::string_view id) const {
+    auto it = other_.find(id);
+    if (it == other_.end()) return std::nullopt;
+    return it->second;
+  }
   [[nodiscard]] static std::optional<std::size_t> number(std::string_view id) {
     if (id.empty() || id.size() > 7 || (id[0] == '0' && id.size() > 1)) return std::nullopt;
     std::size_t n = 0;
