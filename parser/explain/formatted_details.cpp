@@ -121,8 +121,15 @@ void block_line(ExplainState& s, std::size_t i, std::string_view t) {
     if (!b.op) return;
     Operator& o = s.plan().ops[*b.op];
     Field& f = o.fields.emplace_back();  // built in place: no moved-from field to release
-    f.key = s.keep(fl.key);
-    f.value = s.keep(fl.value);
+    // The key and the value are parts of the line: one test of the line says whether both are
+    // views of the shared input (s.keep tested each). An empty value is still kept as keep() keeps it.
+    if (lies_within(t, s.input_text)) {
+      f.key = Text::stable(fl.key);  // (never empty: it starts with a capital)
+      f.value = fl.value.empty() ? s.keep(fl.value) : Text::stable(fl.value);
+    } else {
+      f.key = s.keep(fl.key);
+      f.value = s.keep(fl.value);
+    }
     f.set_count(fl.count);
     b.last_field_at = s.n.range(i, 0, t.size());
     f.loc = b.last_field_at;

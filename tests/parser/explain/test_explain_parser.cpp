@@ -719,3 +719,44 @@ TEST_CASE("a plan in code comments is read; when its prefix cannot be stripped, 
   CHECK(named);
   CHECK_FALSE(newlines);
 }
+
+TEST_CASE("formatted: a field line's key and value are kept alike whether the line views the shared input or not") {
+  // block_line tests once whether the line lies inside the shared input (then the key and the
+  // value are views of it) where keep() tested each part: with a shared input, with a copy (no
+  // shared input) and with rewritten lines (CRLF, a tab), the fields must read the same.
+  const std::string plain = "== Physical Plan ==\n* Project (2)\n+- Scan parquet db.t (1)\n\n\n(1) Scan parquet db.t\n"
+                            "Output [2]: [a#1, b#2]\nBatched: true\nLocation:\nReadSchema: struct<a:int,b:int>\n\n"
+                            "(2) Project [codegen id : 1]\nOutput [1]: [a#1]\nInput [2]: [a#1, b#2]\n";
+  auto fields_of = [](const ParseResult& r) {
+    REQUIRE_FALSE(r.has_errors());
+    std::vector<std::string> out;
+    for (const char* id : {"1", "2"})
+      for (const Field& f : op_by_id(r.plans[0], id).fields)
+        out.push_back(std::string(std::string_view(f.key)) + "|" + std::string(std::string_view(f.value)));
+    return out;
+  };
+  const std::vector<std::string> want = {"Output|[a#1, b#2]", "Batched|true", "Location|",
+                                         "ReadSchema|struct<a:int,b:int>", "Output|[a#1]", "Input|[a#1, b#2]"};
+  auto shared = std::make_shared<const std::string>(plain);
+  const ParseResult viewed = parse_explain_text(*shared, "t.txt", shared);
+  CHECK(fields_of(viewed) == want);
+  // The shared input's lines are views of it: the key and the value point into its bytes.
+  const Field* batched = op_by_id(viewed.plans[0], "1").field("Batched");
+  REQUIRE(batched);
+  const std::string_view key = batched->key, value = batched->value;
+  CHECK(key.data() >= shared->data());
+  CHECK(value.data() == key.data() + 9);
+  CHECK(fields_of(parse_plan(plain)) == want);
+  std::string crlf;
+  for (char c : plain) crlf += c == '\n' ? std::string("\r\n") : std::string(1, c);
+  auto shared_crlf = std::make_shared<const std::string>(crlf);
+  CHECK(fields_of(parse_explain_text(*shared_crlf, "t.txt", shared_crlf)) == want);
+  std::string tabbed = plain;
+  tabbed.replace(tabbed.find("Batched: true"), 13, "Batched:\ttrue");
+  auto shared_tab = std::make_shared<const std::string>(tabbed);
+  const ParseResult tab = parse_explain_text(*shared_tab, "t.txt", shared_tab);
+  REQUIRE_FALSE(tab.has_errors());
+  const Field* b2 = op_by_id(tab.plans[0], "1").field("Batched");
+  REQUIRE(b2);
+  CHECK(std::string_view(b2->value) == "true");
+}
