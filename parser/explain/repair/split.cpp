@@ -25,15 +25,6 @@ constexpr std::array<bool, 256> kPlainLead = [] {
   return t;
 }();
 
-// The last bytes of a line that may_be_elision can accept: 1 for `.` and the last byte of `…`, 2
-// for `)` and `]` (then the byte before must be a 1).
-constexpr std::array<unsigned char, 256> kElisionEnd = [] {
-  std::array<unsigned char, 256> t{};
-  for (char c : std::string_view(".\xA6")) t[static_cast<unsigned char>(c)] = 1;
-  for (char c : std::string_view(")]")) t[static_cast<unsigned char>(c)] = 2;
-  return t;
-}();
-
 // The first byte after a line's leading blanks that none of the checks of the slow path below looks
 // at (but for the blanks, as kPlainLead): not a fence, a continuation prompt, a comment or quote
 // token, a margin, `+` (a table border: see quick_tree_line) or `*` (a comment token before a blank).
@@ -135,17 +126,13 @@ RepairState split_lines(std::string_view input) {
   };
   // A kept line with text: counted, and asked whether it holds a tab or may be an elision. `t`
   // ends in no blank: its last bytes say whether it may be an elision (inline, where a call of
-  // is_elision_line per line cost 2.5 M instructions on the golden plans). Both of its last bytes
-  // through the table, before the flag: most of the golden plans' kept lines end in `)` or
-  // `]` (`Output [2]: [a#1, b#2]`), and their byte before it settles most (the flag first and
-  // compares of both bytes: 0.60 M instructions more).
+  // is_elision_line per line cost 2.5 M instructions on the golden plans). may_be_elision before
+  // the flag: most of the golden plans' kept lines end in `)` or `]` (`Output [2]: [a#1, b#2]`),
+  // and the byte before it settles most (the flag first: 0.60 M instructions more).
   auto count_text = [&](std::string_view t) __attribute__((always_inline)) {
     ++nonempty;
     if (input_tab && !any_tab && t.find('\t') != std::string_view::npos) any_tab = true;
-    const unsigned e = kElisionEnd[static_cast<unsigned char>(t.back())];
-    if (e != 0 && (e == 1 || (t.size() >= 2 && kElisionEnd[static_cast<unsigned char>(t[t.size() - 2])] == 1)) &&
-        !s.elision && is_elision_line(t))
-      s.elision = true;
+    if (may_be_elision(t) && !s.elision && is_elision_line(t)) s.elision = true;
   };
   LineCursor line_ends(input);  // the line ends in order, and each line's marks
   for (;;) {  // (each turn ends at the last line's break or sets pos to at most input.size())
